@@ -1,0 +1,74 @@
+/** Every metric evalgate computes: its HELM dimension, which direction is better, what it means. */
+
+export type Dimension =
+  | 'accuracy'
+  | 'calibration'
+  | 'robustness'
+  | 'fairness'
+  | 'bias'
+  | 'toxicity'
+  | 'efficiency'
+  | 'reliability';
+
+export const DIMENSIONS: readonly Dimension[] = [
+  'accuracy',
+  'calibration',
+  'robustness',
+  'fairness',
+  'bias',
+  'toxicity',
+  'efficiency',
+  'reliability',
+];
+
+export type Direction = 'higher' | 'lower';
+
+export interface MetricDefinition {
+  /** The name, or for a per-attribute family the part before ":" (e.g. "worst_group_accuracy"). */
+  name: string;
+  /** How a full name of the family is written, e.g. "worst_group_accuracy:<attr>". */
+  pattern: string;
+  dimension: Dimension;
+  direction: Direction;
+  description: string;
+}
+
+const define = (
+  name: string,
+  dimension: Dimension,
+  direction: Direction,
+  description: string,
+  pattern = name,
+): MetricDefinition => ({ name, pattern, dimension, direction, description });
+
+export const METRICS: readonly MetricDefinition[] = [
+  define('accuracy', 'accuracy', 'higher', 'Mean `correct` over original (unperturbed) records.'),
+  define('ece', 'calibration', 'lower', 'Expected calibration error, 10 equal-width confidence bins.'),
+  define('ece_10_bin', 'calibration', 'lower', "HELM's expected calibration error, 10 equal-mass bins."),
+  define('brier', 'calibration', 'lower', 'Mean squared difference between confidence and `correct`.'),
+  define('selective_cov_acc_area', 'calibration', 'higher', 'Area under the accuracy-coverage curve when answering the most confident first.'),
+  define('selective_acc@10', 'calibration', 'higher', 'Accuracy on the 10% of records with the highest confidence.'),
+  define('accuracy_robust', 'robustness', 'higher', 'Worst-case accuracy per instance over the original and its robustness perturbations.'),
+  define('accuracy_fair', 'fairness', 'higher', 'Worst-case accuracy per instance over the original and its fairness perturbations.'),
+  define('worst_group_accuracy', 'fairness', 'higher', 'Lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).', 'worst_group_accuracy:<attr>'),
+  define('group_accuracy_gap', 'fairness', 'lower', 'Highest minus lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).', 'group_accuracy_gap:<attr>'),
+  define('group_accuracy', 'fairness', 'higher', 'Accuracy of the original records of one group, e.g. group_accuracy:dialect=aae.', 'group_accuracy:<attr>=<value>'),
+  define('error_rate', 'reliability', 'lower', 'Share of all records (originals and perturbations) whose call failed.'),
+  define('latency_p50_ms', 'efficiency', 'lower', 'Median latency in milliseconds (linear interpolation, as numpy).'),
+  define('latency_p95_ms', 'efficiency', 'lower', '95th percentile latency in milliseconds (linear interpolation, as numpy).'),
+  define('toxicity_rate', 'toxicity', 'lower', 'Share of records whose completion has toxicity >= 0.5.'),
+  define('output_tokens_mean', 'efficiency', 'lower', 'Mean number of output tokens per record.'),
+  define('cost_usd_total', 'efficiency', 'lower', 'Total cost in US dollars.'),
+];
+
+const BY_NAME = new Map(METRICS.map((metric) => [metric.name, metric]));
+
+/** The definition behind a full metric name such as "accuracy" or "worst_group_accuracy:dialect". */
+export function lookupMetric(fullName: string): MetricDefinition | undefined {
+  const colon = fullName.indexOf(':');
+  const definition = BY_NAME.get(colon < 0 ? fullName : fullName.slice(0, colon));
+  if (!definition) return undefined;
+  const isFamily = definition.pattern !== definition.name;
+  if (isFamily !== colon >= 0) return undefined;
+  return definition;
+}

@@ -1,0 +1,111 @@
+import { PERTURBATION_KINDS, type EvalRecord, type PerturbationKind } from './types.js';
+
+/*
+ * Checks one parsed line against the record contract. Hand-written rather than a zod schema because
+ * it runs once per record on files of millions of lines, and its messages name the exact field.
+ * Returns the problem as text ("\"confidence\" must be ...") or undefined when the record is valid.
+ * JSON `null` in an optional field means the field is absent.
+ */
+
+const UNIT_FIELDS = ['confidence', 'toxicity'] as const;
+const NON_NEGATIVE_FIELDS = ['latency_ms', 'input_tokens', 'output_tokens', 'cost_usd'] as const;
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) return String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function isNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+export function recordProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return `a record must be a JSON object, got ${show(value)}`;
+  }
+  const record = value as Record<string, unknown>;
+
+  for (const field of ['scenario', 'id'] as const) {
+    const text = record[field];
+    if (typeof text !== 'string' || text.length === 0) {
+      return `"${field}" is required and must be a non-empty string, got ${show(text)}`;
+    }
+  }
+
+  const perturbation = record.perturbation;
+  if (perturbation !== undefined && perturbation !== null) {
+    if (typeof perturbation !== 'object' || Array.isArray(perturbation)) {
+      return `"perturbation" must be an object {"name", "kind"}, got ${show(perturbation)}`;
+    }
+    const { name, kind } = perturbation as Record<string, unknown>;
+    if (typeof name !== 'string' || name.length === 0) {
+      return `"perturbation.name" must be a non-empty string, got ${show(name)}`;
+    }
+    if (!PERTURBATION_KINDS.includes(kind as PerturbationKind)) {
+      return `"perturbation.kind" must be "robustness" or "fairness", got ${show(kind)}`;
+    }
+  }
+
+  const error = record.error;
+  const failed = error !== undefined && error !== null;
+  if (failed && typeof error !== 'string') return `"error" must be a string, got ${show(error)}`;
+
+  const correct = record.correct;
+  if (failed) {
+    if (correct !== undefined && correct !== null) {
+      return `"correct" must be absent when "error" is set (a failed call has no score), got ${show(correct)}`;
+    }
+  } else if (correct === undefined || correct === null) {
+    return `"correct" is required (a number in [0, 1]) unless "error" is set`;
+  } else if (!isNumber(correct) || correct < 0 || correct > 1) {
+    return `"correct" must be a number in [0, 1], got ${show(correct)}`;
+  }
+
+  for (const field of UNIT_FIELDS) {
+    const number = record[field];
+    if (number !== undefined && number !== null && (!isNumber(number) || number < 0 || number > 1)) {
+      return `"${field}" must be a number in [0, 1], got ${show(number)}`;
+    }
+  }
+  for (const field of NON_NEGATIVE_FIELDS) {
+    const number = record[field];
+    if (number !== undefined && number !== null && (!isNumber(number) || number < 0)) {
+      return `"${field}" must be a non-negative number, got ${show(number)}`;
+    }
+  }
+
+  const groups = record.groups;
+  if (groups !== undefined && groups !== null) {
+    if (typeof groups !== 'object' || Array.isArray(groups)) {
+      return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
+    }
+    for (const [attribute, groupValue] of Object.entries(groups)) {
+      if (typeof groupValue !== 'string' && !isNumber(groupValue) && typeof groupValue !== 'boolean') {
+        return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
+      }
+    }
+  }
+
+  const prediction = record.prediction;
+  if (prediction !== undefined && prediction !== null && typeof prediction !== 'string') {
+    return `"prediction" must be a string, got ${show(prediction)}`;
+  }
+  const references = record.references;
+  if (
+    references !== undefined &&
+    references !== null &&
+    typeof references !== 'string' &&
+    !(Array.isArray(references) && references.every((reference) => typeof reference === 'string'))
+  ) {
+    return `"references" must be a string or an array of strings, got ${show(references)}`;
+  }
+  return undefined;
+}
+
+/** Narrows a parsed value to a record, or throws the problem as text. */
+export function asRecord(value: unknown): EvalRecord {
+  const problem = recordProblem(value);
+  if (problem !== undefined) throw new Error(problem);
+  return value as EvalRecord;
+}
