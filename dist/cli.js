@@ -3493,21 +3493,33 @@ function quantileSorted(sorted, q) {
   const high = Math.min(low + 1, n - 1);
   return lerp(sorted[low], sorted[high], h - low);
 }
-function weightedQuantileSorted(sorted, weightOf, total, q) {
-  if (total <= 0) return NaN;
-  const h = (total - 1) * q;
-  const lowRank = Math.floor(h);
-  const highRank = Math.min(lowRank + 1, total - 1);
-  let low = NaN;
+function weightedQuantilesSorted(sorted, instanceOf, weights, qs) {
+  let total = 0;
+  for (let index2 = 0; index2 < instanceOf.length; index2++) total += weights[instanceOf[index2]];
+  const results = qs.map(() => NaN);
+  if (total <= 0) return results;
   let seen = 0;
-  for (let index = 0; index < sorted.length; index++) {
-    const weight = weightOf(index);
-    if (weight === 0) continue;
-    seen += weight;
-    if (Number.isNaN(low) && lowRank < seen) low = sorted[index];
-    if (highRank < seen) return lerp(low, sorted[index], h - lowRank);
-  }
-  return NaN;
+  let index = 0;
+  let current = NaN;
+  const consumeThrough = (rank) => {
+    while (seen <= rank) {
+      const weight = weights[instanceOf[index]];
+      if (weight > 0) {
+        seen += weight;
+        current = sorted[index];
+      }
+      index++;
+    }
+  };
+  qs.forEach((q, k) => {
+    const h = (total - 1) * q;
+    const lowRank = Math.floor(h);
+    consumeThrough(lowRank);
+    const low = current;
+    consumeThrough(Math.min(lowRank + 1, total - 1));
+    results[k] = lerp(low, current, h - lowRank);
+  });
+  return results;
 }
 
 // src/stats/random.ts
@@ -3547,14 +3559,17 @@ var Random = class {
     return this.nextUint32() / 4294967296;
   }
   /** Uniform integer in [0, n), without bias (Lemire's multiply-and-reject), for n up to 2^21. */
-  nextBelow(n) {
+  nextBelow(n, threshold = rejectionThreshold(n)) {
     for (; ; ) {
       const product = this.nextUint32() * n;
-      const low = product % 4294967296;
-      if (low >= n || low >= (4294967296 - n) % n) return Math.floor(product / 4294967296);
+      const index = Math.floor(product * 23283064365386963e-26);
+      if (product - index * 4294967296 >= threshold) return index;
     }
   }
 };
+function rejectionThreshold(n) {
+  return (4294967296 - n) % n;
+}
 function rotateLeft(x, k) {
   return x << k | x >>> 32 - k;
 }
@@ -3566,29 +3581,108 @@ function deriveSeed(seed, label) {
   }
   return hash;
 }
+function logFactorials(size) {
+  const table = new Float64Array(size + 1);
+  for (let k = 1; k <= size; k++) table[k] = table[k - 1] + Math.log(k);
+  return table;
+}
+var PoissonSampler = class {
+  constructor(mean) {
+    this.mean = mean;
+    const last = Math.ceil(mean + 40 * Math.sqrt(mean) + 40);
+    const logFactorial = logFactorials(last);
+    this.cumulative = new Float64Array(last + 1);
+    let sum = 0;
+    for (let k2 = 0; k2 <= last; k2++) {
+      sum += mean > 0 ? Math.exp(-mean + k2 * Math.log(mean) - logFactorial[k2]) : k2 === 0 ? 1 : 0;
+      this.cumulative[k2] = sum;
+    }
+    this.cumulative[last] = Infinity;
+    this.guide = new Int32Array(last + 1);
+    let k = 0;
+    for (let slot = 0; slot <= last; slot++) {
+      while (this.cumulative[k] <= slot / (last + 1)) k++;
+      this.guide[slot] = k;
+    }
+  }
+  mean;
+  cumulative;
+  guide;
+  draw(random) {
+    const u = random.nextFloat();
+    let k = this.guide[Math.floor(u * this.guide.length)];
+    while (this.cumulative[k] <= u) k++;
+    return k;
+  }
+};
 
 // src/stats/bootstrap.ts
 var DEFAULT_RESAMPLES = 1e3;
 var DEFAULT_SEED = 1;
-function drawResample(random, counts) {
-  counts.fill(0);
-  const n = counts.length;
-  for (let draw = 0; draw < n; draw++) counts[random.nextBelow(n)]++;
+var LITTLE_BOOTSTRAP_SUBSETS = 10;
+var lastSampler;
+function poissonSamplerFor(mean) {
+  if (lastSampler?.mean !== mean) lastSampler = new PoissonSampler(mean);
+  return lastSampler;
 }
-function bootstrapSamples(estimators, instanceCount, options) {
+function drawMultinomial(random, counts, total) {
+  const cells = counts.length;
+  let drawn = 0;
+  if (total > cells) {
+    const sampler = poissonSamplerFor(Math.max(0, total - 4 * Math.sqrt(total)) / cells);
+    do {
+      drawn = 0;
+      for (let cell = 0; cell < cells; cell++) drawn += counts[cell] = sampler.draw(random);
+    } while (drawn > total);
+  } else {
+    counts.fill(0);
+  }
+  const threshold = rejectionThreshold(cells);
+  for (; drawn < total; drawn++) counts[random.nextBelow(cells, threshold)]++;
+}
+function bootstrapSamples(factory, centre, instanceCount, options) {
+  const samples = centre.map((values) => Array.from(values, () => new Float64Array(options.resamples)));
+  const filled = centre.map((values) => new Int32Array(values.length));
   const random = new Random(options.seed);
-  const counts = new Float64Array(instanceCount);
-  const samples = estimators.map(() => new Float64Array(options.resamples));
-  const filled = new Int32Array(estimators.length);
-  if (instanceCount === 0) return samples.map((sample) => sample.subarray(0, 0));
-  for (let resample = 0; resample < options.resamples; resample++) {
-    drawResample(random, counts);
-    for (let e = 0; e < estimators.length; e++) {
-      const value = estimators[e].evaluate(counts);
-      if (!Number.isNaN(value)) samples[e][filled[e]++] = value;
+  const collect = (estimators, resamples, cells, total, shift) => {
+    const counts = new Float64Array(cells);
+    const start = filled.map((perOutput) => Int32Array.from(perOutput));
+    for (let resample = 0; resample < resamples; resample++) {
+      drawMultinomial(random, counts, total);
+      estimators.forEach((estimator, e) => {
+        const values = estimator.evaluate(counts);
+        for (let k = 0; k < centre[e].length; k++) {
+          if (!Number.isNaN(values[k])) samples[e][k][filled[e][k]++] = values[k];
+        }
+      });
+    }
+    if (!shift) return;
+    samples.forEach(
+      (perOutput, e) => perOutput.forEach((sample, k) => {
+        const mine = sample.subarray(start[e][k], filled[e][k]);
+        if (mine.length === 0) return;
+        const mean = mine.reduce((sum, value) => sum + value, 0) / mine.length;
+        for (let index = 0; index < mine.length; index++) mine[index] += centre[e][k] - mean;
+      })
+    );
+  };
+  const subsetSize = options.subsetSize ?? instanceCount;
+  if (instanceCount > 0 && subsetSize >= instanceCount) {
+    collect(factory(), options.resamples, instanceCount, instanceCount, false);
+  } else if (instanceCount > 0) {
+    const subsets = Math.min(LITTLE_BOOTSTRAP_SUBSETS, options.resamples);
+    const shuffled = Int32Array.from({ length: instanceCount }, (_, index) => index);
+    for (let subset = 0; subset < subsets; subset++) {
+      for (let index = 0; index < subsetSize; index++) {
+        const other = index + random.nextBelow(instanceCount - index);
+        [shuffled[index], shuffled[other]] = [shuffled[other], shuffled[index]];
+      }
+      const chosen = shuffled.slice(0, subsetSize).sort();
+      const resamples = Math.floor(options.resamples / subsets) + (subset < options.resamples % subsets ? 1 : 0);
+      collect(factory(chosen), resamples, subsetSize, instanceCount, true);
     }
   }
-  return samples.map((sample, e) => sample.subarray(0, filled[e]));
+  return samples.map((perOutput, e) => perOutput.map((sample, k) => sample.subarray(0, filled[e][k])));
 }
 function percentileInterval(samples, level = 0.95) {
   if (samples.length === 0) return void 0;
@@ -3628,6 +3722,165 @@ function scopesOf(table) {
     (name, scenario) => scopeOf(table, name, (row) => table.scenarioOf[row] === scenario, (instance) => localNumber[instance], instancesPerScenario[scenario])
   );
   return [overall, ...scenarioScopes];
+}
+function subScope(scope, subset) {
+  const renumber = new Int32Array(scope.instanceCount).fill(-1);
+  subset.forEach((instance, index) => renumber[instance] = index);
+  const rows = [];
+  const instances = [];
+  for (let index = 0; index < scope.rows.length; index++) {
+    const local = renumber[scope.instanceOfRow[index]];
+    if (local < 0) continue;
+    rows.push(scope.rows[index]);
+    instances.push(local);
+  }
+  return { name: scope.name, rows: Int32Array.from(rows), instanceOfRow: Int32Array.from(instances), instanceCount: subset.length };
+}
+
+// src/metrics/registry.ts
+var UNIT = [0, 1];
+var NON_NEGATIVE = [0, Infinity];
+var define = (name, dimension, direction, description, pattern = name) => ({ name, pattern, dimension, direction, description, range: dimension === "efficiency" ? NON_NEGATIVE : UNIT });
+var METRICS = [
+  define("accuracy", "accuracy", "higher", "Mean `correct` over original (unperturbed) records."),
+  define("ece", "calibration", "lower", "Expected calibration error, 10 equal-width confidence bins."),
+  define("ece_10_bin", "calibration", "lower", "HELM's expected calibration error, 10 equal-mass bins."),
+  define("brier", "calibration", "lower", "Mean squared difference between confidence and `correct`."),
+  define("selective_cov_acc_area", "calibration", "higher", "Area under the accuracy-coverage curve when answering the most confident first."),
+  define("selective_acc@10", "calibration", "higher", "Accuracy on the 10% of records with the highest confidence."),
+  define("accuracy_robust", "robustness", "higher", "Worst-case accuracy per instance over the original and its robustness perturbations."),
+  define("accuracy_fair", "fairness", "higher", "Worst-case accuracy per instance over the original and its fairness perturbations."),
+  define("worst_group_accuracy", "fairness", "higher", "Lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).", "worst_group_accuracy:<attr>"),
+  define("group_accuracy_gap", "fairness", "lower", "Highest minus lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).", "group_accuracy_gap:<attr>"),
+  define("group_accuracy", "fairness", "higher", "Accuracy of the original records of one group, e.g. group_accuracy:dialect=aae.", "group_accuracy:<attr>=<value>"),
+  define("error_rate", "reliability", "lower", "Share of all records (originals and perturbations) whose call failed."),
+  define("latency_p50_ms", "efficiency", "lower", "Median latency in milliseconds (linear interpolation, as numpy)."),
+  define("latency_p95_ms", "efficiency", "lower", "95th percentile latency in milliseconds (linear interpolation, as numpy)."),
+  define("toxicity_rate", "toxicity", "lower", "Share of records whose completion has toxicity >= 0.5."),
+  define("output_tokens_mean", "efficiency", "lower", "Mean number of output tokens per record."),
+  define("cost_usd_total", "efficiency", "lower", "Total cost in US dollars.")
+];
+var BY_NAME = new Map(METRICS.map((metric) => [metric.name, metric]));
+function lookupMetric(fullName) {
+  const colon = fullName.indexOf(":");
+  const definition = BY_NAME.get(colon < 0 ? fullName : fullName.slice(0, colon));
+  if (!definition) return void 0;
+  const isFamily = definition.pattern !== definition.name;
+  if (isFamily !== colon >= 0) return void 0;
+  return definition;
+}
+
+// src/metrics/sums.ts
+var GrowableArray = class {
+  constructor(data) {
+    this.data = data;
+  }
+  data;
+  length = 0;
+  push(value) {
+    if (this.length === this.data.length) {
+      const grown = new this.data.constructor(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+  done() {
+    return this.data.subarray(0, this.length);
+  }
+};
+var SlotEntriesBuilder = class {
+  slotCount = 0;
+  instance = new GrowableArray(new Int32Array(1024));
+  slot = new GrowableArray(new Int32Array(1024));
+  value = new GrowableArray(new Float64Array(1024));
+  newSlot() {
+    return this.slotCount++;
+  }
+  add(slot, instance, value) {
+    this.slot.push(slot);
+    this.instance.push(instance);
+    this.value.push(value);
+  }
+  build() {
+    const value = this.value.done();
+    return { slotCount: this.slotCount, instance: this.instance.done(), slot: this.slot.done(), value, count: new Float64Array(value.length).fill(1) };
+  }
+};
+function sumSlots(entries, weights) {
+  const numerator = new Float64Array(entries.slotCount);
+  const denominator = new Float64Array(entries.slotCount);
+  const { instance, slot, value, count } = entries;
+  let entry = 0;
+  while (entry < instance.length) {
+    const target = slot[entry];
+    let slotNumerator = 0;
+    let slotDenominator = 0;
+    for (; entry < instance.length && slot[entry] === target; entry++) {
+      const weight = weights[instance[entry]];
+      slotNumerator += weight * value[entry];
+      slotDenominator += weight * count[entry];
+    }
+    numerator[target] += slotNumerator;
+    denominator[target] += slotDenominator;
+  }
+  return { numerator, denominator };
+}
+function mergeEntries(entries, instanceCount) {
+  const total = entries.instance.length;
+  const start = new Int32Array(instanceCount + 1);
+  for (let entry = 0; entry < total; entry++) start[entries.instance[entry] + 1]++;
+  for (let instance2 = 0; instance2 < instanceCount; instance2++) start[instance2 + 1] += start[instance2];
+  const next = start.slice(0, instanceCount);
+  const byInstance = new Int32Array(total);
+  for (let entry = 0; entry < total; entry++) byInstance[next[entries.instance[entry]]++] = entry;
+  const instance = new GrowableArray(new Int32Array(1024));
+  const slot = new GrowableArray(new Int32Array(1024));
+  const value = new GrowableArray(new Float64Array(1024));
+  const count = new GrowableArray(new Float64Array(1024));
+  const slotValue = new Float64Array(entries.slotCount);
+  const slotCount = new Float64Array(entries.slotCount);
+  const touched = [];
+  for (let current = 0; current < instanceCount; current++) {
+    for (let position = start[current]; position < start[current + 1]; position++) {
+      const entry = byInstance[position];
+      const target = entries.slot[entry];
+      if (slotCount[target] === 0) touched.push(target);
+      slotValue[target] += entries.value[entry];
+      slotCount[target] += entries.count[entry];
+    }
+    for (const target of touched) {
+      instance.push(current);
+      slot.push(target);
+      value.push(slotValue[target]);
+      count.push(slotCount[target]);
+      slotValue[target] = 0;
+      slotCount[target] = 0;
+    }
+    touched.length = 0;
+  }
+  return orderBySlot({ slotCount: entries.slotCount, instance: instance.done(), slot: slot.done(), value: value.done(), count: count.done() });
+}
+function orderBySlot(entries) {
+  const total = entries.slot.length;
+  const next = new Int32Array(entries.slotCount + 1);
+  for (let entry = 0; entry < total; entry++) next[entries.slot[entry] + 1]++;
+  for (let slot = 0; slot < entries.slotCount; slot++) next[slot + 1] += next[slot];
+  const sorted = {
+    slotCount: entries.slotCount,
+    instance: new Int32Array(total),
+    slot: new Int32Array(total),
+    value: new Float64Array(total),
+    count: new Float64Array(total)
+  };
+  for (let entry = 0; entry < total; entry++) {
+    const position = next[entries.slot[entry]]++;
+    sorted.instance[position] = entries.instance[entry];
+    sorted.slot[position] = entries.slot[entry];
+    sorted.value[position] = entries.value[entry];
+    sorted.count[position] = entries.count[entry];
+  }
+  return sorted;
 }
 
 // src/metrics/table.ts
@@ -3752,118 +4005,28 @@ var RecordTableBuilder = class {
 
 // src/metrics/statistics.ts
 var DEFAULT_MIN_GROUP_SIZE = 10;
-function select(scope, keep) {
-  const rows = [];
-  const instances = [];
-  for (let index = 0; index < scope.rows.length; index++) {
-    const row = scope.rows[index];
-    if (keep(row)) {
-      rows.push(row);
-      instances.push(scope.instanceOfRow[index]);
-    }
+var ECE_BINS = 10;
+var SumsStatistic = class _SumsStatistic {
+  constructor(entries, derived) {
+    this.entries = entries;
+    this.derived = derived;
+    this.metrics = derived.map(({ metric, n }) => ({ metric, n }));
   }
-  return { rows, instances };
-}
-function weightedMean(metric, instances, values) {
-  const instanceOf = Int32Array.from(instances);
-  const valueOf = Float64Array.from(values);
-  return {
-    metric,
-    n: instanceOf.length,
-    evaluate(weights) {
-      let sum = 0;
-      let total = 0;
-      for (let index = 0; index < instanceOf.length; index++) {
-        const weight = weights[instanceOf[index]];
-        sum += weight * valueOf[index];
-        total += weight;
-      }
-      return total > 0 ? sum / total : NaN;
-    }
-  };
-}
-function weightedSum(metric, instances, values) {
-  const instanceOf = Int32Array.from(instances);
-  const valueOf = Float64Array.from(values);
-  return {
-    metric,
-    n: instanceOf.length,
-    evaluate(weights) {
-      let sum = 0;
-      for (let index = 0; index < instanceOf.length; index++) sum += weights[instanceOf[index]] * valueOf[index];
-      return sum;
-    }
-  };
-}
-function orderBy(n, compare) {
-  return Int32Array.from({ length: n }, (_, index) => index).sort((a, b) => compare(a, b) || a - b);
-}
-function accuracyFamily(table, scope, out) {
-  const originals = select(scope, (row) => table.kind[row] === KIND_ORIGINAL && table.failed[row] === 0);
-  if (originals.rows.length === 0) return;
-  out.push(weightedMean("accuracy", originals.instances, originals.rows.map((row) => table.correct[row])));
-}
-function worstCase(table, scope, metric, kind) {
-  const worstOriginal = new Float64Array(scope.instanceCount).fill(Infinity);
-  const worstPerturbed = new Float64Array(scope.instanceCount).fill(Infinity);
-  for (let index = 0; index < scope.rows.length; index++) {
-    const row = scope.rows[index];
-    if (table.failed[row]) continue;
-    const instance = scope.instanceOfRow[index];
-    if (table.kind[row] === KIND_ORIGINAL) worstOriginal[instance] = Math.min(worstOriginal[instance], table.correct[row]);
-    else if (table.kind[row] === kind) worstPerturbed[instance] = Math.min(worstPerturbed[instance], table.correct[row]);
+  entries;
+  derived;
+  metrics;
+  evaluate(weights) {
+    const totals = sumSlots(this.entries, weights);
+    return this.derived.map((metric) => metric.derive(totals));
   }
-  const instances = [];
-  const values = [];
-  let anyPerturbation = false;
-  for (let instance = 0; instance < scope.instanceCount; instance++) {
-    if (worstOriginal[instance] === Infinity) continue;
-    if (worstPerturbed[instance] !== Infinity) anyPerturbation = true;
-    instances.push(instance);
-    values.push(Math.min(worstOriginal[instance], worstPerturbed[instance]));
+  forResampling(instanceCount) {
+    return new _SumsStatistic(mergeEntries(this.entries, instanceCount), this.derived);
   }
-  return anyPerturbation ? weightedMean(metric, instances, values) : void 0;
-}
-function calibrationFamily(table, scope, out) {
-  const selected = select(
-    scope,
-    (row) => table.kind[row] === KIND_ORIGINAL && table.failed[row] === 0 && !Number.isNaN(table.confidence[row])
-  );
-  const n = selected.rows.length;
-  if (n === 0) return;
-  const instanceOf = Int32Array.from(selected.instances);
-  const confidence = Float64Array.from(selected.rows, (row) => table.confidence[row]);
-  const correct = Float64Array.from(selected.rows, (row) => table.correct[row]);
-  const equalWidthBin = Int32Array.from(confidence, (value) => Math.min(Math.floor(value * 10), 9));
-  out.push({
-    metric: "ece",
-    n,
-    evaluate(weights) {
-      const binWeight = new Float64Array(10);
-      const binCorrect = new Float64Array(10);
-      const binConfidence = new Float64Array(10);
-      for (let index = 0; index < n; index++) {
-        const weight = weights[instanceOf[index]];
-        const bin = equalWidthBin[index];
-        binWeight[bin] += weight;
-        binCorrect[bin] += weight * correct[index];
-        binConfidence[bin] += weight * confidence[index];
-      }
-      return calibrationError(binWeight, binCorrect, binConfidence);
-    }
-  });
-  const ascending = orderBy(n, (a, b) => confidence[a] - confidence[b]);
-  out.push({ metric: "ece_10_bin", n, evaluate: (weights) => equalMassEce(ascending, instanceOf, confidence, correct, weights) });
-  out.push(weightedMean("brier", instanceOf, confidence.map((value, index) => (value - correct[index]) ** 2)));
-  const descending = orderBy(n, (a, b) => confidence[b] - confidence[a]);
-  const orderedInstance = Int32Array.from(descending, (index) => instanceOf[index]);
-  const orderedCorrect = Float64Array.from(descending, (index) => correct[index]);
-  out.push({ metric: "selective_cov_acc_area", n, evaluate: (weights) => selectiveAccuracy(orderedInstance, orderedCorrect, weights).area });
-  out.push({ metric: "selective_acc@10", n, evaluate: (weights) => selectiveAccuracy(orderedInstance, orderedCorrect, weights).atTenPercent });
-}
+};
+var ratio = (slot) => ({ numerator, denominator }) => denominator[slot] > 0 ? numerator[slot] / denominator[slot] : NaN;
 function calibrationError(binWeight, binCorrect, binConfidence) {
   let total = 0;
-  for (const weight of binWeight) total += weight;
+  for (let bin = 0; bin < binWeight.length; bin++) total += binWeight[bin];
   if (total <= 0) return NaN;
   let error = 0;
   for (let bin = 0; bin < binWeight.length; bin++) {
@@ -3872,30 +4035,97 @@ function calibrationError(binWeight, binCorrect, binConfidence) {
   }
   return error;
 }
-function equalMassEce(ascending, instanceOf, confidence, correct, weights) {
+var rankCache = /* @__PURE__ */ new WeakMap();
+function ranksOf(column, descending) {
+  let cached = rankCache.get(column);
+  if (!cached) rankCache.set(column, cached = {});
+  const key = descending ? "descending" : "ascending";
+  const known = cached[key];
+  if (known) return known;
+  let present = 0;
+  for (let row = 0; row < column.length; row++) if (!Number.isNaN(column[row])) present++;
+  const sorted = new Float64Array(present);
+  present = 0;
+  for (let row = 0; row < column.length; row++) if (!Number.isNaN(column[row])) sorted[present++] = column[row];
+  sorted.sort();
+  const tiesBefore = new Int32Array(present);
+  const ranks = new Int32Array(column.length).fill(-1);
+  for (let row = 0; row < column.length; row++) {
+    const value = column[row];
+    if (Number.isNaN(value)) continue;
+    const first = descending ? present - upperBound(sorted, value) : lowerBound(sorted, value);
+    ranks[row] = first + tiesBefore[first]++;
+  }
+  cached[key] = ranks;
+  return ranks;
+}
+function lowerBound(sorted, value) {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = low + high >>> 1;
+    if (sorted[middle] < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+function upperBound(sorted, value) {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = low + high >>> 1;
+    if (sorted[middle] <= value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+var POSITION_BITS = 4194304;
+function sortRecords(rows, instances, value, payload, descending) {
+  const ranks = ranksOf(value, descending);
+  if (rows.length >= POSITION_BITS) throw new Error(`a scope of more than ${POSITION_BITS - 1} records with this value is not supported`);
+  const keys = new Float64Array(rows.length);
+  for (let position = 0; position < rows.length; position++) keys[position] = ranks[rows[position]] * POSITION_BITS + position;
+  keys.sort();
+  const sorted = {
+    instance: new Int32Array(rows.length),
+    value: new Float64Array(rows.length),
+    payload: new Float64Array(rows.length)
+  };
+  for (let index = 0; index < keys.length; index++) {
+    const position = keys[index] % POSITION_BITS;
+    sorted.instance[index] = instances[position];
+    sorted.value[index] = value[rows[position]];
+    sorted.payload[index] = payload[rows[position]];
+  }
+  return sorted;
+}
+function totalWeight(instance, weights) {
   let total = 0;
-  for (const index of ascending) total += weights[instanceOf[index]];
+  for (let index = 0; index < instance.length; index++) total += weights[instance[index]];
+  return total;
+}
+function equalMassEce({ instance, value: confidence, payload: correct }, weights) {
+  const total = totalWeight(instance, weights);
   if (total <= 0) return NaN;
-  const chunks = Math.min(10, total);
+  const chunks = Math.min(ECE_BINS, total);
   const base = Math.floor(total / chunks);
   const larger = total % chunks;
   const chunkStarts = [];
   for (let chunk = 1; chunk < chunks; chunk++) chunkStarts.push(chunk * base + Math.min(chunk, larger));
   const boundaries = [];
   let seen = 0;
-  let previousValue = NaN;
+  let previous = NaN;
   let next = 0;
-  for (const index of ascending) {
-    const weight = weights[instanceOf[index]];
+  for (let index = 0; index < instance.length; index++) {
+    const weight = weights[instance[index]];
     if (weight === 0) continue;
     const value = confidence[index];
     while (next < chunkStarts.length && chunkStarts[next] < seen + weight) {
-      const before = chunkStarts[next] > seen ? value : previousValue;
-      boundaries.push((before + value) / 2);
+      boundaries.push(((chunkStarts[next] > seen ? value : previous) + value) / 2);
       next++;
     }
     seen += weight;
-    previousValue = value;
+    previous = value;
   }
   boundaries.push(1);
   const bins = [...new Set(boundaries)].sort((a, b) => a - b);
@@ -3903,8 +4133,8 @@ function equalMassEce(ascending, instanceOf, confidence, correct, weights) {
   const binCorrect = new Float64Array(bins.length);
   const binConfidence = new Float64Array(bins.length);
   let bin = 0;
-  for (const index of ascending) {
-    const weight = weights[instanceOf[index]];
+  for (let index = 0; index < instance.length; index++) {
+    const weight = weights[instance[index]];
     if (weight === 0) continue;
     const value = confidence[index];
     while (bins[bin] < value) bin++;
@@ -3914,107 +4144,196 @@ function equalMassEce(ascending, instanceOf, confidence, correct, weights) {
   }
   return calibrationError(binWeight, binCorrect, binConfidence);
 }
-function selectiveAccuracy(orderedInstance, orderedCorrect, weights) {
-  let total = 0;
-  for (const instance of orderedInstance) total += weights[instance];
-  if (total <= 0) return { area: NaN, atTenPercent: NaN };
+var CLOSED_FORM_COPIES = 32;
+function harmonicDifference(k, m) {
+  const tail = (x) => Math.log(x) + 1 / (2 * x) - 1 / (12 * x * x) + 1 / (120 * x ** 4);
+  if (k >= CLOSED_FORM_COPIES) return tail(m) - tail(k);
+  let sum = 0;
+  for (let j = k + 1; j <= Math.min(m, CLOSED_FORM_COPIES); j++) sum += 1 / j;
+  return m > CLOSED_FORM_COPIES ? sum + tail(m) - tail(CLOSED_FORM_COPIES) : sum;
+}
+function selectiveAccuracy({ instance, payload: correct }, weights) {
+  const total = totalWeight(instance, weights);
+  if (total <= 0) return [NaN, NaN];
   const tenPercentK = Math.floor(0.1 * total) + 1;
   let k = 0;
   let correctSoFar = 0;
   let areaSum = 0;
   let atTenPercent = NaN;
-  for (let index = 0; index < orderedInstance.length; index++) {
-    const copies = weights[orderedInstance[index]];
-    const correct = orderedCorrect[index];
-    for (let copy = 0; copy < copies; copy++) {
-      k++;
-      correctSoFar += correct;
-      areaSum += correctSoFar / k;
-      if (k === tenPercentK) atTenPercent = correctSoFar / k;
-    }
-  }
-  return { area: areaSum / total, atTenPercent };
-}
-function groupFamily(table, scope, options, out) {
-  for (const [attribute, column] of table.groups) {
-    const perValue = column.values.map(() => ({ instances: [], values: [] }));
-    for (let index = 0; index < scope.rows.length; index++) {
-      const row = scope.rows[index];
-      const value = column.valueOf[row];
-      if (value < 0 || table.kind[row] !== KIND_ORIGINAL || table.failed[row]) continue;
-      perValue[value].instances.push(scope.instanceOfRow[index]);
-      perValue[value].values.push(table.correct[row]);
-    }
-    const present = column.values.map((name, value) => ({ name, statistic: weightedMean(`group_accuracy:${attribute}=${name}`, perValue[value].instances, perValue[value].values) })).filter(({ statistic }) => statistic.n > 0);
-    if (present.length === 0) continue;
-    const eligible = present.filter(({ statistic }) => statistic.n >= options.minGroupSize).map(({ statistic }) => statistic);
-    if (eligible.length > 0) {
-      const n = eligible.reduce((sum, statistic) => sum + statistic.n, 0);
-      const groupAccuracies = (weights) => eligible.map((statistic) => statistic.evaluate(weights)).filter((value) => !Number.isNaN(value));
-      out.push({
-        metric: `worst_group_accuracy:${attribute}`,
-        n,
-        evaluate: (weights) => {
-          const accuracies = groupAccuracies(weights);
-          return accuracies.length > 0 ? Math.min(...accuracies) : NaN;
-        }
-      });
-      out.push({
-        metric: `group_accuracy_gap:${attribute}`,
-        n,
-        evaluate: (weights) => {
-          const accuracies = groupAccuracies(weights);
-          return accuracies.length > 0 ? Math.max(...accuracies) - Math.min(...accuracies) : NaN;
-        }
-      });
-    }
-    for (const { statistic } of present) out.push(statistic);
-  }
-}
-function efficiencyFamily(table, scope, out) {
-  const succeeded = (column) => select(scope, (row) => table.failed[row] === 0 && !Number.isNaN(column[row]));
-  const timed = succeeded(table.latencyMs);
-  if (timed.rows.length > 0) {
-    const ascending = orderBy(timed.rows.length, (a, b) => table.latencyMs[timed.rows[a]] - table.latencyMs[timed.rows[b]]);
-    const sorted = Float64Array.from(ascending, (index) => table.latencyMs[timed.rows[index]]);
-    const instanceOf = Int32Array.from(ascending, (index) => timed.instances[index]);
-    const percentile = (metric, q) => ({
-      metric,
-      n: sorted.length,
-      evaluate(weights) {
-        let total = 0;
-        for (const instance of instanceOf) total += weights[instance];
-        return weightedQuantileSorted(sorted, (index) => weights[instanceOf[index]], total, q);
+  for (let index = 0; index < instance.length; index++) {
+    const copies = weights[instance[index]];
+    if (copies === 0) continue;
+    const score = correct[index];
+    if (tenPercentK > k && tenPercentK <= k + copies) atTenPercent = (correctSoFar + (tenPercentK - k) * score) / tenPercentK;
+    if (copies <= CLOSED_FORM_COPIES) {
+      for (let copy = 0; copy < copies; copy++) {
+        k++;
+        correctSoFar += score;
+        areaSum += correctSoFar / k;
       }
-    });
-    out.push(percentile("latency_p50_ms", 0.5), percentile("latency_p95_ms", 0.95));
+    } else {
+      areaSum += copies * score + (correctSoFar - score * k) * harmonicDifference(k, k + copies);
+      k += copies;
+      correctSoFar += copies * score;
+    }
   }
-  const scored = succeeded(table.toxicity);
-  if (scored.rows.length > 0) {
-    out.push(weightedMean("toxicity_rate", scored.instances, scored.rows.map((row) => table.toxicity[row] >= 0.5 ? 1 : 0)));
-  }
-  const counted = succeeded(table.outputTokens);
-  if (counted.rows.length > 0) {
-    out.push(weightedMean("output_tokens_mean", counted.instances, counted.rows.map((row) => table.outputTokens[row])));
-  }
-  const priced = succeeded(table.costUsd);
-  if (priced.rows.length > 0) {
-    out.push(weightedSum("cost_usd_total", priced.instances, priced.rows.map((row) => table.costUsd[row])));
-  }
+  return [areaSum / total, atTenPercent];
+}
+function sortedStatistic(metrics, evaluate) {
+  const statistic = { metrics, evaluate, forResampling: () => statistic };
+  return statistic;
 }
 function prepareStatistics(table, scope, options) {
-  const out = [];
-  if (scope.rows.length === 0) return out;
-  accuracyFamily(table, scope, out);
-  calibrationFamily(table, scope, out);
-  const robust = worstCase(table, scope, "accuracy_robust", KIND_ROBUSTNESS);
-  if (robust) out.push(robust);
-  const fair = worstCase(table, scope, "accuracy_fair", KIND_FAIRNESS);
-  if (fair) out.push(fair);
-  groupFamily(table, scope, options, out);
-  out.push(weightedMean("error_rate", Array.from(scope.instanceOfRow), Array.from(scope.rows, (row) => table.failed[row])));
-  efficiencyFamily(table, scope, out);
-  return out;
+  if (scope.rows.length === 0) return [];
+  const sums = new SlotEntriesBuilder();
+  const derived = [];
+  const counted = (slot) => {
+    let n = 0;
+    return { slot, add: (instance, value) => (n++, sums.add(slot, instance, value)), count: () => n };
+  };
+  const accuracy = counted(sums.newSlot());
+  const errors = counted(sums.newSlot());
+  const brier = counted(sums.newSlot());
+  const eceCorrect = Array.from({ length: ECE_BINS }, () => sums.newSlot());
+  const eceConfidence = Array.from({ length: ECE_BINS }, () => sums.newSlot());
+  const toxic = counted(sums.newSlot());
+  const outputTokens = counted(sums.newSlot());
+  const cost = counted(sums.newSlot());
+  const groupSlots = /* @__PURE__ */ new Map();
+  const worstOriginal = new Float64Array(scope.instanceCount).fill(Infinity);
+  const worstRobust = new Float64Array(scope.instanceCount).fill(Infinity);
+  const worstFair = new Float64Array(scope.instanceCount).fill(Infinity);
+  const calibrationRows = [];
+  const calibrationInstances = [];
+  const latencyRows = [];
+  const latencyInstances = [];
+  for (let index = 0; index < scope.rows.length; index++) {
+    const row = scope.rows[index];
+    const instance = scope.instanceOfRow[index];
+    const failed = table.failed[row] === 1;
+    errors.add(instance, failed ? 1 : 0);
+    if (failed) continue;
+    const kind = table.kind[row];
+    const correct = table.correct[row];
+    if (kind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], correct);
+    else if (kind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], correct);
+    else {
+      worstOriginal[instance] = Math.min(worstOriginal[instance], correct);
+      accuracy.add(instance, correct);
+      const confidence = table.confidence[row];
+      if (!Number.isNaN(confidence)) {
+        brier.add(instance, (confidence - correct) ** 2);
+        const bin = Math.min(Math.floor(confidence * 10), ECE_BINS - 1);
+        sums.add(eceCorrect[bin], instance, correct);
+        sums.add(eceConfidence[bin], instance, confidence);
+        calibrationRows.push(row);
+        calibrationInstances.push(instance);
+      }
+      for (const [attribute, column] of table.groups) {
+        const value = column.valueOf[row];
+        if (value < 0) continue;
+        let slots = groupSlots.get(attribute);
+        if (!slots) groupSlots.set(attribute, slots = /* @__PURE__ */ new Map());
+        let slot = slots.get(value);
+        if (!slot) slots.set(value, slot = counted(sums.newSlot()));
+        slot.add(instance, correct);
+      }
+    }
+    if (!Number.isNaN(table.latencyMs[row])) {
+      latencyRows.push(row);
+      latencyInstances.push(instance);
+    }
+    if (!Number.isNaN(table.toxicity[row])) toxic.add(instance, table.toxicity[row] >= 0.5 ? 1 : 0);
+    if (!Number.isNaN(table.outputTokens[row])) outputTokens.add(instance, table.outputTokens[row]);
+    if (!Number.isNaN(table.costUsd[row])) cost.add(instance, table.costUsd[row]);
+  }
+  const statistics = [];
+  const addRatio = (metric, slot) => {
+    if (slot.count() > 0) derived.push({ metric, n: slot.count(), derive: ratio(slot.slot) });
+  };
+  addRatio("accuracy", accuracy);
+  const calibrated = calibrationRows.length;
+  if (calibrated > 0) {
+    derived.push({
+      metric: "ece",
+      n: calibrated,
+      derive: ({ numerator, denominator }) => calibrationError(
+        eceCorrect.map((slot) => denominator[slot]),
+        eceCorrect.map((slot) => numerator[slot]),
+        eceConfidence.map((slot) => numerator[slot])
+      )
+    });
+    const ascending = sortRecords(calibrationRows, calibrationInstances, table.confidence, table.correct, false);
+    statistics.push(sortedStatistic([{ metric: "ece_10_bin", n: calibrated }], (weights) => [equalMassEce(ascending, weights)]));
+    addRatio("brier", brier);
+    const descending = sortRecords(calibrationRows, calibrationInstances, table.confidence, table.correct, true);
+    statistics.push(
+      sortedStatistic(
+        [
+          { metric: "selective_cov_acc_area", n: calibrated },
+          { metric: "selective_acc@10", n: calibrated }
+        ],
+        (weights) => selectiveAccuracy(descending, weights)
+      )
+    );
+  }
+  for (const [metric, worstPerturbed] of [
+    ["accuracy_robust", worstRobust],
+    ["accuracy_fair", worstFair]
+  ]) {
+    const slot = counted(sums.newSlot());
+    let perturbed = false;
+    for (let instance = 0; instance < scope.instanceCount; instance++) {
+      if (worstOriginal[instance] === Infinity) continue;
+      if (worstPerturbed[instance] !== Infinity) perturbed = true;
+      slot.add(instance, Math.min(worstOriginal[instance], worstPerturbed[instance]));
+    }
+    if (perturbed) addRatio(metric, slot);
+  }
+  for (const [attribute, slots] of groupSlots) {
+    const column = table.groups.get(attribute);
+    const eligible = [...slots.values()].filter((slot) => slot.count() >= options.minGroupSize);
+    if (eligible.length > 0) {
+      const n = eligible.reduce((sum, slot) => sum + slot.count(), 0);
+      const accuracies = (totals) => eligible.map((slot) => ratio(slot.slot)(totals)).filter((value) => !Number.isNaN(value));
+      derived.push({
+        metric: `worst_group_accuracy:${attribute}`,
+        n,
+        derive: (totals) => {
+          const values = accuracies(totals);
+          return values.length > 0 ? Math.min(...values) : NaN;
+        }
+      });
+      derived.push({
+        metric: `group_accuracy_gap:${attribute}`,
+        n,
+        derive: (totals) => {
+          const values = accuracies(totals);
+          return values.length > 0 ? Math.max(...values) - Math.min(...values) : NaN;
+        }
+      });
+    }
+    for (const [value, slot] of slots) addRatio(`group_accuracy:${attribute}=${column.values[value]}`, slot);
+  }
+  addRatio("error_rate", errors);
+  if (latencyRows.length > 0) {
+    const ascending = sortRecords(latencyRows, latencyInstances, table.latencyMs, table.latencyMs, false);
+    const n = latencyRows.length;
+    statistics.push(
+      sortedStatistic(
+        [
+          { metric: "latency_p50_ms", n },
+          { metric: "latency_p95_ms", n }
+        ],
+        (weights) => weightedQuantilesSorted(ascending.value, ascending.instance, weights, [0.5, 0.95])
+      )
+    );
+  }
+  addRatio("toxicity_rate", toxic);
+  addRatio("output_tokens_mean", outputTokens);
+  if (cost.count() > 0) derived.push({ metric: "cost_usd_total", n: cost.count(), derive: ({ numerator }) => numerator[cost.slot] });
+  if (derived.length > 0) statistics.unshift(new SumsStatistic(sums.build(), derived));
+  return statistics;
 }
 
 // src/metrics/compute.ts
@@ -4023,23 +4342,77 @@ var DEFAULT_COMPUTE_OPTIONS = {
   seed: DEFAULT_SEED,
   minGroupSize: DEFAULT_MIN_GROUP_SIZE
 };
+var PLAIN_BOOTSTRAP_MAX_INSTANCES = 2e3;
+var MIN_RECORDS_PER_SUBSET = 50;
+function subsetSizeFor(instanceCount, populations) {
+  if (instanceCount <= PLAIN_BOOTSTRAP_MAX_INSTANCES) return instanceCount;
+  const smallest = Math.max(1, Math.min(...populations));
+  const size = Math.max(Math.ceil(instanceCount ** 0.7), PLAIN_BOOTSTRAP_MAX_INSTANCES, Math.ceil(MIN_RECORDS_PER_SUBSET * instanceCount / smallest));
+  return Math.min(size, instanceCount);
+}
+function gatedPopulations(statistics, options) {
+  return statistics.flatMap(
+    (statistic) => statistic.metrics.filter(({ metric, n }) => !(metric.startsWith("group_accuracy:") && n < options.minGroupSize)).map(({ n }) => n)
+  );
+}
 function metricsOfScope(table, scope, options) {
   const statistics = prepareStatistics(table, scope, options);
   const ones = new Float64Array(scope.instanceCount).fill(1);
-  const samples = options.resamples > 0 ? bootstrapSamples(statistics, scope.instanceCount, { resamples: options.resamples, seed: deriveSeed(options.seed, scope.name) }) : void 0;
-  const metrics = {};
-  statistics.forEach((statistic, index) => {
-    const value = statistic.evaluate(ones);
-    if (Number.isNaN(value)) return;
-    metrics[statistic.metric] = { value, ci: (samples && percentileInterval(samples[index])) ?? null, n: statistic.n };
+  const values = statistics.map((statistic) => statistic.evaluate(ones));
+  const factory = (subset) => {
+    const part = subset ? subScope(scope, subset) : scope;
+    const prepared = subset ? prepareStatistics(table, part, options) : statistics;
+    return statistics.map((statistic) => alignedEstimator(statistic.metrics.map(({ metric }) => metric), prepared, part.instanceCount));
+  };
+  const samples = options.resamples > 0 ? bootstrapSamples(factory, values, scope.instanceCount, {
+    resamples: options.resamples,
+    seed: deriveSeed(options.seed, scope.name),
+    subsetSize: subsetSizeFor(scope.instanceCount, gatedPopulations(statistics, options))
+  }) : void 0;
+  const found = [];
+  statistics.forEach((statistic, s) => {
+    statistic.metrics.forEach(({ metric, n }, k) => {
+      if (Number.isNaN(values[s][k])) return;
+      found.push([metric, { value: values[s][k], ci: clipped(metric, samples && percentileInterval(samples[s][k])), n }]);
+    });
   });
-  return metrics;
+  return Object.fromEntries(sortByRegistry(found));
+}
+function clipped(metric, ci) {
+  if (!ci) return null;
+  const [low, high] = lookupMetric(metric).range;
+  return [Math.min(Math.max(ci[0], low), high), Math.min(Math.max(ci[1], low), high)];
+}
+function alignedEstimator(metrics, prepared, instanceCount) {
+  const sources = metrics.map((metric) => {
+    for (const statistic of prepared) {
+      const index = statistic.metrics.findIndex((info) => info.metric === metric);
+      if (index >= 0) return { statistic, index };
+    }
+    return void 0;
+  });
+  const fast = new Map(prepared.map((statistic) => [statistic, statistic.forResampling(instanceCount)]));
+  return {
+    evaluate(weights) {
+      const cache = /* @__PURE__ */ new Map();
+      return sources.map((source) => {
+        if (!source) return NaN;
+        let values = cache.get(source.statistic);
+        if (!values) cache.set(source.statistic, values = fast.get(source.statistic).evaluate(weights));
+        return values[source.index];
+      });
+    }
+  };
 }
 function computeMetrics(table, options = DEFAULT_COMPUTE_OPTIONS) {
   const [overall, ...scenarios] = scopesOf(table);
   const report = { overall: metricsOfScope(table, overall, options), scenarios: {} };
   for (const scope of scenarios) report.scenarios[scope.name] = metricsOfScope(table, scope, options);
   return report;
+}
+function sortByRegistry(found) {
+  const rank = (name) => METRICS.indexOf(lookupMetric(name));
+  return found.sort((a, b) => rank(a[0]) - rank(b[0]));
 }
 
 // src/records/read.ts
@@ -4344,43 +4717,12 @@ function toAlignment(value) {
   return code === 67 || code === 99 ? 99 : code === 76 || code === 108 ? 108 : code === 82 || code === 114 ? 114 : 0;
 }
 
-// src/metrics/registry.ts
-var define = (name, dimension, direction, description, pattern = name) => ({ name, pattern, dimension, direction, description });
-var METRICS = [
-  define("accuracy", "accuracy", "higher", "Mean `correct` over original (unperturbed) records."),
-  define("ece", "calibration", "lower", "Expected calibration error, 10 equal-width confidence bins."),
-  define("ece_10_bin", "calibration", "lower", "HELM's expected calibration error, 10 equal-mass bins."),
-  define("brier", "calibration", "lower", "Mean squared difference between confidence and `correct`."),
-  define("selective_cov_acc_area", "calibration", "higher", "Area under the accuracy-coverage curve when answering the most confident first."),
-  define("selective_acc@10", "calibration", "higher", "Accuracy on the 10% of records with the highest confidence."),
-  define("accuracy_robust", "robustness", "higher", "Worst-case accuracy per instance over the original and its robustness perturbations."),
-  define("accuracy_fair", "fairness", "higher", "Worst-case accuracy per instance over the original and its fairness perturbations."),
-  define("worst_group_accuracy", "fairness", "higher", "Lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).", "worst_group_accuracy:<attr>"),
-  define("group_accuracy_gap", "fairness", "lower", "Highest minus lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).", "group_accuracy_gap:<attr>"),
-  define("group_accuracy", "fairness", "higher", "Accuracy of the original records of one group, e.g. group_accuracy:dialect=aae.", "group_accuracy:<attr>=<value>"),
-  define("error_rate", "reliability", "lower", "Share of all records (originals and perturbations) whose call failed."),
-  define("latency_p50_ms", "efficiency", "lower", "Median latency in milliseconds (linear interpolation, as numpy)."),
-  define("latency_p95_ms", "efficiency", "lower", "95th percentile latency in milliseconds (linear interpolation, as numpy)."),
-  define("toxicity_rate", "toxicity", "lower", "Share of records whose completion has toxicity >= 0.5."),
-  define("output_tokens_mean", "efficiency", "lower", "Mean number of output tokens per record."),
-  define("cost_usd_total", "efficiency", "lower", "Total cost in US dollars.")
-];
-var BY_NAME = new Map(METRICS.map((metric) => [metric.name, metric]));
-function lookupMetric(fullName) {
-  const colon = fullName.indexOf(":");
-  const definition = BY_NAME.get(colon < 0 ? fullName : fullName.slice(0, colon));
-  if (!definition) return void 0;
-  const isFamily = definition.pattern !== definition.name;
-  if (isFamily !== colon >= 0) return void 0;
-  return definition;
-}
-
 // src/report/format.ts
 function formatNumber(value) {
   if (!Number.isFinite(value)) return String(value);
   if (value === 0) return "0";
   const magnitude = Math.abs(value);
-  const text = magnitude >= 1e3 ? value.toFixed(1) : magnitude >= 1e-3 ? value.toFixed(4) : value.toPrecision(3);
+  const text = magnitude >= 100 ? value.toFixed(1) : magnitude >= 1e-3 ? value.toFixed(4) : value.toPrecision(3);
   return text.includes(".") && !text.includes("e") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
 }
 function formatInterval(ci) {

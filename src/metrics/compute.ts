@@ -1,7 +1,8 @@
-import { bootstrapSamples, DEFAULT_RESAMPLES, DEFAULT_SEED, pairedBootstrap, percentileInterval, type PairedDifference } from '../stats/bootstrap.js';
+import { bootstrapSamples, DEFAULT_RESAMPLES, DEFAULT_SEED, pairedBootstrap, percentileInterval, type Estimator, type PairedDifference } from '../stats/bootstrap.js';
 import { deriveSeed } from '../stats/random.js';
-import { OVERALL, scopesOf, sharedScopes, type Scope } from './scope.js';
-import { DEFAULT_MIN_GROUP_SIZE, prepareStatistics, type MetricOptions } from './statistics.js';
+import { OVERALL, scopesOf, sharedScopes, subScope, type Scope } from './scope.js';
+import { METRICS, lookupMetric } from './registry.js';
+import { DEFAULT_MIN_GROUP_SIZE, prepareStatistics, type MetricOptions, type Statistic } from './statistics.js';
 import type { RecordTable } from './table.js';
 
 export interface MetricValue {
@@ -30,20 +31,89 @@ export const DEFAULT_COMPUTE_OPTIONS: ComputeOptions = {
   minGroupSize: DEFAULT_MIN_GROUP_SIZE,
 };
 
+/** Scopes of up to this many instances get the plain bootstrap; larger ones the bag of little bootstraps. */
+export const PLAIN_BOOTSTRAP_MAX_INSTANCES = 2000;
+/** A little-bootstrap subset should hold at least this many records of every metric, on average. */
+const MIN_RECORDS_PER_SUBSET = 50;
+
+/**
+ * Instances per little-bootstrap subset: n^0.7 (Kleiner et al.), at least PLAIN_BOOTSTRAP_MAX_INSTANCES,
+ * and large enough that the metric resting on the fewest records still has MIN_RECORDS_PER_SUBSET of
+ * them per subset on average; n (the plain bootstrap) for small scopes.
+ */
+export function subsetSizeFor(instanceCount: number, populations: number[]): number {
+  if (instanceCount <= PLAIN_BOOTSTRAP_MAX_INSTANCES) return instanceCount;
+  const smallest = Math.max(1, Math.min(...populations));
+  const size = Math.max(Math.ceil(instanceCount ** 0.7), PLAIN_BOOTSTRAP_MAX_INSTANCES, Math.ceil((MIN_RECORDS_PER_SUBSET * instanceCount) / smallest));
+  return Math.min(size, instanceCount);
+}
+
+/** Metrics whose intervals decide the subset size: all but the groups too small to be gated on as a group. */
+function gatedPopulations(statistics: Statistic[], options: MetricOptions): number[] {
+  return statistics.flatMap((statistic) =>
+    statistic.metrics.filter(({ metric, n }) => !(metric.startsWith('group_accuracy:') && n < options.minGroupSize)).map(({ n }) => n),
+  );
+}
+
 function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOptions): MetricSet {
   const statistics = prepareStatistics(table, scope, options);
   const ones = new Float64Array(scope.instanceCount).fill(1);
+  const values = statistics.map((statistic) => statistic.evaluate(ones));
+  const factory = (subset?: Int32Array) => {
+    const part = subset ? subScope(scope, subset) : scope;
+    // A subset may lack a metric the scope has: keep the scope's list and mark it undefined there.
+    const prepared = subset ? prepareStatistics(table, part, options) : statistics;
+    return statistics.map((statistic) => alignedEstimator(statistic.metrics.map(({ metric }) => metric), prepared, part.instanceCount));
+  };
   const samples =
     options.resamples > 0
-      ? bootstrapSamples(statistics, scope.instanceCount, { resamples: options.resamples, seed: deriveSeed(options.seed, scope.name) })
+      ? bootstrapSamples(factory, values, scope.instanceCount, {
+          resamples: options.resamples,
+          seed: deriveSeed(options.seed, scope.name),
+          subsetSize: subsetSizeFor(scope.instanceCount, gatedPopulations(statistics, options)),
+        })
       : undefined;
-  const metrics: MetricSet = {};
-  statistics.forEach((statistic, index) => {
-    const value = statistic.evaluate(ones);
-    if (Number.isNaN(value)) return;
-    metrics[statistic.metric] = { value, ci: (samples && percentileInterval(samples[index])) ?? null, n: statistic.n };
+  const found: Array<[string, MetricValue]> = [];
+  statistics.forEach((statistic, s) => {
+    statistic.metrics.forEach(({ metric, n }, k) => {
+      if (Number.isNaN(values[s][k])) return;
+      found.push([metric, { value: values[s][k], ci: clipped(metric, samples && percentileInterval(samples[s][k])), n }]);
+    });
   });
-  return metrics;
+  return Object.fromEntries(sortByRegistry(found));
+}
+
+/**
+ * An interval within the values the metric can take: the little bootstrap shifts resamples, which can
+ * carry a bound of, say, a gap that is near 0 below 0.
+ */
+function clipped(metric: string, ci: [number, number] | undefined): [number, number] | null {
+  if (!ci) return null;
+  const [low, high] = lookupMetric(metric)!.range;
+  return [Math.min(Math.max(ci[0], low), high), Math.min(Math.max(ci[1], low), high)];
+}
+
+/** An estimator of the named metrics, each computed by whichever of `prepared` has it (NaN if none). */
+function alignedEstimator(metrics: string[], prepared: Statistic[], instanceCount: number): Estimator {
+  const sources = metrics.map((metric) => {
+    for (const statistic of prepared) {
+      const index = statistic.metrics.findIndex((info) => info.metric === metric);
+      if (index >= 0) return { statistic, index };
+    }
+    return undefined;
+  });
+  const fast = new Map(prepared.map((statistic) => [statistic, statistic.forResampling(instanceCount)]));
+  return {
+    evaluate(weights) {
+      const cache = new Map<Statistic, ArrayLike<number>>();
+      return sources.map((source) => {
+        if (!source) return NaN;
+        let values = cache.get(source.statistic);
+        if (!values) cache.set(source.statistic, (values = fast.get(source.statistic)!.evaluate(weights)));
+        return values[source.index];
+      });
+    },
+  };
 }
 
 /** Every metric, with its confidence interval, overall and per scenario. */
@@ -52,6 +122,18 @@ export function computeMetrics(table: RecordTable, options: ComputeOptions = DEF
   const report: MetricsReport = { overall: metricsOfScope(table, overall, options), scenarios: {} };
   for (const scope of scenarios) report.scenarios[scope.name] = metricsOfScope(table, scope, options);
   return report;
+}
+
+/** Orders metrics as the registry lists them; a family's members keep the order they were found in. */
+function sortByRegistry(found: Array<[string, MetricValue]>): Array<[string, MetricValue]> {
+  const rank = (name: string) => METRICS.indexOf(lookupMetric(name)!);
+  return found.sort((a, b) => rank(a[0]) - rank(b[0]));
+}
+
+/** One metric of a scope as a function of instance weights (NaN where the scope lacks it). */
+function metricFunction(table: RecordTable, scope: Scope, metric: string, options: MetricOptions): (weights: Float64Array) => number {
+  const estimator = alignedEstimator([metric], prepareStatistics(table, scope, options), scope.instanceCount);
+  return (weights) => estimator.evaluate(weights)[0];
 }
 
 export interface MetricComparison extends PairedDifference {
@@ -71,12 +153,21 @@ export function compareMetric(
   options: ComputeOptions = DEFAULT_COMPUTE_OPTIONS,
 ): MetricComparison | undefined {
   const scopes = sharedScopes(candidate, baseline, scenario);
-  const find = (table: RecordTable, scope: Scope) => prepareStatistics(table, scope, options).find((statistic) => statistic.metric === metric);
-  const candidateStatistic = find(candidate, scopes.candidate);
-  const baselineStatistic = find(baseline, scopes.baseline);
-  if (!candidateStatistic || !baselineStatistic) return undefined;
+  const factory = (subset?: Int32Array) => ({
+    candidate: metricFunction(candidate, subset ? subScope(scopes.candidate, subset) : scopes.candidate, metric, options),
+    baseline: metricFunction(baseline, subset ? subScope(scopes.baseline, subset) : scopes.baseline, metric, options),
+  });
+  const ones = new Float64Array(scopes.shared).fill(1);
+  const full = factory();
+  if (Number.isNaN(full.candidate(ones)) || Number.isNaN(full.baseline(ones))) return undefined;
+  const populations = [scopes.candidate, scopes.baseline].flatMap((scope, side) =>
+    prepareStatistics(side === 0 ? candidate : baseline, scope, options).flatMap((statistic) => statistic.metrics.filter((info) => info.metric === metric).map(({ n }) => n)),
+  );
   const seed = deriveSeed(options.seed, `${scenario ?? OVERALL}\u0000${metric}`);
-  const comparison = pairedBootstrap(candidateStatistic, baselineStatistic, scopes.shared, { resamples: options.resamples, seed });
-  if (Number.isNaN(comparison.difference)) return undefined;
+  const comparison = pairedBootstrap((subset) => (subset ? factory(subset) : full), scopes.shared, {
+    resamples: options.resamples,
+    seed,
+    subsetSize: subsetSizeFor(scopes.shared, populations),
+  });
   return { ...comparison, shared: scopes.shared };
 }

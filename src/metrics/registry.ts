@@ -31,7 +31,12 @@ export interface MetricDefinition {
   dimension: Dimension;
   direction: Direction;
   description: string;
+  /** The values the metric can take; intervals are clipped to them. */
+  range: readonly [number, number];
 }
+
+const UNIT = [0, 1] as const;
+const NON_NEGATIVE = [0, Infinity] as const;
 
 const define = (
   name: string,
@@ -39,7 +44,7 @@ const define = (
   direction: Direction,
   description: string,
   pattern = name,
-): MetricDefinition => ({ name, pattern, dimension, direction, description });
+): MetricDefinition => ({ name, pattern, dimension, direction, description, range: dimension === 'efficiency' ? NON_NEGATIVE : UNIT });
 
 export const METRICS: readonly MetricDefinition[] = [
   define('accuracy', 'accuracy', 'higher', 'Mean `correct` over original (unperturbed) records.'),

@@ -83,3 +83,18 @@ export function sharedScopes(
     shared: sharedNumber.size,
   };
 }
+
+/** The part of a scope made of some of its instances, renumbered 0..subset.length-1 in subset order. */
+export function subScope(scope: Scope, subset: Int32Array): Scope {
+  const renumber = new Int32Array(scope.instanceCount).fill(-1);
+  subset.forEach((instance, index) => (renumber[instance] = index));
+  const rows: number[] = [];
+  const instances: number[] = [];
+  for (let index = 0; index < scope.rows.length; index++) {
+    const local = renumber[scope.instanceOfRow[index]];
+    if (local < 0) continue;
+    rows.push(scope.rows[index]);
+    instances.push(local);
+  }
+  return { name: scope.name, rows: Int32Array.from(rows), instanceOfRow: Int32Array.from(instances), instanceCount: subset.length };
+}

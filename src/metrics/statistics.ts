@@ -1,17 +1,25 @@
-import { weightedQuantileSorted } from '../stats/quantile.js';
+import { weightedQuantilesSorted } from '../stats/quantile.js';
 import type { Scope } from './scope.js';
+import { mergeEntries, SlotEntriesBuilder, sumSlots, type SlotEntries, type SlotTotals } from './sums.js';
 import { KIND_FAIRNESS, KIND_ORIGINAL, KIND_ROBUSTNESS, type RecordTable } from './table.js';
 
 /**
- * Every metric is a statistic of instance weights: `evaluate(weights)` computes it as if instance i
- * appeared weights[i] times. All weights 1 gives the metric's value; multinomial counts give a
- * bootstrap resample. NaN means undefined for these weights (e.g. no weight on any record it uses).
+ * Every metric is a statistic of instance weights: evaluated as if instance i appeared weights[i]
+ * times. All weights 1 gives the metrics' values; multinomial counts give a bootstrap resample.
+ * A Statistic computes one or more metrics in one pass; NaN means undefined for those weights
+ * (e.g. no weight on any record the metric uses).
  */
-export interface WeightedStatistic {
+export interface MetricInfo {
   metric: string;
-  /** How many records (or instances, or groups' records) the value rests on. */
+  /** How many records (instances for worst-case accuracy) the value rests on. */
   n: number;
-  evaluate(weights: ArrayLike<number>): number;
+}
+
+export interface Statistic {
+  metrics: MetricInfo[];
+  evaluate(weights: Float64Array): ArrayLike<number>;
+  /** An equivalent statistic that is faster to evaluate many times (built once per bootstrap). */
+  forResampling(instanceCount: number): Statistic;
 }
 
 export interface MetricOptions {
@@ -21,138 +29,37 @@ export interface MetricOptions {
 
 export const DEFAULT_MIN_GROUP_SIZE = 10;
 
-/** Rows of the scope selected by `keep`, with their instance numbers. */
-interface Selection {
-  rows: number[];
-  instances: number[];
+const ECE_BINS = 10;
+
+/** A metric defined by the slot totals. */
+interface DerivedMetric extends MetricInfo {
+  derive(totals: SlotTotals): number;
 }
 
-function select(scope: Scope, keep: (row: number) => boolean): Selection {
-  const rows: number[] = [];
-  const instances: number[] = [];
-  for (let index = 0; index < scope.rows.length; index++) {
-    const row = scope.rows[index];
-    if (keep(row)) {
-      rows.push(row);
-      instances.push(scope.instanceOfRow[index]);
-    }
+class SumsStatistic implements Statistic {
+  readonly metrics: MetricInfo[];
+  constructor(
+    private readonly entries: SlotEntries,
+    private readonly derived: DerivedMetric[],
+  ) {
+    this.metrics = derived.map(({ metric, n }) => ({ metric, n }));
   }
-  return { rows, instances };
-}
-
-function weightedMean(metric: string, instances: ArrayLike<number>, values: ArrayLike<number>): WeightedStatistic {
-  const instanceOf = Int32Array.from(instances);
-  const valueOf = Float64Array.from(values);
-  return {
-    metric,
-    n: instanceOf.length,
-    evaluate(weights) {
-      let sum = 0;
-      let total = 0;
-      for (let index = 0; index < instanceOf.length; index++) {
-        const weight = weights[instanceOf[index]];
-        sum += weight * valueOf[index];
-        total += weight;
-      }
-      return total > 0 ? sum / total : NaN;
-    },
-  };
-}
-
-function weightedSum(metric: string, instances: ArrayLike<number>, values: ArrayLike<number>): WeightedStatistic {
-  const instanceOf = Int32Array.from(instances);
-  const valueOf = Float64Array.from(values);
-  return {
-    metric,
-    n: instanceOf.length,
-    evaluate(weights) {
-      let sum = 0;
-      for (let index = 0; index < instanceOf.length; index++) sum += weights[instanceOf[index]] * valueOf[index];
-      return sum;
-    },
-  };
-}
-
-/** Indices 0..n-1 ordered by `key`, ties in input order. */
-function orderBy(n: number, compare: (a: number, b: number) => number): Int32Array {
-  return Int32Array.from({ length: n }, (_, index) => index).sort((a, b) => compare(a, b) || a - b);
-}
-
-function accuracyFamily(table: RecordTable, scope: Scope, out: WeightedStatistic[]): void {
-  const originals = select(scope, (row) => table.kind[row] === KIND_ORIGINAL && table.failed[row] === 0);
-  if (originals.rows.length === 0) return;
-  out.push(weightedMean('accuracy', originals.instances, originals.rows.map((row) => table.correct[row])));
-}
-
-/** HELM's worst case per instance over the original and its perturbations of one kind. */
-function worstCase(table: RecordTable, scope: Scope, metric: string, kind: number): WeightedStatistic | undefined {
-  const worstOriginal = new Float64Array(scope.instanceCount).fill(Infinity);
-  const worstPerturbed = new Float64Array(scope.instanceCount).fill(Infinity);
-  for (let index = 0; index < scope.rows.length; index++) {
-    const row = scope.rows[index];
-    if (table.failed[row]) continue;
-    const instance = scope.instanceOfRow[index];
-    if (table.kind[row] === KIND_ORIGINAL) worstOriginal[instance] = Math.min(worstOriginal[instance], table.correct[row]);
-    else if (table.kind[row] === kind) worstPerturbed[instance] = Math.min(worstPerturbed[instance], table.correct[row]);
+  evaluate(weights: Float64Array): number[] {
+    const totals = sumSlots(this.entries, weights);
+    return this.derived.map((metric) => metric.derive(totals));
   }
-  const instances: number[] = [];
-  const values: number[] = [];
-  let anyPerturbation = false;
-  for (let instance = 0; instance < scope.instanceCount; instance++) {
-    if (worstOriginal[instance] === Infinity) continue; // no usable original: its perturbations do not count
-    if (worstPerturbed[instance] !== Infinity) anyPerturbation = true;
-    instances.push(instance);
-    values.push(Math.min(worstOriginal[instance], worstPerturbed[instance]));
+  forResampling(instanceCount: number): Statistic {
+    return new SumsStatistic(mergeEntries(this.entries, instanceCount), this.derived);
   }
-  return anyPerturbation ? weightedMean(metric, instances, values) : undefined;
 }
 
-function calibrationFamily(table: RecordTable, scope: Scope, out: WeightedStatistic[]): void {
-  const selected = select(
-    scope,
-    (row) => table.kind[row] === KIND_ORIGINAL && table.failed[row] === 0 && !Number.isNaN(table.confidence[row]),
-  );
-  const n = selected.rows.length;
-  if (n === 0) return;
-  const instanceOf = Int32Array.from(selected.instances);
-  const confidence = Float64Array.from(selected.rows, (row) => table.confidence[row]);
-  const correct = Float64Array.from(selected.rows, (row) => table.correct[row]);
-
-  const equalWidthBin = Int32Array.from(confidence, (value) => Math.min(Math.floor(value * 10), 9));
-  out.push({
-    metric: 'ece',
-    n,
-    evaluate(weights) {
-      const binWeight = new Float64Array(10);
-      const binCorrect = new Float64Array(10);
-      const binConfidence = new Float64Array(10);
-      for (let index = 0; index < n; index++) {
-        const weight = weights[instanceOf[index]];
-        const bin = equalWidthBin[index];
-        binWeight[bin] += weight;
-        binCorrect[bin] += weight * correct[index];
-        binConfidence[bin] += weight * confidence[index];
-      }
-      return calibrationError(binWeight, binCorrect, binConfidence);
-    },
-  });
-
-  const ascending = orderBy(n, (a, b) => confidence[a] - confidence[b]);
-  out.push({ metric: 'ece_10_bin', n, evaluate: (weights) => equalMassEce(ascending, instanceOf, confidence, correct, weights) });
-
-  out.push(weightedMean('brier', instanceOf, confidence.map((value, index) => (value - correct[index]) ** 2)));
-
-  const descending = orderBy(n, (a, b) => confidence[b] - confidence[a]);
-  const orderedInstance = Int32Array.from(descending, (index) => instanceOf[index]);
-  const orderedCorrect = Float64Array.from(descending, (index) => correct[index]);
-  out.push({ metric: 'selective_cov_acc_area', n, evaluate: (weights) => selectiveAccuracy(orderedInstance, orderedCorrect, weights).area });
-  out.push({ metric: 'selective_acc@10', n, evaluate: (weights) => selectiveAccuracy(orderedInstance, orderedCorrect, weights).atTenPercent });
-}
+const ratio = (slot: number) => ({ numerator, denominator }: SlotTotals) =>
+  denominator[slot] > 0 ? numerator[slot] / denominator[slot] : NaN;
 
 /** Sum over bins of (bin share) * |mean correct - mean confidence|. */
-function calibrationError(binWeight: Float64Array, binCorrect: Float64Array, binConfidence: Float64Array): number {
+function calibrationError(binWeight: ArrayLike<number>, binCorrect: ArrayLike<number>, binConfidence: ArrayLike<number>): number {
   let total = 0;
-  for (const weight of binWeight) total += weight;
+  for (let bin = 0; bin < binWeight.length; bin++) total += binWeight[bin];
   if (total <= 0) return NaN;
   let error = 0;
   for (let bin = 0; bin < binWeight.length; bin++) {
@@ -162,44 +69,129 @@ function calibrationError(binWeight: Float64Array, binCorrect: Float64Array, bin
   return error;
 }
 
+/** Records of the scope sorted by a value, for the metrics that depend on order. */
+interface SortedRecords {
+  instance: Int32Array;
+  value: Float64Array;
+  /** A second per-record number carried along (e.g. `correct`). */
+  payload: Float64Array;
+}
+
 /**
- * HELM's ece_10_bin on the multiset where record i appears weights[instance] times: k = min(10, N)
- * chunks of the sorted confidences as numpy.array_split cuts them, boundaries at the midpoints
- * between chunks plus 1.0 (duplicates dropped), a value on a boundary goes to the lower bin.
+ * Every row's position when the table's rows that have a value are ordered by it, ties in input
+ * order. Computed once per column and direction; scopes and bootstrap subsets then order their rows
+ * by these integers, which is much faster than comparing values again.
  */
-function equalMassEce(
-  ascending: Int32Array,
-  instanceOf: Int32Array,
-  confidence: Float64Array,
-  correct: Float64Array,
-  weights: ArrayLike<number>,
-): number {
+const rankCache = new WeakMap<Float64Array, { ascending?: Int32Array; descending?: Int32Array }>();
+
+function ranksOf(column: Float64Array, descending: boolean): Int32Array {
+  let cached = rankCache.get(column);
+  if (!cached) rankCache.set(column, (cached = {}));
+  const key = descending ? 'descending' : 'ascending';
+  const known = cached[key];
+  if (known) return known;
+  let present = 0;
+  for (let row = 0; row < column.length; row++) if (!Number.isNaN(column[row])) present++;
+  const sorted = new Float64Array(present);
+  present = 0;
+  for (let row = 0; row < column.length; row++) if (!Number.isNaN(column[row])) sorted[present++] = column[row];
+  sorted.sort();
+  // A row's rank: where its value's run of ties starts in the chosen direction, plus the rows with the
+  // same value met before it in input order.
+  const tiesBefore = new Int32Array(present);
+  const ranks = new Int32Array(column.length).fill(-1);
+  for (let row = 0; row < column.length; row++) {
+    const value = column[row];
+    if (Number.isNaN(value)) continue;
+    const first = descending ? present - upperBound(sorted, value) : lowerBound(sorted, value);
+    ranks[row] = first + tiesBefore[first]++;
+  }
+  cached[key] = ranks;
+  return ranks;
+}
+
+/** First index whose value is >= value. */
+function lowerBound(sorted: Float64Array, value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle] < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** First index whose value is > value. */
+function upperBound(sorted: Float64Array, value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle] <= value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** Positions are packed with their rank into one float: exact while rank * 2^22 + position < 2^53. */
+const POSITION_BITS = 4194304; // 2^22
+
+function sortRecords(rows: number[], instances: number[], value: Float64Array, payload: Float64Array, descending: boolean): SortedRecords {
+  const ranks = ranksOf(value, descending);
+  if (rows.length >= POSITION_BITS) throw new Error(`a scope of more than ${POSITION_BITS - 1} records with this value is not supported`);
+  const keys = new Float64Array(rows.length);
+  for (let position = 0; position < rows.length; position++) keys[position] = ranks[rows[position]] * POSITION_BITS + position;
+  keys.sort();
+  const sorted: SortedRecords = {
+    instance: new Int32Array(rows.length),
+    value: new Float64Array(rows.length),
+    payload: new Float64Array(rows.length),
+  };
+  for (let index = 0; index < keys.length; index++) {
+    const position = keys[index] % POSITION_BITS;
+    sorted.instance[index] = instances[position];
+    sorted.value[index] = value[rows[position]];
+    sorted.payload[index] = payload[rows[position]];
+  }
+  return sorted;
+}
+
+function totalWeight(instance: Int32Array, weights: Float64Array): number {
   let total = 0;
-  for (const index of ascending) total += weights[instanceOf[index]];
+  for (let index = 0; index < instance.length; index++) total += weights[instance[index]];
+  return total;
+}
+
+/**
+ * HELM's ece_10_bin on the multiset where each record appears its instance's weight times: k = min(10, N)
+ * chunks of the sorted confidences cut as numpy.array_split does, boundaries at the midpoints between
+ * adjacent chunks plus 1.0 (duplicates dropped), a value equal to a boundary in the lower bin.
+ */
+function equalMassEce({ instance, value: confidence, payload: correct }: SortedRecords, weights: Float64Array): number {
+  const total = totalWeight(instance, weights);
   if (total <= 0) return NaN;
-  const chunks = Math.min(10, total);
+  const chunks = Math.min(ECE_BINS, total);
   const base = Math.floor(total / chunks);
-  const larger = total % chunks; // the first `larger` chunks hold one more value
-  // Positions (0-based, in the expanded sorted list) of the first value of chunks 1..k-1.
-  const chunkStarts: number[] = [];
+  const larger = total % chunks; // the first `larger` chunks hold one value more
+  const chunkStarts: number[] = []; // 0-based positions of the first value of chunks 1..k-1
   for (let chunk = 1; chunk < chunks; chunk++) chunkStarts.push(chunk * base + Math.min(chunk, larger));
 
   const boundaries: number[] = [];
   let seen = 0;
-  let previousValue = NaN;
+  let previous = NaN;
   let next = 0;
-  for (const index of ascending) {
-    const weight = weights[instanceOf[index]];
+  for (let index = 0; index < instance.length; index++) {
+    const weight = weights[instance[index]];
     if (weight === 0) continue;
     const value = confidence[index];
-    // Every chunk start inside this run of copies; the value before it is this one or the previous.
+    // Each chunk start inside this run of copies: the value before it is this one or the previous one.
     while (next < chunkStarts.length && chunkStarts[next] < seen + weight) {
-      const before = chunkStarts[next] > seen ? value : previousValue;
-      boundaries.push((before + value) / 2);
+      boundaries.push(((chunkStarts[next] > seen ? value : previous) + value) / 2);
       next++;
     }
     seen += weight;
-    previousValue = value;
+    previous = value;
   }
   boundaries.push(1.0);
   const bins = [...new Set(boundaries)].sort((a, b) => a - b);
@@ -208,11 +200,11 @@ function equalMassEce(
   const binCorrect = new Float64Array(bins.length);
   const binConfidence = new Float64Array(bins.length);
   let bin = 0;
-  for (const index of ascending) {
-    const weight = weights[instanceOf[index]];
+  for (let index = 0; index < instance.length; index++) {
+    const weight = weights[instance[index]];
     if (weight === 0) continue;
     const value = confidence[index];
-    while (bins[bin] < value) bin++; // bisect_left over ascending values
+    while (bins[bin] < value) bin++; // bisect_left, values ascending
     binWeight[bin] += weight;
     binCorrect[bin] += weight * correct[index];
     binConfidence[bin] += weight * value;
@@ -220,122 +212,220 @@ function equalMassEce(
   return calibrationError(binWeight, binCorrect, binConfidence);
 }
 
+/** Runs of more copies than this are summed in closed form rather than copy by copy. */
+const CLOSED_FORM_COPIES = 32;
+
+/** H(m) - H(k) = 1/(k+1) + ... + 1/m, the harmonic numbers' difference. */
+function harmonicDifference(k: number, m: number): number {
+  // Asymptotic expansion of ln(m/k) corrections; exact to ~1e-15 relative for k >= 32.
+  const tail = (x: number) => Math.log(x) + 1 / (2 * x) - 1 / (12 * x * x) + 1 / (120 * x ** 4);
+  if (k >= CLOSED_FORM_COPIES) return tail(m) - tail(k);
+  let sum = 0;
+  for (let j = k + 1; j <= Math.min(m, CLOSED_FORM_COPIES); j++) sum += 1 / j;
+  return m > CLOSED_FORM_COPIES ? sum + tail(m) - tail(CLOSED_FORM_COPIES) : sum;
+}
+
 /**
- * HELM's selective accuracy over records ordered by confidence, highest first: acc_k is the accuracy
- * of the first k; the area is the mean of acc_k over k = 1..N; "at 10%" is acc_k at k = floor(N/10)+1.
+ * HELM's selective accuracy, records ordered by confidence, highest first: acc_k is the accuracy of
+ * the first k; the area is the mean of acc_k over k = 1..N; "@10" is acc_k at k = floor(N/10) + 1.
  */
-function selectiveAccuracy(
-  orderedInstance: Int32Array,
-  orderedCorrect: Float64Array,
-  weights: ArrayLike<number>,
-): { area: number; atTenPercent: number } {
-  let total = 0;
-  for (const instance of orderedInstance) total += weights[instance];
-  if (total <= 0) return { area: NaN, atTenPercent: NaN };
+function selectiveAccuracy({ instance, payload: correct }: SortedRecords, weights: Float64Array): [number, number] {
+  const total = totalWeight(instance, weights);
+  if (total <= 0) return [NaN, NaN];
   const tenPercentK = Math.floor(0.1 * total) + 1;
   let k = 0;
   let correctSoFar = 0;
   let areaSum = 0;
   let atTenPercent = NaN;
-  for (let index = 0; index < orderedInstance.length; index++) {
-    const copies = weights[orderedInstance[index]];
-    const correct = orderedCorrect[index];
-    for (let copy = 0; copy < copies; copy++) {
-      k++;
-      correctSoFar += correct;
-      areaSum += correctSoFar / k;
-      if (k === tenPercentK) atTenPercent = correctSoFar / k;
+  for (let index = 0; index < instance.length; index++) {
+    const copies = weights[instance[index]];
+    if (copies === 0) continue;
+    const score = correct[index];
+    if (tenPercentK > k && tenPercentK <= k + copies) atTenPercent = (correctSoFar + (tenPercentK - k) * score) / tenPercentK;
+    if (copies <= CLOSED_FORM_COPIES) {
+      for (let copy = 0; copy < copies; copy++) {
+        k++;
+        correctSoFar += score;
+        areaSum += correctSoFar / k;
+      }
+    } else {
+      // sum over t = 1..copies of (correctSoFar + t*score) / (k + t)
+      areaSum += copies * score + (correctSoFar - score * k) * harmonicDifference(k, k + copies);
+      k += copies;
+      correctSoFar += copies * score;
     }
   }
-  return { area: areaSum / total, atTenPercent };
+  return [areaSum / total, atTenPercent];
 }
 
-function groupFamily(table: RecordTable, scope: Scope, options: MetricOptions, out: WeightedStatistic[]): void {
-  for (const [attribute, column] of table.groups) {
-    const perValue = column.values.map(() => ({ instances: [] as number[], values: [] as number[] }));
-    for (let index = 0; index < scope.rows.length; index++) {
-      const row = scope.rows[index];
-      const value = column.valueOf[row];
-      if (value < 0 || table.kind[row] !== KIND_ORIGINAL || table.failed[row]) continue;
-      perValue[value].instances.push(scope.instanceOfRow[index]);
-      perValue[value].values.push(table.correct[row]);
+/** A statistic over records sorted once; cheap enough to evaluate as it is. */
+function sortedStatistic(metrics: MetricInfo[], evaluate: (weights: Float64Array) => ArrayLike<number>): Statistic {
+  const statistic: Statistic = { metrics, evaluate, forResampling: () => statistic };
+  return statistic;
+}
+
+/** All metrics of one scope whose inputs are present. A metric without inputs is left out, never 0. */
+export function prepareStatistics(table: RecordTable, scope: Scope, options: MetricOptions): Statistic[] {
+  if (scope.rows.length === 0) return [];
+  const sums = new SlotEntriesBuilder();
+  const derived: DerivedMetric[] = [];
+  const counted = (slot: number) => {
+    let n = 0;
+    return { slot, add: (instance: number, value: number) => (n++, sums.add(slot, instance, value)), count: () => n };
+  };
+
+  const accuracy = counted(sums.newSlot());
+  const errors = counted(sums.newSlot());
+  const brier = counted(sums.newSlot());
+  const eceCorrect = Array.from({ length: ECE_BINS }, () => sums.newSlot());
+  const eceConfidence = Array.from({ length: ECE_BINS }, () => sums.newSlot());
+  const toxic = counted(sums.newSlot());
+  const outputTokens = counted(sums.newSlot());
+  const cost = counted(sums.newSlot());
+  const groupSlots = new Map<string, Map<number, ReturnType<typeof counted>>>();
+
+  const worstOriginal = new Float64Array(scope.instanceCount).fill(Infinity);
+  const worstRobust = new Float64Array(scope.instanceCount).fill(Infinity);
+  const worstFair = new Float64Array(scope.instanceCount).fill(Infinity);
+  const calibrationRows: number[] = [];
+  const calibrationInstances: number[] = [];
+  const latencyRows: number[] = [];
+  const latencyInstances: number[] = [];
+
+  for (let index = 0; index < scope.rows.length; index++) {
+    const row = scope.rows[index];
+    const instance = scope.instanceOfRow[index];
+    const failed = table.failed[row] === 1;
+    errors.add(instance, failed ? 1 : 0);
+    if (failed) continue;
+    const kind = table.kind[row];
+    const correct = table.correct[row];
+    if (kind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], correct);
+    else if (kind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], correct);
+    else {
+      worstOriginal[instance] = Math.min(worstOriginal[instance], correct);
+      accuracy.add(instance, correct);
+      const confidence = table.confidence[row];
+      if (!Number.isNaN(confidence)) {
+        brier.add(instance, (confidence - correct) ** 2);
+        const bin = Math.min(Math.floor(confidence * 10), ECE_BINS - 1);
+        sums.add(eceCorrect[bin], instance, correct);
+        sums.add(eceConfidence[bin], instance, confidence);
+        calibrationRows.push(row);
+        calibrationInstances.push(instance);
+      }
+      for (const [attribute, column] of table.groups) {
+        const value = column.valueOf[row];
+        if (value < 0) continue;
+        let slots = groupSlots.get(attribute);
+        if (!slots) groupSlots.set(attribute, (slots = new Map()));
+        let slot = slots.get(value);
+        if (!slot) slots.set(value, (slot = counted(sums.newSlot())));
+        slot.add(instance, correct);
+      }
     }
-    const present = column.values
-      .map((name, value) => ({ name, statistic: weightedMean(`group_accuracy:${attribute}=${name}`, perValue[value].instances, perValue[value].values) }))
-      .filter(({ statistic }) => statistic.n > 0);
-    if (present.length === 0) continue;
-    const eligible = present.filter(({ statistic }) => statistic.n >= options.minGroupSize).map(({ statistic }) => statistic);
+    if (!Number.isNaN(table.latencyMs[row])) {
+      latencyRows.push(row);
+      latencyInstances.push(instance);
+    }
+    if (!Number.isNaN(table.toxicity[row])) toxic.add(instance, table.toxicity[row] >= 0.5 ? 1 : 0);
+    if (!Number.isNaN(table.outputTokens[row])) outputTokens.add(instance, table.outputTokens[row]);
+    if (!Number.isNaN(table.costUsd[row])) cost.add(instance, table.costUsd[row]);
+  }
+
+  const statistics: Statistic[] = [];
+  const addRatio = (metric: string, slot: ReturnType<typeof counted>) => {
+    if (slot.count() > 0) derived.push({ metric, n: slot.count(), derive: ratio(slot.slot) });
+  };
+
+  addRatio('accuracy', accuracy);
+  const calibrated = calibrationRows.length;
+  if (calibrated > 0) {
+    derived.push({
+      metric: 'ece',
+      n: calibrated,
+      derive: ({ numerator, denominator }) =>
+        calibrationError(
+          eceCorrect.map((slot) => denominator[slot]),
+          eceCorrect.map((slot) => numerator[slot]),
+          eceConfidence.map((slot) => numerator[slot]),
+        ),
+    });
+    const ascending = sortRecords(calibrationRows, calibrationInstances, table.confidence, table.correct, false);
+    statistics.push(sortedStatistic([{ metric: 'ece_10_bin', n: calibrated }], (weights) => [equalMassEce(ascending, weights)]));
+    addRatio('brier', brier);
+    const descending = sortRecords(calibrationRows, calibrationInstances, table.confidence, table.correct, true);
+    statistics.push(
+      sortedStatistic(
+        [
+          { metric: 'selective_cov_acc_area', n: calibrated },
+          { metric: 'selective_acc@10', n: calibrated },
+        ],
+        (weights) => selectiveAccuracy(descending, weights),
+      ),
+    );
+  }
+
+  // HELM's worst case per instance over the original and its perturbations of one kind; instances
+  // without a usable original are left out, and so are their perturbations.
+  for (const [metric, worstPerturbed] of [
+    ['accuracy_robust', worstRobust],
+    ['accuracy_fair', worstFair],
+  ] as const) {
+    const slot = counted(sums.newSlot());
+    let perturbed = false;
+    for (let instance = 0; instance < scope.instanceCount; instance++) {
+      if (worstOriginal[instance] === Infinity) continue;
+      if (worstPerturbed[instance] !== Infinity) perturbed = true;
+      slot.add(instance, Math.min(worstOriginal[instance], worstPerturbed[instance]));
+    }
+    if (perturbed) addRatio(metric, slot);
+  }
+
+  for (const [attribute, slots] of groupSlots) {
+    const column = table.groups.get(attribute)!;
+    const eligible = [...slots.values()].filter((slot) => slot.count() >= options.minGroupSize);
     if (eligible.length > 0) {
-      const n = eligible.reduce((sum, statistic) => sum + statistic.n, 0);
-      const groupAccuracies = (weights: ArrayLike<number>): number[] =>
-        eligible.map((statistic) => statistic.evaluate(weights)).filter((value) => !Number.isNaN(value));
-      out.push({
+      const n = eligible.reduce((sum, slot) => sum + slot.count(), 0);
+      const accuracies = (totals: SlotTotals) => eligible.map((slot) => ratio(slot.slot)(totals)).filter((value) => !Number.isNaN(value));
+      derived.push({
         metric: `worst_group_accuracy:${attribute}`,
         n,
-        evaluate: (weights) => {
-          const accuracies = groupAccuracies(weights);
-          return accuracies.length > 0 ? Math.min(...accuracies) : NaN;
+        derive: (totals) => {
+          const values = accuracies(totals);
+          return values.length > 0 ? Math.min(...values) : NaN;
         },
       });
-      out.push({
+      derived.push({
         metric: `group_accuracy_gap:${attribute}`,
         n,
-        evaluate: (weights) => {
-          const accuracies = groupAccuracies(weights);
-          return accuracies.length > 0 ? Math.max(...accuracies) - Math.min(...accuracies) : NaN;
+        derive: (totals) => {
+          const values = accuracies(totals);
+          return values.length > 0 ? Math.max(...values) - Math.min(...values) : NaN;
         },
       });
     }
-    for (const { statistic } of present) out.push(statistic);
-  }
-}
-
-function efficiencyFamily(table: RecordTable, scope: Scope, out: WeightedStatistic[]): void {
-  const succeeded = (column: Float64Array) => select(scope, (row) => table.failed[row] === 0 && !Number.isNaN(column[row]));
-
-  const timed = succeeded(table.latencyMs);
-  if (timed.rows.length > 0) {
-    const ascending = orderBy(timed.rows.length, (a, b) => table.latencyMs[timed.rows[a]] - table.latencyMs[timed.rows[b]]);
-    const sorted = Float64Array.from(ascending, (index) => table.latencyMs[timed.rows[index]]);
-    const instanceOf = Int32Array.from(ascending, (index) => timed.instances[index]);
-    const percentile = (metric: string, q: number): WeightedStatistic => ({
-      metric,
-      n: sorted.length,
-      evaluate(weights) {
-        let total = 0;
-        for (const instance of instanceOf) total += weights[instance];
-        return weightedQuantileSorted(sorted, (index) => weights[instanceOf[index]], total, q);
-      },
-    });
-    out.push(percentile('latency_p50_ms', 0.5), percentile('latency_p95_ms', 0.95));
+    for (const [value, slot] of slots) addRatio(`group_accuracy:${attribute}=${column.values[value]}`, slot);
   }
 
-  const scored = succeeded(table.toxicity);
-  if (scored.rows.length > 0) {
-    out.push(weightedMean('toxicity_rate', scored.instances, scored.rows.map((row) => (table.toxicity[row] >= 0.5 ? 1 : 0))));
+  addRatio('error_rate', errors);
+  if (latencyRows.length > 0) {
+    const ascending = sortRecords(latencyRows, latencyInstances, table.latencyMs, table.latencyMs, false);
+    const n = latencyRows.length;
+    statistics.push(
+      sortedStatistic(
+        [
+          { metric: 'latency_p50_ms', n },
+          { metric: 'latency_p95_ms', n },
+        ],
+        (weights) => weightedQuantilesSorted(ascending.value, ascending.instance, weights, [0.5, 0.95]),
+      ),
+    );
   }
-  const counted = succeeded(table.outputTokens);
-  if (counted.rows.length > 0) {
-    out.push(weightedMean('output_tokens_mean', counted.instances, counted.rows.map((row) => table.outputTokens[row])));
-  }
-  const priced = succeeded(table.costUsd);
-  if (priced.rows.length > 0) {
-    out.push(weightedSum('cost_usd_total', priced.instances, priced.rows.map((row) => table.costUsd[row])));
-  }
-}
+  addRatio('toxicity_rate', toxic);
+  addRatio('output_tokens_mean', outputTokens);
+  if (cost.count() > 0) derived.push({ metric: 'cost_usd_total', n: cost.count(), derive: ({ numerator }) => numerator[cost.slot] });
 
-/** All metrics of one scope whose inputs are present, in registry order. A metric without inputs is left out. */
-export function prepareStatistics(table: RecordTable, scope: Scope, options: MetricOptions): WeightedStatistic[] {
-  const out: WeightedStatistic[] = [];
-  if (scope.rows.length === 0) return out;
-  accuracyFamily(table, scope, out);
-  calibrationFamily(table, scope, out);
-  const robust = worstCase(table, scope, 'accuracy_robust', KIND_ROBUSTNESS);
-  if (robust) out.push(robust);
-  const fair = worstCase(table, scope, 'accuracy_fair', KIND_FAIRNESS);
-  if (fair) out.push(fair);
-  groupFamily(table, scope, options, out);
-  out.push(weightedMean('error_rate', Array.from(scope.instanceOfRow), Array.from(scope.rows, (row) => table.failed[row])));
-  efficiencyFamily(table, scope, out);
-  return out;
+  if (derived.length > 0) statistics.unshift(new SumsStatistic(sums.build(), derived));
+  return statistics;
 }

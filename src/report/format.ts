@@ -5,7 +5,7 @@ export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   if (value === 0) return '0';
   const magnitude = Math.abs(value);
-  const text = magnitude >= 1000 ? value.toFixed(1) : magnitude >= 0.001 ? value.toFixed(4) : value.toPrecision(3);
+  const text = magnitude >= 100 ? value.toFixed(1) : magnitude >= 0.001 ? value.toFixed(4) : value.toPrecision(3);
   return text.includes('.') && !text.includes('e') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
 }
 

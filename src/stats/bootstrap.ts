@@ -1,10 +1,16 @@
 import { quantileSorted } from './quantile.js';
-import { Random } from './random.js';
+import { PoissonSampler, Random, rejectionThreshold } from './random.js';
 
 /*
  * Nonparametric bootstrap over instances. A resample draws `instanceCount` instances with replacement
  * (multinomial counts); a statistic sees those counts as weights, so an instance and all its records
  * (its perturbations) are resampled together.
+ *
+ * Large scopes use the bag of little bootstraps (Kleiner, Talwalkar, Sarkar and Jordan, 2014): each of
+ * a few random subsets of b instances is resampled up to the full size n (multinomial(n, 1/b) counts
+ * on its b instances), which costs O(b) instead of O(n) per resample. A subset's resamples estimate the
+ * spread of the statistic around its centre; shifted onto the full data's value and pooled, they give
+ * the interval and the p-values as the plain bootstrap does.
  */
 
 export interface BootstrapOptions {
@@ -12,41 +18,110 @@ export interface BootstrapOptions {
   seed: number;
   /** Two-sided coverage of the interval, 0.95 by default. */
   level?: number;
+  /** Instances per little-bootstrap subset; absent or >= the instance count: the plain bootstrap. */
+  subsetSize?: number;
 }
 
 export const DEFAULT_RESAMPLES = 1000;
 export const DEFAULT_SEED = 1;
+/** Subsets of the bag of little bootstraps; the resamples are shared out among them. */
+export const LITTLE_BOOTSTRAP_SUBSETS = 10;
 
-/** Anything computable from instance weights (all ones = the observed data). */
+/** Numbers computable from instance weights (all ones = the observed data); NaN = undefined. */
 export interface Estimator {
-  evaluate(weights: ArrayLike<number>): number;
-}
-
-/** Draws the multinomial counts of one resample into `counts`. */
-export function drawResample(random: Random, counts: Float64Array): void {
-  counts.fill(0);
-  const n = counts.length;
-  for (let draw = 0; draw < n; draw++) counts[random.nextBelow(n)]++;
+  evaluate(weights: Float64Array): ArrayLike<number>;
 }
 
 /**
- * The bootstrap distribution of each estimator: `samples[e]` holds its value on each resample, with
- * resamples on which it is undefined (NaN) left out.
+ * Builds the estimators over some instances: all of them (subset undefined), or the given subset,
+ * renumbered 0..subset.length-1 in the order given.
  */
-export function bootstrapSamples(estimators: Estimator[], instanceCount: number, options: BootstrapOptions): Float64Array[] {
+export type EstimatorFactory = (subset?: Int32Array) => Estimator[];
+
+/** The sampler of the last mean asked for: one subset size per scope means one table per scope. */
+let lastSampler: PoissonSampler | undefined;
+function poissonSamplerFor(mean: number): PoissonSampler {
+  if (lastSampler?.mean !== mean) lastSampler = new PoissonSampler(mean);
+  return lastSampler;
+}
+
+/**
+ * Multinomial(total, uniform over counts.length cells) into `counts` in O(cells + sqrt(total)):
+ * Poisson counts with a mean a little below total/cells (redrawn in the rare case they exceed total),
+ * topped up with uniform draws. Given their sum t, Poisson counts are multinomial(t), and adding an
+ * independent multinomial(total - t) makes the result exactly multinomial(total).
+ */
+export function drawMultinomial(random: Random, counts: Float64Array, total: number): void {
+  const cells = counts.length;
+  let drawn = 0;
+  if (total > cells) {
+    const sampler = poissonSamplerFor(Math.max(0, total - 4 * Math.sqrt(total)) / cells);
+    do {
+      drawn = 0;
+      for (let cell = 0; cell < cells; cell++) drawn += counts[cell] = sampler.draw(random);
+    } while (drawn > total);
+  } else {
+    counts.fill(0);
+  }
+  const threshold = rejectionThreshold(cells);
+  for (; drawn < total; drawn++) counts[random.nextBelow(cells, threshold)]++;
+}
+
+/**
+ * The bootstrap distribution of each estimator output: `samples[e][k]` holds output k of estimator e
+ * on each resample, leaving out resamples on which it is undefined (NaN). With little bootstraps, a
+ * subset's values are shifted by (centre - their mean), `centre` being the full data's values.
+ */
+export function bootstrapSamples(
+  factory: EstimatorFactory,
+  centre: ArrayLike<number>[],
+  instanceCount: number,
+  options: BootstrapOptions,
+): Float64Array[][] {
+  const samples = centre.map((values) => Array.from(values, () => new Float64Array(options.resamples)));
+  const filled = centre.map((values) => new Int32Array(values.length));
   const random = new Random(options.seed);
-  const counts = new Float64Array(instanceCount);
-  const samples = estimators.map(() => new Float64Array(options.resamples));
-  const filled = new Int32Array(estimators.length);
-  if (instanceCount === 0) return samples.map((sample) => sample.subarray(0, 0));
-  for (let resample = 0; resample < options.resamples; resample++) {
-    drawResample(random, counts);
-    for (let e = 0; e < estimators.length; e++) {
-      const value = estimators[e].evaluate(counts);
-      if (!Number.isNaN(value)) samples[e][filled[e]++] = value;
+  const collect = (estimators: Estimator[], resamples: number, cells: number, total: number, shift: boolean) => {
+    const counts = new Float64Array(cells);
+    const start = filled.map((perOutput) => Int32Array.from(perOutput));
+    for (let resample = 0; resample < resamples; resample++) {
+      drawMultinomial(random, counts, total);
+      estimators.forEach((estimator, e) => {
+        const values = estimator.evaluate(counts);
+        for (let k = 0; k < centre[e].length; k++) {
+          if (!Number.isNaN(values[k])) samples[e][k][filled[e][k]++] = values[k];
+        }
+      });
+    }
+    if (!shift) return;
+    samples.forEach((perOutput, e) =>
+      perOutput.forEach((sample, k) => {
+        const mine = sample.subarray(start[e][k], filled[e][k]);
+        if (mine.length === 0) return;
+        const mean = mine.reduce((sum, value) => sum + value, 0) / mine.length;
+        for (let index = 0; index < mine.length; index++) mine[index] += centre[e][k] - mean;
+      }),
+    );
+  };
+
+  const subsetSize = options.subsetSize ?? instanceCount;
+  if (instanceCount > 0 && subsetSize >= instanceCount) {
+    collect(factory(), options.resamples, instanceCount, instanceCount, false);
+  } else if (instanceCount > 0) {
+    const subsets = Math.min(LITTLE_BOOTSTRAP_SUBSETS, options.resamples);
+    const shuffled = Int32Array.from({ length: instanceCount }, (_, index) => index);
+    for (let subset = 0; subset < subsets; subset++) {
+      // A partial Fisher-Yates shuffle picks subsetSize instances without replacement.
+      for (let index = 0; index < subsetSize; index++) {
+        const other = index + random.nextBelow(instanceCount - index);
+        [shuffled[index], shuffled[other]] = [shuffled[other], shuffled[index]];
+      }
+      const chosen = shuffled.slice(0, subsetSize).sort();
+      const resamples = Math.floor(options.resamples / subsets) + (subset < options.resamples % subsets ? 1 : 0);
+      collect(factory(chosen), resamples, subsetSize, instanceCount, true);
     }
   }
-  return samples.map((sample, e) => sample.subarray(0, filled[e]));
+  return samples.map((perOutput, e) => perOutput.map((sample, k) => sample.subarray(0, filled[e][k])));
 }
 
 /** The percentile interval of a bootstrap distribution; undefined without a single valid resample. */
@@ -74,18 +149,18 @@ export interface PairedDifference {
  * correction ((r + 1) / (B + 1)) so that a finite bootstrap never claims p = 0.
  */
 export function pairedBootstrap(
-  candidate: Estimator,
-  baseline: Estimator,
+  factory: (subset?: Int32Array) => { candidate: (weights: Float64Array) => number; baseline: (weights: Float64Array) => number },
   instanceCount: number,
   options: BootstrapOptions,
 ): PairedDifference {
   const ones = new Float64Array(instanceCount).fill(1);
-  const difference = candidate.evaluate(ones) - baseline.evaluate(ones);
-  const [samples] = bootstrapSamples(
-    [{ evaluate: (weights) => candidate.evaluate(weights) - baseline.evaluate(weights) }],
-    instanceCount,
-    options,
-  );
+  const full = factory();
+  const difference = full.candidate(ones) - full.baseline(ones);
+  const differenceOf = (subset?: Int32Array): Estimator[] => {
+    const { candidate, baseline } = subset ? factory(subset) : full;
+    return [{ evaluate: (weights) => [candidate(weights) - baseline(weights)] }];
+  };
+  const [[samples]] = bootstrapSamples(differenceOf, [[difference]], instanceCount, options);
   let notAbove = 0;
   let notBelow = 0;
   for (const value of samples) {

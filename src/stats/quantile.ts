@@ -18,27 +18,39 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
 }
 
 /**
- * Quantile of a multiset given as distinct sorted values with integer multiplicities (a bootstrap
- * resample): the same as quantileSorted on the expanded list, without expanding it.
+ * Quantiles of a resample without expanding it: `sorted` ascending, value i appearing
+ * weights[instanceOf[i]] times. The same as quantileSorted on the expanded list, for each q ascending.
  */
-export function weightedQuantileSorted(
-  sorted: ArrayLike<number>,
-  weightOf: (index: number) => number,
-  total: number,
-  q: number,
-): number {
-  if (total <= 0) return NaN;
-  const h = (total - 1) * q;
-  const lowRank = Math.floor(h);
-  const highRank = Math.min(lowRank + 1, total - 1);
-  let low = NaN;
-  let seen = 0;
-  for (let index = 0; index < sorted.length; index++) {
-    const weight = weightOf(index);
-    if (weight === 0) continue;
-    seen += weight;
-    if (Number.isNaN(low) && lowRank < seen) low = sorted[index];
-    if (highRank < seen) return lerp(low, sorted[index], h - lowRank);
-  }
-  return NaN;
+export function weightedQuantilesSorted(
+  sorted: Float64Array,
+  instanceOf: Int32Array,
+  weights: Float64Array,
+  qs: readonly number[],
+): number[] {
+  let total = 0;
+  for (let index = 0; index < instanceOf.length; index++) total += weights[instanceOf[index]];
+  const results = qs.map(() => NaN);
+  if (total <= 0) return results;
+  let seen = 0; // copies consumed so far
+  let index = 0;
+  let current = NaN; // the value of the last copy consumed
+  const consumeThrough = (rank: number) => {
+    while (seen <= rank) {
+      const weight = weights[instanceOf[index]];
+      if (weight > 0) {
+        seen += weight;
+        current = sorted[index];
+      }
+      index++;
+    }
+  };
+  qs.forEach((q, k) => {
+    const h = (total - 1) * q;
+    const lowRank = Math.floor(h);
+    consumeThrough(lowRank);
+    const low = current;
+    consumeThrough(Math.min(lowRank + 1, total - 1));
+    results[k] = lerp(low, current, h - lowRank);
+  });
+  return results;
 }

@@ -42,13 +42,18 @@ export class Random {
   }
 
   /** Uniform integer in [0, n), without bias (Lemire's multiply-and-reject), for n up to 2^21. */
-  nextBelow(n: number): number {
+  nextBelow(n: number, threshold: number = rejectionThreshold(n)): number {
     for (;;) {
       const product = this.nextUint32() * n; // exact: below 2^53
-      const low = product % 4294967296;
-      if (low >= n || low >= (4294967296 - n) % n) return Math.floor(product / 4294967296);
+      const index = Math.floor(product * 2.3283064365386963e-10); // / 2^32
+      if (product - index * 4294967296 >= threshold) return index;
     }
   }
+}
+
+/** Low parts below this are rejected so that every result of nextBelow(n) is equally likely. */
+export function rejectionThreshold(n: number): number {
+  return (4294967296 - n) % n;
 }
 
 function rotateLeft(x: number, k: number): number {
@@ -63,4 +68,46 @@ export function deriveSeed(seed: number, label: string): number {
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
   return hash;
+}
+
+/** log(k!), summed exactly up to the table's size. */
+function logFactorials(size: number): Float64Array {
+  const table = new Float64Array(size + 1);
+  for (let k = 1; k <= size; k++) table[k] = table[k - 1] + Math.log(k);
+  return table;
+}
+
+/**
+ * Poisson(mean) draws by inversion of the cumulative distribution with a guide table (Chen and Asau,
+ * 1974): one uniform and about one comparison per draw. The table stops where the remaining tail is
+ * below 1e-300, so the draws follow the distribution to double precision.
+ */
+export class PoissonSampler {
+  private readonly cumulative: Float64Array;
+  private readonly guide: Int32Array;
+
+  constructor(readonly mean: number) {
+    const last = Math.ceil(mean + 40 * Math.sqrt(mean) + 40);
+    const logFactorial = logFactorials(last);
+    this.cumulative = new Float64Array(last + 1);
+    let sum = 0;
+    for (let k = 0; k <= last; k++) {
+      sum += mean > 0 ? Math.exp(-mean + k * Math.log(mean) - logFactorial[k]) : k === 0 ? 1 : 0;
+      this.cumulative[k] = sum;
+    }
+    this.cumulative[last] = Infinity; // every uniform in [0, 1) stops by the last entry
+    this.guide = new Int32Array(last + 1);
+    let k = 0;
+    for (let slot = 0; slot <= last; slot++) {
+      while (this.cumulative[k] <= slot / (last + 1)) k++;
+      this.guide[slot] = k;
+    }
+  }
+
+  draw(random: Random): number {
+    const u = random.nextFloat();
+    let k = this.guide[Math.floor(u * this.guide.length)];
+    while (this.cumulative[k] <= u) k++;
+    return k;
+  }
 }
