@@ -1,0 +1,82 @@
+import { describe, expect, it } from '@jest/globals';
+import { runCli } from '../src/cli.js';
+import { record, writeLines } from './helpers/records.js';
+import { runProcess } from './helpers/run.js';
+
+async function cli(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  return { code, stdout, stderr };
+}
+
+const records = [
+  record({ scenario: 'billing', id: '1', correct: 1, confidence: 0.9, latency_ms: 120 }),
+  record({ scenario: 'billing', id: '2', correct: 0, confidence: 0.6, latency_ms: 180 }),
+  record({ scenario: 'refunds', id: '1', correct: 1, confidence: 0.8, latency_ms: 150 }),
+];
+
+describe('evalgate metrics', () => {
+  it('prints exactly the JSON report with --json', async () => {
+    const path = writeLines('records.jsonl', records);
+    const { code, stdout, stderr } = await cli('metrics', path, '--json', '--resamples', '50');
+    expect([code, stderr]).toEqual([0, '']);
+    const report = JSON.parse(stdout);
+    expect(Object.keys(report)).toEqual(['overall', 'scenarios']);
+    expect(Object.keys(report.scenarios)).toEqual(['billing', 'refunds']);
+    expect(report.overall.accuracy.value).toBeCloseTo(2 / 3, 15);
+    expect(report.overall.accuracy.n).toBe(3);
+    expect(report.overall.accuracy.ci).toHaveLength(2);
+    expect(Object.keys(report.overall.latency_p50_ms)).toEqual(['value', 'ci', 'n']);
+  });
+
+  it('prints a table per scope without --json', async () => {
+    const { code, stdout } = await cli('metrics', writeLines('records.jsonl', records), '--resamples', '20');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^overall\n\| metric +\| +value \| +95% CI \| +n \|/);
+    expect(stdout).toContain('\nscenario billing\n');
+    expect(stdout).toContain('\nscenario refunds\n');
+    expect(stdout).toMatch(/\| accuracy +\| +0\.6667 \| +\[[0-9.]+, [0-9.]+\] \| +3 \| accuracy \(higher is better\)/);
+  });
+
+  it('honours --seed, --resamples and --min-group-size', async () => {
+    const path = writeLines('records.jsonl', records);
+    const run = async (...flags: string[]) => JSON.parse((await cli('metrics', path, '--json', ...flags)).stdout);
+    expect((await run('--seed', '3')).overall.accuracy.ci).toEqual((await run('--seed', '3')).overall.accuracy.ci);
+    expect((await run('--resamples', '0')).overall.accuracy.ci).toBeNull();
+    const grouped = writeLines('groups.jsonl', [record({ id: '1', groups: { g: 'a' } }), record({ id: '2', groups: { g: 'a' } })]);
+    const parse = async (...flags: string[]) => JSON.parse((await cli('metrics', grouped, '--json', ...flags)).stdout).overall;
+    expect(await parse('--min-group-size', '2')).toHaveProperty(['worst_group_accuracy:g']);
+    expect(await parse('--min-group-size', '3')).not.toHaveProperty(['worst_group_accuracy:g']);
+  });
+
+  it('exits 2 with the file, line and field on bad input', async () => {
+    const path = writeLines('records.jsonl', [records[0], { scenario: 's', id: '9', correct: 1, confidence: 1.3 }]);
+    const { code, stdout, stderr } = await cli('metrics', path, '--json');
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(`evalgate: ${path}:2: "confidence" must be a number in [0, 1], got 1.3\n`);
+  });
+
+  it('exits 2 on bad usage and 0 on help', async () => {
+    expect((await cli('metrics')).code).toBe(2);
+    expect((await cli('metrics', 'x.jsonl', '--resamples', 'many')).code).toBe(2);
+    expect((await cli('metrics', 'x.jsonl', '--min-group-size', '0')).code).toBe(2);
+    expect((await cli('frobnicate')).code).toBe(2);
+    expect((await cli()).code).toBe(2);
+    const help = await cli('metrics', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--min-group-size');
+  });
+});
+
+describe('the bundled CLI (dist/cli.js)', () => {
+  it('runs as `evalgate` does after npm ci, with the same exit codes', async () => {
+    const good = await runProcess(process.execPath, ['dist/cli.js', 'metrics', writeLines('records.jsonl', records), '--json', '--resamples', '10']);
+    expect(good.code).toBe(0);
+    expect(JSON.parse(good.stdout).scenarios.refunds.accuracy.value).toBe(1);
+    const bad = await runProcess(process.execPath, ['dist/cli.js', 'metrics', writeLines('empty.jsonl', [''])]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/empty\.jsonl: no records/);
+  });
+});

@@ -1,0 +1,17 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runProcess } from './helpers/run.js';
+import { tempDir } from './helpers/records.js';
+
+describe('dist/', () => {
+  it('is the bundle of the current sources (run `npm run bundle` and commit dist/)', async () => {
+    const fresh = tempDir();
+    const result = await runProcess(process.execPath, ['scripts/bundle.mjs', fresh]);
+    expect(result.stderr).toBe('');
+    for (const file of ['index.js', 'cli.js']) {
+      const same = readFileSync(join(fresh, file), 'utf8') === readFileSync(join('dist', file), 'utf8');
+      expect([file, same ? 'up to date' : 'stale']).toEqual([file, 'up to date']);
+    }
+  });
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from '@jest/globals';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError } from '../src/records/errors.js';
+import { readRecords } from '../src/records/read.js';
+import { recordProblem } from '../src/records/validate.js';
+import { tempDir, writeLines } from './helpers/records.js';
+
+describe('reading records', () => {
+  it('reads every line in order, keeping unknown fields', async () => {
+    const path = writeLines('records.jsonl', [
+      { scenario: 'a', id: '1', correct: 1, extra: { kept: true } },
+      { scenario: 'a', id: '1', perturbation: { name: 'typos', kind: 'robustness' }, correct: 0.5 },
+      { scenario: 'b', id: '2', error: 'timeout' },
+    ]);
+    const records = await readRecords(path);
+    expect(records.map((r) => [r.scenario, r.id, r.correct, r.error])).toEqual([
+      ['a', '1', 1, undefined],
+      ['a', '1', 0.5, undefined],
+      ['b', '2', undefined, 'timeout'],
+    ]);
+    expect(records[0].extra).toEqual({ kept: true });
+  });
+
+  it('names the file, line and field of a bad value', async () => {
+    const lines: object[] = Array.from({ length: 213 }, (_, i) => ({ scenario: 's', id: String(i), correct: 1 }));
+    lines.push({ scenario: 's', id: 'x', correct: 1, confidence: 1.3 });
+    const path = writeLines('records.jsonl', lines);
+    await expect(readRecords(path)).rejects.toThrow(`${path}:214: "confidence" must be a number in [0, 1], got 1.3`);
+  });
+
+  it('reports invalid JSON with its line number', async () => {
+    const path = writeLines('bad.jsonl', [{ scenario: 's', id: '1', correct: 1 }, '{"scenario": "s", "id": ']);
+    const error = await readRecords(path).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).line).toBe(2);
+    expect((error as Error).message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:2: not valid JSON`));
+  });
+
+  it('refuses an empty file and a missing file', async () => {
+    const empty = join(tempDir(), 'empty.jsonl');
+    writeFileSync(empty, '\n  \n');
+    await expect(readRecords(empty)).rejects.toThrow(`${empty}: no records: the file is empty`);
+    await expect(readRecords(join(tempDir(), 'missing.jsonl'))).rejects.toThrow('missing.jsonl: no such file');
+  });
+
+  it('accepts CRLF line endings, a byte order mark, blank lines and no final newline', async () => {
+    const path = join(tempDir(), 'crlf.jsonl');
+    writeFileSync(path, '\uFEFF{"scenario":"s","id":"1","correct":1}\r\n\r\n{"scenario":"s","id":"2","correct":0}');
+    const records = await readRecords(path);
+    expect(records.map((r) => r.id)).toEqual(['1', '2']);
+  });
+
+  it('counts lines across read chunks', async () => {
+    // Long lines make the file span several 1 MiB chunks; the bad line is the last.
+    const padding = 'x'.repeat(5000);
+    const lines: object[] = Array.from({ length: 600 }, (_, i) => ({ scenario: 's', id: String(i), correct: 1, input: padding }));
+    lines.push({ scenario: 's', id: 'bad', correct: 2 });
+    const path = writeLines('long.jsonl', lines);
+    await expect(readRecords(path)).rejects.toThrow(`${path}:601: "correct" must be a number in [0, 1], got 2`);
+  });
+});
+
+describe('the record contract', () => {
+  const valid = { scenario: 's', id: '1', correct: 1 };
+  it.each([
+    [{ id: '1', correct: 1 }, '"scenario" is required and must be a non-empty string, got undefined'],
+    [{ scenario: 's', id: 7, correct: 1 }, '"id" is required and must be a non-empty string, got 7'],
+    [{ scenario: 's', id: '1' }, '"correct" is required (a number in [0, 1]) unless "error" is set'],
+    [{ ...valid, correct: -0.1 }, '"correct" must be a number in [0, 1], got -0.1'],
+    [{ ...valid, correct: '1' }, '"correct" must be a number in [0, 1], got "1"'],
+    [{ scenario: 's', id: '1', error: 'boom', correct: 0 }, '"correct" must be absent when "error" is set (a failed call has no score), got 0'],
+    [{ ...valid, perturbation: { name: 'typos', kind: 'style' } }, '"perturbation.kind" must be "robustness" or "fairness", got "style"'],
+    [{ ...valid, perturbation: { kind: 'fairness' } }, '"perturbation.name" must be a non-empty string, got undefined'],
+    [{ ...valid, toxicity: 2 }, '"toxicity" must be a number in [0, 1], got 2'],
+    [{ ...valid, latency_ms: -5 }, '"latency_ms" must be a non-negative number, got -5'],
+    [{ ...valid, cost_usd: 'free' }, '"cost_usd" must be a non-negative number, got "free"'],
+    [{ ...valid, groups: ['a'] }, '"groups" must be an object of attribute -> value, got ["a"]'],
+    [{ ...valid, groups: { dialect: { x: 1 } } }, '"groups.dialect" must be a string, number or boolean, got {"x":1}'],
+    [{ ...valid, references: [1] }, '"references" must be a string or an array of strings, got [1]'],
+    [[1, 2], 'a record must be a JSON object, got [1,2]'],
+  ])('rejects %j', (value, message) => {
+    expect(recordProblem(value)).toBe(message);
+  });
+
+  it('accepts every optional field, and null as absent', () => {
+    expect(
+      recordProblem({
+        ...valid,
+        perturbation: { name: 'dialect', kind: 'fairness' },
+        confidence: 0,
+        groups: { dialect: 'aae', age: 30, member: true },
+        latency_ms: 0,
+        input_tokens: 10,
+        output_tokens: 3,
+        cost_usd: 0.001,
+        toxicity: 1,
+        input: [{ role: 'user', content: 'hi' }],
+        prediction: 'yes',
+        references: ['yes'],
+      }),
+    ).toBeUndefined();
+    expect(recordProblem({ ...valid, confidence: null, perturbation: null, error: null })).toBeUndefined();
+  });
+});
