@@ -3493,66 +3493,57 @@ function quantileSorted(sorted, q) {
   const high = Math.min(low + 1, n - 1);
   return lerp(sorted[low], sorted[high], h - low);
 }
-function weightedQuantilesSorted(sorted, instanceOf, weights, qs) {
-  let total = 0;
-  for (let index2 = 0; index2 < instanceOf.length; index2++) total += weights[instanceOf[index2]];
-  const results = qs.map(() => NaN);
-  if (total <= 0) return results;
+function weightedQuantileSorted(sorted, instanceOf, weights, total, q) {
+  if (total <= 0) return NaN;
+  const h = (total - 1) * q;
+  const lowRank = Math.floor(h);
+  const highRank = Math.min(lowRank + 1, total - 1);
+  let low = NaN;
   let seen = 0;
-  let index = 0;
-  let current = NaN;
-  const consumeThrough = (rank) => {
-    while (seen <= rank) {
-      const weight = weights[instanceOf[index]];
-      if (weight > 0) {
-        seen += weight;
-        current = sorted[index];
-      }
-      index++;
+  if (lowRank < total / 2) {
+    for (let index = 0; index < sorted.length; index++) {
+      seen += weights[instanceOf[index]];
+      if (Number.isNaN(low) && seen > lowRank) low = sorted[index];
+      if (seen > highRank) return lerp(low, sorted[index], h - lowRank);
     }
-  };
-  qs.forEach((q, k) => {
-    const h = (total - 1) * q;
-    const lowRank = Math.floor(h);
-    consumeThrough(lowRank);
-    const low = current;
-    consumeThrough(Math.min(lowRank + 1, total - 1));
-    results[k] = lerp(low, current, h - lowRank);
-  });
-  return results;
+  } else {
+    let high = NaN;
+    for (let index = sorted.length - 1; index >= 0; index--) {
+      seen += weights[instanceOf[index]];
+      if (Number.isNaN(high) && seen > total - 1 - highRank) high = sorted[index];
+      if (seen > total - 1 - lowRank) return lerp(sorted[index], high, h - lowRank);
+    }
+  }
+  return NaN;
 }
 
 // src/stats/random.ts
 var Random = class {
-  a;
-  b;
-  c;
-  d;
+  // The state lives in a typed array: 32-bit values in object fields would be boxed on every step.
+  state = new Int32Array(4);
   constructor(seed) {
-    let state = seed >>> 0;
+    let x = seed >>> 0;
     const splitmix32 = () => {
-      state = state + 2654435769 >>> 0;
-      let z = state;
+      x = x + 2654435769 >>> 0;
+      let z = x;
       z = Math.imul(z ^ z >>> 16, 2246822507);
       z = Math.imul(z ^ z >>> 13, 3266489909);
       return (z ^ z >>> 16) >>> 0;
     };
-    this.a = splitmix32();
-    this.b = splitmix32();
-    this.c = splitmix32();
-    this.d = splitmix32();
+    for (let index = 0; index < 4; index++) this.state[index] = splitmix32();
   }
   /** Next unsigned 32-bit integer. */
   nextUint32() {
-    const result = Math.imul(rotateLeft(Math.imul(this.b, 5), 7), 9) >>> 0;
-    const t = this.b << 9;
-    this.c ^= this.a;
-    this.d ^= this.b;
-    this.b ^= this.c;
-    this.a ^= this.d;
-    this.c ^= t;
-    this.d = rotateLeft(this.d, 11);
-    return result;
+    const s = this.state;
+    const result = Math.imul(rotateLeft(Math.imul(s[1], 5), 7), 9);
+    const t = s[1] << 9;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotateLeft(s[3], 11);
+    return result >>> 0;
   }
   /** Uniform in [0, 1). */
   nextFloat() {
@@ -3629,7 +3620,7 @@ function drawMultinomial(random, counts, total) {
   const cells = counts.length;
   let drawn = 0;
   if (total > cells) {
-    const sampler = poissonSamplerFor(Math.max(0, total - 4 * Math.sqrt(total)) / cells);
+    const sampler = poissonSamplerFor(Math.max(0, total - 2.5 * Math.sqrt(total)) / cells);
     do {
       drawn = 0;
       for (let cell = 0; cell < cells; cell++) drawn += counts[cell] = sampler.draw(random);
@@ -3789,98 +3780,47 @@ var GrowableArray = class {
     return this.data.subarray(0, this.length);
   }
 };
-var SlotEntriesBuilder = class {
-  slotCount = 0;
-  instance = new GrowableArray(new Int32Array(1024));
-  slot = new GrowableArray(new Int32Array(1024));
-  value = new GrowableArray(new Float64Array(1024));
+var SlotsBuilder = class {
+  slots = [];
   newSlot() {
-    return this.slotCount++;
+    this.slots.push({ instance: new GrowableArray(new Int32Array(64)), value: new GrowableArray(new Float64Array(64)) });
+    return this.slots.length - 1;
   }
   add(slot, instance, value) {
-    this.slot.push(slot);
-    this.instance.push(instance);
-    this.value.push(value);
+    this.slots[slot].instance.push(instance);
+    this.slots[slot].value.push(value);
   }
   build() {
-    const value = this.value.done();
-    return { slotCount: this.slotCount, instance: this.instance.done(), slot: this.slot.done(), value, count: new Float64Array(value.length).fill(1) };
+    return this.slots.map((slot) => ({ instance: slot.instance.done(), value: slot.value.done() }));
   }
 };
-function sumSlots(entries, weights) {
-  const numerator = new Float64Array(entries.slotCount);
-  const denominator = new Float64Array(entries.slotCount);
-  const { instance, slot, value, count } = entries;
-  let entry = 0;
-  while (entry < instance.length) {
-    const target = slot[entry];
-    let slotNumerator = 0;
-    let slotDenominator = 0;
-    for (; entry < instance.length && slot[entry] === target; entry++) {
-      const weight = weights[instance[entry]];
-      slotNumerator += weight * value[entry];
-      slotDenominator += weight * count[entry];
+function sumSlots(slots, weights) {
+  const numerator = new Float64Array(slots.length);
+  const denominator = new Float64Array(slots.length);
+  for (let index = 0; index < slots.length; index++) {
+    const { instance, value } = slots[index];
+    let numeratorEven = 0;
+    let numeratorOdd = 0;
+    let denominatorEven = 0;
+    let denominatorOdd = 0;
+    let entry = 0;
+    for (; entry + 1 < instance.length; entry += 2) {
+      const even = weights[instance[entry]];
+      const odd = weights[instance[entry + 1]];
+      numeratorEven += even * value[entry];
+      numeratorOdd += odd * value[entry + 1];
+      denominatorEven += even;
+      denominatorOdd += odd;
     }
-    numerator[target] += slotNumerator;
-    denominator[target] += slotDenominator;
+    if (entry < instance.length) {
+      const weight = weights[instance[entry]];
+      numeratorEven += weight * value[entry];
+      denominatorEven += weight;
+    }
+    numerator[index] = numeratorEven + numeratorOdd;
+    denominator[index] = denominatorEven + denominatorOdd;
   }
   return { numerator, denominator };
-}
-function mergeEntries(entries, instanceCount) {
-  const total = entries.instance.length;
-  const start = new Int32Array(instanceCount + 1);
-  for (let entry = 0; entry < total; entry++) start[entries.instance[entry] + 1]++;
-  for (let instance2 = 0; instance2 < instanceCount; instance2++) start[instance2 + 1] += start[instance2];
-  const next = start.slice(0, instanceCount);
-  const byInstance = new Int32Array(total);
-  for (let entry = 0; entry < total; entry++) byInstance[next[entries.instance[entry]]++] = entry;
-  const instance = new GrowableArray(new Int32Array(1024));
-  const slot = new GrowableArray(new Int32Array(1024));
-  const value = new GrowableArray(new Float64Array(1024));
-  const count = new GrowableArray(new Float64Array(1024));
-  const slotValue = new Float64Array(entries.slotCount);
-  const slotCount = new Float64Array(entries.slotCount);
-  const touched = [];
-  for (let current = 0; current < instanceCount; current++) {
-    for (let position = start[current]; position < start[current + 1]; position++) {
-      const entry = byInstance[position];
-      const target = entries.slot[entry];
-      if (slotCount[target] === 0) touched.push(target);
-      slotValue[target] += entries.value[entry];
-      slotCount[target] += entries.count[entry];
-    }
-    for (const target of touched) {
-      instance.push(current);
-      slot.push(target);
-      value.push(slotValue[target]);
-      count.push(slotCount[target]);
-      slotValue[target] = 0;
-      slotCount[target] = 0;
-    }
-    touched.length = 0;
-  }
-  return orderBySlot({ slotCount: entries.slotCount, instance: instance.done(), slot: slot.done(), value: value.done(), count: count.done() });
-}
-function orderBySlot(entries) {
-  const total = entries.slot.length;
-  const next = new Int32Array(entries.slotCount + 1);
-  for (let entry = 0; entry < total; entry++) next[entries.slot[entry] + 1]++;
-  for (let slot = 0; slot < entries.slotCount; slot++) next[slot + 1] += next[slot];
-  const sorted = {
-    slotCount: entries.slotCount,
-    instance: new Int32Array(total),
-    slot: new Int32Array(total),
-    value: new Float64Array(total),
-    count: new Float64Array(total)
-  };
-  for (let entry = 0; entry < total; entry++) {
-    const position = next[entries.slot[entry]]++;
-    sorted.instance[position] = entries.instance[entry];
-    sorted.slot[position] = entries.slot[entry];
-    sorted.value[position] = entries.value[entry];
-    sorted.count[position] = entries.count[entry];
-  }
-  return sorted;
 }
 
 // src/metrics/table.ts
@@ -3908,10 +3848,10 @@ var GrowableColumn = class {
     this.reserve(index + 1);
     this.data[index] = value;
   }
-  /** The first `length` entries; a column that started late reads as its fill value before that. */
+  /** A copy of the first `length` entries; a column that started late reads as its fill value before that. */
   trimmed(length) {
     this.reserve(length);
-    return this.data.subarray(0, length);
+    return this.data.slice(0, length);
   }
 };
 var float64 = (size) => new Float64Array(size);
@@ -3921,7 +3861,9 @@ var optionalNumber = (value) => typeof value === "number" ? value : NaN;
 var RecordTableBuilder = class {
   size = 0;
   scenarioIndex = /* @__PURE__ */ new Map();
+  /** Per scenario: id -> instance number. */
   instanceIndex = /* @__PURE__ */ new Map();
+  instanceKeys = [];
   scenarioOf = new GrowableColumn(int32, 0);
   instanceOf = new GrowableColumn(int32, 0);
   kind = new GrowableColumn(uint8, 0);
@@ -3936,15 +3878,17 @@ var RecordTableBuilder = class {
   add(record) {
     const row = this.size++;
     let scenario = this.scenarioIndex.get(record.scenario);
-    if (scenario === void 0) {
+    let ids = this.instanceIndex.get(record.scenario);
+    if (scenario === void 0 || ids === void 0) {
       scenario = this.scenarioIndex.size;
       this.scenarioIndex.set(record.scenario, scenario);
+      this.instanceIndex.set(record.scenario, ids = /* @__PURE__ */ new Map());
     }
-    const key = `${record.scenario}\0${record.id}`;
-    let instance = this.instanceIndex.get(key);
+    let instance = ids.get(record.id);
     if (instance === void 0) {
-      instance = this.instanceIndex.size;
-      this.instanceIndex.set(key, instance);
+      instance = this.instanceKeys.length;
+      ids.set(record.id, instance);
+      this.instanceKeys.push(`${record.scenario}\0${record.id}`);
     }
     this.scenarioOf.set(row, scenario);
     this.instanceOf.set(row, instance);
@@ -3987,7 +3931,7 @@ var RecordTableBuilder = class {
     return {
       size,
       scenarios: [...this.scenarioIndex.keys()],
-      instanceKeys: [...this.instanceIndex.keys()],
+      instanceKeys: this.instanceKeys,
       scenarioOf: this.scenarioOf.trimmed(size),
       instanceOf: this.instanceOf.trimmed(size),
       kind: this.kind.trimmed(size),
@@ -4006,21 +3950,18 @@ var RecordTableBuilder = class {
 // src/metrics/statistics.ts
 var DEFAULT_MIN_GROUP_SIZE = 10;
 var ECE_BINS = 10;
-var SumsStatistic = class _SumsStatistic {
-  constructor(entries, derived) {
-    this.entries = entries;
+var SumsStatistic = class {
+  constructor(slots, derived) {
+    this.slots = slots;
     this.derived = derived;
     this.metrics = derived.map(({ metric, n }) => ({ metric, n }));
   }
-  entries;
+  slots;
   derived;
   metrics;
   evaluate(weights) {
-    const totals = sumSlots(this.entries, weights);
+    const totals = sumSlots(this.slots, weights);
     return this.derived.map((metric) => metric.derive(totals));
-  }
-  forResampling(instanceCount) {
-    return new _SumsStatistic(mergeEntries(this.entries, instanceCount), this.derived);
   }
 };
 var ratio = (slot) => ({ numerator, denominator }) => denominator[slot] > 0 ? numerator[slot] / denominator[slot] : NaN;
@@ -4042,42 +3983,29 @@ function ranksOf(column, descending) {
   const key = descending ? "descending" : "ascending";
   const known = cached[key];
   if (known) return known;
-  let present = 0;
-  for (let row = 0; row < column.length; row++) if (!Number.isNaN(column[row])) present++;
-  const sorted = new Float64Array(present);
-  present = 0;
-  for (let row = 0; row < column.length; row++) if (!Number.isNaN(column[row])) sorted[present++] = column[row];
-  sorted.sort();
-  const tiesBefore = new Int32Array(present);
+  const countOf = /* @__PURE__ */ new Map();
+  for (let row = 0; row < column.length; row++) {
+    const value = column[row];
+    if (!Number.isNaN(value)) countOf.set(value, (countOf.get(value) ?? 0) + 1);
+  }
+  const distinct = Float64Array.from(countOf.keys()).sort();
+  if (descending) distinct.reverse();
+  const nextPosition = /* @__PURE__ */ new Map();
+  let position = 0;
+  for (const value of distinct) {
+    nextPosition.set(value, position);
+    position += countOf.get(value);
+  }
   const ranks = new Int32Array(column.length).fill(-1);
   for (let row = 0; row < column.length; row++) {
     const value = column[row];
     if (Number.isNaN(value)) continue;
-    const first = descending ? present - upperBound(sorted, value) : lowerBound(sorted, value);
-    ranks[row] = first + tiesBefore[first]++;
+    const rank = nextPosition.get(value);
+    ranks[row] = rank;
+    nextPosition.set(value, rank + 1);
   }
   cached[key] = ranks;
   return ranks;
-}
-function lowerBound(sorted, value) {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = low + high >>> 1;
-    if (sorted[middle] < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-function upperBound(sorted, value) {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = low + high >>> 1;
-    if (sorted[middle] <= value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 var POSITION_BITS = 4194304;
 function sortRecords(rows, instances, value, payload, descending) {
@@ -4144,18 +4072,20 @@ function equalMassEce({ instance, value: confidence, payload: correct }, weights
   }
   return calibrationError(binWeight, binCorrect, binConfidence);
 }
-var CLOSED_FORM_COPIES = 32;
-function harmonicDifference(k, m) {
-  const tail = (x) => Math.log(x) + 1 / (2 * x) - 1 / (12 * x * x) + 1 / (120 * x ** 4);
-  if (k >= CLOSED_FORM_COPIES) return tail(m) - tail(k);
-  let sum = 0;
-  for (let j = k + 1; j <= Math.min(m, CLOSED_FORM_COPIES); j++) sum += 1 / j;
-  return m > CLOSED_FORM_COPIES ? sum + tail(m) - tail(CLOSED_FORM_COPIES) : sum;
+var harmonic = new Float64Array([0]);
+function harmonicUpTo(m) {
+  if (m < harmonic.length) return harmonic;
+  const grown = new Float64Array(Math.max(m + 1, harmonic.length * 2));
+  grown.set(harmonic);
+  for (let k = harmonic.length; k < grown.length; k++) grown[k] = grown[k - 1] + 1 / k;
+  harmonic = grown;
+  return grown;
 }
 function selectiveAccuracy({ instance, payload: correct }, weights) {
   const total = totalWeight(instance, weights);
   if (total <= 0) return [NaN, NaN];
   const tenPercentK = Math.floor(0.1 * total) + 1;
+  const h = harmonicUpTo(total);
   let k = 0;
   let correctSoFar = 0;
   let areaSum = 0;
@@ -4165,27 +4095,21 @@ function selectiveAccuracy({ instance, payload: correct }, weights) {
     if (copies === 0) continue;
     const score = correct[index];
     if (tenPercentK > k && tenPercentK <= k + copies) atTenPercent = (correctSoFar + (tenPercentK - k) * score) / tenPercentK;
-    if (copies <= CLOSED_FORM_COPIES) {
-      for (let copy = 0; copy < copies; copy++) {
-        k++;
-        correctSoFar += score;
-        areaSum += correctSoFar / k;
-      }
+    if (copies === 1) {
+      k++;
+      correctSoFar += score;
+      areaSum += correctSoFar / k;
     } else {
-      areaSum += copies * score + (correctSoFar - score * k) * harmonicDifference(k, k + copies);
+      areaSum += copies * score + (correctSoFar - score * k) * (h[k + copies] - h[k]);
       k += copies;
       correctSoFar += copies * score;
     }
   }
   return [areaSum / total, atTenPercent];
 }
-function sortedStatistic(metrics, evaluate) {
-  const statistic = { metrics, evaluate, forResampling: () => statistic };
-  return statistic;
-}
 function prepareStatistics(table, scope, options) {
   if (scope.rows.length === 0) return [];
-  const sums = new SlotEntriesBuilder();
+  const sums = new SlotsBuilder();
   const derived = [];
   const counted = (slot) => {
     let n = 0;
@@ -4207,6 +4131,7 @@ function prepareStatistics(table, scope, options) {
   const calibrationInstances = [];
   const latencyRows = [];
   const latencyInstances = [];
+  const groupColumns = [...table.groups];
   for (let index = 0; index < scope.rows.length; index++) {
     const row = scope.rows[index];
     const instance = scope.instanceOfRow[index];
@@ -4229,7 +4154,7 @@ function prepareStatistics(table, scope, options) {
         calibrationRows.push(row);
         calibrationInstances.push(instance);
       }
-      for (const [attribute, column] of table.groups) {
+      for (const [attribute, column] of groupColumns) {
         const value = column.valueOf[row];
         if (value < 0) continue;
         let slots = groupSlots.get(attribute);
@@ -4264,18 +4189,16 @@ function prepareStatistics(table, scope, options) {
       )
     });
     const ascending = sortRecords(calibrationRows, calibrationInstances, table.confidence, table.correct, false);
-    statistics.push(sortedStatistic([{ metric: "ece_10_bin", n: calibrated }], (weights) => [equalMassEce(ascending, weights)]));
+    statistics.push({ metrics: [{ metric: "ece_10_bin", n: calibrated }], evaluate: (weights) => [equalMassEce(ascending, weights)] });
     addRatio("brier", brier);
     const descending = sortRecords(calibrationRows, calibrationInstances, table.confidence, table.correct, true);
-    statistics.push(
-      sortedStatistic(
-        [
-          { metric: "selective_cov_acc_area", n: calibrated },
-          { metric: "selective_acc@10", n: calibrated }
-        ],
-        (weights) => selectiveAccuracy(descending, weights)
-      )
-    );
+    statistics.push({
+      metrics: [
+        { metric: "selective_cov_acc_area", n: calibrated },
+        { metric: "selective_acc@10", n: calibrated }
+      ],
+      evaluate: (weights) => selectiveAccuracy(descending, weights)
+    });
   }
   for (const [metric, worstPerturbed] of [
     ["accuracy_robust", worstRobust],
@@ -4319,15 +4242,21 @@ function prepareStatistics(table, scope, options) {
   if (latencyRows.length > 0) {
     const ascending = sortRecords(latencyRows, latencyInstances, table.latencyMs, table.latencyMs, false);
     const n = latencyRows.length;
-    statistics.push(
-      sortedStatistic(
-        [
-          { metric: "latency_p50_ms", n },
-          { metric: "latency_p95_ms", n }
-        ],
-        (weights) => weightedQuantilesSorted(ascending.value, ascending.instance, weights, [0.5, 0.95])
-      )
-    );
+    const perInstance = new Float64Array(scope.instanceCount);
+    for (const instance of latencyInstances) perInstance[instance]++;
+    const timedInstances = Int32Array.from(perInstance.keys()).filter((instance) => perInstance[instance] > 0);
+    const timedCounts = Float64Array.from(timedInstances, (instance) => perInstance[instance]);
+    statistics.push({
+      metrics: [
+        { metric: "latency_p50_ms", n },
+        { metric: "latency_p95_ms", n }
+      ],
+      evaluate: (weights) => {
+        let total = 0;
+        for (let index = 0; index < timedInstances.length; index++) total += weights[timedInstances[index]] * timedCounts[index];
+        return [0.5, 0.95].map((q) => weightedQuantileSorted(ascending.value, ascending.instance, weights, total, q));
+      }
+    });
   }
   addRatio("toxicity_rate", toxic);
   addRatio("output_tokens_mean", outputTokens);
@@ -4342,7 +4271,7 @@ var DEFAULT_COMPUTE_OPTIONS = {
   seed: DEFAULT_SEED,
   minGroupSize: DEFAULT_MIN_GROUP_SIZE
 };
-var PLAIN_BOOTSTRAP_MAX_INSTANCES = 2e3;
+var PLAIN_BOOTSTRAP_MAX_INSTANCES = 500;
 var MIN_RECORDS_PER_SUBSET = 50;
 function subsetSizeFor(instanceCount, populations) {
   if (instanceCount <= PLAIN_BOOTSTRAP_MAX_INSTANCES) return instanceCount;
@@ -4362,7 +4291,7 @@ function metricsOfScope(table, scope, options) {
   const factory = (subset) => {
     const part = subset ? subScope(scope, subset) : scope;
     const prepared = subset ? prepareStatistics(table, part, options) : statistics;
-    return statistics.map((statistic) => alignedEstimator(statistic.metrics.map(({ metric }) => metric), prepared, part.instanceCount));
+    return statistics.map((statistic) => alignedEstimator(statistic.metrics.map(({ metric }) => metric), prepared));
   };
   const samples = options.resamples > 0 ? bootstrapSamples(factory, values, scope.instanceCount, {
     resamples: options.resamples,
@@ -4383,7 +4312,7 @@ function clipped(metric, ci) {
   const [low, high] = lookupMetric(metric).range;
   return [Math.min(Math.max(ci[0], low), high), Math.min(Math.max(ci[1], low), high)];
 }
-function alignedEstimator(metrics, prepared, instanceCount) {
+function alignedEstimator(metrics, prepared) {
   const sources = metrics.map((metric) => {
     for (const statistic of prepared) {
       const index = statistic.metrics.findIndex((info) => info.metric === metric);
@@ -4391,14 +4320,13 @@ function alignedEstimator(metrics, prepared, instanceCount) {
     }
     return void 0;
   });
-  const fast = new Map(prepared.map((statistic) => [statistic, statistic.forResampling(instanceCount)]));
   return {
     evaluate(weights) {
       const cache = /* @__PURE__ */ new Map();
       return sources.map((source) => {
         if (!source) return NaN;
         let values = cache.get(source.statistic);
-        if (!values) cache.set(source.statistic, values = fast.get(source.statistic).evaluate(weights));
+        if (!values) cache.set(source.statistic, values = source.statistic.evaluate(weights));
         return values[source.index];
       });
     }
@@ -4413,6 +4341,61 @@ function computeMetrics(table, options = DEFAULT_COMPUTE_OPTIONS) {
 function sortByRegistry(found) {
   const rank = (name) => METRICS.indexOf(lookupMetric(name));
   return found.sort((a, b) => rank(a[0]) - rank(b[0]));
+}
+
+// src/metrics/parallel.ts
+import { availableParallelism } from "node:os";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+var ROLE = "evalgate-metrics-worker";
+var PARALLEL_MIN_RECORDS = 2e4;
+var workerScript;
+function enableMetricsWorkers(script) {
+  workerScript = script;
+}
+function isMetricsWorker() {
+  return !isMainThread && workerData?.role === ROLE;
+}
+function serveMetricsWorker() {
+  const { table, options, scopeIndexes } = workerData;
+  const scopes = scopesOf(table);
+  parentPort.postMessage(scopeIndexes.map((index) => metricsOfScope(table, scopes[index], options)));
+}
+function bootstrapCost(scope) {
+  const n = scope.instanceCount;
+  const subset = n <= PLAIN_BOOTSTRAP_MAX_INSTANCES ? n : Math.max(n ** 0.7, PLAIN_BOOTSTRAP_MAX_INSTANCES);
+  return subset * scope.rows.length / Math.max(n, 1);
+}
+async function computeMetricsInParallel(table, options) {
+  if (!workerScript || options.resamples === 0 || table.size < PARALLEL_MIN_RECORDS || availableParallelism() < 2) {
+    return computeMetrics(table, options);
+  }
+  const scopes = scopesOf(table);
+  const mine = [];
+  const theirs = [];
+  let myLoad = 0;
+  let theirLoad = 0.05 * scopes.reduce((sum, scope) => sum + bootstrapCost(scope), 0);
+  const byCost = scopes.map((scope, index) => ({ index, cost: bootstrapCost(scope) })).sort((a, b) => b.cost - a.cost);
+  for (const { index, cost } of byCost) {
+    if (myLoad <= theirLoad) mine.push(index), myLoad += cost;
+    else theirs.push(index), theirLoad += cost;
+  }
+  if (theirs.length === 0) return computeMetrics(table, options);
+  const job = { role: ROLE, table, options, scopeIndexes: theirs };
+  const worker = new Worker(workerScript, { workerData: job });
+  const fromWorker = new Promise((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`the metrics worker stopped (exit code ${code}) before it answered`)));
+  });
+  fromWorker.catch(() => void 0);
+  const results = /* @__PURE__ */ new Map();
+  for (const index of mine) results.set(index, metricsOfScope(table, scopes[index], options));
+  const answered = await fromWorker;
+  theirs.forEach((index, position) => results.set(index, answered[position]));
+  await worker.terminate();
+  const report = { overall: results.get(0), scenarios: {} };
+  scopes.slice(1).forEach((scope, position) => report.scenarios[scope.name] = results.get(position + 1));
+  return report;
 }
 
 // src/records/read.ts
@@ -4773,7 +4756,7 @@ function buildProgram(io) {
   const program2 = new Command("evalgate").description("Gate model releases on many metrics at once (HELM-style metrics with confidence intervals).").exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).showHelpAfterError();
   program2.command("metrics").description("Compute every metric, with 95% bootstrap confidence intervals, from a records file (JSON Lines).").argument("<records>", "records file, one JSON record per line").option("--json", 'print {"overall": {...}, "scenarios": {...}} as JSON on stdout and nothing else').option("--seed <n>", "seed of the bootstrap", integerOption(0), DEFAULT_COMPUTE_OPTIONS.seed).option("--resamples <n>", "bootstrap resamples (0: no intervals)", integerOption(0), DEFAULT_COMPUTE_OPTIONS.resamples).option("--min-group-size <n>", "smallest group counted in worst-group and gap metrics", integerOption(1), DEFAULT_COMPUTE_OPTIONS.minGroupSize).action(async (records, flags) => {
     const table = await loadRecordTable(records);
-    const report = computeMetrics(table, { seed: flags.seed, resamples: flags.resamples, minGroupSize: flags.minGroupSize });
+    const report = await computeMetricsInParallel(table, { seed: flags.seed, resamples: flags.resamples, minGroupSize: flags.minGroupSize });
     io.stdout(flags.json ? `${JSON.stringify(report)}
 ` : metricsText(report, flags.minGroupSize));
   });
@@ -4802,16 +4785,21 @@ async function runCli(argv, io) {
 }
 
 // src/bin.ts
-runCli(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text)
-}).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    process.stderr.write(`evalgate: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}
+if (isMetricsWorker()) serveMetricsWorker();
+else main();
+function main() {
+  enableMetricsWorkers(new URL(import.meta.url));
+  runCli(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text)
+  }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      process.stderr.write(`evalgate: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}
 `);
-    process.exitCode = 2;
-  }
-);
+      process.exitCode = 2;
+    }
+  );
+}

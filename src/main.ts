@@ -1,7 +1,8 @@
 import * as core from '@actions/core';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { computeMetrics, DEFAULT_COMPUTE_OPTIONS } from './metrics/compute.js';
+import { DEFAULT_COMPUTE_OPTIONS } from './metrics/compute.js';
+import { computeMetricsInParallel } from './metrics/parallel.js';
 import { loadRecordTable } from './metrics/load.js';
 import { metricsMarkdown } from './report/metrics-markdown.js';
 
@@ -13,7 +14,7 @@ export async function run(): Promise<void> {
   try {
     const candidate = core.getInput('candidate', { required: true });
     const table = await loadRecordTable(candidate);
-    const report = computeMetrics(table, DEFAULT_COMPUTE_OPTIONS);
+    const report = await computeMetricsInParallel(table, DEFAULT_COMPUTE_OPTIONS);
     const reportPath = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-metrics.json');
     await writeFile(reportPath, `${JSON.stringify(report, null, 2)}\n`);
     core.setOutput('report', reportPath);

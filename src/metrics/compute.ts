@@ -32,7 +32,7 @@ export const DEFAULT_COMPUTE_OPTIONS: ComputeOptions = {
 };
 
 /** Scopes of up to this many instances get the plain bootstrap; larger ones the bag of little bootstraps. */
-export const PLAIN_BOOTSTRAP_MAX_INSTANCES = 2000;
+export const PLAIN_BOOTSTRAP_MAX_INSTANCES = 500;
 /** A little-bootstrap subset should hold at least this many records of every metric, on average. */
 const MIN_RECORDS_PER_SUBSET = 50;
 
@@ -55,7 +55,8 @@ function gatedPopulations(statistics: Statistic[], options: MetricOptions): numb
   );
 }
 
-function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOptions): MetricSet {
+/** The metrics of one scope, with their intervals. */
+export function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOptions): MetricSet {
   const statistics = prepareStatistics(table, scope, options);
   const ones = new Float64Array(scope.instanceCount).fill(1);
   const values = statistics.map((statistic) => statistic.evaluate(ones));
@@ -63,7 +64,7 @@ function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOption
     const part = subset ? subScope(scope, subset) : scope;
     // A subset may lack a metric the scope has: keep the scope's list and mark it undefined there.
     const prepared = subset ? prepareStatistics(table, part, options) : statistics;
-    return statistics.map((statistic) => alignedEstimator(statistic.metrics.map(({ metric }) => metric), prepared, part.instanceCount));
+    return statistics.map((statistic) => alignedEstimator(statistic.metrics.map(({ metric }) => metric), prepared));
   };
   const samples =
     options.resamples > 0
@@ -94,7 +95,7 @@ function clipped(metric: string, ci: [number, number] | undefined): [number, num
 }
 
 /** An estimator of the named metrics, each computed by whichever of `prepared` has it (NaN if none). */
-function alignedEstimator(metrics: string[], prepared: Statistic[], instanceCount: number): Estimator {
+function alignedEstimator(metrics: string[], prepared: Statistic[]): Estimator {
   const sources = metrics.map((metric) => {
     for (const statistic of prepared) {
       const index = statistic.metrics.findIndex((info) => info.metric === metric);
@@ -102,14 +103,13 @@ function alignedEstimator(metrics: string[], prepared: Statistic[], instanceCoun
     }
     return undefined;
   });
-  const fast = new Map(prepared.map((statistic) => [statistic, statistic.forResampling(instanceCount)]));
   return {
     evaluate(weights) {
       const cache = new Map<Statistic, ArrayLike<number>>();
       return sources.map((source) => {
         if (!source) return NaN;
         let values = cache.get(source.statistic);
-        if (!values) cache.set(source.statistic, (values = fast.get(source.statistic)!.evaluate(weights)));
+        if (!values) cache.set(source.statistic, (values = source.statistic.evaluate(weights)));
         return values[source.index];
       });
     },
@@ -132,7 +132,7 @@ function sortByRegistry(found: Array<[string, MetricValue]>): Array<[string, Met
 
 /** One metric of a scope as a function of instance weights (NaN where the scope lacks it). */
 function metricFunction(table: RecordTable, scope: Scope, metric: string, options: MetricOptions): (weights: Float64Array) => number {
-  const estimator = alignedEstimator([metric], prepareStatistics(table, scope, options), scope.instanceCount);
+  const estimator = alignedEstimator([metric], prepareStatistics(table, scope, options));
   return (weights) => estimator.evaluate(weights)[0];
 }
 

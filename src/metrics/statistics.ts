@@ -1,6 +1,6 @@
-import { weightedQuantilesSorted } from '../stats/quantile.js';
+import { weightedQuantileSorted } from '../stats/quantile.js';
 import type { Scope } from './scope.js';
-import { mergeEntries, SlotEntriesBuilder, sumSlots, type SlotEntries, type SlotTotals } from './sums.js';
+import { SlotsBuilder, sumSlots, type Slot, type SlotTotals } from './sums.js';
 import { KIND_FAIRNESS, KIND_ORIGINAL, KIND_ROBUSTNESS, type RecordTable } from './table.js';
 
 /**
@@ -18,8 +18,6 @@ export interface MetricInfo {
 export interface Statistic {
   metrics: MetricInfo[];
   evaluate(weights: Float64Array): ArrayLike<number>;
-  /** An equivalent statistic that is faster to evaluate many times (built once per bootstrap). */
-  forResampling(instanceCount: number): Statistic;
 }
 
 export interface MetricOptions {
@@ -39,17 +37,14 @@ interface DerivedMetric extends MetricInfo {
 class SumsStatistic implements Statistic {
   readonly metrics: MetricInfo[];
   constructor(
-    private readonly entries: SlotEntries,
+    private readonly slots: Slot[],
     private readonly derived: DerivedMetric[],
   ) {
     this.metrics = derived.map(({ metric, n }) => ({ metric, n }));
   }
   evaluate(weights: Float64Array): number[] {
-    const totals = sumSlots(this.entries, weights);
+    const totals = sumSlots(this.slots, weights);
     return this.derived.map((metric) => metric.derive(totals));
-  }
-  forResampling(instanceCount: number): Statistic {
-    return new SumsStatistic(mergeEntries(this.entries, instanceCount), this.derived);
   }
 }
 
@@ -90,48 +85,30 @@ function ranksOf(column: Float64Array, descending: boolean): Int32Array {
   const key = descending ? 'descending' : 'ascending';
   const known = cached[key];
   if (known) return known;
-  let present = 0;
-  for (let row = 0; row < column.length; row++) if (!Number.isNaN(column[row])) present++;
-  const sorted = new Float64Array(present);
-  present = 0;
-  for (let row = 0; row < column.length; row++) if (!Number.isNaN(column[row])) sorted[present++] = column[row];
-  sorted.sort();
-  // A row's rank: where its value's run of ties starts in the chosen direction, plus the rows with the
-  // same value met before it in input order.
-  const tiesBefore = new Int32Array(present);
+  // Count each distinct value, order the distinct values, then hand out positions run by run.
+  const countOf = new Map<number, number>();
+  for (let row = 0; row < column.length; row++) {
+    const value = column[row];
+    if (!Number.isNaN(value)) countOf.set(value, (countOf.get(value) ?? 0) + 1);
+  }
+  const distinct = Float64Array.from(countOf.keys()).sort();
+  if (descending) distinct.reverse();
+  const nextPosition = new Map<number, number>();
+  let position = 0;
+  for (const value of distinct) {
+    nextPosition.set(value, position);
+    position += countOf.get(value)!;
+  }
   const ranks = new Int32Array(column.length).fill(-1);
   for (let row = 0; row < column.length; row++) {
     const value = column[row];
     if (Number.isNaN(value)) continue;
-    const first = descending ? present - upperBound(sorted, value) : lowerBound(sorted, value);
-    ranks[row] = first + tiesBefore[first]++;
+    const rank = nextPosition.get(value)!;
+    ranks[row] = rank;
+    nextPosition.set(value, rank + 1); // the next row with this value comes after: ties in input order
   }
   cached[key] = ranks;
   return ranks;
-}
-
-/** First index whose value is >= value. */
-function lowerBound(sorted: Float64Array, value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle] < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-/** First index whose value is > value. */
-function upperBound(sorted: Float64Array, value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle] <= value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /** Positions are packed with their rank into one float: exact while rank * 2^22 + position < 2^53. */
@@ -212,17 +189,15 @@ function equalMassEce({ instance, value: confidence, payload: correct }: SortedR
   return calibrationError(binWeight, binCorrect, binConfidence);
 }
 
-/** Runs of more copies than this are summed in closed form rather than copy by copy. */
-const CLOSED_FORM_COPIES = 32;
-
-/** H(m) - H(k) = 1/(k+1) + ... + 1/m, the harmonic numbers' difference. */
-function harmonicDifference(k: number, m: number): number {
-  // Asymptotic expansion of ln(m/k) corrections; exact to ~1e-15 relative for k >= 32.
-  const tail = (x: number) => Math.log(x) + 1 / (2 * x) - 1 / (12 * x * x) + 1 / (120 * x ** 4);
-  if (k >= CLOSED_FORM_COPIES) return tail(m) - tail(k);
-  let sum = 0;
-  for (let j = k + 1; j <= Math.min(m, CLOSED_FORM_COPIES); j++) sum += 1 / j;
-  return m > CLOSED_FORM_COPIES ? sum + tail(m) - tail(CLOSED_FORM_COPIES) : sum;
+/** Harmonic numbers H(0..m), grown on demand: H(k + c) - H(k) sums the 1/(k + t) of c copies at once. */
+let harmonic = new Float64Array([0]);
+function harmonicUpTo(m: number): Float64Array {
+  if (m < harmonic.length) return harmonic;
+  const grown = new Float64Array(Math.max(m + 1, harmonic.length * 2));
+  grown.set(harmonic);
+  for (let k = harmonic.length; k < grown.length; k++) grown[k] = grown[k - 1] + 1 / k;
+  harmonic = grown;
+  return grown;
 }
 
 /**
@@ -233,6 +208,7 @@ function selectiveAccuracy({ instance, payload: correct }: SortedRecords, weight
   const total = totalWeight(instance, weights);
   if (total <= 0) return [NaN, NaN];
   const tenPercentK = Math.floor(0.1 * total) + 1;
+  const h = harmonicUpTo(total);
   let k = 0;
   let correctSoFar = 0;
   let areaSum = 0;
@@ -242,15 +218,13 @@ function selectiveAccuracy({ instance, payload: correct }: SortedRecords, weight
     if (copies === 0) continue;
     const score = correct[index];
     if (tenPercentK > k && tenPercentK <= k + copies) atTenPercent = (correctSoFar + (tenPercentK - k) * score) / tenPercentK;
-    if (copies <= CLOSED_FORM_COPIES) {
-      for (let copy = 0; copy < copies; copy++) {
-        k++;
-        correctSoFar += score;
-        areaSum += correctSoFar / k;
-      }
+    if (copies === 1) {
+      k++;
+      correctSoFar += score;
+      areaSum += correctSoFar / k;
     } else {
-      // sum over t = 1..copies of (correctSoFar + t*score) / (k + t)
-      areaSum += copies * score + (correctSoFar - score * k) * harmonicDifference(k, k + copies);
+      // The sum over t = 1..copies of (correctSoFar + t*score) / (k + t), in closed form.
+      areaSum += copies * score + (correctSoFar - score * k) * (h[k + copies] - h[k]);
       k += copies;
       correctSoFar += copies * score;
     }
@@ -258,16 +232,10 @@ function selectiveAccuracy({ instance, payload: correct }: SortedRecords, weight
   return [areaSum / total, atTenPercent];
 }
 
-/** A statistic over records sorted once; cheap enough to evaluate as it is. */
-function sortedStatistic(metrics: MetricInfo[], evaluate: (weights: Float64Array) => ArrayLike<number>): Statistic {
-  const statistic: Statistic = { metrics, evaluate, forResampling: () => statistic };
-  return statistic;
-}
-
 /** All metrics of one scope whose inputs are present. A metric without inputs is left out, never 0. */
 export function prepareStatistics(table: RecordTable, scope: Scope, options: MetricOptions): Statistic[] {
   if (scope.rows.length === 0) return [];
-  const sums = new SlotEntriesBuilder();
+  const sums = new SlotsBuilder();
   const derived: DerivedMetric[] = [];
   const counted = (slot: number) => {
     let n = 0;
@@ -292,6 +260,7 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
   const latencyRows: number[] = [];
   const latencyInstances: number[] = [];
 
+  const groupColumns = [...table.groups];
   for (let index = 0; index < scope.rows.length; index++) {
     const row = scope.rows[index];
     const instance = scope.instanceOfRow[index];
@@ -314,7 +283,7 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
         calibrationRows.push(row);
         calibrationInstances.push(instance);
       }
-      for (const [attribute, column] of table.groups) {
+      for (const [attribute, column] of groupColumns) {
         const value = column.valueOf[row];
         if (value < 0) continue;
         let slots = groupSlots.get(attribute);
@@ -352,18 +321,16 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
         ),
     });
     const ascending = sortRecords(calibrationRows, calibrationInstances, table.confidence, table.correct, false);
-    statistics.push(sortedStatistic([{ metric: 'ece_10_bin', n: calibrated }], (weights) => [equalMassEce(ascending, weights)]));
+    statistics.push({ metrics: [{ metric: 'ece_10_bin', n: calibrated }], evaluate: (weights) => [equalMassEce(ascending, weights)] });
     addRatio('brier', brier);
     const descending = sortRecords(calibrationRows, calibrationInstances, table.confidence, table.correct, true);
-    statistics.push(
-      sortedStatistic(
-        [
-          { metric: 'selective_cov_acc_area', n: calibrated },
-          { metric: 'selective_acc@10', n: calibrated },
-        ],
-        (weights) => selectiveAccuracy(descending, weights),
-      ),
-    );
+    statistics.push({
+      metrics: [
+        { metric: 'selective_cov_acc_area', n: calibrated },
+        { metric: 'selective_acc@10', n: calibrated },
+      ],
+      evaluate: (weights) => selectiveAccuracy(descending, weights),
+    });
   }
 
   // HELM's worst case per instance over the original and its perturbations of one kind; instances
@@ -412,15 +379,22 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
   if (latencyRows.length > 0) {
     const ascending = sortRecords(latencyRows, latencyInstances, table.latencyMs, table.latencyMs, false);
     const n = latencyRows.length;
-    statistics.push(
-      sortedStatistic(
-        [
-          { metric: 'latency_p50_ms', n },
-          { metric: 'latency_p95_ms', n },
-        ],
-        (weights) => weightedQuantilesSorted(ascending.value, ascending.instance, weights, [0.5, 0.95]),
-      ),
-    );
+    // Timed records per instance, to total a resample's copies without a pass over every record.
+    const perInstance = new Float64Array(scope.instanceCount);
+    for (const instance of latencyInstances) perInstance[instance]++;
+    const timedInstances = Int32Array.from(perInstance.keys()).filter((instance) => perInstance[instance] > 0);
+    const timedCounts = Float64Array.from(timedInstances, (instance) => perInstance[instance]);
+    statistics.push({
+      metrics: [
+        { metric: 'latency_p50_ms', n },
+        { metric: 'latency_p95_ms', n },
+      ],
+      evaluate: (weights) => {
+        let total = 0;
+        for (let index = 0; index < timedInstances.length; index++) total += weights[timedInstances[index]] * timedCounts[index];
+        return [0.5, 0.95].map((q) => weightedQuantileSorted(ascending.value, ascending.instance, weights, total, q));
+      },
+    });
   }
   addRatio('toxicity_rate', toxic);
   addRatio('output_tokens_mean', outputTokens);

@@ -29,10 +29,10 @@ class GrowableColumn<T extends Float64Array | Int32Array | Uint8Array> {
     this.reserve(index + 1);
     this.data[index] = value;
   }
-  /** The first `length` entries; a column that started late reads as its fill value before that. */
+  /** A copy of the first `length` entries; a column that started late reads as its fill value before that. */
   trimmed(length: number): T {
     this.reserve(length);
-    return this.data.subarray(0, length) as T;
+    return this.data.slice(0, length) as T;
   }
 }
 
@@ -70,7 +70,9 @@ const optionalNumber = (value: unknown): number => (typeof value === 'number' ? 
 export class RecordTableBuilder {
   private size = 0;
   private readonly scenarioIndex = new Map<string, number>();
-  private readonly instanceIndex = new Map<string, number>();
+  /** Per scenario: id -> instance number. */
+  private readonly instanceIndex = new Map<string, Map<string, number>>();
+  private readonly instanceKeys: string[] = [];
   private readonly scenarioOf = new GrowableColumn(int32, 0);
   private readonly instanceOf = new GrowableColumn(int32, 0);
   private readonly kind = new GrowableColumn(uint8, 0);
@@ -86,15 +88,17 @@ export class RecordTableBuilder {
   add(record: EvalRecord): void {
     const row = this.size++;
     let scenario = this.scenarioIndex.get(record.scenario);
-    if (scenario === undefined) {
+    let ids = this.instanceIndex.get(record.scenario);
+    if (scenario === undefined || ids === undefined) {
       scenario = this.scenarioIndex.size;
       this.scenarioIndex.set(record.scenario, scenario);
+      this.instanceIndex.set(record.scenario, (ids = new Map()));
     }
-    const key = `${record.scenario}\u0000${record.id}`;
-    let instance = this.instanceIndex.get(key);
+    let instance = ids.get(record.id);
     if (instance === undefined) {
-      instance = this.instanceIndex.size;
-      this.instanceIndex.set(key, instance);
+      instance = this.instanceKeys.length;
+      ids.set(record.id, instance);
+      this.instanceKeys.push(`${record.scenario}\u0000${record.id}`);
     }
     this.scenarioOf.set(row, scenario);
     this.instanceOf.set(row, instance);
@@ -138,7 +142,7 @@ export class RecordTableBuilder {
     return {
       size,
       scenarios: [...this.scenarioIndex.keys()],
-      instanceKeys: [...this.instanceIndex.keys()],
+      instanceKeys: this.instanceKeys,
       scenarioOf: this.scenarioOf.trimmed(size),
       instanceOf: this.instanceOf.trimmed(size),
       kind: this.kind.trimmed(size),

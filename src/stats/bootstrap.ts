@@ -47,7 +47,7 @@ function poissonSamplerFor(mean: number): PoissonSampler {
 
 /**
  * Multinomial(total, uniform over counts.length cells) into `counts` in O(cells + sqrt(total)):
- * Poisson counts with a mean a little below total/cells (redrawn in the rare case they exceed total),
+ * Poisson counts with a mean a little below total/cells (redrawn in the 0.6% of cases where they exceed total),
  * topped up with uniform draws. Given their sum t, Poisson counts are multinomial(t), and adding an
  * independent multinomial(total - t) makes the result exactly multinomial(total).
  */
@@ -55,7 +55,7 @@ export function drawMultinomial(random: Random, counts: Float64Array, total: num
   const cells = counts.length;
   let drawn = 0;
   if (total > cells) {
-    const sampler = poissonSamplerFor(Math.max(0, total - 4 * Math.sqrt(total)) / cells);
+    const sampler = poissonSamplerFor(Math.max(0, total - 2.5 * Math.sqrt(total)) / cells);
     do {
       drawn = 0;
       for (let cell = 0; cell < cells; cell++) drawn += counts[cell] = sampler.draw(random);

@@ -18,39 +18,31 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
 }
 
 /**
- * Quantiles of a resample without expanding it: `sorted` ascending, value i appearing
- * weights[instanceOf[i]] times. The same as quantileSorted on the expanded list, for each q ascending.
+ * A quantile of a resample without expanding it: `sorted` ascending, value i appearing
+ * weights[instanceOf[i]] times, `total` copies in all. The same as quantileSorted on the expanded list.
+ * It walks in from the nearer end, so the high percentiles cost little.
  */
-export function weightedQuantilesSorted(
-  sorted: Float64Array,
-  instanceOf: Int32Array,
-  weights: Float64Array,
-  qs: readonly number[],
-): number[] {
-  let total = 0;
-  for (let index = 0; index < instanceOf.length; index++) total += weights[instanceOf[index]];
-  const results = qs.map(() => NaN);
-  if (total <= 0) return results;
-  let seen = 0; // copies consumed so far
-  let index = 0;
-  let current = NaN; // the value of the last copy consumed
-  const consumeThrough = (rank: number) => {
-    while (seen <= rank) {
-      const weight = weights[instanceOf[index]];
-      if (weight > 0) {
-        seen += weight;
-        current = sorted[index];
-      }
-      index++;
+export function weightedQuantileSorted(sorted: Float64Array, instanceOf: Int32Array, weights: Float64Array, total: number, q: number): number {
+  if (total <= 0) return NaN;
+  const h = (total - 1) * q;
+  const lowRank = Math.floor(h);
+  const highRank = Math.min(lowRank + 1, total - 1);
+  let low = NaN;
+  let seen = 0; // copies passed so far
+  if (lowRank < total / 2) {
+    for (let index = 0; index < sorted.length; index++) {
+      seen += weights[instanceOf[index]];
+      if (Number.isNaN(low) && seen > lowRank) low = sorted[index];
+      if (seen > highRank) return lerp(low, sorted[index], h - lowRank);
     }
-  };
-  qs.forEach((q, k) => {
-    const h = (total - 1) * q;
-    const lowRank = Math.floor(h);
-    consumeThrough(lowRank);
-    const low = current;
-    consumeThrough(Math.min(lowRank + 1, total - 1));
-    results[k] = lerp(low, current, h - lowRank);
-  });
-  return results;
+  } else {
+    // From the top: the copy at rank r is the (total - 1 - r)-th from the end.
+    let high = NaN;
+    for (let index = sorted.length - 1; index >= 0; index--) {
+      seen += weights[instanceOf[index]];
+      if (Number.isNaN(high) && seen > total - 1 - highRank) high = sorted[index];
+      if (seen > total - 1 - lowRank) return lerp(sorted[index], high, h - lowRank);
+    }
+  }
+  return NaN;
 }

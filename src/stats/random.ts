@@ -3,37 +3,33 @@
  * reproducible from its seed on any machine and Node version; Math.random cannot be seeded.
  */
 export class Random {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
+  // The state lives in a typed array: 32-bit values in object fields would be boxed on every step.
+  private readonly state = new Int32Array(4);
 
   constructor(seed: number) {
-    let state = seed >>> 0;
+    let x = seed >>> 0;
     const splitmix32 = (): number => {
-      state = (state + 0x9e3779b9) >>> 0;
-      let z = state;
+      x = (x + 0x9e3779b9) >>> 0;
+      let z = x;
       z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
       z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
       return (z ^ (z >>> 16)) >>> 0;
     };
-    this.a = splitmix32();
-    this.b = splitmix32();
-    this.c = splitmix32();
-    this.d = splitmix32();
+    for (let index = 0; index < 4; index++) this.state[index] = splitmix32();
   }
 
   /** Next unsigned 32-bit integer. */
   nextUint32(): number {
-    const result = Math.imul(rotateLeft(Math.imul(this.b, 5), 7), 9) >>> 0;
-    const t = this.b << 9;
-    this.c ^= this.a;
-    this.d ^= this.b;
-    this.b ^= this.c;
-    this.a ^= this.d;
-    this.c ^= t;
-    this.d = rotateLeft(this.d, 11);
-    return result;
+    const s = this.state;
+    const result = Math.imul(rotateLeft(Math.imul(s[1], 5), 7), 9);
+    const t = s[1] << 9;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotateLeft(s[3], 11);
+    return result >>> 0;
   }
 
   /** Uniform in [0, 1). */

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// npm run bench: times `evalgate metrics --json` on 100k and 1M generated records beside the floor
+// (reading and JSON-parsing the same file, nothing else), and writes the table into README.md.
+// Options: --sizes 100000,1000000  --runs 3  --no-readme
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: { sizes: { type: 'string', default: '100000,1000000' }, runs: { type: 'string', default: '3' }, 'no-readme': { type: 'boolean', default: false } },
+});
+const sizes = values.sizes.split(',').map(Number);
+const runs = Number(values.runs);
+const outDir = 'bench/out';
+mkdirSync(outDir, { recursive: true });
+
+function run(args) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (code !== 0) return reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`));
+      const maxRss = Number(/maxRSS (\d+)/.exec(stderr)?.[1] ?? NaN) * 1024;
+      resolve({ seconds, maxRss });
+    });
+  });
+}
+
+const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
+
+/** The floor and evalgate in turn, run after run, so that a drift of the machine's speed hits both. */
+async function measurePair(floorArgs, evalgateArgs) {
+  const floors = [];
+  const evalgates = [];
+  for (let i = 0; i < runs; i++) {
+    floors.push(await run(floorArgs));
+    evalgates.push(await run(evalgateArgs));
+  }
+  const summary = (results) => ({ seconds: median(results.map((r) => r.seconds)), maxRss: Math.max(...results.map((r) => r.maxRss)) });
+  return { floor: summary(floors), evalgate: summary(evalgates), ratio: median(evalgates.map((r, i) => r.seconds / floors[i].seconds)) };
+}
+
+const rows = [];
+for (const size of sizes) {
+  const file = join(outDir, `records-${size}.jsonl`);
+  if (!existsSync(file)) {
+    process.stderr.write(`generating ${size} records...\n`);
+    await run(['bench/generate.mjs', String(size), file, '1']);
+  }
+  const megabytes = statSync(file).size / 1e6;
+  process.stderr.write(`measuring ${size} records (${megabytes.toFixed(0)} MB), ${runs} runs each...\n`);
+  const { floor, evalgate, ratio } = await measurePair(['bench/measure.mjs', 'floor', file], ['bench/measure.mjs', 'evalgate', 'metrics', file, '--json']);
+  rows.push({ size, megabytes, floor, evalgate, ratio });
+}
+
+const mib = (bytes) => `${Math.round(bytes / 2 ** 20)} MiB`;
+const table = [
+  '| records | file | floor: read + JSON.parse | `evalgate metrics --json` | ratio | peak memory (floor / evalgate) |',
+  '|---:|---:|---:|---:|---:|---:|',
+  ...rows.map(({ size, megabytes, floor, evalgate, ratio }) =>
+    `| ${size.toLocaleString('en-US')} | ${megabytes.toFixed(0)} MB | ${floor.seconds.toFixed(2)} s | ${evalgate.seconds.toFixed(2)} s | ${ratio.toFixed(2)}x | ${mib(floor.maxRss)} / ${mib(evalgate.maxRss)} |`,
+  ),
+].join('\n');
+const machine = `Medians of ${runs} runs of each, taken in turn (the ratio is the median of the run-by-run ratios); Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, measured ${new Date().toISOString().slice(0, 10)}.`;
+process.stdout.write(`${table}\n\n${machine}\n`);
+
+if (!values['no-readme']) {
+  const readme = readFileSync('README.md', 'utf8');
+  const updated = readme.replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, `<!-- bench:start -->\n${table}\n\n${machine}\n<!-- bench:end -->`);
+  writeFileSync('README.md', updated);
+}
