@@ -3787,8 +3787,13 @@ var SlotsBuilder = class {
     return this.slots.length - 1;
   }
   add(slot, instance, value) {
-    this.slots[slot].instance.push(instance);
-    this.slots[slot].value.push(value);
+    const entries = this.slots[slot];
+    entries.instance.push(instance);
+    entries.value.push(value);
+  }
+  /** How many entries the slot has: the records (or instances) its metric rests on. */
+  count(slot) {
+    return this.slots[slot].instance.length;
   }
   build() {
     return this.slots.map((slot) => ({ instance: slot.instance.done(), value: slot.value.done() }));
@@ -3942,7 +3947,8 @@ var RecordTableBuilder = class {
       outputTokens: this.outputTokens.trimmed(size),
       costUsd: this.costUsd.trimmed(size),
       toxicity: this.toxicity.trimmed(size),
-      groups
+      groups,
+      orderings: /* @__PURE__ */ new Map()
     };
   }
 };
@@ -3976,13 +3982,12 @@ function calibrationError(binWeight, binCorrect, binConfidence) {
   }
   return error;
 }
-var rankCache = /* @__PURE__ */ new WeakMap();
-function ranksOf(column, descending) {
-  let cached = rankCache.get(column);
-  if (!cached) rankCache.set(column, cached = {});
-  const key = descending ? "descending" : "ascending";
-  const known = cached[key];
+function ranksOf(table, ordering) {
+  const known = table.orderings.get(ordering);
   if (known) return known;
+  const [name, direction] = ordering.split(" ");
+  const column = table[name];
+  const descending = direction === "descending";
   const countOf = /* @__PURE__ */ new Map();
   for (let row = 0; row < column.length; row++) {
     const value = column[row];
@@ -3996,31 +4001,50 @@ function ranksOf(column, descending) {
     nextPosition.set(value, position);
     position += countOf.get(value);
   }
-  const ranks = new Int32Array(column.length).fill(-1);
+  const rankOf = new Int32Array(column.length).fill(-1);
+  const rowAtRank = new Int32Array(position);
   for (let row = 0; row < column.length; row++) {
     const value = column[row];
     if (Number.isNaN(value)) continue;
     const rank = nextPosition.get(value);
-    ranks[row] = rank;
+    rankOf[row] = rank;
+    rowAtRank[rank] = row;
     nextPosition.set(value, rank + 1);
   }
-  cached[key] = ranks;
-  return ranks;
+  const order = { rankOf, rowAtRank };
+  table.orderings.set(ordering, order);
+  return order;
 }
 var POSITION_BITS = 4194304;
-function sortRecords(rows, instances, value, payload, descending) {
-  const ranks = ranksOf(value, descending);
-  if (rows.length >= POSITION_BITS) throw new Error(`a scope of more than ${POSITION_BITS - 1} records with this value is not supported`);
+function orderOfRows(table, ordering, rows) {
+  const { rankOf, rowAtRank } = ranksOf(table, ordering);
+  const order = new Int32Array(rows.length);
+  if (rows.length * 16 > table.size || rows.length >= POSITION_BITS) {
+    const positionOf = new Int32Array(table.size).fill(-1);
+    for (let position = 0; position < rows.length; position++) positionOf[rows[position]] = position;
+    let next = 0;
+    for (let rank = 0; rank < rowAtRank.length; rank++) {
+      const position = positionOf[rowAtRank[rank]];
+      if (position >= 0) order[next++] = position;
+    }
+    return order;
+  }
   const keys = new Float64Array(rows.length);
-  for (let position = 0; position < rows.length; position++) keys[position] = ranks[rows[position]] * POSITION_BITS + position;
+  for (let position = 0; position < rows.length; position++) keys[position] = rankOf[rows[position]] * POSITION_BITS + position;
   keys.sort();
+  for (let index = 0; index < keys.length; index++) order[index] = keys[index] % POSITION_BITS;
+  return order;
+}
+function sortRecords(table, ordering, rows, instances, payload) {
+  const value = ordering.startsWith("confidence") ? table.confidence : table.latencyMs;
+  const order = orderOfRows(table, ordering, rows);
   const sorted = {
     instance: new Int32Array(rows.length),
     value: new Float64Array(rows.length),
     payload: new Float64Array(rows.length)
   };
-  for (let index = 0; index < keys.length; index++) {
-    const position = keys[index] % POSITION_BITS;
+  for (let index = 0; index < order.length; index++) {
+    const position = order[index];
     sorted.instance[index] = instances[position];
     sorted.value[index] = value[rows[position]];
     sorted.payload[index] = payload[rows[position]];
@@ -4111,19 +4135,20 @@ function prepareStatistics(table, scope, options) {
   if (scope.rows.length === 0) return [];
   const sums = new SlotsBuilder();
   const derived = [];
-  const counted = (slot) => {
-    let n = 0;
-    return { slot, add: (instance, value) => (n++, sums.add(slot, instance, value)), count: () => n };
-  };
-  const accuracy = counted(sums.newSlot());
-  const errors = counted(sums.newSlot());
-  const brier = counted(sums.newSlot());
+  const accuracy = sums.newSlot();
+  const errors = sums.newSlot();
+  const brier = sums.newSlot();
   const eceCorrect = Array.from({ length: ECE_BINS }, () => sums.newSlot());
   const eceConfidence = Array.from({ length: ECE_BINS }, () => sums.newSlot());
-  const toxic = counted(sums.newSlot());
-  const outputTokens = counted(sums.newSlot());
-  const cost = counted(sums.newSlot());
-  const groupSlots = /* @__PURE__ */ new Map();
+  const toxic = sums.newSlot();
+  const outputTokens = sums.newSlot();
+  const cost = sums.newSlot();
+  const groups = [...table.groups].map(([attribute, column]) => ({
+    attribute,
+    column,
+    slotOf: new Int32Array(column.values.length).fill(-1),
+    seen: []
+  }));
   const worstOriginal = new Float64Array(scope.instanceCount).fill(Infinity);
   const worstRobust = new Float64Array(scope.instanceCount).fill(Infinity);
   const worstFair = new Float64Array(scope.instanceCount).fill(Infinity);
@@ -4131,12 +4156,11 @@ function prepareStatistics(table, scope, options) {
   const calibrationInstances = [];
   const latencyRows = [];
   const latencyInstances = [];
-  const groupColumns = [...table.groups];
   for (let index = 0; index < scope.rows.length; index++) {
     const row = scope.rows[index];
     const instance = scope.instanceOfRow[index];
     const failed = table.failed[row] === 1;
-    errors.add(instance, failed ? 1 : 0);
+    sums.add(errors, instance, failed ? 1 : 0);
     if (failed) continue;
     const kind = table.kind[row];
     const correct = table.correct[row];
@@ -4144,54 +4168,60 @@ function prepareStatistics(table, scope, options) {
     else if (kind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], correct);
     else {
       worstOriginal[instance] = Math.min(worstOriginal[instance], correct);
-      accuracy.add(instance, correct);
+      sums.add(accuracy, instance, correct);
       const confidence = table.confidence[row];
       if (!Number.isNaN(confidence)) {
-        brier.add(instance, (confidence - correct) ** 2);
+        sums.add(brier, instance, (confidence - correct) ** 2);
         const bin = Math.min(Math.floor(confidence * 10), ECE_BINS - 1);
         sums.add(eceCorrect[bin], instance, correct);
         sums.add(eceConfidence[bin], instance, confidence);
         calibrationRows.push(row);
         calibrationInstances.push(instance);
       }
-      for (const [attribute, column] of groupColumns) {
-        const value = column.valueOf[row];
+      for (const group of groups) {
+        const value = group.column.valueOf[row];
         if (value < 0) continue;
-        let slots = groupSlots.get(attribute);
-        if (!slots) groupSlots.set(attribute, slots = /* @__PURE__ */ new Map());
-        let slot = slots.get(value);
-        if (!slot) slots.set(value, slot = counted(sums.newSlot()));
-        slot.add(instance, correct);
+        if (group.slotOf[value] < 0) {
+          group.slotOf[value] = sums.newSlot();
+          group.seen.push(value);
+        }
+        sums.add(group.slotOf[value], instance, correct);
       }
     }
     if (!Number.isNaN(table.latencyMs[row])) {
       latencyRows.push(row);
       latencyInstances.push(instance);
     }
-    if (!Number.isNaN(table.toxicity[row])) toxic.add(instance, table.toxicity[row] >= 0.5 ? 1 : 0);
-    if (!Number.isNaN(table.outputTokens[row])) outputTokens.add(instance, table.outputTokens[row]);
-    if (!Number.isNaN(table.costUsd[row])) cost.add(instance, table.costUsd[row]);
+    if (!Number.isNaN(table.toxicity[row])) sums.add(toxic, instance, table.toxicity[row] >= 0.5 ? 1 : 0);
+    if (!Number.isNaN(table.outputTokens[row])) sums.add(outputTokens, instance, table.outputTokens[row]);
+    if (!Number.isNaN(table.costUsd[row])) sums.add(cost, instance, table.costUsd[row]);
   }
   const statistics = [];
   const addRatio = (metric, slot) => {
-    if (slot.count() > 0) derived.push({ metric, n: slot.count(), derive: ratio(slot.slot) });
+    if (sums.count(slot) > 0) derived.push({ metric, n: sums.count(slot), derive: ratio(slot) });
   };
   addRatio("accuracy", accuracy);
   const calibrated = calibrationRows.length;
   if (calibrated > 0) {
+    const binWeight = new Float64Array(ECE_BINS);
+    const binCorrect = new Float64Array(ECE_BINS);
+    const binConfidence = new Float64Array(ECE_BINS);
     derived.push({
       metric: "ece",
       n: calibrated,
-      derive: ({ numerator, denominator }) => calibrationError(
-        eceCorrect.map((slot) => denominator[slot]),
-        eceCorrect.map((slot) => numerator[slot]),
-        eceConfidence.map((slot) => numerator[slot])
-      )
+      derive: ({ numerator, denominator }) => {
+        for (let bin = 0; bin < ECE_BINS; bin++) {
+          binWeight[bin] = denominator[eceCorrect[bin]];
+          binCorrect[bin] = numerator[eceCorrect[bin]];
+          binConfidence[bin] = numerator[eceConfidence[bin]];
+        }
+        return calibrationError(binWeight, binCorrect, binConfidence);
+      }
     });
-    const ascending = sortRecords(calibrationRows, calibrationInstances, table.confidence, table.correct, false);
+    const ascending = sortRecords(table, "confidence ascending", calibrationRows, calibrationInstances, table.correct);
     statistics.push({ metrics: [{ metric: "ece_10_bin", n: calibrated }], evaluate: (weights) => [equalMassEce(ascending, weights)] });
     addRatio("brier", brier);
-    const descending = sortRecords(calibrationRows, calibrationInstances, table.confidence, table.correct, true);
+    const descending = sortRecords(table, "confidence descending", calibrationRows, calibrationInstances, table.correct);
     statistics.push({
       metrics: [
         { metric: "selective_cov_acc_area", n: calibrated },
@@ -4204,21 +4234,21 @@ function prepareStatistics(table, scope, options) {
     ["accuracy_robust", worstRobust],
     ["accuracy_fair", worstFair]
   ]) {
-    const slot = counted(sums.newSlot());
+    const slot = sums.newSlot();
     let perturbed = false;
     for (let instance = 0; instance < scope.instanceCount; instance++) {
       if (worstOriginal[instance] === Infinity) continue;
       if (worstPerturbed[instance] !== Infinity) perturbed = true;
-      slot.add(instance, Math.min(worstOriginal[instance], worstPerturbed[instance]));
+      sums.add(slot, instance, Math.min(worstOriginal[instance], worstPerturbed[instance]));
     }
     if (perturbed) addRatio(metric, slot);
   }
-  for (const [attribute, slots] of groupSlots) {
-    const column = table.groups.get(attribute);
-    const eligible = [...slots.values()].filter((slot) => slot.count() >= options.minGroupSize);
+  for (const { attribute, column, slotOf, seen } of groups) {
+    if (seen.length === 0) continue;
+    const eligible = seen.map((value) => slotOf[value]).filter((slot) => sums.count(slot) >= options.minGroupSize);
     if (eligible.length > 0) {
-      const n = eligible.reduce((sum, slot) => sum + slot.count(), 0);
-      const accuracies = (totals) => eligible.map((slot) => ratio(slot.slot)(totals)).filter((value) => !Number.isNaN(value));
+      const n = eligible.reduce((sum, slot) => sum + sums.count(slot), 0);
+      const accuracies = (totals) => eligible.map((slot) => ratio(slot)(totals)).filter((value) => !Number.isNaN(value));
       derived.push({
         metric: `worst_group_accuracy:${attribute}`,
         n,
@@ -4236,11 +4266,11 @@ function prepareStatistics(table, scope, options) {
         }
       });
     }
-    for (const [value, slot] of slots) addRatio(`group_accuracy:${attribute}=${column.values[value]}`, slot);
+    for (const value of seen) addRatio(`group_accuracy:${attribute}=${column.values[value]}`, slotOf[value]);
   }
   addRatio("error_rate", errors);
   if (latencyRows.length > 0) {
-    const ascending = sortRecords(latencyRows, latencyInstances, table.latencyMs, table.latencyMs, false);
+    const ascending = sortRecords(table, "latencyMs ascending", latencyRows, latencyInstances, table.latencyMs);
     const n = latencyRows.length;
     const perInstance = new Float64Array(scope.instanceCount);
     for (const instance of latencyInstances) perInstance[instance]++;
@@ -4260,7 +4290,7 @@ function prepareStatistics(table, scope, options) {
   }
   addRatio("toxicity_rate", toxic);
   addRatio("output_tokens_mean", outputTokens);
-  if (cost.count() > 0) derived.push({ metric: "cost_usd_total", n: cost.count(), derive: ({ numerator }) => numerator[cost.slot] });
+  if (sums.count(cost) > 0) derived.push({ metric: "cost_usd_total", n: sums.count(cost), derive: ({ numerator }) => numerator[cost] });
   if (derived.length > 0) statistics.unshift(new SumsStatistic(sums.build(), derived));
   return statistics;
 }
@@ -4289,8 +4319,9 @@ function metricsOfScope(table, scope, options) {
   const ones = new Float64Array(scope.instanceCount).fill(1);
   const values = statistics.map((statistic) => statistic.evaluate(ones));
   const factory = (subset) => {
-    const part = subset ? subScope(scope, subset) : scope;
-    const prepared = subset ? prepareStatistics(table, part, options) : statistics;
+    if (!subset) return statistics;
+    const prepared = prepareStatistics(table, subScope(scope, subset), options);
+    if (sameMetrics(prepared, statistics)) return prepared;
     return statistics.map((statistic) => alignedEstimator(statistic.metrics.map(({ metric }) => metric), prepared));
   };
   const samples = options.resamples > 0 ? bootstrapSamples(factory, values, scope.instanceCount, {
@@ -4311,6 +4342,9 @@ function clipped(metric, ci) {
   if (!ci) return null;
   const [low, high] = lookupMetric(metric).range;
   return [Math.min(Math.max(ci[0], low), high), Math.min(Math.max(ci[1], low), high)];
+}
+function sameMetrics(a, b) {
+  return a.length === b.length && a.every((statistic, s) => statistic.metrics.length === b[s].metrics.length && statistic.metrics.every(({ metric }, k) => metric === b[s].metrics[k].metric));
 }
 function alignedEstimator(metrics, prepared) {
   const sources = metrics.map((metric) => {
@@ -4341,61 +4375,6 @@ function computeMetrics(table, options = DEFAULT_COMPUTE_OPTIONS) {
 function sortByRegistry(found) {
   const rank = (name) => METRICS.indexOf(lookupMetric(name));
   return found.sort((a, b) => rank(a[0]) - rank(b[0]));
-}
-
-// src/metrics/parallel.ts
-import { availableParallelism } from "node:os";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-var ROLE = "evalgate-metrics-worker";
-var PARALLEL_MIN_RECORDS = 2e4;
-var workerScript;
-function enableMetricsWorkers(script) {
-  workerScript = script;
-}
-function isMetricsWorker() {
-  return !isMainThread && workerData?.role === ROLE;
-}
-function serveMetricsWorker() {
-  const { table, options, scopeIndexes } = workerData;
-  const scopes = scopesOf(table);
-  parentPort.postMessage(scopeIndexes.map((index) => metricsOfScope(table, scopes[index], options)));
-}
-function bootstrapCost(scope) {
-  const n = scope.instanceCount;
-  const subset = n <= PLAIN_BOOTSTRAP_MAX_INSTANCES ? n : Math.max(n ** 0.7, PLAIN_BOOTSTRAP_MAX_INSTANCES);
-  return subset * scope.rows.length / Math.max(n, 1);
-}
-async function computeMetricsInParallel(table, options) {
-  if (!workerScript || options.resamples === 0 || table.size < PARALLEL_MIN_RECORDS || availableParallelism() < 2) {
-    return computeMetrics(table, options);
-  }
-  const scopes = scopesOf(table);
-  const mine = [];
-  const theirs = [];
-  let myLoad = 0;
-  let theirLoad = 0.05 * scopes.reduce((sum, scope) => sum + bootstrapCost(scope), 0);
-  const byCost = scopes.map((scope, index) => ({ index, cost: bootstrapCost(scope) })).sort((a, b) => b.cost - a.cost);
-  for (const { index, cost } of byCost) {
-    if (myLoad <= theirLoad) mine.push(index), myLoad += cost;
-    else theirs.push(index), theirLoad += cost;
-  }
-  if (theirs.length === 0) return computeMetrics(table, options);
-  const job = { role: ROLE, table, options, scopeIndexes: theirs };
-  const worker = new Worker(workerScript, { workerData: job });
-  const fromWorker = new Promise((resolve, reject) => {
-    worker.once("message", resolve);
-    worker.once("error", reject);
-    worker.once("exit", (code) => reject(new Error(`the metrics worker stopped (exit code ${code}) before it answered`)));
-  });
-  fromWorker.catch(() => void 0);
-  const results = /* @__PURE__ */ new Map();
-  for (const index of mine) results.set(index, metricsOfScope(table, scopes[index], options));
-  const answered = await fromWorker;
-  theirs.forEach((index, position) => results.set(index, answered[position]));
-  await worker.terminate();
-  const report = { overall: results.get(0), scenarios: {} };
-  scopes.slice(1).forEach((scope, position) => report.scenarios[scope.name] = results.get(position + 1));
-  return report;
 }
 
 // src/records/read.ts
@@ -4524,8 +4503,8 @@ async function forEachRecord(path, onRecord, displayName = path) {
     for await (const { firstLine, lines } of readLineBatches(path)) {
       for (let index = 0; index < lines.length; index++) {
         let text = lines[index];
-        if (text.endsWith("\r")) text = text.slice(0, -1);
-        if (text.trim().length === 0) continue;
+        if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+        if (text.length === 0 || text.charCodeAt(0) <= 32 && text.trim().length === 0) continue;
         const line = firstLine + index;
         let value;
         try {
@@ -4756,7 +4735,7 @@ function buildProgram(io) {
   const program2 = new Command("evalgate").description("Gate model releases on many metrics at once (HELM-style metrics with confidence intervals).").exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).showHelpAfterError();
   program2.command("metrics").description("Compute every metric, with 95% bootstrap confidence intervals, from a records file (JSON Lines).").argument("<records>", "records file, one JSON record per line").option("--json", 'print {"overall": {...}, "scenarios": {...}} as JSON on stdout and nothing else').option("--seed <n>", "seed of the bootstrap", integerOption(0), DEFAULT_COMPUTE_OPTIONS.seed).option("--resamples <n>", "bootstrap resamples (0: no intervals)", integerOption(0), DEFAULT_COMPUTE_OPTIONS.resamples).option("--min-group-size <n>", "smallest group counted in worst-group and gap metrics", integerOption(1), DEFAULT_COMPUTE_OPTIONS.minGroupSize).action(async (records, flags) => {
     const table = await loadRecordTable(records);
-    const report = await computeMetricsInParallel(table, { seed: flags.seed, resamples: flags.resamples, minGroupSize: flags.minGroupSize });
+    const report = computeMetrics(table, { seed: flags.seed, resamples: flags.resamples, minGroupSize: flags.minGroupSize });
     io.stdout(flags.json ? `${JSON.stringify(report)}
 ` : metricsText(report, flags.minGroupSize));
   });
@@ -4785,10 +4764,7 @@ async function runCli(argv, io) {
 }
 
 // src/bin.ts
-if (isMetricsWorker()) serveMetricsWorker();
-else main();
 function main() {
-  enableMetricsWorkers(new URL(import.meta.url));
   runCli(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text)
@@ -4803,3 +4779,4 @@ function main() {
     }
   );
 }
+main();

@@ -1,16 +1,10 @@
 import { runCli } from './cli.js';
-import { enableMetricsWorkers, isMetricsWorker, serveMetricsWorker } from './metrics/parallel.js';
-
-// This bundle is also the metrics worker's script (see metrics/parallel.ts).
-if (isMetricsWorker()) serveMetricsWorker();
-else main();
 
 /**
- * The one place the CLI ends the process. Unexpected errors are bugs: print them and exit 2 rather
- * than let a half-written result pass as success.
+ * The CLI's entry point and the one place it ends the process. Unexpected errors are bugs: print them
+ * and exit 2 rather than let a half-written result pass as success.
  */
 function main(): void {
-  enableMetricsWorkers(new URL(import.meta.url));
   runCli(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
@@ -24,3 +18,5 @@ function main(): void {
     },
   );
 }
+
+main();

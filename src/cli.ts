@@ -1,6 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { DEFAULT_COMPUTE_OPTIONS } from './metrics/compute.js';
-import { computeMetricsInParallel } from './metrics/parallel.js';
+import { computeMetrics, DEFAULT_COMPUTE_OPTIONS } from './metrics/compute.js';
 import { loadRecordTable } from './metrics/load.js';
 import { InputError } from './records/errors.js';
 import { metricsText } from './report/metrics-text.js';
@@ -42,7 +41,7 @@ function buildProgram(io: CliIo): Command {
     .option('--min-group-size <n>', 'smallest group counted in worst-group and gap metrics', integerOption(1), DEFAULT_COMPUTE_OPTIONS.minGroupSize)
     .action(async (records: string, flags: { json?: boolean; seed: number; resamples: number; minGroupSize: number }) => {
       const table = await loadRecordTable(records);
-      const report = await computeMetricsInParallel(table, { seed: flags.seed, resamples: flags.resamples, minGroupSize: flags.minGroupSize });
+      const report = computeMetrics(table, { seed: flags.seed, resamples: flags.resamples, minGroupSize: flags.minGroupSize });
       io.stdout(flags.json ? `${JSON.stringify(report)}\n` : metricsText(report, flags.minGroupSize));
     });
 

@@ -1,8 +1,7 @@
 import * as core from '@actions/core';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEFAULT_COMPUTE_OPTIONS } from './metrics/compute.js';
-import { computeMetricsInParallel } from './metrics/parallel.js';
+import { computeMetrics, DEFAULT_COMPUTE_OPTIONS } from './metrics/compute.js';
 import { loadRecordTable } from './metrics/load.js';
 import { metricsMarkdown } from './report/metrics-markdown.js';
 
@@ -14,7 +13,7 @@ export async function run(): Promise<void> {
   try {
     const candidate = core.getInput('candidate', { required: true });
     const table = await loadRecordTable(candidate);
-    const report = await computeMetricsInParallel(table, DEFAULT_COMPUTE_OPTIONS);
+    const report = computeMetrics(table, DEFAULT_COMPUTE_OPTIONS);
     const reportPath = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-metrics.json');
     await writeFile(reportPath, `${JSON.stringify(report, null, 2)}\n`);
     core.setOutput('report', reportPath);

@@ -56,14 +56,15 @@ function gatedPopulations(statistics: Statistic[], options: MetricOptions): numb
 }
 
 /** The metrics of one scope, with their intervals. */
-export function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOptions): MetricSet {
+function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOptions): MetricSet {
   const statistics = prepareStatistics(table, scope, options);
   const ones = new Float64Array(scope.instanceCount).fill(1);
   const values = statistics.map((statistic) => statistic.evaluate(ones));
-  const factory = (subset?: Int32Array) => {
-    const part = subset ? subScope(scope, subset) : scope;
-    // A subset may lack a metric the scope has: keep the scope's list and mark it undefined there.
-    const prepared = subset ? prepareStatistics(table, part, options) : statistics;
+  const factory = (subset?: Int32Array): Estimator[] => {
+    if (!subset) return statistics;
+    const prepared = prepareStatistics(table, subScope(scope, subset), options);
+    if (sameMetrics(prepared, statistics)) return prepared;
+    // The subset lacks a metric the scope has (or orders them otherwise): align, undefined where missing.
     return statistics.map((statistic) => alignedEstimator(statistic.metrics.map(({ metric }) => metric), prepared));
   };
   const samples =
@@ -92,6 +93,10 @@ function clipped(metric: string, ci: [number, number] | undefined): [number, num
   if (!ci) return null;
   const [low, high] = lookupMetric(metric)!.range;
   return [Math.min(Math.max(ci[0], low), high), Math.min(Math.max(ci[1], low), high)];
+}
+
+function sameMetrics(a: Statistic[], b: Statistic[]): boolean {
+  return a.length === b.length && a.every((statistic, s) => statistic.metrics.length === b[s].metrics.length && statistic.metrics.every(({ metric }, k) => metric === b[s].metrics[k].metric));
 }
 
 /** An estimator of the named metrics, each computed by whichever of `prepared` has it (NaN if none). */

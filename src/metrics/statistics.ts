@@ -72,19 +72,26 @@ interface SortedRecords {
   payload: Float64Array;
 }
 
+/** The orderings the metrics use: confidence both ways (calibration, selective accuracy), latency. */
+type Ordering = 'confidence ascending' | 'confidence descending' | 'latencyMs ascending';
+
+/** Rows that have the value, by rank: rankOf[row] (-1 without a value) and its inverse. */
+export interface RowOrder {
+  rankOf: Int32Array;
+  rowAtRank: Int32Array;
+}
+
 /**
  * Every row's position when the table's rows that have a value are ordered by it, ties in input
- * order. Computed once per column and direction; scopes and bootstrap subsets then order their rows
- * by these integers, which is much faster than comparing values again.
+ * order. Computed once per table and kept in it; scopes and bootstrap subsets then order their rows
+ * by these integers, much faster than comparing values.
  */
-const rankCache = new WeakMap<Float64Array, { ascending?: Int32Array; descending?: Int32Array }>();
-
-function ranksOf(column: Float64Array, descending: boolean): Int32Array {
-  let cached = rankCache.get(column);
-  if (!cached) rankCache.set(column, (cached = {}));
-  const key = descending ? 'descending' : 'ascending';
-  const known = cached[key];
+function ranksOf(table: RecordTable, ordering: Ordering): RowOrder {
+  const known = table.orderings.get(ordering);
   if (known) return known;
+  const [name, direction] = ordering.split(' ') as ['confidence' | 'latencyMs', string];
+  const column = table[name];
+  const descending = direction === 'descending';
   // Count each distinct value, order the distinct values, then hand out positions run by run.
   const countOf = new Map<number, number>();
   for (let row = 0; row < column.length; row++) {
@@ -99,34 +106,56 @@ function ranksOf(column: Float64Array, descending: boolean): Int32Array {
     nextPosition.set(value, position);
     position += countOf.get(value)!;
   }
-  const ranks = new Int32Array(column.length).fill(-1);
+  const rankOf = new Int32Array(column.length).fill(-1);
+  const rowAtRank = new Int32Array(position);
   for (let row = 0; row < column.length; row++) {
     const value = column[row];
     if (Number.isNaN(value)) continue;
     const rank = nextPosition.get(value)!;
-    ranks[row] = rank;
+    rankOf[row] = rank;
+    rowAtRank[rank] = row;
     nextPosition.set(value, rank + 1); // the next row with this value comes after: ties in input order
   }
-  cached[key] = ranks;
-  return ranks;
+  const order = { rankOf, rowAtRank };
+  table.orderings.set(ordering, order);
+  return order;
 }
 
 /** Positions are packed with their rank into one float: exact while rank * 2^22 + position < 2^53. */
 const POSITION_BITS = 4194304; // 2^22
 
-function sortRecords(rows: number[], instances: number[], value: Float64Array, payload: Float64Array, descending: boolean): SortedRecords {
-  const ranks = ranksOf(value, descending);
-  if (rows.length >= POSITION_BITS) throw new Error(`a scope of more than ${POSITION_BITS - 1} records with this value is not supported`);
+/** The positions in `rows` of those rows, ordered: for a large share of the table, by walking the table's order. */
+function orderOfRows(table: RecordTable, ordering: Ordering, rows: number[]): Int32Array {
+  const { rankOf, rowAtRank } = ranksOf(table, ordering);
+  const order = new Int32Array(rows.length);
+  if (rows.length * 16 > table.size || rows.length >= POSITION_BITS) {
+    const positionOf = new Int32Array(table.size).fill(-1);
+    for (let position = 0; position < rows.length; position++) positionOf[rows[position]] = position;
+    let next = 0;
+    for (let rank = 0; rank < rowAtRank.length; rank++) {
+      const position = positionOf[rowAtRank[rank]];
+      if (position >= 0) order[next++] = position;
+    }
+    return order;
+  }
+  // A small set (a bootstrap subset): sort (rank, position) pairs packed into floats, natively.
   const keys = new Float64Array(rows.length);
-  for (let position = 0; position < rows.length; position++) keys[position] = ranks[rows[position]] * POSITION_BITS + position;
+  for (let position = 0; position < rows.length; position++) keys[position] = rankOf[rows[position]] * POSITION_BITS + position;
   keys.sort();
+  for (let index = 0; index < keys.length; index++) order[index] = keys[index] % POSITION_BITS;
+  return order;
+}
+
+function sortRecords(table: RecordTable, ordering: Ordering, rows: number[], instances: number[], payload: Float64Array): SortedRecords {
+  const value = ordering.startsWith('confidence') ? table.confidence : table.latencyMs;
+  const order = orderOfRows(table, ordering, rows);
   const sorted: SortedRecords = {
     instance: new Int32Array(rows.length),
     value: new Float64Array(rows.length),
     payload: new Float64Array(rows.length),
   };
-  for (let index = 0; index < keys.length; index++) {
-    const position = keys[index] % POSITION_BITS;
+  for (let index = 0; index < order.length; index++) {
+    const position = order[index];
     sorted.instance[index] = instances[position];
     sorted.value[index] = value[rows[position]];
     sorted.payload[index] = payload[rows[position]];
@@ -237,20 +266,22 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
   if (scope.rows.length === 0) return [];
   const sums = new SlotsBuilder();
   const derived: DerivedMetric[] = [];
-  const counted = (slot: number) => {
-    let n = 0;
-    return { slot, add: (instance: number, value: number) => (n++, sums.add(slot, instance, value)), count: () => n };
-  };
 
-  const accuracy = counted(sums.newSlot());
-  const errors = counted(sums.newSlot());
-  const brier = counted(sums.newSlot());
+  const accuracy = sums.newSlot();
+  const errors = sums.newSlot();
+  const brier = sums.newSlot();
   const eceCorrect = Array.from({ length: ECE_BINS }, () => sums.newSlot());
   const eceConfidence = Array.from({ length: ECE_BINS }, () => sums.newSlot());
-  const toxic = counted(sums.newSlot());
-  const outputTokens = counted(sums.newSlot());
-  const cost = counted(sums.newSlot());
-  const groupSlots = new Map<string, Map<number, ReturnType<typeof counted>>>();
+  const toxic = sums.newSlot();
+  const outputTokens = sums.newSlot();
+  const cost = sums.newSlot();
+  // Per attribute: the slot of each group value (-1 until met), and the values in order of appearance.
+  const groups = [...table.groups].map(([attribute, column]) => ({
+    attribute,
+    column,
+    slotOf: new Int32Array(column.values.length).fill(-1),
+    seen: [] as number[],
+  }));
 
   const worstOriginal = new Float64Array(scope.instanceCount).fill(Infinity);
   const worstRobust = new Float64Array(scope.instanceCount).fill(Infinity);
@@ -260,12 +291,11 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
   const latencyRows: number[] = [];
   const latencyInstances: number[] = [];
 
-  const groupColumns = [...table.groups];
   for (let index = 0; index < scope.rows.length; index++) {
     const row = scope.rows[index];
     const instance = scope.instanceOfRow[index];
     const failed = table.failed[row] === 1;
-    errors.add(instance, failed ? 1 : 0);
+    sums.add(errors, instance, failed ? 1 : 0);
     if (failed) continue;
     const kind = table.kind[row];
     const correct = table.correct[row];
@@ -273,57 +303,62 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
     else if (kind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], correct);
     else {
       worstOriginal[instance] = Math.min(worstOriginal[instance], correct);
-      accuracy.add(instance, correct);
+      sums.add(accuracy, instance, correct);
       const confidence = table.confidence[row];
       if (!Number.isNaN(confidence)) {
-        brier.add(instance, (confidence - correct) ** 2);
+        sums.add(brier, instance, (confidence - correct) ** 2);
         const bin = Math.min(Math.floor(confidence * 10), ECE_BINS - 1);
         sums.add(eceCorrect[bin], instance, correct);
         sums.add(eceConfidence[bin], instance, confidence);
         calibrationRows.push(row);
         calibrationInstances.push(instance);
       }
-      for (const [attribute, column] of groupColumns) {
-        const value = column.valueOf[row];
+      for (const group of groups) {
+        const value = group.column.valueOf[row];
         if (value < 0) continue;
-        let slots = groupSlots.get(attribute);
-        if (!slots) groupSlots.set(attribute, (slots = new Map()));
-        let slot = slots.get(value);
-        if (!slot) slots.set(value, (slot = counted(sums.newSlot())));
-        slot.add(instance, correct);
+        if (group.slotOf[value] < 0) {
+          group.slotOf[value] = sums.newSlot();
+          group.seen.push(value);
+        }
+        sums.add(group.slotOf[value], instance, correct);
       }
     }
     if (!Number.isNaN(table.latencyMs[row])) {
       latencyRows.push(row);
       latencyInstances.push(instance);
     }
-    if (!Number.isNaN(table.toxicity[row])) toxic.add(instance, table.toxicity[row] >= 0.5 ? 1 : 0);
-    if (!Number.isNaN(table.outputTokens[row])) outputTokens.add(instance, table.outputTokens[row]);
-    if (!Number.isNaN(table.costUsd[row])) cost.add(instance, table.costUsd[row]);
+    if (!Number.isNaN(table.toxicity[row])) sums.add(toxic, instance, table.toxicity[row] >= 0.5 ? 1 : 0);
+    if (!Number.isNaN(table.outputTokens[row])) sums.add(outputTokens, instance, table.outputTokens[row]);
+    if (!Number.isNaN(table.costUsd[row])) sums.add(cost, instance, table.costUsd[row]);
   }
 
   const statistics: Statistic[] = [];
-  const addRatio = (metric: string, slot: ReturnType<typeof counted>) => {
-    if (slot.count() > 0) derived.push({ metric, n: slot.count(), derive: ratio(slot.slot) });
+  const addRatio = (metric: string, slot: number) => {
+    if (sums.count(slot) > 0) derived.push({ metric, n: sums.count(slot), derive: ratio(slot) });
   };
 
   addRatio('accuracy', accuracy);
   const calibrated = calibrationRows.length;
   if (calibrated > 0) {
+    const binWeight = new Float64Array(ECE_BINS);
+    const binCorrect = new Float64Array(ECE_BINS);
+    const binConfidence = new Float64Array(ECE_BINS);
     derived.push({
       metric: 'ece',
       n: calibrated,
-      derive: ({ numerator, denominator }) =>
-        calibrationError(
-          eceCorrect.map((slot) => denominator[slot]),
-          eceCorrect.map((slot) => numerator[slot]),
-          eceConfidence.map((slot) => numerator[slot]),
-        ),
+      derive: ({ numerator, denominator }) => {
+        for (let bin = 0; bin < ECE_BINS; bin++) {
+          binWeight[bin] = denominator[eceCorrect[bin]];
+          binCorrect[bin] = numerator[eceCorrect[bin]];
+          binConfidence[bin] = numerator[eceConfidence[bin]];
+        }
+        return calibrationError(binWeight, binCorrect, binConfidence);
+      },
     });
-    const ascending = sortRecords(calibrationRows, calibrationInstances, table.confidence, table.correct, false);
+    const ascending = sortRecords(table, 'confidence ascending', calibrationRows, calibrationInstances, table.correct);
     statistics.push({ metrics: [{ metric: 'ece_10_bin', n: calibrated }], evaluate: (weights) => [equalMassEce(ascending, weights)] });
     addRatio('brier', brier);
-    const descending = sortRecords(calibrationRows, calibrationInstances, table.confidence, table.correct, true);
+    const descending = sortRecords(table, 'confidence descending', calibrationRows, calibrationInstances, table.correct);
     statistics.push({
       metrics: [
         { metric: 'selective_cov_acc_area', n: calibrated },
@@ -339,22 +374,22 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
     ['accuracy_robust', worstRobust],
     ['accuracy_fair', worstFair],
   ] as const) {
-    const slot = counted(sums.newSlot());
+    const slot = sums.newSlot();
     let perturbed = false;
     for (let instance = 0; instance < scope.instanceCount; instance++) {
       if (worstOriginal[instance] === Infinity) continue;
       if (worstPerturbed[instance] !== Infinity) perturbed = true;
-      slot.add(instance, Math.min(worstOriginal[instance], worstPerturbed[instance]));
+      sums.add(slot, instance, Math.min(worstOriginal[instance], worstPerturbed[instance]));
     }
     if (perturbed) addRatio(metric, slot);
   }
 
-  for (const [attribute, slots] of groupSlots) {
-    const column = table.groups.get(attribute)!;
-    const eligible = [...slots.values()].filter((slot) => slot.count() >= options.minGroupSize);
+  for (const { attribute, column, slotOf, seen } of groups) {
+    if (seen.length === 0) continue;
+    const eligible = seen.map((value) => slotOf[value]).filter((slot) => sums.count(slot) >= options.minGroupSize);
     if (eligible.length > 0) {
-      const n = eligible.reduce((sum, slot) => sum + slot.count(), 0);
-      const accuracies = (totals: SlotTotals) => eligible.map((slot) => ratio(slot.slot)(totals)).filter((value) => !Number.isNaN(value));
+      const n = eligible.reduce((sum, slot) => sum + sums.count(slot), 0);
+      const accuracies = (totals: SlotTotals) => eligible.map((slot) => ratio(slot)(totals)).filter((value) => !Number.isNaN(value));
       derived.push({
         metric: `worst_group_accuracy:${attribute}`,
         n,
@@ -372,12 +407,12 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
         },
       });
     }
-    for (const [value, slot] of slots) addRatio(`group_accuracy:${attribute}=${column.values[value]}`, slot);
+    for (const value of seen) addRatio(`group_accuracy:${attribute}=${column.values[value]}`, slotOf[value]);
   }
 
   addRatio('error_rate', errors);
   if (latencyRows.length > 0) {
-    const ascending = sortRecords(latencyRows, latencyInstances, table.latencyMs, table.latencyMs, false);
+    const ascending = sortRecords(table, 'latencyMs ascending', latencyRows, latencyInstances, table.latencyMs);
     const n = latencyRows.length;
     // Timed records per instance, to total a resample's copies without a pass over every record.
     const perInstance = new Float64Array(scope.instanceCount);
@@ -398,7 +433,7 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
   }
   addRatio('toxicity_rate', toxic);
   addRatio('output_tokens_mean', outputTokens);
-  if (cost.count() > 0) derived.push({ metric: 'cost_usd_total', n: cost.count(), derive: ({ numerator }) => numerator[cost.slot] });
+  if (sums.count(cost) > 0) derived.push({ metric: 'cost_usd_total', n: sums.count(cost), derive: ({ numerator }) => numerator[cost] });
 
   if (derived.length > 0) statistics.unshift(new SumsStatistic(sums.build(), derived));
   return statistics;

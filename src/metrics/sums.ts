@@ -36,8 +36,14 @@ export class SlotsBuilder {
   }
 
   add(slot: number, instance: number, value: number): void {
-    this.slots[slot].instance.push(instance);
-    this.slots[slot].value.push(value);
+    const entries = this.slots[slot];
+    entries.instance.push(instance);
+    entries.value.push(value);
+  }
+
+  /** How many entries the slot has: the records (or instances) its metric rests on. */
+  count(slot: number): number {
+    return this.slots[slot].instance.length;
   }
 
   build(): Slot[] {

@@ -62,6 +62,8 @@ export interface RecordTable {
   costUsd: Float64Array;
   toxicity: Float64Array;
   groups: Map<string, GroupColumn>;
+  /** Orderings of the rows by a column, filled in by the metrics as they need them. */
+  orderings: Map<string, { rankOf: Int32Array; rowAtRank: Int32Array }>;
 }
 
 const optionalNumber = (value: unknown): number => (typeof value === 'number' ? value : NaN);
@@ -154,6 +156,7 @@ export class RecordTableBuilder {
       costUsd: this.costUsd.trimmed(size),
       toxicity: this.toxicity.trimmed(size),
       groups,
+      orderings: new Map(),
     };
   }
 }

@@ -40,8 +40,8 @@ export async function forEachRecord(
     for await (const { firstLine, lines } of readLineBatches(path)) {
       for (let index = 0; index < lines.length; index++) {
         let text = lines[index];
-        if (text.endsWith('\r')) text = text.slice(0, -1);
-        if (text.trim().length === 0) continue;
+        if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1); // "\r\n" line ends
+        if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim().length === 0)) continue; // blank lines
         const line = firstLine + index;
         let value: unknown;
         try {
