@@ -98,6 +98,23 @@ describe('confidence intervals', () => {
     expect(Math.abs(ci![1] - (0.7 + half))).toBeLessThan(0.15 * half);
   });
 
+  it('size little-bootstrap subsets by n^0.7 and by the metric with the fewest records', () => {
+    expect(subsetSizeFor(500, [500])).toBe(500); // small scopes: the plain bootstrap
+    expect(subsetSizeFor(40000, [40000])).toBe(Math.ceil(40000 ** 0.7)); // 1,661
+    expect(subsetSizeFor(2000, [2000])).toBe(500);
+    // A metric on 400 of 40,000 instances needs subsets of 5,000 to see 50 of its records in each.
+    expect(subsetSizeFor(40000, [40000, 400])).toBe(5000);
+    expect(subsetSizeFor(40000, [40000, 10])).toBe(40000);
+  });
+
+  it('stay within the values a metric can take', () => {
+    // Two groups with the same accuracy: the gap is 0 and its interval cannot go below 0.
+    const records = binaryRun(3000, 0.5).map((r, i) => ({ ...r, groups: { g: i % 2 === 0 ? 'x' : 'y' } }));
+    const gap = computeMetrics(buildTable(records), options).overall['group_accuracy_gap:g'];
+    expect(gap.ci![0]).toBeGreaterThanOrEqual(0);
+    expect(gap.ci![1]).toBeGreaterThan(0);
+  });
+
   it('resample an instance together with its perturbations', () => {
     // 400 instances, each with 4 identical variants: error_rate over 2000 records varies as 400 clusters do.
     const records = binaryRun(400, 0.5, 4).map((r) => (r.correct === 0 ? { scenario: r.scenario, id: r.id, perturbation: r.perturbation, error: 'x' } : r)) as EvalRecord[];
