@@ -31,7 +31,8 @@ describe('the bundled action (dist/index.js)', () => {
     const result = await runAction({ candidate: path });
     expect(result.code).toBe(0);
     expect(result.summary).toContain('## evalgate metrics');
-    expect(result.summary).toMatch(/\| `accuracy` +\| +0\.5 \|/);
+    expect(result.summary).toMatch(/\| accuracy +\| +0\.5 \| +\[0, 1\] \| +2 \| accuracy \(higher is better\)/);
+    expect(result.summary).toContain('| error\\_rate |');
     // A scenario name is data: escaped before it goes into markdown.
     expect(result.summary).toContain('### scenario billing\\|x');
     const reportPath = join(result.workspace, 'evalgate-metrics.json');

@@ -4690,6 +4690,22 @@ function formatNumber(value) {
 function formatInterval(ci) {
   return ci ? `[${formatNumber(ci[0])}, ${formatNumber(ci[1])}]` : "-";
 }
+var METRIC_TABLE_HEADER = ["metric", "value", "95% CI", "n", "dimension", "note"];
+var METRIC_TABLE_ALIGN = ["l", "r", "r", "r", "l", "l"];
+function metricRows(metrics, minGroupSize, formatName) {
+  return Object.entries(metrics).map(([name, metric]) => {
+    const definition = lookupMetric(name);
+    const smallGroup = definition?.name === "group_accuracy" && metric.n < minGroupSize;
+    return [
+      formatName(name),
+      formatNumber(metric.value),
+      formatInterval(metric.ci),
+      String(metric.n),
+      definition ? `${definition.dimension} (${definition.direction} is better)` : "",
+      smallGroup ? `below min_group_size ${minGroupSize}: not in worst/gap` : ""
+    ];
+  });
+}
 
 // src/report/metrics-text.ts
 function metricsText(report, minGroupSize) {
@@ -4700,23 +4716,9 @@ function metricsText(report, minGroupSize) {
   return sections.join("\n\n") + "\n";
 }
 function scopeText(title, metrics, minGroupSize) {
-  const rows = Object.entries(metrics).map(([name, metric]) => {
-    const definition = lookupMetric(name);
-    const smallGroup = definition?.name === "group_accuracy" && metric.n < minGroupSize;
-    return [
-      name,
-      formatNumber(metric.value),
-      formatInterval(metric.ci),
-      String(metric.n),
-      definition ? `${definition.dimension} (${definition.direction} is better)` : "",
-      smallGroup ? `below min_group_size ${minGroupSize}: not in worst/gap` : ""
-    ];
-  });
-  const table = markdownTable([["metric", "value", "95% CI", "n", "dimension", "note"], ...rows], {
-    align: ["l", "r", "r", "r", "l", "l"]
-  });
+  const rows = metricRows(metrics, minGroupSize, (name) => name);
   return `${title}
-${table}`;
+${markdownTable([METRIC_TABLE_HEADER, ...rows], { align: METRIC_TABLE_ALIGN })}`;
 }
 
 // src/cli.ts

@@ -20854,30 +20854,32 @@ function formatNumber(value) {
 function formatInterval(ci) {
   return ci ? `[${formatNumber(ci[0])}, ${formatNumber(ci[1])}]` : "-";
 }
+var METRIC_TABLE_HEADER = ["metric", "value", "95% CI", "n", "dimension", "note"];
+var METRIC_TABLE_ALIGN = ["l", "r", "r", "r", "l", "l"];
+function metricRows(metrics, minGroupSize, formatName) {
+  return Object.entries(metrics).map(([name, metric]) => {
+    const definition = lookupMetric(name);
+    const smallGroup = definition?.name === "group_accuracy" && metric.n < minGroupSize;
+    return [
+      formatName(name),
+      formatNumber(metric.value),
+      formatInterval(metric.ci),
+      String(metric.n),
+      definition ? `${definition.dimension} (${definition.direction} is better)` : "",
+      smallGroup ? `below min_group_size ${minGroupSize}: not in worst/gap` : ""
+    ];
+  });
+}
 
 // src/report/metrics-markdown.ts
 function escapeMarkdown(text) {
   return text.replace(/[\\`*_{}[\]()<>#+!|~&]/g, (character) => `\\${character}`).replace(/\r?\n/g, " ");
 }
-function scopeTable(metrics, minGroupSize) {
-  const rows = Object.entries(metrics).map(([name, metric]) => {
-    const definition = lookupMetric(name);
-    const smallGroup = definition?.name === "group_accuracy" && metric.n < minGroupSize;
-    return [
-      `\`${name.replace(/`/g, "'")}\``,
-      formatNumber(metric.value),
-      formatInterval(metric.ci),
-      String(metric.n),
-      definition?.dimension ?? "",
-      smallGroup ? `below ${minGroupSize}: not in worst/gap` : ""
-    ];
-  });
-  return markdownTable([["metric", "value", "95% CI", "n", "dimension", "note"], ...rows], { align: ["l", "r", "r", "r", "l", "l"] });
-}
 function metricsMarkdown(report, minGroupSize) {
-  const parts = ["## evalgate metrics", "", "### overall", "", scopeTable(report.overall, minGroupSize)];
+  const table = (metrics) => markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escapeMarkdown)], { align: METRIC_TABLE_ALIGN });
+  const parts = ["## evalgate metrics", "", "### overall", "", table(report.overall)];
   for (const [scenario, metrics] of Object.entries(report.scenarios)) {
-    parts.push("", `### scenario ${escapeMarkdown(scenario)}`, "", scopeTable(metrics, minGroupSize));
+    parts.push("", `### scenario ${escapeMarkdown(scenario)}`, "", table(metrics));
   }
   return `${parts.join("\n")}
 `;

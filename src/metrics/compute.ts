@@ -135,10 +135,12 @@ function sortByRegistry(found: Array<[string, MetricValue]>): Array<[string, Met
   return found.sort((a, b) => rank(a[0]) - rank(b[0]));
 }
 
-/** One metric of a scope as a function of instance weights (NaN where the scope lacks it). */
-function metricFunction(table: RecordTable, scope: Scope, metric: string, options: MetricOptions): (weights: Float64Array) => number {
-  const estimator = alignedEstimator([metric], prepareStatistics(table, scope, options));
-  return (weights) => estimator.evaluate(weights)[0];
+/** One metric of a scope as a function of instance weights (NaN where the scope lacks it), and its n. */
+function metricFunction(table: RecordTable, scope: Scope, metric: string, options: MetricOptions): { evaluate: (weights: Float64Array) => number; n: number } {
+  const prepared = prepareStatistics(table, scope, options);
+  const estimator = alignedEstimator([metric], prepared);
+  const n = prepared.flatMap((statistic) => statistic.metrics).find((info) => info.metric === metric)?.n ?? 0;
+  return { evaluate: (weights) => estimator.evaluate(weights)[0], n };
 }
 
 export interface MetricComparison extends PairedDifference {
@@ -158,21 +160,19 @@ export function compareMetric(
   options: ComputeOptions = DEFAULT_COMPUTE_OPTIONS,
 ): MetricComparison | undefined {
   const scopes = sharedScopes(candidate, baseline, scenario);
-  const factory = (subset?: Int32Array) => ({
-    candidate: metricFunction(candidate, subset ? subScope(scopes.candidate, subset) : scopes.candidate, metric, options),
-    baseline: metricFunction(baseline, subset ? subScope(scopes.baseline, subset) : scopes.baseline, metric, options),
-  });
-  const ones = new Float64Array(scopes.shared).fill(1);
+  const factory = (subset?: Int32Array) => {
+    const candidateMetric = metricFunction(candidate, subset ? subScope(scopes.candidate, subset) : scopes.candidate, metric, options);
+    const baselineMetric = metricFunction(baseline, subset ? subScope(scopes.baseline, subset) : scopes.baseline, metric, options);
+    return { candidate: candidateMetric.evaluate, baseline: baselineMetric.evaluate, populations: [candidateMetric.n, baselineMetric.n] };
+  };
   const full = factory();
+  const ones = new Float64Array(scopes.shared).fill(1);
   if (Number.isNaN(full.candidate(ones)) || Number.isNaN(full.baseline(ones))) return undefined;
-  const populations = [scopes.candidate, scopes.baseline].flatMap((scope, side) =>
-    prepareStatistics(side === 0 ? candidate : baseline, scope, options).flatMap((statistic) => statistic.metrics.filter((info) => info.metric === metric).map(({ n }) => n)),
-  );
   const seed = deriveSeed(options.seed, `${scenario ?? OVERALL}\u0000${metric}`);
   const comparison = pairedBootstrap((subset) => (subset ? factory(subset) : full), scopes.shared, {
     resamples: options.resamples,
     seed,
-    subsetSize: subsetSizeFor(scopes.shared, populations),
+    subsetSize: subsetSizeFor(scopes.shared, full.populations),
   });
   return { ...comparison, shared: scopes.shared };
 }

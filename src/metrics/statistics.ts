@@ -1,14 +1,15 @@
 import { weightedQuantileSorted } from '../stats/quantile.js';
 import type { Scope } from './scope.js';
 import { SlotsBuilder, sumSlots, type Slot, type SlotTotals } from './sums.js';
-import { KIND_FAIRNESS, KIND_ORIGINAL, KIND_ROBUSTNESS, type RecordTable } from './table.js';
+import { KIND_FAIRNESS, KIND_ORIGINAL, KIND_ROBUSTNESS, type RecordTable, type RowOrder } from './table.js';
 
-/**
+/*
  * Every metric is a statistic of instance weights: evaluated as if instance i appeared weights[i]
  * times. All weights 1 gives the metrics' values; multinomial counts give a bootstrap resample.
  * A Statistic computes one or more metrics in one pass; NaN means undefined for those weights
  * (e.g. no weight on any record the metric uses).
  */
+
 export interface MetricInfo {
   metric: string;
   /** How many records (instances for worst-case accuracy) the value rests on. */
@@ -75,11 +76,6 @@ interface SortedRecords {
 /** The orderings the metrics use: confidence both ways (calibration, selective accuracy), latency. */
 type Ordering = 'confidence ascending' | 'confidence descending' | 'latencyMs ascending';
 
-/** Rows that have the value, by rank: rankOf[row] (-1 without a value) and its inverse. */
-export interface RowOrder {
-  rankOf: Int32Array;
-  rowAtRank: Int32Array;
-}
 
 /**
  * Every row's position when the table's rows that have a value are ordered by it, ties in input

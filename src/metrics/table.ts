@@ -46,6 +46,12 @@ export interface GroupColumn {
   valueOf: Int32Array;
 }
 
+/** Rows that have a value, by rank: rankOf[row] (-1 without a value) and its inverse. */
+export interface RowOrder {
+  rankOf: Int32Array;
+  rowAtRank: Int32Array;
+}
+
 export interface RecordTable {
   size: number;
   scenarios: string[];
@@ -63,7 +69,7 @@ export interface RecordTable {
   toxicity: Float64Array;
   groups: Map<string, GroupColumn>;
   /** Orderings of the rows by a column, filled in by the metrics as they need them. */
-  orderings: Map<string, { rankOf: Int32Array; rowAtRank: Int32Array }>;
+  orderings: Map<string, RowOrder>;
 }
 
 const optionalNumber = (value: unknown): number => (typeof value === 'number' ? value : NaN);

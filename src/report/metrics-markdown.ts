@@ -1,34 +1,19 @@
 import { markdownTable } from 'markdown-table';
-import type { MetricSet, MetricsReport } from '../metrics/compute.js';
-import { lookupMetric } from '../metrics/registry.js';
-import { formatInterval, formatNumber } from './format.js';
+import type { MetricsReport } from '../metrics/compute.js';
+import { METRIC_TABLE_ALIGN, METRIC_TABLE_HEADER, metricRows } from './format.js';
 
 /** Text that came from data (scenario and group names) made inert in markdown. */
 export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()<>#+!|~&]/g, (character) => `\\${character}`).replace(/\r?\n/g, ' ');
 }
 
-function scopeTable(metrics: MetricSet, minGroupSize: number): string {
-  const rows = Object.entries(metrics).map(([name, metric]) => {
-    const definition = lookupMetric(name);
-    const smallGroup = definition?.name === 'group_accuracy' && metric.n < minGroupSize;
-    return [
-      `\`${name.replace(/`/g, "'")}\``,
-      formatNumber(metric.value),
-      formatInterval(metric.ci),
-      String(metric.n),
-      definition?.dimension ?? '',
-      smallGroup ? `below ${minGroupSize}: not in worst/gap` : '',
-    ];
-  });
-  return markdownTable([['metric', 'value', '95% CI', 'n', 'dimension', 'note'], ...rows], { align: ['l', 'r', 'r', 'r', 'l', 'l'] });
-}
-
 /** The metrics as markdown, for the job summary: overall, then each scenario. */
 export function metricsMarkdown(report: MetricsReport, minGroupSize: number): string {
-  const parts = ['## evalgate metrics', '', '### overall', '', scopeTable(report.overall, minGroupSize)];
+  const table = (metrics: MetricsReport['overall']) =>
+    markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escapeMarkdown)], { align: METRIC_TABLE_ALIGN });
+  const parts = ['## evalgate metrics', '', '### overall', '', table(report.overall)];
   for (const [scenario, metrics] of Object.entries(report.scenarios)) {
-    parts.push('', `### scenario ${escapeMarkdown(scenario)}`, '', scopeTable(metrics, minGroupSize));
+    parts.push('', `### scenario ${escapeMarkdown(scenario)}`, '', table(metrics));
   }
   return `${parts.join('\n')}\n`;
 }

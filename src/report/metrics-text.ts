@@ -1,7 +1,6 @@
 import { markdownTable } from 'markdown-table';
 import type { MetricSet, MetricsReport } from '../metrics/compute.js';
-import { lookupMetric } from '../metrics/registry.js';
-import { formatInterval, formatNumber } from './format.js';
+import { METRIC_TABLE_ALIGN, METRIC_TABLE_HEADER, metricRows } from './format.js';
 
 /** The readable form of `evalgate metrics`: one table per scope, overall first. */
 export function metricsText(report: MetricsReport, minGroupSize: number): string {
@@ -13,20 +12,6 @@ export function metricsText(report: MetricsReport, minGroupSize: number): string
 }
 
 function scopeText(title: string, metrics: MetricSet, minGroupSize: number): string {
-  const rows = Object.entries(metrics).map(([name, metric]) => {
-    const definition = lookupMetric(name);
-    const smallGroup = definition?.name === 'group_accuracy' && metric.n < minGroupSize;
-    return [
-      name,
-      formatNumber(metric.value),
-      formatInterval(metric.ci),
-      String(metric.n),
-      definition ? `${definition.dimension} (${definition.direction} is better)` : '',
-      smallGroup ? `below min_group_size ${minGroupSize}: not in worst/gap` : '',
-    ];
-  });
-  const table = markdownTable([['metric', 'value', '95% CI', 'n', 'dimension', 'note'], ...rows], {
-    align: ['l', 'r', 'r', 'r', 'l', 'l'],
-  });
-  return `${title}\n${table}`;
+  const rows = metricRows(metrics, minGroupSize, (name) => name);
+  return `${title}\n${markdownTable([METRIC_TABLE_HEADER, ...rows], { align: METRIC_TABLE_ALIGN })}`;
 }
