@@ -62,6 +62,7 @@ describe('evalgate metrics', () => {
     expect((await cli('metrics')).code).toBe(2);
     expect((await cli('metrics', 'x.jsonl', '--resamples', 'many')).code).toBe(2);
     expect((await cli('metrics', 'x.jsonl', '--min-group-size', '0')).code).toBe(2);
+    expect((await cli('metrics', 'x.jsonl', '--resamples', '2000000')).code).toBe(2);
     expect((await cli('frobnicate')).code).toBe(2);
     expect((await cli()).code).toBe(2);
     const help = await cli('metrics', '--help');

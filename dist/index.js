@@ -19925,6 +19925,51 @@ function lookupMetric(fullName) {
   return definition;
 }
 
+// src/stats/sort.ts
+function sortRowsByValue(values, rows) {
+  const n = rows.length;
+  let keys = new Uint32Array(2 * n);
+  const asDoubles = new Float64Array(keys.buffer);
+  for (let index = 0; index < n; index++) asDoubles[index] = values[rows[index]] + 0;
+  let order = Int32Array.from(rows);
+  let nextKeys = new Uint32Array(2 * n);
+  let nextOrder = new Int32Array(n);
+  const start = new Int32Array(65536);
+  for (const [word, shift] of [[0, 0], [0, 16], [1, 0], [1, 16]]) {
+    start.fill(0);
+    for (let index = 0; index < n; index++) start[keys[2 * index + word] >>> shift & 65535]++;
+    if (n === 0 || start[keys[word] >>> shift & 65535] === n) continue;
+    let position = 0;
+    for (let digit = 0; digit < 65536; digit++) {
+      const count = start[digit];
+      start[digit] = position;
+      position += count;
+    }
+    for (let index = 0; index < n; index++) {
+      const target = start[keys[2 * index + word] >>> shift & 65535]++;
+      nextOrder[target] = order[index];
+      nextKeys[2 * target] = keys[2 * index];
+      nextKeys[2 * target + 1] = keys[2 * index + 1];
+    }
+    [order, nextOrder] = [nextOrder, order];
+    [keys, nextKeys] = [nextKeys, keys];
+  }
+  return order;
+}
+function reverseKeepingTies(ascending, values) {
+  const descending = new Int32Array(ascending.length);
+  let next = 0;
+  let end = ascending.length;
+  while (end > 0) {
+    let begin = end - 1;
+    while (begin > 0 && values[ascending[begin - 1]] === values[ascending[end - 1]]) begin--;
+    descending.set(ascending.subarray(begin, end), next);
+    next += end - begin;
+    end = begin;
+  }
+  return descending;
+}
+
 // src/metrics/sums.ts
 var GrowableArray = class {
   constructor(data) {
@@ -20152,29 +20197,12 @@ function ranksOf(table, ordering) {
   const [name, direction] = ordering.split(" ");
   const column = table[name];
   const descending = direction === "descending";
-  const countOf = /* @__PURE__ */ new Map();
-  for (let row = 0; row < column.length; row++) {
-    const value = column[row];
-    if (!Number.isNaN(value)) countOf.set(value, (countOf.get(value) ?? 0) + 1);
-  }
-  const distinct = Float64Array.from(countOf.keys()).sort();
-  if (descending) distinct.reverse();
-  const nextPosition = /* @__PURE__ */ new Map();
-  let position = 0;
-  for (const value of distinct) {
-    nextPosition.set(value, position);
-    position += countOf.get(value);
-  }
+  const present = [];
+  for (let row = 0; row < column.length; row++) if (!Number.isNaN(column[row])) present.push(row);
+  const ascending = sortRowsByValue(column, Int32Array.from(present));
+  const rowAtRank = descending ? reverseKeepingTies(ascending, column) : ascending;
   const rankOf = new Int32Array(column.length).fill(-1);
-  const rowAtRank = new Int32Array(position);
-  for (let row = 0; row < column.length; row++) {
-    const value = column[row];
-    if (Number.isNaN(value)) continue;
-    const rank = nextPosition.get(value);
-    rankOf[row] = rank;
-    rowAtRank[rank] = row;
-    nextPosition.set(value, rank + 1);
-  }
+  for (let rank = 0; rank < rowAtRank.length; rank++) rankOf[rowAtRank[rank]] = rank;
   const order = { rankOf, rowAtRank };
   table.orderings.set(ordering, order);
   return order;

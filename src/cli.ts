@@ -14,11 +14,11 @@ export interface CliIo {
   stderr: (text: string) => void;
 }
 
-function integerOption(minimum: number): (text: string) => number {
+function integerOption(minimum: number, maximum: number): (text: string) => number {
   return (text) => {
     const value = Number(text);
-    if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < minimum) {
-      throw new InvalidArgumentError(`expected an integer >= ${minimum}, got "${text}"`);
+    if (!/^\d+$/.test(text.trim()) || value < minimum || value > maximum) {
+      throw new InvalidArgumentError(`expected an integer from ${minimum} to ${maximum}, got "${text}"`);
     }
     return value;
   };
@@ -36,9 +36,9 @@ function buildProgram(io: CliIo): Command {
     .description('Compute every metric, with 95% bootstrap confidence intervals, from a records file (JSON Lines).')
     .argument('<records>', 'records file, one JSON record per line')
     .option('--json', 'print {"overall": {...}, "scenarios": {...}} as JSON on stdout and nothing else')
-    .option('--seed <n>', 'seed of the bootstrap', integerOption(0), DEFAULT_COMPUTE_OPTIONS.seed)
-    .option('--resamples <n>', 'bootstrap resamples (0: no intervals)', integerOption(0), DEFAULT_COMPUTE_OPTIONS.resamples)
-    .option('--min-group-size <n>', 'smallest group counted in worst-group and gap metrics', integerOption(1), DEFAULT_COMPUTE_OPTIONS.minGroupSize)
+    .option('--seed <n>', 'seed of the bootstrap', integerOption(0, 2 ** 32 - 1), DEFAULT_COMPUTE_OPTIONS.seed)
+    .option('--resamples <n>', 'bootstrap resamples (0: no intervals)', integerOption(0, 1_000_000), DEFAULT_COMPUTE_OPTIONS.resamples)
+    .option('--min-group-size <n>', 'smallest group counted in worst-group and gap metrics', integerOption(1, Number.MAX_SAFE_INTEGER), DEFAULT_COMPUTE_OPTIONS.minGroupSize)
     .action(async (records: string, flags: { json?: boolean; seed: number; resamples: number; minGroupSize: number }) => {
       const table = await loadRecordTable(records);
       const report = computeMetrics(table, { seed: flags.seed, resamples: flags.resamples, minGroupSize: flags.minGroupSize });

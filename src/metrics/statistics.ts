@@ -1,4 +1,5 @@
 import { weightedQuantileSorted } from '../stats/quantile.js';
+import { reverseKeepingTies, sortRowsByValue } from '../stats/sort.js';
 import type { Scope } from './scope.js';
 import { SlotsBuilder, sumSlots, type Slot, type SlotTotals } from './sums.js';
 import { KIND_FAIRNESS, KIND_ORIGINAL, KIND_ROBUSTNESS, type RecordTable, type RowOrder } from './table.js';
@@ -88,30 +89,12 @@ function ranksOf(table: RecordTable, ordering: Ordering): RowOrder {
   const [name, direction] = ordering.split(' ') as ['confidence' | 'latencyMs', string];
   const column = table[name];
   const descending = direction === 'descending';
-  // Count each distinct value, order the distinct values, then hand out positions run by run.
-  const countOf = new Map<number, number>();
-  for (let row = 0; row < column.length; row++) {
-    const value = column[row];
-    if (!Number.isNaN(value)) countOf.set(value, (countOf.get(value) ?? 0) + 1);
-  }
-  const distinct = Float64Array.from(countOf.keys()).sort();
-  if (descending) distinct.reverse();
-  const nextPosition = new Map<number, number>();
-  let position = 0;
-  for (const value of distinct) {
-    nextPosition.set(value, position);
-    position += countOf.get(value)!;
-  }
+  const present: number[] = [];
+  for (let row = 0; row < column.length; row++) if (!Number.isNaN(column[row])) present.push(row);
+  const ascending = sortRowsByValue(column, Int32Array.from(present));
+  const rowAtRank = descending ? reverseKeepingTies(ascending, column) : ascending;
   const rankOf = new Int32Array(column.length).fill(-1);
-  const rowAtRank = new Int32Array(position);
-  for (let row = 0; row < column.length; row++) {
-    const value = column[row];
-    if (Number.isNaN(value)) continue;
-    const rank = nextPosition.get(value)!;
-    rankOf[row] = rank;
-    rowAtRank[rank] = row;
-    nextPosition.set(value, rank + 1); // the next row with this value comes after: ties in input order
-  }
+  for (let rank = 0; rank < rowAtRank.length; rank++) rankOf[rowAtRank[rank]] = rank;
   const order = { rankOf, rowAtRank };
   table.orderings.set(ordering, order);
   return order;

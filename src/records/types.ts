@@ -38,10 +38,3 @@ export interface EvalRecord {
   /** Unknown extra fields are kept and ignored. */
   [extra: string]: unknown;
 }
-
-/** A record together with where it came from, for error messages and input order. */
-export interface LocatedRecord {
-  record: EvalRecord;
-  /** 1-based line number in its file. */
-  line: number;
-}

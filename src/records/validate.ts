@@ -1,4 +1,4 @@
-import { PERTURBATION_KINDS, type EvalRecord, type PerturbationKind } from './types.js';
+import { PERTURBATION_KINDS, type PerturbationKind } from './types.js';
 
 /*
  * Checks one parsed line against the record contract. Hand-written rather than a zod schema because
@@ -101,11 +101,4 @@ export function recordProblem(value: unknown): string | undefined {
     return `"references" must be a string or an array of strings, got ${show(references)}`;
   }
   return undefined;
-}
-
-/** Narrows a parsed value to a record, or throws the problem as text. */
-export function asRecord(value: unknown): EvalRecord {
-  const problem = recordProblem(value);
-  if (problem !== undefined) throw new Error(problem);
-  return value as EvalRecord;
 }
