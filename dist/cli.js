@@ -3807,41 +3807,43 @@ function reverseKeepingTies(ascending, values) {
 }
 
 // src/metrics/sums.ts
-var GrowableArray = class {
-  constructor(data) {
-    this.data = data;
-  }
-  data;
-  length = 0;
-  push(value) {
-    if (this.length === this.data.length) {
-      const grown = new this.data.constructor(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = value;
-  }
-  done() {
-    return this.data.subarray(0, this.length);
-  }
-};
 var SlotsBuilder = class {
-  slots = [];
+  // While building, each slot is one growing array of (instance, value) pairs: a single array type
+  // keeps the hot add() monomorphic.
+  pairs = [];
+  lengths = [];
   newSlot() {
-    this.slots.push({ instance: new GrowableArray(new Int32Array(64)), value: new GrowableArray(new Float64Array(64)) });
-    return this.slots.length - 1;
+    this.pairs.push(new Float64Array(64));
+    this.lengths.push(0);
+    return this.pairs.length - 1;
   }
   add(slot, instance, value) {
-    const entries = this.slots[slot];
-    entries.instance.push(instance);
-    entries.value.push(value);
+    let pairs = this.pairs[slot];
+    const length = this.lengths[slot];
+    if (length + 2 > pairs.length) {
+      const grown = new Float64Array(pairs.length * 2);
+      grown.set(pairs);
+      this.pairs[slot] = pairs = grown;
+    }
+    pairs[length] = instance;
+    pairs[length + 1] = value;
+    this.lengths[slot] = length + 2;
   }
   /** How many entries the slot has: the records (or instances) its metric rests on. */
   count(slot) {
-    return this.slots[slot].instance.length;
+    return this.lengths[slot] / 2;
   }
   build() {
-    return this.slots.map((slot) => ({ instance: slot.instance.done(), value: slot.value.done() }));
+    return this.pairs.map((pairs, slot) => {
+      const entries = this.count(slot);
+      const instance = new Int32Array(entries);
+      const value = new Float64Array(entries);
+      for (let entry = 0; entry < entries; entry++) {
+        instance[entry] = pairs[2 * entry];
+        value[entry] = pairs[2 * entry + 1];
+      }
+      return { instance, value };
+    });
   }
 };
 function sumSlots(slots, weights) {
@@ -4159,10 +4161,8 @@ function selectiveAccuracy({ instance, payload: correct }, weights) {
   }
   return [areaSum / total, atTenPercent];
 }
-function prepareStatistics(table, scope, options) {
-  if (scope.rows.length === 0) return [];
+function collectScope(table, scope) {
   const sums = new SlotsBuilder();
-  const derived = [];
   const accuracy = sums.newSlot();
   const errors = sums.newSlot();
   const brier = sums.newSlot();
@@ -4171,9 +4171,10 @@ function prepareStatistics(table, scope, options) {
   const toxic = sums.newSlot();
   const outputTokens = sums.newSlot();
   const cost = sums.newSlot();
+  const groupColumns = [...table.groups.values()].map((column) => column.valueOf);
   const groups = [...table.groups].map(([attribute, column]) => ({
     attribute,
-    column,
+    values: column.values,
     slotOf: new Int32Array(column.values.length).fill(-1),
     seen: []
   }));
@@ -4184,20 +4185,21 @@ function prepareStatistics(table, scope, options) {
   const calibrationInstances = [];
   const latencyRows = [];
   const latencyInstances = [];
+  const { failed, kind, correct: correctOf, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
   for (let index = 0; index < scope.rows.length; index++) {
     const row = scope.rows[index];
     const instance = scope.instanceOfRow[index];
-    const failed = table.failed[row] === 1;
-    sums.add(errors, instance, failed ? 1 : 0);
-    if (failed) continue;
-    const kind = table.kind[row];
-    const correct = table.correct[row];
-    if (kind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], correct);
-    else if (kind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], correct);
+    const rowFailed = failed[row] === 1;
+    sums.add(errors, instance, rowFailed ? 1 : 0);
+    if (rowFailed) continue;
+    const rowKind = kind[row];
+    const correct = correctOf[row];
+    if (rowKind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], correct);
+    else if (rowKind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], correct);
     else {
       worstOriginal[instance] = Math.min(worstOriginal[instance], correct);
       sums.add(accuracy, instance, correct);
-      const confidence = table.confidence[row];
+      const confidence = confidenceOf[row];
       if (!Number.isNaN(confidence)) {
         sums.add(brier, instance, (confidence - correct) ** 2);
         const bin = Math.min(Math.floor(confidence * 10), ECE_BINS - 1);
@@ -4206,9 +4208,10 @@ function prepareStatistics(table, scope, options) {
         calibrationRows.push(row);
         calibrationInstances.push(instance);
       }
-      for (const group of groups) {
-        const value = group.column.valueOf[row];
+      for (let attribute = 0; attribute < groupColumns.length; attribute++) {
+        const value = groupColumns[attribute][row];
         if (value < 0) continue;
+        const group = groups[attribute];
         if (group.slotOf[value] < 0) {
           group.slotOf[value] = sums.newSlot();
           group.seen.push(value);
@@ -4216,14 +4219,40 @@ function prepareStatistics(table, scope, options) {
         sums.add(group.slotOf[value], instance, correct);
       }
     }
-    if (!Number.isNaN(table.latencyMs[row])) {
+    if (!Number.isNaN(latencyMs[row])) {
       latencyRows.push(row);
       latencyInstances.push(instance);
     }
-    if (!Number.isNaN(table.toxicity[row])) sums.add(toxic, instance, table.toxicity[row] >= 0.5 ? 1 : 0);
-    if (!Number.isNaN(table.outputTokens[row])) sums.add(outputTokens, instance, table.outputTokens[row]);
-    if (!Number.isNaN(table.costUsd[row])) sums.add(cost, instance, table.costUsd[row]);
+    if (!Number.isNaN(toxicity[row])) sums.add(toxic, instance, toxicity[row] >= 0.5 ? 1 : 0);
+    if (!Number.isNaN(tokensOf[row])) sums.add(outputTokens, instance, tokensOf[row]);
+    if (!Number.isNaN(costUsd[row])) sums.add(cost, instance, costUsd[row]);
   }
+  return {
+    sums,
+    accuracy,
+    errors,
+    brier,
+    eceCorrect,
+    eceConfidence,
+    toxic,
+    outputTokens,
+    cost,
+    groups,
+    worstOriginal,
+    worstRobust,
+    worstFair,
+    calibrationRows,
+    calibrationInstances,
+    latencyRows,
+    latencyInstances
+  };
+}
+function prepareStatistics(table, scope, options) {
+  if (scope.rows.length === 0) return [];
+  const collected = collectScope(table, scope);
+  const { sums, accuracy, errors, brier, eceCorrect, eceConfidence, toxic, outputTokens, cost, groups } = collected;
+  const { worstOriginal, worstRobust, worstFair, calibrationRows, calibrationInstances, latencyRows, latencyInstances } = collected;
+  const derived = [];
   const statistics = [];
   const addRatio = (metric, slot) => {
     if (sums.count(slot) > 0) derived.push({ metric, n: sums.count(slot), derive: ratio(slot) });
@@ -4271,7 +4300,7 @@ function prepareStatistics(table, scope, options) {
     }
     if (perturbed) addRatio(metric, slot);
   }
-  for (const { attribute, column, slotOf, seen } of groups) {
+  for (const { attribute, values, slotOf, seen } of groups) {
     if (seen.length === 0) continue;
     const eligible = seen.map((value) => slotOf[value]).filter((slot) => sums.count(slot) >= options.minGroupSize);
     if (eligible.length > 0) {
@@ -4281,20 +4310,20 @@ function prepareStatistics(table, scope, options) {
         metric: `worst_group_accuracy:${attribute}`,
         n,
         derive: (totals) => {
-          const values = accuracies(totals);
-          return values.length > 0 ? Math.min(...values) : NaN;
+          const values2 = accuracies(totals);
+          return values2.length > 0 ? Math.min(...values2) : NaN;
         }
       });
       derived.push({
         metric: `group_accuracy_gap:${attribute}`,
         n,
         derive: (totals) => {
-          const values = accuracies(totals);
-          return values.length > 0 ? Math.max(...values) - Math.min(...values) : NaN;
+          const values2 = accuracies(totals);
+          return values2.length > 0 ? Math.max(...values2) - Math.min(...values2) : NaN;
         }
       });
     }
-    for (const value of seen) addRatio(`group_accuracy:${attribute}=${column.values[value]}`, slotOf[value]);
+    for (const value of seen) addRatio(`group_accuracy:${attribute}=${values[value]}`, slotOf[value]);
   }
   addRatio("error_rate", errors);
   if (latencyRows.length > 0) {
@@ -4302,8 +4331,10 @@ function prepareStatistics(table, scope, options) {
     const n = latencyRows.length;
     const perInstance = new Float64Array(scope.instanceCount);
     for (const instance of latencyInstances) perInstance[instance]++;
-    const timedInstances = Int32Array.from(perInstance.keys()).filter((instance) => perInstance[instance] > 0);
-    const timedCounts = Float64Array.from(timedInstances, (instance) => perInstance[instance]);
+    const timed = [];
+    for (let instance = 0; instance < perInstance.length; instance++) if (perInstance[instance] > 0) timed.push(instance);
+    const timedInstances = Int32Array.from(timed);
+    const timedCounts = timedInstances.map((instance) => perInstance[instance]);
     statistics.push({
       metrics: [
         { metric: "latency_p50_ms", n },

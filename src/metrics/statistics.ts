@@ -240,12 +240,32 @@ function selectiveAccuracy({ instance, payload: correct }: SortedRecords, weight
   return [areaSum / total, atTenPercent];
 }
 
-/** All metrics of one scope whose inputs are present. A metric without inputs is left out, never 0. */
-export function prepareStatistics(table: RecordTable, scope: Scope, options: MetricOptions): Statistic[] {
-  if (scope.rows.length === 0) return [];
-  const sums = new SlotsBuilder();
-  const derived: DerivedMetric[] = [];
+/** What one pass over a scope's records collects for all the metrics. */
+interface ScopeCollection {
+  sums: SlotsBuilder;
+  accuracy: number;
+  errors: number;
+  brier: number;
+  eceCorrect: number[];
+  eceConfidence: number[];
+  toxic: number;
+  outputTokens: number;
+  cost: number;
+  /** Per `groups` attribute: the slot of each value (-1 if absent) and the values in order of appearance. */
+  groups: Array<{ attribute: string; values: string[]; slotOf: Int32Array; seen: number[] }>;
+  /** Per instance, the lowest `correct` of its originals and of its perturbations of each kind (Infinity: none). */
+  worstOriginal: Float64Array;
+  worstRobust: Float64Array;
+  worstFair: Float64Array;
+  calibrationRows: number[];
+  calibrationInstances: number[];
+  latencyRows: number[];
+  latencyInstances: number[];
+}
 
+/** The one pass over a scope's records, kept apart from the metrics' closures so that it stays fast. */
+function collectScope(table: RecordTable, scope: Scope): ScopeCollection {
+  const sums = new SlotsBuilder();
   const accuracy = sums.newSlot();
   const errors = sums.newSlot();
   const brier = sums.newSlot();
@@ -254,14 +274,13 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
   const toxic = sums.newSlot();
   const outputTokens = sums.newSlot();
   const cost = sums.newSlot();
-  // Per attribute: the slot of each group value (-1 until met), and the values in order of appearance.
+  const groupColumns = [...table.groups.values()].map((column) => column.valueOf);
   const groups = [...table.groups].map(([attribute, column]) => ({
     attribute,
-    column,
+    values: column.values,
     slotOf: new Int32Array(column.values.length).fill(-1),
     seen: [] as number[],
   }));
-
   const worstOriginal = new Float64Array(scope.instanceCount).fill(Infinity);
   const worstRobust = new Float64Array(scope.instanceCount).fill(Infinity);
   const worstFair = new Float64Array(scope.instanceCount).fill(Infinity);
@@ -269,21 +288,22 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
   const calibrationInstances: number[] = [];
   const latencyRows: number[] = [];
   const latencyInstances: number[] = [];
+  const { failed, kind, correct: correctOf, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
 
   for (let index = 0; index < scope.rows.length; index++) {
     const row = scope.rows[index];
     const instance = scope.instanceOfRow[index];
-    const failed = table.failed[row] === 1;
-    sums.add(errors, instance, failed ? 1 : 0);
-    if (failed) continue;
-    const kind = table.kind[row];
-    const correct = table.correct[row];
-    if (kind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], correct);
-    else if (kind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], correct);
+    const rowFailed = failed[row] === 1;
+    sums.add(errors, instance, rowFailed ? 1 : 0);
+    if (rowFailed) continue;
+    const rowKind = kind[row];
+    const correct = correctOf[row];
+    if (rowKind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], correct);
+    else if (rowKind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], correct);
     else {
       worstOriginal[instance] = Math.min(worstOriginal[instance], correct);
       sums.add(accuracy, instance, correct);
-      const confidence = table.confidence[row];
+      const confidence = confidenceOf[row];
       if (!Number.isNaN(confidence)) {
         sums.add(brier, instance, (confidence - correct) ** 2);
         const bin = Math.min(Math.floor(confidence * 10), ECE_BINS - 1);
@@ -292,9 +312,10 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
         calibrationRows.push(row);
         calibrationInstances.push(instance);
       }
-      for (const group of groups) {
-        const value = group.column.valueOf[row];
+      for (let attribute = 0; attribute < groupColumns.length; attribute++) {
+        const value = groupColumns[attribute][row];
         if (value < 0) continue;
+        const group = groups[attribute];
         if (group.slotOf[value] < 0) {
           group.slotOf[value] = sums.newSlot();
           group.seen.push(value);
@@ -302,14 +323,42 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
         sums.add(group.slotOf[value], instance, correct);
       }
     }
-    if (!Number.isNaN(table.latencyMs[row])) {
+    if (!Number.isNaN(latencyMs[row])) {
       latencyRows.push(row);
       latencyInstances.push(instance);
     }
-    if (!Number.isNaN(table.toxicity[row])) sums.add(toxic, instance, table.toxicity[row] >= 0.5 ? 1 : 0);
-    if (!Number.isNaN(table.outputTokens[row])) sums.add(outputTokens, instance, table.outputTokens[row]);
-    if (!Number.isNaN(table.costUsd[row])) sums.add(cost, instance, table.costUsd[row]);
+    if (!Number.isNaN(toxicity[row])) sums.add(toxic, instance, toxicity[row] >= 0.5 ? 1 : 0);
+    if (!Number.isNaN(tokensOf[row])) sums.add(outputTokens, instance, tokensOf[row]);
+    if (!Number.isNaN(costUsd[row])) sums.add(cost, instance, costUsd[row]);
   }
+  return {
+    sums,
+    accuracy,
+    errors,
+    brier,
+    eceCorrect,
+    eceConfidence,
+    toxic,
+    outputTokens,
+    cost,
+    groups,
+    worstOriginal,
+    worstRobust,
+    worstFair,
+    calibrationRows,
+    calibrationInstances,
+    latencyRows,
+    latencyInstances,
+  };
+}
+
+/** All metrics of one scope whose inputs are present. A metric without inputs is left out, never 0. */
+export function prepareStatistics(table: RecordTable, scope: Scope, options: MetricOptions): Statistic[] {
+  if (scope.rows.length === 0) return [];
+  const collected = collectScope(table, scope);
+  const { sums, accuracy, errors, brier, eceCorrect, eceConfidence, toxic, outputTokens, cost, groups } = collected;
+  const { worstOriginal, worstRobust, worstFair, calibrationRows, calibrationInstances, latencyRows, latencyInstances } = collected;
+  const derived: DerivedMetric[] = [];
 
   const statistics: Statistic[] = [];
   const addRatio = (metric: string, slot: number) => {
@@ -363,7 +412,7 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
     if (perturbed) addRatio(metric, slot);
   }
 
-  for (const { attribute, column, slotOf, seen } of groups) {
+  for (const { attribute, values, slotOf, seen } of groups) {
     if (seen.length === 0) continue;
     const eligible = seen.map((value) => slotOf[value]).filter((slot) => sums.count(slot) >= options.minGroupSize);
     if (eligible.length > 0) {
@@ -386,7 +435,7 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
         },
       });
     }
-    for (const value of seen) addRatio(`group_accuracy:${attribute}=${column.values[value]}`, slotOf[value]);
+    for (const value of seen) addRatio(`group_accuracy:${attribute}=${values[value]}`, slotOf[value]);
   }
 
   addRatio('error_rate', errors);
@@ -396,8 +445,10 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
     // Timed records per instance, to total a resample's copies without a pass over every record.
     const perInstance = new Float64Array(scope.instanceCount);
     for (const instance of latencyInstances) perInstance[instance]++;
-    const timedInstances = Int32Array.from(perInstance.keys()).filter((instance) => perInstance[instance] > 0);
-    const timedCounts = Float64Array.from(timedInstances, (instance) => perInstance[instance]);
+    const timed: number[] = [];
+    for (let instance = 0; instance < perInstance.length; instance++) if (perInstance[instance] > 0) timed.push(instance);
+    const timedInstances = Int32Array.from(timed);
+    const timedCounts = timedInstances.map((instance) => perInstance[instance]);
     statistics.push({
       metrics: [
         { metric: 'latency_p50_ms', n },

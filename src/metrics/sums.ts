@@ -5,22 +5,6 @@
  * one resample sums them in sequential runs.
  */
 
-class GrowableArray<T extends Float64Array | Int32Array> {
-  length = 0;
-  constructor(private data: T) {}
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new (this.data.constructor as new (size: number) => T)(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = value;
-  }
-  done(): T {
-    return this.data.subarray(0, this.length) as T;
-  }
-}
-
 /** The entries of one slot: entry e adds weights[instance[e]] * value[e] and weights[instance[e]]. */
 export interface Slot {
   instance: Int32Array;
@@ -28,26 +12,46 @@ export interface Slot {
 }
 
 export class SlotsBuilder {
-  private readonly slots: Array<{ instance: GrowableArray<Int32Array>; value: GrowableArray<Float64Array> }> = [];
+  // While building, each slot is one growing array of (instance, value) pairs: a single array type
+  // keeps the hot add() monomorphic.
+  private pairs: Float64Array[] = [];
+  private lengths: number[] = [];
 
   newSlot(): number {
-    this.slots.push({ instance: new GrowableArray(new Int32Array(64)), value: new GrowableArray(new Float64Array(64)) });
-    return this.slots.length - 1;
+    this.pairs.push(new Float64Array(64));
+    this.lengths.push(0);
+    return this.pairs.length - 1;
   }
 
   add(slot: number, instance: number, value: number): void {
-    const entries = this.slots[slot];
-    entries.instance.push(instance);
-    entries.value.push(value);
+    let pairs = this.pairs[slot];
+    const length = this.lengths[slot];
+    if (length + 2 > pairs.length) {
+      const grown = new Float64Array(pairs.length * 2);
+      grown.set(pairs);
+      this.pairs[slot] = pairs = grown;
+    }
+    pairs[length] = instance;
+    pairs[length + 1] = value;
+    this.lengths[slot] = length + 2;
   }
 
   /** How many entries the slot has: the records (or instances) its metric rests on. */
   count(slot: number): number {
-    return this.slots[slot].instance.length;
+    return this.lengths[slot] / 2;
   }
 
   build(): Slot[] {
-    return this.slots.map((slot) => ({ instance: slot.instance.done(), value: slot.value.done() }));
+    return this.pairs.map((pairs, slot) => {
+      const entries = this.count(slot);
+      const instance = new Int32Array(entries);
+      const value = new Float64Array(entries);
+      for (let entry = 0; entry < entries; entry++) {
+        instance[entry] = pairs[2 * entry];
+        value[entry] = pairs[2 * entry + 1];
+      }
+      return { instance, value };
+    });
   }
 }
 
