@@ -20469,21 +20469,25 @@ function prepareStatistics(table, scope, options) {
     const eligible = seen.map((value) => slotOf[value]).filter((slot) => sums.count(slot) >= options.minGroupSize);
     if (eligible.length > 0) {
       const n = eligible.reduce((sum, slot) => sum + sums.count(slot), 0);
-      const accuracies = (totals) => eligible.map((slot) => ratio(slot)(totals)).filter((value) => !Number.isNaN(value));
-      derived.push({
-        metric: `worst_group_accuracy:${attribute}`,
-        n,
-        derive: (totals) => {
-          const values2 = accuracies(totals);
-          return values2.length > 0 ? Math.min(...values2) : NaN;
+      const accuracies = eligible.map(ratio);
+      const range = (totals) => {
+        let lowest = Infinity;
+        let highest = -Infinity;
+        for (const accuracyOf of accuracies) {
+          const value = accuracyOf(totals);
+          if (Number.isNaN(value)) continue;
+          lowest = Math.min(lowest, value);
+          highest = Math.max(highest, value);
         }
-      });
+        return lowest === Infinity ? [NaN, NaN] : [lowest, highest];
+      };
+      derived.push({ metric: `worst_group_accuracy:${attribute}`, n, derive: (totals) => range(totals)[0] });
       derived.push({
         metric: `group_accuracy_gap:${attribute}`,
         n,
         derive: (totals) => {
-          const values2 = accuracies(totals);
-          return values2.length > 0 ? Math.max(...values2) - Math.min(...values2) : NaN;
+          const [lowest, highest] = range(totals);
+          return highest - lowest;
         }
       });
     }
@@ -20571,21 +20575,17 @@ function sameMetrics(a, b) {
 }
 function alignedEstimator(metrics, prepared) {
   const sources = metrics.map((metric) => {
-    for (const statistic of prepared) {
-      const index = statistic.metrics.findIndex((info) => info.metric === metric);
+    for (let statistic = 0; statistic < prepared.length; statistic++) {
+      const index = prepared[statistic].metrics.findIndex((info) => info.metric === metric);
       if (index >= 0) return { statistic, index };
     }
     return void 0;
   });
+  const needed = prepared.filter((_, statistic) => sources.some((source) => source?.statistic === statistic));
   return {
     evaluate(weights) {
-      const cache = /* @__PURE__ */ new Map();
-      return sources.map((source) => {
-        if (!source) return NaN;
-        let values = cache.get(source.statistic);
-        if (!values) cache.set(source.statistic, values = source.statistic.evaluate(weights));
-        return values[source.index];
-      });
+      const values = prepared.map((statistic) => needed.includes(statistic) ? statistic.evaluate(weights) : void 0);
+      return sources.map((source) => source ? values[source.statistic][source.index] : NaN);
     }
   };
 }

@@ -102,21 +102,17 @@ function sameMetrics(a: Statistic[], b: Statistic[]): boolean {
 /** An estimator of the named metrics, each computed by whichever of `prepared` has it (NaN if none). */
 function alignedEstimator(metrics: string[], prepared: Statistic[]): Estimator {
   const sources = metrics.map((metric) => {
-    for (const statistic of prepared) {
-      const index = statistic.metrics.findIndex((info) => info.metric === metric);
+    for (let statistic = 0; statistic < prepared.length; statistic++) {
+      const index = prepared[statistic].metrics.findIndex((info) => info.metric === metric);
       if (index >= 0) return { statistic, index };
     }
     return undefined;
   });
+  const needed = prepared.filter((_, statistic) => sources.some((source) => source?.statistic === statistic));
   return {
     evaluate(weights) {
-      const cache = new Map<Statistic, ArrayLike<number>>();
-      return sources.map((source) => {
-        if (!source) return NaN;
-        let values = cache.get(source.statistic);
-        if (!values) cache.set(source.statistic, (values = source.statistic.evaluate(weights)));
-        return values[source.index];
-      });
+      const values = prepared.map((statistic) => (needed.includes(statistic) ? statistic.evaluate(weights) : undefined));
+      return sources.map((source) => (source ? values[source.statistic]![source.index] : NaN));
     },
   };
 }

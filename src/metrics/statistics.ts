@@ -417,21 +417,26 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
     const eligible = seen.map((value) => slotOf[value]).filter((slot) => sums.count(slot) >= options.minGroupSize);
     if (eligible.length > 0) {
       const n = eligible.reduce((sum, slot) => sum + sums.count(slot), 0);
-      const accuracies = (totals: SlotTotals) => eligible.map((slot) => ratio(slot)(totals)).filter((value) => !Number.isNaN(value));
-      derived.push({
-        metric: `worst_group_accuracy:${attribute}`,
-        n,
-        derive: (totals) => {
-          const values = accuracies(totals);
-          return values.length > 0 ? Math.min(...values) : NaN;
-        },
-      });
+      const accuracies = eligible.map(ratio);
+      // Lowest and highest accuracy among the groups with weight in these totals.
+      const range = (totals: SlotTotals): [number, number] => {
+        let lowest = Infinity;
+        let highest = -Infinity;
+        for (const accuracyOf of accuracies) {
+          const value = accuracyOf(totals);
+          if (Number.isNaN(value)) continue;
+          lowest = Math.min(lowest, value);
+          highest = Math.max(highest, value);
+        }
+        return lowest === Infinity ? [NaN, NaN] : [lowest, highest];
+      };
+      derived.push({ metric: `worst_group_accuracy:${attribute}`, n, derive: (totals) => range(totals)[0] });
       derived.push({
         metric: `group_accuracy_gap:${attribute}`,
         n,
         derive: (totals) => {
-          const values = accuracies(totals);
-          return values.length > 0 ? Math.max(...values) - Math.min(...values) : NaN;
+          const [lowest, highest] = range(totals);
+          return highest - lowest;
         },
       });
     }
