@@ -4029,7 +4029,7 @@ function calibrationError(binWeight, binCorrect, binConfidence) {
   }
   return error;
 }
-function ranksOf(table, ordering) {
+function rowOrder(table, ordering) {
   const known = table.orderings.get(ordering);
   if (known) return known;
   const [name, direction] = ordering.split(" ");
@@ -4047,7 +4047,7 @@ function ranksOf(table, ordering) {
 }
 var POSITION_BITS = 4194304;
 function orderOfRows(table, ordering, rows) {
-  const { rankOf, rowAtRank } = ranksOf(table, ordering);
+  const { rankOf, rowAtRank } = rowOrder(table, ordering);
   const order = new Int32Array(rows.length);
   if (rows.length * 16 > table.size || rows.length >= POSITION_BITS) {
     const positionOf = new Int32Array(table.size).fill(-1);

@@ -77,13 +77,12 @@ interface SortedRecords {
 /** The orderings the metrics use: confidence both ways (calibration, selective accuracy), latency. */
 type Ordering = 'confidence ascending' | 'confidence descending' | 'latencyMs ascending';
 
-
 /**
  * Every row's position when the table's rows that have a value are ordered by it, ties in input
  * order. Computed once per table and kept in it; scopes and bootstrap subsets then order their rows
  * by these integers, much faster than comparing values.
  */
-function ranksOf(table: RecordTable, ordering: Ordering): RowOrder {
+function rowOrder(table: RecordTable, ordering: Ordering): RowOrder {
   const known = table.orderings.get(ordering);
   if (known) return known;
   const [name, direction] = ordering.split(' ') as ['confidence' | 'latencyMs', string];
@@ -105,7 +104,7 @@ const POSITION_BITS = 4194304; // 2^22
 
 /** The positions in `rows` of those rows, ordered: for a large share of the table, by walking the table's order. */
 function orderOfRows(table: RecordTable, ordering: Ordering, rows: number[]): Int32Array {
-  const { rankOf, rowAtRank } = ranksOf(table, ordering);
+  const { rankOf, rowAtRank } = rowOrder(table, ordering);
   const order = new Int32Array(rows.length);
   if (rows.length * 16 > table.size || rows.length >= POSITION_BITS) {
     const positionOf = new Int32Array(table.size).fill(-1);
