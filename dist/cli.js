@@ -4034,11 +4034,14 @@ function rowOrder(table, ordering) {
   if (known) return known;
   const [name, direction] = ordering.split(" ");
   const column = table[name];
-  const descending = direction === "descending";
-  const present = [];
-  for (let row = 0; row < column.length; row++) if (!Number.isNaN(column[row])) present.push(row);
-  const ascending = sortRowsByValue(column, Int32Array.from(present));
-  const rowAtRank = descending ? reverseKeepingTies(ascending, column) : ascending;
+  let rowAtRank;
+  if (direction === "descending") {
+    rowAtRank = reverseKeepingTies(rowOrder(table, `${name} ascending`).rowAtRank, column);
+  } else {
+    const present = [];
+    for (let row = 0; row < column.length; row++) if (!Number.isNaN(column[row])) present.push(row);
+    rowAtRank = sortRowsByValue(column, Int32Array.from(present));
+  }
   const rankOf = new Int32Array(column.length).fill(-1);
   for (let rank = 0; rank < rowAtRank.length; rank++) rankOf[rowAtRank[rank]] = rank;
   const order = { rankOf, rowAtRank };
