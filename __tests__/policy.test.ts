@@ -1,0 +1,97 @@
+import { describe, expect, it } from '@jest/globals';
+import { PolicyError, parsePolicy } from '../src/policy/load.js';
+import { policyJsonSchema } from '../src/policy/schema.js';
+
+function problemsOf(text: string): string[] {
+  try {
+    parsePolicy(text, 'policies/x.yml');
+  } catch (error) {
+    if (error instanceof PolicyError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+const minimal = 'version: 1\nname: p\nchecks:\n  - metric: accuracy\n    min: 0.7\n';
+
+describe('policy files', () => {
+  it('fills in the defaults', () => {
+    const { policy, sha256 } = parsePolicy(minimal, 'p.yml');
+    expect(policy.settings).toEqual({ significance: 0.05, min_group_size: 10, resamples: 2000, seed: 1 });
+    expect(policy.checks).toEqual([{ metric: 'accuracy', min: 0.7, severity: 'block' }]);
+    expect(policy.tradeoffs).toEqual([]);
+    expect(sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('accepts JSON, percentages, scopes, significance off and trade-offs', () => {
+    const { policy } = parsePolicy(
+      JSON.stringify({
+        version: 1,
+        name: 'j',
+        settings: { significance: 'off' },
+        checks: [
+          { metric: 'accuracy', scenario: 'billing', max_regression: '5%' },
+          { metric: 'worst_group_accuracy:dialect', min: 0.6, severity: 'warn' },
+        ],
+        tradeoffs: [{ name: 't', allow: [{ metric: 'accuracy', scenario: 'billing', max_regression: 0.04 }], when: [{ metric: 'ece', min_improvement: 0.02 }] }],
+      }),
+      'p.json',
+    );
+    expect(policy.settings.significance).toBe('off');
+    expect(policy.checks[0].max_regression).toBe('5%');
+    expect(policy.tradeoffs[0].when[0].min_improvement).toBe(0.02);
+  });
+
+  it('names the line, column and key path of a misspelt key, with a suggestion', () => {
+    const text = `${minimal}  - metric: ece\n    max: 0.08\n    max_regresion: 0.01\n`;
+    expect(problemsOf(text)).toEqual(['policies/x.yml:8:5 checks[1].max_regresion: unknown key (did you mean max_regression?)']);
+  });
+
+  it('rejects unknown metrics with a suggestion, bad numbers and percentages, and reports them all at once', () => {
+    const text = [
+      'version: 1',
+      'name: p',
+      'settings:',
+      '  significance: 1.5',
+      'checks:',
+      '  - metric: acuracy',
+      '    min: high',
+      '  - metric: worst_group_acc:dialect',
+      '    max_regression: 5 %',
+      '  - metric: ece',
+      'tradeoffs:',
+      '  - name: t',
+      '    allow: [{ metric: accuracy, max_regression: 0.04 }]',
+      '    when: [{ min_improvement: 0.02 }]',
+    ].join('\n');
+    expect(problemsOf(text)).toEqual([
+      'policies/x.yml:4:17 settings.significance: too big: expected number to be <1',
+      'policies/x.yml:6:13 checks[0].metric: unknown metric "acuracy" (did you mean accuracy?)',
+      'policies/x.yml:7:10 checks[0].min: expected number, received string',
+      'policies/x.yml:8:13 checks[1].metric: unknown metric "worst_group_acc:dialect" (did you mean worst_group_accuracy:dialect?)',
+      'policies/x.yml:9:21 checks[1].max_regression: expected a number or a percentage such as "5%"',
+      'policies/x.yml:10:5 checks[2]: a check needs at least one of min, max, max_regression',
+      'policies/x.yml:14:12 tradeoffs[0].when[0].metric: is required (string)',
+    ]);
+  });
+
+  it('refuses a trade-off that relaxes no check', () => {
+    const text = `${minimal}tradeoffs:\n  - name: t\n    allow: [{ metric: ece, max_regression: 0.01 }]\n    when: [{ metric: brier, min_improvement: 0.01 }]\n`;
+    expect(problemsOf(text)).toEqual(['policies/x.yml:8:13 tradeoffs[0].allow[0]: no check of ece (overall) with a max_regression for this trade-off to relax']);
+  });
+
+  it('reports YAML syntax errors and empty files with their position', () => {
+    expect(problemsOf('version: 1\nname: [oops\n')[0]).toMatch(/^policies\/x\.yml:\d+:\d+ /);
+    expect(problemsOf('')).toEqual(['policies/x.yml:1:1 the policy is empty']);
+    expect(problemsOf('version: 2\nname: p\nchecks: []\n')).toEqual([
+      'policies/x.yml:1:10 version: expected 1',
+      'policies/x.yml:3:9 checks: too small: expected array to have >=1 items',
+    ]);
+  });
+
+  it('has a JSON Schema for editors, with defaulted fields optional', () => {
+    const schema = policyJsonSchema() as { required: string[]; properties: Record<string, unknown> };
+    expect(schema.required.sort()).toEqual(['checks', 'name', 'version']);
+    expect(Object.keys(schema.properties)).toEqual(['version', 'name', 'description', 'settings', 'checks', 'tradeoffs']);
+  });
+});

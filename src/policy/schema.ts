@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/*
+ * The policy file: which metrics must hold which bounds, how much each may regress against the
+ * baseline, and which trade-offs the team accepts. Strict everywhere: an unknown key is an error, so
+ * that a typo never silently disables a check.
+ */
+
+/** A budget in the metric's unit (0.02) or relative to the baseline's value ("5%"). */
+export const budgetSchema = z.union([
+  z.number().nonnegative(),
+  z.string().regex(/^\d+(\.\d+)?%$/, 'expected a number or a percentage such as "5%"'),
+]);
+
+const metricName = z.string().min(1);
+const scope = z.string().min(1).optional();
+
+export const checkSchema = z
+  .strictObject({
+    metric: metricName,
+    scenario: scope.describe('Scope of the check; default: overall'),
+    min: z.number().optional().describe('The candidate must be at least this'),
+    max: z.number().optional().describe('The candidate must be at most this'),
+    max_regression: budgetSchema.optional().describe('Worsening allowed against the baseline: metric units, or "N%" of the baseline'),
+    severity: z.enum(['block', 'warn', 'off']).default('block'),
+    description: z.string().optional(),
+  })
+  .refine((check) => check.min !== undefined || check.max !== undefined || check.max_regression !== undefined, {
+    message: 'a check needs at least one of min, max, max_regression',
+  });
+
+export const tradeoffSchema = z.strictObject({
+  name: z.string().min(1),
+  allow: z
+    .array(z.strictObject({ metric: metricName, scenario: scope, max_regression: budgetSchema }))
+    .min(1)
+    .describe("Budgets that replace those checks' max_regression while the trade-off applies"),
+  when: z
+    .array(z.strictObject({ metric: metricName, scenario: scope, min_improvement: budgetSchema }))
+    .min(1)
+    .describe('Improvements that must all be at least this large and statistically real'),
+});
+
+export const settingsSchema = z.strictObject({
+  significance: z
+    .union([z.number().gt(0).lt(1), z.literal('off')])
+    .default(0.05)
+    .describe('A regression counts only if statistically real at this level; off = point estimates'),
+  min_group_size: z.int().min(1).default(10),
+  resamples: z.int().min(1).max(1_000_000).default(2000),
+  seed: z.int().min(0).max(2 ** 32 - 1).default(1),
+});
+
+export const policySchema = z.strictObject({
+  version: z.literal(1),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  settings: settingsSchema.default(settingsSchema.parse({})),
+  checks: z.array(checkSchema).min(1),
+  tradeoffs: z.array(tradeoffSchema).default([]),
+});
+
+export type Budget = z.infer<typeof budgetSchema>;
+export type Check = z.infer<typeof checkSchema>;
+export type Tradeoff = z.infer<typeof tradeoffSchema>;
+export type Policy = z.infer<typeof policySchema>;
+
+/** The JSON Schema of policy files, for editors (`evalgate schema`). */
+export function policyJsonSchema(): object {
+  return {
+    ...z.toJSONSchema(policySchema, { io: 'input' }),
+    title: 'evalgate policy',
+  };
+}
