@@ -142,6 +142,9 @@ function metricFunction(table: RecordTable, scope: Scope, metric: string, option
 export interface MetricComparison extends PairedDifference {
   /** Instances present in both runs, the only ones compared. */
   shared: number;
+  /** The metric of each run on the shared instances. */
+  candidateValue: number;
+  baselineValue: number;
 }
 
 /**
@@ -163,12 +166,14 @@ export function compareMetric(
   };
   const full = factory();
   const ones = new Float64Array(scopes.shared).fill(1);
-  if (Number.isNaN(full.candidate(ones)) || Number.isNaN(full.baseline(ones))) return undefined;
+  const candidateValue = full.candidate(ones);
+  const baselineValue = full.baseline(ones);
+  if (Number.isNaN(candidateValue) || Number.isNaN(baselineValue)) return undefined;
   const seed = deriveSeed(options.seed, `${scenario ?? OVERALL}\u0000${metric}`);
   const comparison = pairedBootstrap((subset) => (subset ? factory(subset) : full), scopes.shared, {
     resamples: options.resamples,
     seed,
     subsetSize: subsetSizeFor(scopes.shared, full.populations),
   });
-  return { ...comparison, shared: scopes.shared };
+  return { ...comparison, shared: scopes.shared, candidateValue, baselineValue };
 }

@@ -1,0 +1,136 @@
+import { describe, expect, it } from '@jest/globals';
+import { computeMetrics } from '../src/metrics/compute.js';
+import { buildTable } from '../src/metrics/table.js';
+import { evaluateGate, type GateResult } from '../src/gate/evaluate.js';
+import type { RunInput } from '../src/gate/inputs.js';
+import { parsePolicy } from '../src/policy/load.js';
+import type { EvalRecord } from '../src/records/types.js';
+
+/** n instances of scenario "s"; instance i is right unless wrong(i); every record gets `extra`. */
+function run(n: number, wrong: (i: number) => boolean, extra: (i: number) => Partial<EvalRecord> = () => ({})): RunInput {
+  const records = Array.from({ length: n }, (_, i) => ({ scenario: 's', id: String(i), correct: wrong(i) ? 0 : 1, ...extra(i) }) as EvalRecord);
+  return { kind: 'records', file: 'run.jsonl', table: buildTable(records) };
+}
+
+function gate(policyYaml: string, candidate: RunInput, baseline?: RunInput): GateResult {
+  const { policy } = parsePolicy(`version: 1\nname: test\nsettings:\n  resamples: 400\n${policyYaml}`, 'policy.yml');
+  return evaluateGate({ policy, candidate, baseline });
+}
+
+const statuses = (result: GateResult) => result.checks.map((check) => check.status);
+
+// Baseline: 80% right (every 5th wrong). Candidate: also wrong on 3 in every 100 (-3 points, paired).
+const baseline = run(400, (i) => i % 5 === 0);
+const worse = run(400, (i) => i % 5 === 0 || i % 100 === 1 || i % 100 === 2 || i % 100 === 3);
+
+describe('absolute bounds', () => {
+  it('hold on the candidate, with or without a baseline', () => {
+    const result = gate('checks:\n  - metric: accuracy\n    min: 0.85\n  - metric: error_rate\n    max: 0.01\n', baseline);
+    expect(statuses(result)).toEqual(['fail', 'pass']);
+    expect(result.checks[0].reasons).toEqual(['below the minimum 0.85']);
+    expect(result.verdict).toBe('fail');
+    expect(result.hasBaseline).toBe(false);
+  });
+});
+
+describe('regression budgets', () => {
+  it('fail a real regression over the budget, compared on shared instances', () => {
+    const result = gate('checks:\n  - metric: accuracy\n    max_regression: 0.02\n', worse, baseline);
+    const [check] = result.checks;
+    expect(check.status).toBe('fail');
+    expect(check.comparison?.method).toBe('paired');
+    expect(check.comparison?.shared).toBe(400);
+    expect(check.comparison?.change).toBeCloseTo(0.77 - 0.8, 12);
+    expect(check.comparison?.pWorse).toBeLessThan(0.01);
+    expect(result.verdict).toBe('fail');
+  });
+
+  it('pass a regression within the budget', () => {
+    expect(statuses(gate('checks:\n  - metric: accuracy\n    max_regression: 0.04\n', worse, baseline))).toEqual(['pass']);
+  });
+
+  it('do not block on noise: over the budget but not statistically real', () => {
+    // 20 instances; the candidate loses one and gains none: -5 points, p well above 0.05.
+    const small = run(20, (i) => i % 5 === 0);
+    const noisy = run(20, (i) => i % 5 === 0 || i === 1);
+    const result = gate('checks:\n  - metric: accuracy\n    max_regression: 0.02\n', noisy, small);
+    expect(result.checks[0].status).toBe('pass');
+    expect(result.checks[0].reasons[0]).toMatch(/not statistically real \(p = /);
+    // With significance off, point estimates decide.
+    const strict = gate('  significance: off\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n', noisy, small);
+    expect(strict.checks[0].status).toBe('fail');
+  });
+
+  it('read "N%" relative to the baseline, in the metric\'s own direction', () => {
+    const slow = run(300, () => false, (i) => ({ latency_ms: 100 + i }));
+    const slower = run(300, () => false, (i) => ({ latency_ms: 1.2 * (100 + i) }));
+    const result = gate('checks:\n  - metric: latency_p50_ms\n    max_regression: 10%\n', slower, slow);
+    expect(result.checks[0].budget?.value).toBeCloseTo(0.1 * 249.5, 9);
+    expect(result.checks[0].status).toBe('fail');
+    // Faster is an improvement, never a regression.
+    expect(gate('checks:\n  - metric: latency_p50_ms\n    max_regression: 10%\n', slow, slower).checks[0].status).toBe('pass');
+  });
+
+  it('are skipped without a baseline, which the result says', () => {
+    const result = gate('checks:\n  - metric: accuracy\n    min: 0.5\n    max_regression: 0.01\n', worse);
+    expect(result.checks[0].status).toBe('skipped');
+    expect(result.checks[0].reasons).toEqual(['regression not checked: no baseline']);
+    expect(result.verdict).toBe('pass');
+    expect(result.hasBaseline).toBe(false);
+  });
+});
+
+describe('severities and missing metrics', () => {
+  it('turn a failed warn check into a warning and fail closed on a missing metric', () => {
+    const result = gate('checks:\n  - metric: accuracy\n    min: 0.9\n    severity: warn\n  - metric: ece\n    max: 0.1\n  - metric: brier\n    max: 0.1\n    severity: off\n', baseline);
+    expect(statuses(result)).toEqual(['warn', 'error', 'off']);
+    expect(result.checks[1].reasons).toEqual(['the candidate has no ece for overall']);
+    expect(result.verdict).toBe('fail');
+    expect(gate('checks:\n  - metric: accuracy\n    min: 0.9\n    severity: warn\n', baseline).verdict).toBe('warn');
+  });
+
+  it('scopes a check to a scenario', () => {
+    const result = gate('checks:\n  - metric: accuracy\n    scenario: s\n    min: 0.5\n  - metric: accuracy\n    scenario: nope\n    min: 0.5\n', baseline);
+    expect(statuses(result)).toEqual(['pass', 'error']);
+    expect(result.checks[1].scope).toBe('nope');
+  });
+});
+
+describe('trade-offs', () => {
+  // The baseline is overconfident (0.99 on everything); the candidate is 3 points less accurate but calibrated.
+  const overconfident = run(400, (i) => i % 5 === 0, () => ({ confidence: 0.99 }));
+  const calibrated = run(400, (i) => i % 5 === 0 || i % 100 === 1 || i % 100 === 2 || i % 100 === 3, () => ({ confidence: 0.77 }));
+  const policy = (needed: number) =>
+    `checks:\n  - metric: accuracy\n    min: 0.7\n    max_regression: 0.02\n  - metric: ece\n    max: 0.3\ntradeoffs:\n  - name: calibration buys accuracy\n    allow: [{ metric: accuracy, max_regression: 0.04 }]\n    when: [{ metric: ece, min_improvement: ${needed} }]\n`;
+
+  it('relax a regression budget when every improvement is large enough and real', () => {
+    const result = gate(policy(0.02), calibrated, overconfident);
+    expect(result.tradeoffs).toEqual([{ name: 'calibration buys accuracy', applied: true, reasons: [expect.stringMatching(/^ece \(overall\) improved by 0\.19\d* \(needs 0\.02\d*, p = /)] }]);
+    expect(result.checks[0].budget).toEqual({ value: 0.04, from: 'trade-off "calibration buys accuracy"' });
+    expect(result.verdict).toBe('pass');
+  });
+
+  it('do not apply when an improvement falls short, and never relax absolute bounds', () => {
+    const result = gate(policy(0.5), calibrated, overconfident);
+    expect(result.tradeoffs[0].applied).toBe(false);
+    expect(result.tradeoffs[0].reasons[0]).toMatch(/: not enough$/);
+    expect(result.checks[0].status).toBe('fail');
+    const bounded = gate(policy(0.02).replace('min: 0.7', 'min: 0.78'), calibrated, overconfident);
+    expect(bounded.tradeoffs[0].applied).toBe(true);
+    expect(bounded.checks[0].status).toBe('fail');
+    expect(bounded.checks[0].reasons).toEqual(['below the minimum 0.78']);
+  });
+});
+
+describe('summary inputs', () => {
+  it('compare point estimates of metrics reports and say so', () => {
+    const summary = (input: RunInput): RunInput => ({
+      kind: 'metrics',
+      file: 'metrics.json',
+      report: computeMetrics((input as Extract<RunInput, { kind: 'records' }>).table, { resamples: 0, seed: 1, minGroupSize: 10 }),
+    });
+    const result = gate('checks:\n  - metric: accuracy\n    max_regression: 0.02\n', summary(worse), summary(baseline));
+    expect(result.checks[0].comparison).toEqual({ method: 'summary', candidate: 0.77, baseline: 0.8, change: 0.77 - 0.8, worsening: 0.8 - 0.77 });
+    expect(result.checks[0].status).toBe('fail');
+  });
+});

@@ -1,0 +1,214 @@
+import { compareMetric, computeMetrics, type ComputeOptions, type MetricsReport, type MetricValue } from '../metrics/compute.js';
+import { lookupMetric, type Dimension, type Direction } from '../metrics/registry.js';
+import type { Budget, Check, Policy } from '../policy/schema.js';
+import { scopeMetrics, type RunInput } from './inputs.js';
+
+/*
+ * The decision. Each check ends pass, fail, warn (a failed check of severity warn), skipped (a
+ * regression budget without a baseline to compare with; absolute bounds still apply), error (the
+ * metric is missing from the candidate) or off. The verdict fails closed: any blocking failure or
+ * error fails it.
+ */
+
+export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skipped' | 'error' | 'off';
+export type Verdict = 'pass' | 'warn' | 'fail';
+
+/** How the candidate was compared with the baseline. */
+export interface Comparison {
+  /** paired: bootstrap over shared instance ids; summary: point estimates of metrics files. */
+  method: 'paired' | 'summary';
+  candidate: number;
+  baseline: number;
+  /** candidate - baseline */
+  change: number;
+  /** The change in the bad direction (positive = worse). */
+  worsening: number;
+  /** One-sided p-value that the worsening is above 0 (paired only). */
+  pWorse?: number;
+  /** One-sided p-value that the improvement is above 0 (paired only). */
+  pBetter?: number;
+  /** Instances compared (paired only). */
+  shared?: number;
+  /** 95% interval of the change (paired only). */
+  ci?: [number, number];
+}
+
+export interface CheckResult {
+  check: Check;
+  scope: string;
+  dimension: Dimension;
+  direction: Direction;
+  status: CheckStatus;
+  candidate?: MetricValue;
+  comparison?: Comparison;
+  /** The regression budget in effect, in the metric's unit, and where it came from. */
+  budget?: { value: number; from: string };
+  /** Why the check ended as it did, one short sentence each. */
+  reasons: string[];
+}
+
+export interface TradeoffResult {
+  name: string;
+  applied: boolean;
+  reasons: string[];
+}
+
+export interface GateResult {
+  verdict: Verdict;
+  checks: CheckResult[];
+  tradeoffs: TradeoffResult[];
+  /** False when there was no baseline: regression budgets were skipped. */
+  hasBaseline: boolean;
+}
+
+const OVERALL = 'overall';
+
+function budgetValue(budget: Budget, baseline: number): number {
+  return typeof budget === 'number' ? budget : (Number.parseFloat(budget) / 100) * Math.abs(baseline);
+}
+
+const computed = new WeakMap<RunInput, MetricsReport>();
+/** A run's metrics, computed once per run (each run is always computed with the same options). */
+function computeMetricsOf(run: RunInput, options: ComputeOptions): MetricsReport {
+  if (run.kind === 'metrics') return run.report;
+  let report = computed.get(run);
+  if (!report) computed.set(run, (report = computeMetrics(run.table, options)));
+  return report;
+}
+
+/** Compares one metric of the two runs: paired on shared instances when both have records. */
+function compare(candidate: RunInput, baseline: RunInput, metric: string, scenario: string | undefined, options: ComputeOptions, direction: Direction): Comparison | undefined {
+  const sign = direction === 'higher' ? -1 : 1; // worsening = sign * change
+  if (candidate.kind === 'records' && baseline.kind === 'records') {
+    const paired = compareMetric(candidate.table, baseline.table, metric, scenario, options);
+    if (!paired) return undefined;
+    return {
+      method: 'paired',
+      candidate: paired.candidateValue,
+      baseline: paired.baselineValue,
+      change: paired.difference,
+      worsening: sign * paired.difference,
+      pWorse: direction === 'higher' ? paired.pBelow : paired.pAbove,
+      pBetter: direction === 'higher' ? paired.pAbove : paired.pBelow,
+      shared: paired.shared,
+      ci: paired.ci,
+    };
+  }
+  // Point estimates; the baseline's intervals are not needed.
+  const candidateValue = scopeMetrics(computeMetricsOf(candidate, options), scenario)?.[metric]?.value;
+  const baselineValue = scopeMetrics(computeMetricsOf(baseline, { ...options, resamples: 0 }), scenario)?.[metric]?.value;
+  if (candidateValue === undefined || baselineValue === undefined) return undefined;
+  const change = candidateValue - baselineValue;
+  return { method: 'summary', candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };
+}
+
+export interface GateInputs {
+  policy: Policy;
+  candidate: RunInput;
+  baseline?: RunInput;
+}
+
+/** Decides a candidate against a policy and, if there is one, a baseline. */
+export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateResult {
+  const { settings } = policy;
+  const options: ComputeOptions = { resamples: settings.resamples, seed: settings.seed, minGroupSize: settings.min_group_size };
+  const significant = (p: number | undefined) => settings.significance === 'off' || (p !== undefined && p < settings.significance);
+  const comparisons = new Map<string, Comparison | undefined>();
+  const compareOnce = (metric: string, scenario: string | undefined) => {
+    const key = `${scenario ?? ''}\u0000${metric}`;
+    if (!comparisons.has(key) && baseline) comparisons.set(key, compare(candidate, baseline, metric, scenario, options, lookupMetric(metric)!.direction));
+    return comparisons.get(key);
+  };
+
+  // Trade-offs first: they decide which regression budgets are in effect.
+  const relaxed = new Map<string, Array<{ value: Budget; from: string }>>();
+  const tradeoffs: TradeoffResult[] = policy.tradeoffs.map((tradeoff) => {
+    const reasons: string[] = [];
+    let applied = baseline !== undefined;
+    if (!baseline) reasons.push('no baseline to measure improvements against');
+    for (const term of baseline ? tradeoff.when : []) {
+      const label = `${term.metric} (${term.scenario ?? OVERALL})`;
+      const comparison = compareOnce(term.metric, term.scenario);
+      if (!comparison) {
+        applied = false;
+        reasons.push(`${label}: not in both runs`);
+        continue;
+      }
+      const improvement = -comparison.worsening;
+      const needed = budgetValue(term.min_improvement, comparison.baseline);
+      const real = comparison.method === 'summary' || significant(comparison.pBetter);
+      const ok = improvement >= needed && real;
+      if (!ok) applied = false;
+      const evidence = comparison.pBetter === undefined ? '' : `, p = ${comparison.pBetter.toPrecision(2)}`;
+      reasons.push(`${label} improved by ${improvement.toPrecision(3)} (needs ${needed.toPrecision(3)}${evidence})${ok ? '' : improvement >= needed ? ': not statistically real' : ': not enough'}`);
+    }
+    if (applied) {
+      for (const term of tradeoff.allow) {
+        const key = `${term.scenario ?? ''}\u0000${term.metric}`;
+        relaxed.set(key, [...(relaxed.get(key) ?? []), { value: term.max_regression, from: `trade-off "${tradeoff.name}"` }]);
+      }
+    }
+    return { name: tradeoff.name, applied, reasons };
+  });
+
+  const candidateMetrics = computeMetricsOf(candidate, options);
+  const checks = policy.checks.map((check): CheckResult => {
+    const definition = lookupMetric(check.metric)!;
+    const result: CheckResult = {
+      check,
+      scope: check.scenario ?? OVERALL,
+      dimension: definition.dimension,
+      direction: definition.direction,
+      status: 'pass',
+      reasons: [],
+    };
+    if (check.severity === 'off') return { ...result, status: 'off', reasons: ['turned off'] };
+    const value = scopeMetrics(candidateMetrics, check.scenario)?.[check.metric];
+    if (!value) return { ...result, status: 'error', reasons: [`the candidate has no ${check.metric} for ${result.scope}`] };
+    result.candidate = value;
+    let failed = false;
+    if (check.min !== undefined && value.value < check.min) {
+      failed = true;
+      result.reasons.push(`below the minimum ${check.min}`);
+    }
+    if (check.max !== undefined && value.value > check.max) {
+      failed = true;
+      result.reasons.push(`above the maximum ${check.max}`);
+    }
+    let skipped = false;
+    if (check.max_regression !== undefined) {
+      const comparison = baseline ? compareOnce(check.metric, check.scenario) : undefined;
+      if (!comparison) {
+        skipped = true;
+        result.reasons.push(baseline ? `regression not checked: ${check.metric} is not in both runs` : 'regression not checked: no baseline');
+      } else {
+        result.comparison = comparison;
+        // A trade-off that applies replaces the check's budget; of several, the most generous wins.
+        const candidates = relaxed.get(`${check.scenario ?? ''}\u0000${check.metric}`) ?? [{ value: check.max_regression, from: 'the check' }];
+        const budget = candidates
+          .map(({ value, from }) => ({ value: budgetValue(value, comparison.baseline), from }))
+          .reduce((best, next) => (next.value > best.value ? next : best));
+        result.budget = budget;
+        if (comparison.worsening > budget.value) {
+          if (comparison.method === 'summary' || significant(comparison.pWorse)) {
+            failed = true;
+            result.reasons.push(`worse than the baseline by ${comparison.worsening.toPrecision(3)}, over the budget ${budget.value.toPrecision(3)}`);
+          } else {
+            result.reasons.push(`worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not statistically real (p = ${comparison.pWorse!.toPrecision(2)})`);
+          }
+        }
+      }
+    }
+    if (failed) result.status = check.severity === 'warn' ? 'warn' : 'fail';
+    else if (skipped) result.status = 'skipped';
+    return result;
+  });
+
+  const blocking = checks.filter((result) => result.check.severity === 'block');
+  const verdict: Verdict = blocking.some((result) => result.status === 'fail' || result.status === 'error')
+    ? 'fail'
+    : checks.some((result) => result.status === 'warn' || result.status === 'error')
+      ? 'warn'
+      : 'pass';
+  return { verdict, checks, tradeoffs, hasBaseline: baseline !== undefined };
+}
