@@ -20935,7 +20935,7 @@ function metricRows(metrics, minGroupSize, formatName) {
 
 // src/report/metrics-markdown.ts
 function escapeMarkdown(text) {
-  return text.replace(/[\\`*_{}[\]()<>#+!|~&]/g, (character) => `\\${character}`).replace(/\r?\n/g, " ");
+  return text.replace(/[\\`*_{}[\]<>#!|~&]/g, (character) => `\\${character}`).replace(/\r?\n/g, " ");
 }
 function metricsMarkdown(report, minGroupSize) {
   const table = (metrics) => markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escapeMarkdown)], { align: METRIC_TABLE_ALIGN });

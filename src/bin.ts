@@ -8,6 +8,7 @@ function main(): void {
   runCli(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    colour: process.stdout.isTTY === true && !process.env.NO_COLOR,
   }).then(
     (code) => {
       process.exitCode = code;

@@ -1,7 +1,15 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { writeFile } from 'node:fs/promises';
+import { evaluateGate } from './gate/evaluate.js';
+import { loadRun } from './gate/inputs.js';
 import { computeMetrics, DEFAULT_COMPUTE_OPTIONS } from './metrics/compute.js';
 import { loadRecordTable } from './metrics/load.js';
 import { InputError } from './records/errors.js';
+import { loadPolicy, PolicyError } from './policy/load.js';
+import { policyJsonSchema } from './policy/schema.js';
+import { gateMarkdown } from './report/gate-markdown.js';
+import { buildGateReport } from './report/gate-report.js';
+import { gateText } from './report/gate-text.js';
 import { metricsText } from './report/metrics-text.js';
 
 /** Exit codes of every evalgate command. */
@@ -12,6 +20,8 @@ export const EXIT_BAD_INPUT = 2;
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Colour the terminal report (stdout is a TTY). */
+  colour?: boolean;
 }
 
 function integerOption(minimum: number, maximum: number): (text: string) => number {
@@ -24,7 +34,7 @@ function integerOption(minimum: number, maximum: number): (text: string) => numb
   };
 }
 
-function buildProgram(io: CliIo): Command {
+function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   const program = new Command('evalgate')
     .description('Gate model releases on many metrics at once (HELM-style metrics with confidence intervals).')
     .exitOverride()
@@ -45,26 +55,71 @@ function buildProgram(io: CliIo): Command {
       io.stdout(flags.json ? `${JSON.stringify(report)}\n` : metricsText(report, flags.minGroupSize));
     });
 
+  program
+    .command('gate')
+    .description('Decide pass / warn / fail for a candidate against a policy and, optionally, a baseline.')
+    .requiredOption('--policy <file>', 'policy file (YAML or JSON)')
+    .requiredOption('--candidate <file>', "the candidate's records (JSON Lines) or metrics (JSON of evalgate metrics --json)")
+    .option('--baseline <file>', "the baseline's records or metrics; without it, regression budgets are skipped")
+    .option('--markdown <file>', 'also write the report as markdown (the pull-request comment)')
+    .option('--json <file>', 'also write the report as JSON')
+    .action(async (flags: { policy: string; candidate: string; baseline?: string; markdown?: string; json?: string }) => {
+      const policy = await loadPolicy(flags.policy);
+      const candidate = await loadRun(flags.candidate);
+      const baseline = flags.baseline ? await loadRun(flags.baseline) : undefined;
+      const result = evaluateGate({ policy: policy.policy, candidate, baseline });
+      const report = buildGateReport(result, policy, candidate, baseline, result.candidateMetrics.scenarios);
+      if (flags.markdown) await writeFile(flags.markdown, gateMarkdown(report, policy.policy.settings.min_group_size));
+      if (flags.json) await writeFile(flags.json, `${JSON.stringify(report, null, 2)}\n`);
+      io.stdout(gateText(report, io.colour ?? false));
+      setExitCode(result.verdict === 'fail' ? EXIT_GATE_FAILED : EXIT_OK);
+    });
+
+  program
+    .command('validate')
+    .description('Check policy files; print every problem with its file, line and column.')
+    .argument('<policies...>', 'policy files')
+    .action(async (files: string[]) => {
+      let invalid = false;
+      for (const file of files) {
+        try {
+          const { policy } = await loadPolicy(file);
+          io.stdout(`ok: ${file} (${policy.checks.length} checks, ${policy.tradeoffs.length} trade-offs)\n`);
+        } catch (error) {
+          if (!(error instanceof PolicyError)) throw error;
+          invalid = true;
+          io.stderr(`${error.problems.join('\n')}\n`);
+        }
+      }
+      setExitCode(invalid ? EXIT_BAD_INPUT : EXIT_OK);
+    });
+
+  program
+    .command('schema')
+    .description('Print the JSON Schema of policy files (for editors).')
+    .action(() => io.stdout(`${JSON.stringify(policyJsonSchema(), null, 2)}\n`));
+
   return program;
 }
 
 /** Runs one evalgate command line (without "node evalgate") and returns its exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const program = buildProgram(io);
+  let exitCode = EXIT_OK;
+  const program = buildProgram(io, (code) => (exitCode = code));
   try {
     if (argv.length === 0) {
       program.outputHelp();
       return EXIT_BAD_INPUT;
     }
     await program.parseAsync(argv, { from: 'user' });
-    return EXIT_OK;
+    return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version are successes; every other parse problem is bad usage (already printed).
       return error.exitCode === 0 ? EXIT_OK : EXIT_BAD_INPUT;
     }
-    if (error instanceof InputError) {
-      io.stderr(`evalgate: ${error.message}\n`);
+    if (error instanceof InputError || error instanceof PolicyError) {
+      io.stderr(`evalgate: ${error.message.split('\n').join('\nevalgate: ')}\n`);
       return EXIT_BAD_INPUT;
     }
     throw error;

@@ -59,6 +59,8 @@ export interface GateResult {
   tradeoffs: TradeoffResult[];
   /** False when there was no baseline: regression budgets were skipped. */
   hasBaseline: boolean;
+  /** Every metric of the candidate, with intervals. */
+  candidateMetrics: MetricsReport;
 }
 
 const OVERALL = 'overall';
@@ -210,5 +212,5 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateR
     : checks.some((result) => result.status === 'warn' || result.status === 'error')
       ? 'warn'
       : 'pass';
-  return { verdict, checks, tradeoffs, hasBaseline: baseline !== undefined };
+  return { verdict, checks, tradeoffs, hasBaseline: baseline !== undefined, candidateMetrics };
 }

@@ -4,7 +4,7 @@ import { METRIC_TABLE_ALIGN, METRIC_TABLE_HEADER, metricRows } from './format.js
 
 /** Text that came from data (scenario and group names) made inert in markdown. */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()<>#+!|~&]/g, (character) => `\\${character}`).replace(/\r?\n/g, ' ');
+  return text.replace(/[\\`*_{}[\]<>#!|~&]/g, (character) => `\\${character}`).replace(/\r?\n/g, ' ');
 }
 
 /** The metrics as markdown, for the job summary: overall, then each scenario. */

@@ -1,0 +1,133 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../src/cli.js';
+import { gateMarkdown, MAX_COMMENT_CHARACTERS } from '../src/report/gate-markdown.js';
+import type { GateReport } from '../src/report/gate-report.js';
+import { record, tempDir, writeLines } from './helpers/records.js';
+
+async function cli(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  return { code, stdout, stderr };
+}
+
+function writePolicy(text: string): string {
+  const path = join(tempDir(), 'policy.yml');
+  writeFileSync(path, `version: 1\nname: t\nsettings:\n  resamples: 200\n${text}`);
+  return path;
+}
+
+// 300 instances; the candidate loses 15 right answers (-5 points) and its scenario name needs escaping.
+const scenario = 'billing|<b>x</b>';
+const baselineRecords = Array.from({ length: 300 }, (_, i) => record({ scenario, id: String(i), correct: i % 4 === 0 ? 0 : 1, latency_ms: 100 + i }));
+const candidateRecords = baselineRecords.map((r, i) => (i % 20 === 1 ? { ...r, correct: 0 } : r));
+
+describe('evalgate gate', () => {
+  const baseline = writeLines('baseline.jsonl', baselineRecords);
+  const candidate = writeLines('candidate.jsonl', candidateRecords);
+
+  it('exits 1 on fail, writing the markdown and JSON reports', async () => {
+    const dir = tempDir();
+    const policy = writePolicy('checks:\n  - metric: accuracy\n    max_regression: 0.02\n');
+    const result = await cli('gate', '--policy', policy, '--candidate', candidate, '--baseline', baseline, '--markdown', join(dir, 'r.md'), '--json', join(dir, 'r.json'));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^evalgate: FAIL · policy t\n/);
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as GateReport;
+    expect(report.version).toBe(1);
+    expect(report.verdict).toBe('fail');
+    expect(report.checks[0].comparison?.shared).toBe(300);
+    expect(report.candidate).toEqual({ file: candidate, kind: 'records', records: 300, instances: 300 });
+    const markdown = readFileSync(join(dir, 'r.md'), 'utf8');
+    expect(markdown).toMatch(/^## ❌ evalgate: fail \(1 blocking check failed\) · policy t\n/);
+    expect(markdown).toContain('- **accuracy** · ❌ fail `accuracy` (overall): worse than the baseline by 0.05');
+    // Data is escaped: no raw HTML or table-breaking pipe from the scenario name.
+    expect(markdown).not.toContain('<b>');
+    expect(markdown).toContain('Scenario billing\\|\\<b\\>x\\</b\\>');
+  });
+
+  it('exits 0 on pass and on warn', async () => {
+    const passing = writePolicy('checks:\n  - metric: accuracy\n    max_regression: 0.1\n');
+    expect((await cli('gate', '--policy', passing, '--candidate', candidate, '--baseline', baseline)).code).toBe(0);
+    const warning = writePolicy('checks:\n  - metric: accuracy\n    max_regression: 0.02\n    severity: warn\n');
+    const result = await cli('gate', '--policy', warning, '--candidate', candidate, '--baseline', baseline);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^evalgate: WARN/);
+  });
+
+  it('says when there is no baseline, and still enforces absolute bounds', async () => {
+    const policy = writePolicy('checks:\n  - metric: accuracy\n    min: 0.9\n    max_regression: 0.02\n');
+    const result = await cli('gate', '--policy', policy, '--candidate', candidate);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('no baseline: regression budgets skipped');
+  });
+
+  it('gates summary metrics files as well as records', async () => {
+    const dir = tempDir();
+    const metrics = async (file: string, name: string) => {
+      const { stdout } = await cli('metrics', file, '--json', '--resamples', '0');
+      writeFileSync(join(dir, name), stdout);
+      return join(dir, name);
+    };
+    const policy = writePolicy('checks:\n  - metric: accuracy\n    max_regression: 0.02\n');
+    const result = await cli('gate', '--policy', policy, '--candidate', await metrics(candidate, 'c.json'), '--baseline', await metrics(baseline, 'b.json'), '--json', join(dir, 'r.json'));
+    expect(result.code).toBe(1);
+    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).checks[0].comparison.method).toBe('summary');
+  });
+
+  it('exits 2 with the file and line on a bad policy or bad input', async () => {
+    const bad = writePolicy('checks:\n  - metric: accuracy\n    max_regresion: 0.02\n');
+    const result = await cli('gate', '--policy', bad, '--candidate', candidate);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `evalgate: ${bad}:6:5 checks[0]: a check needs at least one of min, max, max_regression\n` +
+        `evalgate: ${bad}:7:5 checks[0].max_regresion: unknown key (did you mean max_regression?)\n`,
+    );
+    const policy = writePolicy('checks:\n  - metric: accuracy\n    min: 0.5\n');
+    const broken = writeLines('broken.jsonl', [record({ id: '1' }), '{"scenario": "s"']);
+    expect((await cli('gate', '--policy', policy, '--candidate', broken)).stderr).toMatch(/broken\.jsonl:2: not valid JSON/);
+    expect((await cli('gate', '--policy', policy)).code).toBe(2);
+  });
+});
+
+describe('evalgate validate and schema', () => {
+  it('checks every policy given and exits 2 if any is invalid', async () => {
+    const good = writePolicy('checks:\n  - metric: ece\n    max: 0.1\n');
+    const bad = writePolicy('checks:\n  - metric: ece\n    max: high\n');
+    expect(await cli('validate', good)).toEqual({ code: 0, stdout: `ok: ${good} (1 checks, 0 trade-offs)\n`, stderr: '' });
+    const result = await cli('validate', good, bad);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`${bad}:7:10 checks[0].max: expected number, received string\n`);
+  });
+
+  it('validates the bundled policies', async () => {
+    expect((await cli('validate', 'policies/default.yml')).code).toBe(0);
+  });
+
+  it('prints the JSON Schema that is committed in policies/', async () => {
+    const { code, stdout } = await cli('schema');
+    expect(code).toBe(0);
+    expect(stdout).toBe(readFileSync('policies/policy.schema.json', 'utf8'));
+  });
+});
+
+describe('the markdown report', () => {
+  it('stays under the comment size limit, dropping per-scenario details first', () => {
+    const metrics = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`group_accuracy:g=v${i}`, { value: 0.5, ci: [0.4, 0.6] as [number, number], n: 100 }]));
+    const report: GateReport = {
+      version: 1,
+      verdict: 'pass',
+      policy: { name: 'p', file: 'p.yml', sha256: '0'.repeat(64) },
+      candidate: { file: 'c.jsonl', kind: 'records', records: 1, instances: 1 },
+      baseline: null,
+      checks: [],
+      tradeoffs: [],
+      scenarios: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`scenario-${i}`, metrics])),
+    };
+    const markdown = gateMarkdown(report);
+    expect(markdown.length).toBeLessThanOrEqual(MAX_COMMENT_CHARACTERS);
+    expect(markdown).toContain('Per-scenario details left out to stay within the comment size limit.');
+    expect(markdown).toContain('<details><summary>Scenario scenario-0:');
+  });
+});

@@ -1,0 +1,119 @@
+import { markdownTable } from 'markdown-table';
+import { DIMENSIONS } from '../metrics/registry.js';
+import { formatInterval, formatNumber, METRIC_TABLE_ALIGN, METRIC_TABLE_HEADER, metricRows } from './format.js';
+import type { GateReport } from './gate-report.js';
+import { escapeMarkdown } from './metrics-markdown.js';
+
+/** GitHub's limit on a comment is 65,536 characters; stay under it. */
+export const MAX_COMMENT_CHARACTERS = 65000;
+
+const STATUS_ICON: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', warn: '⚠️ warn', skipped: '⏭️ skipped', error: '💥 error', off: '➖ off' };
+const VERDICT_ICON: Record<string, string> = { pass: '✅', warn: '⚠️', fail: '❌' };
+
+type CheckRow = GateReport['checks'][number];
+
+export function changeText(check: CheckRow): string {
+  const comparison = check.comparison;
+  if (!comparison) return '-';
+  const sign = comparison.change > 0 ? '+' : '';
+  const evidence = comparison.method === 'paired' && comparison.pWorse !== undefined ? ` (p worse ${comparison.pWorse.toPrecision(2)})` : comparison.method === 'summary' ? ' (point estimates)' : '';
+  return `${sign}${formatNumber(comparison.change)}${evidence}`;
+}
+
+function checkTable(checks: CheckRow[]): string {
+  const rows = checks.map((check) => [
+    escapeMarkdown(check.metric),
+    escapeMarkdown(check.scope),
+    check.candidate ? `${formatNumber(check.candidate.value)} ${formatInterval(check.candidate.ci)}` : '-',
+    check.comparison ? formatNumber(check.comparison.baseline) : '-',
+    changeText(check),
+    escapeMarkdown(check.threshold),
+    STATUS_ICON[check.status],
+  ]);
+  return markdownTable([['metric', 'scope', 'candidate (95% CI)', 'baseline', 'change', 'threshold', 'status'], ...rows], {
+    align: ['l', 'l', 'r', 'r', 'r', 'l', 'l'],
+  });
+}
+
+function verdictLine(report: GateReport): string {
+  const blocking = report.checks.filter((check) => check.severity === 'block' && (check.status === 'fail' || check.status === 'error')).length;
+  const warnings = report.checks.filter((check) => check.status === 'warn').length;
+  const counts = [blocking && `${blocking} blocking check${blocking > 1 ? 's' : ''} failed`, warnings && `${warnings} warning${warnings > 1 ? 's' : ''}`].filter(Boolean).join(', ');
+  const baseline = report.baseline ? '' : ' · no baseline: regression budgets were skipped';
+  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${counts ? ` (${counts})` : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline}`;
+}
+
+/** A mermaid bar/line chart of candidate vs baseline for the checked metrics on a 0-1 scale. */
+function chart(report: GateReport): string | undefined {
+  const points = report.checks.filter((check) => check.candidate && check.comparison && check.candidate.value >= 0 && check.candidate.value <= 1 && check.comparison.baseline >= 0 && check.comparison.baseline <= 1);
+  if (points.length < 2) return undefined;
+  const label = (check: CheckRow) => `"${`${check.metric}${check.scope === 'overall' ? '' : ` (${check.scope})`}`.replace(/["\\\n\r`]/g, ' ')}"`;
+  return [
+    '```mermaid',
+    'xychart-beta',
+    '  title "Candidate (bars) vs baseline (line)"',
+    `  x-axis [${points.map(label).join(', ')}]`,
+    '  y-axis "value" 0 --> 1',
+    `  bar [${points.map((check) => formatNumber(check.candidate!.value)).join(', ')}]`,
+    `  line [${points.map((check) => formatNumber(check.comparison!.baseline)).join(', ')}]`,
+    '```',
+  ].join('\n');
+}
+
+function provenance(report: GateReport): string {
+  const run = (summary: GateReport['candidate']) =>
+    `\`${summary.file.replace(/`/g, "'")}\` (${summary.kind === 'records' ? `${summary.records} records, ${summary.instances} instances` : 'summary metrics: point estimates'})`;
+  const paired = report.checks.find((check) => check.comparison?.shared !== undefined)?.comparison?.shared;
+  return [
+    `Policy **${escapeMarkdown(report.policy.name)}** (\`${report.policy.file.replace(/`/g, "'")}\`, sha256 \`${report.policy.sha256.slice(0, 12)}\`)`,
+    `· candidate ${run(report.candidate)}`,
+    report.baseline ? `· baseline ${run(report.baseline)}${paired !== undefined ? `, ${paired} instances shared` : ''}` : '· no baseline',
+  ].join(' ');
+}
+
+/** The pull-request comment and job summary. Over the size limit, the per-scenario details go first. */
+export function gateMarkdown(report: GateReport, minGroupSize = 10): string {
+  const parts: string[] = [verdictLine(report), ''];
+  const regressions = report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status));
+  if (regressions.length > 0) {
+    parts.push('### What blocks or warns, by dimension', '');
+    for (const dimension of DIMENSIONS) {
+      const inDimension = regressions.filter((check) => check.dimension === dimension);
+      for (const check of inDimension) {
+        parts.push(`- **${dimension}** · ${STATUS_ICON[check.status]} \`${check.metric.replace(/`/g, "'")}\` (${escapeMarkdown(check.scope)}): ${escapeMarkdown(check.reasons.join('; '))}`);
+      }
+    }
+    parts.push('');
+  }
+  if (report.tradeoffs.length > 0) {
+    parts.push('### Trade-offs', '');
+    for (const tradeoff of report.tradeoffs) {
+      parts.push(`- ${tradeoff.applied ? 'applied' : 'not applied'}: **${escapeMarkdown(tradeoff.name)}** — ${escapeMarkdown(tradeoff.reasons.join('; '))}`);
+    }
+    parts.push('');
+  }
+  parts.push('### Checks by dimension', '');
+  for (const dimension of DIMENSIONS) {
+    const checks = report.checks.filter((check) => check.dimension === dimension);
+    if (checks.length > 0) parts.push(`#### ${dimension}`, '', checkTable(checks), '');
+  }
+  const picture = chart(report);
+  if (picture) parts.push(picture, '');
+  parts.push(provenance(report), '');
+
+  const main = parts.join('\n');
+  const details = Object.entries(report.scenarios).map(
+    ([scenario, metrics]) =>
+      `<details><summary>Scenario ${escapeMarkdown(scenario)}: every metric of the candidate</summary>\n\n${markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escapeMarkdown)], { align: METRIC_TABLE_ALIGN })}\n\n</details>\n`,
+  );
+  let text = main;
+  for (const detail of details) {
+    if (text.length + detail.length + 1 > MAX_COMMENT_CHARACTERS) {
+      text += '\n_Per-scenario details left out to stay within the comment size limit._\n';
+      break;
+    }
+    text += `\n${detail}`;
+  }
+  if (text.length > MAX_COMMENT_CHARACTERS) text = `${text.slice(0, MAX_COMMENT_CHARACTERS - 60)}\n\n_Report cut at the comment size limit._\n`;
+  return text;
+}

@@ -1,0 +1,41 @@
+import { markdownTable } from 'markdown-table';
+import { DIMENSIONS } from '../metrics/registry.js';
+import { formatInterval, formatNumber } from './format.js';
+import { changeText } from './gate-markdown.js';
+import type { GateReport } from './gate-report.js';
+
+const COLOURS: Record<string, string> = { pass: '32', warn: '33', fail: '31', error: '31', skipped: '90', off: '90' };
+
+/** The gate's report for a terminal; ANSI colours only when asked (on a TTY). */
+export function gateText(report: GateReport, colour: boolean): string {
+  const paint = (status: string, text: string) => (colour ? `\u001b[${COLOURS[status] ?? '0'}m${text}\u001b[0m` : text);
+  const lines = [`evalgate: ${paint(report.verdict, report.verdict.toUpperCase())} · policy ${report.policy.name}${report.baseline ? '' : ' · no baseline: regression budgets skipped'}`, ''];
+  for (const check of report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status))) {
+    lines.push(`  ${paint(check.status, check.status.padEnd(5))} ${check.dimension}: ${check.metric} (${check.scope}): ${check.reasons.join('; ')}`);
+  }
+  for (const tradeoff of report.tradeoffs) lines.push(`  trade-off ${tradeoff.applied ? 'applied' : 'not applied'}: ${tradeoff.name}: ${tradeoff.reasons.join('; ')}`);
+  const rows = DIMENSIONS.flatMap((dimension) =>
+    report.checks
+      .filter((check) => check.dimension === dimension)
+      .map((check) => [
+        dimension,
+        check.metric,
+        check.scope,
+        check.candidate ? `${formatNumber(check.candidate.value)} ${formatInterval(check.candidate.ci)}` : '-',
+        check.comparison ? formatNumber(check.comparison.baseline) : '-',
+        changeText(check),
+        check.threshold,
+        paint(check.status, check.status),
+      ]),
+  );
+  lines.push(
+    '',
+    markdownTable([['dimension', 'metric', 'scope', 'candidate (95% CI)', 'baseline', 'change', 'threshold', 'status'], ...rows], {
+      align: ['l', 'l', 'l', 'r', 'r', 'r', 'l', 'l'],
+      stringLength: (text) => text.replace(/\u001b\[\d+m/g, '').length,
+    }),
+    '',
+    `policy ${report.policy.file} (sha256 ${report.policy.sha256.slice(0, 12)}) · candidate ${report.candidate.file}${report.candidate.records !== null ? ` (${report.candidate.records} records)` : ' (summary metrics)'}${report.baseline ? ` · baseline ${report.baseline.file}${report.baseline.records !== null ? ` (${report.baseline.records} records)` : ' (summary metrics)'}` : ''}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
