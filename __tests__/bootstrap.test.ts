@@ -128,7 +128,7 @@ describe('confidence intervals', () => {
 
   it('contain the value of every metric on the example data', async () => {
     const { loadRecordTable } = await import('../src/metrics/load.js');
-    const report = computeMetrics(await loadRecordTable('examples/billing/records.jsonl'), { ...options, resamples: 200 });
+    const report = computeMetrics(await loadRecordTable('examples/billing/baseline.jsonl'), { ...options, resamples: 200 });
     for (const [name, metric] of Object.entries(report.overall)) {
       expect([name, metric.ci![0] <= metric.value + 1e-12 && metric.value <= metric.ci![1] + 1e-12]).toEqual([name, true]);
     }

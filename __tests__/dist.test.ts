@@ -15,3 +15,15 @@ describe('dist/', () => {
     }
   });
 });
+
+describe('examples/billing', () => {
+  it('are exactly what the seeded generator writes', async () => {
+    const fresh = tempDir();
+    const result = await runProcess(process.execPath, ['examples/billing/generate.mjs', fresh]);
+    expect(result.stderr).toBe('');
+    for (const file of ['baseline.jsonl', 'candidate-a.jsonl', 'candidate-b.jsonl']) {
+      const same = readFileSync(join(fresh, file), 'utf8') === readFileSync(join('examples/billing', file), 'utf8');
+      expect([file, same]).toEqual([file, true]);
+    }
+  });
+});

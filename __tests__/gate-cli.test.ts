@@ -131,3 +131,22 @@ describe('the markdown report', () => {
     expect(markdown).toContain('<details><summary>Scenario scenario-0:');
   });
 });
+
+describe('evalgate demo and compare', () => {
+  it('shows the two candidates getting opposite decisions under the two bundled policies', async () => {
+    const { code, stdout } = await cli('demo');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/\| customer-support +\| block \(fail\) +\| ship \(warn\) +\|/);
+    expect(stdout).toMatch(/\| realtime-chat +\| ship \(warn\) +\| block \(fail\) +\|/);
+    expect(stdout).toContain('customer-support: would ship candidate-b');
+    expect(stdout).toContain('realtime-chat: would ship candidate-a');
+    expect(stdout).toContain('candidate-a: fail: ece (billing-exceptions): above the maximum 0.12');
+    expect(stdout).toContain('candidate-b: fail: error_rate: above the maximum 0.02');
+  });
+
+  it('refuses a candidate without a name', async () => {
+    const result = await cli('compare', '--policy', 'policies/default.yml', '--candidate', 'examples/billing/candidate-a.jsonl');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('evalgate: --candidate expects NAME=FILE, got "examples/billing/candidate-a.jsonl"\n');
+  });
+});

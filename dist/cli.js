@@ -10816,6 +10816,8 @@ var {
 
 // src/cli.ts
 import { writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 
 // src/stats/quantile.ts
 function lerp(low, high, t) {
@@ -10972,7 +10974,7 @@ function bootstrapSamples(factory, centre, instanceCount, options) {
   const samples = centre.map((values) => Array.from(values, () => new Float64Array(options.resamples)));
   const filled = centre.map((values) => new Int32Array(values.length));
   const random = new Random(options.seed);
-  const collect = (estimators, resamples, cells, total, shift) => {
+  const collect2 = (estimators, resamples, cells, total, shift) => {
     const counts = new Float64Array(cells);
     const start = filled.map((perOutput) => Int32Array.from(perOutput));
     for (let resample = 0; resample < resamples; resample++) {
@@ -10996,7 +10998,7 @@ function bootstrapSamples(factory, centre, instanceCount, options) {
   };
   const subsetSize = options.subsetSize ?? instanceCount;
   if (instanceCount > 0 && subsetSize >= instanceCount) {
-    collect(factory(), options.resamples, instanceCount, instanceCount, false);
+    collect2(factory(), options.resamples, instanceCount, instanceCount, false);
   } else if (instanceCount > 0) {
     const subsets = Math.min(LITTLE_BOOTSTRAP_SUBSETS, options.resamples);
     const shuffled = Int32Array.from({ length: instanceCount }, (_, index) => index);
@@ -11007,7 +11009,7 @@ function bootstrapSamples(factory, centre, instanceCount, options) {
       }
       const chosen = shuffled.slice(0, subsetSize).sort();
       const resamples = Math.floor(options.resamples / subsets) + (subset < options.resamples % subsets ? 1 : 0);
-      collect(factory(chosen), resamples, subsetSize, instanceCount, true);
+      collect2(factory(chosen), resamples, subsetSize, instanceCount, true);
     }
   }
   return samples.map((perOutput, e) => perOutput.map((sample, k) => sample.subarray(0, filled[e][k])));
@@ -12092,8 +12094,11 @@ function budgetValue(budget, baseline) {
 var computed = /* @__PURE__ */ new WeakMap();
 function computeMetricsOf(run, options) {
   if (run.kind === "metrics") return run.report;
-  let report = computed.get(run);
-  if (!report) computed.set(run, report = computeMetrics(run.table, options));
+  let byOptions = computed.get(run);
+  if (!byOptions) computed.set(run, byOptions = /* @__PURE__ */ new Map());
+  const key = JSON.stringify(options);
+  let report = byOptions.get(key);
+  if (!report) byOptions.set(key, report = computeMetrics(run.table, options));
   return report;
 }
 function compare(candidate, baseline, metric, scenario, options, direction) {
@@ -16237,7 +16242,7 @@ function handleIntersectionResults(result, left, right) {
   const unrecKeys = /* @__PURE__ */ new Map();
   let unrecIssue;
   const keyIssues = /* @__PURE__ */ new Map();
-  const collect = (iss, side) => {
+  const collect2 = (iss, side) => {
     let keys;
     if (iss.code === "unrecognized_keys" && !iss.path?.length) {
       unrecIssue ?? (unrecIssue = iss);
@@ -16258,11 +16263,11 @@ function handleIntersectionResults(result, left, right) {
     return true;
   };
   for (const iss of left.issues) {
-    if (!collect(iss, "l"))
+    if (!collect2(iss, "l"))
       result.issues.push(iss);
   }
   for (const iss of right.issues) {
-    if (!collect(iss, "r"))
+    if (!collect2(iss, "r"))
       result.issues.push(iss);
   }
   const bothKeys = [...unrecKeys].filter(([, f]) => f.l && f.r).map(([k]) => k);
@@ -32456,6 +32461,29 @@ function buildGateReport(result, policy, candidate, baseline, scenarios) {
   };
 }
 
+// src/report/compare-text.ts
+var VERDICT_MARK = { pass: "ship (pass)", warn: "ship (warn)", fail: "block (fail)" };
+function blockers(result) {
+  return result.checks.filter((check2) => check2.status === "fail" || check2.status === "error" || check2.status === "warn").map((check2) => `${check2.status}: ${check2.check.metric}${check2.scope === "overall" ? "" : ` (${check2.scope})`}: ${check2.reasons.join("; ")}`);
+}
+function decisionMatrixText(policies, candidates, cells) {
+  const cell = (policy, candidate) => cells.find((entry) => entry.policy === policy && entry.candidate === candidate).result;
+  const table = markdownTable([
+    ["policy \\ candidate", ...candidates],
+    ...policies.map((policy) => [policy, ...candidates.map((candidate) => VERDICT_MARK[cell(policy, candidate).verdict])])
+  ]);
+  const lines = [table, ""];
+  for (const policy of policies) {
+    const shipped = candidates.filter((candidate) => cell(policy, candidate).verdict !== "fail");
+    lines.push(`${policy}: ${shipped.length > 0 ? `would ship ${shipped.join(" or ")}` : "would ship none of them"}`);
+    for (const candidate of candidates) {
+      for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${candidate}: ${reason}`);
+    }
+  }
+  return `${lines.join("\n")}
+`;
+}
+
 // src/report/gate-text.ts
 var COLOURS = { pass: "32", warn: "33", fail: "31", error: "31", skipped: "90", off: "90" };
 function gateText(report, colour) {
@@ -32508,6 +32536,17 @@ ${markdownTable([METRIC_TABLE_HEADER, ...rows], { align: METRIC_TABLE_ALIGN })}`
 var EXIT_OK = 0;
 var EXIT_GATE_FAILED = 1;
 var EXIT_BAD_INPUT = 2;
+function collect(value, previous) {
+  return [...previous, value];
+}
+var UsageError = class extends Error {
+};
+var DEMO_INTRODUCTION = `evalgate demo: a billing customer-support assistant and two candidates to replace it (synthetic data,
+examples/billing/generate.mjs). Candidate A is more accurate and faster but overconfident on
+ambiguous billing exceptions; candidate B is a little less accurate, well calibrated, slower and
+more often rate-limited. Same models, two policies, different decisions:
+
+`;
 function integerOption(minimum, maximum) {
   return (text) => {
     const value = Number(text);
@@ -32553,6 +32592,38 @@ function buildProgram(io, setExitCode) {
     }
     setExitCode(invalid ? EXIT_BAD_INPUT : EXIT_OK);
   });
+  const compare2 = async (policyFiles, candidateSpecs, baselineFile) => {
+    const candidates = candidateSpecs.map((spec) => {
+      const split = spec.indexOf("=");
+      if (split <= 0 || split === spec.length - 1) throw new UsageError(`--candidate expects NAME=FILE, got "${spec}"`);
+      return { name: spec.slice(0, split), file: spec.slice(split + 1) };
+    });
+    const policies = await Promise.all(policyFiles.map(loadPolicy));
+    const runs = await Promise.all(candidates.map(({ file: file2 }) => loadRun(file2)));
+    const baseline = baselineFile ? await loadRun(baselineFile) : void 0;
+    const cells = policies.flatMap(
+      (policy) => candidates.map((candidate, index) => ({ policy: policy.policy.name, candidate: candidate.name, result: evaluateGate({ policy: policy.policy, candidate: runs[index], baseline }) }))
+    );
+    return decisionMatrixText(policies.map((policy) => policy.policy.name), candidates.map(({ name }) => name), cells);
+  };
+  program2.command("compare").description("The decision matrix: each candidate under each policy, which one each policy would ship and why not the others.").requiredOption("--policy <file>", "a policy file (repeat for several)", collect, []).requiredOption("--candidate <name=file>", "a named candidate (repeat for several)", collect, []).option("--baseline <file>", "the baseline's records or metrics").action(async (flags) => {
+    io.stdout(await compare2(flags.policy, flags.candidate, flags.baseline));
+  });
+  program2.command("demo").description("The bundled example: two candidate billing assistants under two policies, side by side.").action(async () => {
+    const root = fileURLToPath(new URL("..", import.meta.url));
+    const at = (path) => relative(process.cwd(), join(root, path)) || ".";
+    io.stdout(DEMO_INTRODUCTION);
+    io.stdout(
+      await compare2(
+        [at("policies/customer-support.yml"), at("policies/realtime-chat.yml")],
+        [`candidate-a=${at("examples/billing/candidate-a.jsonl")}`, `candidate-b=${at("examples/billing/candidate-b.jsonl")}`],
+        at("examples/billing/baseline.jsonl")
+      )
+    );
+    io.stdout(`
+One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")} --candidate ${at("examples/billing/candidate-a.jsonl")} --baseline ${at("examples/billing/baseline.jsonl")}
+`);
+  });
   program2.command("schema").description("Print the JSON Schema of policy files (for editors).").action(() => io.stdout(`${JSON.stringify(policyJsonSchema(), null, 2)}
 `));
   return program2;
@@ -32571,7 +32642,7 @@ async function runCli(argv, io) {
     if (error62 instanceof CommanderError) {
       return error62.exitCode === 0 ? EXIT_OK : EXIT_BAD_INPUT;
     }
-    if (error62 instanceof InputError || error62 instanceof PolicyError) {
+    if (error62 instanceof InputError || error62 instanceof PolicyError || error62 instanceof UsageError) {
       io.stderr(`evalgate: ${error62.message.split("\n").join("\nevalgate: ")}
 `);
       return EXIT_BAD_INPUT;

@@ -1,5 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { evaluateGate } from './gate/evaluate.js';
 import { loadRun } from './gate/inputs.js';
 import { computeMetrics, DEFAULT_COMPUTE_OPTIONS } from './metrics/compute.js';
@@ -9,6 +11,7 @@ import { loadPolicy, PolicyError } from './policy/load.js';
 import { policyJsonSchema } from './policy/schema.js';
 import { gateMarkdown } from './report/gate-markdown.js';
 import { buildGateReport } from './report/gate-report.js';
+import { decisionMatrixText } from './report/compare-text.js';
 import { gateText } from './report/gate-text.js';
 import { metricsText } from './report/metrics-text.js';
 
@@ -23,6 +26,21 @@ export interface CliIo {
   /** Colour the terminal report (stdout is a TTY). */
   colour?: boolean;
 }
+
+/** An option that may be given several times. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** Bad usage found after parsing (exit 2). */
+class UsageError extends Error {}
+
+const DEMO_INTRODUCTION = `evalgate demo: a billing customer-support assistant and two candidates to replace it (synthetic data,
+examples/billing/generate.mjs). Candidate A is more accurate and faster but overconfident on
+ambiguous billing exceptions; candidate B is a little less accurate, well calibrated, slower and
+more often rate-limited. Same models, two policies, different decisions:
+
+`;
 
 function integerOption(minimum: number, maximum: number): (text: string) => number {
   return (text) => {
@@ -94,6 +112,48 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       setExitCode(invalid ? EXIT_BAD_INPUT : EXIT_OK);
     });
 
+  const compare = async (policyFiles: string[], candidateSpecs: string[], baselineFile: string | undefined) => {
+    const candidates = candidateSpecs.map((spec) => {
+      const split = spec.indexOf('=');
+      if (split <= 0 || split === spec.length - 1) throw new UsageError(`--candidate expects NAME=FILE, got "${spec}"`);
+      return { name: spec.slice(0, split), file: spec.slice(split + 1) };
+    });
+    const policies = await Promise.all(policyFiles.map(loadPolicy));
+    const runs = await Promise.all(candidates.map(({ file }) => loadRun(file)));
+    const baseline = baselineFile ? await loadRun(baselineFile) : undefined;
+    const cells = policies.flatMap((policy) =>
+      candidates.map((candidate, index) => ({ policy: policy.policy.name, candidate: candidate.name, result: evaluateGate({ policy: policy.policy, candidate: runs[index], baseline }) })),
+    );
+    return decisionMatrixText(policies.map((policy) => policy.policy.name), candidates.map(({ name }) => name), cells);
+  };
+
+  program
+    .command('compare')
+    .description('The decision matrix: each candidate under each policy, which one each policy would ship and why not the others.')
+    .requiredOption('--policy <file>', 'a policy file (repeat for several)', collect, [])
+    .requiredOption('--candidate <name=file>', 'a named candidate (repeat for several)', collect, [])
+    .option('--baseline <file>', "the baseline's records or metrics")
+    .action(async (flags: { policy: string[]; candidate: string[]; baseline?: string }) => {
+      io.stdout(await compare(flags.policy, flags.candidate, flags.baseline));
+    });
+
+  program
+    .command('demo')
+    .description('The bundled example: two candidate billing assistants under two policies, side by side.')
+    .action(async () => {
+      const root = fileURLToPath(new URL('..', import.meta.url));
+      const at = (path: string) => relative(process.cwd(), join(root, path)) || '.';
+      io.stdout(DEMO_INTRODUCTION);
+      io.stdout(
+        await compare(
+          [at('policies/customer-support.yml'), at('policies/realtime-chat.yml')],
+          [`candidate-a=${at('examples/billing/candidate-a.jsonl')}`, `candidate-b=${at('examples/billing/candidate-b.jsonl')}`],
+          at('examples/billing/baseline.jsonl'),
+        ),
+      );
+      io.stdout(`\nOne gate in detail: evalgate gate --policy ${at('policies/customer-support.yml')} --candidate ${at('examples/billing/candidate-a.jsonl')} --baseline ${at('examples/billing/baseline.jsonl')}\n`);
+    });
+
   program
     .command('schema')
     .description('Print the JSON Schema of policy files (for editors).')
@@ -118,7 +178,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       // Help and version are successes; every other parse problem is bad usage (already printed).
       return error.exitCode === 0 ? EXIT_OK : EXIT_BAD_INPUT;
     }
-    if (error instanceof InputError || error instanceof PolicyError) {
+    if (error instanceof InputError || error instanceof PolicyError || error instanceof UsageError) {
       io.stderr(`evalgate: ${error.message.split('\n').join('\nevalgate: ')}\n`);
       return EXIT_BAD_INPUT;
     }

@@ -69,12 +69,15 @@ function budgetValue(budget: Budget, baseline: number): number {
   return typeof budget === 'number' ? budget : (Number.parseFloat(budget) / 100) * Math.abs(baseline);
 }
 
-const computed = new WeakMap<RunInput, MetricsReport>();
-/** A run's metrics, computed once per run (each run is always computed with the same options). */
+const computed = new WeakMap<RunInput, Map<string, MetricsReport>>();
+/** A run's metrics, computed once per run and options (several policies may gate one run). */
 function computeMetricsOf(run: RunInput, options: ComputeOptions): MetricsReport {
   if (run.kind === 'metrics') return run.report;
-  let report = computed.get(run);
-  if (!report) computed.set(run, (report = computeMetrics(run.table, options)));
+  let byOptions = computed.get(run);
+  if (!byOptions) computed.set(run, (byOptions = new Map()));
+  const key = JSON.stringify(options);
+  let report = byOptions.get(key);
+  if (!report) byOptions.set(key, (report = computeMetrics(run.table, options)));
   return report;
 }
 

@@ -1,0 +1,35 @@
+import { markdownTable } from 'markdown-table';
+import type { GateResult } from '../gate/evaluate.js';
+
+export interface DecisionCell {
+  policy: string;
+  candidate: string;
+  result: GateResult;
+}
+
+const VERDICT_MARK: Record<string, string> = { pass: 'ship (pass)', warn: 'ship (warn)', fail: 'block (fail)' };
+
+/** What stops (or worries) a candidate under a policy, shortly. */
+function blockers(result: GateResult): string[] {
+  return result.checks
+    .filter((check) => check.status === 'fail' || check.status === 'error' || check.status === 'warn')
+    .map((check) => `${check.status}: ${check.check.metric}${check.scope === 'overall' ? '' : ` (${check.scope})`}: ${check.reasons.join('; ')}`);
+}
+
+/** The decision matrix: which candidate each policy would ship, and why not the others. */
+export function decisionMatrixText(policies: string[], candidates: string[], cells: DecisionCell[]): string {
+  const cell = (policy: string, candidate: string) => cells.find((entry) => entry.policy === policy && entry.candidate === candidate)!.result;
+  const table = markdownTable([
+    ['policy \\ candidate', ...candidates],
+    ...policies.map((policy) => [policy, ...candidates.map((candidate) => VERDICT_MARK[cell(policy, candidate).verdict])]),
+  ]);
+  const lines = [table, ''];
+  for (const policy of policies) {
+    const shipped = candidates.filter((candidate) => cell(policy, candidate).verdict !== 'fail');
+    lines.push(`${policy}: ${shipped.length > 0 ? `would ship ${shipped.join(' or ')}` : 'would ship none of them'}`);
+    for (const candidate of candidates) {
+      for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${candidate}: ${reason}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
