@@ -1,15 +1,23 @@
 #!/usr/bin/env node
-// npm run bench: times `evalgate metrics --json` on 100k and 1M generated records beside the floor
-// (reading and JSON-parsing the same file, nothing else), and writes the table into README.md.
-// Options: --sizes 100000,1000000  --runs 3  --no-readme
+// npm run bench: (1) times `evalgate metrics --json` on 100k and 1M generated records beside the floor
+// (reading and JSON-parsing the same file, nothing else); (2) simulates the gate's false alarms (A/A)
+// and power (bench/simulate-gate.ts). Writes both into README.md.
+// Options: --sizes 100000,1000000  --runs 5  --trials 500  --only metrics|simulation  --no-readme
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
 
 const { values } = parseArgs({
-  options: { sizes: { type: 'string', default: '100000,1000000' }, runs: { type: 'string', default: '3' }, 'no-readme': { type: 'boolean', default: false } },
+  options: {
+    sizes: { type: 'string', default: '100000,1000000' },
+    runs: { type: 'string', default: '5' },
+    trials: { type: 'string', default: '500' },
+    only: { type: 'string' },
+    'no-readme': { type: 'boolean', default: false },
+  },
 });
 const sizes = values.sizes.split(',').map(Number);
 const runs = Number(values.runs);
@@ -46,32 +54,72 @@ async function measurePair(floorArgs, evalgateArgs) {
   return { floor: summary(floors), evalgate: summary(evalgates), ratio: median(evalgates.map((r, i) => r.seconds / floors[i].seconds)) };
 }
 
-const rows = [];
-for (const size of sizes) {
-  const file = join(outDir, `records-${size}.jsonl`);
-  if (!existsSync(file)) {
-    process.stderr.write(`generating ${size} records...\n`);
-    await run(['bench/generate.mjs', String(size), file, '1']);
-  }
-  const megabytes = statSync(file).size / 1e6;
-  process.stderr.write(`measuring ${size} records (${megabytes.toFixed(0)} MB), ${runs} runs each...\n`);
-  const { floor, evalgate, ratio } = await measurePair(['bench/measure.mjs', 'floor', file], ['bench/measure.mjs', 'evalgate', 'metrics', file, '--json']);
-  rows.push({ size, megabytes, floor, evalgate, ratio });
-}
-
-const mib = (bytes) => `${Math.round(bytes / 2 ** 20)} MiB`;
-const table = [
-  '| records | file | floor: read + JSON.parse | `evalgate metrics --json` | ratio | peak memory (floor / evalgate) |',
-  '|---:|---:|---:|---:|---:|---:|',
-  ...rows.map(({ size, megabytes, floor, evalgate, ratio }) =>
-    `| ${size.toLocaleString('en-US')} | ${megabytes.toFixed(0)} MB | ${floor.seconds.toFixed(2)} s | ${evalgate.seconds.toFixed(2)} s | ${ratio.toFixed(2)}x | ${mib(floor.maxRss)} / ${mib(evalgate.maxRss)} |`,
-  ),
-].join('\n');
-const machine = `Medians of ${runs} runs of each, taken in turn (the ratio is the median of the run-by-run ratios); Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, measured ${new Date().toISOString().slice(0, 10)}.`;
-process.stdout.write(`${table}\n\n${machine}\n`);
-
-if (!values['no-readme']) {
+/** Replaces the text between <!-- NAME:start --> and <!-- NAME:end --> in README.md. */
+function writeIntoReadme(name, text) {
+  if (values['no-readme']) return;
   const readme = readFileSync('README.md', 'utf8');
-  const updated = readme.replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, `<!-- bench:start -->\n${table}\n\n${machine}\n<!-- bench:end -->`);
-  writeFileSync('README.md', updated);
+  const pattern = new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`);
+  writeFileSync('README.md', readme.replace(pattern, `<!-- ${name}:start -->\n${text}\n<!-- ${name}:end -->`));
 }
+
+async function simulation() {
+  await build({
+    entryPoints: ['bench/simulate-gate.ts'],
+    outfile: join(outDir, 'simulate-gate.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'warning',
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  });
+  process.stderr.write(`simulating the gate, ${values.trials} trials...\n`);
+  const output = await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(outDir, 'simulate-gate.mjs'), values.trials], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`simulation exited ${code}`))));
+  });
+  const result = JSON.parse(output);
+  const percent = (x) => `${(100 * x).toFixed(1)}%`;
+  const text = [
+    '| simulated (1,000 shared instances, accuracy max_regression 0, significance 0.05) | measured | 95% margin | target |',
+    '|---|---:|---:|---|',
+    `| A/A: same model, share of trials that block (false alarms) | ${percent(result.falseAlarmRate)} | ±${percent(result.falseAlarmMargin95)} | at most 5% |`,
+    `| true 5-point accuracy drop: share of trials that block (power) | ${percent(result.power)} | ±${percent(result.powerMargin95)} | at least 90% |`,
+    '',
+    `${result.trials} trials of each, ${result.resamples} resamples per gate (the policy default), measured ${new Date().toISOString().slice(0, 10)}.`,
+  ].join('\n');
+  process.stdout.write(`${text}\n`);
+  writeIntoReadme('simulation', text);
+}
+
+async function metricsBenchmark() {
+  const rows = [];
+  for (const size of sizes) {
+    const file = join(outDir, `records-${size}.jsonl`);
+    if (!existsSync(file)) {
+      process.stderr.write(`generating ${size} records...\n`);
+      await run(['bench/generate.mjs', String(size), file, '1']);
+    }
+    const megabytes = statSync(file).size / 1e6;
+    process.stderr.write(`measuring ${size} records (${megabytes.toFixed(0)} MB), ${runs} runs each...\n`);
+    const { floor, evalgate, ratio } = await measurePair(['bench/measure.mjs', 'floor', file], ['bench/measure.mjs', 'evalgate', 'metrics', file, '--json']);
+    rows.push({ size, megabytes, floor, evalgate, ratio });
+  }
+
+  const mib = (bytes) => `${Math.round(bytes / 2 ** 20)} MiB`;
+  const table = [
+    '| records | file | floor: read + JSON.parse | `evalgate metrics --json` | ratio | peak memory (floor / evalgate) |',
+    '|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(({ size, megabytes, floor, evalgate, ratio }) =>
+      `| ${size.toLocaleString('en-US')} | ${megabytes.toFixed(0)} MB | ${floor.seconds.toFixed(2)} s | ${evalgate.seconds.toFixed(2)} s | ${ratio.toFixed(2)}x | ${mib(floor.maxRss)} / ${mib(evalgate.maxRss)} |`,
+    ),
+  ].join('\n');
+  const machine = `Medians of ${runs} runs of each, taken in turn (the ratio is the median of the run-by-run ratios); Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, measured ${new Date().toISOString().slice(0, 10)}.`;
+  process.stdout.write(`${table}\n\n${machine}\n`);
+
+  writeIntoReadme('bench', `${table}\n\n${machine}`);
+}
+
+if (values.only !== 'simulation') await metricsBenchmark();
+if (values.only !== 'metrics') await simulation();
