@@ -122,6 +122,17 @@ describe('trade-offs', () => {
   });
 });
 
+describe('trade-offs on little evidence', () => {
+  it('do not apply when an improvement is large enough but not statistically real', () => {
+    // 12 instances: the candidate is calibrated on 3 more of them; ece falls a lot, on noise.
+    const before = run(12, (i) => i % 3 === 0, (i) => ({ confidence: i < 6 ? 0.9 : 0.6 }));
+    const after = run(12, (i) => i % 3 === 0, (i) => ({ confidence: i < 3 ? 0.9 : 0.65 }));
+    const result = gate('checks:\n  - metric: accuracy\n    max_regression: 0.02\ntradeoffs:\n  - name: t\n    allow: [{ metric: accuracy, max_regression: 0.1 }]\n    when: [{ metric: ece, min_improvement: 0.01 }]\n', after, before);
+    expect(result.tradeoffs[0].applied).toBe(false);
+    expect(result.tradeoffs[0].reasons[0]).toMatch(/: not statistically real$/);
+  });
+});
+
 describe('summary inputs', () => {
   it('compare point estimates of metrics reports and say so', () => {
     const summary = (input: RunInput): RunInput => ({

@@ -2,7 +2,7 @@
 // npm run bench: (1) times `evalgate metrics --json` on 100k and 1M generated records beside the floor
 // (reading and JSON-parsing the same file, nothing else); (2) simulates the gate's false alarms (A/A)
 // and power (bench/simulate-gate.ts). Writes both into README.md.
-// Options: --sizes 100000,1000000  --runs 5  --trials 500  --only metrics|simulation  --no-readme
+// Options: --sizes 100000,1000000  --runs 5  --trials 1000  --only metrics|simulation  --no-readme
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -14,7 +14,7 @@ const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '100000,1000000' },
     runs: { type: 'string', default: '5' },
-    trials: { type: 'string', default: '500' },
+    trials: { type: 'string', default: '1000' },
     only: { type: 'string' },
     'no-readme': { type: 'boolean', default: false },
   },
