@@ -12087,7 +12087,7 @@ function scopeMetrics(report, scenario) {
 }
 
 // src/gate/evaluate.ts
-var OVERALL2 = "overall";
+var keyOf = (metric, scenario) => `${scenario ?? ""}\0${metric}`;
 function budgetValue(budget, baseline) {
   return typeof budget === "number" ? budget : Number.parseFloat(budget) / 100 * Math.abs(baseline);
 }
@@ -12130,7 +12130,7 @@ function evaluateGate({ policy, candidate, baseline }) {
   const significant = (p) => settings.significance === "off" || p !== void 0 && p < settings.significance;
   const comparisons = /* @__PURE__ */ new Map();
   const compareOnce = (metric, scenario) => {
-    const key = `${scenario ?? ""}\0${metric}`;
+    const key = keyOf(metric, scenario);
     if (!comparisons.has(key) && baseline) comparisons.set(key, compare(candidate, baseline, metric, scenario, options, lookupMetric(metric).direction));
     return comparisons.get(key);
   };
@@ -12140,7 +12140,7 @@ function evaluateGate({ policy, candidate, baseline }) {
     let applied = baseline !== void 0;
     if (!baseline) reasons.push("no baseline to measure improvements against");
     for (const term of baseline ? tradeoff.when : []) {
-      const label = `${term.metric} (${term.scenario ?? OVERALL2})`;
+      const label = `${term.metric} (${term.scenario ?? OVERALL})`;
       const comparison = compareOnce(term.metric, term.scenario);
       if (!comparison) {
         applied = false;
@@ -12157,7 +12157,7 @@ function evaluateGate({ policy, candidate, baseline }) {
     }
     if (applied) {
       for (const term of tradeoff.allow) {
-        const key = `${term.scenario ?? ""}\0${term.metric}`;
+        const key = keyOf(term.metric, term.scenario);
         relaxed.set(key, [...relaxed.get(key) ?? [], { value: term.max_regression, from: `trade-off "${tradeoff.name}"` }]);
       }
     }
@@ -12168,7 +12168,7 @@ function evaluateGate({ policy, candidate, baseline }) {
     const definition = lookupMetric(check2.metric);
     const result = {
       check: check2,
-      scope: check2.scenario ?? OVERALL2,
+      scope: check2.scenario ?? OVERALL,
       dimension: definition.dimension,
       direction: definition.direction,
       status: "pass",
@@ -12195,7 +12195,7 @@ function evaluateGate({ policy, candidate, baseline }) {
         result.reasons.push(baseline ? `regression not checked: ${check2.metric} is not in both runs` : "regression not checked: no baseline");
       } else {
         result.comparison = comparison;
-        const candidates = relaxed.get(`${check2.scenario ?? ""}\0${check2.metric}`) ?? [{ value: check2.max_regression, from: "the check" }];
+        const candidates = relaxed.get(keyOf(check2.metric, check2.scenario)) ?? [{ value: check2.max_regression, from: "the check" }];
         const budget = candidates.map(({ value: value2, from }) => ({ value: budgetValue(value2, comparison.baseline), from })).reduce((best, next) => next.value > best.value ? next : best);
         result.budget = budget;
         if (comparison.worsening > budget.value) {

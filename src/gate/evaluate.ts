@@ -1,6 +1,7 @@
 import { compareMetric, computeMetrics, type ComputeOptions, type MetricsReport, type MetricValue } from '../metrics/compute.js';
 import { lookupMetric, type Dimension, type Direction } from '../metrics/registry.js';
 import type { Budget, Check, Policy } from '../policy/schema.js';
+import { OVERALL } from '../metrics/scope.js';
 import { scopeMetrics, type RunInput } from './inputs.js';
 
 /*
@@ -63,7 +64,8 @@ export interface GateResult {
   candidateMetrics: MetricsReport;
 }
 
-const OVERALL = 'overall';
+/** One key per (metric, scope). */
+const keyOf = (metric: string, scenario: string | undefined) => `${scenario ?? ''}\u0000${metric}`;
 
 function budgetValue(budget: Budget, baseline: number): number {
   return typeof budget === 'number' ? budget : (Number.parseFloat(budget) / 100) * Math.abs(baseline);
@@ -120,7 +122,7 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateR
   const significant = (p: number | undefined) => settings.significance === 'off' || (p !== undefined && p < settings.significance);
   const comparisons = new Map<string, Comparison | undefined>();
   const compareOnce = (metric: string, scenario: string | undefined) => {
-    const key = `${scenario ?? ''}\u0000${metric}`;
+    const key = keyOf(metric, scenario);
     if (!comparisons.has(key) && baseline) comparisons.set(key, compare(candidate, baseline, metric, scenario, options, lookupMetric(metric)!.direction));
     return comparisons.get(key);
   };
@@ -149,7 +151,7 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateR
     }
     if (applied) {
       for (const term of tradeoff.allow) {
-        const key = `${term.scenario ?? ''}\u0000${term.metric}`;
+        const key = keyOf(term.metric, term.scenario);
         relaxed.set(key, [...(relaxed.get(key) ?? []), { value: term.max_regression, from: `trade-off "${tradeoff.name}"` }]);
       }
     }
@@ -189,7 +191,7 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateR
       } else {
         result.comparison = comparison;
         // A trade-off that applies replaces the check's budget; of several, the most generous wins.
-        const candidates = relaxed.get(`${check.scenario ?? ''}\u0000${check.metric}`) ?? [{ value: check.max_regression, from: 'the check' }];
+        const candidates = relaxed.get(keyOf(check.metric, check.scenario)) ?? [{ value: check.max_regression, from: 'the check' }];
         const budget = candidates
           .map(({ value, from }) => ({ value: budgetValue(value, comparison.baseline), from }))
           .reduce((best, next) => (next.value > best.value ? next : best));
