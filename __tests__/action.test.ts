@@ -1,55 +1,215 @@
-import { describe, expect, it } from '@jest/globals';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { GateReport } from '../src/report/gate-report.js';
+import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 import { runProcess } from './helpers/run.js';
 
-/** Runs the bundled action as the Actions runner does: inputs and file commands in the environment. */
-async function runAction(inputs: Record<string, string>) {
+/*
+ * The real bundle (dist/index.js) in a child process, with the environment the Actions runner sets,
+ * against a local stand-in for the GitHub REST API.
+ */
+
+const TOKEN = 'ghs_secretTokenThatMustNeverBePrinted123';
+const BASE_SHA = 'b'.repeat(40);
+const HEAD_SHA = 'c'.repeat(40);
+let github: FakeGitHub;
+
+beforeAll(async () => {
+  github = await startFakeGitHub('octo', 'models');
+});
+afterAll(async () => {
+  await github.close();
+});
+beforeEach(() => {
+  github.comments.length = 0;
+  github.files.clear();
+  github.readOnly = false;
+  github.requests.length = 0;
+});
+
+// 300 instances; the candidate loses 15 right answers (-5 points, paired).
+const baselineRecords = Array.from({ length: 300 }, (_, i) => record({ scenario: 'billing', id: String(i), correct: i % 4 === 0 ? 0 : 1 }));
+const worseRecords = baselineRecords.map((r, i) => (i % 20 === 1 ? { ...r, correct: 0 } : r));
+const strictPolicy = 'version: 1\nname: support\nsettings:\n  resamples: 200\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n';
+const loosePolicy = strictPolicy.replace('max_regression: 0.02', 'max_regression: 0.5');
+
+interface ActionRun {
+  event?: 'pull_request' | 'push' | 'workflow_dispatch';
+  inputs: Record<string, string>;
+  labels?: string[];
+  /** The checked-out workspace (the action's working directory). */
+  cwd?: string;
+}
+
+async function runAction({ event = 'pull_request', inputs, labels = [], cwd }: ActionRun) {
   const workspace = tempDir();
-  const files = { output: join(workspace, 'output.txt'), summary: join(workspace, 'summary.md') };
+  const files = { output: join(workspace, 'output.txt'), summary: join(workspace, 'summary.md'), event: join(workspace, 'event.json') };
   writeFileSync(files.output, '');
   writeFileSync(files.summary, '');
+  const payload =
+    event === 'pull_request'
+      ? { action: 'synchronize', number: 7, pull_request: { number: 7, base: { sha: BASE_SHA, ref: 'main' }, head: { sha: HEAD_SHA, ref: 'feature' }, labels: labels.map((name) => ({ name })) } }
+      : { ref: 'refs/heads/main', after: HEAD_SHA };
+  writeFileSync(files.event, JSON.stringify(payload));
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: event,
+    GITHUB_EVENT_PATH: files.event,
+    GITHUB_REPOSITORY: 'octo/models',
+    GITHUB_SHA: HEAD_SHA,
+    GITHUB_API_URL: github.url,
     RUNNER_TEMP: workspace,
     GITHUB_OUTPUT: files.output,
     GITHUB_STEP_SUMMARY: files.summary,
+    'INPUT_GITHUB-TOKEN': TOKEN,
+    INPUT_COMMENT: 'true',
+    'INPUT_SAVE-BASELINE': 'auto',
+    'INPUT_FAIL-ON': 'fail',
   };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
-  const result = await runProcess(process.execPath, ['dist/index.js'], env);
-  return { ...result, output: readFileSync(files.output, 'utf8'), summary: readFileSync(files.summary, 'utf8'), workspace };
+  const result = await runProcess(process.execPath, [join(process.cwd(), 'dist/index.js')], env, cwd);
+  const outputText = readFileSync(files.output, 'utf8');
+  const output = (name: string) => new RegExp(`^${name}<<(.+)\\n([\\s\\S]*?)\\n\\1$`, 'm').exec(outputText)?.[2];
+  return { ...result, output, summary: readFileSync(files.summary, 'utf8'), workspace };
 }
 
-describe('the bundled action (dist/index.js)', () => {
-  it('writes the metrics to the job summary and the report output', async () => {
-    const path = writeLines('records.jsonl', [
-      record({ scenario: 'billing|x', id: '1', correct: 1 }),
-      record({ scenario: 'billing|x', id: '2', correct: 0 }),
-    ]);
-    const result = await runAction({ candidate: path });
+function writeFile(name: string, text: string): string {
+  const path = join(tempDir(), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const baseline = writeLines('baseline.jsonl', baselineRecords);
+const worse = writeLines('worse.jsonl', worseRecords);
+
+describe('the action on a pull request', () => {
+  it('creates one comment, leaves it alone when nothing changed, and updates it when the result changes', async () => {
+    const policy = writeFile('policy.yml', loosePolicy);
+    const first = await runAction({ inputs: { policy, candidate: worse, baseline, 'policy-source': 'head' } });
+    expect(first.code).toBe(0);
+    expect(first.output('verdict')).toBe('pass');
+    expect(github.comments).toHaveLength(1);
+    expect(github.comments[0].body).toMatch(/^<!-- evalgate:policy=support -->\n## ✅ evalgate: pass/);
+    expect(first.output('comment-url')).toBe(github.comments[0].html_url);
+
+    const requestsBefore = github.requests.length;
+    const second = await runAction({ inputs: { policy, candidate: worse, baseline, 'policy-source': 'head' } });
+    expect(second.stdout).toContain('Comment unchanged');
+    expect(github.requests.slice(requestsBefore).some((request) => request.startsWith('PATCH') || request.startsWith('POST'))).toBe(false);
+
+    const third = await runAction({ inputs: { policy: writeFile('policy.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head' } });
+    expect(third.code).toBe(1);
+    expect(github.comments).toHaveLength(1);
+    expect(github.comments[0].body).toMatch(/^<!-- evalgate:policy=support -->\n## ❌ evalgate: fail/);
+    expect(third.stdout).toContain('::error title=evalgate%3A accuracy (overall)::worse than the baseline by 0.05');
+  });
+
+  it('finds its comment on page 2 behind 150 others', async () => {
+    for (let i = 0; i < 150; i++) github.comments.push({ id: i + 1, body: `comment ${i}`, user: { login: `user${i % 7}` }, html_url: `https://github.com/c/${i}` });
+    // Someone else quoting the marker is not our comment.
+    github.comments.push({ id: 500, body: '<!-- evalgate:policy=support --> quoted', user: { login: 'someone' }, html_url: 'https://github.com/c/500' });
+    github.comments.push({ id: 501, body: '<!-- evalgate:policy=support -->\nold report', user: { login: 'github-actions[bot]' }, html_url: 'https://github.com/c/501' });
+    const policy = writeFile('policy.yml', loosePolicy);
+    const result = await runAction({ inputs: { policy, candidate: worse, baseline, 'policy-source': 'head' } });
     expect(result.code).toBe(0);
-    expect(result.summary).toContain('## evalgate metrics');
-    expect(result.summary).toMatch(/\| accuracy +\| +0\.5 \| +\[0, 1\] \| +2 \| accuracy \(higher is better\)/);
-    expect(result.summary).toContain('| error\\_rate |');
-    // A scenario name is data: escaped before it goes into markdown.
-    expect(result.summary).toContain('### scenario billing\\|x');
-    const reportPath = join(result.workspace, 'evalgate-metrics.json');
-    expect(result.output).toContain(reportPath);
-    expect(JSON.parse(readFileSync(reportPath, 'utf8')).overall.accuracy.value).toBe(0.5);
+    expect(github.comments).toHaveLength(152);
+    expect(github.comments.find((comment) => comment.id === 501)?.body).toMatch(/evalgate: pass/);
+    expect(github.comments.find((comment) => comment.id === 500)?.body).toBe('<!-- evalgate:policy=support --> quoted');
+    expect(github.requests.filter((request) => request.startsWith('GET /repos/octo/models/issues/7/comments'))).toHaveLength(2);
+  });
+
+  it('reads the policy at the base commit, so a pull request cannot loosen its own gate', async () => {
+    github.files.set(`${BASE_SHA}:policies/support.yml`, strictPolicy);
+    // The checked-out (head) copy loosens the budget; the base's strict one decides.
+    const checkout = tempDir();
+    mkdirSync(join(checkout, 'policies'));
+    writeFileSync(join(checkout, 'policies/support.yml'), loosePolicy);
+    const result = await runAction({ inputs: { policy: 'policies/support.yml', candidate: worse, baseline }, cwd: checkout });
+    expect(result.code).toBe(1);
+    const head = await runAction({ inputs: { policy: 'policies/support.yml', candidate: worse, baseline, 'policy-source': 'head' }, cwd: checkout });
+    expect(head.code).toBe(0);
+    expect(result.summary).toContain(`at the base commit ${BASE_SHA.slice(0, 7)}`);
+    const report = JSON.parse(readFileSync(result.output('report')!, 'utf8')) as GateReport;
+    expect(report.github?.pullRequest).toEqual({ number: 7, baseSha: BASE_SHA, headSha: HEAD_SHA });
+    expect(report.checks[0].threshold).toBe('regression <= 0.02');
+  });
+
+  it("uses the pull request's copy when the policy is not on the base yet, and says so", async () => {
+    const policy = writeFile('new-policy.yml', loosePolicy);
+    const result = await runAction({ inputs: { policy, candidate: worse, baseline } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('does not exist at the base commit yet');
+    expect(result.summary).toContain('from the pull request (not on the base yet)');
+  });
+
+  it("still fails the step on a regression when a fork's token cannot comment (403)", async () => {
+    github.readOnly = true;
+    const result = await runAction({ inputs: { policy: writeFile('p.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head' } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('::warning::The token cannot comment on this pull request');
+    expect(result.summary).toContain('evalgate: fail');
+    expect(github.comments).toHaveLength(0);
+  });
+
+  it('waives a failing verdict with the waiver label, and reports it', async () => {
+    const result = await runAction({ inputs: { policy: writeFile('p.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head', 'waiver-label': 'accept-regression' }, labels: ['accept-regression'] });
+    expect(result.code).toBe(0);
+    expect(result.output('verdict')).toBe('fail');
+    expect(github.comments[0].body).toContain('evalgate: fail (waived by label accept-regression)');
+  });
+
+  it('reports a missing baseline and still enforces absolute bounds', async () => {
+    const policy = writeFile('p.yml', 'version: 1\nname: abs\nchecks:\n  - metric: accuracy\n    min: 0.8\n    max_regression: 0.01\n');
+    const result = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('::warning::No baseline: regression checks are skipped');
+    expect(result.summary).toContain('no baseline: regression budgets were skipped');
+  });
+
+  it('never prints the token (it asks the runner to mask it)', async () => {
+    const result = await runAction({ inputs: { policy: writeFile('p.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head' } });
+    expect(result.stdout).toContain(`::add-mask::${TOKEN}`);
+    const printed = result.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::'));
+    expect(printed.join('\n') + result.stderr + result.summary).not.toContain(TOKEN);
+    expect(github.comments.map((comment) => comment.body).join('')).not.toContain(TOKEN);
+  });
+});
+
+describe('the action outside pull requests and on bad input', () => {
+  it('gates a push or a manual run into the job summary, without a comment', async () => {
+    for (const event of ['push', 'workflow_dispatch'] as const) {
+      const result = await runAction({ event, inputs: { policy: writeFile('p.yml', loosePolicy), candidate: worse, baseline } });
+      expect(result.code).toBe(0);
+      expect(result.summary).toContain('## ✅ evalgate: pass');
+    }
+    expect(github.comments).toHaveLength(0);
+  });
+
+  it('posts a report made by an earlier run (the fork-safe second workflow)', async () => {
+    const first = await runAction({ event: 'push', inputs: { policy: writeFile('p.yml', strictPolicy), candidate: worse, baseline } });
+    const result = await runAction({ inputs: { policy: 'unused.yml', report: first.output('report')! } });
+    expect(result.code).toBe(1);
+    expect(github.comments).toHaveLength(1);
+    expect(github.comments[0].body).toContain('evalgate: fail');
   });
 
   it('fails the step with the file, line and field of bad input', async () => {
-    const path = writeLines('records.jsonl', [record({ id: '1' }), { scenario: 's', id: '2', correct: 'yes' }]);
-    const result = await runAction({ candidate: path });
+    const broken = writeLines('records.jsonl', [record({ id: '1' }), { scenario: 's', id: '2', correct: 'yes' }]);
+    const result = await runAction({ inputs: { policy: writeFile('p.yml', loosePolicy), candidate: broken, 'policy-source': 'head' } });
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain(`::error::${path}:2: "correct" must be a number in [0, 1], got "yes"`);
+    expect(result.stdout).toContain(`::error::${broken}:2: "correct" must be a number in [0, 1], got "yes"`);
+    expect(result.output('verdict')).toBe('error');
+    const typo = writeFile('p.yml', 'version: 1\nname: x\nchecks:\n  - metric: accuracy\n    mni: 0.5\n');
+    const policyError = await runAction({ inputs: { policy: typo, candidate: worse, 'policy-source': 'head' } });
+    expect(policyError.stdout).toContain(`${typo}:5:5 checks[0].mni: unknown key (did you mean min?)`);
   });
 
-  it('fails the step when the required input is missing', async () => {
-    const result = await runAction({});
+  it('fails when the required policy input is missing', async () => {
+    const result = await runAction({ inputs: {} });
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('::error::Input required and not supplied: candidate');
+    expect(result.stdout).toContain('::error::Input required and not supplied: policy');
   });
 });

@@ -32363,7 +32363,7 @@ function provenance(report) {
   const run = (summary) => `\`${summary.file.replace(/`/g, "'")}\` (${summary.kind === "records" ? `${summary.records} records, ${summary.instances} instances` : "summary metrics: point estimates"})`;
   const paired = report.checks.find((check2) => check2.comparison?.shared !== void 0)?.comparison?.shared;
   return [
-    `Policy **${escapeMarkdown(report.policy.name)}** (\`${report.policy.file.replace(/`/g, "'")}\`, sha256 \`${report.policy.sha256.slice(0, 12)}\`)`,
+    `Policy **${escapeMarkdown(report.policy.name)}** (\`${report.policy.file.replace(/`/g, "'")}\`${report.policy.source ? ` ${escapeMarkdown(report.policy.source)}` : ""}, sha256 \`${report.policy.sha256.slice(0, 12)}\`)`,
     `\xB7 candidate ${run(report.candidate)}`,
     report.baseline ? `\xB7 baseline ${run(report.baseline)}${paired !== void 0 ? `, ${paired} instances shared` : ""}` : "\xB7 no baseline"
   ].join(" ");

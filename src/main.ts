@@ -1,24 +1,110 @@
 import * as core from '@actions/core';
-import { writeFile } from 'node:fs/promises';
+import * as github from '@actions/github';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { computeMetrics, DEFAULT_COMPUTE_OPTIONS } from './metrics/compute.js';
-import { loadRecordTable } from './metrics/load.js';
-import { metricsMarkdown } from './report/metrics-markdown.js';
+import { evaluateGate } from './gate/evaluate.js';
+import { loadRun } from './gate/inputs.js';
+import { commentMarker, fileAtCommit, upsertComment } from './github/comment.js';
+import { OUTPUT, readInputs, type ActionInputs } from './github/inputs.js';
+import { loadPolicy, parsePolicy, type LoadedPolicy } from './policy/load.js';
+import { gateMarkdown } from './report/gate-markdown.js';
+import { buildGateReport, type GateReport } from './report/gate-report.js';
+
+type Octokit = ReturnType<typeof github.getOctokit>;
+
+interface PullRequest {
+  number: number;
+  baseSha: string;
+  headSha: string;
+  labels: string[];
+}
+
+function pullRequestOf(payload: typeof github.context.payload): PullRequest | undefined {
+  const pull = payload.pull_request as
+    | { number: number; base: { sha: string }; head: { sha: string }; labels?: Array<{ name: string }> }
+    | undefined;
+  if (!pull) return undefined;
+  return { number: pull.number, baseSha: pull.base.sha, headSha: pull.head.sha, labels: (pull.labels ?? []).map((label) => label.name) };
+}
+
+/** The policy as the base commit has it (so a pull request cannot loosen its own gate), else the checked-out file. */
+async function readPolicy(inputs: ActionInputs, pull: PullRequest | undefined, octokit: Octokit | undefined): Promise<LoadedPolicy & { source: string }> {
+  const fromBase = (inputs.policySource ?? (pull ? 'base' : 'head')) === 'base';
+  if (fromBase && pull && octokit) {
+    const { owner, repo } = github.context.repo;
+    const text = await fileAtCommit(octokit, owner, repo, inputs.policy.replace(/^\.\//, ''), pull.baseSha);
+    if (text !== undefined) return { ...parsePolicy(text, inputs.policy), source: `at the base commit ${pull.baseSha.slice(0, 7)}` };
+    core.warning(`${inputs.policy} does not exist at the base commit yet: using the pull request's own copy.`);
+    return { ...(await loadPolicy(inputs.policy)), source: "from the pull request (not on the base yet)" };
+  }
+  return { ...(await loadPolicy(inputs.policy)), source: 'as checked out' };
+}
+
+/** Evaluates the candidate, or reads the report an earlier run made (the fork-safe second workflow). */
+async function makeReport(inputs: ActionInputs, pull: PullRequest | undefined, octokit: Octokit | undefined): Promise<GateReport> {
+  if (inputs.report) return JSON.parse(await readFile(inputs.report, 'utf8')) as GateReport;
+  if (!inputs.candidate) throw new Error('Input "candidate" is required unless "report" is given');
+  const policy = await readPolicy(inputs, pull, octokit);
+  const candidate = await loadRun(inputs.candidate);
+  const baseline = inputs.baseline ? await loadRun(inputs.baseline) : undefined;
+  if (!baseline) core.warning('No baseline: regression checks are skipped; absolute bounds still gate.');
+  const result = evaluateGate({ policy: policy.policy, candidate, baseline });
+  const report = buildGateReport(result, policy, candidate, baseline, result.candidateMetrics.scenarios);
+  report.policy.source = policy.source;
+  report.github = {
+    event: github.context.eventName,
+    sha: github.context.sha,
+    pullRequest: pull ? { number: pull.number, baseSha: pull.baseSha, headSha: pull.headSha } : null,
+  };
+  return report;
+}
 
 /**
- * The action: computes the metrics of the candidate's records, writes them as the job summary and as a
- * JSON report. The one place that fails the step.
+ * The action. The one place that fails the step: bad input (with its file, line and field) and a
+ * verdict that `fail-on` does not accept.
  */
 export async function run(): Promise<void> {
   try {
-    const candidate = core.getInput('candidate', { required: true });
-    const table = await loadRecordTable(candidate);
-    const report = computeMetrics(table, DEFAULT_COMPUTE_OPTIONS);
-    const reportPath = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-metrics.json');
+    const inputs = readInputs();
+    const pull = pullRequestOf(github.context.payload);
+    const octokit = inputs.token ? github.getOctokit(inputs.token, { baseUrl: process.env.GITHUB_API_URL || undefined }) : undefined;
+    const report = await makeReport(inputs, pull, octokit);
+
+    const waived = report.verdict === 'fail' && inputs.waiverLabel !== undefined && pull?.labels.includes(inputs.waiverLabel) === true;
+    let markdown = gateMarkdown(report);
+    if (waived) markdown = markdown.replace(/^## ❌ evalgate: fail/, `## ❌ evalgate: fail (waived by label ${inputs.waiverLabel!.replace(/[<>`*_[\]]/g, '')})`);
+
+    const reportPath = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-report.json');
     await writeFile(reportPath, `${JSON.stringify(report, null, 2)}\n`);
-    core.setOutput('report', reportPath);
-    await core.summary.addRaw(metricsMarkdown(report, DEFAULT_COMPUTE_OPTIONS.minGroupSize)).write();
+    await core.summary.addRaw(markdown).write();
+    for (const check of report.checks.filter((entry) => entry.status === 'fail' || entry.status === 'error')) {
+      const annotate = check.severity === 'block' ? core.error : core.warning;
+      annotate(check.reasons.join('; '), { title: `evalgate: ${check.metric} (${check.scope})` });
+    }
+
+    if (pull && inputs.comment && octokit) {
+      const { owner, repo } = github.context.repo;
+      const marker = commentMarker(report.policy.name);
+      try {
+        const outcome = await upsertComment(octokit, { owner, repo, issueNumber: pull.number }, marker, `${marker}\n${markdown}`);
+        core.info(`Comment ${outcome.action}: ${outcome.url}`);
+        core.setOutput(OUTPUT.commentUrl, outcome.url);
+      } catch (error) {
+        if ((error as { status?: number }).status !== 403) throw error;
+        core.warning('The token cannot comment on this pull request (a fork?): the report is in the job summary. See the README for the two-workflow setup.');
+      }
+    }
+
+    core.setOutput(OUTPUT.verdict, report.verdict);
+    core.setOutput(OUTPUT.failedChecks, report.checks.filter((check) => check.status === 'fail' || check.status === 'error').length);
+    core.setOutput(OUTPUT.report, reportPath);
+
+    const failing = inputs.failOn === 'never' ? false : inputs.failOn === 'warn' ? report.verdict !== 'pass' : report.verdict === 'fail';
+    if (failing && !waived) core.setFailed(`evalgate: ${report.verdict} (policy ${report.policy.name})`);
+    else if (waived) core.warning(`evalgate: fail, waived by the label ${inputs.waiverLabel}`);
   } catch (error) {
+    // Bad input (records, metrics, policy) carries its file, line and field in the message.
+    core.setOutput(OUTPUT.verdict, 'error');
     core.setFailed(error instanceof Error ? error.message : String(error));
   }
 }

@@ -7,9 +7,9 @@ export interface RunResult {
 }
 
 /** Runs a program to its end without blocking the event loop (a server in this process may answer it). */
-export function runProcess(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<RunResult> {
+export function runProcess(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

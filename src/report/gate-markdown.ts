@@ -65,7 +65,7 @@ function provenance(report: GateReport): string {
     `\`${summary.file.replace(/`/g, "'")}\` (${summary.kind === 'records' ? `${summary.records} records, ${summary.instances} instances` : 'summary metrics: point estimates'})`;
   const paired = report.checks.find((check) => check.comparison?.shared !== undefined)?.comparison?.shared;
   return [
-    `Policy **${escapeMarkdown(report.policy.name)}** (\`${report.policy.file.replace(/`/g, "'")}\`, sha256 \`${report.policy.sha256.slice(0, 12)}\`)`,
+    `Policy **${escapeMarkdown(report.policy.name)}** (\`${report.policy.file.replace(/`/g, "'")}\`${report.policy.source ? ` ${escapeMarkdown(report.policy.source)}` : ''}, sha256 \`${report.policy.sha256.slice(0, 12)}\`)`,
     `· candidate ${run(report.candidate)}`,
     report.baseline ? `· baseline ${run(report.baseline)}${paired !== undefined ? `, ${paired} instances shared` : ''}` : '· no baseline',
   ].join(' ');

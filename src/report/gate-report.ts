@@ -10,7 +10,10 @@ import type { LoadedPolicy } from '../policy/load.js';
 export interface GateReport {
   version: 1;
   verdict: GateResult['verdict'];
-  policy: { name: string; file: string; sha256: string };
+  /** source: where the policy was read (the action reads it at the pull request's base commit). */
+  policy: { name: string; file: string; sha256: string; source?: string };
+  /** Set by the action: the event and, on a pull request, its number and commits. */
+  github?: { event: string; sha: string; pullRequest: { number: number; baseSha: string; headSha: string } | null };
   candidate: RunSummary;
   baseline: RunSummary | null;
   checks: Array<{

@@ -1,0 +1,94 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A stand-in for the GitHub REST endpoints the action uses, on 127.0.0.1: issue comments (paginated
+ * with Link headers, created and updated), file contents at a commit, and /user.
+ */
+export interface Comment {
+  id: number;
+  body: string;
+  user: { login: string };
+  html_url: string;
+}
+
+export interface FakeGitHub {
+  url: string;
+  comments: Comment[];
+  /** Files by "ref:path". */
+  files: Map<string, string>;
+  /** Methods of write requests refused with 403 (a fork's read-only token). */
+  readOnly: boolean;
+  requests: string[];
+  close(): Promise<void>;
+}
+
+const PER_PAGE_MAX = 100;
+
+export async function startFakeGitHub(owner: string, repo: string): Promise<FakeGitHub> {
+  const state = { comments: [] as Comment[], files: new Map<string, string>(), readOnly: false, requests: [] as string[] };
+  let nextId = 1000;
+  const server: Server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    state.requests.push(`${request.method} ${url.pathname}${url.search}`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+    const send = (status: number, data: unknown, headers: Record<string, string> = {}) => {
+      response.writeHead(status, { 'content-type': 'application/json', ...headers });
+      response.end(JSON.stringify(data));
+    };
+    const base = `/repos/${owner}/${repo}`;
+    const commentsPath = new RegExp(`^${base}/issues/(\\d+)/comments$`);
+    const commentPath = new RegExp(`^${base}/issues/comments/(\\d+)$`);
+    if (url.pathname === '/user') return send(403, { message: 'Resource not accessible by integration' });
+    let match = commentsPath.exec(url.pathname);
+    if (match && request.method === 'GET') {
+      const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30), PER_PAGE_MAX);
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const pages = Math.max(1, Math.ceil(state.comments.length / perPage));
+      const link: Record<string, string> = page < pages ? { link: `<http://${request.headers.host}${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"` } : {};
+      return send(200, state.comments.slice((page - 1) * perPage, page * perPage), link);
+    }
+    if (match && request.method === 'POST') {
+      if (state.readOnly) return send(403, { message: 'Resource not accessible by integration' });
+      const id = nextId++;
+      const comment = { id, body: body.body, user: { login: 'github-actions[bot]' }, html_url: `https://github.com/${owner}/${repo}/pull/${match[1]}#issuecomment-${id}` };
+      state.comments.push(comment);
+      return send(201, comment);
+    }
+    match = commentPath.exec(url.pathname);
+    if (match && request.method === 'PATCH') {
+      if (state.readOnly) return send(403, { message: 'Resource not accessible by integration' });
+      const comment = state.comments.find((entry) => entry.id === Number(match![1]));
+      if (!comment) return send(404, { message: 'Not Found' });
+      comment.body = body.body;
+      return send(200, comment);
+    }
+    const contentsPrefix = `${base}/contents/`;
+    if (url.pathname.startsWith(contentsPrefix) && request.method === 'GET') {
+      const path = decodeURIComponent(url.pathname.slice(contentsPrefix.length));
+      const text = state.files.get(`${url.searchParams.get('ref')}:${path}`);
+      if (text === undefined) return send(404, { message: 'Not Found' });
+      return send(200, { type: 'file', encoding: 'base64', path, content: Buffer.from(text).toString('base64') });
+    }
+    send(404, { message: `no stand-in for ${request.method} ${url.pathname}` });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get comments() {
+      return state.comments;
+    },
+    files: state.files,
+    get readOnly() {
+      return state.readOnly;
+    },
+    set readOnly(value: boolean) {
+      state.readOnly = value;
+    },
+    requests: state.requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

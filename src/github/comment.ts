@@ -1,0 +1,58 @@
+import type { getOctokit } from '@actions/github';
+
+type Octokit = ReturnType<typeof getOctokit>;
+
+/** The hidden marker that finds a policy's comment again: one comment per policy. */
+export function commentMarker(policyName: string): string {
+  return `<!-- evalgate:policy=${policyName.replace(/--|>/g, '_')} -->`;
+}
+
+/** Who the token writes as: the authenticated user, or the Actions bot for an installation token. */
+async function identity(octokit: Octokit): Promise<string> {
+  try {
+    return (await octokit.rest.users.getAuthenticated()).data.login;
+  } catch {
+    return 'github-actions[bot]';
+  }
+}
+
+export interface CommentTarget {
+  owner: string;
+  repo: string;
+  issueNumber: number;
+}
+
+export interface CommentOutcome {
+  url: string;
+  action: 'created' | 'updated' | 'unchanged';
+}
+
+/**
+ * Creates the comment, or updates the one this identity wrote before for the same marker (looking
+ * through every page of comments); leaves it alone when nothing changed.
+ */
+export async function upsertComment(octokit: Octokit, target: CommentTarget, marker: string, body: string): Promise<CommentOutcome> {
+  const { owner, repo, issueNumber } = target;
+  const login = await identity(octokit);
+  const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
+  const mine = comments.find((comment) => comment.user?.login === login && comment.body?.includes(marker));
+  if (mine) {
+    if (mine.body === body) return { url: mine.html_url, action: 'unchanged' };
+    const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: mine.id, body });
+    return { url: data.html_url, action: 'updated' };
+  }
+  const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
+  return { url: data.html_url, action: 'created' };
+}
+
+/** The text of a file at a commit, or undefined when it does not exist there. */
+export async function fileAtCommit(octokit: Octokit, owner: string, repo: string, path: string, ref: string): Promise<string | undefined> {
+  try {
+    const { data } = await octokit.rest.repos.getContent({ owner, repo, path, ref });
+    if (Array.isArray(data) || data.type !== 'file' || !('content' in data)) return undefined;
+    return Buffer.from(data.content, 'base64').toString('utf8');
+  } catch (error) {
+    if ((error as { status?: number }).status === 404) return undefined;
+    throw error;
+  }
+}

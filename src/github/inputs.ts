@@ -1,0 +1,61 @@
+import * as core from '@actions/core';
+
+/** Every input of action.yml, by name, in one place. */
+export const INPUT = {
+  policy: 'policy',
+  candidate: 'candidate',
+  baseline: 'baseline',
+  githubToken: 'github-token',
+  comment: 'comment',
+  policySource: 'policy-source',
+  saveBaseline: 'save-baseline',
+  failOn: 'fail-on',
+  waiverLabel: 'waiver-label',
+  report: 'report',
+} as const;
+
+export const OUTPUT = {
+  verdict: 'verdict',
+  failedChecks: 'failed-checks',
+  report: 'report',
+  commentUrl: 'comment-url',
+} as const;
+
+export interface ActionInputs {
+  policy: string;
+  candidate?: string;
+  baseline?: string;
+  token?: string;
+  comment: boolean;
+  policySource?: 'base' | 'head';
+  saveBaseline: 'auto' | 'true' | 'false';
+  failOn: 'fail' | 'warn' | 'never';
+  waiverLabel?: string;
+  report?: string;
+}
+
+/** An input that must be one of a few words. */
+function choice<T extends string>(name: string, allowed: readonly T[], fallback: T | undefined): T | undefined {
+  const value = core.getInput(name).trim();
+  if (value === '') return fallback;
+  if (!allowed.includes(value as T)) throw new Error(`Input "${name}" must be one of ${allowed.join(', ')}; got "${value}"`);
+  return value as T;
+}
+
+export function readInputs(): ActionInputs {
+  const optional = (name: string) => core.getInput(name).trim() || undefined;
+  const token = optional(INPUT.githubToken);
+  if (token) core.setSecret(token);
+  return {
+    policy: core.getInput(INPUT.policy, { required: true }).trim(),
+    candidate: optional(INPUT.candidate),
+    baseline: optional(INPUT.baseline),
+    token,
+    comment: (choice(INPUT.comment, ['true', 'false'], 'true') ?? 'true') === 'true',
+    policySource: choice(INPUT.policySource, ['base', 'head'], undefined),
+    saveBaseline: choice(INPUT.saveBaseline, ['auto', 'true', 'false'], 'auto')!,
+    failOn: choice(INPUT.failOn, ['fail', 'warn', 'never'], 'fail')!,
+    waiverLabel: optional(INPUT.waiverLabel),
+    report: optional(INPUT.report),
+  };
+}
