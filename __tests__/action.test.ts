@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/gate-report.js';
+import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 import { runProcess } from './helpers/run.js';
@@ -41,17 +42,20 @@ interface ActionRun {
   labels?: string[];
   /** The checked-out workspace (the action's working directory). */
   cwd?: string;
+  baseSha?: string;
+  sha?: string;
+  env?: NodeJS.ProcessEnv;
 }
 
-async function runAction({ event = 'pull_request', inputs, labels = [], cwd }: ActionRun) {
+async function runAction({ event = 'pull_request', inputs, labels = [], cwd, baseSha = BASE_SHA, sha = HEAD_SHA, env: extraEnv = {} }: ActionRun) {
   const workspace = tempDir();
   const files = { output: join(workspace, 'output.txt'), summary: join(workspace, 'summary.md'), event: join(workspace, 'event.json') };
   writeFileSync(files.output, '');
   writeFileSync(files.summary, '');
   const payload =
     event === 'pull_request'
-      ? { action: 'synchronize', number: 7, pull_request: { number: 7, base: { sha: BASE_SHA, ref: 'main' }, head: { sha: HEAD_SHA, ref: 'feature' }, labels: labels.map((name) => ({ name })) } }
-      : { ref: 'refs/heads/main', after: HEAD_SHA };
+      ? { action: 'synchronize', number: 7, pull_request: { number: 7, base: { sha: baseSha, ref: 'main' }, head: { sha, ref: 'feature' }, labels: labels.map((name) => ({ name })) }, repository: { default_branch: 'main' } }
+      : { ref: 'refs/heads/main', after: sha, repository: { default_branch: 'main' } };
   writeFileSync(files.event, JSON.stringify(payload));
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -59,7 +63,8 @@ async function runAction({ event = 'pull_request', inputs, labels = [], cwd }: A
     GITHUB_EVENT_NAME: event,
     GITHUB_EVENT_PATH: files.event,
     GITHUB_REPOSITORY: 'octo/models',
-    GITHUB_SHA: HEAD_SHA,
+    GITHUB_SHA: sha,
+    GITHUB_REF: event === 'pull_request' ? 'refs/pull/7/merge' : 'refs/heads/main',
     GITHUB_API_URL: github.url,
     RUNNER_TEMP: workspace,
     GITHUB_OUTPUT: files.output,
@@ -69,6 +74,7 @@ async function runAction({ event = 'pull_request', inputs, labels = [], cwd }: A
     'INPUT_SAVE-BASELINE': 'auto',
     'INPUT_FAIL-ON': 'fail',
   };
+  Object.assign(env, extraEnv);
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
   const result = await runProcess(process.execPath, [join(process.cwd(), 'dist/index.js')], env, cwd);
   const outputText = readFileSync(files.output, 'utf8');
@@ -211,5 +217,46 @@ describe('the action outside pull requests and on bad input', () => {
     const result = await runAction({ inputs: {} });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('::error::Input required and not supplied: policy');
+  });
+});
+
+describe('the baseline in the Actions cache', () => {
+  let cache: FakeCache;
+  beforeAll(async () => {
+    cache = await startFakeCache();
+  });
+  afterAll(async () => {
+    await cache.close();
+  });
+  const cacheEnv = () => ({ ACTIONS_CACHE_SERVICE_V2: 'true', ACTIONS_RESULTS_URL: cache.url, ACTIONS_RUNTIME_TOKEN: 'runtime-token' });
+
+  it('is saved on a push to the default branch and gates the next pull request', async () => {
+    const workspace = tempDir();
+    const policy = writeFile('p.yml', strictPolicy);
+    const push = await runAction({ event: 'push', sha: BASE_SHA, inputs: { policy, candidate: baseline }, cwd: workspace, env: cacheEnv() });
+    expect(push.code).toBe(0);
+    expect(cache.keys()).toEqual([`evalgate-baseline-support-${BASE_SHA}`]);
+
+    const pull = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir(), env: cacheEnv() });
+    expect(pull.code).toBe(1);
+    const report = JSON.parse(readFileSync(pull.output('report')!, 'utf8')) as GateReport;
+    expect(report.baseline?.commit).toBe(BASE_SHA);
+    expect(report.checks[0].comparison?.shared).toBe(300);
+    expect(pull.summary).toContain(`from commit \`${BASE_SHA.slice(0, 7)}\``);
+
+    // A pull request on a newer base without its own entry gets the newest baseline, with a warning.
+    const newer = await runAction({ baseSha: 'd'.repeat(40), inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir(), env: cacheEnv() });
+    expect(newer.stdout).toContain(`::warning::The baseline comes from commit ${BASE_SHA.slice(0, 7)}, not from the pull request's base ${'d'.repeat(7)}.`);
+    expect(newer.code).toBe(1);
+  });
+
+  it('warns and skips regression checks when the cache is empty or unavailable', async () => {
+    const policy = writeFile('p.yml', strictPolicy.replace('support', 'nothing-saved'));
+    const empty = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir(), env: cacheEnv() });
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toContain('::warning::No baseline for policy nothing-saved in the Actions cache');
+    const unavailable = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir() });
+    expect(unavailable.stdout).toContain('::warning::The Actions cache is not available here');
+    expect(unavailable.summary).toContain('no baseline: regression budgets were skipped');
   });
 });

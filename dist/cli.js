@@ -32365,7 +32365,7 @@ function provenance(report) {
   return [
     `Policy **${escapeMarkdown(report.policy.name)}** (\`${report.policy.file.replace(/`/g, "'")}\`${report.policy.source ? ` ${escapeMarkdown(report.policy.source)}` : ""}, sha256 \`${report.policy.sha256.slice(0, 12)}\`)`,
     `\xB7 candidate ${run(report.candidate)}`,
-    report.baseline ? `\xB7 baseline ${run(report.baseline)}${paired !== void 0 ? `, ${paired} instances shared` : ""}` : "\xB7 no baseline"
+    report.baseline ? `\xB7 baseline ${run(report.baseline)}${report.baseline.commit ? ` from commit \`${report.baseline.commit.slice(0, 7)}\`` : ""}${paired !== void 0 ? `, ${paired} instances shared` : ""}` : "\xB7 no baseline"
   ].join(" ");
 }
 function gateMarkdown(report, minGroupSize = 10) {

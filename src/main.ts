@@ -4,6 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { evaluateGate } from './gate/evaluate.js';
 import { loadRun } from './gate/inputs.js';
+import { restoreBaseline, saveBaseline } from './github/baseline-cache.js';
 import { commentMarker, fileAtCommit, upsertComment } from './github/comment.js';
 import { OUTPUT, readInputs, type ActionInputs } from './github/inputs.js';
 import { loadPolicy, parsePolicy, type LoadedPolicy } from './policy/load.js';
@@ -46,17 +47,28 @@ async function makeReport(inputs: ActionInputs, pull: PullRequest | undefined, o
   if (!inputs.candidate) throw new Error('Input "candidate" is required unless "report" is given');
   const policy = await readPolicy(inputs, pull, octokit);
   const candidate = await loadRun(inputs.candidate);
-  const baseline = inputs.baseline ? await loadRun(inputs.baseline) : undefined;
+  // An explicit baseline file, else on a pull request the one saved in the Actions cache.
+  const restored = !inputs.baseline && pull ? await restoreBaseline(policy.policy.name, pull.baseSha) : undefined;
+  const baselineFile = inputs.baseline ?? restored?.file;
+  const baseline = baselineFile ? await loadRun(baselineFile) : undefined;
   if (!baseline) core.warning('No baseline: regression checks are skipped; absolute bounds still gate.');
   const result = evaluateGate({ policy: policy.policy, candidate, baseline });
   const report = buildGateReport(result, policy, candidate, baseline, result.candidateMetrics.scenarios);
   report.policy.source = policy.source;
+  if (report.baseline && restored) report.baseline.commit = restored.sha;
   report.github = {
     event: github.context.eventName,
     sha: github.context.sha,
     pullRequest: pull ? { number: pull.number, baseSha: pull.baseSha, headSha: pull.headSha } : null,
   };
   return report;
+}
+
+/** `save-baseline: auto` saves on pushes to the default branch. */
+function shouldSaveBaseline(inputs: ActionInputs): boolean {
+  if (inputs.saveBaseline !== 'auto') return inputs.saveBaseline === 'true';
+  const defaultBranch = (github.context.payload.repository as { default_branch?: string } | undefined)?.default_branch;
+  return github.context.eventName === 'push' && defaultBranch !== undefined && github.context.ref === `refs/heads/${defaultBranch}`;
 }
 
 /**
@@ -94,6 +106,8 @@ export async function run(): Promise<void> {
         core.warning('The token cannot comment on this pull request (a fork?): the report is in the job summary. See the README for the two-workflow setup.');
       }
     }
+
+    if (!inputs.report && inputs.candidate && shouldSaveBaseline(inputs)) await saveBaseline(inputs.candidate, report.policy.name, github.context.sha);
 
     core.setOutput(OUTPUT.verdict, report.verdict);
     core.setOutput(OUTPUT.failedChecks, report.checks.filter((check) => check.status === 'fail' || check.status === 'error').length);

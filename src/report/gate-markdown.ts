@@ -67,7 +67,9 @@ function provenance(report: GateReport): string {
   return [
     `Policy **${escapeMarkdown(report.policy.name)}** (\`${report.policy.file.replace(/`/g, "'")}\`${report.policy.source ? ` ${escapeMarkdown(report.policy.source)}` : ''}, sha256 \`${report.policy.sha256.slice(0, 12)}\`)`,
     `· candidate ${run(report.candidate)}`,
-    report.baseline ? `· baseline ${run(report.baseline)}${paired !== undefined ? `, ${paired} instances shared` : ''}` : '· no baseline',
+    report.baseline
+      ? `· baseline ${run(report.baseline)}${report.baseline.commit ? ` from commit \`${report.baseline.commit.slice(0, 7)}\`` : ''}${paired !== undefined ? `, ${paired} instances shared` : ''}`
+      : '· no baseline',
   ].join(' ');
 }
 

@@ -40,6 +40,8 @@ export interface RunSummary {
   kind: RunInput['kind'];
   records: number | null;
   instances: number | null;
+  /** The commit the baseline was saved at, when it came from the Actions cache. */
+  commit?: string;
 }
 
 export function summarizeRun(run: RunInput): RunSummary {

@@ -1,0 +1,73 @@
+import * as cache from '@actions/cache';
+import * as core from '@actions/core';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+
+/*
+ * The baseline lives in the Actions cache: saved on pushes to the default branch under a key unique
+ * per policy and commit (cache entries are immutable), restored on pull requests: the base commit's
+ * entry first, else the newest one for the policy. Cache trouble only ever warns.
+ */
+
+/** Saved and restored at the same path (the cache's version depends on it), relative to the workspace. */
+const DIRECTORY = join('.evalgate', 'baseline');
+const META = 'meta.json';
+
+interface BaselineMeta {
+  sha: string;
+  policy: string;
+  file: string;
+}
+
+function keyPrefix(policyName: string): string {
+  return `evalgate-baseline-${policyName.replace(/[^A-Za-z0-9._-]+/g, '_')}-`;
+}
+
+export async function saveBaseline(resultsFile: string, policyName: string, sha: string): Promise<string | undefined> {
+  if (!cache.isFeatureAvailable()) {
+    core.warning('The Actions cache is not available here: the baseline was not saved.');
+    return undefined;
+  }
+  const key = `${keyPrefix(policyName)}${sha}`;
+  try {
+    await rm(DIRECTORY, { recursive: true, force: true });
+    await mkdir(DIRECTORY, { recursive: true });
+    const file = basename(resultsFile);
+    await copyFile(resultsFile, join(DIRECTORY, file));
+    const meta: BaselineMeta = { sha, policy: policyName, file };
+    await writeFile(join(DIRECTORY, META), JSON.stringify(meta));
+    await cache.saveCache([DIRECTORY], key);
+    core.info(`Saved the baseline for policy ${policyName} at ${sha} (cache key ${key}).`);
+    return key;
+  } catch (error) {
+    core.warning(`The baseline could not be saved in the Actions cache: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+export interface RestoredBaseline {
+  file: string;
+  sha: string;
+}
+
+/** The baseline saved for the base commit, else the newest for the policy; undefined (with a warning) when there is none. */
+export async function restoreBaseline(policyName: string, baseSha: string): Promise<RestoredBaseline | undefined> {
+  if (!cache.isFeatureAvailable()) {
+    core.warning('The Actions cache is not available here: no baseline, regression checks are skipped.');
+    return undefined;
+  }
+  try {
+    await rm(DIRECTORY, { recursive: true, force: true });
+    const matched = await cache.restoreCache([DIRECTORY], `${keyPrefix(policyName)}${baseSha}`, [keyPrefix(policyName)]);
+    if (!matched) {
+      core.warning(`No baseline for policy ${policyName} in the Actions cache (or the cache could not be reached): regression checks are skipped.`);
+      return undefined;
+    }
+    const meta = JSON.parse(await readFile(join(DIRECTORY, META), 'utf8')) as BaselineMeta;
+    if (meta.sha !== baseSha) core.warning(`The baseline comes from commit ${meta.sha.slice(0, 7)}, not from the pull request's base ${baseSha.slice(0, 7)}.`);
+    return { file: join(DIRECTORY, meta.file), sha: meta.sha };
+  } catch (error) {
+    core.warning(`The baseline could not be restored from the Actions cache: ${(error as Error).message}`);
+    return undefined;
+  }
+}
