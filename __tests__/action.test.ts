@@ -37,7 +37,8 @@ const strictPolicy = 'version: 1\nname: support\nsettings:\n  resamples: 200\nch
 const loosePolicy = strictPolicy.replace('max_regression: 0.02', 'max_regression: 0.5');
 
 interface ActionRun {
-  event?: 'pull_request' | 'push' | 'workflow_dispatch';
+  event?: 'pull_request' | 'push' | 'workflow_dispatch' | 'workflow_run';
+  workflowRunHeadSha?: string;
   inputs: Record<string, string>;
   labels?: string[];
   /** The checked-out workspace (the action's working directory). */
@@ -47,7 +48,7 @@ interface ActionRun {
   env?: NodeJS.ProcessEnv;
 }
 
-async function runAction({ event = 'pull_request', inputs, labels = [], cwd, baseSha = BASE_SHA, sha = HEAD_SHA, env: extraEnv = {} }: ActionRun) {
+async function runAction({ event = 'pull_request', inputs, labels = [], cwd, baseSha = BASE_SHA, sha = HEAD_SHA, env: extraEnv = {}, workflowRunHeadSha }: ActionRun) {
   const workspace = tempDir();
   const files = { output: join(workspace, 'output.txt'), summary: join(workspace, 'summary.md'), event: join(workspace, 'event.json') };
   writeFileSync(files.output, '');
@@ -55,7 +56,9 @@ async function runAction({ event = 'pull_request', inputs, labels = [], cwd, bas
   const payload =
     event === 'pull_request'
       ? { action: 'synchronize', number: 7, pull_request: { number: 7, base: { sha: baseSha, ref: 'main' }, head: { sha, ref: 'feature' }, labels: labels.map((name) => ({ name })) }, repository: { default_branch: 'main' } }
-      : { ref: 'refs/heads/main', after: sha, repository: { default_branch: 'main' } };
+      : event === 'workflow_run'
+        ? { action: 'completed', workflow_run: { head_sha: workflowRunHeadSha, pull_requests: [] }, repository: { default_branch: 'main' } }
+        : { ref: 'refs/heads/main', after: sha, repository: { default_branch: 'main' } };
   writeFileSync(files.event, JSON.stringify(payload));
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -194,12 +197,22 @@ describe('the action outside pull requests and on bad input', () => {
     expect(github.comments).toHaveLength(0);
   });
 
-  it('posts a report made by an earlier run (the fork-safe second workflow)', async () => {
-    const first = await runAction({ event: 'push', inputs: { policy: writeFile('p.yml', strictPolicy), candidate: worse, baseline } });
-    const result = await runAction({ inputs: { policy: 'unused.yml', report: first.output('report')! } });
-    expect(result.code).toBe(1);
+  it('posts a report made by an earlier run on the pull request it records (the fork-safe pair)', async () => {
+    // First workflow: the pull request's own run, read-only, comment off.
+    github.readOnly = true;
+    const first = await runAction({ inputs: { policy: writeFile('p.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head', comment: 'false' } });
+    expect(first.code).toBe(1);
+    github.readOnly = false;
+    // Second workflow: workflow_run, with write access, posts the artifact's report.
+    const report = first.output('report')!;
+    const second = await runAction({ event: 'workflow_run', workflowRunHeadSha: HEAD_SHA, inputs: { policy: 'unused', report, 'fail-on': 'never' } });
+    expect(second.code).toBe(0);
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0].body).toContain('evalgate: fail');
+    // A report that claims a commit the workflow run did not build is not posted.
+    const mismatch = await runAction({ event: 'workflow_run', workflowRunHeadSha: 'e'.repeat(40), inputs: { policy: 'unused', report, 'fail-on': 'never' } });
+    expect(mismatch.stdout).toContain('not commenting');
+    expect(github.comments).toHaveLength(1);
   });
 
   it('fails the step with the file, line and field of bad input', async () => {

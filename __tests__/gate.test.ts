@@ -105,7 +105,7 @@ describe('trade-offs', () => {
 
   it('relax a regression budget when every improvement is large enough and real', () => {
     const result = gate(policy(0.02), calibrated, overconfident);
-    expect(result.tradeoffs).toEqual([{ name: 'calibration buys accuracy', applied: true, reasons: [expect.stringMatching(/^ece \(overall\) improved by 0\.19\d* \(needs 0\.02\d*, p = /)] }]);
+    expect(result.tradeoffs).toEqual([{ name: 'calibration buys accuracy', applied: true, reasons: [expect.stringMatching(/^ece \(overall\) improved by 0\.19\d* \(needs an improvement of 0\.02\d*, p = /)] }]);
     expect(result.checks[0].budget).toEqual({ value: 0.04, from: 'trade-off "calibration buys accuracy"' });
     expect(result.verdict).toBe('pass');
   });

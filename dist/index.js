@@ -42608,7 +42608,8 @@ function evaluateGate({ policy, candidate, baseline }) {
       const ok2 = improvement >= needed && real;
       if (!ok2) applied = false;
       const evidence = comparison.pBetter === void 0 ? "" : `, p = ${comparison.pBetter.toPrecision(2)}`;
-      reasons.push(`${label} improved by ${improvement.toPrecision(3)} (needs ${needed.toPrecision(3)}${evidence})${ok2 ? "" : improvement >= needed ? ": not statistically real" : ": not enough"}`);
+      const moved = improvement >= 0 ? `improved by ${improvement.toPrecision(3)}` : `got worse by ${(-improvement).toPrecision(3)}`;
+      reasons.push(`${label} ${moved} (needs an improvement of ${needed.toPrecision(3)}${evidence})${ok2 ? "" : improvement >= needed ? ": not statistically real" : ": not enough"}`);
     }
     if (applied) {
       for (const term of tradeoff.allow) {
@@ -102900,6 +102901,16 @@ async function makeReport(inputs, pull, octokit) {
   };
   return report;
 }
+function reportedPullRequest(report) {
+  const recorded = report.github?.pullRequest;
+  if (!recorded) return void 0;
+  const built = context2.payload.workflow_run?.head_sha;
+  if (built !== void 0 && built !== recorded.headSha) {
+    warning(`The report is for commit ${recorded.headSha.slice(0, 7)}, but the workflow run built ${built.slice(0, 7)}: not commenting.`);
+    return void 0;
+  }
+  return recorded.number;
+}
 function shouldSaveBaseline(inputs) {
   if (inputs.saveBaseline !== "auto") return inputs.saveBaseline === "true";
   const defaultBranch = context2.payload.repository?.default_branch;
@@ -102922,11 +102933,12 @@ async function run() {
       const annotate = check2.severity === "block" ? error : warning;
       annotate(check2.reasons.join("; "), { title: `evalgate: ${check2.metric} (${check2.scope})` });
     }
-    if (pull && inputs.comment && octokit) {
+    const target = pull?.number ?? (inputs.report ? reportedPullRequest(report) : void 0);
+    if (target !== void 0 && inputs.comment && octokit) {
       const { owner, repo } = context2.repo;
       const marker2 = commentMarker(report.policy.name);
       try {
-        const outcome = await upsertComment(octokit, { owner, repo, issueNumber: pull.number }, marker2, `${marker2}
+        const outcome = await upsertComment(octokit, { owner, repo, issueNumber: target }, marker2, `${marker2}
 ${markdown}`);
         info(`Comment ${outcome.action}: ${outcome.url}`);
         setOutput(OUTPUT.commentUrl, outcome.url);

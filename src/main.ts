@@ -64,6 +64,22 @@ async function makeReport(inputs: ActionInputs, pull: PullRequest | undefined, o
   return report;
 }
 
+/**
+ * The pull request a posted report belongs to (the fork-safe second workflow, triggered by
+ * workflow_run): the number the first run recorded, trusted only if the report is for the commit
+ * that workflow run built.
+ */
+function reportedPullRequest(report: GateReport): number | undefined {
+  const recorded = report.github?.pullRequest;
+  if (!recorded) return undefined;
+  const built = (github.context.payload.workflow_run as { head_sha?: string } | undefined)?.head_sha;
+  if (built !== undefined && built !== recorded.headSha) {
+    core.warning(`The report is for commit ${recorded.headSha.slice(0, 7)}, but the workflow run built ${built.slice(0, 7)}: not commenting.`);
+    return undefined;
+  }
+  return recorded.number;
+}
+
 /** `save-baseline: auto` saves on pushes to the default branch. */
 function shouldSaveBaseline(inputs: ActionInputs): boolean {
   if (inputs.saveBaseline !== 'auto') return inputs.saveBaseline === 'true';
@@ -94,11 +110,12 @@ export async function run(): Promise<void> {
       annotate(check.reasons.join('; '), { title: `evalgate: ${check.metric} (${check.scope})` });
     }
 
-    if (pull && inputs.comment && octokit) {
+    const target = pull?.number ?? (inputs.report ? reportedPullRequest(report) : undefined);
+    if (target !== undefined && inputs.comment && octokit) {
       const { owner, repo } = github.context.repo;
       const marker = commentMarker(report.policy.name);
       try {
-        const outcome = await upsertComment(octokit, { owner, repo, issueNumber: pull.number }, marker, `${marker}\n${markdown}`);
+        const outcome = await upsertComment(octokit, { owner, repo, issueNumber: target }, marker, `${marker}\n${markdown}`);
         core.info(`Comment ${outcome.action}: ${outcome.url}`);
         core.setOutput(OUTPUT.commentUrl, outcome.url);
       } catch (error) {

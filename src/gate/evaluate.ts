@@ -147,7 +147,8 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateR
       const ok = improvement >= needed && real;
       if (!ok) applied = false;
       const evidence = comparison.pBetter === undefined ? '' : `, p = ${comparison.pBetter.toPrecision(2)}`;
-      reasons.push(`${label} improved by ${improvement.toPrecision(3)} (needs ${needed.toPrecision(3)}${evidence})${ok ? '' : improvement >= needed ? ': not statistically real' : ': not enough'}`);
+      const moved = improvement >= 0 ? `improved by ${improvement.toPrecision(3)}` : `got worse by ${(-improvement).toPrecision(3)}`;
+      reasons.push(`${label} ${moved} (needs an improvement of ${needed.toPrecision(3)}${evidence})${ok ? '' : improvement >= needed ? ': not statistically real' : ': not enough'}`);
     }
     if (applied) {
       for (const term of tradeoff.allow) {
