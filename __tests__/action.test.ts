@@ -170,6 +170,17 @@ describe('the action on a pull request', () => {
     expect(github.comments[0].body).toContain('evalgate: fail (waived by label accept-regression)');
   });
 
+  it('fails the step on the verdicts fail-on names', async () => {
+    const warnPolicy = writeFile('p.yml', strictPolicy.replace('max_regression: 0.02', 'max_regression: 0.02\n    severity: warn'));
+    const common = { candidate: worse, baseline, 'policy-source': 'head', comment: 'false' };
+    expect((await runAction({ inputs: { policy: warnPolicy, ...common } })).code).toBe(0);
+    const strictOnWarn = await runAction({ inputs: { policy: warnPolicy, ...common, 'fail-on': 'warn' } });
+    expect(strictOnWarn.code).toBe(1);
+    expect(strictOnWarn.output('verdict')).toBe('warn');
+    expect((await runAction({ inputs: { policy: writeFile('p.yml', strictPolicy), ...common, 'fail-on': 'never' } })).code).toBe(0);
+    expect((await runAction({ inputs: { policy: warnPolicy, ...common, 'fail-on': 'sometimes' } })).stdout).toContain('::error::Input "fail-on" must be one of fail, warn, never; got "sometimes"');
+  });
+
   it('reports a missing baseline and still enforces absolute bounds', async () => {
     const policy = writeFile('p.yml', 'version: 1\nname: abs\nchecks:\n  - metric: accuracy\n    min: 0.8\n    max_regression: 0.01\n');
     const result = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' } });
