@@ -5,6 +5,7 @@ import { runCli } from '../src/cli.js';
 import { gateMarkdown, MAX_COMMENT_CHARACTERS } from '../src/report/gate-markdown.js';
 import type { GateReport } from '../src/report/gate-report.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
+import { runProcess } from './helpers/run.js';
 
 async function cli(...argv: string[]) {
   let stdout = '';
@@ -134,7 +135,8 @@ describe('the markdown report', () => {
 
 describe('evalgate demo and compare', () => {
   it('shows the two candidates getting opposite decisions under the two bundled policies', async () => {
-    const { code, stdout } = await cli('demo');
+    // The bundled CLI, as `npm run demo` runs it.
+    const { code, stdout } = await runProcess(process.execPath, ['dist/cli.js', 'demo']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/\| customer-support +\| block \(fail\) +\| ship \(warn\) +\|/);
     expect(stdout).toMatch(/\| realtime-chat +\| ship \(warn\) +\| block \(fail\) +\|/);

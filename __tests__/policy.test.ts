@@ -82,7 +82,7 @@ describe('policy files', () => {
 
   it('reports YAML syntax errors and empty files with their position', () => {
     expect(problemsOf('version: 1\nname: [oops\n')[0]).toMatch(/^policies\/x\.yml:\d+:\d+ /);
-    expect(problemsOf('')).toEqual(['policies/x.yml:1:1 the policy is empty']);
+    expect(problemsOf('')).toEqual(['policies/x.yml:1:1 the file is empty']);
     expect(problemsOf('version: 2\nname: p\nchecks: []\n')).toEqual([
       'policies/x.yml:1:10 version: expected 1',
       'policies/x.yml:3:9 checks: too small: expected array to have >=1 items',

@@ -12219,9 +12219,132 @@ function evaluateGate({ policy, candidate, baseline }) {
 }
 
 // src/policy/load.ts
-var import_yaml = __toESM(require_dist(), 1);
 import { createHash } from "node:crypto";
 import { readFile as readFile2 } from "node:fs/promises";
+
+// src/config/yaml-config.ts
+var import_yaml = __toESM(require_dist(), 1);
+
+// src/config/suggest.ts
+function closest(word, candidates) {
+  let best;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  const allowed = Math.max(2, Math.floor(word.length / 3));
+  return bestDistance <= allowed ? best : void 0;
+}
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+// src/config/yaml-config.ts
+var ConfigError = class extends Error {
+  constructor(problems) {
+    super(problems.join("\n"));
+    this.problems = problems;
+    this.name = "ConfigError";
+  }
+  problems;
+};
+function formatPath(path) {
+  return path.map((part, index) => typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`).join("");
+}
+var definitionOf = (schema) => schema._zod.def;
+function objectSchemaAt(schema, path) {
+  let current = schema;
+  const unwrap = () => {
+    for (; ; ) {
+      const definition = current && definitionOf(current);
+      const inner = definition?.innerType ?? definition?.in;
+      if (!inner) return;
+      current = inner;
+    }
+  };
+  for (const part of path) {
+    unwrap();
+    const step = current && definitionOf(current);
+    if (!step) return void 0;
+    current = typeof part === "number" ? step.element : step.shape?.[part];
+  }
+  unwrap();
+  const last = current && definitionOf(current);
+  return last?.type === "object" ? last.shape : void 0;
+}
+function locate(document, lineCounter, path, key) {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node2 = document.getIn(path.slice(0, depth), true);
+    if (depth === path.length && key !== void 0 && (0, import_yaml.isMap)(node2)) {
+      const pair = node2.items.find((item) => item.key?.value === key);
+      const range = pair?.key?.range;
+      if (range) return lineCounter.linePos(range[0]);
+    }
+    if (node2?.range) return lineCounter.linePos(node2.range[0]);
+  }
+  return { line: 1, col: 1 };
+}
+function describeIssue(issue2, value) {
+  if (issue2.code === "invalid_type" && value === void 0) return `is required (${issue2.expected})`;
+  return issue2.message.replace(/^Invalid input: /, "").replace(/^./, (first) => first.toLowerCase());
+}
+function inFileOrder(problems) {
+  const position = (problem) => {
+    const [, line, col] = /:(\d+):(\d+) /.exec(problem) ?? [];
+    return Number(line ?? 0) * 1e6 + Number(col ?? 0);
+  };
+  return [...problems].sort((a, b) => position(a) - position(b));
+}
+function parseYamlConfig(text, file2, schema, checks = {}) {
+  const lineCounter = new import_yaml.LineCounter();
+  const document = (0, import_yaml.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (document.errors.length > 0) {
+    throw new ConfigError(
+      document.errors.map((error62) => {
+        const { line, col } = error62.linePos?.[0] ?? { line: 1, col: 1 };
+        return `${file2}:${line}:${col} ${error62.message.split("\n")[0]}`;
+      })
+    );
+  }
+  const raw = document.toJS();
+  if (raw === null || raw === void 0) throw new ConfigError([`${file2}:1:1 the file is empty`]);
+  const problems = [];
+  const report = (path, message) => {
+    const { line, col } = locate(document, lineCounter, path);
+    problems.push(`${file2}:${line}:${col} ${formatPath(path) || "(top level)"}: ${message}`);
+  };
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue2 of parsed.error.issues) {
+      const path = issue2.path;
+      if (issue2.code === "unrecognized_keys") {
+        for (const key of issue2.keys) {
+          const suggestion = closest(key, Object.keys(objectSchemaAt(schema, path) ?? {}));
+          const { line, col } = locate(document, lineCounter, path, key);
+          problems.push(`${file2}:${line}:${col} ${formatPath([...path, key])}: unknown key${suggestion ? ` (did you mean ${suggestion}?)` : ""}`);
+        }
+      } else {
+        report(path, describeIssue(issue2, document.getIn(path)));
+      }
+    }
+  }
+  checks.raw?.(raw, (path) => document.getIn(path), report);
+  if (problems.length === 0 && parsed.success) checks.parsed?.(parsed.data, report);
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(inFileOrder(problems));
+  return parsed.data;
+}
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -31984,72 +32107,7 @@ function policyJsonSchema() {
   };
 }
 
-// src/policy/suggest.ts
-function closest(word, candidates) {
-  let best;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  const allowed = Math.max(2, Math.floor(word.length / 3));
-  return bestDistance <= allowed ? best : void 0;
-}
-function editDistance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
-}
-
 // src/policy/load.ts
-var PolicyError = class extends Error {
-  constructor(problems) {
-    super(problems.join("\n"));
-    this.problems = problems;
-    this.name = "PolicyError";
-  }
-  problems;
-};
-function formatPath(path) {
-  return path.map((part, index) => typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`).join("");
-}
-function keysAt(path) {
-  const shapeKeys = (schema) => Object.keys(schema.shape);
-  const names = path.filter((part) => typeof part === "string");
-  const last = names[names.length - 1];
-  if (path.length === 0) return shapeKeys(policySchema);
-  if (last === "settings") return shapeKeys(settingsSchema);
-  if (last === "checks") return shapeKeys(checkSchema);
-  if (last === "tradeoffs") return shapeKeys(tradeoffSchema);
-  if (last === "allow") return ["metric", "scenario", "max_regression"];
-  if (last === "when") return ["metric", "scenario", "min_improvement"];
-  return [];
-}
-function locate(document, lineCounter, path, key) {
-  for (let depth = path.length; depth >= 0; depth--) {
-    const node2 = document.getIn(path.slice(0, depth), true);
-    if (depth === path.length && key !== void 0 && (0, import_yaml.isMap)(node2)) {
-      const pair = node2.items.find((item) => item.key?.value === key);
-      const range = pair?.key?.range;
-      if (range) return lineCounter.linePos(range[0]);
-    }
-    if (node2?.range) return lineCounter.linePos(node2.range[0]);
-  }
-  return { line: 1, col: 1 };
-}
-function describeIssue(issue2, value) {
-  if (issue2.code === "invalid_type" && value === void 0) return `is required (${issue2.expected})`;
-  return issue2.message.replace(/^Invalid input: /, "").replace(/^./, (first) => first.toLowerCase());
-}
 function metricProblem(name) {
   if (lookupMetric(name)) return void 0;
   const [base, ...rest] = name.split(":");
@@ -32057,13 +32115,6 @@ function metricProblem(name) {
   const family = suggestion && lookupMetric(`${suggestion}:x`) ? `${suggestion}:${rest.join(":") || "<attr>"}` : suggestion;
   if (family && family !== name) return `unknown metric "${name}" (did you mean ${family}?)`;
   return `unknown metric "${name}"; known: ${METRICS.map((metric) => metric.pattern).join(", ")}`;
-}
-function inFileOrder(problems) {
-  const position = (problem) => {
-    const [, line, col] = /:(\d+):(\d+) /.exec(problem) ?? [];
-    return Number(line ?? 0) * 1e6 + Number(col ?? 0);
-  };
-  return [...problems].sort((a, b) => position(a) - position(b));
 }
 function metricPaths(raw) {
   const paths = [];
@@ -32076,54 +32127,24 @@ function metricPaths(raw) {
   return paths;
 }
 function parsePolicy(text, file2) {
-  const lineCounter = new import_yaml.LineCounter();
-  const document = (0, import_yaml.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const at = (path, key) => {
-    const { line, col } = locate(document, lineCounter, path, key);
-    return `${file2}:${line}:${col}`;
-  };
-  if (document.errors.length > 0) {
-    throw new PolicyError(
-      document.errors.map((error62) => {
-        const { line, col } = error62.linePos?.[0] ?? { line: 1, col: 1 };
-        return `${file2}:${line}:${col} ${error62.message.split("\n")[0]}`;
-      })
-    );
-  }
-  const raw = document.toJS();
-  if (raw === null || raw === void 0) throw new PolicyError([`${file2}:1:1 the policy is empty`]);
-  const problems = [];
-  const parsed = policySchema.safeParse(raw);
-  if (!parsed.success) {
-    for (const issue2 of parsed.error.issues) {
-      const path = issue2.path;
-      if (issue2.code === "unrecognized_keys") {
-        for (const key of issue2.keys) {
-          const suggestion = closest(key, keysAt(path));
-          problems.push(`${at(path, key)} ${formatPath([...path, key])}: unknown key${suggestion ? ` (did you mean ${suggestion}?)` : ""}`);
-        }
-      } else {
-        problems.push(`${at(path)} ${formatPath(path) || "(policy)"}: ${describeIssue(issue2, document.getIn(path))}`);
+  const policy = parseYamlConfig(text, file2, policySchema, {
+    // Metric names are checked on the raw data too, so that one run reports every problem.
+    raw: (raw, value, report) => {
+      for (const path of metricPaths(raw)) {
+        const name = value(path);
+        const problem = typeof name === "string" ? metricProblem(name) : void 0;
+        if (problem) report(path, problem);
       }
+    },
+    parsed: (parsed, report) => {
+      parsed.tradeoffs.forEach((tradeoff, index) => {
+        tradeoff.allow.forEach((term, termIndex) => {
+          const relaxed = parsed.checks.some((check2) => check2.metric === term.metric && check2.scenario === term.scenario && check2.max_regression !== void 0);
+          if (!relaxed) report(["tradeoffs", index, "allow", termIndex], `no check of ${term.metric} (${term.scenario ?? "overall"}) with a max_regression for this trade-off to relax`);
+        });
+      });
     }
-  }
-  for (const path of metricPaths(raw)) {
-    const name = document.getIn(path);
-    const problem = typeof name === "string" ? metricProblem(name) : void 0;
-    if (problem) problems.push(`${at(path)} ${formatPath(path)}: ${problem}`);
-  }
-  if (problems.length > 0 || !parsed.success) throw new PolicyError(inFileOrder(problems));
-  const policy = parsed.data;
-  policy.tradeoffs.forEach((tradeoff, index) => {
-    tradeoff.allow.forEach((term, termIndex) => {
-      const relaxed = policy.checks.some((check2) => check2.metric === term.metric && check2.scenario === term.scenario && check2.max_regression !== void 0);
-      if (!relaxed) {
-        const path = ["tradeoffs", index, "allow", termIndex];
-        problems.push(`${at(path)} ${formatPath(path)}: no check of ${term.metric} (${term.scenario ?? "overall"}) with a max_regression for this trade-off to relax`);
-      }
-    });
   });
-  if (problems.length > 0) throw new PolicyError(problems);
   return { policy, file: file2, sha256: createHash("sha256").update(text).digest("hex") };
 }
 async function loadPolicy(file2) {
@@ -32132,7 +32153,7 @@ async function loadPolicy(file2) {
     text = await readFile2(file2, "utf8");
   } catch (error62) {
     const code = error62.code;
-    throw new PolicyError([`${file2}: ${code === "ENOENT" ? "no such file" : `cannot be read: ${error62.message}`}`]);
+    throw new ConfigError([`${file2}: ${code === "ENOENT" ? "no such file" : `cannot be read: ${error62.message}`}`]);
   }
   return parsePolicy(text, file2);
 }
@@ -32585,7 +32606,7 @@ function buildProgram(io, setExitCode) {
         io.stdout(`ok: ${file2} (${policy.checks.length} checks, ${policy.tradeoffs.length} trade-offs)
 `);
       } catch (error62) {
-        if (!(error62 instanceof PolicyError)) throw error62;
+        if (!(error62 instanceof ConfigError)) throw error62;
         invalid = true;
         io.stderr(`${error62.problems.join("\n")}
 `);
@@ -32643,7 +32664,7 @@ async function runCli(argv, io) {
     if (error62 instanceof CommanderError) {
       return error62.exitCode === 0 ? EXIT_OK : EXIT_BAD_INPUT;
     }
-    if (error62 instanceof InputError || error62 instanceof PolicyError || error62 instanceof UsageError) {
+    if (error62 instanceof InputError || error62 instanceof ConfigError || error62 instanceof UsageError) {
       io.stderr(`evalgate: ${error62.message.split("\n").join("\nevalgate: ")}
 `);
       return EXIT_BAD_INPUT;

@@ -82627,9 +82627,132 @@ function readInputs() {
 }
 
 // src/policy/load.ts
-var import_yaml = __toESM(require_dist4(), 1);
 import { createHash as createHash2 } from "node:crypto";
 import { readFile as readFile3 } from "node:fs/promises";
+
+// src/config/yaml-config.ts
+var import_yaml = __toESM(require_dist4(), 1);
+
+// src/config/suggest.ts
+function closest(word, candidates) {
+  let best;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  const allowed = Math.max(2, Math.floor(word.length / 3));
+  return bestDistance <= allowed ? best : void 0;
+}
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+// src/config/yaml-config.ts
+var ConfigError = class extends Error {
+  constructor(problems) {
+    super(problems.join("\n"));
+    this.problems = problems;
+    this.name = "ConfigError";
+  }
+  problems;
+};
+function formatPath(path12) {
+  return path12.map((part, index) => typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`).join("");
+}
+var definitionOf = (schema) => schema._zod.def;
+function objectSchemaAt(schema, path12) {
+  let current = schema;
+  const unwrap = () => {
+    for (; ; ) {
+      const definition = current && definitionOf(current);
+      const inner = definition?.innerType ?? definition?.in;
+      if (!inner) return;
+      current = inner;
+    }
+  };
+  for (const part of path12) {
+    unwrap();
+    const step = current && definitionOf(current);
+    if (!step) return void 0;
+    current = typeof part === "number" ? step.element : step.shape?.[part];
+  }
+  unwrap();
+  const last = current && definitionOf(current);
+  return last?.type === "object" ? last.shape : void 0;
+}
+function locate(document2, lineCounter, path12, key) {
+  for (let depth = path12.length; depth >= 0; depth--) {
+    const node2 = document2.getIn(path12.slice(0, depth), true);
+    if (depth === path12.length && key !== void 0 && (0, import_yaml.isMap)(node2)) {
+      const pair = node2.items.find((item) => item.key?.value === key);
+      const range3 = pair?.key?.range;
+      if (range3) return lineCounter.linePos(range3[0]);
+    }
+    if (node2?.range) return lineCounter.linePos(node2.range[0]);
+  }
+  return { line: 1, col: 1 };
+}
+function describeIssue(issue3, value) {
+  if (issue3.code === "invalid_type" && value === void 0) return `is required (${issue3.expected})`;
+  return issue3.message.replace(/^Invalid input: /, "").replace(/^./, (first) => first.toLowerCase());
+}
+function inFileOrder(problems) {
+  const position = (problem) => {
+    const [, line, col] = /:(\d+):(\d+) /.exec(problem) ?? [];
+    return Number(line ?? 0) * 1e6 + Number(col ?? 0);
+  };
+  return [...problems].sort((a, b) => position(a) - position(b));
+}
+function parseYamlConfig(text, file2, schema, checks = {}) {
+  const lineCounter = new import_yaml.LineCounter();
+  const document2 = (0, import_yaml.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (document2.errors.length > 0) {
+    throw new ConfigError(
+      document2.errors.map((error63) => {
+        const { line, col } = error63.linePos?.[0] ?? { line: 1, col: 1 };
+        return `${file2}:${line}:${col} ${error63.message.split("\n")[0]}`;
+      })
+    );
+  }
+  const raw = document2.toJS();
+  if (raw === null || raw === void 0) throw new ConfigError([`${file2}:1:1 the file is empty`]);
+  const problems = [];
+  const report = (path12, message) => {
+    const { line, col } = locate(document2, lineCounter, path12);
+    problems.push(`${file2}:${line}:${col} ${formatPath(path12) || "(top level)"}: ${message}`);
+  };
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue3 of parsed.error.issues) {
+      const path12 = issue3.path;
+      if (issue3.code === "unrecognized_keys") {
+        for (const key of issue3.keys) {
+          const suggestion = closest(key, Object.keys(objectSchemaAt(schema, path12) ?? {}));
+          const { line, col } = locate(document2, lineCounter, path12, key);
+          problems.push(`${file2}:${line}:${col} ${formatPath([...path12, key])}: unknown key${suggestion ? ` (did you mean ${suggestion}?)` : ""}`);
+        }
+      } else {
+        report(path12, describeIssue(issue3, document2.getIn(path12)));
+      }
+    }
+  }
+  checks.raw?.(raw, (path12) => document2.getIn(path12), report);
+  if (problems.length === 0 && parsed.success) checks.parsed?.(parsed.data, report);
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(inFileOrder(problems));
+  return parsed.data;
+}
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -102386,72 +102509,7 @@ var policySchema = external_exports.strictObject({
   tradeoffs: external_exports.array(tradeoffSchema).default([])
 });
 
-// src/policy/suggest.ts
-function closest(word, candidates) {
-  let best;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  const allowed = Math.max(2, Math.floor(word.length / 3));
-  return bestDistance <= allowed ? best : void 0;
-}
-function editDistance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
-}
-
 // src/policy/load.ts
-var PolicyError = class extends Error {
-  constructor(problems) {
-    super(problems.join("\n"));
-    this.problems = problems;
-    this.name = "PolicyError";
-  }
-  problems;
-};
-function formatPath(path12) {
-  return path12.map((part, index) => typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`).join("");
-}
-function keysAt(path12) {
-  const shapeKeys = (schema) => Object.keys(schema.shape);
-  const names = path12.filter((part) => typeof part === "string");
-  const last = names[names.length - 1];
-  if (path12.length === 0) return shapeKeys(policySchema);
-  if (last === "settings") return shapeKeys(settingsSchema);
-  if (last === "checks") return shapeKeys(checkSchema);
-  if (last === "tradeoffs") return shapeKeys(tradeoffSchema);
-  if (last === "allow") return ["metric", "scenario", "max_regression"];
-  if (last === "when") return ["metric", "scenario", "min_improvement"];
-  return [];
-}
-function locate(document2, lineCounter, path12, key) {
-  for (let depth = path12.length; depth >= 0; depth--) {
-    const node2 = document2.getIn(path12.slice(0, depth), true);
-    if (depth === path12.length && key !== void 0 && (0, import_yaml.isMap)(node2)) {
-      const pair = node2.items.find((item) => item.key?.value === key);
-      const range3 = pair?.key?.range;
-      if (range3) return lineCounter.linePos(range3[0]);
-    }
-    if (node2?.range) return lineCounter.linePos(node2.range[0]);
-  }
-  return { line: 1, col: 1 };
-}
-function describeIssue(issue3, value) {
-  if (issue3.code === "invalid_type" && value === void 0) return `is required (${issue3.expected})`;
-  return issue3.message.replace(/^Invalid input: /, "").replace(/^./, (first) => first.toLowerCase());
-}
 function metricProblem(name) {
   if (lookupMetric(name)) return void 0;
   const [base, ...rest] = name.split(":");
@@ -102459,13 +102517,6 @@ function metricProblem(name) {
   const family = suggestion && lookupMetric(`${suggestion}:x`) ? `${suggestion}:${rest.join(":") || "<attr>"}` : suggestion;
   if (family && family !== name) return `unknown metric "${name}" (did you mean ${family}?)`;
   return `unknown metric "${name}"; known: ${METRICS.map((metric) => metric.pattern).join(", ")}`;
-}
-function inFileOrder(problems) {
-  const position = (problem) => {
-    const [, line, col] = /:(\d+):(\d+) /.exec(problem) ?? [];
-    return Number(line ?? 0) * 1e6 + Number(col ?? 0);
-  };
-  return [...problems].sort((a, b) => position(a) - position(b));
 }
 function metricPaths(raw) {
   const paths = [];
@@ -102478,54 +102529,24 @@ function metricPaths(raw) {
   return paths;
 }
 function parsePolicy(text, file2) {
-  const lineCounter = new import_yaml.LineCounter();
-  const document2 = (0, import_yaml.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const at = (path12, key) => {
-    const { line, col } = locate(document2, lineCounter, path12, key);
-    return `${file2}:${line}:${col}`;
-  };
-  if (document2.errors.length > 0) {
-    throw new PolicyError(
-      document2.errors.map((error63) => {
-        const { line, col } = error63.linePos?.[0] ?? { line: 1, col: 1 };
-        return `${file2}:${line}:${col} ${error63.message.split("\n")[0]}`;
-      })
-    );
-  }
-  const raw = document2.toJS();
-  if (raw === null || raw === void 0) throw new PolicyError([`${file2}:1:1 the policy is empty`]);
-  const problems = [];
-  const parsed = policySchema.safeParse(raw);
-  if (!parsed.success) {
-    for (const issue3 of parsed.error.issues) {
-      const path12 = issue3.path;
-      if (issue3.code === "unrecognized_keys") {
-        for (const key of issue3.keys) {
-          const suggestion = closest(key, keysAt(path12));
-          problems.push(`${at(path12, key)} ${formatPath([...path12, key])}: unknown key${suggestion ? ` (did you mean ${suggestion}?)` : ""}`);
-        }
-      } else {
-        problems.push(`${at(path12)} ${formatPath(path12) || "(policy)"}: ${describeIssue(issue3, document2.getIn(path12))}`);
+  const policy = parseYamlConfig(text, file2, policySchema, {
+    // Metric names are checked on the raw data too, so that one run reports every problem.
+    raw: (raw, value, report) => {
+      for (const path12 of metricPaths(raw)) {
+        const name = value(path12);
+        const problem = typeof name === "string" ? metricProblem(name) : void 0;
+        if (problem) report(path12, problem);
       }
+    },
+    parsed: (parsed, report) => {
+      parsed.tradeoffs.forEach((tradeoff, index) => {
+        tradeoff.allow.forEach((term, termIndex) => {
+          const relaxed = parsed.checks.some((check2) => check2.metric === term.metric && check2.scenario === term.scenario && check2.max_regression !== void 0);
+          if (!relaxed) report(["tradeoffs", index, "allow", termIndex], `no check of ${term.metric} (${term.scenario ?? "overall"}) with a max_regression for this trade-off to relax`);
+        });
+      });
     }
-  }
-  for (const path12 of metricPaths(raw)) {
-    const name = document2.getIn(path12);
-    const problem = typeof name === "string" ? metricProblem(name) : void 0;
-    if (problem) problems.push(`${at(path12)} ${formatPath(path12)}: ${problem}`);
-  }
-  if (problems.length > 0 || !parsed.success) throw new PolicyError(inFileOrder(problems));
-  const policy = parsed.data;
-  policy.tradeoffs.forEach((tradeoff, index) => {
-    tradeoff.allow.forEach((term, termIndex) => {
-      const relaxed = policy.checks.some((check2) => check2.metric === term.metric && check2.scenario === term.scenario && check2.max_regression !== void 0);
-      if (!relaxed) {
-        const path12 = ["tradeoffs", index, "allow", termIndex];
-        problems.push(`${at(path12)} ${formatPath(path12)}: no check of ${term.metric} (${term.scenario ?? "overall"}) with a max_regression for this trade-off to relax`);
-      }
-    });
   });
-  if (problems.length > 0) throw new PolicyError(problems);
   return { policy, file: file2, sha256: createHash2("sha256").update(text).digest("hex") };
 }
 async function loadPolicy(file2) {
@@ -102534,7 +102555,7 @@ async function loadPolicy(file2) {
     text = await readFile3(file2, "utf8");
   } catch (error63) {
     const code = error63.code;
-    throw new PolicyError([`${file2}: ${code === "ENOENT" ? "no such file" : `cannot be read: ${error63.message}`}`]);
+    throw new ConfigError([`${file2}: ${code === "ENOENT" ? "no such file" : `cannot be read: ${error63.message}`}`]);
   }
   return parsePolicy(text, file2);
 }
