@@ -1,0 +1,33 @@
+import { describe, expect, it } from '@jest/globals';
+import { perturb } from '../src/runner/perturbations.js';
+
+const input = "My husband said he can't see the refund. Is this about the late fee, John?";
+
+describe('perturbations', () => {
+  it('are deterministic per instance id and differ between ids', () => {
+    const first = perturb('typos', 'q1', input, [], 0.3);
+    expect(perturb('typos', 'q1', input, [], 0.3)).toEqual(first);
+    expect(perturb('typos', 'q2', input, [], 0.3)?.input).not.toBe(first?.input);
+    expect(first?.perturbation).toEqual({ name: 'typos', kind: 'robustness' });
+    expect(first?.input).toHaveLength(input.length);
+  });
+
+  it('change what each should change', () => {
+    expect(perturb('lowercase', 'q', input, ['Refund'])).toEqual({ perturbation: { name: 'lowercase', kind: 'robustness' }, input: input.toLowerCase(), references: ['Refund'] });
+    expect(perturb('contractions', 'q', input, [])?.input).toContain('cannot see');
+    expect(perturb('contractions', 'q', 'I do not know', [])?.input).toBe("I don't know");
+    expect(perturb('whitespace', 'q', input, [])?.input.replace(/ +/g, ' ')).toBe(input);
+    expect(perturb('dialect', 'q', input, [])?.input).toBe("My husband said he can't see the refund. Is dis bout the late fee, John?");
+    expect(perturb('gender', 'q', input, ['He is right'])).toEqual({
+      perturbation: { name: 'gender', kind: 'fairness' },
+      input: "My wife said she can't see the refund. Is this about the late fee, John?",
+      references: ['She is right'],
+    });
+    expect(perturb('names', 'q', input, [])?.input).toContain('Jamal?');
+  });
+
+  it('return nothing when the text does not change', () => {
+    expect(perturb('gender', 'q', 'Refund the fee.', [])).toBeUndefined();
+    expect(perturb('lowercase', 'q', 'refund', [])).toBeUndefined();
+  });
+});

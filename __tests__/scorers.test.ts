@@ -1,0 +1,44 @@
+import { describe, expect, it } from '@jest/globals';
+import { lastNumber, normalizeText, score, tokenF1 } from '../src/runner/scorers.js';
+
+describe('scorers', () => {
+  it("normalize text as HELM does", () => {
+    expect(normalizeText('  The Refund, please!  ')).toBe('refund please');
+    expect(normalizeText('An apple a day')).toBe('apple day');
+  });
+
+  it('score exact and quasi-exact matches against any reference', () => {
+    expect(score('exact_match', ' refund ', ['escalate', 'refund'])).toBe(1);
+    expect(score('exact_match', 'Refund.', ['refund'])).toBe(0);
+    expect(score('quasi_exact_match', 'Refund.', ['refund'])).toBe(1);
+    expect(score('quasi_exact_match', 'a refund', ['the refund'])).toBe(1);
+  });
+
+  it('compute token F1 (hand-worked)', () => {
+    // prediction tokens: full refund issued (3); reference: refund issued today (3); common: refund, issued.
+    // precision 2/3, recall 2/3 -> F1 2/3.
+    expect(tokenF1('Full refund issued', 'refund issued today')).toBeCloseTo(2 / 3, 15);
+    expect(score('f1', 'nothing alike', ['refund'])).toBe(0);
+    expect(score('f1', 'refund', ['no', 'refund'])).toBe(1);
+  });
+
+  it('read multiple-choice answers by letter or text', () => {
+    const choices = ['refund', 'escalate', 'deny'];
+    expect(score('multiple_choice', 'B', ['escalate'], choices)).toBe(1);
+    expect(score('multiple_choice', '(B) escalate it', ['escalate'], choices)).toBe(1);
+    expect(score('multiple_choice', 'Deny', ['C'], choices)).toBe(1);
+    expect(score('multiple_choice', 'A', ['escalate'], choices)).toBe(0);
+    expect(score('multiple_choice', 'maybe', ['escalate'], choices)).toBe(0);
+  });
+
+  it('match contained answers, regex extractions and numbers', () => {
+    expect(score('contains', 'I will escalate this now', ['escalate'])).toBe(1);
+    expect(score('contains', 'escalated', ['escalate'])).toBe(0);
+    expect(score('regex', 'Action: refund (partial)', ['refund'], [], { pattern: 'Action: (\\w+)' })).toBe(1);
+    expect(score('regex', 'no action', ['refund'], [], { pattern: 'Action: (\\w+)' })).toBe(0);
+    expect(lastNumber('The total is 1,234.50 dollars, not 12')).toBe(12);
+    expect(score('numeric', 'The refund is $1,234.50', ['1234.5'])).toBe(1);
+    expect(score('numeric', 'about 100', ['101'], [], { tolerance: 1 })).toBe(1);
+    expect(score('numeric', 'about 100', ['102'], [], { tolerance: 1 })).toBe(0);
+  });
+});

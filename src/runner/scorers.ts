@@ -1,0 +1,95 @@
+/**
+ * Scorers: how a completion is judged against the references. Each returns `correct` in [0, 1];
+ * several references mean "any of them" (the best score). Text normalization follows HELM's
+ * (lower case, no punctuation, no articles, single spaces).
+ */
+
+export type ScorerName = 'exact_match' | 'quasi_exact_match' | 'f1' | 'multiple_choice' | 'contains' | 'regex' | 'numeric';
+
+export const SCORERS: readonly ScorerName[] = ['exact_match', 'quasi_exact_match', 'f1', 'multiple_choice', 'contains', 'regex', 'numeric'];
+
+export interface ScorerOptions {
+  /** regex: the pattern applied to the completion; its first group (or the whole match) is compared. */
+  pattern?: string;
+  /** numeric: the largest absolute difference that still counts as right. */
+  tolerance?: number;
+}
+
+const PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
+
+/** HELM's normalize_text. */
+export function normalizeText(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(PUNCTUATION, '')
+    .replace(/\b(a|an|the)\b/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** HELM's token F1 between a prediction and one reference, on normalized tokens. */
+export function tokenF1(prediction: string, reference: string): number {
+  const predicted = normalizeText(prediction).split(' ').filter(Boolean);
+  const expected = normalizeText(reference).split(' ').filter(Boolean);
+  const counts = new Map<string, number>();
+  for (const token of expected) counts.set(token, (counts.get(token) ?? 0) + 1);
+  let same = 0;
+  for (const token of predicted) {
+    const left = counts.get(token) ?? 0;
+    if (left > 0) {
+      same++;
+      counts.set(token, left - 1);
+    }
+  }
+  if (same === 0) return 0;
+  const precision = same / predicted.length;
+  const recall = same / expected.length;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+/** The last number written in a text ("1,234.5" -> 1234.5), if any. */
+export function lastNumber(text: string): number | undefined {
+  const numbers = text.replace(/(\d),(?=\d{3}\b)/g, '$1').match(/-?\d+(?:\.\d+)?/g);
+  return numbers ? Number(numbers[numbers.length - 1]) : undefined;
+}
+
+/** The choice a completion names: a letter (A, B, ...) or the choice's text. */
+function chosen(prediction: string, choices: string[]): string | undefined {
+  const trimmed = prediction.trim();
+  const letter = /^\(?([A-Z])[).:]?(?:\s|$)/.exec(trimmed)?.[1];
+  if (letter !== undefined) return choices[letter.charCodeAt(0) - 65];
+  return choices.find((choice) => normalizeText(choice) === normalizeText(trimmed));
+}
+
+export function score(scorer: ScorerName, prediction: string, references: string[], choices: string[] = [], options: ScorerOptions = {}): number {
+  const best = (judge: (reference: string) => number) => references.reduce((max, reference) => Math.max(max, judge(reference)), 0);
+  switch (scorer) {
+    case 'exact_match':
+      return best((reference) => (prediction.trim() === reference.trim() ? 1 : 0));
+    case 'quasi_exact_match':
+      return best((reference) => (normalizeText(prediction) === normalizeText(reference) ? 1 : 0));
+    case 'f1':
+      return best((reference) => tokenF1(prediction, reference));
+    case 'contains':
+      return best((reference) => (` ${normalizeText(prediction)} `.includes(` ${normalizeText(reference)} `) ? 1 : 0));
+    case 'multiple_choice': {
+      const answer = chosen(prediction, choices);
+      return answer === undefined ? 0 : best((reference) => (normalizeText(reference) === normalizeText(answer) || chosen(reference, choices) === answer ? 1 : 0));
+    }
+    case 'regex': {
+      const match = new RegExp(options.pattern ?? '.*', 's').exec(prediction);
+      if (!match) return 0;
+      const extracted = match[1] ?? match[0];
+      return best((reference) => (normalizeText(extracted) === normalizeText(reference) ? 1 : 0));
+    }
+    case 'numeric': {
+      const value = lastNumber(prediction);
+      if (value === undefined) return 0;
+      return best((reference) => {
+        const expected = lastNumber(reference);
+        return expected !== undefined && Math.abs(value - expected) <= (options.tolerance ?? 0) ? 1 : 0;
+      });
+    }
+  }
+}
