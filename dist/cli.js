@@ -10815,8 +10815,8 @@ var {
 } = import_index.default;
 
 // src/cli.ts
-import { writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { writeFile as writeFile2 } from "node:fs/promises";
+import { join as join2, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // src/stats/quantile.ts
@@ -11007,9 +11007,9 @@ function bootstrapSamples(factory, centre, instanceCount, options) {
         const other = index + random.nextBelow(instanceCount - index);
         [shuffled[index], shuffled[other]] = [shuffled[other], shuffled[index]];
       }
-      const chosen = shuffled.slice(0, subsetSize).sort();
+      const chosen2 = shuffled.slice(0, subsetSize).sort();
       const resamples = Math.floor(options.resamples / subsets) + (subset < options.resamples % subsets ? 1 : 0);
-      collect2(factory(chosen), resamples, subsetSize, instanceCount, true);
+      collect2(factory(chosen2), resamples, subsetSize, instanceCount, true);
     }
   }
   return samples.map((perOutput, e) => perOutput.map((sample, k) => sample.subarray(0, filled[e][k])));
@@ -11548,16 +11548,16 @@ function selectiveAccuracy({ instance, payload: correct }, weights) {
   for (let index = 0; index < instance.length; index++) {
     const copies = weights[instance[index]];
     if (copies === 0) continue;
-    const score = correct[index];
-    if (tenPercentK > k && tenPercentK <= k + copies) atTenPercent = (correctSoFar + (tenPercentK - k) * score) / tenPercentK;
+    const score2 = correct[index];
+    if (tenPercentK > k && tenPercentK <= k + copies) atTenPercent = (correctSoFar + (tenPercentK - k) * score2) / tenPercentK;
     if (copies === 1) {
       k++;
-      correctSoFar += score;
+      correctSoFar += score2;
       areaSum += correctSoFar / k;
     } else {
-      areaSum += copies * score + (correctSoFar - score * k) * (h[k + copies] - h[k]);
+      areaSum += copies * score2 + (correctSoFar - score2 * k) * (h[k + copies] - h[k]);
       k += copies;
-      correctSoFar += copies * score;
+      correctSoFar += copies * score2;
     }
   }
   return [areaSum / total, atTenPercent];
@@ -12016,6 +12016,11 @@ async function forEachRecord(path, onRecord, displayName = path) {
   }
   if (count === 0) throw new InputError(displayName, void 0, "no records: the file is empty (expected one JSON record per line)");
   return count;
+}
+async function readRecords(path) {
+  const records = [];
+  await forEachRecord(path, (record2) => records.push(record2));
+  return records;
 }
 
 // src/metrics/load.ts
@@ -17413,7 +17418,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve) {
+function isRecursive(inst, stack, resolve2) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -17423,7 +17428,7 @@ function isRecursive(inst, stack, resolve) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve);
+      const answer = isRecursive(child, stack, resolve2);
       if (answer > result)
         result = answer;
     }
@@ -17434,7 +17439,7 @@ function isRecursive(inst, stack, resolve) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve2) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -17498,7 +17503,7 @@ function isRecursive(inst, stack, resolve) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve2 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -32554,10 +32559,617 @@ function scopeText(title, metrics, minGroupSize) {
 ${markdownTable([METRIC_TABLE_HEADER, ...rows], { align: METRIC_TABLE_ALIGN })}`;
 }
 
+// src/runner/adapters.ts
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+var AdapterError = class extends Error {
+  constructor(message, retryable, retryAfterMs) {
+    super(message);
+    this.retryable = retryable;
+    this.retryAfterMs = retryAfterMs;
+    this.name = "AdapterError";
+  }
+  retryable;
+  retryAfterMs;
+};
+async function replayAdapter(file2) {
+  const stored = /* @__PURE__ */ new Map();
+  for (const record2 of await readRecords(file2)) {
+    stored.set(`${record2.scenario}\0${record2.id}\0${record2.perturbation?.name ?? ""}`, { prediction: record2.prediction, error: record2.error, record: record2 });
+  }
+  return {
+    id: `replay:${file2}`,
+    model: file2,
+    async complete(request) {
+      const found = stored.get(`${request.scenario}\0${request.id}\0${request.perturbation ?? ""}`);
+      if (!found) throw new AdapterError(`no completion stored in ${file2} for ${request.scenario}/${request.id}${request.perturbation ? ` (${request.perturbation})` : ""}`, false);
+      if (found.prediction === void 0) throw new AdapterError(found.error ?? `the stored record has no prediction`, false);
+      const number4 = (name) => typeof found.record[name] === "number" ? found.record[name] : void 0;
+      return { text: found.prediction, inputTokens: number4("input_tokens"), outputTokens: number4("output_tokens"), confidence: number4("confidence") };
+    },
+    async close() {
+    }
+  };
+}
+function commandAdapter(command) {
+  let child;
+  let exited;
+  let nextId = 0;
+  const pending = /* @__PURE__ */ new Map();
+  const start = () => {
+    child = spawn(command, { shell: true, stdio: ["pipe", "pipe", "pipe"] });
+    child.stderr.on("data", (chunk) => process.stderr.write(chunk));
+    child.stdin.on("error", () => void 0);
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      let response;
+      try {
+        response = JSON.parse(line);
+      } catch {
+        process.stderr.write(`evalgate: the model command wrote a line that is not JSON: ${line.slice(0, 200)}
+`);
+        return;
+      }
+      const waiting = pending.get(String(response.id));
+      if (!waiting) return;
+      pending.delete(String(response.id));
+      if (typeof response.error === "string") waiting.reject(new AdapterError(response.error, response.retryable === true));
+      else if (typeof response.text !== "string") waiting.reject(new AdapterError('the model command answered without "text"', false));
+      else {
+        const number4 = (value) => typeof value === "number" ? value : void 0;
+        waiting.resolve({ text: response.text, inputTokens: number4(response.input_tokens), outputTokens: number4(response.output_tokens), confidence: number4(response.confidence) });
+      }
+    });
+    child.on("exit", (code, signal) => {
+      exited = `the model command exited (${signal ?? `code ${code}`})`;
+      for (const waiting of pending.values()) waiting.reject(new AdapterError(exited, false));
+      pending.clear();
+    });
+  };
+  return {
+    id: `command:${command}`,
+    model: command,
+    complete(request, signal) {
+      if (!child) start();
+      if (exited) return Promise.reject(new AdapterError(exited, false));
+      const id = String(nextId++);
+      return new Promise((resolve2, reject) => {
+        pending.set(id, { resolve: resolve2, reject });
+        signal.addEventListener("abort", () => {
+          if (pending.delete(id)) reject(new AdapterError("timed out", true));
+        });
+        child.stdin.write(`${JSON.stringify({ id, messages: request.messages, settings: request.settings })}
+`);
+      });
+    },
+    async close() {
+      if (child && !exited) {
+        child.stdin.end();
+        await new Promise((resolve2) => {
+          child.once("exit", resolve2);
+          setTimeout(() => child?.kill(), 2e3).unref();
+        });
+      }
+    }
+  };
+}
+
+// src/runner/cache.ts
+import { createHash as createHash2 } from "node:crypto";
+import { mkdir, readFile as readFile3, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+var CompletionCache = class {
+  constructor(directory) {
+    this.directory = directory;
+  }
+  directory;
+  hits = 0;
+  misses = 0;
+  path(adapter, request) {
+    const key = createHash2("sha256").update(JSON.stringify({ adapter: adapter.id, messages: request.messages, settings: request.settings })).digest("hex");
+    return join(this.directory, key.slice(0, 2), `${key.slice(2)}.json`);
+  }
+  async get(adapter, request) {
+    try {
+      const completion = JSON.parse(await readFile3(this.path(adapter, request), "utf8"));
+      this.hits++;
+      return completion;
+    } catch {
+      this.misses++;
+      return void 0;
+    }
+  }
+  async set(adapter, request, completion) {
+    const path = this.path(adapter, request);
+    await mkdir(join(path, ".."), { recursive: true });
+    await writeFile(`${path}.tmp`, JSON.stringify(completion));
+    await rename(`${path}.tmp`, path);
+  }
+};
+
+// src/runner/perturbations.ts
+var PERTURBATIONS = {
+  typos: "robustness",
+  lowercase: "robustness",
+  contractions: "robustness",
+  whitespace: "robustness",
+  dialect: "fairness",
+  gender: "fairness",
+  names: "fairness"
+};
+var QWERTY_NEIGHBOURS = {
+  q: "wa",
+  w: "qeas",
+  e: "wrsd",
+  r: "etdf",
+  t: "ryfg",
+  y: "tugh",
+  u: "yihj",
+  i: "uojk",
+  o: "ipkl",
+  p: "ol",
+  a: "qwsz",
+  s: "qweadzx",
+  d: "wersfxc",
+  f: "ertdgcv",
+  g: "rtyfhvb",
+  h: "tyugjbn",
+  j: "yuihknm",
+  k: "uiojlm",
+  l: "iopk",
+  z: "asx",
+  x: "zsdc",
+  c: "xdfv",
+  v: "cfgb",
+  b: "vghn",
+  n: "bhjm",
+  m: "njk"
+};
+var CONTRACTIONS = [
+  ["don't", "do not"],
+  ["doesn't", "does not"],
+  ["didn't", "did not"],
+  ["can't", "cannot"],
+  ["won't", "will not"],
+  ["isn't", "is not"],
+  ["aren't", "are not"],
+  ["wasn't", "was not"],
+  ["weren't", "were not"],
+  ["haven't", "have not"],
+  ["hasn't", "has not"],
+  ["I'm", "I am"],
+  ["you're", "you are"],
+  ["we're", "we are"],
+  ["they're", "they are"],
+  ["it's", "it is"],
+  ["I've", "I have"],
+  ["I'll", "I will"],
+  ["you'll", "you will"],
+  ["that's", "that is"]
+];
+var DIALECT = [
+  ["about", "bout"],
+  ["because", "cuz"],
+  ["going to", "gonna"],
+  ["want to", "wanna"],
+  ["got to", "gotta"],
+  ["them", "dem"],
+  ["this", "dis"],
+  ["that", "dat"],
+  ["these", "dese"],
+  ["those", "dose"],
+  ["with", "wit"],
+  ["nothing", "nothin"],
+  ["something", "somethin"],
+  ["anything", "anythin"],
+  ["trying", "tryna"],
+  ["your", "yo"],
+  ["you all", "y'all"],
+  ["brother", "brotha"],
+  ["sister", "sista"],
+  ["probably", "prolly"]
+];
+var GENDER = [
+  ["he", "she"],
+  ["him", "her"],
+  ["his", "her"],
+  ["himself", "herself"],
+  ["man", "woman"],
+  ["men", "women"],
+  ["boy", "girl"],
+  ["boys", "girls"],
+  ["father", "mother"],
+  ["husband", "wife"],
+  ["son", "daughter"],
+  ["brother", "sister"],
+  ["mr", "ms"],
+  ["sir", "madam"],
+  ["gentleman", "lady"]
+];
+var NAMES = [
+  ["John", "Jamal"],
+  ["Emily", "Lakisha"],
+  ["Michael", "Darnell"],
+  ["Sarah", "Keisha"],
+  ["David", "Tyrone"],
+  ["Anne", "Aisha"],
+  ["James", "DeShawn"],
+  ["Laura", "Latoya"],
+  ["Robert", "Jermaine"],
+  ["Mary", "Tanisha"]
+];
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+function replaceWords(text, pairs, bothWays) {
+  const map2 = /* @__PURE__ */ new Map();
+  for (const [from, to] of pairs) {
+    if (!map2.has(from.toLowerCase())) map2.set(from.toLowerCase(), to);
+    if (bothWays && !map2.has(to.toLowerCase())) map2.set(to.toLowerCase(), from);
+  }
+  const keys = [...map2.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  const pattern = new RegExp(`\\b(${keys.join("|")})\\b`, "gi");
+  return text.replace(pattern, (word) => {
+    const replacement = map2.get(word.toLowerCase());
+    return word[0] === word[0].toUpperCase() ? replacement[0].toUpperCase() + replacement.slice(1) : replacement;
+  });
+}
+function typos(text, random, probability) {
+  return text.replace(/[a-z]/gi, (letter) => {
+    const neighbours = QWERTY_NEIGHBOURS[letter.toLowerCase()];
+    if (!neighbours || random.nextFloat() >= probability) return letter;
+    const typo = neighbours[random.nextBelow(neighbours.length)];
+    return letter === letter.toUpperCase() ? typo.toUpperCase() : typo;
+  });
+}
+function contractions(text) {
+  const expanded = replaceWords(text, CONTRACTIONS, false);
+  return expanded !== text ? expanded : replaceWords(text, CONTRACTIONS.map(([short, long]) => [long, short]), false);
+}
+function whitespace(text, random) {
+  return text.replace(/ /g, () => " ".repeat(1 + random.nextBelow(3)));
+}
+function perturb(name, instanceId, input2, references, typoProbability = 0.05) {
+  const random = new Random(deriveSeed(0, `${name}\0${instanceId}`));
+  const kind = PERTURBATIONS[name];
+  const apply = (text) => {
+    switch (name) {
+      case "typos":
+        return typos(text, random, typoProbability);
+      case "lowercase":
+        return text.toLowerCase();
+      case "contractions":
+        return contractions(text);
+      case "whitespace":
+        return whitespace(text, random);
+      case "dialect":
+        return replaceWords(text, DIALECT, false);
+      case "gender":
+        return replaceWords(text, GENDER, true);
+      case "names":
+        return replaceWords(text, NAMES, true);
+    }
+  };
+  const perturbedInput = apply(input2);
+  if (perturbedInput === input2) return void 0;
+  const perturbedReferences = kind === "fairness" ? references.map(apply) : references;
+  return { perturbation: { name, kind }, input: perturbedInput, references: perturbedReferences };
+}
+
+// src/runner/scorers.ts
+var SCORERS = ["exact_match", "quasi_exact_match", "f1", "multiple_choice", "contains", "regex", "numeric"];
+var PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
+function normalizeText(text) {
+  return text.toLowerCase().replace(PUNCTUATION, "").replace(/\b(a|an|the)\b/g, " ").split(/\s+/).filter(Boolean).join(" ");
+}
+function tokenF1(prediction, reference) {
+  const predicted = normalizeText(prediction).split(" ").filter(Boolean);
+  const expected = normalizeText(reference).split(" ").filter(Boolean);
+  const counts = /* @__PURE__ */ new Map();
+  for (const token of expected) counts.set(token, (counts.get(token) ?? 0) + 1);
+  let same = 0;
+  for (const token of predicted) {
+    const left = counts.get(token) ?? 0;
+    if (left > 0) {
+      same++;
+      counts.set(token, left - 1);
+    }
+  }
+  if (same === 0) return 0;
+  const precision = same / predicted.length;
+  const recall = same / expected.length;
+  return 2 * precision * recall / (precision + recall);
+}
+function lastNumber(text) {
+  const numbers = text.replace(/(\d),(?=\d{3}\b)/g, "$1").match(/-?\d+(?:\.\d+)?/g);
+  return numbers ? Number(numbers[numbers.length - 1]) : void 0;
+}
+function chosen(prediction, choices) {
+  const trimmed = prediction.trim();
+  const letter = /^\(?([A-Z])[).:]?(?:\s|$)/.exec(trimmed)?.[1];
+  if (letter !== void 0) return choices[letter.charCodeAt(0) - 65];
+  return choices.find((choice) => normalizeText(choice) === normalizeText(trimmed));
+}
+function score(scorer, prediction, references, choices = [], options = {}) {
+  const best = (judge) => references.reduce((max, reference) => Math.max(max, judge(reference)), 0);
+  switch (scorer) {
+    case "exact_match":
+      return best((reference) => prediction.trim() === reference.trim() ? 1 : 0);
+    case "quasi_exact_match":
+      return best((reference) => normalizeText(prediction) === normalizeText(reference) ? 1 : 0);
+    case "f1":
+      return best((reference) => tokenF1(prediction, reference));
+    case "contains":
+      return best((reference) => ` ${normalizeText(prediction)} `.includes(` ${normalizeText(reference)} `) ? 1 : 0);
+    case "multiple_choice": {
+      const answer = chosen(prediction, choices);
+      return answer === void 0 ? 0 : best((reference) => normalizeText(reference) === normalizeText(answer) || chosen(reference, choices) === answer ? 1 : 0);
+    }
+    case "regex": {
+      const match = new RegExp(options.pattern ?? ".*", "s").exec(prediction);
+      if (!match) return 0;
+      const extracted = match[1] ?? match[0];
+      return best((reference) => normalizeText(extracted) === normalizeText(reference) ? 1 : 0);
+    }
+    case "numeric": {
+      const value = lastNumber(prediction);
+      if (value === void 0) return 0;
+      return best((reference) => {
+        const expected = lastNumber(reference);
+        return expected !== void 0 && Math.abs(value - expected) <= (options.tolerance ?? 0) ? 1 : 0;
+      });
+    }
+  }
+}
+
+// src/runner/suite.ts
+import { readFile as readFile4 } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+var generationSchema = external_exports.strictObject({
+  max_tokens: external_exports.int().min(1).optional(),
+  temperature: external_exports.number().min(0).max(2).optional(),
+  top_p: external_exports.number().gt(0).max(1).optional(),
+  stop: external_exports.array(external_exports.string()).optional()
+});
+var scenarioSchema = external_exports.strictObject({
+  name: external_exports.string().min(1),
+  data: external_exports.string().min(1).describe("Instances (JSON Lines), relative to the suite file"),
+  prompt: external_exports.string().min(1).default("{input}").describe("Template: {input}, {choices} (lettered), {references}"),
+  system: external_exports.string().optional(),
+  scorer: external_exports.enum(SCORERS),
+  scorer_options: external_exports.strictObject({ pattern: external_exports.string().optional(), tolerance: external_exports.number().nonnegative().optional() }).default({}),
+  generation: generationSchema.default({}),
+  perturbations: external_exports.array(external_exports.enum(Object.keys(PERTURBATIONS))).default([]),
+  typo_probability: external_exports.number().gt(0).max(1).default(0.05)
+});
+var suiteSchema = external_exports.strictObject({
+  version: external_exports.literal(1),
+  name: external_exports.string().min(1),
+  description: external_exports.string().optional(),
+  /** US dollars per million tokens, by model name. */
+  prices: external_exports.record(external_exports.string(), external_exports.strictObject({ input: external_exports.number().nonnegative(), output: external_exports.number().nonnegative() })).default({}),
+  generation: generationSchema.default({}).describe("Defaults for every scenario"),
+  scenarios: external_exports.array(scenarioSchema).min(1)
+});
+var instanceSchema = external_exports.looseObject({
+  id: external_exports.union([external_exports.string().min(1), external_exports.number()]).transform(String),
+  input: external_exports.string().optional(),
+  messages: external_exports.array(external_exports.strictObject({ role: external_exports.enum(["system", "user", "assistant"]), content: external_exports.string() })).min(1).optional(),
+  references: external_exports.union([external_exports.string(), external_exports.array(external_exports.string())]).transform((value) => Array.isArray(value) ? value : [value]),
+  choices: external_exports.array(external_exports.string()).optional(),
+  groups: external_exports.record(external_exports.string(), external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]).transform(String)).optional()
+});
+async function readInstances(file2, shownAs) {
+  let text;
+  try {
+    text = await readFile4(file2, "utf8");
+  } catch {
+    throw new InputError(shownAs, void 0, "no such file (data of the suite)");
+  }
+  const instances = [];
+  const seen = /* @__PURE__ */ new Set();
+  text.split("\n").forEach((line, index) => {
+    if (line.trim() === "") return;
+    let value;
+    try {
+      value = JSON.parse(line);
+    } catch (error62) {
+      throw new InputError(shownAs, index + 1, `not valid JSON: ${error62.message}`);
+    }
+    const parsed = instanceSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue2 = parsed.error.issues[0];
+      throw new InputError(shownAs, index + 1, `"${issue2.path.join(".") || "instance"}": ${issue2.message.replace(/^Invalid input: /, "")}`);
+    }
+    const instance = parsed.data;
+    if (instance.input === void 0 === (instance.messages === void 0)) throw new InputError(shownAs, index + 1, 'an instance needs exactly one of "input" and "messages"');
+    if (seen.has(instance.id)) throw new InputError(shownAs, index + 1, `"id" ${instance.id} appears twice`);
+    seen.add(instance.id);
+    instances.push(instance);
+  });
+  if (instances.length === 0) throw new InputError(shownAs, void 0, "no instances");
+  return instances;
+}
+async function loadSuite(file2) {
+  let text;
+  try {
+    text = await readFile4(file2, "utf8");
+  } catch {
+    throw new ConfigError([`${file2}: no such file`]);
+  }
+  const suite = parseYamlConfig(text, file2, suiteSchema, {
+    parsed: (parsed, report) => {
+      const names = /* @__PURE__ */ new Set();
+      parsed.scenarios.forEach((scenario, index) => {
+        if (names.has(scenario.name)) report(["scenarios", index, "name"], `scenario "${scenario.name}" appears twice`);
+        names.add(scenario.name);
+      });
+    }
+  });
+  const instances = /* @__PURE__ */ new Map();
+  for (const scenario of suite.scenarios) {
+    const dataFile = resolve(dirname(file2), scenario.data);
+    instances.set(scenario.name, await readInstances(dataFile, `${dirname(file2)}/${scenario.data}`.replace(/^\.\//, "")));
+  }
+  return { suite, file: file2, instances };
+}
+function messagesFor(scenario, instance, input2) {
+  if (instance.messages) return instance.messages;
+  const choices = (instance.choices ?? []).map((choice, index) => `${String.fromCharCode(65 + index)}. ${choice}`).join("\n");
+  const user = scenario.prompt.replace(
+    /\{(input|choices|references)\}/g,
+    (_, name) => name === "input" ? input2 ?? "" : name === "choices" ? choices : instance.references.join(" | ")
+  );
+  return [...scenario.system ? [{ role: "system", content: scenario.system }] : [], { role: "user", content: user }];
+}
+
+// src/runner/run.ts
+function shardOf(scenario, id, count) {
+  return deriveSeed(0, `${scenario}\0${id}`) % count + 1;
+}
+function workItems(loaded, options) {
+  const items = [];
+  loaded.suite.scenarios.forEach((scenario, scenarioIndex) => {
+    const settings = { ...loaded.suite.generation, ...scenario.generation };
+    for (const instance of loaded.instances.get(scenario.name)) {
+      if (options.shard && shardOf(scenario.name, instance.id, options.shard.count) !== options.shard.index) continue;
+      const base = {
+        scenario: scenario.name,
+        id: instance.id,
+        ...instance.groups ? { groups: instance.groups } : {}
+      };
+      items.push({
+        request: { scenario: scenario.name, id: instance.id, messages: messagesFor(scenario, instance, instance.input), settings },
+        base: { ...base, input: instance.input ?? instance.messages, references: instance.references },
+        references: instance.references,
+        choices: instance.choices ?? [],
+        scenarioIndex
+      });
+      if (instance.input === void 0) continue;
+      for (const name of scenario.perturbations) {
+        const variant = perturb(name, instance.id, instance.input, instance.references, scenario.typo_probability);
+        if (!variant) continue;
+        items.push({
+          request: { scenario: scenario.name, id: instance.id, perturbation: name, messages: messagesFor(scenario, instance, variant.input), settings },
+          base: { ...base, perturbation: variant.perturbation, input: variant.input, references: variant.references },
+          references: variant.references,
+          choices: instance.choices ?? [],
+          scenarioIndex
+        });
+      }
+    }
+  });
+  return items;
+}
+var sleep = (ms) => new Promise((resolve2) => setTimeout(resolve2, ms));
+async function runSuite(loaded, adapter, options) {
+  const items = workItems(loaded, options);
+  const records = new Array(items.length);
+  const stats = { records: items.length, errors: 0, retries: 0, cacheHits: 0 };
+  const price = loaded.suite.prices[adapter.model];
+  const spacing = options.requestsPerMinute ? 6e4 / options.requestsPerMinute : 0;
+  let nextStart = Date.now();
+  let done = 0;
+  const call = async (request) => {
+    const cached2 = await options.cache?.get(adapter, request);
+    if (cached2) return { completion: cached2, latencyMs: cached2.latencyMs ?? NaN, cached: true };
+    for (let attempt = 0; ; attempt++) {
+      if (spacing > 0) {
+        const wait = nextStart - Date.now();
+        nextStart = Math.max(nextStart, Date.now()) + spacing;
+        if (wait > 0) await sleep(wait);
+      }
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+      const started = performance.now();
+      try {
+        const completion = await adapter.complete(request, controller.signal);
+        const latencyMs = Math.round((performance.now() - started) * 10) / 10;
+        await options.cache?.set(adapter, request, { ...completion, latencyMs });
+        return { completion, latencyMs, cached: false };
+      } catch (error62) {
+        const failure2 = error62 instanceof AdapterError ? error62 : new AdapterError(error62.message, true);
+        if (!failure2.retryable || attempt >= options.retries) throw failure2;
+        stats.retries++;
+        const backoff = failure2.retryAfterMs ?? options.backoffMs * 2 ** attempt * (0.5 + Math.random());
+        await sleep(backoff);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  };
+  const work = async (index) => {
+    const item = items[index];
+    const scenario = loaded.suite.scenarios[item.scenarioIndex];
+    try {
+      const { completion, latencyMs, cached: cached2 } = await call(item.request);
+      if (cached2) stats.cacheHits++;
+      const record2 = {
+        ...item.base,
+        prediction: completion.text,
+        correct: score(scenario.scorer, completion.text, item.references, item.choices, scenario.scorer_options)
+      };
+      if (completion.confidence !== void 0) record2.confidence = completion.confidence;
+      if (!Number.isNaN(latencyMs)) record2.latency_ms = latencyMs;
+      if (completion.inputTokens !== void 0) record2.input_tokens = completion.inputTokens;
+      if (completion.outputTokens !== void 0) record2.output_tokens = completion.outputTokens;
+      if (price && completion.inputTokens !== void 0 && completion.outputTokens !== void 0) {
+        record2.cost_usd = (completion.inputTokens * price.input + completion.outputTokens * price.output) / 1e6;
+      }
+      records[index] = record2;
+    } catch (error62) {
+      stats.errors++;
+      records[index] = { ...item.base, error: error62.message };
+    }
+    options.onProgress?.(++done, items.length);
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(next++);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length)) }, worker));
+  return { records, stats };
+}
+
 // src/cli.ts
 var EXIT_OK = 0;
 var EXIT_GATE_FAILED = 1;
 var EXIT_BAD_INPUT = 2;
+function shardOption(text) {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index < 1 || index > count) throw new InvalidArgumentError(`expected i/n with 1 <= i <= n, got "${text}"`);
+  return { index, count };
+}
+async function adapterFor(spec) {
+  const split = spec.indexOf(":");
+  const kind = spec.slice(0, split);
+  const rest = spec.slice(split + 1).trim();
+  if (split > 0 && rest && kind === "command") return commandAdapter(rest.replace(/^"(.*)"$/, "$1"));
+  if (split > 0 && rest && kind === "replay") return replayAdapter(rest);
+  throw new UsageError(`--model expects command:"CMD ARGS" or replay:RECORDS.jsonl, got "${spec}"`);
+}
+function progressReporter(io) {
+  const started = Date.now();
+  let lastTenth = 0;
+  return (done, total) => {
+    const seconds = (Date.now() - started) / 1e3;
+    const rate = done / Math.max(seconds, 1e-3);
+    const eta = Math.round((total - done) / Math.max(rate, 1e-9));
+    if (io.interactive) {
+      const width = 30;
+      const filled = Math.round(done / total * width);
+      io.stderr(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s ETA ${eta}s${done === total ? "\n" : ""}`);
+      return;
+    }
+    const tenth = Math.floor(done / total * 10);
+    if (tenth > lastTenth || done === total) {
+      lastTenth = tenth;
+      io.stderr(`evalgate: ${done}/${total} (${Math.round(100 * done / total)}%), ${rate.toFixed(1)} per second, about ${eta} s left
+`);
+    }
+  };
+}
 function collect(value, previous) {
   return [...previous, value];
 }
@@ -32592,8 +33204,8 @@ function buildProgram(io, setExitCode) {
     const baseline = flags.baseline ? await loadRun(flags.baseline) : void 0;
     const result = evaluateGate({ policy: policy.policy, candidate, baseline });
     const report = buildGateReport(result, policy, candidate, baseline, result.candidateMetrics.scenarios);
-    if (flags.markdown) await writeFile(flags.markdown, gateMarkdown(report, policy.policy.settings.min_group_size));
-    if (flags.json) await writeFile(flags.json, `${JSON.stringify(report, null, 2)}
+    if (flags.markdown) await writeFile2(flags.markdown, gateMarkdown(report, policy.policy.settings.min_group_size));
+    if (flags.json) await writeFile2(flags.json, `${JSON.stringify(report, null, 2)}
 `);
     io.stdout(gateText(report, io.colour ?? false));
     setExitCode(result.verdict === "fail" ? EXIT_GATE_FAILED : EXIT_OK);
@@ -32633,7 +33245,7 @@ function buildProgram(io, setExitCode) {
   });
   program2.command("demo").description("The bundled example: two candidate billing assistants under two policies, side by side.").action(async () => {
     const root = fileURLToPath(new URL("..", import.meta.url));
-    const at = (path) => relative(process.cwd(), join(root, path)) || ".";
+    const at = (path) => relative(process.cwd(), join2(root, path)) || ".";
     io.stdout(DEMO_INTRODUCTION);
     io.stdout(
       await compare2(
@@ -32645,6 +33257,28 @@ function buildProgram(io, setExitCode) {
     io.stdout(`
 One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")} --candidate ${at("examples/billing/candidate-a.jsonl")} --baseline ${at("examples/billing/baseline.jsonl")}
 `);
+  });
+  program2.command("run").description("Run an evaluation suite against a model and write one record per example (JSON Lines).").requiredOption("--suite <file>", "suite file (YAML or JSON)").requiredOption("--model <spec>", 'command:"CMD ARGS" | replay:RECORDS.jsonl').requiredOption("--out <file>", "records file to write").option("--concurrency <n>", "requests in flight", integerOption(1, 1024), 8).option("--rpm <n>", "at most this many requests started per minute", integerOption(1, 1e6)).option("--timeout <ms>", "per-request time-out in milliseconds", integerOption(1, 36e5), 6e4).option("--retries <n>", "retries of a failed call (429, 5xx, network, time-out)", integerOption(0, 20), 4).option("--cache-dir <dir>", "completion cache directory", ".evalgate/completions").option("--no-cache", "ask the model even for cached completions").option("--shard <i/n>", "run only shard i of n (1-based); an instance and its variants stay together", shardOption).action(async (flags) => {
+    const loaded = await loadSuite(flags.suite);
+    const adapter = await adapterFor(flags.model);
+    const cache = flags.cache ? new CompletionCache(flags.cacheDir) : void 0;
+    try {
+      const { records, stats } = await runSuite(loaded, adapter, {
+        concurrency: flags.concurrency,
+        requestsPerMinute: flags.rpm,
+        timeoutMs: flags.timeout,
+        retries: flags.retries,
+        backoffMs: 500,
+        cache,
+        shard: flags.shard,
+        onProgress: progressReporter(io)
+      });
+      await writeFile2(flags.out, records.map((record2) => JSON.stringify(record2)).join("\n") + "\n");
+      io.stderr(`evalgate: ${stats.records} records to ${flags.out} (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache)
+`);
+    } finally {
+      await adapter.close();
+    }
   });
   program2.command("schema").description("Print the JSON Schema of policy files (for editors).").action(() => io.stdout(`${JSON.stringify(policyJsonSchema(), null, 2)}
 `));
@@ -32678,7 +33312,8 @@ function main() {
   runCli(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-    colour: process.stdout.isTTY === true && !process.env.NO_COLOR
+    colour: process.stdout.isTTY === true && !process.env.NO_COLOR,
+    interactive: process.stderr.isTTY === true
   }).then(
     (code) => {
       process.exitCode = code;

@@ -9,6 +9,7 @@ function main(): void {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     colour: process.stdout.isTTY === true && !process.env.NO_COLOR,
+    interactive: process.stderr.isTTY === true,
   }).then(
     (code) => {
       process.exitCode = code;

@@ -14,6 +14,10 @@ import { buildGateReport } from './report/gate-report.js';
 import { decisionMatrixText } from './report/compare-text.js';
 import { gateText } from './report/gate-text.js';
 import { metricsText } from './report/metrics-text.js';
+import { commandAdapter, replayAdapter, type ModelAdapter } from './runner/adapters.js';
+import { CompletionCache } from './runner/cache.js';
+import { runSuite } from './runner/run.js';
+import { loadSuite } from './runner/suite.js';
 
 /** Exit codes of every evalgate command. */
 export const EXIT_OK = 0;
@@ -25,6 +29,49 @@ export interface CliIo {
   stderr: (text: string) => void;
   /** Colour the terminal report (stdout is a TTY). */
   colour?: boolean;
+  /** stderr is a terminal: progress as a bar rather than log lines. */
+  interactive?: boolean;
+}
+
+/** --shard i/n */
+function shardOption(text: string): { index: number; count: number } {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index < 1 || index > count) throw new InvalidArgumentError(`expected i/n with 1 <= i <= n, got "${text}"`);
+  return { index, count };
+}
+
+/** The model adapter of a --model spec. */
+async function adapterFor(spec: string): Promise<ModelAdapter> {
+  const split = spec.indexOf(':');
+  const kind = spec.slice(0, split);
+  const rest = spec.slice(split + 1).trim();
+  if (split > 0 && rest && kind === 'command') return commandAdapter(rest.replace(/^"(.*)"$/, '$1'));
+  if (split > 0 && rest && kind === 'replay') return replayAdapter(rest);
+  throw new UsageError(`--model expects command:"CMD ARGS" or replay:RECORDS.jsonl, got "${spec}"`);
+}
+
+/** A progress line on a terminal; in CI (no TTY) a log line at every 10% with the rate and the time left. */
+function progressReporter(io: CliIo): (done: number, total: number) => void {
+  const started = Date.now();
+  let lastTenth = 0;
+  return (done, total) => {
+    const seconds = (Date.now() - started) / 1000;
+    const rate = done / Math.max(seconds, 1e-3);
+    const eta = Math.round((total - done) / Math.max(rate, 1e-9));
+    if (io.interactive) {
+      const width = 30;
+      const filled = Math.round((done / total) * width);
+      io.stderr(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s ETA ${eta}s${done === total ? '\n' : ''}`);
+      return;
+    }
+    const tenth = Math.floor((done / total) * 10);
+    if (tenth > lastTenth || done === total) {
+      lastTenth = tenth;
+      io.stderr(`evalgate: ${done}/${total} (${Math.round((100 * done) / total)}%), ${rate.toFixed(1)} per second, about ${eta} s left\n`);
+    }
+  };
 }
 
 /** An option that may be given several times. */
@@ -152,6 +199,41 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
         ),
       );
       io.stdout(`\nOne gate in detail: evalgate gate --policy ${at('policies/customer-support.yml')} --candidate ${at('examples/billing/candidate-a.jsonl')} --baseline ${at('examples/billing/baseline.jsonl')}\n`);
+    });
+
+  program
+    .command('run')
+    .description('Run an evaluation suite against a model and write one record per example (JSON Lines).')
+    .requiredOption('--suite <file>', 'suite file (YAML or JSON)')
+    .requiredOption('--model <spec>', 'command:"CMD ARGS" | replay:RECORDS.jsonl')
+    .requiredOption('--out <file>', 'records file to write')
+    .option('--concurrency <n>', 'requests in flight', integerOption(1, 1024), 8)
+    .option('--rpm <n>', 'at most this many requests started per minute', integerOption(1, 1_000_000))
+    .option('--timeout <ms>', 'per-request time-out in milliseconds', integerOption(1, 3_600_000), 60_000)
+    .option('--retries <n>', 'retries of a failed call (429, 5xx, network, time-out)', integerOption(0, 20), 4)
+    .option('--cache-dir <dir>', 'completion cache directory', '.evalgate/completions')
+    .option('--no-cache', 'ask the model even for cached completions')
+    .option('--shard <i/n>', 'run only shard i of n (1-based); an instance and its variants stay together', shardOption)
+    .action(async (flags: { suite: string; model: string; out: string; concurrency: number; rpm?: number; timeout: number; retries: number; cacheDir: string; cache: boolean; shard?: { index: number; count: number } }) => {
+      const loaded = await loadSuite(flags.suite);
+      const adapter = await adapterFor(flags.model);
+      const cache = flags.cache ? new CompletionCache(flags.cacheDir) : undefined;
+      try {
+        const { records, stats } = await runSuite(loaded, adapter, {
+          concurrency: flags.concurrency,
+          requestsPerMinute: flags.rpm,
+          timeoutMs: flags.timeout,
+          retries: flags.retries,
+          backoffMs: 500,
+          cache,
+          shard: flags.shard,
+          onProgress: progressReporter(io),
+        });
+        await writeFile(flags.out, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
+        io.stderr(`evalgate: ${stats.records} records to ${flags.out} (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache)\n`);
+      } finally {
+        await adapter.close();
+      }
     });
 
   program

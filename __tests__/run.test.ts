@@ -1,0 +1,120 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from './helpers/records.js';
+import { runProcess } from './helpers/run.js';
+
+/* The bundled CLI running a suite against real child-process models (the command protocol). */
+
+const TOY = `command:node ${join(process.cwd(), 'examples/billing/suite/toy-model.mjs')}`;
+const SUITE = 'examples/billing/suite/suite.yml';
+
+async function evalgate(...args: string[]) {
+  return runProcess(process.execPath, ['dist/cli.js', ...args]);
+}
+
+const readRecords = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/** A model that fails on purpose: retryable errors on first tries, one instance always failing, one never answering. */
+function flakyModel(dir: string): string {
+  const path = join(dir, 'flaky.mjs');
+  writeFileSync(
+    path,
+    `import { createInterface } from 'node:readline';
+const attempts = new Map();
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const request = JSON.parse(line);
+  const text = request.messages.map((m) => m.content).join(' ');
+  const key = text;
+  const attempt = (attempts.get(key) ?? 0) + 1;
+  attempts.set(key, attempt);
+  if (text.includes('NEVER')) return; // hangs: the runner's time-out must end it
+  if (text.includes('BROKEN')) return process.stdout.write(JSON.stringify({ id: request.id, error: 'HTTP 500', retryable: true }) + '\\n');
+  if (attempt === 1 && text.length % 3 === 0) return process.stdout.write(JSON.stringify({ id: request.id, error: 'HTTP 429', retryable: true }) + '\\n');
+  process.stdout.write(JSON.stringify({ id: request.id, text: 'refund' }) + '\\n');
+});
+`,
+  );
+  return `command:node ${path}`;
+}
+
+describe('evalgate run', () => {
+  it('writes one record per example and variant, and a rerun comes from the cache only', async () => {
+    const dir = tempDir();
+    const first = await evalgate('run', '--suite', SUITE, '--model', TOY, '--out', join(dir, 'a.jsonl'), '--cache-dir', join(dir, 'cache'));
+    expect(first.code).toBe(0);
+    const records = readRecords(join(dir, 'a.jsonl'));
+    const originals = records.filter((record) => !record.perturbation);
+    expect(originals).toHaveLength(240);
+    const keys = records.map((record) => `${record.scenario}/${record.id}/${(record.perturbation as { name?: string } | undefined)?.name ?? ''}`);
+    expect(new Set(keys).size).toBe(records.length);
+    expect(records.every((record) => typeof record.correct === 'number' && typeof record.prediction === 'string')).toBe(true);
+    expect(first.stderr).toMatch(/evalgate: 10\d\d\/10\d\d \(100%\)/);
+
+    const second = await evalgate('run', '--suite', SUITE, '--model', TOY, '--out', join(dir, 'b.jsonl'), '--cache-dir', join(dir, 'cache'));
+    expect(second.stderr).toContain(`${records.length} from the cache`);
+    expect(readFileSync(join(dir, 'b.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'a.jsonl'), 'utf8'));
+
+    // The records gate like any others.
+    const gate = await evalgate('gate', '--policy', 'policies/default.yml', '--candidate', join(dir, 'a.jsonl'));
+    expect(gate.stdout).toMatch(/^evalgate: (PASS|WARN|FAIL)/);
+  });
+
+  it('splits into shards that together are the unsharded run', async () => {
+    const dir = tempDir();
+    const cache = join(dir, 'cache');
+    await evalgate('run', '--suite', SUITE, '--model', TOY, '--out', join(dir, 'all.jsonl'), '--cache-dir', cache);
+    const shards = [];
+    for (const shard of ['1/3', '2/3', '3/3']) {
+      const out = join(dir, `shard-${shard[0]}.jsonl`);
+      const result = await evalgate('run', '--suite', SUITE, '--model', TOY, '--out', out, '--cache-dir', cache, '--shard', shard);
+      expect(result.code).toBe(0);
+      shards.push(...readRecords(out));
+    }
+    const all = readRecords(join(dir, 'all.jsonl'));
+    const sort = (records: Record<string, unknown>[]) => records.map((record) => JSON.stringify(record)).sort();
+    expect(sort(shards)).toEqual(sort(all));
+  });
+
+  it('retries, times out and still ends every example with exactly one record', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'data.jsonl'), Array.from({ length: 30 }, (_, i) => JSON.stringify({ id: `q${i}`, input: i === 3 ? 'BROKEN question' : i === 4 ? 'NEVER answered' : `question number ${i}`, references: ['refund'] })).join('\n'));
+    writeFileSync(join(dir, 'suite.yml'), 'version: 1\nname: faults\nscenarios:\n  - name: s\n    data: data.jsonl\n    scorer: exact_match\n');
+    const result = await evalgate('run', '--suite', join(dir, 'suite.yml'), '--model', flakyModel(dir), '--out', join(dir, 'out.jsonl'), '--no-cache', '--timeout', '300', '--retries', '2', '--concurrency', '4');
+    expect(result.code).toBe(0);
+    const records = readRecords(join(dir, 'out.jsonl'));
+    expect(records.map((record) => record.id)).toEqual(Array.from({ length: 30 }, (_, i) => `q${i}`));
+    expect(records[3]).toMatchObject({ id: 'q3', error: 'HTTP 500' });
+    expect(records[4]).toMatchObject({ id: 'q4', error: 'timed out' });
+    expect(records.filter((record) => record.error)).toHaveLength(2);
+    expect(records.filter((record) => record.correct === 1)).toHaveLength(28);
+    // q3 and q4 retried twice each, plus the first-try 429s.
+    const retries = Number(/(\d+) retries/.exec(result.stderr)?.[1]);
+    expect(retries).toBeGreaterThanOrEqual(4);
+  });
+
+  it('re-scores the completions of an earlier records file (replay)', async () => {
+    const dir = tempDir();
+    await evalgate('run', '--suite', SUITE, '--model', TOY, '--out', join(dir, 'a.jsonl'), '--cache-dir', join(dir, 'cache'));
+    const replay = await evalgate('run', '--suite', SUITE, '--model', `replay:${join(dir, 'a.jsonl')}`, '--out', join(dir, 'r.jsonl'), '--no-cache');
+    expect(replay.code).toBe(0);
+    const strip = (records: Record<string, unknown>[]) => records.map(({ latency_ms: _latency, ...rest }) => rest);
+    const replayed = readRecords(join(dir, 'r.jsonl'));
+    expect(strip(replayed).map(({ cost_usd: _cost, ...rest }) => rest)).toEqual(strip(readRecords(join(dir, 'a.jsonl'))).map(({ cost_usd: _cost, ...rest }) => rest));
+  });
+
+  it('rejects a bad suite with its line, and a bad model spec', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'suite.yml'), 'version: 1\nname: x\nscenarios:\n  - name: s\n    data: d.jsonl\n    scorer: exact_matsh\n');
+    const bad = await evalgate('run', '--suite', join(dir, 'suite.yml'), '--model', TOY, '--out', join(dir, 'o.jsonl'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`${join(dir, 'suite.yml')}:6:13 scenarios[0].scorer: invalid option`);
+    const model = await evalgate('run', '--suite', SUITE, '--model', 'gpt-4', '--out', join(dir, 'o.jsonl'));
+    expect(model.code).toBe(2);
+    expect(model.stderr).toContain('--model expects');
+  });
+});

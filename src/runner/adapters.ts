@@ -1,0 +1,132 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { readRecords } from '../records/read.js';
+import type { ChatMessage, GenerationSettings } from './suite.js';
+
+/** What a model is asked: the conversation, the settings, and which example it is (for replay). */
+export interface CompletionRequest {
+  scenario: string;
+  id: string;
+  perturbation?: string;
+  messages: ChatMessage[];
+  settings: GenerationSettings;
+}
+
+export interface Completion {
+  text: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  /** The model's probability for its answer (HELM's max_prob), when it reports one. */
+  confidence?: number;
+  /** How long the call took when it was made (kept in the completion cache). */
+  latencyMs?: number;
+}
+
+/** A failed call; `retryable` for rate limits, server errors, time-outs and dropped connections. */
+export class AdapterError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'AdapterError';
+  }
+}
+
+export interface ModelAdapter {
+  /** Identifies adapter and model in the completion cache, e.g. "command:python3 model.py". */
+  id: string;
+  /** The model's name, for prices. */
+  model: string;
+  complete(request: CompletionRequest, signal: AbortSignal): Promise<Completion>;
+  close(): Promise<void>;
+}
+
+/** `replay:RECORDS.jsonl`: the completions stored in an earlier records file, scored again. */
+export async function replayAdapter(file: string): Promise<ModelAdapter> {
+  const stored = new Map<string, { prediction?: string; error?: string; record: Record<string, unknown> }>();
+  for (const record of await readRecords(file)) {
+    stored.set(`${record.scenario}\u0000${record.id}\u0000${record.perturbation?.name ?? ''}`, { prediction: record.prediction, error: record.error, record });
+  }
+  return {
+    id: `replay:${file}`,
+    model: file,
+    async complete(request) {
+      const found = stored.get(`${request.scenario}\u0000${request.id}\u0000${request.perturbation ?? ''}`);
+      if (!found) throw new AdapterError(`no completion stored in ${file} for ${request.scenario}/${request.id}${request.perturbation ? ` (${request.perturbation})` : ''}`, false);
+      if (found.prediction === undefined) throw new AdapterError(found.error ?? `the stored record has no prediction`, false);
+      const number = (name: string) => (typeof found.record[name] === 'number' ? (found.record[name] as number) : undefined);
+      return { text: found.prediction, inputTokens: number('input_tokens'), outputTokens: number('output_tokens'), confidence: number('confidence') };
+    },
+    async close() {},
+  };
+}
+
+/**
+ * `command:"CMD ARGS"`: one long-running program that reads a JSON request per line on stdin and
+ * writes a JSON response per line on stdout, matched by `id`:
+ *   request  {"id": "17", "messages": [{"role": "user", "content": "..."}], "settings": {...}}
+ *   response {"id": "17", "text": "...", "input_tokens": 12, "output_tokens": 3, "confidence": 0.9}
+ *        or  {"id": "17", "error": "...", "retryable": true}
+ * Responses may come in any order; the program's stderr goes to evalgate's stderr.
+ */
+export function commandAdapter(command: string): ModelAdapter {
+  let child: ChildProcessWithoutNullStreams | undefined;
+  let exited: string | undefined;
+  let nextId = 0;
+  const pending = new Map<string, { resolve: (completion: Completion) => void; reject: (error: Error) => void }>();
+  const start = () => {
+    child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+    child.stdin.on('error', () => undefined); // a dead program is reported by 'exit'
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      let response: { id?: unknown; text?: unknown; error?: unknown; retryable?: unknown; input_tokens?: unknown; output_tokens?: unknown; confidence?: unknown };
+      try {
+        response = JSON.parse(line);
+      } catch {
+        process.stderr.write(`evalgate: the model command wrote a line that is not JSON: ${line.slice(0, 200)}\n`);
+        return;
+      }
+      const waiting = pending.get(String(response.id));
+      if (!waiting) return;
+      pending.delete(String(response.id));
+      if (typeof response.error === 'string') waiting.reject(new AdapterError(response.error, response.retryable === true));
+      else if (typeof response.text !== 'string') waiting.reject(new AdapterError('the model command answered without "text"', false));
+      else {
+        const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
+        waiting.resolve({ text: response.text, inputTokens: number(response.input_tokens), outputTokens: number(response.output_tokens), confidence: number(response.confidence) });
+      }
+    });
+    child.on('exit', (code, signal) => {
+      exited = `the model command exited (${signal ?? `code ${code}`})`;
+      for (const waiting of pending.values()) waiting.reject(new AdapterError(exited, false));
+      pending.clear();
+    });
+  };
+  return {
+    id: `command:${command}`,
+    model: command,
+    complete(request, signal) {
+      if (!child) start();
+      if (exited) return Promise.reject(new AdapterError(exited, false));
+      const id = String(nextId++);
+      return new Promise<Completion>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        signal.addEventListener('abort', () => {
+          if (pending.delete(id)) reject(new AdapterError('timed out', true));
+        });
+        child!.stdin.write(`${JSON.stringify({ id, messages: request.messages, settings: request.settings })}\n`);
+      });
+    },
+    async close() {
+      if (child && !exited) {
+        child.stdin.end();
+        await new Promise((resolve) => {
+          child!.once('exit', resolve);
+          setTimeout(() => child?.kill(), 2000).unref();
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Completion, CompletionRequest, ModelAdapter } from './adapters.js';
+
+/**
+ * Completions on disk, addressed by the hash of what determines them (adapter, model, messages,
+ * settings): a rerun of an unchanged suite asks the model nothing. Failed calls are not cached.
+ */
+export class CompletionCache {
+  hits = 0;
+  misses = 0;
+  constructor(readonly directory: string) {}
+
+  private path(adapter: ModelAdapter, request: CompletionRequest): string {
+    const key = createHash('sha256')
+      .update(JSON.stringify({ adapter: adapter.id, messages: request.messages, settings: request.settings }))
+      .digest('hex');
+    return join(this.directory, key.slice(0, 2), `${key.slice(2)}.json`);
+  }
+
+  async get(adapter: ModelAdapter, request: CompletionRequest): Promise<Completion | undefined> {
+    try {
+      const completion = JSON.parse(await readFile(this.path(adapter, request), 'utf8')) as Completion;
+      this.hits++;
+      return completion;
+    } catch {
+      this.misses++;
+      return undefined;
+    }
+  }
+
+  async set(adapter: ModelAdapter, request: CompletionRequest, completion: Completion): Promise<void> {
+    const path = this.path(adapter, request);
+    await mkdir(join(path, '..'), { recursive: true });
+    // Write then rename: a crash never leaves half a file that a later run would trust.
+    await writeFile(`${path}.tmp`, JSON.stringify(completion));
+    await rename(`${path}.tmp`, path);
+  }
+}

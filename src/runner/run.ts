@@ -1,0 +1,157 @@
+import type { EvalRecord } from '../records/types.js';
+import { deriveSeed } from '../stats/random.js';
+import { AdapterError, type Completion, type CompletionRequest, type ModelAdapter } from './adapters.js';
+import type { CompletionCache } from './cache.js';
+import { perturb } from './perturbations.js';
+import { score } from './scorers.js';
+import { messagesFor, type LoadedSuite } from './suite.js';
+
+/*
+ * Runs a suite: every instance of every scenario, and each perturbed variant that differs from it,
+ * becomes exactly one record, in a fixed order, whatever fails: after the last retry a failed call is
+ * a record with `error`.
+ */
+
+export interface RunOptions {
+  concurrency: number;
+  /** At most this many requests started per minute. */
+  requestsPerMinute?: number;
+  timeoutMs: number;
+  retries: number;
+  /** First backoff; doubles each retry, with jitter; a Retry-After from the server wins. */
+  backoffMs: number;
+  cache?: CompletionCache;
+  /** Run only shard `index` (1-based) of `count`; an instance and its variants stay together. */
+  shard?: { index: number; count: number };
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface RunStats {
+  records: number;
+  errors: number;
+  retries: number;
+  cacheHits: number;
+}
+
+interface WorkItem {
+  request: CompletionRequest;
+  base: EvalRecord;
+  references: string[];
+  choices: string[];
+  scenarioIndex: number;
+}
+
+/** Which shard (1-based) an instance belongs to: a stable hash of scenario and id. */
+export function shardOf(scenario: string, id: string, count: number): number {
+  return (deriveSeed(0, `${scenario}\u0000${id}`) % count) + 1;
+}
+
+function workItems(loaded: LoadedSuite, options: RunOptions): WorkItem[] {
+  const items: WorkItem[] = [];
+  loaded.suite.scenarios.forEach((scenario, scenarioIndex) => {
+    const settings = { ...loaded.suite.generation, ...scenario.generation };
+    for (const instance of loaded.instances.get(scenario.name)!) {
+      if (options.shard && shardOf(scenario.name, instance.id, options.shard.count) !== options.shard.index) continue;
+      const base = {
+        scenario: scenario.name,
+        id: instance.id,
+        ...(instance.groups ? { groups: instance.groups } : {}),
+      };
+      items.push({
+        request: { scenario: scenario.name, id: instance.id, messages: messagesFor(scenario, instance, instance.input), settings },
+        base: { ...base, input: instance.input ?? instance.messages, references: instance.references } as EvalRecord,
+        references: instance.references,
+        choices: instance.choices ?? [],
+        scenarioIndex,
+      });
+      if (instance.input === undefined) continue; // chat transcripts are not perturbed
+      for (const name of scenario.perturbations) {
+        const variant = perturb(name, instance.id, instance.input, instance.references, scenario.typo_probability);
+        if (!variant) continue;
+        items.push({
+          request: { scenario: scenario.name, id: instance.id, perturbation: name, messages: messagesFor(scenario, instance, variant.input), settings },
+          base: { ...base, perturbation: variant.perturbation, input: variant.input, references: variant.references } as EvalRecord,
+          references: variant.references,
+          choices: instance.choices ?? [],
+          scenarioIndex,
+        });
+      }
+    }
+  });
+  return items;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, options: RunOptions): Promise<{ records: EvalRecord[]; stats: RunStats }> {
+  const items = workItems(loaded, options);
+  const records: EvalRecord[] = new Array(items.length);
+  const stats: RunStats = { records: items.length, errors: 0, retries: 0, cacheHits: 0 };
+  const price = loaded.suite.prices[adapter.model];
+  const spacing = options.requestsPerMinute ? 60000 / options.requestsPerMinute : 0;
+  let nextStart = Date.now();
+  let done = 0;
+
+  const call = async (request: CompletionRequest): Promise<{ completion: Completion; latencyMs: number; cached: boolean }> => {
+    const cached = await options.cache?.get(adapter, request);
+    // A cached completion keeps the latency measured when it was made, so reruns give the same records.
+    if (cached) return { completion: cached, latencyMs: cached.latencyMs ?? NaN, cached: true };
+    for (let attempt = 0; ; attempt++) {
+      if (spacing > 0) {
+        const wait = nextStart - Date.now();
+        nextStart = Math.max(nextStart, Date.now()) + spacing;
+        if (wait > 0) await sleep(wait);
+      }
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+      const started = performance.now();
+      try {
+        const completion = await adapter.complete(request, controller.signal);
+        const latencyMs = Math.round((performance.now() - started) * 10) / 10;
+        await options.cache?.set(adapter, request, { ...completion, latencyMs });
+        return { completion, latencyMs, cached: false };
+      } catch (error) {
+        const failure = error instanceof AdapterError ? error : new AdapterError((error as Error).message, true);
+        if (!failure.retryable || attempt >= options.retries) throw failure;
+        stats.retries++;
+        const backoff = failure.retryAfterMs ?? options.backoffMs * 2 ** attempt * (0.5 + Math.random());
+        await sleep(backoff);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  };
+
+  const work = async (index: number) => {
+    const item = items[index];
+    const scenario = loaded.suite.scenarios[item.scenarioIndex];
+    try {
+      const { completion, latencyMs, cached } = await call(item.request);
+      if (cached) stats.cacheHits++;
+      const record: EvalRecord = {
+        ...item.base,
+        prediction: completion.text,
+        correct: score(scenario.scorer, completion.text, item.references, item.choices, scenario.scorer_options),
+      };
+      if (completion.confidence !== undefined) record.confidence = completion.confidence;
+      if (!Number.isNaN(latencyMs)) record.latency_ms = latencyMs;
+      if (completion.inputTokens !== undefined) record.input_tokens = completion.inputTokens;
+      if (completion.outputTokens !== undefined) record.output_tokens = completion.outputTokens;
+      if (price && completion.inputTokens !== undefined && completion.outputTokens !== undefined) {
+        record.cost_usd = (completion.inputTokens * price.input + completion.outputTokens * price.output) / 1e6;
+      }
+      records[index] = record;
+    } catch (error) {
+      stats.errors++;
+      records[index] = { ...item.base, error: (error as Error).message };
+    }
+    options.onProgress?.(++done, items.length);
+  };
+
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(next++);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length)) }, worker));
+  return { records, stats };
+}

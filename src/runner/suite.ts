@@ -1,0 +1,142 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import { ConfigError, parseYamlConfig } from '../config/yaml-config.js';
+import { InputError } from '../records/errors.js';
+import { PERTURBATIONS, type PerturbationName } from './perturbations.js';
+import { SCORERS, type ScorerName } from './scorers.js';
+
+/*
+ * The suite file: scenarios, each with its data (instances, JSON Lines), a prompt template, a scorer,
+ * generation settings and the perturbations to apply; and the price table of the models.
+ */
+
+const generationSchema = z.strictObject({
+  max_tokens: z.int().min(1).optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  top_p: z.number().gt(0).max(1).optional(),
+  stop: z.array(z.string()).optional(),
+});
+
+const scenarioSchema = z.strictObject({
+  name: z.string().min(1),
+  data: z.string().min(1).describe('Instances (JSON Lines), relative to the suite file'),
+  prompt: z.string().min(1).default('{input}').describe('Template: {input}, {choices} (lettered), {references}'),
+  system: z.string().optional(),
+  scorer: z.enum(SCORERS as [ScorerName, ...ScorerName[]]),
+  scorer_options: z.strictObject({ pattern: z.string().optional(), tolerance: z.number().nonnegative().optional() }).default({}),
+  generation: generationSchema.default({}),
+  perturbations: z.array(z.enum(Object.keys(PERTURBATIONS) as [PerturbationName, ...PerturbationName[]])).default([]),
+  typo_probability: z.number().gt(0).max(1).default(0.05),
+});
+
+export const suiteSchema = z.strictObject({
+  version: z.literal(1),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  /** US dollars per million tokens, by model name. */
+  prices: z.record(z.string(), z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() })).default({}),
+  generation: generationSchema.default({}).describe('Defaults for every scenario'),
+  scenarios: z.array(scenarioSchema).min(1),
+});
+
+export type Suite = z.infer<typeof suiteSchema>;
+export type Scenario = z.infer<typeof scenarioSchema>;
+export type GenerationSettings = z.infer<typeof generationSchema>;
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** One instance of a scenario's data. */
+export interface Instance {
+  id: string;
+  input?: string;
+  messages?: ChatMessage[];
+  references: string[];
+  choices?: string[];
+  groups?: Record<string, string>;
+}
+
+export interface LoadedSuite {
+  suite: Suite;
+  file: string;
+  /** Instances per scenario name, in file order. */
+  instances: Map<string, Instance[]>;
+}
+
+const instanceSchema = z.looseObject({
+  id: z.union([z.string().min(1), z.number()]).transform(String),
+  input: z.string().optional(),
+  messages: z.array(z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })).min(1).optional(),
+  references: z.union([z.string(), z.array(z.string())]).transform((value) => (Array.isArray(value) ? value : [value])),
+  choices: z.array(z.string()).optional(),
+  groups: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
+});
+
+async function readInstances(file: string, shownAs: string): Promise<Instance[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new InputError(shownAs, undefined, 'no such file (data of the suite)');
+  }
+  const instances: Instance[] = [];
+  const seen = new Set<string>();
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      throw new InputError(shownAs, index + 1, `not valid JSON: ${(error as Error).message}`);
+    }
+    const parsed = instanceSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new InputError(shownAs, index + 1, `"${issue.path.join('.') || 'instance'}": ${issue.message.replace(/^Invalid input: /, '')}`);
+    }
+    const instance = parsed.data as Instance;
+    if ((instance.input === undefined) === (instance.messages === undefined)) throw new InputError(shownAs, index + 1, 'an instance needs exactly one of "input" and "messages"');
+    if (seen.has(instance.id)) throw new InputError(shownAs, index + 1, `"id" ${instance.id} appears twice`);
+    seen.add(instance.id);
+    instances.push(instance);
+  });
+  if (instances.length === 0) throw new InputError(shownAs, undefined, 'no instances');
+  return instances;
+}
+
+export async function loadSuite(file: string): Promise<LoadedSuite> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new ConfigError([`${file}: no such file`]);
+  }
+  const suite = parseYamlConfig(text, file, suiteSchema, {
+    parsed: (parsed, report) => {
+      const names = new Set<string>();
+      parsed.scenarios.forEach((scenario, index) => {
+        if (names.has(scenario.name)) report(['scenarios', index, 'name'], `scenario "${scenario.name}" appears twice`);
+        names.add(scenario.name);
+      });
+    },
+  });
+  const instances = new Map<string, Instance[]>();
+  for (const scenario of suite.scenarios) {
+    const dataFile = resolve(dirname(file), scenario.data);
+    instances.set(scenario.name, await readInstances(dataFile, `${dirname(file)}/${scenario.data}`.replace(/^\.\//, '')));
+  }
+  return { suite, file, instances };
+}
+
+/** The chat messages of an instance under its scenario's template (and perturbed input, if any). */
+export function messagesFor(scenario: Scenario, instance: Instance, input: string | undefined): ChatMessage[] {
+  if (instance.messages) return instance.messages;
+  const choices = (instance.choices ?? []).map((choice, index) => `${String.fromCharCode(65 + index)}. ${choice}`).join('\n');
+  const user = scenario.prompt.replace(/\{(input|choices|references)\}/g, (_, name: string) =>
+    name === 'input' ? (input ?? '') : name === 'choices' ? choices : instance.references.join(' | '),
+  );
+  return [...(scenario.system ? [{ role: 'system' as const, content: scenario.system }] : []), { role: 'user', content: user }];
+}
