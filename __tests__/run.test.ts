@@ -118,3 +118,53 @@ describe('evalgate run', () => {
     expect(model.stderr).toContain('--model expects');
   });
 });
+
+describe('evalgate run against an OpenAI-compatible endpoint', () => {
+  it('asks for log-probabilities, prices the tokens, retries 429 and 5xx, times out hangs', async () => {
+    const { startFakeOpenAI } = await import('./helpers/openai-server.js');
+    const server = await startFakeOpenAI(5);
+    try {
+      const dir = tempDir();
+      const inputs = ['a question', 'RATELIMIT question', 'FAIL500 question', 'HANG question', 'another question'];
+      writeFileSync(join(dir, 'data.jsonl'), inputs.map((input, i) => JSON.stringify({ id: `q${i}`, input, references: ['refund'] })).join('\n'));
+      writeFileSync(join(dir, 'suite.yml'), 'version: 1\nname: o\nprices:\n  small-model: { input: 1.5, output: 6 }\nscenarios:\n  - name: s\n    data: data.jsonl\n    scorer: exact_match\n');
+      const result = await runProcess(
+        process.execPath,
+        ['dist/cli.js', 'run', '--suite', join(dir, 'suite.yml'), '--model', 'openai:small-model', '--base-url', server.url, '--out', join(dir, 'out.jsonl'), '--no-cache', '--timeout', '500', '--retries', '2'],
+        { ...process.env, OPENAI_API_KEY: 'sk-test-key' },
+      );
+      expect(result.code).toBe(0);
+      const records = readRecords(join(dir, 'out.jsonl'));
+      expect(records[0]).toMatchObject({ id: 'q0', prediction: 'refund', correct: 1, input_tokens: 40, output_tokens: 2 });
+      expect(records[0].confidence).toBeCloseTo(Math.exp(-0.3), 12);
+      expect(records[0].cost_usd).toBeCloseTo((40 * 1.5 + 2 * 6) / 1e6, 15);
+      expect(records[1]).toMatchObject({ id: 'q1', correct: 1 }); // answered on the retry
+      expect(records[2]).toMatchObject({ id: 'q2' });
+      expect(records[2].error).toMatch(/^HTTP 500/);
+      expect(records[3]).toMatchObject({ id: 'q3', error: 'timed out' });
+      expect(records[4]).toMatchObject({ id: 'q4', correct: 1 });
+      expect(result.stderr).toContain('5 records');
+      expect(result.stderr).not.toContain('sk-test-key');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('asks again without log-probabilities when the endpoint refuses them', async () => {
+    const { startFakeOpenAI } = await import('./helpers/openai-server.js');
+    const server = await startFakeOpenAI();
+    server.refuseLogprobs = true;
+    try {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'data.jsonl'), JSON.stringify({ id: 'q', input: 'x', references: ['refund'] }));
+      writeFileSync(join(dir, 'suite.yml'), 'version: 1\nname: o\nscenarios:\n  - name: s\n    data: data.jsonl\n    scorer: exact_match\n');
+      const result = await runProcess(process.execPath, ['dist/cli.js', 'run', '--suite', join(dir, 'suite.yml'), '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, 'out.jsonl'), '--no-cache']);
+      expect(result.code).toBe(0);
+      const [record] = readRecords(join(dir, 'out.jsonl'));
+      expect(record).toMatchObject({ correct: 1 });
+      expect(record).not.toHaveProperty('confidence');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -13,6 +13,14 @@ var __require = /* @__PURE__ */ ((x) => typeof require !== "undefined" ? require
   if (typeof require !== "undefined") return require.apply(this, arguments);
   throw Error('Dynamic require of "' + x + '" is not supported');
 });
+var __esm = (fn, res, err) => function __init() {
+  if (err) throw err[0];
+  try {
+    return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;
+  } catch (e) {
+    throw err = [e], e;
+  }
+};
 var __commonJS = (cb, mod) => function __require2() {
   try {
     return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
@@ -637,8 +645,8 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {number}
        */
-      displayWidth(str) {
-        return stripColor(str).length;
+      displayWidth(str2) {
+        return stripColor(str2).length;
       }
       /**
        * Style the title for displaying in the help. Called with 'Usage:', 'Options:', etc.
@@ -646,11 +654,11 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {string}
        */
-      styleTitle(str) {
-        return str;
+      styleTitle(str2) {
+        return str2;
       }
-      styleUsage(str) {
-        return str.split(" ").map((word) => {
+      styleUsage(str2) {
+        return str2.split(" ").map((word) => {
           if (word === "[options]") return this.styleOptionText(word);
           if (word === "[command]") return this.styleSubcommandText(word);
           if (word[0] === "[" || word[0] === "<")
@@ -658,46 +666,46 @@ var require_help = __commonJS({
           return this.styleCommandText(word);
         }).join(" ");
       }
-      styleCommandDescription(str) {
-        return this.styleDescriptionText(str);
+      styleCommandDescription(str2) {
+        return this.styleDescriptionText(str2);
       }
-      styleOptionDescription(str) {
-        return this.styleDescriptionText(str);
+      styleOptionDescription(str2) {
+        return this.styleDescriptionText(str2);
       }
-      styleSubcommandDescription(str) {
-        return this.styleDescriptionText(str);
+      styleSubcommandDescription(str2) {
+        return this.styleDescriptionText(str2);
       }
-      styleArgumentDescription(str) {
-        return this.styleDescriptionText(str);
+      styleArgumentDescription(str2) {
+        return this.styleDescriptionText(str2);
       }
-      styleDescriptionText(str) {
-        return str;
+      styleDescriptionText(str2) {
+        return str2;
       }
-      styleOptionTerm(str) {
-        return this.styleOptionText(str);
+      styleOptionTerm(str2) {
+        return this.styleOptionText(str2);
       }
-      styleSubcommandTerm(str) {
-        return str.split(" ").map((word) => {
+      styleSubcommandTerm(str2) {
+        return str2.split(" ").map((word) => {
           if (word === "[options]") return this.styleOptionText(word);
           if (word[0] === "[" || word[0] === "<")
             return this.styleArgumentText(word);
           return this.styleSubcommandText(word);
         }).join(" ");
       }
-      styleArgumentTerm(str) {
-        return this.styleArgumentText(str);
+      styleArgumentTerm(str2) {
+        return this.styleArgumentText(str2);
       }
-      styleOptionText(str) {
-        return str;
+      styleOptionText(str2) {
+        return str2;
       }
-      styleArgumentText(str) {
-        return str;
+      styleArgumentText(str2) {
+        return str2;
       }
-      styleSubcommandText(str) {
-        return str;
+      styleSubcommandText(str2) {
+        return str2;
       }
-      styleCommandText(str) {
-        return str;
+      styleCommandText(str2) {
+        return str2;
       }
       /**
        * Calculate the pad width from the maximum term length.
@@ -720,8 +728,8 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {boolean}
        */
-      preformatted(str) {
-        return /\n[^\S\r\n]/.test(str);
+      preformatted(str2) {
+        return /\n[^\S\r\n]/.test(str2);
       }
       /**
        * Format the "item", which consists of a term and description. Pad the term and wrap the description, indenting the following lines.
@@ -767,9 +775,9 @@ ${itemIndentStr}`);
        * @param {number} width
        * @returns {string}
        */
-      boxWrap(str, width) {
-        if (width < this.minWidthToWrap) return str;
-        const rawLines = str.split(/\r\n|\n/);
+      boxWrap(str2, width) {
+        if (width < this.minWidthToWrap) return str2;
+        const rawLines = str2.split(/\r\n|\n/);
         const chunkPattern = /[\s]*[^\s]+/g;
         const wrappedLines = [];
         rawLines.forEach((line) => {
@@ -797,9 +805,9 @@ ${itemIndentStr}`);
         return wrappedLines.join("\n");
       }
     };
-    function stripColor(str) {
+    function stripColor(str2) {
       const sgrPattern = /\x1b\[\d*(;\d*)*m/g;
-      return str.replace(sgrPattern, "");
+      return str2.replace(sgrPattern, "");
     }
     exports.Help = Help2;
     exports.stripColor = stripColor;
@@ -1070,9 +1078,9 @@ var require_option = __commonJS({
         return option.negate === (negativeValue === value);
       }
     };
-    function camelcase(str) {
-      return str.split("-").reduce((str2, word) => {
-        return str2 + word[0].toUpperCase() + word.slice(1);
+    function camelcase(str2) {
+      return str2.split("-").reduce((str3, word) => {
+        return str3 + word[0].toUpperCase() + word.slice(1);
       });
     }
     function splitOptionFlags(flags) {
@@ -1204,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path = __require("node:path");
+    var path2 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -1253,14 +1261,14 @@ var require_command = __commonJS({
         this._showSuggestionAfterError = true;
         this._savedState = null;
         this._outputConfiguration = {
-          writeOut: (str) => process2.stdout.write(str),
-          writeErr: (str) => process2.stderr.write(str),
-          outputError: (str, write) => write(str),
+          writeOut: (str2) => process2.stdout.write(str2),
+          writeErr: (str2) => process2.stderr.write(str2),
+          outputError: (str2, write) => write(str2),
           getOutHelpWidth: () => process2.stdout.isTTY ? process2.stdout.columns : void 0,
           getErrHelpWidth: () => process2.stderr.isTTY ? process2.stderr.columns : void 0,
           getOutHasColors: () => useColor() ?? (process2.stdout.isTTY && process2.stdout.hasColors?.()),
           getErrHasColors: () => useColor() ?? (process2.stderr.isTTY && process2.stderr.hasColors?.()),
-          stripColor: (str) => stripColor(str)
+          stripColor: (str2) => stripColor(str2)
         };
         this._hidden = false;
         this._helpOption = void 0;
@@ -2217,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path.resolve(baseDir, baseName);
+          const localBin = path2.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path.extname(baseName))) return void 0;
+          if (sourceExt.includes(path2.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2237,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path.resolve(
-            path.dirname(resolvedScriptPath),
+          executableDir = path2.resolve(
+            path2.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path.basename(
+            const legacyName = path2.basename(
               this._scriptPath,
-              path.extname(this._scriptPath)
+              path2.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2258,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path.extname(executableFile));
+        launchWithNode = sourceExt.includes(path2.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -2984,18 +2992,18 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [description]
        * @return {(this | string | undefined)} `this` command for chaining, or version string if no arguments
        */
-      version(str, flags, description) {
-        if (str === void 0) return this._version;
-        this._version = str;
+      version(str2, flags, description) {
+        if (str2 === void 0) return this._version;
+        this._version = str2;
         flags = flags || "-V, --version";
         description = description || "output the version number";
         const versionOption = this.createOption(flags, description);
         this._versionOptionName = versionOption.attributeName();
         this._registerOption(versionOption);
         this.on("option:" + versionOption.name(), () => {
-          this._outputConfiguration.writeOut(`${str}
+          this._outputConfiguration.writeOut(`${str2}
 `);
-          this._exit(0, "commander.version", str);
+          this._exit(0, "commander.version", str2);
         });
         return this;
       }
@@ -3006,10 +3014,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {object} [argsDescription]
        * @return {(string|Command)}
        */
-      description(str, argsDescription) {
-        if (str === void 0 && argsDescription === void 0)
+      description(str2, argsDescription) {
+        if (str2 === void 0 && argsDescription === void 0)
           return this._description;
-        this._description = str;
+        this._description = str2;
         if (argsDescription) {
           this._argsDescription = argsDescription;
         }
@@ -3021,9 +3029,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      summary(str) {
-        if (str === void 0) return this._summary;
-        this._summary = str;
+      summary(str2) {
+        if (str2 === void 0) return this._summary;
+        this._summary = str2;
         return this;
       }
       /**
@@ -3071,8 +3079,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      usage(str) {
-        if (str === void 0) {
+      usage(str2) {
+        if (str2 === void 0) {
           if (this._usage) return this._usage;
           const args = this.registeredArguments.map((arg) => {
             return humanReadableArgName(arg);
@@ -3083,7 +3091,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
             this.registeredArguments.length ? args : []
           ).join(" ");
         }
-        this._usage = str;
+        this._usage = str2;
         return this;
       }
       /**
@@ -3092,9 +3100,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      name(str) {
-        if (str === void 0) return this._name;
-        this._name = str;
+      name(str2) {
+        if (str2 === void 0) return this._name;
+        this._name = str2;
         return this;
       }
       /**
@@ -3173,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path.basename(filename, path.extname(filename));
+        this._name = path2.basename(filename, path2.extname(filename));
         return this;
       }
       /**
@@ -3187,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path2) {
-        if (path2 === void 0) return this._executableDir;
-        this._executableDir = path2;
+      executableDir(path3) {
+        if (path3 === void 0) return this._executableDir;
+        this._executableDir = path3;
         return this;
       }
       /**
@@ -3228,17 +3236,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let hasColors;
         let helpWidth;
         if (error62) {
-          baseWrite = (str) => this._outputConfiguration.writeErr(str);
+          baseWrite = (str2) => this._outputConfiguration.writeErr(str2);
           hasColors = this._outputConfiguration.getErrHasColors();
           helpWidth = this._outputConfiguration.getErrHelpWidth();
         } else {
-          baseWrite = (str) => this._outputConfiguration.writeOut(str);
+          baseWrite = (str2) => this._outputConfiguration.writeOut(str2);
           hasColors = this._outputConfiguration.getOutHasColors();
           helpWidth = this._outputConfiguration.getOutHelpWidth();
         }
-        const write = (str) => {
-          if (!hasColors) str = this._outputConfiguration.stripColor(str);
-          return baseWrite(str);
+        const write = (str2) => {
+          if (!hasColors) str2 = this._outputConfiguration.stripColor(str2);
+          return baseWrite(str2);
         };
         return { error: error62, write, hasColors, helpWidth };
       }
@@ -3544,17 +3552,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path) {
-      const ctrl = callVisitor(key, node2, visitor, path);
+    function visit_(key, node2, visitor, path2) {
+      const ctrl = callVisitor(key, node2, visitor, path2);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path, ctrl);
-        return visit_(key, ctrl, visitor, path);
+        replaceNode(key, path2, ctrl);
+        return visit_(key, ctrl, visitor, path2);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path = Object.freeze(path.concat(node2));
+          path2 = Object.freeze(path2.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path);
+            const ci = visit_(i, node2.items[i], visitor, path2);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3565,13 +3573,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path = Object.freeze(path.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path);
+          path2 = Object.freeze(path2.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path2);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path);
+          const cv = visit_("value", node2.value, visitor, path2);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3592,17 +3600,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path) {
-      const ctrl = await callVisitor(key, node2, visitor, path);
+    async function visitAsync_(key, node2, visitor, path2) {
+      const ctrl = await callVisitor(key, node2, visitor, path2);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path, ctrl);
-        return visitAsync_(key, ctrl, visitor, path);
+        replaceNode(key, path2, ctrl);
+        return visitAsync_(key, ctrl, visitor, path2);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path = Object.freeze(path.concat(node2));
+          path2 = Object.freeze(path2.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path2);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3613,13 +3621,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path = Object.freeze(path.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path);
+          path2 = Object.freeze(path2.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path2);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path);
+          const cv = await visitAsync_("value", node2.value, visitor, path2);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3646,23 +3654,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path) {
+    function callVisitor(key, node2, visitor, path2) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path);
+        return visitor(key, node2, path2);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path);
+        return visitor.Map?.(key, node2, path2);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path);
+        return visitor.Seq?.(key, node2, path2);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path);
+        return visitor.Pair?.(key, node2, path2);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path);
+        return visitor.Scalar?.(key, node2, path2);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path);
+        return visitor.Alias?.(key, node2, path2);
       return void 0;
     }
-    function replaceNode(key, path, node2) {
-      const parent = path[path.length - 1];
+    function replaceNode(key, path2, node2) {
+      const parent = path2[path2.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -4274,10 +4282,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path, value) {
+    function collectionFromPath(schema, path2, value) {
       let v = value;
-      for (let i = path.length - 1; i >= 0; --i) {
-        const k = path[i];
+      for (let i = path2.length - 1; i >= 0; --i) {
+        const k = path2[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4296,7 +4304,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path) => path == null || typeof path === "object" && !!path[Symbol.iterator]().next().done;
+    var isEmptyPath = (path2) => path2 == null || typeof path2 === "object" && !!path2[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4326,11 +4334,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path, value) {
-        if (isEmptyPath(path))
+      addIn(path2, value) {
+        if (isEmptyPath(path2))
           this.add(value);
         else {
-          const [key, ...rest] = path;
+          const [key, ...rest] = path2;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -4344,8 +4352,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path) {
-        const [key, ...rest] = path;
+      deleteIn(path2) {
+        const [key, ...rest] = path2;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -4359,8 +4367,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path, keepScalar) {
-        const [key, ...rest] = path;
+      getIn(path2, keepScalar) {
+        const [key, ...rest] = path2;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -4378,8 +4386,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path) {
-        const [key, ...rest] = path;
+      hasIn(path2) {
+        const [key, ...rest] = path2;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -4389,8 +4397,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path, value) {
-        const [key, ...rest] = path;
+      setIn(path2, value) {
+        const [key, ...rest] = path2;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -4414,13 +4422,13 @@ var require_Collection = __commonJS({
 var require_stringifyComment = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
-    var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
+    var stringifyComment = (str2) => str2.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
       return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
-    var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str2, indent, comment) => str2.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str2.endsWith(" ") ? "" : " ") + comment;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
@@ -4574,20 +4582,20 @@ var require_stringifyString = __commonJS({
       lineWidth: ctx.options.lineWidth,
       minContentWidth: ctx.options.minContentWidth
     });
-    var containsDocumentMarker = (str) => /^(%|---|\.\.\.)/m.test(str);
-    function lineLengthOverLimit(str, lineWidth, indentLength) {
+    var containsDocumentMarker = (str2) => /^(%|---|\.\.\.)/m.test(str2);
+    function lineLengthOverLimit(str2, lineWidth, indentLength) {
       if (!lineWidth || lineWidth < 0)
         return false;
-      const limit = lineWidth - indentLength;
-      const strLen = str.length;
-      if (strLen <= limit)
+      const limit2 = lineWidth - indentLength;
+      const strLen = str2.length;
+      if (strLen <= limit2)
         return false;
       for (let i = 0, start = 0; i < strLen; ++i) {
-        if (str[i] === "\n") {
-          if (i - start > limit)
+        if (str2[i] === "\n") {
+          if (i - start > limit2)
             return true;
           start = i + 1;
-          if (strLen - start <= limit)
+          if (strLen - start <= limit2)
             return false;
         }
       }
@@ -4600,11 +4608,11 @@ var require_stringifyString = __commonJS({
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      let str = "";
+      let str2 = "";
       let start = 0;
       for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
         if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
-          str += json2.slice(start, i) + "\\ ";
+          str2 += json2.slice(start, i) + "\\ ";
           i += 1;
           start = i;
           ch = "\\";
@@ -4613,38 +4621,38 @@ var require_stringifyString = __commonJS({
           switch (json2[i + 1]) {
             case "u":
               {
-                str += json2.slice(start, i);
+                str2 += json2.slice(start, i);
                 const code = json2.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
-                    str += "\\0";
+                    str2 += "\\0";
                     break;
                   case "0007":
-                    str += "\\a";
+                    str2 += "\\a";
                     break;
                   case "000b":
-                    str += "\\v";
+                    str2 += "\\v";
                     break;
                   case "001b":
-                    str += "\\e";
+                    str2 += "\\e";
                     break;
                   case "0085":
-                    str += "\\N";
+                    str2 += "\\N";
                     break;
                   case "00a0":
-                    str += "\\_";
+                    str2 += "\\_";
                     break;
                   case "2028":
-                    str += "\\L";
+                    str2 += "\\L";
                     break;
                   case "2029":
-                    str += "\\P";
+                    str2 += "\\P";
                     break;
                   default:
                     if (code.substr(0, 2) === "00")
-                      str += "\\x" + code.substr(2);
+                      str2 += "\\x" + code.substr(2);
                     else
-                      str += json2.substr(i, 6);
+                      str2 += json2.substr(i, 6);
                 }
                 i += 5;
                 start = i + 1;
@@ -4654,14 +4662,14 @@ var require_stringifyString = __commonJS({
               if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str += json2.slice(start, i) + "\n\n";
+                str2 += json2.slice(start, i) + "\n\n";
                 while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
-                  str += "\n";
+                  str2 += "\n";
                   i += 2;
                 }
-                str += indent;
+                str2 += indent;
                 if (json2[i + 2] === " ")
-                  str += "\\";
+                  str2 += "\\";
                 i += 1;
                 start = i + 1;
               }
@@ -4670,8 +4678,8 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str = start ? str + json2.slice(start) : json2;
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      str2 = start ? str2 + json2.slice(start) : json2;
+      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
       if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
@@ -4799,15 +4807,15 @@ ${indent}${start}${value}${end}`;
           return quotedString(value, ctx);
         }
       }
-      const str = value.replace(/\n+/g, `$&
+      const str2 = value.replace(/\n+/g, `$&
 ${indent}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str2);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -4937,7 +4945,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify(item, ctx, onComment, onChompKeep) {
+    function stringify2(item, ctx, onComment, onChompKeep) {
       if (identity.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity.isAlias(item)) {
@@ -4959,14 +4967,14 @@ var require_stringify = __commonJS({
       const props = stringifyProps(node2, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      const str2 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
       if (!props)
-        return str;
-      return identity.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
-${ctx.indent}${str}`;
+        return str2;
+      return identity.isScalar(node2) || str2[0] === "{" || str2[0] === "[" ? `${props} ${str2}` : `${props}
+${ctx.indent}${str2}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -4976,7 +4984,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -4998,8 +5006,8 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str.length > 1024) {
+      let str2 = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str2.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
         explicitKey = true;
@@ -5008,27 +5016,27 @@ var require_stringifyPair = __commonJS({
         if (allNullValues || value == null) {
           if (keyCommentDone && onComment)
             onComment();
-          return str === "" ? "?" : explicitKey ? `? ${str}` : str;
+          return str2 === "" ? "?" : explicitKey ? `? ${str2}` : str2;
         }
       } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
-        str = `? ${str}`;
+        str2 = `? ${str2}`;
         if (keyComment && !keyCommentDone) {
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
         } else if (chompKeep && onChompKeep)
           onChompKeep();
-        return str;
+        return str2;
       }
       if (keyCommentDone)
         keyComment = null;
       if (explicitKey) {
         if (keyComment)
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
-        str = `? ${str}
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
+        str2 = `? ${str2}
 ${indent}:`;
       } else {
-        str = `${str}:`;
+        str2 = `${str2}:`;
         if (keyComment)
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
       if (identity.isNode(value)) {
@@ -5044,13 +5052,13 @@ ${indent}:`;
       }
       ctx.implicitKey = false;
       if (!explicitKey && !keyComment && identity.isScalar(value))
-        ctx.indentAtStart = str.length + 1;
+        ctx.indentAtStart = str2.length + 1;
       chompKeep = false;
       if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -5088,16 +5096,16 @@ ${ctx.indent}`;
       } else if (valueStr === "" || valueStr[0] === "\n") {
         ws = "";
       }
-      str += ws + valueStr;
+      str2 += ws + valueStr;
       if (ctx.inFlow) {
         if (valueCommentDone && onComment)
           onComment();
       } else if (valueComment && !valueCommentDone) {
-        str += stringifyComment.lineComment(str, ctx.indent, commentString(valueComment));
+        str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(valueComment));
       } else if (chompKeep && onChompKeep) {
         onChompKeep();
       }
-      return str;
+      return str2;
     }
     exports.stringifyPair = stringifyPair;
   }
@@ -5191,7 +5199,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map2, { key, value }) {
@@ -5227,7 +5235,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity.isNode(key) && ctx?.doc) {
-        const strCtx = stringify.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify2.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node2 of ctx.anchors.keys())
           strCtx.anchors.add(node2.anchor);
@@ -5294,12 +5302,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow = ctx.inFlow ?? collection.flow;
-      const stringify2 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify2(collection, ctx, options);
+      const stringify3 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify3(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -5324,31 +5332,31 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str3 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
-          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
+          str3 += stringifyComment.lineComment(str3, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str2);
+        lines.push(blockItemPrefix + str3);
       }
-      let str;
+      let str2;
       if (lines.length === 0) {
-        str = flowChars.start + flowChars.end;
+        str2 = flowChars.start + flowChars.end;
       } else {
-        str = lines[0];
+        str2 = lines[0];
         for (let i = 1; i < lines.length; ++i) {
           const line = lines[i];
-          str += line ? `
+          str2 += line ? `
 ${indent}${line}` : "\n";
         }
       }
       if (comment) {
-        str += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        str2 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
         onChompKeep();
-      return str;
+      return str2;
     }
     function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
       const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
@@ -5391,21 +5399,21 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str = stringify.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
+        let str2 = stringify2.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines.length > linesAtValue || str2.includes("\n"));
         if (i < items.length - 1) {
-          str += ",";
+          str2 += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str2.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
-            str += ",";
+            str2 += ",";
           }
         }
         if (comment)
-          str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
-        lines.push(str);
+          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment));
+        lines.push(str2);
         linesAtValue = lines.length;
       }
       const { start, end } = flowChars;
@@ -5417,11 +5425,11 @@ ${indent}${line}` : "\n";
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
-          let str = start;
+          let str2 = start;
           for (const line of lines)
-            str += line ? `
+            str2 += line ? `
 ${indentStep}${indent}${line}` : "\n";
-          return `${str}
+          return `${str2}
 ${indent}${end}`;
         } else {
           return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
@@ -5753,7 +5761,7 @@ var require_string = __commonJS({
       identify: (value) => typeof value === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
-      resolve: (str) => str,
+      resolve: (str2) => str2,
       stringify(item, ctx, onComment, onChompKeep) {
         ctx = Object.assign({ actualString: true }, ctx);
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
@@ -5791,7 +5799,7 @@ var require_bool = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str) => new Scalar.Scalar(str[0] === "t" || str[0] === "T"),
+      resolve: (str2) => new Scalar.Scalar(str2[0] === "t" || str2[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -5843,7 +5851,7 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -5852,7 +5860,7 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
-      resolve: (str) => parseFloat(str),
+      resolve: (str2) => parseFloat(str2),
       stringify(node2) {
         const num = Number(node2.value);
         return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
@@ -5863,11 +5871,11 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
-      resolve(str) {
-        const node2 = new Scalar.Scalar(parseFloat(str));
-        const dot = str.indexOf(".");
-        if (dot !== -1 && str[str.length - 1] === "0")
-          node2.minFractionDigits = str.length - dot - 1;
+      resolve(str2) {
+        const node2 = new Scalar.Scalar(parseFloat(str2));
+        const dot = str2.indexOf(".");
+        if (dot !== -1 && str2[str2.length - 1] === "0")
+          node2.minFractionDigits = str2.length - dot - 1;
         return node2;
       },
       stringify: stringifyNumber.stringifyNumber
@@ -5884,7 +5892,7 @@ var require_int = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
+    var intResolve = (str2, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2.substring(offset), radix);
     function intStringify(node2, radix, prefix) {
       const { value } = node2;
       if (intIdentify(value) && value >= 0)
@@ -5897,7 +5905,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^0o[0-7]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0o")
     };
     var int2 = {
@@ -5905,7 +5913,7 @@ var require_int = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -5914,7 +5922,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
     exports.int = int2;
@@ -5967,7 +5975,7 @@ var require_schema2 = __commonJS({
         identify: (value) => typeof value === "string",
         default: true,
         tag: "tag:yaml.org,2002:str",
-        resolve: (str) => str,
+        resolve: (str2) => str2,
         stringify: stringifyJSON
       },
       {
@@ -5984,7 +5992,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:bool",
         test: /^true$|^false$/,
-        resolve: (str) => str === "true",
+        resolve: (str2) => str2 === "true",
         stringify: stringifyJSON
       },
       {
@@ -5992,7 +6000,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
-        resolve: (str, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str, 10),
+        resolve: (str2, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2, 10),
         stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
       },
       {
@@ -6000,7 +6008,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:float",
         test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
-        resolve: (str) => parseFloat(str),
+        resolve: (str2) => parseFloat(str2),
         stringify: stringifyJSON
       }
     ];
@@ -6008,9 +6016,9 @@ var require_schema2 = __commonJS({
       default: true,
       tag: "",
       test: /^/,
-      resolve(str, onError) {
-        onError(`Unresolved plain scalar ${JSON.stringify(str)}`);
-        return str;
+      resolve(str2, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str2)}`);
+        return str2;
       }
     };
     var schema = [map2.map, seq.seq].concat(jsonScalars, jsonError);
@@ -6042,10 +6050,10 @@ var require_binary = __commonJS({
         if (typeof node_buffer.Buffer === "function") {
           return node_buffer.Buffer.from(src, "base64");
         } else if (typeof atob === "function") {
-          const str = atob(src.replace(/[\n\r]/g, ""));
-          const buffer = new Uint8Array(str.length);
-          for (let i = 0; i < str.length; ++i)
-            buffer[i] = str.charCodeAt(i);
+          const str2 = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str2.length);
+          for (let i = 0; i < str2.length; ++i)
+            buffer[i] = str2.charCodeAt(i);
           return buffer;
         } else {
           onError("This environment does not support reading binary tags; either Buffer or atob is required");
@@ -6056,28 +6064,28 @@ var require_binary = __commonJS({
         if (!value)
           return "";
         const buf = value;
-        let str;
+        let str2;
         if (typeof node_buffer.Buffer === "function") {
-          str = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+          str2 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
         } else if (typeof btoa === "function") {
           let s = "";
           for (let i = 0; i < buf.length; ++i)
             s += String.fromCharCode(buf[i]);
-          str = btoa(s);
+          str2 = btoa(s);
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
         type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
         if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str.length / lineWidth);
+          const n = Math.ceil(str2.length / lineWidth);
           const lines = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str.substr(o, lineWidth);
+            lines[i] = str2.substr(o, lineWidth);
           }
-          str = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str2 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
-        return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
+        return stringifyString.stringifyString({ comment, type, value: str2 }, ctx, onComment, onChompKeep);
       }
     };
     exports.binary = binary;
@@ -6283,7 +6291,7 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -6292,7 +6300,7 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      resolve: (str) => parseFloat(str.replace(/_/g, "")),
+      resolve: (str2) => parseFloat(str2.replace(/_/g, "")),
       stringify(node2) {
         const num = Number(node2.value);
         return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
@@ -6303,11 +6311,11 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      resolve(str) {
-        const node2 = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
-        const dot = str.indexOf(".");
+      resolve(str2) {
+        const node2 = new Scalar.Scalar(parseFloat(str2.replace(/_/g, "")));
+        const dot = str2.indexOf(".");
         if (dot !== -1) {
-          const f = str.substring(dot + 1).replace(/_/g, "");
+          const f = str2.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
             node2.minFractionDigits = f.length;
         }
@@ -6327,34 +6335,34 @@ var require_int2 = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    function intResolve(str, offset, radix, { intAsBigInt }) {
-      const sign = str[0];
+    function intResolve(str2, offset, radix, { intAsBigInt }) {
+      const sign = str2[0];
       if (sign === "-" || sign === "+")
         offset += 1;
-      str = str.substring(offset).replace(/_/g, "");
+      str2 = str2.substring(offset).replace(/_/g, "");
       if (intAsBigInt) {
         switch (radix) {
           case 2:
-            str = `0b${str}`;
+            str2 = `0b${str2}`;
             break;
           case 8:
-            str = `0o${str}`;
+            str2 = `0o${str2}`;
             break;
           case 16:
-            str = `0x${str}`;
+            str2 = `0x${str2}`;
             break;
         }
-        const n2 = BigInt(str);
+        const n2 = BigInt(str2);
         return sign === "-" ? BigInt(-1) * n2 : n2;
       }
-      const n = parseInt(str, radix);
+      const n = parseInt(str2, radix);
       return sign === "-" ? -1 * n : n;
     }
     function intStringify(node2, radix, prefix) {
       const { value } = node2;
       if (intIdentify(value)) {
-        const str = value.toString(radix);
-        return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
+        const str2 = value.toString(radix);
+        return value < 0 ? "-" + prefix + str2.substr(1) : prefix + str2;
       }
       return stringifyNumber.stringifyNumber(node2);
     }
@@ -6364,7 +6372,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 2, opt),
       stringify: (node2) => intStringify(node2, 2, "0b")
     };
     var intOct = {
@@ -6373,7 +6381,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 1, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0")
     };
     var int2 = {
@@ -6381,7 +6389,7 @@ var require_int2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -6390,7 +6398,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
     exports.int = int2;
@@ -6494,9 +6502,9 @@ var require_timestamp = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str, asBigInt) {
-      const sign = str[0];
-      const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
+    function parseSexagesimal(str2, asBigInt) {
+      const sign = str2[0];
+      const parts = sign === "-" || sign === "+" ? str2.substring(1) : str2;
       const num = (n) => asBigInt ? BigInt(n) : Number(n);
       const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
       return sign === "-" ? num(-1) * res : res;
@@ -6533,7 +6541,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      resolve: (str, _onError, { intAsBigInt }) => parseSexagesimal(str, intAsBigInt),
+      resolve: (str2, _onError, { intAsBigInt }) => parseSexagesimal(str2, intAsBigInt),
       stringify: stringifySexagesimal
     };
     var floatTime = {
@@ -6542,7 +6550,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      resolve: (str) => parseSexagesimal(str, false),
+      resolve: (str2) => parseSexagesimal(str2, false),
       stringify: stringifySexagesimal
     };
     var timestamp = {
@@ -6553,8 +6561,8 @@ var require_timestamp = __commonJS({
       // may be omitted altogether, resulting in a date format. In such a case, the time part is
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
-      resolve(str) {
-        const match = str.match(timestamp.test);
+      resolve(str2) {
+        const match = str2.match(timestamp.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
@@ -6752,7 +6760,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines = [];
@@ -6767,7 +6775,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify.createStringifyContext(doc, options);
+      const ctx = stringify2.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -6789,7 +6797,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
@@ -6797,7 +6805,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines.push(body);
       } else {
-        lines.push(stringify.stringify(doc.contents, ctx));
+        lines.push(stringify2.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -6905,9 +6913,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path, value) {
+      addIn(path2, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path, value);
+          this.contents.addIn(path2, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6982,14 +6990,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path) {
-        if (Collection.isEmptyPath(path)) {
+      deleteIn(path2) {
+        if (Collection.isEmptyPath(path2)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path2) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7004,10 +7012,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path, keepScalar) {
-        if (Collection.isEmptyPath(path))
+      getIn(path2, keepScalar) {
+        if (Collection.isEmptyPath(path2))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path2, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7018,10 +7026,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path) {
-        if (Collection.isEmptyPath(path))
+      hasIn(path2) {
+        if (Collection.isEmptyPath(path2))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path2) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7038,13 +7046,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path, value) {
-        if (Collection.isEmptyPath(path)) {
+      setIn(path2, value) {
+        if (Collection.isEmptyPath(path2)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path2), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path, value);
+          this.contents.setIn(path2, value);
         }
       }
       /**
@@ -8933,7 +8941,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -8986,7 +8994,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -9005,9 +9013,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path) => {
+    visit2.itemAtPath = (cst, path2) => {
       let item = cst;
-      for (const [field, index] of path) {
+      for (const [field, index] of path2) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9016,23 +9024,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path) => {
-      const parent = visit2.itemAtPath(cst, path.slice(0, -1));
-      const field = path[path.length - 1][0];
+    visit2.parentCollection = (cst, path2) => {
+      const parent = visit2.itemAtPath(cst, path2.slice(0, -1));
+      const field = path2[path2.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path, item, visitor) {
-      let ctrl = visitor(item, path);
+    function _visit(path2, item, visitor) {
+      let ctrl = visitor(item, path2);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path2.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9043,10 +9051,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path);
+            ctrl = ctrl(item, path2);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path2) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -10716,7 +10724,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify(value, replacer, options) {
+    function stringify2(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -10741,7 +10749,7 @@ var require_public_api = __commonJS({
     exports.parse = parse3;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -10794,6 +10802,12449 @@ var require_dist = __commonJS({
     exports.stringify = publicApi.stringify;
     exports.visit = visit2.visit;
     exports.visitAsync = visit2.visitAsync;
+  }
+});
+
+// node_modules/openai/internal/tslib.mjs
+function __classPrivateFieldSet(receiver, state, value, kind, f) {
+  if (kind === "m")
+    throw new TypeError("Private method is not writable");
+  if (kind === "a" && !f)
+    throw new TypeError("Private accessor was defined without a setter");
+  if (typeof state === "function" ? receiver !== state || !f : !state.has(receiver))
+    throw new TypeError("Cannot write private member to an object whose class did not declare it");
+  return kind === "a" ? f.call(receiver, value) : f ? f.value = value : state.set(receiver, value), value;
+}
+function __classPrivateFieldGet(receiver, state, kind, f) {
+  if (kind === "a" && !f)
+    throw new TypeError("Private accessor was defined without a getter");
+  if (typeof state === "function" ? receiver !== state || !f : !state.has(receiver))
+    throw new TypeError("Cannot read private member from an object whose class did not declare it");
+  return kind === "m" ? f : kind === "a" ? f.call(receiver) : f ? f.value : state.get(receiver);
+}
+var init_tslib = __esm({
+  "node_modules/openai/internal/tslib.mjs"() {
+  }
+});
+
+// node_modules/openai/internal/utils/uuid.mjs
+var uuid42;
+var init_uuid = __esm({
+  "node_modules/openai/internal/utils/uuid.mjs"() {
+    uuid42 = function() {
+      const { crypto: crypto2 } = globalThis;
+      if (crypto2?.randomUUID) {
+        uuid42 = crypto2.randomUUID.bind(crypto2);
+        return crypto2.randomUUID();
+      }
+      const u8 = new Uint8Array(1);
+      const randomByte = crypto2 ? () => crypto2.getRandomValues(u8)[0] : () => Math.random() * 255 & 255;
+      return "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) => (+c ^ randomByte() & 15 >> +c / 4).toString(16));
+    };
+  }
+});
+
+// node_modules/openai/internal/errors.mjs
+function isAbortError(err) {
+  return typeof err === "object" && err !== null && // Spec-compliant fetch implementations
+  ("name" in err && err.name === "AbortError" || // Expo fetch
+  "message" in err && String(err.message).includes("FetchRequestCanceledException"));
+}
+var castToError;
+var init_errors = __esm({
+  "node_modules/openai/internal/errors.mjs"() {
+    castToError = (err) => {
+      if (err instanceof Error)
+        return err;
+      if (typeof err === "object" && err !== null) {
+        try {
+          if (Object.prototype.toString.call(err) === "[object Error]") {
+            const error62 = new Error(err.message, err.cause ? { cause: err.cause } : {});
+            if (err.stack)
+              error62.stack = err.stack;
+            if (err.cause && !error62.cause)
+              error62.cause = err.cause;
+            if (err.name)
+              error62.name = err.name;
+            return error62;
+          }
+        } catch {
+        }
+        try {
+          return new Error(JSON.stringify(err));
+        } catch {
+        }
+      }
+      return new Error(err);
+    };
+  }
+});
+
+// node_modules/openai/core/error.mjs
+var OpenAIError, APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError, BadRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, ConflictError, UnprocessableEntityError, RateLimitError, InternalServerError, LengthFinishReasonError, ContentFilterFinishReasonError, InvalidWebhookSignatureError, OAuthError, SubjectTokenProviderError;
+var init_error = __esm({
+  "node_modules/openai/core/error.mjs"() {
+    init_errors();
+    OpenAIError = class extends Error {
+    };
+    APIError = class _APIError extends OpenAIError {
+      constructor(status, error62, message, headers) {
+        super(`${_APIError.makeMessage(status, error62, message)}`);
+        this.status = status;
+        this.headers = headers;
+        this.requestID = headers?.get("x-request-id");
+        this.error = error62;
+        const data = error62;
+        this.code = data?.["code"];
+        this.param = data?.["param"];
+        this.type = data?.["type"];
+      }
+      static makeMessage(status, error62, message) {
+        const msg = error62?.message ? typeof error62.message === "string" ? error62.message : JSON.stringify(error62.message) : error62 ? JSON.stringify(error62) : message;
+        if (status && msg) {
+          return `${status} ${msg}`;
+        }
+        if (status) {
+          return `${status} status code (no body)`;
+        }
+        if (msg) {
+          return msg;
+        }
+        return "(no status code or body)";
+      }
+      static generate(status, errorResponse, message, headers) {
+        if (!status || !headers) {
+          return new APIConnectionError({ message, cause: castToError(errorResponse) });
+        }
+        const error62 = errorResponse?.["error"];
+        if (status === 400) {
+          return new BadRequestError(status, error62, message, headers);
+        }
+        if (status === 401) {
+          return new AuthenticationError(status, error62, message, headers);
+        }
+        if (status === 403) {
+          return new PermissionDeniedError(status, error62, message, headers);
+        }
+        if (status === 404) {
+          return new NotFoundError(status, error62, message, headers);
+        }
+        if (status === 409) {
+          return new ConflictError(status, error62, message, headers);
+        }
+        if (status === 422) {
+          return new UnprocessableEntityError(status, error62, message, headers);
+        }
+        if (status === 429) {
+          return new RateLimitError(status, error62, message, headers);
+        }
+        if (status >= 500) {
+          return new InternalServerError(status, error62, message, headers);
+        }
+        return new _APIError(status, error62, message, headers);
+      }
+    };
+    APIUserAbortError = class extends APIError {
+      constructor({ message } = {}) {
+        super(void 0, void 0, message || "Request was aborted.", void 0);
+      }
+    };
+    APIConnectionError = class extends APIError {
+      constructor({ message, cause }) {
+        super(void 0, void 0, message || "Connection error.", void 0);
+        if (cause)
+          this.cause = cause;
+      }
+    };
+    APIConnectionTimeoutError = class extends APIConnectionError {
+      constructor({ message } = {}) {
+        super({ message: message ?? "Request timed out." });
+      }
+    };
+    BadRequestError = class extends APIError {
+    };
+    AuthenticationError = class extends APIError {
+    };
+    PermissionDeniedError = class extends APIError {
+    };
+    NotFoundError = class extends APIError {
+    };
+    ConflictError = class extends APIError {
+    };
+    UnprocessableEntityError = class extends APIError {
+    };
+    RateLimitError = class extends APIError {
+    };
+    InternalServerError = class extends APIError {
+    };
+    LengthFinishReasonError = class extends OpenAIError {
+      constructor() {
+        super(`Could not parse response content as the length limit was reached`);
+      }
+    };
+    ContentFilterFinishReasonError = class extends OpenAIError {
+      constructor() {
+        super(`Could not parse response content as the request was rejected by the content filter`);
+      }
+    };
+    InvalidWebhookSignatureError = class extends Error {
+      constructor(message) {
+        super(message);
+      }
+    };
+    OAuthError = class extends APIError {
+      constructor(status, error62, headers) {
+        let finalMessage = "OAuth2 authentication error";
+        let error_code = void 0;
+        if (error62 && typeof error62 === "object") {
+          const errorData = error62;
+          error_code = errorData["error"];
+          const description = errorData["error_description"];
+          if (description && typeof description === "string") {
+            finalMessage = description;
+          } else if (error_code) {
+            finalMessage = error_code;
+          }
+        }
+        super(status, error62, finalMessage, headers);
+        this.error_code = error_code;
+      }
+    };
+    SubjectTokenProviderError = class extends OpenAIError {
+      constructor(message, provider, cause) {
+        super(message);
+        this.provider = provider;
+        this.cause = cause;
+      }
+    };
+  }
+});
+
+// node_modules/openai/internal/utils/values.mjs
+function maybeObj(x) {
+  if (typeof x !== "object") {
+    return {};
+  }
+  return x ?? {};
+}
+function isEmptyObj(obj) {
+  if (!obj)
+    return true;
+  for (const _k in obj)
+    return false;
+  return true;
+}
+function hasOwn(obj, key) {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+function isObj(obj) {
+  return obj != null && typeof obj === "object" && !Array.isArray(obj);
+}
+var startsWithSchemeRegexp, isAbsoluteURL, isArray, isReadonlyArray, validatePositiveInteger, safeJSON;
+var init_values = __esm({
+  "node_modules/openai/internal/utils/values.mjs"() {
+    init_error();
+    startsWithSchemeRegexp = /^[a-z][a-z0-9+.-]*:/i;
+    isAbsoluteURL = (url2) => {
+      return startsWithSchemeRegexp.test(url2);
+    };
+    isArray = (val) => (isArray = Array.isArray, isArray(val));
+    isReadonlyArray = isArray;
+    validatePositiveInteger = (name, n) => {
+      if (typeof n !== "number" || !Number.isInteger(n)) {
+        throw new OpenAIError(`${name} must be an integer`);
+      }
+      if (n < 0) {
+        throw new OpenAIError(`${name} must be a positive integer`);
+      }
+      return n;
+    };
+    safeJSON = (text) => {
+      try {
+        return JSON.parse(text);
+      } catch (err) {
+        return void 0;
+      }
+    };
+  }
+});
+
+// node_modules/openai/internal/utils/sleep.mjs
+var sleep;
+var init_sleep = __esm({
+  "node_modules/openai/internal/utils/sleep.mjs"() {
+    sleep = (ms) => new Promise((resolve2) => setTimeout(resolve2, ms));
+  }
+});
+
+// node_modules/openai/version.mjs
+var VERSION;
+var init_version = __esm({
+  "node_modules/openai/version.mjs"() {
+    VERSION = "6.49.0";
+  }
+});
+
+// node_modules/openai/internal/detect-platform.mjs
+function getDetectedPlatform() {
+  if (typeof Deno !== "undefined" && Deno.build != null) {
+    return "deno";
+  }
+  if (typeof EdgeRuntime !== "undefined") {
+    return "edge";
+  }
+  if (Object.prototype.toString.call(typeof globalThis.process !== "undefined" ? globalThis.process : 0) === "[object process]") {
+    return "node";
+  }
+  return "unknown";
+}
+function getBrowserInfo() {
+  if (typeof navigator === "undefined" || !navigator) {
+    return null;
+  }
+  const browserPatterns = [
+    { key: "edge", pattern: /Edge(?:\W+(\d+)\.(\d+)(?:\.(\d+))?)?/ },
+    { key: "ie", pattern: /MSIE(?:\W+(\d+)\.(\d+)(?:\.(\d+))?)?/ },
+    { key: "ie", pattern: /Trident(?:.*rv\:(\d+)\.(\d+)(?:\.(\d+))?)?/ },
+    { key: "chrome", pattern: /Chrome(?:\W+(\d+)\.(\d+)(?:\.(\d+))?)?/ },
+    { key: "firefox", pattern: /Firefox(?:\W+(\d+)\.(\d+)(?:\.(\d+))?)?/ },
+    { key: "safari", pattern: /(?:Version\W+(\d+)\.(\d+)(?:\.(\d+))?)?(?:\W+Mobile\S*)?\W+Safari/ }
+  ];
+  for (const { key, pattern } of browserPatterns) {
+    const match = pattern.exec(navigator.userAgent);
+    if (match) {
+      const major = match[1] || 0;
+      const minor = match[2] || 0;
+      const patch = match[3] || 0;
+      return { browser: key, version: `${major}.${minor}.${patch}` };
+    }
+  }
+  return null;
+}
+var isRunningInBrowser, getPlatformProperties, normalizeArch, normalizePlatform, _platformHeaders, getPlatformHeaders;
+var init_detect_platform = __esm({
+  "node_modules/openai/internal/detect-platform.mjs"() {
+    init_version();
+    isRunningInBrowser = () => {
+      return (
+        // @ts-ignore
+        typeof window !== "undefined" && // @ts-ignore
+        typeof window.document !== "undefined" && // @ts-ignore
+        typeof navigator !== "undefined"
+      );
+    };
+    getPlatformProperties = () => {
+      const detectedPlatform = getDetectedPlatform();
+      if (detectedPlatform === "deno") {
+        return {
+          "X-Stainless-Lang": "js",
+          "X-Stainless-Package-Version": VERSION,
+          "X-Stainless-OS": normalizePlatform(Deno.build.os),
+          "X-Stainless-Arch": normalizeArch(Deno.build.arch),
+          "X-Stainless-Runtime": "deno",
+          "X-Stainless-Runtime-Version": typeof Deno.version === "string" ? Deno.version : Deno.version?.deno ?? "unknown"
+        };
+      }
+      if (typeof EdgeRuntime !== "undefined") {
+        return {
+          "X-Stainless-Lang": "js",
+          "X-Stainless-Package-Version": VERSION,
+          "X-Stainless-OS": "Unknown",
+          "X-Stainless-Arch": `other:${EdgeRuntime}`,
+          "X-Stainless-Runtime": "edge",
+          "X-Stainless-Runtime-Version": globalThis.process.version
+        };
+      }
+      if (detectedPlatform === "node") {
+        return {
+          "X-Stainless-Lang": "js",
+          "X-Stainless-Package-Version": VERSION,
+          "X-Stainless-OS": normalizePlatform(globalThis.process.platform ?? "unknown"),
+          "X-Stainless-Arch": normalizeArch(globalThis.process.arch ?? "unknown"),
+          "X-Stainless-Runtime": "node",
+          "X-Stainless-Runtime-Version": globalThis.process.version ?? "unknown"
+        };
+      }
+      const browserInfo = getBrowserInfo();
+      if (browserInfo) {
+        return {
+          "X-Stainless-Lang": "js",
+          "X-Stainless-Package-Version": VERSION,
+          "X-Stainless-OS": "Unknown",
+          "X-Stainless-Arch": "unknown",
+          "X-Stainless-Runtime": `browser:${browserInfo.browser}`,
+          "X-Stainless-Runtime-Version": browserInfo.version
+        };
+      }
+      return {
+        "X-Stainless-Lang": "js",
+        "X-Stainless-Package-Version": VERSION,
+        "X-Stainless-OS": "Unknown",
+        "X-Stainless-Arch": "unknown",
+        "X-Stainless-Runtime": "unknown",
+        "X-Stainless-Runtime-Version": "unknown"
+      };
+    };
+    normalizeArch = (arch) => {
+      if (arch === "x32")
+        return "x32";
+      if (arch === "x86_64" || arch === "x64")
+        return "x64";
+      if (arch === "arm")
+        return "arm";
+      if (arch === "aarch64" || arch === "arm64")
+        return "arm64";
+      if (arch)
+        return `other:${arch}`;
+      return "unknown";
+    };
+    normalizePlatform = (platform) => {
+      platform = platform.toLowerCase();
+      if (platform.includes("ios"))
+        return "iOS";
+      if (platform === "android")
+        return "Android";
+      if (platform === "darwin")
+        return "MacOS";
+      if (platform === "win32")
+        return "Windows";
+      if (platform === "freebsd")
+        return "FreeBSD";
+      if (platform === "openbsd")
+        return "OpenBSD";
+      if (platform === "linux")
+        return "Linux";
+      if (platform)
+        return `Other:${platform}`;
+      return "Unknown";
+    };
+    getPlatformHeaders = () => {
+      return _platformHeaders ?? (_platformHeaders = getPlatformProperties());
+    };
+  }
+});
+
+// node_modules/openai/internal/shims.mjs
+function getDefaultFetch() {
+  if (typeof fetch !== "undefined") {
+    return fetch;
+  }
+  throw new Error("`fetch` is not defined as a global; Either pass `fetch` to the client, `new OpenAI({ fetch })` or polyfill the global, `globalThis.fetch = fetch`");
+}
+function makeReadableStream(...args) {
+  const ReadableStream = globalThis.ReadableStream;
+  if (typeof ReadableStream === "undefined") {
+    throw new Error("`ReadableStream` is not defined as a global; You will need to polyfill it, `globalThis.ReadableStream = ReadableStream`");
+  }
+  return new ReadableStream(...args);
+}
+function ReadableStreamFrom(iterable) {
+  let iter = Symbol.asyncIterator in iterable ? iterable[Symbol.asyncIterator]() : iterable[Symbol.iterator]();
+  return makeReadableStream({
+    start() {
+    },
+    async pull(controller) {
+      const { done, value } = await iter.next();
+      if (done) {
+        controller.close();
+      } else {
+        controller.enqueue(value);
+      }
+    },
+    async cancel() {
+      await iter.return?.();
+    }
+  });
+}
+function ReadableStreamToAsyncIterable(stream) {
+  if (stream[Symbol.asyncIterator])
+    return stream;
+  const reader = stream.getReader();
+  return {
+    async next() {
+      try {
+        const result = await reader.read();
+        if (result?.done)
+          reader.releaseLock();
+        return result;
+      } catch (e) {
+        reader.releaseLock();
+        throw e;
+      }
+    },
+    async return() {
+      const cancelPromise = reader.cancel();
+      reader.releaseLock();
+      await cancelPromise;
+      return { done: true, value: void 0 };
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    }
+  };
+}
+async function CancelReadableStream(stream) {
+  if (stream === null || typeof stream !== "object")
+    return;
+  if (stream[Symbol.asyncIterator]) {
+    await stream[Symbol.asyncIterator]().return?.();
+    return;
+  }
+  const reader = stream.getReader();
+  const cancelPromise = reader.cancel();
+  reader.releaseLock();
+  await cancelPromise;
+}
+var init_shims = __esm({
+  "node_modules/openai/internal/shims.mjs"() {
+  }
+});
+
+// node_modules/openai/internal/request-options.mjs
+var FallbackEncoder;
+var init_request_options = __esm({
+  "node_modules/openai/internal/request-options.mjs"() {
+    FallbackEncoder = ({ headers, body }) => {
+      return {
+        bodyHeaders: {
+          "content-type": "application/json"
+        },
+        body: JSON.stringify(body)
+      };
+    };
+  }
+});
+
+// node_modules/openai/internal/qs/formats.mjs
+var default_format, default_formatter, formatters, RFC1738;
+var init_formats = __esm({
+  "node_modules/openai/internal/qs/formats.mjs"() {
+    default_format = "RFC3986";
+    default_formatter = (v) => String(v);
+    formatters = {
+      RFC1738: (v) => String(v).replace(/%20/g, "+"),
+      RFC3986: default_formatter
+    };
+    RFC1738 = "RFC1738";
+  }
+});
+
+// node_modules/openai/internal/qs/utils.mjs
+function is_buffer(obj) {
+  if (!obj || typeof obj !== "object") {
+    return false;
+  }
+  return !!(obj.constructor && obj.constructor.isBuffer && obj.constructor.isBuffer(obj));
+}
+function maybe_map(val, fn) {
+  if (isArray(val)) {
+    const mapped = [];
+    for (let i = 0; i < val.length; i += 1) {
+      mapped.push(fn(val[i]));
+    }
+    return mapped;
+  }
+  return fn(val);
+}
+var has, hex_table, limit, encode3;
+var init_utils = __esm({
+  "node_modules/openai/internal/qs/utils.mjs"() {
+    init_formats();
+    init_values();
+    has = (obj, key) => (has = Object.hasOwn ?? Function.prototype.call.bind(Object.prototype.hasOwnProperty), has(obj, key));
+    hex_table = /* @__PURE__ */ (() => {
+      const array2 = [];
+      for (let i = 0; i < 256; ++i) {
+        array2.push("%" + ((i < 16 ? "0" : "") + i.toString(16)).toUpperCase());
+      }
+      return array2;
+    })();
+    limit = 1024;
+    encode3 = (str2, _defaultEncoder, charset, _kind, format) => {
+      if (str2.length === 0) {
+        return str2;
+      }
+      let string4 = str2;
+      if (typeof str2 === "symbol") {
+        string4 = Symbol.prototype.toString.call(str2);
+      } else if (typeof str2 !== "string") {
+        string4 = String(str2);
+      }
+      if (charset === "iso-8859-1") {
+        return escape(string4).replace(/%u[0-9a-f]{4}/gi, function($0) {
+          return "%26%23" + parseInt($0.slice(2), 16) + "%3B";
+        });
+      }
+      let out = "";
+      for (let j = 0; j < string4.length; j += limit) {
+        const segment = string4.length >= limit ? string4.slice(j, j + limit) : string4;
+        const arr = [];
+        for (let i = 0; i < segment.length; ++i) {
+          let c = segment.charCodeAt(i);
+          if (c === 45 || // -
+          c === 46 || // .
+          c === 95 || // _
+          c === 126 || // ~
+          c >= 48 && c <= 57 || // 0-9
+          c >= 65 && c <= 90 || // a-z
+          c >= 97 && c <= 122 || // A-Z
+          format === RFC1738 && (c === 40 || c === 41)) {
+            arr[arr.length] = segment.charAt(i);
+            continue;
+          }
+          if (c < 128) {
+            arr[arr.length] = hex_table[c];
+            continue;
+          }
+          if (c < 2048) {
+            arr[arr.length] = hex_table[192 | c >> 6] + hex_table[128 | c & 63];
+            continue;
+          }
+          if (c < 55296 || c >= 57344) {
+            arr[arr.length] = hex_table[224 | c >> 12] + hex_table[128 | c >> 6 & 63] + hex_table[128 | c & 63];
+            continue;
+          }
+          i += 1;
+          c = 65536 + ((c & 1023) << 10 | segment.charCodeAt(i) & 1023);
+          arr[arr.length] = hex_table[240 | c >> 18] + hex_table[128 | c >> 12 & 63] + hex_table[128 | c >> 6 & 63] + hex_table[128 | c & 63];
+        }
+        out += arr.join("");
+      }
+      return out;
+    };
+  }
+});
+
+// node_modules/openai/internal/qs/stringify.mjs
+function is_non_nullish_primitive(v) {
+  return typeof v === "string" || typeof v === "number" || typeof v === "boolean" || typeof v === "symbol" || typeof v === "bigint";
+}
+function inner_stringify(object2, prefix, generateArrayPrefix, commaRoundTrip, allowEmptyArrays, strictNullHandling, skipNulls, encodeDotInKeys, encoder, filter, sort, allowDots, serializeDate, format, formatter, encodeValuesOnly, charset, sideChannel) {
+  let obj = object2;
+  let tmp_sc = sideChannel;
+  let step = 0;
+  let find_flag = false;
+  while ((tmp_sc = tmp_sc.get(sentinel)) !== void 0 && !find_flag) {
+    const pos = tmp_sc.get(object2);
+    step += 1;
+    if (typeof pos !== "undefined") {
+      if (pos === step) {
+        throw new RangeError("Cyclic object value");
+      } else {
+        find_flag = true;
+      }
+    }
+    if (typeof tmp_sc.get(sentinel) === "undefined") {
+      step = 0;
+    }
+  }
+  if (typeof filter === "function") {
+    obj = filter(prefix, obj);
+  } else if (obj instanceof Date) {
+    obj = serializeDate?.(obj);
+  } else if (generateArrayPrefix === "comma" && isArray(obj)) {
+    obj = maybe_map(obj, function(value) {
+      if (value instanceof Date) {
+        return serializeDate?.(value);
+      }
+      return value;
+    });
+  }
+  if (obj === null) {
+    if (strictNullHandling) {
+      return encoder && !encodeValuesOnly ? (
+        // @ts-expect-error
+        encoder(prefix, defaults.encoder, charset, "key", format)
+      ) : prefix;
+    }
+    obj = "";
+  }
+  if (is_non_nullish_primitive(obj) || is_buffer(obj)) {
+    if (encoder) {
+      const key_value = encodeValuesOnly ? prefix : encoder(prefix, defaults.encoder, charset, "key", format);
+      return [
+        formatter?.(key_value) + "=" + // @ts-expect-error
+        formatter?.(encoder(obj, defaults.encoder, charset, "value", format))
+      ];
+    }
+    return [formatter?.(prefix) + "=" + formatter?.(String(obj))];
+  }
+  const values = [];
+  if (typeof obj === "undefined") {
+    return values;
+  }
+  let obj_keys;
+  if (generateArrayPrefix === "comma" && isArray(obj)) {
+    if (encodeValuesOnly && encoder) {
+      obj = maybe_map(obj, encoder);
+    }
+    obj_keys = [{ value: obj.length > 0 ? obj.join(",") || null : void 0 }];
+  } else if (isArray(filter)) {
+    obj_keys = filter;
+  } else {
+    const keys = Object.keys(obj);
+    obj_keys = sort ? keys.sort(sort) : keys;
+  }
+  const encoded_prefix = encodeDotInKeys ? String(prefix).replace(/\./g, "%2E") : String(prefix);
+  const adjusted_prefix = commaRoundTrip && isArray(obj) && obj.length === 1 ? encoded_prefix + "[]" : encoded_prefix;
+  if (allowEmptyArrays && isArray(obj) && obj.length === 0) {
+    return adjusted_prefix + "[]";
+  }
+  for (let j = 0; j < obj_keys.length; ++j) {
+    const key = obj_keys[j];
+    const value = (
+      // @ts-ignore
+      typeof key === "object" && typeof key.value !== "undefined" ? key.value : obj[key]
+    );
+    if (skipNulls && value === null) {
+      continue;
+    }
+    const encoded_key = allowDots && encodeDotInKeys ? key.replace(/\./g, "%2E") : key;
+    const key_prefix = isArray(obj) ? typeof generateArrayPrefix === "function" ? generateArrayPrefix(adjusted_prefix, encoded_key) : adjusted_prefix : adjusted_prefix + (allowDots ? "." + encoded_key : "[" + encoded_key + "]");
+    sideChannel.set(object2, step);
+    const valueSideChannel = /* @__PURE__ */ new WeakMap();
+    valueSideChannel.set(sentinel, sideChannel);
+    push_to_array(values, inner_stringify(
+      value,
+      key_prefix,
+      generateArrayPrefix,
+      commaRoundTrip,
+      allowEmptyArrays,
+      strictNullHandling,
+      skipNulls,
+      encodeDotInKeys,
+      // @ts-ignore
+      generateArrayPrefix === "comma" && encodeValuesOnly && isArray(obj) ? null : encoder,
+      filter,
+      sort,
+      allowDots,
+      serializeDate,
+      format,
+      formatter,
+      encodeValuesOnly,
+      charset,
+      valueSideChannel
+    ));
+  }
+  return values;
+}
+function normalize_stringify_options(opts = defaults) {
+  if (typeof opts.allowEmptyArrays !== "undefined" && typeof opts.allowEmptyArrays !== "boolean") {
+    throw new TypeError("`allowEmptyArrays` option can only be `true` or `false`, when provided");
+  }
+  if (typeof opts.encodeDotInKeys !== "undefined" && typeof opts.encodeDotInKeys !== "boolean") {
+    throw new TypeError("`encodeDotInKeys` option can only be `true` or `false`, when provided");
+  }
+  if (opts.encoder !== null && typeof opts.encoder !== "undefined" && typeof opts.encoder !== "function") {
+    throw new TypeError("Encoder has to be a function.");
+  }
+  const charset = opts.charset || defaults.charset;
+  if (typeof opts.charset !== "undefined" && opts.charset !== "utf-8" && opts.charset !== "iso-8859-1") {
+    throw new TypeError("The charset option must be either utf-8, iso-8859-1, or undefined");
+  }
+  let format = default_format;
+  if (typeof opts.format !== "undefined") {
+    if (!has(formatters, opts.format)) {
+      throw new TypeError("Unknown format option provided.");
+    }
+    format = opts.format;
+  }
+  const formatter = formatters[format];
+  let filter = defaults.filter;
+  if (typeof opts.filter === "function" || isArray(opts.filter)) {
+    filter = opts.filter;
+  }
+  let arrayFormat;
+  if (opts.arrayFormat && opts.arrayFormat in array_prefix_generators) {
+    arrayFormat = opts.arrayFormat;
+  } else if ("indices" in opts) {
+    arrayFormat = opts.indices ? "indices" : "repeat";
+  } else {
+    arrayFormat = defaults.arrayFormat;
+  }
+  if ("commaRoundTrip" in opts && typeof opts.commaRoundTrip !== "boolean") {
+    throw new TypeError("`commaRoundTrip` must be a boolean, or absent");
+  }
+  const allowDots = typeof opts.allowDots === "undefined" ? !!opts.encodeDotInKeys === true ? true : defaults.allowDots : !!opts.allowDots;
+  return {
+    addQueryPrefix: typeof opts.addQueryPrefix === "boolean" ? opts.addQueryPrefix : defaults.addQueryPrefix,
+    // @ts-ignore
+    allowDots,
+    allowEmptyArrays: typeof opts.allowEmptyArrays === "boolean" ? !!opts.allowEmptyArrays : defaults.allowEmptyArrays,
+    arrayFormat,
+    charset,
+    charsetSentinel: typeof opts.charsetSentinel === "boolean" ? opts.charsetSentinel : defaults.charsetSentinel,
+    commaRoundTrip: !!opts.commaRoundTrip,
+    delimiter: typeof opts.delimiter === "undefined" ? defaults.delimiter : opts.delimiter,
+    encode: typeof opts.encode === "boolean" ? opts.encode : defaults.encode,
+    encodeDotInKeys: typeof opts.encodeDotInKeys === "boolean" ? opts.encodeDotInKeys : defaults.encodeDotInKeys,
+    encoder: typeof opts.encoder === "function" ? opts.encoder : defaults.encoder,
+    encodeValuesOnly: typeof opts.encodeValuesOnly === "boolean" ? opts.encodeValuesOnly : defaults.encodeValuesOnly,
+    filter,
+    format,
+    formatter,
+    serializeDate: typeof opts.serializeDate === "function" ? opts.serializeDate : defaults.serializeDate,
+    skipNulls: typeof opts.skipNulls === "boolean" ? opts.skipNulls : defaults.skipNulls,
+    // @ts-ignore
+    sort: typeof opts.sort === "function" ? opts.sort : null,
+    strictNullHandling: typeof opts.strictNullHandling === "boolean" ? opts.strictNullHandling : defaults.strictNullHandling
+  };
+}
+function stringify(object2, opts = {}) {
+  let obj = object2;
+  const options = normalize_stringify_options(opts);
+  let obj_keys;
+  let filter;
+  if (typeof options.filter === "function") {
+    filter = options.filter;
+    obj = filter("", obj);
+  } else if (isArray(options.filter)) {
+    filter = options.filter;
+    obj_keys = filter;
+  }
+  const keys = [];
+  if (typeof obj !== "object" || obj === null) {
+    return "";
+  }
+  const generateArrayPrefix = array_prefix_generators[options.arrayFormat];
+  const commaRoundTrip = generateArrayPrefix === "comma" && options.commaRoundTrip;
+  if (!obj_keys) {
+    obj_keys = Object.keys(obj);
+  }
+  if (options.sort) {
+    obj_keys.sort(options.sort);
+  }
+  const sideChannel = /* @__PURE__ */ new WeakMap();
+  for (let i = 0; i < obj_keys.length; ++i) {
+    const key = obj_keys[i];
+    if (options.skipNulls && obj[key] === null) {
+      continue;
+    }
+    push_to_array(keys, inner_stringify(
+      obj[key],
+      key,
+      // @ts-expect-error
+      generateArrayPrefix,
+      commaRoundTrip,
+      options.allowEmptyArrays,
+      options.strictNullHandling,
+      options.skipNulls,
+      options.encodeDotInKeys,
+      options.encode ? options.encoder : null,
+      options.filter,
+      options.sort,
+      options.allowDots,
+      options.serializeDate,
+      options.format,
+      options.formatter,
+      options.encodeValuesOnly,
+      options.charset,
+      sideChannel
+    ));
+  }
+  const joined = keys.join(options.delimiter);
+  let prefix = options.addQueryPrefix === true ? "?" : "";
+  if (options.charsetSentinel) {
+    if (options.charset === "iso-8859-1") {
+      prefix += "utf8=%26%2310003%3B&";
+    } else {
+      prefix += "utf8=%E2%9C%93&";
+    }
+  }
+  return joined.length > 0 ? prefix + joined : "";
+}
+var array_prefix_generators, push_to_array, toISOString, defaults, sentinel;
+var init_stringify = __esm({
+  "node_modules/openai/internal/qs/stringify.mjs"() {
+    init_utils();
+    init_formats();
+    init_values();
+    array_prefix_generators = {
+      brackets(prefix) {
+        return String(prefix) + "[]";
+      },
+      comma: "comma",
+      indices(prefix, key) {
+        return String(prefix) + "[" + key + "]";
+      },
+      repeat(prefix) {
+        return String(prefix);
+      }
+    };
+    push_to_array = function(arr, value_or_array) {
+      Array.prototype.push.apply(arr, isArray(value_or_array) ? value_or_array : [value_or_array]);
+    };
+    defaults = {
+      addQueryPrefix: false,
+      allowDots: false,
+      allowEmptyArrays: false,
+      arrayFormat: "indices",
+      charset: "utf-8",
+      charsetSentinel: false,
+      delimiter: "&",
+      encode: true,
+      encodeDotInKeys: false,
+      encoder: encode3,
+      encodeValuesOnly: false,
+      format: default_format,
+      formatter: default_formatter,
+      /** @deprecated */
+      indices: false,
+      serializeDate(date5) {
+        return (toISOString ?? (toISOString = Function.prototype.call.bind(Date.prototype.toISOString)))(date5);
+      },
+      skipNulls: false,
+      strictNullHandling: false
+    };
+    sentinel = {};
+  }
+});
+
+// node_modules/openai/internal/utils/query.mjs
+function stringifyQuery(query) {
+  return stringify(query, { arrayFormat: "brackets" });
+}
+var init_query = __esm({
+  "node_modules/openai/internal/utils/query.mjs"() {
+    init_stringify();
+  }
+});
+
+// node_modules/openai/internal/utils/bytes.mjs
+function concatBytes(buffers) {
+  let length = 0;
+  for (const buffer of buffers) {
+    length += buffer.length;
+  }
+  const output2 = new Uint8Array(length);
+  let index = 0;
+  for (const buffer of buffers) {
+    output2.set(buffer, index);
+    index += buffer.length;
+  }
+  return output2;
+}
+function encodeUTF8(str2) {
+  let encoder;
+  return (encodeUTF8_ ?? (encoder = new globalThis.TextEncoder(), encodeUTF8_ = encoder.encode.bind(encoder)))(str2);
+}
+function decodeUTF8(bytes) {
+  let decoder;
+  return (decodeUTF8_ ?? (decoder = new globalThis.TextDecoder(), decodeUTF8_ = decoder.decode.bind(decoder)))(bytes);
+}
+var encodeUTF8_, decodeUTF8_;
+var init_bytes = __esm({
+  "node_modules/openai/internal/utils/bytes.mjs"() {
+  }
+});
+
+// node_modules/openai/internal/decoders/line.mjs
+function findNewlineIndex(buffer, startIndex) {
+  const newline = 10;
+  const carriage = 13;
+  for (let i = startIndex ?? 0; i < buffer.length; i++) {
+    if (buffer[i] === newline) {
+      return { preceding: i, index: i + 1, carriage: false };
+    }
+    if (buffer[i] === carriage) {
+      return { preceding: i, index: i + 1, carriage: true };
+    }
+  }
+  return null;
+}
+function findDoubleNewlineIndex(buffer) {
+  const newline = 10;
+  const carriage = 13;
+  for (let i = 0; i < buffer.length - 1; i++) {
+    if (buffer[i] === newline && buffer[i + 1] === newline) {
+      return i + 2;
+    }
+    if (buffer[i] === carriage && buffer[i + 1] === carriage) {
+      return i + 2;
+    }
+    if (buffer[i] === carriage && buffer[i + 1] === newline && i + 3 < buffer.length && buffer[i + 2] === carriage && buffer[i + 3] === newline) {
+      return i + 4;
+    }
+  }
+  return -1;
+}
+var _LineDecoder_buffer, _LineDecoder_carriageReturnIndex, LineDecoder;
+var init_line = __esm({
+  "node_modules/openai/internal/decoders/line.mjs"() {
+    init_tslib();
+    init_bytes();
+    LineDecoder = class {
+      constructor() {
+        _LineDecoder_buffer.set(this, void 0);
+        _LineDecoder_carriageReturnIndex.set(this, void 0);
+        __classPrivateFieldSet(this, _LineDecoder_buffer, new Uint8Array(), "f");
+        __classPrivateFieldSet(this, _LineDecoder_carriageReturnIndex, null, "f");
+      }
+      decode(chunk) {
+        if (chunk == null) {
+          return [];
+        }
+        const binaryChunk = chunk instanceof ArrayBuffer ? new Uint8Array(chunk) : typeof chunk === "string" ? encodeUTF8(chunk) : chunk;
+        __classPrivateFieldSet(this, _LineDecoder_buffer, concatBytes([__classPrivateFieldGet(this, _LineDecoder_buffer, "f"), binaryChunk]), "f");
+        const lines = [];
+        let patternIndex;
+        while ((patternIndex = findNewlineIndex(__classPrivateFieldGet(this, _LineDecoder_buffer, "f"), __classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f"))) != null) {
+          if (patternIndex.carriage && __classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f") == null) {
+            __classPrivateFieldSet(this, _LineDecoder_carriageReturnIndex, patternIndex.index, "f");
+            continue;
+          }
+          if (__classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f") != null && (patternIndex.index !== __classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f") + 1 || patternIndex.carriage)) {
+            lines.push(decodeUTF8(__classPrivateFieldGet(this, _LineDecoder_buffer, "f").subarray(0, __classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f") - 1)));
+            __classPrivateFieldSet(this, _LineDecoder_buffer, __classPrivateFieldGet(this, _LineDecoder_buffer, "f").subarray(__classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f")), "f");
+            __classPrivateFieldSet(this, _LineDecoder_carriageReturnIndex, null, "f");
+            continue;
+          }
+          const endIndex = __classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f") !== null ? patternIndex.preceding - 1 : patternIndex.preceding;
+          const line = decodeUTF8(__classPrivateFieldGet(this, _LineDecoder_buffer, "f").subarray(0, endIndex));
+          lines.push(line);
+          __classPrivateFieldSet(this, _LineDecoder_buffer, __classPrivateFieldGet(this, _LineDecoder_buffer, "f").subarray(patternIndex.index), "f");
+          __classPrivateFieldSet(this, _LineDecoder_carriageReturnIndex, null, "f");
+        }
+        return lines;
+      }
+      flush() {
+        if (!__classPrivateFieldGet(this, _LineDecoder_buffer, "f").length) {
+          return [];
+        }
+        return this.decode("\n");
+      }
+    };
+    _LineDecoder_buffer = /* @__PURE__ */ new WeakMap(), _LineDecoder_carriageReturnIndex = /* @__PURE__ */ new WeakMap();
+    LineDecoder.NEWLINE_CHARS = /* @__PURE__ */ new Set(["\n", "\r"]);
+    LineDecoder.NEWLINE_REGEXP = /\r\n|[\n\r]/g;
+  }
+});
+
+// node_modules/openai/internal/utils/log.mjs
+function noop() {
+}
+function makeLogFn(fnLevel, logger, logLevel) {
+  if (!logger || levelNumbers[fnLevel] > levelNumbers[logLevel]) {
+    return noop;
+  } else {
+    return logger[fnLevel].bind(logger);
+  }
+}
+function loggerFor(client) {
+  const logger = client.logger;
+  const logLevel = client.logLevel ?? "off";
+  if (!logger) {
+    return noopLogger;
+  }
+  const cachedLogger = cachedLoggers.get(logger);
+  if (cachedLogger && cachedLogger[0] === logLevel) {
+    return cachedLogger[1];
+  }
+  const levelLogger = {
+    error: makeLogFn("error", logger, logLevel),
+    warn: makeLogFn("warn", logger, logLevel),
+    info: makeLogFn("info", logger, logLevel),
+    debug: makeLogFn("debug", logger, logLevel)
+  };
+  cachedLoggers.set(logger, [logLevel, levelLogger]);
+  return levelLogger;
+}
+var levelNumbers, parseLogLevel, noopLogger, cachedLoggers, formatRequestDetails;
+var init_log = __esm({
+  "node_modules/openai/internal/utils/log.mjs"() {
+    init_values();
+    levelNumbers = {
+      off: 0,
+      error: 200,
+      warn: 300,
+      info: 400,
+      debug: 500
+    };
+    parseLogLevel = (maybeLevel, sourceName, client) => {
+      if (!maybeLevel) {
+        return void 0;
+      }
+      if (hasOwn(levelNumbers, maybeLevel)) {
+        return maybeLevel;
+      }
+      loggerFor(client).warn(`${sourceName} was set to ${JSON.stringify(maybeLevel)}, expected one of ${JSON.stringify(Object.keys(levelNumbers))}`);
+      return void 0;
+    };
+    noopLogger = {
+      error: noop,
+      warn: noop,
+      info: noop,
+      debug: noop
+    };
+    cachedLoggers = /* @__PURE__ */ new WeakMap();
+    formatRequestDetails = (details) => {
+      if (details.options) {
+        details.options = { ...details.options };
+        delete details.options["headers"];
+      }
+      if (details.headers) {
+        details.headers = Object.fromEntries((details.headers instanceof Headers ? [...details.headers] : Object.entries(details.headers)).map(([name, value]) => [
+          name,
+          name.toLowerCase() === "authorization" || name.toLowerCase() === "api-key" || name.toLowerCase() === "x-api-key" || name.toLowerCase() === "x-amz-security-token" || name.toLowerCase() === "cookie" || name.toLowerCase() === "set-cookie" ? "***" : value
+        ]));
+      }
+      if ("retryOfRequestLogID" in details) {
+        if (details.retryOfRequestLogID) {
+          details.retryOf = details.retryOfRequestLogID;
+        }
+        delete details.retryOfRequestLogID;
+      }
+      return details;
+    };
+  }
+});
+
+// node_modules/openai/core/streaming.mjs
+async function* _iterSSEMessages(response, controller) {
+  if (!response.body) {
+    controller.abort();
+    if (typeof globalThis.navigator !== "undefined" && globalThis.navigator.product === "ReactNative") {
+      throw new OpenAIError(`The default react-native fetch implementation does not support streaming. Please use expo/fetch: https://docs.expo.dev/versions/latest/sdk/expo/#expofetch-api`);
+    }
+    throw new OpenAIError(`Attempted to iterate over a response with no body`);
+  }
+  const sseDecoder = new SSEDecoder();
+  const lineDecoder = new LineDecoder();
+  const iter = ReadableStreamToAsyncIterable(response.body);
+  for await (const sseChunk of iterSSEChunks(iter)) {
+    for (const line of lineDecoder.decode(sseChunk)) {
+      const sse = sseDecoder.decode(line);
+      if (sse)
+        yield sse;
+    }
+  }
+  for (const line of lineDecoder.flush()) {
+    const sse = sseDecoder.decode(line);
+    if (sse)
+      yield sse;
+  }
+}
+async function* iterSSEChunks(iterator) {
+  let data = new Uint8Array();
+  for await (const chunk of iterator) {
+    if (chunk == null) {
+      continue;
+    }
+    const binaryChunk = chunk instanceof ArrayBuffer ? new Uint8Array(chunk) : typeof chunk === "string" ? encodeUTF8(chunk) : chunk;
+    let newData = new Uint8Array(data.length + binaryChunk.length);
+    newData.set(data);
+    newData.set(binaryChunk, data.length);
+    data = newData;
+    let patternIndex;
+    while ((patternIndex = findDoubleNewlineIndex(data)) !== -1) {
+      yield data.slice(0, patternIndex);
+      data = data.slice(patternIndex);
+    }
+  }
+  if (data.length > 0) {
+    yield data;
+  }
+}
+function partition(str2, delimiter) {
+  const index = str2.indexOf(delimiter);
+  if (index !== -1) {
+    return [str2.substring(0, index), delimiter, str2.substring(index + delimiter.length)];
+  }
+  return [str2, "", ""];
+}
+var _Stream_client, Stream, SSEDecoder;
+var init_streaming = __esm({
+  "node_modules/openai/core/streaming.mjs"() {
+    init_tslib();
+    init_error();
+    init_shims();
+    init_line();
+    init_shims();
+    init_errors();
+    init_bytes();
+    init_log();
+    init_error();
+    Stream = class _Stream {
+      constructor(iterator, controller, client) {
+        this.iterator = iterator;
+        _Stream_client.set(this, void 0);
+        this.controller = controller;
+        __classPrivateFieldSet(this, _Stream_client, client, "f");
+      }
+      static fromSSEResponse(response, controller, client, synthesizeEventData) {
+        let consumed = false;
+        const logger = client ? loggerFor(client) : console;
+        async function* iterator() {
+          if (consumed) {
+            throw new OpenAIError("Cannot iterate over a consumed stream, use `.tee()` to split the stream.");
+          }
+          consumed = true;
+          let done = false;
+          try {
+            for await (const sse of _iterSSEMessages(response, controller)) {
+              if (done)
+                continue;
+              if (sse.data.startsWith("[DONE]")) {
+                done = true;
+                continue;
+              }
+              if (sse.event === null || !sse.event.startsWith("thread.")) {
+                let data;
+                try {
+                  data = JSON.parse(sse.data);
+                } catch (e) {
+                  logger.error(`Could not parse message into JSON:`, sse.data);
+                  logger.error(`From chunk:`, sse.raw);
+                  throw e;
+                }
+                if (data && data.error) {
+                  throw new APIError(void 0, data.error, void 0, response.headers);
+                }
+                yield synthesizeEventData ? { event: sse.event, data } : data;
+              } else {
+                let data;
+                try {
+                  data = JSON.parse(sse.data);
+                } catch (e) {
+                  console.error(`Could not parse message into JSON:`, sse.data);
+                  console.error(`From chunk:`, sse.raw);
+                  throw e;
+                }
+                if (sse.event == "error") {
+                  throw new APIError(void 0, data.error, data.message, void 0);
+                }
+                yield { event: sse.event, data };
+              }
+            }
+            done = true;
+          } catch (e) {
+            if (isAbortError(e))
+              return;
+            throw e;
+          } finally {
+            if (!done)
+              controller.abort();
+          }
+        }
+        return new _Stream(iterator, controller, client);
+      }
+      /**
+       * Generates a Stream from a newline-separated ReadableStream
+       * where each item is a JSON value.
+       */
+      static fromReadableStream(readableStream, controller, client) {
+        let consumed = false;
+        async function* iterLines() {
+          const lineDecoder = new LineDecoder();
+          const reader = readableStream.getReader();
+          let closed = false;
+          let cancelPromise;
+          const cancel = () => {
+            cancelPromise ?? (cancelPromise = reader.cancel());
+            cancelPromise.catch(() => {
+            });
+          };
+          controller.signal.addEventListener("abort", cancel, { once: true });
+          try {
+            if (controller.signal.aborted) {
+              cancel();
+              return;
+            }
+            while (true) {
+              const { value: chunk, done } = await reader.read();
+              if (done) {
+                closed = true;
+                break;
+              }
+              if (controller.signal.aborted)
+                return;
+              for (const line of lineDecoder.decode(chunk)) {
+                if (controller.signal.aborted)
+                  return;
+                yield line;
+              }
+            }
+            if (controller.signal.aborted)
+              return;
+            for (const line of lineDecoder.flush()) {
+              if (controller.signal.aborted)
+                return;
+              yield line;
+            }
+          } finally {
+            controller.signal.removeEventListener("abort", cancel);
+            if (!closed)
+              cancel();
+            reader.releaseLock();
+          }
+        }
+        async function* iterator() {
+          if (consumed) {
+            throw new OpenAIError("Cannot iterate over a consumed stream, use `.tee()` to split the stream.");
+          }
+          consumed = true;
+          let done = false;
+          try {
+            for await (const line of iterLines()) {
+              if (done)
+                continue;
+              if (line)
+                yield JSON.parse(line);
+            }
+            done = true;
+          } catch (e) {
+            if (controller.signal.aborted || isAbortError(e))
+              return;
+            throw e;
+          } finally {
+            if (!done)
+              controller.abort();
+          }
+        }
+        return new _Stream(iterator, controller, client);
+      }
+      [(_Stream_client = /* @__PURE__ */ new WeakMap(), Symbol.asyncIterator)]() {
+        return this.iterator();
+      }
+      /**
+       * Splits the stream into two streams which can be
+       * independently read from at different speeds.
+       */
+      tee() {
+        const left = [];
+        const right = [];
+        const iterator = this.iterator();
+        const teeIterator = (queue) => {
+          return {
+            next: () => {
+              if (queue.length === 0) {
+                const result = iterator.next();
+                left.push(result);
+                right.push(result);
+              }
+              return queue.shift();
+            }
+          };
+        };
+        return [
+          new _Stream(() => teeIterator(left), this.controller, __classPrivateFieldGet(this, _Stream_client, "f")),
+          new _Stream(() => teeIterator(right), this.controller, __classPrivateFieldGet(this, _Stream_client, "f"))
+        ];
+      }
+      /**
+       * Converts this stream to a newline-separated ReadableStream of
+       * JSON stringified values in the stream
+       * which can be turned back into a Stream with `Stream.fromReadableStream()`.
+       */
+      toReadableStream() {
+        const self = this;
+        let iter;
+        return makeReadableStream({
+          async start() {
+            iter = self[Symbol.asyncIterator]();
+          },
+          async pull(ctrl) {
+            try {
+              const { value, done } = await iter.next();
+              if (done)
+                return ctrl.close();
+              const bytes = encodeUTF8(JSON.stringify(value) + "\n");
+              ctrl.enqueue(bytes);
+            } catch (err) {
+              ctrl.error(err);
+            }
+          },
+          async cancel() {
+            await iter.return?.();
+          }
+        });
+      }
+    };
+    SSEDecoder = class {
+      constructor() {
+        this.event = null;
+        this.data = [];
+        this.chunks = [];
+      }
+      decode(line) {
+        if (line.endsWith("\r")) {
+          line = line.substring(0, line.length - 1);
+        }
+        if (!line) {
+          if (!this.event && !this.data.length)
+            return null;
+          const sse = {
+            event: this.event,
+            data: this.data.join("\n"),
+            raw: this.chunks
+          };
+          this.event = null;
+          this.data = [];
+          this.chunks = [];
+          return sse;
+        }
+        this.chunks.push(line);
+        if (line.startsWith(":")) {
+          return null;
+        }
+        let [fieldname, _, value] = partition(line, ":");
+        if (value.startsWith(" ")) {
+          value = value.substring(1);
+        }
+        if (fieldname === "event") {
+          this.event = value;
+        } else if (fieldname === "data") {
+          this.data.push(value);
+        }
+        return null;
+      }
+    };
+  }
+});
+
+// node_modules/openai/internal/parse.mjs
+async function defaultParseResponse(client, props) {
+  const { response, requestLogID, retryOfRequestLogID, startTime } = props;
+  const body = await (async () => {
+    if (props.options.stream) {
+      loggerFor(client).debug("response", response.status, response.url, response.headers, response.body);
+      if (props.options.__streamClass) {
+        return props.options.__streamClass.fromSSEResponse(response, props.controller, client, props.options.__synthesizeEventData);
+      }
+      return Stream.fromSSEResponse(response, props.controller, client, props.options.__synthesizeEventData);
+    }
+    if (response.status === 204) {
+      return null;
+    }
+    if (props.options.__binaryResponse) {
+      return response;
+    }
+    const contentType = response.headers.get("content-type");
+    const mediaType = contentType?.split(";")[0]?.trim();
+    const isJSON = mediaType?.includes("application/json") || mediaType?.endsWith("+json");
+    if (isJSON) {
+      const contentLength = response.headers.get("content-length");
+      if (contentLength === "0") {
+        return void 0;
+      }
+      const json2 = await response.json();
+      return addRequestID(json2, response);
+    }
+    const text = await response.text();
+    return text;
+  })();
+  loggerFor(client).debug(`[${requestLogID}] response parsed`, formatRequestDetails({
+    retryOfRequestLogID,
+    url: response.url,
+    status: response.status,
+    body,
+    durationMs: Date.now() - startTime
+  }));
+  return body;
+}
+function addRequestID(value, response) {
+  if (!value || typeof value !== "object" || Array.isArray(value)) {
+    return value;
+  }
+  return Object.defineProperty(value, "_request_id", {
+    value: response.headers.get("x-request-id"),
+    enumerable: false
+  });
+}
+var init_parse = __esm({
+  "node_modules/openai/internal/parse.mjs"() {
+    init_streaming();
+    init_log();
+  }
+});
+
+// node_modules/openai/core/api-promise.mjs
+var _APIPromise_client, APIPromise;
+var init_api_promise = __esm({
+  "node_modules/openai/core/api-promise.mjs"() {
+    init_tslib();
+    init_parse();
+    APIPromise = class _APIPromise extends Promise {
+      constructor(client, responsePromise, parseResponse2 = defaultParseResponse) {
+        super((resolve2) => {
+          resolve2(null);
+        });
+        this.responsePromise = responsePromise;
+        this.parseResponse = parseResponse2;
+        _APIPromise_client.set(this, void 0);
+        __classPrivateFieldSet(this, _APIPromise_client, client, "f");
+      }
+      _thenUnwrap(transform2) {
+        return new _APIPromise(__classPrivateFieldGet(this, _APIPromise_client, "f"), this.responsePromise, async (client, props) => addRequestID(transform2(await this.parseResponse(client, props), props), props.response));
+      }
+      /**
+       * Gets the raw `Response` instance instead of parsing the response
+       * data.
+       *
+       * If you want to parse the response body but still get the `Response`
+       * instance, you can use {@link withResponse()}.
+       *
+       * 👋 Getting the wrong TypeScript type for `Response`?
+       * Try setting `"moduleResolution": "NodeNext"` or add `"lib": ["DOM"]`
+       * to your `tsconfig.json`.
+       */
+      asResponse() {
+        return this.responsePromise.then((p) => p.response);
+      }
+      /**
+       * Gets the parsed response data, the raw `Response` instance and the ID of the request,
+       * returned via the X-Request-ID header which is useful for debugging requests and reporting
+       * issues to OpenAI.
+       *
+       * If you just want to get the raw `Response` instance without parsing it,
+       * you can use {@link asResponse()}.
+       *
+       * 👋 Getting the wrong TypeScript type for `Response`?
+       * Try setting `"moduleResolution": "NodeNext"` or add `"lib": ["DOM"]`
+       * to your `tsconfig.json`.
+       */
+      async withResponse() {
+        const [data, response] = await Promise.all([this.parse(), this.asResponse()]);
+        return { data, response, request_id: response.headers.get("x-request-id") };
+      }
+      parse() {
+        if (!this.parsedPromise) {
+          this.parsedPromise = this.responsePromise.then((data) => this.parseResponse(__classPrivateFieldGet(this, _APIPromise_client, "f"), data));
+        }
+        return this.parsedPromise;
+      }
+      then(onfulfilled, onrejected) {
+        return this.parse().then(onfulfilled, onrejected);
+      }
+      catch(onrejected) {
+        return this.parse().catch(onrejected);
+      }
+      finally(onfinally) {
+        return this.parse().finally(onfinally);
+      }
+    };
+    _APIPromise_client = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// node_modules/openai/core/pagination.mjs
+var _AbstractPage_client, AbstractPage, PagePromise, Page, CursorPage, ConversationCursorPage, NextCursorPage;
+var init_pagination = __esm({
+  "node_modules/openai/core/pagination.mjs"() {
+    init_tslib();
+    init_error();
+    init_parse();
+    init_api_promise();
+    init_values();
+    AbstractPage = class {
+      constructor(client, response, body, options) {
+        _AbstractPage_client.set(this, void 0);
+        __classPrivateFieldSet(this, _AbstractPage_client, client, "f");
+        this.options = options;
+        this.response = response;
+        this.body = body;
+      }
+      hasNextPage() {
+        const items = this.getPaginatedItems();
+        if (!items.length)
+          return false;
+        return this.nextPageRequestOptions() != null;
+      }
+      async getNextPage() {
+        const nextOptions = this.nextPageRequestOptions();
+        if (!nextOptions) {
+          throw new OpenAIError("No next page expected; please check `.hasNextPage()` before calling `.getNextPage()`.");
+        }
+        return await __classPrivateFieldGet(this, _AbstractPage_client, "f").requestAPIList(this.constructor, nextOptions);
+      }
+      async *iterPages() {
+        let page = this;
+        yield page;
+        while (page.hasNextPage()) {
+          page = await page.getNextPage();
+          yield page;
+        }
+      }
+      async *[(_AbstractPage_client = /* @__PURE__ */ new WeakMap(), Symbol.asyncIterator)]() {
+        for await (const page of this.iterPages()) {
+          for (const item of page.getPaginatedItems()) {
+            yield item;
+          }
+        }
+      }
+    };
+    PagePromise = class extends APIPromise {
+      constructor(client, request, Page2) {
+        super(client, request, async (client2, props) => new Page2(client2, props.response, await defaultParseResponse(client2, props), props.options));
+      }
+      /**
+       * Allow auto-paginating iteration on an unawaited list call, eg:
+       *
+       *    for await (const item of client.items.list()) {
+       *      console.log(item)
+       *    }
+       */
+      async *[Symbol.asyncIterator]() {
+        const page = await this;
+        for await (const item of page) {
+          yield item;
+        }
+      }
+    };
+    Page = class extends AbstractPage {
+      constructor(client, response, body, options) {
+        super(client, response, body, options);
+        this.data = body.data || [];
+        this.object = body.object;
+      }
+      getPaginatedItems() {
+        return this.data ?? [];
+      }
+      nextPageRequestOptions() {
+        return null;
+      }
+    };
+    CursorPage = class extends AbstractPage {
+      constructor(client, response, body, options) {
+        super(client, response, body, options);
+        this.data = body.data || [];
+        this.has_more = body.has_more || false;
+      }
+      getPaginatedItems() {
+        return this.data ?? [];
+      }
+      hasNextPage() {
+        if (this.has_more === false) {
+          return false;
+        }
+        return super.hasNextPage();
+      }
+      nextPageRequestOptions() {
+        const data = this.getPaginatedItems();
+        const id = data[data.length - 1]?.id;
+        if (!id) {
+          return null;
+        }
+        return {
+          ...this.options,
+          query: {
+            ...maybeObj(this.options.query),
+            after: id
+          }
+        };
+      }
+    };
+    ConversationCursorPage = class extends AbstractPage {
+      constructor(client, response, body, options) {
+        super(client, response, body, options);
+        this.data = body.data || [];
+        this.has_more = body.has_more || false;
+        this.last_id = body.last_id || "";
+      }
+      getPaginatedItems() {
+        return this.data ?? [];
+      }
+      hasNextPage() {
+        if (this.has_more === false) {
+          return false;
+        }
+        return super.hasNextPage();
+      }
+      nextPageRequestOptions() {
+        const cursor = this.last_id;
+        if (!cursor) {
+          return null;
+        }
+        return {
+          ...this.options,
+          query: {
+            ...maybeObj(this.options.query),
+            after: cursor
+          }
+        };
+      }
+    };
+    NextCursorPage = class extends AbstractPage {
+      constructor(client, response, body, options) {
+        super(client, response, body, options);
+        this.data = body.data || [];
+        this.has_more = body.has_more || false;
+        this.next = body.next || null;
+      }
+      getPaginatedItems() {
+        return this.data ?? [];
+      }
+      hasNextPage() {
+        if (this.has_more === false) {
+          return false;
+        }
+        return super.hasNextPage();
+      }
+      nextPageRequestOptions() {
+        const cursor = this.next;
+        if (!cursor) {
+          return null;
+        }
+        return {
+          ...this.options,
+          query: {
+            ...maybeObj(this.options.query),
+            after: cursor
+          }
+        };
+      }
+    };
+  }
+});
+
+// node_modules/openai/auth/workload-identity-auth.mjs
+var SUBJECT_TOKEN_TYPES, TOKEN_EXCHANGE_GRANT_TYPE, WorkloadIdentityAuth;
+var init_workload_identity_auth = __esm({
+  "node_modules/openai/auth/workload-identity-auth.mjs"() {
+    init_shims();
+    init_error();
+    SUBJECT_TOKEN_TYPES = {
+      jwt: "urn:ietf:params:oauth:token-type:jwt",
+      id: "urn:ietf:params:oauth:token-type:id_token"
+    };
+    TOKEN_EXCHANGE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:token-exchange";
+    WorkloadIdentityAuth = class {
+      constructor(config2, fetch2) {
+        this.cachedToken = null;
+        this.refreshPromise = null;
+        this.tokenExchangeUrl = "https://auth.openai.com/oauth/token";
+        this.config = config2;
+        this.fetch = fetch2 ?? getDefaultFetch();
+      }
+      async getToken() {
+        if (!this.cachedToken || this.isTokenExpired(this.cachedToken)) {
+          if (this.refreshPromise) {
+            return await this.refreshPromise;
+          }
+          this.refreshPromise = this.refreshToken();
+          try {
+            const token = await this.refreshPromise;
+            return token;
+          } finally {
+            this.refreshPromise = null;
+          }
+        }
+        if (this.needsRefresh(this.cachedToken) && !this.refreshPromise) {
+          this.refreshPromise = this.refreshToken().finally(() => {
+            this.refreshPromise = null;
+          });
+        }
+        return this.cachedToken.token;
+      }
+      async refreshToken() {
+        const subjectToken = await this.config.provider.getToken();
+        const body = {
+          grant_type: TOKEN_EXCHANGE_GRANT_TYPE,
+          subject_token: subjectToken,
+          subject_token_type: SUBJECT_TOKEN_TYPES[this.config.provider.tokenType],
+          identity_provider_id: this.config.identityProviderId,
+          service_account_id: this.config.serviceAccountId
+        };
+        if (this.config.clientId) {
+          body["client_id"] = this.config.clientId;
+        }
+        const response = await this.fetch(this.tokenExchangeUrl, {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json"
+          },
+          body: JSON.stringify(body)
+        });
+        if (!response.ok) {
+          const errorText = await response.text();
+          let body2 = void 0;
+          try {
+            body2 = JSON.parse(errorText);
+          } catch {
+          }
+          if (response.status === 400 || response.status === 401 || response.status === 403) {
+            throw new OAuthError(response.status, body2, response.headers);
+          }
+          throw APIError.generate(response.status, body2, `Token exchange failed with status ${response.status}`, response.headers);
+        }
+        const tokenResponse = await response.json();
+        if (typeof tokenResponse !== "object" || tokenResponse === null || !("access_token" in tokenResponse) || typeof tokenResponse.access_token !== "string" || tokenResponse.access_token.trim().length === 0) {
+          throw new OpenAIError("Token exchange response missing 'access_token' field");
+        }
+        const accessToken = tokenResponse.access_token;
+        const expiresIn = tokenResponse.expires_in ?? 3600;
+        const expiresAt = Date.now() + expiresIn * 1e3;
+        this.cachedToken = {
+          token: accessToken,
+          expiresAt
+        };
+        return accessToken;
+      }
+      isTokenExpired(cachedToken) {
+        return Date.now() >= cachedToken.expiresAt;
+      }
+      needsRefresh(cachedToken) {
+        const bufferSeconds = this.config.refreshBufferSeconds ?? 1200;
+        const bufferMs = bufferSeconds * 1e3;
+        return Date.now() >= cachedToken.expiresAt - bufferMs;
+      }
+      invalidateToken() {
+        this.cachedToken = null;
+        this.refreshPromise = null;
+      }
+    };
+  }
+});
+
+// node_modules/openai/internal/headers.mjs
+function* iterateHeaders(headers) {
+  if (!headers)
+    return;
+  if (brand_privateNullableHeaders in headers) {
+    const { values, nulls } = headers;
+    yield* values.entries();
+    for (const name of nulls) {
+      yield [name, null];
+    }
+    return;
+  }
+  let shouldClear = false;
+  let iter;
+  if (headers instanceof Headers) {
+    iter = headers.entries();
+  } else if (isReadonlyArray(headers)) {
+    iter = headers;
+  } else {
+    shouldClear = true;
+    iter = Object.entries(headers ?? {});
+  }
+  for (let row of iter) {
+    const name = row[0];
+    if (typeof name !== "string")
+      throw new TypeError("expected header name to be a string");
+    const values = isReadonlyArray(row[1]) ? row[1] : [row[1]];
+    let didClear = false;
+    for (const value of values) {
+      if (value === void 0)
+        continue;
+      if (shouldClear && !didClear) {
+        didClear = true;
+        yield [name, null];
+      }
+      yield [name, value];
+    }
+  }
+}
+var brand_privateNullableHeaders, httpTokenHeaderName, buildHeaders;
+var init_headers = __esm({
+  "node_modules/openai/internal/headers.mjs"() {
+    init_values();
+    brand_privateNullableHeaders = /* @__PURE__ */ Symbol("brand.privateNullableHeaders");
+    httpTokenHeaderName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+    buildHeaders = (newHeaders) => {
+      const targetHeaders = new Headers();
+      const nullHeaders = /* @__PURE__ */ new Set();
+      for (const headers of newHeaders) {
+        const seenHeaders = /* @__PURE__ */ new Set();
+        for (const [name, value] of iterateHeaders(headers)) {
+          if (!httpTokenHeaderName.test(name)) {
+            throw new TypeError(`Header name must be a valid HTTP token ["${name}"]`);
+          }
+          const lowerName = name.toLowerCase();
+          if (!seenHeaders.has(lowerName)) {
+            targetHeaders.delete(lowerName);
+            seenHeaders.add(lowerName);
+          }
+          if (value === null) {
+            targetHeaders.delete(lowerName);
+            nullHeaders.add(lowerName);
+          } else {
+            targetHeaders.append(lowerName, value);
+            nullHeaders.delete(lowerName);
+          }
+        }
+      }
+      return { [brand_privateNullableHeaders]: true, values: targetHeaders, nulls: nullHeaders };
+    };
+  }
+});
+
+// node_modules/openai/internal/uploads.mjs
+function toStreamingFile(data, name, options) {
+  if (!name) {
+    throw new TypeError("toStreamingFile requires a non-empty file name");
+  }
+  return {
+    [brand_privateStreamingFile]: true,
+    data,
+    name,
+    ...options?.type ? { type: options.type } : {}
+  };
+}
+function makeFile(fileBits, fileName, options) {
+  checkFileSupport();
+  return new File(fileBits, fileName ?? "unknown_file", options);
+}
+function getName(value) {
+  return (typeof value === "object" && value !== null && ("name" in value && value.name && String(value.name) || "url" in value && value.url && String(value.url) || "filename" in value && value.filename && String(value.filename) || "path" in value && value.path && String(value.path)) || "").split(/[\\/]/).pop() || void 0;
+}
+function supportsFormData(fetchObject) {
+  const fetch2 = typeof fetchObject === "function" ? fetchObject : fetchObject.fetch;
+  const cached2 = supportsFormDataMap.get(fetch2);
+  if (cached2)
+    return cached2;
+  const promise2 = (async () => {
+    try {
+      const FetchResponse = "Response" in fetch2 ? fetch2.Response : (await fetch2("data:,")).constructor;
+      const data = new FormData();
+      if (data.toString() === await new FetchResponse(data).text()) {
+        return false;
+      }
+      return true;
+    } catch {
+      return true;
+    }
+  })();
+  supportsFormDataMap.set(fetch2, promise2);
+  return promise2;
+}
+async function* iterateMultipartBody(body, boundary) {
+  for await (const { key, value } of iterateFormEntries(body)) {
+    yield encodeUTF8(`--${boundary}\r
+`);
+    if (isUploadable(value)) {
+      const filename = getStreamingFileName(value);
+      const type = getStreamingFileType(value);
+      yield encodeUTF8(`Content-Disposition: form-data; name="${escapeHeaderValue(key)}"; filename="${escapeHeaderValue(filename)}"\r
+Content-Type: ${type}\r
+\r
+`);
+      yield* iterateBytes(getStreamingFileData(value));
+    } else {
+      yield encodeUTF8(`Content-Disposition: form-data; name="${escapeHeaderValue(key)}"\r
+\r
+${String(value)}`);
+    }
+    yield encodeUTF8("\r\n");
+  }
+  yield encodeUTF8(`--${boundary}--\r
+`);
+}
+async function* iterateFormEntries(body) {
+  if (!body || typeof body !== "object")
+    return;
+  for (const [key, value] of Object.entries(body)) {
+    yield* iterateFormValue(key, value);
+  }
+}
+async function* iterateFormValue(key, value) {
+  if (value === void 0)
+    return;
+  if (value == null) {
+    throw new TypeError(`Received null for "${key}"; to pass null in FormData, you must use the string 'null'`);
+  }
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean" || isUploadable(value)) {
+    yield { key, value };
+  } else if (Array.isArray(value)) {
+    for (const entry of value) {
+      yield* iterateFormValue(key + "[]", entry);
+    }
+  } else if (typeof value === "object") {
+    for (const [name, prop] of Object.entries(value)) {
+      yield* iterateFormValue(`${key}[${name}]`, prop);
+    }
+  } else {
+    throw new TypeError(`Invalid value given to form, expected a string, number, boolean, object, Array, File or Blob but got ${value} instead`);
+  }
+}
+function getStreamingFileName(value) {
+  return isStreamingFile(value) ? value.name : getName(value) ?? "unknown_file";
+}
+function getStreamingFileType(value) {
+  if (isStreamingFile(value))
+    return value.type || "application/octet-stream";
+  if (isNamedBlob(value) && value.type)
+    return value.type;
+  if (value instanceof Response)
+    return value.headers.get("content-type") || "application/octet-stream";
+  return "application/octet-stream";
+}
+function getStreamingFileData(value) {
+  if (isStreamingFile(value))
+    return value.data;
+  return value;
+}
+async function* iterateBytes(value) {
+  if (typeof value === "string") {
+    yield encodeUTF8(value);
+  } else if (ArrayBuffer.isView(value)) {
+    yield new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  } else if (value instanceof ArrayBuffer) {
+    yield new Uint8Array(value);
+  } else if (value instanceof Response) {
+    if (value.body) {
+      yield* iterateBytes(value.body);
+    } else {
+      yield* iterateBytes(await value.blob());
+    }
+  } else if (value instanceof Blob) {
+    if (typeof value.stream === "function") {
+      yield* iterateBytes(value.stream());
+    } else {
+      yield new Uint8Array(await value.arrayBuffer());
+    }
+  } else if (isReadableStream(value)) {
+    for await (const chunk of ReadableStreamToAsyncIterable(value)) {
+      yield* iterateBytes(chunk);
+    }
+  } else if (isAsyncIterable(value)) {
+    for await (const chunk of value) {
+      yield* iterateBytes(chunk);
+    }
+  } else {
+    throw new TypeError(`Invalid streaming file chunk: ${String(value)}`);
+  }
+}
+function escapeHeaderValue(value) {
+  return value.replace(/["\\\r\n]/g, (character) => encodeURIComponent(character));
+}
+var brand_privateStreamingFile, checkFileSupport, isAsyncIterable, maybeMultipartFormRequestOptions, multipartFormRequestOptions, supportsFormDataMap, createForm, isNamedBlob, isReadableStream, isStreamingFile, isUploadable, hasStreamingUploadableValue, hasUploadableValue, createStreamingFormRequestOptions, addFormValue;
+var init_uploads = __esm({
+  "node_modules/openai/internal/uploads.mjs"() {
+    init_headers();
+    init_shims();
+    init_bytes();
+    brand_privateStreamingFile = /* @__PURE__ */ Symbol("brand.privateStreamingFile");
+    checkFileSupport = () => {
+      if (typeof File === "undefined") {
+        const { process: process2 } = globalThis;
+        const isOldNode = typeof process2?.versions?.node === "string" && parseInt(process2.versions.node.split(".")) < 20;
+        throw new Error("`File` is not defined as a global, which is required for file uploads." + (isOldNode ? " Update to Node 20 LTS or newer, or set `globalThis.File` to `import('node:buffer').File`." : ""));
+      }
+    };
+    isAsyncIterable = (value) => value != null && typeof value === "object" && typeof value[Symbol.asyncIterator] === "function";
+    maybeMultipartFormRequestOptions = async (opts, fetch2) => {
+      if (!hasUploadableValue(opts.body))
+        return opts;
+      if (hasStreamingUploadableValue(opts.body)) {
+        return createStreamingFormRequestOptions(opts);
+      }
+      return { ...opts, body: await createForm(opts.body, fetch2) };
+    };
+    multipartFormRequestOptions = async (opts, fetch2) => {
+      if (hasStreamingUploadableValue(opts.body)) {
+        return createStreamingFormRequestOptions(opts);
+      }
+      return { ...opts, body: await createForm(opts.body, fetch2) };
+    };
+    supportsFormDataMap = /* @__PURE__ */ new WeakMap();
+    createForm = async (body, fetch2) => {
+      if (!await supportsFormData(fetch2)) {
+        throw new TypeError("The provided fetch function does not support file uploads with the current global FormData class.");
+      }
+      const form = new FormData();
+      await Promise.all(Object.entries(body || {}).map(([key, value]) => addFormValue(form, key, value)));
+      return form;
+    };
+    isNamedBlob = (value) => value instanceof Blob && "name" in value;
+    isReadableStream = (value) => typeof value === "object" && value !== null && "getReader" in value && typeof value.getReader === "function";
+    isStreamingFile = (value) => typeof value === "object" && value !== null && brand_privateStreamingFile in value;
+    isUploadable = (value) => typeof value === "object" && value !== null && (value instanceof Response || isAsyncIterable(value) || isReadableStream(value) || isStreamingFile(value) || isNamedBlob(value));
+    hasStreamingUploadableValue = (value) => {
+      if (isStreamingFile(value) || isAsyncIterable(value) || isReadableStream(value))
+        return true;
+      if (Array.isArray(value))
+        return value.some(hasStreamingUploadableValue);
+      if (value && typeof value === "object" && !isNamedBlob(value) && !(value instanceof Response)) {
+        for (const k in value) {
+          if (hasStreamingUploadableValue(value[k]))
+            return true;
+        }
+      }
+      return false;
+    };
+    hasUploadableValue = (value) => {
+      if (isUploadable(value))
+        return true;
+      if (Array.isArray(value))
+        return value.some(hasUploadableValue);
+      if (value && typeof value === "object") {
+        for (const k in value) {
+          if (hasUploadableValue(value[k]))
+            return true;
+        }
+      }
+      return false;
+    };
+    createStreamingFormRequestOptions = (opts) => {
+      const boundary = `openai-${Math.random().toString(36).slice(2)}`;
+      const body = ReadableStreamFrom(iterateMultipartBody(opts.body, boundary));
+      return {
+        ...opts,
+        body,
+        headers: buildHeaders([{ "content-type": `multipart/form-data; boundary=${boundary}` }, opts.headers])
+      };
+    };
+    addFormValue = async (form, key, value) => {
+      if (value === void 0)
+        return;
+      if (value == null) {
+        throw new TypeError(`Received null for "${key}"; to pass null in FormData, you must use the string 'null'`);
+      }
+      if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+        form.append(key, String(value));
+      } else if (value instanceof Response) {
+        form.append(key, makeFile([await value.blob()], getName(value)));
+      } else if (isAsyncIterable(value)) {
+        form.append(key, makeFile([await new Response(ReadableStreamFrom(value)).blob()], getName(value)));
+      } else if (isNamedBlob(value)) {
+        form.append(key, value, getName(value));
+      } else if (Array.isArray(value)) {
+        await Promise.all(value.map((entry) => addFormValue(form, key + "[]", entry)));
+      } else if (typeof value === "object") {
+        await Promise.all(Object.entries(value).map(([name, prop]) => addFormValue(form, `${key}[${name}]`, prop)));
+      } else {
+        throw new TypeError(`Invalid value given to form, expected a string, number, boolean, object, Array, File or Blob but got ${value} instead`);
+      }
+    };
+  }
+});
+
+// node_modules/openai/internal/to-file.mjs
+async function toFile(value, name, options) {
+  checkFileSupport();
+  value = await value;
+  if (isFileLike(value)) {
+    if (value instanceof File) {
+      return value;
+    }
+    return makeFile([await value.arrayBuffer()], value.name);
+  }
+  if (isResponseLike(value)) {
+    const blob = await value.blob();
+    name || (name = new URL(value.url).pathname.split(/[\\/]/).pop());
+    return makeFile(await getBytes(blob), name, options);
+  }
+  const parts = await getBytes(value);
+  name || (name = getName(value));
+  if (!options?.type) {
+    const type = parts.find((part) => typeof part === "object" && "type" in part && part.type);
+    if (typeof type === "string") {
+      options = { ...options, type };
+    }
+  }
+  return makeFile(parts, name, options);
+}
+async function getBytes(value) {
+  let parts = [];
+  if (typeof value === "string" || ArrayBuffer.isView(value) || // includes Uint8Array, Buffer, etc.
+  value instanceof ArrayBuffer) {
+    parts.push(value);
+  } else if (isBlobLike(value)) {
+    parts.push(value instanceof Blob ? value : await value.arrayBuffer());
+  } else if (isAsyncIterable(value)) {
+    for await (const chunk of value) {
+      parts.push(...await getBytes(chunk));
+    }
+  } else {
+    const constructor = value?.constructor?.name;
+    throw new Error(`Unexpected data type: ${typeof value}${constructor ? `; constructor: ${constructor}` : ""}${propsForError(value)}`);
+  }
+  return parts;
+}
+function propsForError(value) {
+  if (typeof value !== "object" || value === null)
+    return "";
+  const props = Object.getOwnPropertyNames(value);
+  return `; props: [${props.map((p) => `"${p}"`).join(", ")}]`;
+}
+var isBlobLike, isFileLike, isResponseLike;
+var init_to_file = __esm({
+  "node_modules/openai/internal/to-file.mjs"() {
+    init_uploads();
+    init_uploads();
+    isBlobLike = (value) => value != null && typeof value === "object" && typeof value.size === "number" && typeof value.type === "string" && typeof value.text === "function" && typeof value.slice === "function" && typeof value.arrayBuffer === "function";
+    isFileLike = (value) => value != null && typeof value === "object" && typeof value.name === "string" && typeof value.lastModified === "number" && isBlobLike(value);
+    isResponseLike = (value) => value != null && typeof value === "object" && typeof value.url === "string" && typeof value.blob === "function";
+  }
+});
+
+// node_modules/openai/core/uploads.mjs
+var init_uploads2 = __esm({
+  "node_modules/openai/core/uploads.mjs"() {
+    init_uploads();
+    init_to_file();
+  }
+});
+
+// node_modules/openai/core/resource.mjs
+var APIResource;
+var init_resource = __esm({
+  "node_modules/openai/core/resource.mjs"() {
+    APIResource = class {
+      constructor(client) {
+        this._client = client;
+      }
+    };
+  }
+});
+
+// node_modules/openai/internal/utils/path.mjs
+function encodeURIPath(str2) {
+  return str2.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g, encodeURIComponent);
+}
+var EMPTY, createPathTagFunction, path;
+var init_path = __esm({
+  "node_modules/openai/internal/utils/path.mjs"() {
+    init_error();
+    EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
+    createPathTagFunction = (pathEncoder = encodeURIPath) => function path2(statics, ...params) {
+      if (statics.length === 1)
+        return statics[0];
+      let postPath = false;
+      const invalidSegments = [];
+      const path3 = statics.reduce((previousValue, currentValue, index) => {
+        if (/[?#]/.test(currentValue)) {
+          postPath = true;
+        }
+        const value = params[index];
+        let encoded = (postPath ? encodeURIComponent : pathEncoder)("" + value);
+        if (index !== params.length && (value == null || typeof value === "object" && // handle values from other realms
+        value.toString === Object.getPrototypeOf(Object.getPrototypeOf(value.hasOwnProperty ?? EMPTY) ?? EMPTY)?.toString)) {
+          encoded = value + "";
+          invalidSegments.push({
+            start: previousValue.length + currentValue.length,
+            length: encoded.length,
+            error: `Value of type ${Object.prototype.toString.call(value).slice(8, -1)} is not a valid path parameter`
+          });
+        }
+        return previousValue + currentValue + (index === params.length ? "" : encoded);
+      }, "");
+      const pathOnly = path3.split(/[?#]/, 1)[0];
+      const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
+      let match;
+      while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
+        invalidSegments.push({
+          start: match.index,
+          length: match[0].length,
+          error: `Value "${match[0]}" can't be safely passed as a path parameter`
+        });
+      }
+      invalidSegments.sort((a, b) => a.start - b.start);
+      if (invalidSegments.length > 0) {
+        let lastEnd = 0;
+        const underline = invalidSegments.reduce((acc, segment) => {
+          const spaces = " ".repeat(segment.start - lastEnd);
+          const arrows = "^".repeat(segment.length);
+          lastEnd = segment.start + segment.length;
+          return acc + spaces + arrows;
+        }, "");
+        throw new OpenAIError(`Path parameters result in path with invalid segments:
+${invalidSegments.map((e) => e.error).join("\n")}
+${path3}
+${underline}`);
+      }
+      return path3;
+    };
+    path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
+  }
+});
+
+// node_modules/openai/resources/chat/completions/messages.mjs
+var Messages;
+var init_messages = __esm({
+  "node_modules/openai/resources/chat/completions/messages.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    Messages = class extends APIResource {
+      /**
+       * Get the messages in a stored chat completion. Only Chat Completions that have
+       * been created with the `store` parameter set to `true` will be returned.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const chatCompletionStoreMessage of client.chat.completions.messages.list(
+       *   'completion_id',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(completionID, query = {}, options) {
+        return this._client.getAPIList(path`/chat/completions/${completionID}/messages`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+      }
+    };
+  }
+});
+
+// node_modules/openai/error.mjs
+var init_error2 = __esm({
+  "node_modules/openai/error.mjs"() {
+    init_error();
+  }
+});
+
+// node_modules/openai/lib/parser.mjs
+function isChatCompletionFunctionTool(tool) {
+  return tool !== void 0 && "function" in tool && tool.function !== void 0;
+}
+function isAutoParsableResponseFormat(response_format) {
+  return response_format?.["$brand"] === "auto-parseable-response-format";
+}
+function isAutoParsableTool(tool) {
+  return tool?.["$brand"] === "auto-parseable-tool";
+}
+function maybeParseChatCompletion(completion, params) {
+  if (!params || !hasAutoParseableInput(params)) {
+    return {
+      ...completion,
+      choices: completion.choices.map((choice) => {
+        assertToolCallsAreChatCompletionFunctionToolCalls(choice.message.tool_calls);
+        return {
+          ...choice,
+          message: {
+            ...choice.message,
+            parsed: null,
+            ...choice.message.tool_calls ? {
+              tool_calls: choice.message.tool_calls
+            } : void 0
+          }
+        };
+      })
+    };
+  }
+  return parseChatCompletion(completion, params);
+}
+function parseChatCompletion(completion, params) {
+  const choices = completion.choices.map((choice) => {
+    if (choice.finish_reason === "length") {
+      throw new LengthFinishReasonError();
+    }
+    if (choice.finish_reason === "content_filter") {
+      throw new ContentFilterFinishReasonError();
+    }
+    assertToolCallsAreChatCompletionFunctionToolCalls(choice.message.tool_calls);
+    return {
+      ...choice,
+      message: {
+        ...choice.message,
+        ...choice.message.tool_calls ? {
+          tool_calls: choice.message.tool_calls?.map((toolCall) => parseToolCall(params, toolCall)) ?? void 0
+        } : void 0,
+        parsed: choice.message.content && !choice.message.refusal ? parseResponseFormat(params, choice.message.content) : null
+      }
+    };
+  });
+  return { ...completion, choices };
+}
+function parseResponseFormat(params, content) {
+  if (params.response_format?.type !== "json_schema") {
+    return null;
+  }
+  if (params.response_format?.type === "json_schema") {
+    if ("$parseRaw" in params.response_format) {
+      const response_format = params.response_format;
+      return response_format.$parseRaw(content);
+    }
+    return JSON.parse(content);
+  }
+  return null;
+}
+function parseToolCall(params, toolCall) {
+  const inputTool = params.tools?.find((inputTool2) => isChatCompletionFunctionTool(inputTool2) && inputTool2.function?.name === toolCall.function.name);
+  return {
+    ...toolCall,
+    function: {
+      ...toolCall.function,
+      parsed_arguments: isAutoParsableTool(inputTool) ? inputTool.$parseRaw(toolCall.function.arguments) : inputTool?.function.strict ? JSON.parse(toolCall.function.arguments) : null
+    }
+  };
+}
+function shouldParseToolCall(params, toolCall) {
+  if (!params || !("tools" in params) || !params.tools) {
+    return false;
+  }
+  const inputTool = params.tools?.find((inputTool2) => isChatCompletionFunctionTool(inputTool2) && inputTool2.function?.name === toolCall.function.name);
+  return isChatCompletionFunctionTool(inputTool) && (isAutoParsableTool(inputTool) || inputTool?.function.strict || false);
+}
+function hasAutoParseableInput(params) {
+  if (isAutoParsableResponseFormat(params.response_format)) {
+    return true;
+  }
+  return params.tools?.some((t) => isAutoParsableTool(t) || t.type === "function" && t.function.strict === true) ?? false;
+}
+function assertToolCallsAreChatCompletionFunctionToolCalls(toolCalls) {
+  for (const toolCall of toolCalls || []) {
+    if (toolCall.type !== "function") {
+      throw new OpenAIError(`Currently only \`function\` tool calls are supported; Received \`${toolCall.type}\``);
+    }
+  }
+}
+function validateInputTools(tools) {
+  for (const tool of tools ?? []) {
+    if (tool.type !== "function") {
+      throw new OpenAIError(`Currently only \`function\` tool types support auto-parsing; Received \`${tool.type}\``);
+    }
+    if (tool.function.strict !== true) {
+      throw new OpenAIError(`The \`${tool.function.name}\` tool is not marked with \`strict: true\`. Only strict function tools can be auto-parsed`);
+    }
+  }
+}
+var init_parser = __esm({
+  "node_modules/openai/lib/parser.mjs"() {
+    init_error2();
+  }
+});
+
+// node_modules/openai/lib/chatCompletionUtils.mjs
+var isAssistantMessage, isToolMessage;
+var init_chatCompletionUtils = __esm({
+  "node_modules/openai/lib/chatCompletionUtils.mjs"() {
+    isAssistantMessage = (message) => {
+      return message?.role === "assistant";
+    };
+    isToolMessage = (message) => {
+      return message?.role === "tool";
+    };
+  }
+});
+
+// node_modules/openai/lib/EventStream.mjs
+var _EventStream_instances, _EventStream_connectedPromise, _EventStream_resolveConnectedPromise, _EventStream_rejectConnectedPromise, _EventStream_endPromise, _EventStream_resolveEndPromise, _EventStream_rejectEndPromise, _EventStream_listeners, _EventStream_abortListeners, _EventStream_ended, _EventStream_errored, _EventStream_aborted, _EventStream_catchingPromiseCreated, _EventStream_removeAbortListeners, _EventStream_handleError, EventStream;
+var init_EventStream = __esm({
+  "node_modules/openai/lib/EventStream.mjs"() {
+    init_tslib();
+    init_error2();
+    EventStream = class {
+      constructor() {
+        _EventStream_instances.add(this);
+        this.controller = new AbortController();
+        _EventStream_connectedPromise.set(this, void 0);
+        _EventStream_resolveConnectedPromise.set(this, () => {
+        });
+        _EventStream_rejectConnectedPromise.set(this, () => {
+        });
+        _EventStream_endPromise.set(this, void 0);
+        _EventStream_resolveEndPromise.set(this, () => {
+        });
+        _EventStream_rejectEndPromise.set(this, () => {
+        });
+        _EventStream_listeners.set(this, {});
+        _EventStream_abortListeners.set(this, []);
+        _EventStream_ended.set(this, false);
+        _EventStream_errored.set(this, false);
+        _EventStream_aborted.set(this, false);
+        _EventStream_catchingPromiseCreated.set(this, false);
+        __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve2, reject) => {
+          __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve2, "f");
+          __classPrivateFieldSet(this, _EventStream_rejectConnectedPromise, reject, "f");
+        }), "f");
+        __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve2, reject) => {
+          __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve2, "f");
+          __classPrivateFieldSet(this, _EventStream_rejectEndPromise, reject, "f");
+        }), "f");
+        __classPrivateFieldGet(this, _EventStream_connectedPromise, "f").catch(() => {
+        });
+        __classPrivateFieldGet(this, _EventStream_endPromise, "f").catch(() => {
+        });
+      }
+      _run(executor) {
+        setTimeout(() => {
+          Promise.resolve().then(executor).then(() => {
+            try {
+              this._emitFinal();
+            } catch (error62) {
+              __classPrivateFieldGet(this, _EventStream_instances, "m", _EventStream_handleError).call(this, error62);
+              return;
+            }
+            this._emit("end");
+          }, __classPrivateFieldGet(this, _EventStream_instances, "m", _EventStream_handleError).bind(this));
+        }, 0);
+      }
+      _connected() {
+        if (this.ended)
+          return;
+        __classPrivateFieldGet(this, _EventStream_resolveConnectedPromise, "f").call(this);
+        this._emit("connect");
+      }
+      get ended() {
+        return __classPrivateFieldGet(this, _EventStream_ended, "f");
+      }
+      get errored() {
+        return __classPrivateFieldGet(this, _EventStream_errored, "f");
+      }
+      get aborted() {
+        return __classPrivateFieldGet(this, _EventStream_aborted, "f");
+      }
+      abort() {
+        this.controller.abort();
+      }
+      _listenForAbort(signal) {
+        if (!signal || this.ended)
+          return;
+        if (signal.aborted) {
+          this.controller.abort();
+          return;
+        }
+        const listener = () => this.controller.abort();
+        signal.addEventListener("abort", listener, { once: true });
+        __classPrivateFieldGet(this, _EventStream_abortListeners, "f").push({ signal, listener });
+      }
+      /**
+       * Adds the listener function to the end of the listeners array for the event.
+       * No checks are made to see if the listener has already been added. Multiple calls passing
+       * the same combination of event and listener will result in the listener being added, and
+       * called, multiple times.
+       * @returns this ChatCompletionStream, so that calls can be chained
+       */
+      on(event, listener) {
+        const listeners = __classPrivateFieldGet(this, _EventStream_listeners, "f")[event] || (__classPrivateFieldGet(this, _EventStream_listeners, "f")[event] = []);
+        listeners.push({ listener });
+        return this;
+      }
+      /**
+       * Removes the specified listener from the listener array for the event.
+       * off() will remove, at most, one instance of a listener from the listener array. If any single
+       * listener has been added multiple times to the listener array for the specified event, then
+       * off() must be called multiple times to remove each instance.
+       * @returns this ChatCompletionStream, so that calls can be chained
+       */
+      off(event, listener) {
+        const listeners = __classPrivateFieldGet(this, _EventStream_listeners, "f")[event];
+        if (!listeners)
+          return this;
+        const index = listeners.findIndex((l) => l.listener === listener);
+        if (index >= 0)
+          listeners.splice(index, 1);
+        return this;
+      }
+      /**
+       * Adds a one-time listener function for the event. The next time the event is triggered,
+       * this listener is removed and then invoked.
+       * @returns this ChatCompletionStream, so that calls can be chained
+       */
+      once(event, listener) {
+        const listeners = __classPrivateFieldGet(this, _EventStream_listeners, "f")[event] || (__classPrivateFieldGet(this, _EventStream_listeners, "f")[event] = []);
+        listeners.push({ listener, once: true });
+        return this;
+      }
+      /**
+       * This is similar to `.once()`, but returns a Promise that resolves the next time
+       * the event is triggered, instead of calling a listener callback.
+       * @returns a Promise that resolves the next time given event is triggered,
+       * or rejects if an error is emitted.  (If you request the 'error' event,
+       * returns a promise that resolves with the error).
+       *
+       * Example:
+       *
+       *   const message = await stream.emitted('message') // rejects if the stream errors
+       */
+      emitted(event) {
+        return new Promise((resolve2, reject) => {
+          __classPrivateFieldSet(this, _EventStream_catchingPromiseCreated, true, "f");
+          if (event !== "error")
+            this.once("error", reject);
+          this.once(event, resolve2);
+        });
+      }
+      /**
+       * Returns an async iterator that yields every time the event is triggered.
+       * The iterator ends when the stream ends and rejects if the stream errors
+       * or is aborted. If you request the 'error' or 'abort' event, the iterator
+       * yields that event instead of rejecting.
+       *
+       * Example:
+       *
+       *   for await (const [message] of stream.events('message')) {
+       *     await processMessage(message);
+       *   }
+       */
+      events(event) {
+        const pushQueue = [];
+        const readQueue = [];
+        let ended = this.ended;
+        let failure2;
+        let failureDelivered = false;
+        const doneResult = () => ({ value: void 0, done: true });
+        const finishReaders = () => {
+          while (readQueue.length) {
+            readQueue.shift().resolve(doneResult());
+          }
+        };
+        const rejectReader = () => {
+          if (!failure2 || failureDelivered || !readQueue.length)
+            return;
+          failureDelivered = true;
+          readQueue.shift().reject(failure2);
+        };
+        const cleanup = () => {
+          this.off(event, onEvent);
+          this.off("end", onEnd);
+          if (event !== "error")
+            this.off("error", onFailure);
+          if (event !== "abort")
+            this.off("abort", onFailure);
+        };
+        const onEvent = (...args) => {
+          if (ended)
+            return;
+          const reader = readQueue.shift();
+          if (reader) {
+            reader.resolve({ value: args, done: false });
+          } else {
+            pushQueue.push(args);
+          }
+        };
+        const onFailure = (error62) => {
+          failure2 = error62;
+          if (!pushQueue.length)
+            rejectReader();
+        };
+        const onEnd = () => {
+          ended = true;
+          cleanup();
+          if (!pushQueue.length) {
+            rejectReader();
+            finishReaders();
+          }
+        };
+        if (!ended) {
+          this.on(event, onEvent);
+          this.on("end", onEnd);
+          if (event !== "error")
+            this.on("error", onFailure);
+          if (event !== "abort")
+            this.on("abort", onFailure);
+        }
+        return {
+          next: () => {
+            const value = pushQueue.shift();
+            if (value)
+              return Promise.resolve({ value, done: false });
+            if (failure2 && !failureDelivered) {
+              failureDelivered = true;
+              return Promise.reject(failure2);
+            }
+            if (ended)
+              return Promise.resolve(doneResult());
+            return new Promise((resolve2, reject) => {
+              readQueue.push({ resolve: resolve2, reject });
+            });
+          },
+          return: () => {
+            ended = true;
+            pushQueue.length = 0;
+            cleanup();
+            finishReaders();
+            return Promise.resolve(doneResult());
+          },
+          [Symbol.asyncIterator]() {
+            return this;
+          }
+        };
+      }
+      async done() {
+        __classPrivateFieldSet(this, _EventStream_catchingPromiseCreated, true, "f");
+        await __classPrivateFieldGet(this, _EventStream_endPromise, "f");
+      }
+      _emit(event, ...args) {
+        if (__classPrivateFieldGet(this, _EventStream_ended, "f")) {
+          return;
+        }
+        if (event === "end") {
+          __classPrivateFieldGet(this, _EventStream_instances, "m", _EventStream_removeAbortListeners).call(this);
+          __classPrivateFieldSet(this, _EventStream_ended, true, "f");
+          __classPrivateFieldGet(this, _EventStream_resolveEndPromise, "f").call(this);
+        }
+        const listeners = __classPrivateFieldGet(this, _EventStream_listeners, "f")[event];
+        if (listeners) {
+          __classPrivateFieldGet(this, _EventStream_listeners, "f")[event] = listeners.filter((l) => !l.once);
+          listeners.forEach(({ listener }) => listener(...args));
+        }
+        if (event === "abort") {
+          const error62 = args[0];
+          if (!__classPrivateFieldGet(this, _EventStream_catchingPromiseCreated, "f") && !listeners?.length) {
+            Promise.reject(error62);
+          }
+          __classPrivateFieldGet(this, _EventStream_rejectConnectedPromise, "f").call(this, error62);
+          __classPrivateFieldGet(this, _EventStream_rejectEndPromise, "f").call(this, error62);
+          this._emit("end");
+          return;
+        }
+        if (event === "error") {
+          const error62 = args[0];
+          if (!__classPrivateFieldGet(this, _EventStream_catchingPromiseCreated, "f") && !listeners?.length) {
+            Promise.reject(error62);
+          }
+          __classPrivateFieldGet(this, _EventStream_rejectConnectedPromise, "f").call(this, error62);
+          __classPrivateFieldGet(this, _EventStream_rejectEndPromise, "f").call(this, error62);
+          this._emit("end");
+        }
+      }
+      _emitFinal() {
+      }
+    };
+    _EventStream_connectedPromise = /* @__PURE__ */ new WeakMap(), _EventStream_resolveConnectedPromise = /* @__PURE__ */ new WeakMap(), _EventStream_rejectConnectedPromise = /* @__PURE__ */ new WeakMap(), _EventStream_endPromise = /* @__PURE__ */ new WeakMap(), _EventStream_resolveEndPromise = /* @__PURE__ */ new WeakMap(), _EventStream_rejectEndPromise = /* @__PURE__ */ new WeakMap(), _EventStream_listeners = /* @__PURE__ */ new WeakMap(), _EventStream_abortListeners = /* @__PURE__ */ new WeakMap(), _EventStream_ended = /* @__PURE__ */ new WeakMap(), _EventStream_errored = /* @__PURE__ */ new WeakMap(), _EventStream_aborted = /* @__PURE__ */ new WeakMap(), _EventStream_catchingPromiseCreated = /* @__PURE__ */ new WeakMap(), _EventStream_instances = /* @__PURE__ */ new WeakSet(), _EventStream_removeAbortListeners = function _EventStream_removeAbortListeners2() {
+      for (const { signal, listener } of __classPrivateFieldGet(this, _EventStream_abortListeners, "f").splice(0)) {
+        signal.removeEventListener("abort", listener);
+      }
+    }, _EventStream_handleError = function _EventStream_handleError2(error62) {
+      __classPrivateFieldSet(this, _EventStream_errored, true, "f");
+      if (error62 instanceof Error && error62.name === "AbortError") {
+        error62 = new APIUserAbortError();
+      }
+      if (error62 instanceof APIUserAbortError) {
+        __classPrivateFieldSet(this, _EventStream_aborted, true, "f");
+        return this._emit("abort", error62);
+      }
+      if (error62 instanceof OpenAIError) {
+        return this._emit("error", error62);
+      }
+      if (error62 instanceof Error) {
+        const openAIError = new OpenAIError(error62.message);
+        openAIError.cause = error62;
+        return this._emit("error", openAIError);
+      }
+      return this._emit("error", new OpenAIError(String(error62)));
+    };
+  }
+});
+
+// node_modules/openai/lib/RunnableFunction.mjs
+function isRunnableFunctionWithParse(fn) {
+  return typeof fn.parse === "function";
+}
+var init_RunnableFunction = __esm({
+  "node_modules/openai/lib/RunnableFunction.mjs"() {
+  }
+});
+
+// node_modules/openai/lib/AbstractChatCompletionRunner.mjs
+function normalizeToolCallIds(chatCompletion) {
+  for (const choice of chatCompletion.choices) {
+    for (const toolCall of choice.message.tool_calls ?? []) {
+      if (!toolCall.id) {
+        toolCall.id = `call_${uuid42()}`;
+      }
+    }
+  }
+}
+function toRequestMessage(message) {
+  if (!isAssistantMessage(message))
+    return message;
+  const requestMessage = { role: "assistant" };
+  if (message.audio != null)
+    requestMessage.audio = { id: message.audio.id };
+  if (message.content !== void 0)
+    requestMessage.content = message.content;
+  if (message.function_call != null)
+    requestMessage.function_call = message.function_call;
+  if (message.name !== void 0)
+    requestMessage.name = message.name;
+  if (message.refusal != null)
+    requestMessage.refusal = message.refusal;
+  if (message.tool_calls !== void 0) {
+    requestMessage.tool_calls = message.tool_calls.map((toolCall) => {
+      if (toolCall.type === "custom") {
+        return {
+          id: toolCall.id,
+          type: toolCall.type,
+          custom: {
+            input: toolCall.custom.input,
+            name: toolCall.custom.name
+          }
+        };
+      }
+      return {
+        id: toolCall.id,
+        type: toolCall.type,
+        function: {
+          arguments: toolCall.function.arguments,
+          name: toolCall.function.name
+        }
+      };
+    });
+  }
+  return requestMessage;
+}
+var _AbstractChatCompletionRunner_instances, _AbstractChatCompletionRunner_getFinalContent, _AbstractChatCompletionRunner_getFinalMessage, _AbstractChatCompletionRunner_getFinalFunctionToolCall, _AbstractChatCompletionRunner_getFinalFunctionToolCallResult, _AbstractChatCompletionRunner_calculateTotalUsage, _AbstractChatCompletionRunner_validateParams, _AbstractChatCompletionRunner_stringifyFunctionCallResult, DEFAULT_MAX_CHAT_COMPLETIONS, AbstractChatCompletionRunner;
+var init_AbstractChatCompletionRunner = __esm({
+  "node_modules/openai/lib/AbstractChatCompletionRunner.mjs"() {
+    init_tslib();
+    init_error2();
+    init_uuid();
+    init_parser();
+    init_chatCompletionUtils();
+    init_EventStream();
+    init_RunnableFunction();
+    DEFAULT_MAX_CHAT_COMPLETIONS = 10;
+    AbstractChatCompletionRunner = class extends EventStream {
+      constructor() {
+        super(...arguments);
+        _AbstractChatCompletionRunner_instances.add(this);
+        this._chatCompletions = [];
+        this.messages = [];
+      }
+      _addChatCompletion(chatCompletion) {
+        normalizeToolCallIds(chatCompletion);
+        this._chatCompletions.push(chatCompletion);
+        this._emit("chatCompletion", chatCompletion);
+        const message = chatCompletion.choices[0]?.message;
+        if (message)
+          this._addMessage(message);
+        return chatCompletion;
+      }
+      _addMessage(message, emit = true) {
+        if (!("content" in message))
+          message.content = null;
+        this.messages.push(message);
+        if (emit) {
+          this._emit("message", message);
+          if (isToolMessage(message) && message.content) {
+            this._emit("functionToolCallResult", message.content);
+          } else if (isAssistantMessage(message) && message.tool_calls) {
+            for (const tool_call of message.tool_calls) {
+              if (tool_call.type === "function") {
+                this._emit("functionToolCall", tool_call.function);
+              }
+            }
+          }
+        }
+      }
+      /**
+       * @returns a promise that resolves with the final ChatCompletion, or rejects
+       * if an error occurred or the stream ended prematurely without producing a ChatCompletion.
+       */
+      async finalChatCompletion() {
+        await this.done();
+        const completion = this._chatCompletions[this._chatCompletions.length - 1];
+        if (!completion)
+          throw new OpenAIError("stream ended without producing a ChatCompletion");
+        return completion;
+      }
+      /**
+       * @returns a promise that resolves with the content of the final ChatCompletionMessage, or rejects
+       * if an error occurred or the stream ended prematurely without producing a ChatCompletionMessage.
+       */
+      async finalContent() {
+        await this.done();
+        return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalContent).call(this);
+      }
+      /**
+       * @returns a promise that resolves with the final assistant ChatCompletionMessage response,
+       * or rejects if an error occurred or the stream ended prematurely without producing a ChatCompletionMessage.
+       */
+      async finalMessage() {
+        await this.done();
+        return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalMessage).call(this);
+      }
+      /**
+       * @returns a promise that resolves with the content of the final FunctionCall, or rejects
+       * if an error occurred or the stream ended prematurely without producing a ChatCompletionMessage.
+       */
+      async finalFunctionToolCall() {
+        await this.done();
+        return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalFunctionToolCall).call(this);
+      }
+      async finalFunctionToolCallResult() {
+        await this.done();
+        return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalFunctionToolCallResult).call(this);
+      }
+      async totalUsage() {
+        await this.done();
+        return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_calculateTotalUsage).call(this);
+      }
+      allChatCompletions() {
+        return [...this._chatCompletions];
+      }
+      _emitFinal() {
+        const completion = this._chatCompletions[this._chatCompletions.length - 1];
+        if (completion)
+          this._emit("finalChatCompletion", completion);
+        const finalMessage = __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalMessage).call(this);
+        if (finalMessage)
+          this._emit("finalMessage", finalMessage);
+        const finalContent = __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalContent).call(this);
+        if (finalContent)
+          this._emit("finalContent", finalContent);
+        const finalFunctionCall = __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalFunctionToolCall).call(this);
+        if (finalFunctionCall)
+          this._emit("finalFunctionToolCall", finalFunctionCall);
+        const finalFunctionCallResult = __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalFunctionToolCallResult).call(this);
+        if (finalFunctionCallResult != null)
+          this._emit("finalFunctionToolCallResult", finalFunctionCallResult);
+        if (this._chatCompletions.some((c) => c.usage)) {
+          this._emit("totalUsage", __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_calculateTotalUsage).call(this));
+        }
+      }
+      async _createChatCompletion(client, params, options) {
+        this._listenForAbort(options?.signal);
+        __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_validateParams).call(this, params);
+        const chatCompletion = await client.chat.completions.create({ ...params, stream: false }, { ...options, signal: this.controller.signal });
+        this._connected();
+        return this._addChatCompletion(parseChatCompletion(chatCompletion, params));
+      }
+      async _runChatCompletion(client, params, options) {
+        for (const message of params.messages) {
+          this._addMessage(message, false);
+        }
+        return await this._createChatCompletion(client, params, options);
+      }
+      async _runTools(client, params, runner, options) {
+        const role = "tool";
+        const { tool_choice = "auto", stream, toolContext: inputToolContext, ...restParams } = params;
+        const toolContext = inputToolContext;
+        const singleFunctionToCall = typeof tool_choice !== "string" && tool_choice.type === "function" && tool_choice?.function?.name;
+        const { maxChatCompletions = DEFAULT_MAX_CHAT_COMPLETIONS, afterCompletion } = options || {};
+        const inputTools = params.tools.map((tool) => {
+          if (isAutoParsableTool(tool)) {
+            if (!tool.$callback) {
+              throw new OpenAIError("Tool given to `.runTools()` that does not have an associated function");
+            }
+            return {
+              type: "function",
+              function: {
+                function: tool.$callback,
+                name: tool.function.name,
+                description: tool.function.description || "",
+                parameters: tool.function.parameters,
+                parse: tool.$parseRaw,
+                strict: true
+              }
+            };
+          }
+          return tool;
+        });
+        const functionsByName = {};
+        for (const f of inputTools) {
+          if (f.type === "function") {
+            functionsByName[f.function.name || f.function.function.name] = f.function;
+          }
+        }
+        const tools = "tools" in params ? inputTools.map((t) => t.type === "function" ? {
+          type: "function",
+          function: {
+            name: t.function.name || t.function.function.name,
+            parameters: t.function.parameters,
+            description: t.function.description,
+            strict: t.function.strict
+          }
+        } : t) : void 0;
+        for (const message of params.messages) {
+          this._addMessage(message, false);
+        }
+        const runToolCall = async (toolCall) => {
+          if (toolCall.type !== "function")
+            return { message: void 0, functionCalled: false };
+          const tool_call_id = toolCall.id;
+          const { name, arguments: args } = toolCall.function;
+          const fn = functionsByName[name];
+          if (!fn) {
+            const content2 = `Invalid tool_call: ${JSON.stringify(name)}. Available options are: ${Object.keys(functionsByName).map((name2) => JSON.stringify(name2)).join(", ")}. Please try again`;
+            return { message: { role, tool_call_id, content: content2 }, functionCalled: false };
+          }
+          if (singleFunctionToCall && singleFunctionToCall !== name) {
+            const content2 = `Invalid tool_call: ${JSON.stringify(name)}. ${JSON.stringify(singleFunctionToCall)} requested. Please try again`;
+            return { message: { role, tool_call_id, content: content2 }, functionCalled: false };
+          }
+          let rawContent;
+          if (isRunnableFunctionWithParse(fn)) {
+            let parsed;
+            try {
+              parsed = await fn.parse(args);
+            } catch (error62) {
+              const content2 = error62 instanceof Error ? error62.message : String(error62);
+              return { message: { role, tool_call_id, content: content2 }, functionCalled: false };
+            }
+            rawContent = await fn.function(parsed, runner, toolContext);
+          } else {
+            rawContent = await fn.function(args, runner, toolContext);
+          }
+          const content = __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_stringifyFunctionCallResult).call(this, rawContent);
+          return { message: { role, tool_call_id, content }, functionCalled: true };
+        };
+        for (let i = 0; i < maxChatCompletions; ++i) {
+          const chatCompletion = await this._createChatCompletion(client, {
+            ...restParams,
+            tool_choice,
+            tools,
+            messages: this.messages.map(toRequestMessage)
+          }, options);
+          const message = chatCompletion.choices[0]?.message;
+          if (!message) {
+            throw new OpenAIError(`missing message in ChatCompletion response`);
+          }
+          if (!message.tool_calls?.length) {
+            await afterCompletion?.(chatCompletion, runner);
+            return;
+          }
+          if (singleFunctionToCall || params.parallel_tool_calls === false) {
+            for (const toolCall of message.tool_calls) {
+              const result = await runToolCall(toolCall);
+              if (result.message)
+                this._addMessage(result.message);
+              if (singleFunctionToCall && result.functionCalled) {
+                await afterCompletion?.(chatCompletion, runner);
+                return;
+              }
+            }
+          } else {
+            const results = await Promise.allSettled(message.tool_calls.map(runToolCall));
+            for (const result of results) {
+              if (result.status === "rejected")
+                throw result.reason;
+            }
+            for (const result of results) {
+              if (result.status === "fulfilled" && result.value.message) {
+                this._addMessage(result.value.message);
+              }
+            }
+          }
+          await afterCompletion?.(chatCompletion, runner);
+        }
+        return;
+      }
+    };
+    _AbstractChatCompletionRunner_instances = /* @__PURE__ */ new WeakSet(), _AbstractChatCompletionRunner_getFinalContent = function _AbstractChatCompletionRunner_getFinalContent2() {
+      return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalMessage).call(this).content ?? null;
+    }, _AbstractChatCompletionRunner_getFinalMessage = function _AbstractChatCompletionRunner_getFinalMessage2() {
+      let i = this.messages.length;
+      while (i-- > 0) {
+        const message = this.messages[i];
+        if (isAssistantMessage(message)) {
+          const ret = {
+            ...message,
+            content: message.content ?? null,
+            refusal: message.refusal ?? null
+          };
+          return ret;
+        }
+      }
+      throw new OpenAIError("stream ended without producing a ChatCompletionMessage with role=assistant");
+    }, _AbstractChatCompletionRunner_getFinalFunctionToolCall = function _AbstractChatCompletionRunner_getFinalFunctionToolCall2() {
+      for (let i = this.messages.length - 1; i >= 0; i--) {
+        const message = this.messages[i];
+        if (isAssistantMessage(message) && message?.tool_calls?.length) {
+          for (let j = message.tool_calls.length - 1; j >= 0; j--) {
+            const toolCall = message.tool_calls[j];
+            if (toolCall?.type === "function") {
+              return toolCall.function;
+            }
+          }
+        }
+      }
+      return;
+    }, _AbstractChatCompletionRunner_getFinalFunctionToolCallResult = function _AbstractChatCompletionRunner_getFinalFunctionToolCallResult2() {
+      for (let i = this.messages.length - 1; i >= 0; i--) {
+        const message = this.messages[i];
+        if (isToolMessage(message) && message.content != null && typeof message.content === "string" && this.messages.some((x) => x.role === "assistant" && x.tool_calls?.some((y) => y.type === "function" && y.id === message.tool_call_id))) {
+          return message.content;
+        }
+      }
+      return;
+    }, _AbstractChatCompletionRunner_calculateTotalUsage = function _AbstractChatCompletionRunner_calculateTotalUsage2() {
+      const total = {
+        completion_tokens: 0,
+        prompt_tokens: 0,
+        total_tokens: 0
+      };
+      for (const { usage } of this._chatCompletions) {
+        if (usage) {
+          total.completion_tokens += usage.completion_tokens;
+          total.prompt_tokens += usage.prompt_tokens;
+          total.total_tokens += usage.total_tokens;
+        }
+      }
+      return total;
+    }, _AbstractChatCompletionRunner_validateParams = function _AbstractChatCompletionRunner_validateParams2(params) {
+      if (params.n != null && params.n > 1) {
+        throw new OpenAIError("ChatCompletion convenience helpers only support n=1 at this time. To use n>1, please use chat.completions.create() directly.");
+      }
+    }, _AbstractChatCompletionRunner_stringifyFunctionCallResult = function _AbstractChatCompletionRunner_stringifyFunctionCallResult2(rawContent) {
+      return typeof rawContent === "string" ? rawContent : rawContent === void 0 ? "undefined" : JSON.stringify(rawContent);
+    };
+  }
+});
+
+// node_modules/openai/lib/ChatCompletionRunner.mjs
+var ChatCompletionRunner;
+var init_ChatCompletionRunner = __esm({
+  "node_modules/openai/lib/ChatCompletionRunner.mjs"() {
+    init_AbstractChatCompletionRunner();
+    init_chatCompletionUtils();
+    ChatCompletionRunner = class _ChatCompletionRunner extends AbstractChatCompletionRunner {
+      static runTools(client, params, options) {
+        const runner = new _ChatCompletionRunner();
+        const opts = {
+          ...options,
+          headers: { ...options?.headers, "X-Stainless-Helper-Method": "runTools" }
+        };
+        runner._run(() => runner._runTools(client, params, runner, opts));
+        return runner;
+      }
+      _addMessage(message, emit = true) {
+        super._addMessage(message, emit);
+        if (isAssistantMessage(message) && message.content) {
+          this._emit("content", message.content);
+        }
+      }
+    };
+  }
+});
+
+// node_modules/openai/_vendor/partial-json-parser/parser.mjs
+function parseJSON(jsonString, allowPartial = Allow.ALL) {
+  if (typeof jsonString !== "string") {
+    throw new TypeError(`expecting str, got ${typeof jsonString}`);
+  }
+  if (!jsonString.trim()) {
+    throw new Error(`${jsonString} is empty`);
+  }
+  return _parseJSON(jsonString.trim(), allowPartial);
+}
+var STR, NUM, ARR, OBJ, NULL, BOOL, NAN, INFINITY, MINUS_INFINITY, INF, SPECIAL, ATOM, COLLECTION, ALL, Allow, PartialJSON, MalformedJSON, _parseJSON, partialParse;
+var init_parser2 = __esm({
+  "node_modules/openai/_vendor/partial-json-parser/parser.mjs"() {
+    STR = 1;
+    NUM = 2;
+    ARR = 4;
+    OBJ = 8;
+    NULL = 16;
+    BOOL = 32;
+    NAN = 64;
+    INFINITY = 128;
+    MINUS_INFINITY = 256;
+    INF = INFINITY | MINUS_INFINITY;
+    SPECIAL = NULL | BOOL | INF | NAN;
+    ATOM = STR | NUM | SPECIAL;
+    COLLECTION = ARR | OBJ;
+    ALL = ATOM | COLLECTION;
+    Allow = {
+      STR,
+      NUM,
+      ARR,
+      OBJ,
+      NULL,
+      BOOL,
+      NAN,
+      INFINITY,
+      MINUS_INFINITY,
+      INF,
+      SPECIAL,
+      ATOM,
+      COLLECTION,
+      ALL
+    };
+    PartialJSON = class extends Error {
+    };
+    MalformedJSON = class extends Error {
+    };
+    _parseJSON = (jsonString, allow) => {
+      const length = jsonString.length;
+      let index = 0;
+      const markPartialJSON = (msg) => {
+        throw new PartialJSON(`${msg} at position ${index}`);
+      };
+      const throwMalformedError = (msg) => {
+        throw new MalformedJSON(`${msg} at position ${index}`);
+      };
+      const parseAny = () => {
+        skipBlank();
+        if (index >= length)
+          markPartialJSON("Unexpected end of input");
+        if (jsonString[index] === '"')
+          return parseStr();
+        if (jsonString[index] === "{")
+          return parseObj();
+        if (jsonString[index] === "[")
+          return parseArr();
+        if (jsonString.substring(index, index + 4) === "null" || Allow.NULL & allow && length - index < 4 && "null".startsWith(jsonString.substring(index))) {
+          index += 4;
+          return null;
+        }
+        if (jsonString.substring(index, index + 4) === "true" || Allow.BOOL & allow && length - index < 4 && "true".startsWith(jsonString.substring(index))) {
+          index += 4;
+          return true;
+        }
+        if (jsonString.substring(index, index + 5) === "false" || Allow.BOOL & allow && length - index < 5 && "false".startsWith(jsonString.substring(index))) {
+          index += 5;
+          return false;
+        }
+        if (jsonString.substring(index, index + 8) === "Infinity" || Allow.INFINITY & allow && length - index < 8 && "Infinity".startsWith(jsonString.substring(index))) {
+          index += 8;
+          return Infinity;
+        }
+        if (jsonString.substring(index, index + 9) === "-Infinity" || Allow.MINUS_INFINITY & allow && 1 < length - index && length - index < 9 && "-Infinity".startsWith(jsonString.substring(index))) {
+          index += 9;
+          return -Infinity;
+        }
+        if (jsonString.substring(index, index + 3) === "NaN" || Allow.NAN & allow && length - index < 3 && "NaN".startsWith(jsonString.substring(index))) {
+          index += 3;
+          return NaN;
+        }
+        return parseNum();
+      };
+      const parseStr = () => {
+        const start = index;
+        let escape2 = false;
+        index++;
+        while (index < length && (jsonString[index] !== '"' || escape2 && jsonString[index - 1] === "\\")) {
+          escape2 = jsonString[index] === "\\" ? !escape2 : false;
+          index++;
+        }
+        if (jsonString.charAt(index) == '"') {
+          try {
+            return JSON.parse(jsonString.substring(start, ++index - Number(escape2)));
+          } catch (e) {
+            throwMalformedError(String(e));
+          }
+        } else if (Allow.STR & allow) {
+          try {
+            return JSON.parse(jsonString.substring(start, index - Number(escape2)) + '"');
+          } catch (e) {
+            return JSON.parse(jsonString.substring(start, jsonString.lastIndexOf("\\")) + '"');
+          }
+        }
+        markPartialJSON("Unterminated string literal");
+      };
+      const parseObj = () => {
+        index++;
+        skipBlank();
+        const obj = {};
+        try {
+          while (jsonString[index] !== "}") {
+            skipBlank();
+            if (index >= length && Allow.OBJ & allow)
+              return obj;
+            const key = parseStr();
+            skipBlank();
+            index++;
+            try {
+              const value = parseAny();
+              Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+            } catch (e) {
+              if (Allow.OBJ & allow)
+                return obj;
+              else
+                throw e;
+            }
+            skipBlank();
+            if (jsonString[index] === ",")
+              index++;
+          }
+        } catch (e) {
+          if (Allow.OBJ & allow)
+            return obj;
+          else
+            markPartialJSON("Expected '}' at end of object");
+        }
+        index++;
+        return obj;
+      };
+      const parseArr = () => {
+        index++;
+        const arr = [];
+        try {
+          while (jsonString[index] !== "]") {
+            arr.push(parseAny());
+            skipBlank();
+            if (jsonString[index] === ",") {
+              index++;
+            }
+          }
+        } catch (e) {
+          if (Allow.ARR & allow) {
+            return arr;
+          }
+          markPartialJSON("Expected ']' at end of array");
+        }
+        index++;
+        return arr;
+      };
+      const parseNum = () => {
+        if (index === 0) {
+          if (jsonString === "-" && Allow.NUM & allow)
+            markPartialJSON("Not sure what '-' is");
+          try {
+            return JSON.parse(jsonString);
+          } catch (e) {
+            if (Allow.NUM & allow) {
+              try {
+                if ("." === jsonString[jsonString.length - 1])
+                  return JSON.parse(jsonString.substring(0, jsonString.lastIndexOf(".")));
+                return JSON.parse(jsonString.substring(0, jsonString.lastIndexOf("e")));
+              } catch (e2) {
+              }
+            }
+            throwMalformedError(String(e));
+          }
+        }
+        const start = index;
+        if (jsonString[index] === "-")
+          index++;
+        while (jsonString[index] && !",]}".includes(jsonString[index]))
+          index++;
+        if (index == length && !(Allow.NUM & allow))
+          markPartialJSON("Unterminated number literal");
+        try {
+          return JSON.parse(jsonString.substring(start, index));
+        } catch (e) {
+          if (jsonString.substring(start, index) === "-" && Allow.NUM & allow)
+            markPartialJSON("Not sure what '-' is");
+          try {
+            return JSON.parse(jsonString.substring(start, jsonString.lastIndexOf("e")));
+          } catch (e2) {
+            throwMalformedError(String(e2));
+          }
+        }
+      };
+      const skipBlank = () => {
+        while (index < length && " \n\r	".includes(jsonString[index])) {
+          index++;
+        }
+      };
+      return parseAny();
+    };
+    partialParse = (input2) => parseJSON(input2, Allow.ALL ^ Allow.NUM);
+  }
+});
+
+// node_modules/openai/streaming.mjs
+var init_streaming2 = __esm({
+  "node_modules/openai/streaming.mjs"() {
+    init_streaming();
+  }
+});
+
+// node_modules/openai/lib/ChatCompletionStream.mjs
+function makeChatCompletionReadableStreamMessageChunk(chunk, message, toolCallIds) {
+  const payload = {
+    type: "message",
+    message,
+    ...toolCallIds ? { tool_call_ids: toolCallIds } : {}
+  };
+  return {
+    id: chunk.id,
+    choices: [],
+    created: chunk.created,
+    model: chunk.model,
+    object: `${CHAT_COMPLETION_READABLE_STREAM_MESSAGE_PREFIX}${JSON.stringify(payload)}`
+  };
+}
+function isChatCompletionReadableStreamMessage(item) {
+  return "type" in item && item.type === "message" && "message" in item || "object" in item && typeof item.object === "string" && item.object.startsWith(CHAT_COMPLETION_READABLE_STREAM_MESSAGE_PREFIX);
+}
+function getChatCompletionReadableStreamMessage(item) {
+  if ("type" in item) {
+    return item;
+  }
+  return JSON.parse(item.object.slice(CHAT_COMPLETION_READABLE_STREAM_MESSAGE_PREFIX.length));
+}
+function finalizeChatCompletion(snapshot, params, audioDoneChoiceIndexes) {
+  const { id, choices, created, model, system_fingerprint, ...rest } = snapshot;
+  const completion = {
+    ...rest,
+    id,
+    choices: choices.map(({ message, finish_reason, index, logprobs, ...choiceRest }) => {
+      const { content = null, function_call, tool_calls, audio, ...messageRest } = message;
+      const finishReason = finish_reason ?? (audioDoneChoiceIndexes.has(index) && isCompleteAudio(audio) ? "stop" : null);
+      if (!finishReason) {
+        throw new OpenAIError(`missing finish_reason for choice ${index}`);
+      }
+      const audioResponse = audio ? { audio } : {};
+      const role = message.role;
+      if (!role) {
+        throw new OpenAIError(`missing role for choice ${index}`);
+      }
+      if (function_call) {
+        const { arguments: args, name } = function_call;
+        if (args == null) {
+          throw new OpenAIError(`missing function_call.arguments for choice ${index}`);
+        }
+        if (!name) {
+          throw new OpenAIError(`missing function_call.name for choice ${index}`);
+        }
+        return {
+          ...choiceRest,
+          message: {
+            ...audioResponse,
+            content,
+            function_call: { arguments: args, name },
+            role,
+            refusal: message.refusal ?? null
+          },
+          finish_reason: finishReason,
+          index,
+          logprobs
+        };
+      }
+      if (tool_calls) {
+        return {
+          ...choiceRest,
+          index,
+          finish_reason: finishReason,
+          logprobs,
+          message: {
+            ...messageRest,
+            ...audioResponse,
+            role,
+            content,
+            refusal: message.refusal ?? null,
+            tool_calls: tool_calls.map((tool_call, i) => {
+              const { function: fn, type, id: id2, ...toolRest } = tool_call;
+              const { arguments: args, name, ...fnRest } = fn || {};
+              if (type == null) {
+                throw new OpenAIError(`missing choices[${index}].tool_calls[${i}].type
+${str(snapshot)}`);
+              }
+              if (name == null) {
+                throw new OpenAIError(`missing choices[${index}].tool_calls[${i}].function.name
+${str(snapshot)}`);
+              }
+              if (args == null) {
+                throw new OpenAIError(`missing choices[${index}].tool_calls[${i}].function.arguments
+${str(snapshot)}`);
+              }
+              return {
+                ...toolRest,
+                id: id2 || `call_${uuid42()}`,
+                type,
+                function: { ...fnRest, name, arguments: args }
+              };
+            })
+          }
+        };
+      }
+      return {
+        ...choiceRest,
+        message: { ...messageRest, ...audioResponse, content, role, refusal: message.refusal ?? null },
+        finish_reason: finishReason,
+        index,
+        logprobs
+      };
+    }),
+    created,
+    model,
+    object: "chat.completion",
+    ...system_fingerprint ? { system_fingerprint } : {}
+  };
+  return maybeParseChatCompletion(completion, params);
+}
+function isCompleteAudio(audio) {
+  return audio?.id != null && audio.data != null && audio.transcript != null && audio.expires_at != null;
+}
+function str(x) {
+  return JSON.stringify(x);
+}
+function assertIsEmpty(obj) {
+  return;
+}
+function assertNever2(_x) {
+}
+var _ChatCompletionStream_instances, _ChatCompletionStream_params, _ChatCompletionStream_audioDoneChoiceIndexes, _ChatCompletionStream_choiceEventStates, _ChatCompletionStream_currentChatCompletionSnapshot, _ChatCompletionStream_beginRequest, _ChatCompletionStream_getChoiceEventState, _ChatCompletionStream_addChunk, _ChatCompletionStream_emitToolCallDoneEvent, _ChatCompletionStream_emitContentDoneEvents, _ChatCompletionStream_endRequest, _ChatCompletionStream_getAutoParseableResponseFormat, _ChatCompletionStream_accumulateChatCompletion, CHAT_COMPLETION_READABLE_STREAM_MESSAGE_PREFIX, ChatCompletionStream;
+var init_ChatCompletionStream = __esm({
+  "node_modules/openai/lib/ChatCompletionStream.mjs"() {
+    init_tslib();
+    init_parser2();
+    init_error2();
+    init_uuid();
+    init_parser();
+    init_streaming2();
+    init_AbstractChatCompletionRunner();
+    CHAT_COMPLETION_READABLE_STREAM_MESSAGE_PREFIX = "chat.completion.chunk.message:";
+    ChatCompletionStream = class _ChatCompletionStream extends AbstractChatCompletionRunner {
+      constructor(params) {
+        super();
+        _ChatCompletionStream_instances.add(this);
+        _ChatCompletionStream_params.set(this, void 0);
+        _ChatCompletionStream_audioDoneChoiceIndexes.set(this, void 0);
+        _ChatCompletionStream_choiceEventStates.set(this, void 0);
+        _ChatCompletionStream_currentChatCompletionSnapshot.set(this, void 0);
+        __classPrivateFieldSet(this, _ChatCompletionStream_params, params, "f");
+        __classPrivateFieldSet(this, _ChatCompletionStream_audioDoneChoiceIndexes, /* @__PURE__ */ new Set(), "f");
+        __classPrivateFieldSet(this, _ChatCompletionStream_choiceEventStates, [], "f");
+      }
+      get currentChatCompletionSnapshot() {
+        return __classPrivateFieldGet(this, _ChatCompletionStream_currentChatCompletionSnapshot, "f");
+      }
+      /**
+       * Intended for use on the frontend, consuming a stream produced with
+       * `.toReadableStream()` on the backend.
+       *
+       * Note that messages sent to the model do not appear in `.on('message')`
+       * in this context.
+       */
+      static fromReadableStream(stream) {
+        const runner = new _ChatCompletionStream(null);
+        runner._run(() => runner._fromReadableStream(stream));
+        return runner;
+      }
+      static createChatCompletion(client, params, options) {
+        const runner = new _ChatCompletionStream(params);
+        runner._run(() => runner._runChatCompletion(client, { ...params, stream: true }, { ...options, headers: { ...options?.headers, "X-Stainless-Helper-Method": "stream" } }));
+        return runner;
+      }
+      async _createChatCompletion(client, params, options) {
+        super._createChatCompletion;
+        this._listenForAbort(options?.signal);
+        __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_beginRequest).call(this);
+        const stream = await client.chat.completions.create({ ...params, stream: true }, { ...options, signal: this.controller.signal });
+        this._connected();
+        for await (const chunk of stream) {
+          __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_addChunk).call(this, chunk);
+        }
+        if (stream.controller.signal?.aborted) {
+          throw new APIUserAbortError();
+        }
+        return this._addChatCompletion(__classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_endRequest).call(this));
+      }
+      async _fromReadableStream(readableStream, options) {
+        this._listenForAbort(options?.signal);
+        __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_beginRequest).call(this);
+        this._connected();
+        const stream = Stream.fromReadableStream(readableStream, this.controller);
+        let chatId;
+        for await (const item of stream) {
+          if (isChatCompletionReadableStreamMessage(item)) {
+            const message = getChatCompletionReadableStreamMessage(item);
+            if (__classPrivateFieldGet(this, _ChatCompletionStream_currentChatCompletionSnapshot, "f")) {
+              const toolCalls = __classPrivateFieldGet(this, _ChatCompletionStream_currentChatCompletionSnapshot, "f").choices[0]?.message.tool_calls;
+              for (const [index, id] of message.tool_call_ids?.entries() ?? []) {
+                const toolCall = toolCalls?.[index];
+                if (toolCall && id) {
+                  toolCall.id = id;
+                }
+              }
+              this._addChatCompletion(__classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_endRequest).call(this));
+              chatId = void 0;
+            }
+            this._addMessage(message.message);
+            continue;
+          }
+          const chunk = item;
+          if (chatId && chunk.id && chatId !== chunk.id) {
+            this._addChatCompletion(__classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_endRequest).call(this));
+          }
+          __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_addChunk).call(this, chunk);
+          if (chunk.id)
+            chatId = chunk.id;
+        }
+        if (stream.controller.signal?.aborted) {
+          throw new APIUserAbortError();
+        }
+        if (__classPrivateFieldGet(this, _ChatCompletionStream_currentChatCompletionSnapshot, "f")) {
+          return this._addChatCompletion(__classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_endRequest).call(this));
+        }
+        const lastChatCompletion = this._chatCompletions[this._chatCompletions.length - 1];
+        if (lastChatCompletion) {
+          return lastChatCompletion;
+        }
+        throw new OpenAIError(`request ended without sending any chunks`);
+      }
+      [(_ChatCompletionStream_params = /* @__PURE__ */ new WeakMap(), _ChatCompletionStream_audioDoneChoiceIndexes = /* @__PURE__ */ new WeakMap(), _ChatCompletionStream_choiceEventStates = /* @__PURE__ */ new WeakMap(), _ChatCompletionStream_currentChatCompletionSnapshot = /* @__PURE__ */ new WeakMap(), _ChatCompletionStream_instances = /* @__PURE__ */ new WeakSet(), _ChatCompletionStream_beginRequest = function _ChatCompletionStream_beginRequest2() {
+        if (this.ended)
+          return;
+        __classPrivateFieldSet(this, _ChatCompletionStream_audioDoneChoiceIndexes, /* @__PURE__ */ new Set(), "f");
+        __classPrivateFieldSet(this, _ChatCompletionStream_currentChatCompletionSnapshot, void 0, "f");
+      }, _ChatCompletionStream_getChoiceEventState = function _ChatCompletionStream_getChoiceEventState2(choice) {
+        let state = __classPrivateFieldGet(this, _ChatCompletionStream_choiceEventStates, "f")[choice.index];
+        if (state) {
+          return state;
+        }
+        state = {
+          content_done: false,
+          refusal_done: false,
+          logprobs_content_done: false,
+          logprobs_refusal_done: false,
+          done_tool_calls: /* @__PURE__ */ new Set(),
+          current_tool_call_index: null
+        };
+        __classPrivateFieldGet(this, _ChatCompletionStream_choiceEventStates, "f")[choice.index] = state;
+        return state;
+      }, _ChatCompletionStream_addChunk = function _ChatCompletionStream_addChunk2(chunk) {
+        if (this.ended)
+          return;
+        const completion = __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_accumulateChatCompletion).call(this, chunk);
+        this._emit("chunk", chunk, completion);
+        for (const choice of chunk.choices) {
+          const choiceSnapshot = completion.choices[choice.index];
+          const { delta } = choice;
+          if (delta?.content != null && choiceSnapshot.message?.role === "assistant" && choiceSnapshot.message?.content) {
+            this._emit("content", delta.content, choiceSnapshot.message.content);
+            this._emit("content.delta", {
+              delta: delta.content,
+              snapshot: choiceSnapshot.message.content,
+              parsed: choiceSnapshot.message.parsed
+            });
+          }
+          if (delta?.refusal != null && choiceSnapshot.message?.role === "assistant" && choiceSnapshot.message?.refusal) {
+            this._emit("refusal.delta", {
+              delta: delta.refusal,
+              snapshot: choiceSnapshot.message.refusal
+            });
+          }
+          if (choice.logprobs?.content != null && choiceSnapshot.message?.role === "assistant") {
+            this._emit("logprobs.content.delta", {
+              content: choice.logprobs?.content,
+              snapshot: choiceSnapshot.logprobs?.content ?? []
+            });
+          }
+          if (choice.logprobs?.refusal != null && choiceSnapshot.message?.role === "assistant") {
+            this._emit("logprobs.refusal.delta", {
+              refusal: choice.logprobs?.refusal,
+              snapshot: choiceSnapshot.logprobs?.refusal ?? []
+            });
+          }
+          const state = __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_getChoiceEventState).call(this, choiceSnapshot);
+          if (choiceSnapshot.finish_reason) {
+            __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_emitContentDoneEvents).call(this, choiceSnapshot);
+            if (state.current_tool_call_index != null) {
+              __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_emitToolCallDoneEvent).call(this, choiceSnapshot, state.current_tool_call_index);
+            }
+          }
+          for (const toolCall of delta?.tool_calls ?? []) {
+            if (state.current_tool_call_index !== toolCall.index) {
+              __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_emitContentDoneEvents).call(this, choiceSnapshot);
+              if (state.current_tool_call_index != null) {
+                __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_emitToolCallDoneEvent).call(this, choiceSnapshot, state.current_tool_call_index);
+              }
+            }
+            state.current_tool_call_index = toolCall.index;
+          }
+          for (const toolCallDelta of delta?.tool_calls ?? []) {
+            const toolCallSnapshot = choiceSnapshot.message.tool_calls?.[toolCallDelta.index];
+            if (!toolCallSnapshot?.type) {
+              continue;
+            }
+            if (toolCallSnapshot?.type === "function") {
+              this._emit("tool_calls.function.arguments.delta", {
+                name: toolCallSnapshot.function?.name,
+                index: toolCallDelta.index,
+                arguments: toolCallSnapshot.function.arguments,
+                parsed_arguments: toolCallSnapshot.function.parsed_arguments,
+                arguments_delta: toolCallDelta.function?.arguments ?? ""
+              });
+            } else {
+              assertNever2(toolCallSnapshot?.type);
+            }
+          }
+        }
+      }, _ChatCompletionStream_emitToolCallDoneEvent = function _ChatCompletionStream_emitToolCallDoneEvent2(choiceSnapshot, toolCallIndex) {
+        const state = __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_getChoiceEventState).call(this, choiceSnapshot);
+        if (state.done_tool_calls.has(toolCallIndex)) {
+          return;
+        }
+        const toolCallSnapshot = choiceSnapshot.message.tool_calls?.[toolCallIndex];
+        if (!toolCallSnapshot) {
+          throw new Error("no tool call snapshot");
+        }
+        if (!toolCallSnapshot.type) {
+          throw new Error("tool call snapshot missing `type`");
+        }
+        if (toolCallSnapshot.type === "function") {
+          const inputTool = __classPrivateFieldGet(this, _ChatCompletionStream_params, "f")?.tools?.find((tool) => isChatCompletionFunctionTool(tool) && tool.function.name === toolCallSnapshot.function.name);
+          this._emit("tool_calls.function.arguments.done", {
+            name: toolCallSnapshot.function.name,
+            index: toolCallIndex,
+            arguments: toolCallSnapshot.function.arguments,
+            parsed_arguments: isAutoParsableTool(inputTool) ? inputTool.$parseRaw(toolCallSnapshot.function.arguments) : inputTool?.function.strict ? JSON.parse(toolCallSnapshot.function.arguments) : null
+          });
+        } else {
+          assertNever2(toolCallSnapshot.type);
+        }
+      }, _ChatCompletionStream_emitContentDoneEvents = function _ChatCompletionStream_emitContentDoneEvents2(choiceSnapshot) {
+        const state = __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_getChoiceEventState).call(this, choiceSnapshot);
+        if (choiceSnapshot.message.content && !state.content_done) {
+          state.content_done = true;
+          const responseFormat = __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_getAutoParseableResponseFormat).call(this);
+          this._emit("content.done", {
+            content: choiceSnapshot.message.content,
+            parsed: responseFormat ? responseFormat.$parseRaw(choiceSnapshot.message.content) : null
+          });
+        }
+        if (choiceSnapshot.message.refusal && !state.refusal_done) {
+          state.refusal_done = true;
+          this._emit("refusal.done", { refusal: choiceSnapshot.message.refusal });
+        }
+        if (choiceSnapshot.logprobs?.content && !state.logprobs_content_done) {
+          state.logprobs_content_done = true;
+          this._emit("logprobs.content.done", { content: choiceSnapshot.logprobs.content });
+        }
+        if (choiceSnapshot.logprobs?.refusal && !state.logprobs_refusal_done) {
+          state.logprobs_refusal_done = true;
+          this._emit("logprobs.refusal.done", { refusal: choiceSnapshot.logprobs.refusal });
+        }
+      }, _ChatCompletionStream_endRequest = function _ChatCompletionStream_endRequest2() {
+        if (this.ended) {
+          throw new OpenAIError(`stream has ended, this shouldn't happen`);
+        }
+        const snapshot = __classPrivateFieldGet(this, _ChatCompletionStream_currentChatCompletionSnapshot, "f");
+        if (!snapshot) {
+          throw new OpenAIError(`request ended without sending any chunks`);
+        }
+        const audioDoneChoiceIndexes = __classPrivateFieldGet(this, _ChatCompletionStream_audioDoneChoiceIndexes, "f");
+        __classPrivateFieldSet(this, _ChatCompletionStream_audioDoneChoiceIndexes, /* @__PURE__ */ new Set(), "f");
+        __classPrivateFieldSet(this, _ChatCompletionStream_currentChatCompletionSnapshot, void 0, "f");
+        __classPrivateFieldSet(this, _ChatCompletionStream_choiceEventStates, [], "f");
+        return finalizeChatCompletion(snapshot, __classPrivateFieldGet(this, _ChatCompletionStream_params, "f"), audioDoneChoiceIndexes);
+      }, _ChatCompletionStream_getAutoParseableResponseFormat = function _ChatCompletionStream_getAutoParseableResponseFormat2() {
+        const responseFormat = __classPrivateFieldGet(this, _ChatCompletionStream_params, "f")?.response_format;
+        if (isAutoParsableResponseFormat(responseFormat)) {
+          return responseFormat;
+        }
+        return null;
+      }, _ChatCompletionStream_accumulateChatCompletion = function _ChatCompletionStream_accumulateChatCompletion2(chunk) {
+        var _a5, _b, _c, _d, _e;
+        let snapshot = __classPrivateFieldGet(this, _ChatCompletionStream_currentChatCompletionSnapshot, "f");
+        const { choices, ...rest } = chunk;
+        if (!snapshot) {
+          snapshot = __classPrivateFieldSet(this, _ChatCompletionStream_currentChatCompletionSnapshot, {
+            ...rest,
+            choices: []
+          }, "f");
+        } else if (chunk.id) {
+          Object.assign(snapshot, rest);
+        }
+        for (const { delta, finish_reason, index, logprobs = null, ...other } of chunk.choices) {
+          let choice = snapshot.choices[index];
+          if (!choice) {
+            choice = snapshot.choices[index] = { finish_reason, index, message: {}, logprobs, ...other };
+          }
+          if (logprobs) {
+            if (!choice.logprobs) {
+              choice.logprobs = Object.assign({}, logprobs);
+            } else {
+              const { content: content2, refusal: refusal2, ...rest3 } = logprobs;
+              assertIsEmpty(rest3);
+              Object.assign(choice.logprobs, rest3);
+              if (content2) {
+                (_a5 = choice.logprobs).content ?? (_a5.content = []);
+                choice.logprobs.content.push(...content2);
+              }
+              if (refusal2) {
+                (_b = choice.logprobs).refusal ?? (_b.refusal = []);
+                choice.logprobs.refusal.push(...refusal2);
+              }
+            }
+          }
+          if (finish_reason) {
+            choice.finish_reason = finish_reason;
+            if (__classPrivateFieldGet(this, _ChatCompletionStream_params, "f") && hasAutoParseableInput(__classPrivateFieldGet(this, _ChatCompletionStream_params, "f"))) {
+              if (finish_reason === "length") {
+                throw new LengthFinishReasonError();
+              }
+              if (finish_reason === "content_filter") {
+                throw new ContentFilterFinishReasonError();
+              }
+            }
+          }
+          Object.assign(choice, other);
+          if (!delta)
+            continue;
+          __classPrivateFieldGet(this, _ChatCompletionStream_audioDoneChoiceIndexes, "f").delete(index);
+          const { audio, content, refusal, function_call, role, tool_calls, ...rest2 } = delta;
+          assertIsEmpty(rest2);
+          Object.assign(choice.message, rest2);
+          if (audio?.expires_at != null && audio.id == null && audio.data == null && audio.transcript == null && content == null && refusal == null && function_call == null && role == null && tool_calls == null && Object.keys(rest2).length === 0) {
+            __classPrivateFieldGet(this, _ChatCompletionStream_audioDoneChoiceIndexes, "f").add(index);
+          }
+          if (refusal) {
+            choice.message.refusal = (choice.message.refusal || "") + refusal;
+          }
+          if (role)
+            choice.message.role = role;
+          if (audio) {
+            const audioSnapshot = (_c = choice.message).audio ?? (_c.audio = {});
+            if (audio.id != null)
+              audioSnapshot.id = audio.id;
+            if (audio.data != null)
+              audioSnapshot.data = (audioSnapshot.data ?? "") + audio.data;
+            if (audio.transcript != null) {
+              audioSnapshot.transcript = (audioSnapshot.transcript ?? "") + audio.transcript;
+            }
+            if (audio.expires_at != null)
+              audioSnapshot.expires_at = audio.expires_at;
+          }
+          if (function_call) {
+            if (!choice.message.function_call) {
+              choice.message.function_call = function_call;
+            } else {
+              if (function_call.name)
+                choice.message.function_call.name = function_call.name;
+              if (function_call.arguments) {
+                (_d = choice.message.function_call).arguments ?? (_d.arguments = "");
+                choice.message.function_call.arguments += function_call.arguments;
+              }
+            }
+          }
+          if (content) {
+            choice.message.content = (choice.message.content || "") + content;
+            if (!choice.message.refusal && __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_getAutoParseableResponseFormat).call(this)) {
+              choice.message.parsed = choice.message.content.trim() ? partialParse(choice.message.content) : null;
+            }
+          }
+          if (tool_calls) {
+            if (!choice.message.tool_calls)
+              choice.message.tool_calls = [];
+            for (const { index: index2, id, type, function: fn, ...rest3 } of tool_calls) {
+              const tool_call = (_e = choice.message.tool_calls)[index2] ?? (_e[index2] = {});
+              Object.assign(tool_call, rest3);
+              if (id)
+                tool_call.id = id;
+              if (type)
+                tool_call.type = type;
+              if (fn)
+                tool_call.function ?? (tool_call.function = { name: fn.name ?? "", arguments: "" });
+              if (fn?.name)
+                tool_call.function.name = fn.name;
+              if (fn?.arguments) {
+                tool_call.function.arguments += fn.arguments;
+                if (shouldParseToolCall(__classPrivateFieldGet(this, _ChatCompletionStream_params, "f"), tool_call)) {
+                  tool_call.function.parsed_arguments = partialParse(tool_call.function.arguments);
+                }
+              }
+            }
+          }
+        }
+        return snapshot;
+      }, Symbol.asyncIterator)]() {
+        const pushQueue = [];
+        const readQueue = [];
+        let done = false;
+        this.on("chunk", (chunk) => {
+          const reader = readQueue.shift();
+          if (reader) {
+            reader.resolve(chunk);
+          } else {
+            pushQueue.push(chunk);
+          }
+        });
+        this.on("end", () => {
+          done = true;
+          for (const reader of readQueue) {
+            reader.resolve(void 0);
+          }
+          readQueue.length = 0;
+        });
+        this.on("abort", (err) => {
+          done = true;
+          for (const reader of readQueue) {
+            reader.reject(err);
+          }
+          readQueue.length = 0;
+        });
+        this.on("error", (err) => {
+          done = true;
+          for (const reader of readQueue) {
+            reader.reject(err);
+          }
+          readQueue.length = 0;
+        });
+        return {
+          next: async () => {
+            if (!pushQueue.length) {
+              if (done) {
+                return { value: void 0, done: true };
+              }
+              return new Promise((resolve2, reject) => readQueue.push({ resolve: resolve2, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
+            }
+            const chunk = pushQueue.shift();
+            return { value: chunk, done: false };
+          },
+          return: async () => {
+            this.abort();
+            return { value: void 0, done: true };
+          }
+        };
+      }
+      toReadableStream() {
+        const stream = new Stream(this[Symbol.asyncIterator].bind(this), this.controller);
+        return stream.toReadableStream();
+      }
+    };
+  }
+});
+
+// node_modules/openai/lib/ChatCompletionStreamingRunner.mjs
+var ChatCompletionStreamingRunner;
+var init_ChatCompletionStreamingRunner = __esm({
+  "node_modules/openai/lib/ChatCompletionStreamingRunner.mjs"() {
+    init_ChatCompletionStream();
+    init_error2();
+    init_streaming2();
+    init_chatCompletionUtils();
+    ChatCompletionStreamingRunner = class _ChatCompletionStreamingRunner extends ChatCompletionStream {
+      static fromReadableStream(stream) {
+        const runner = new _ChatCompletionStreamingRunner(null);
+        runner._run(() => runner._fromReadableStream(stream));
+        return runner;
+      }
+      toReadableStream() {
+        const pushQueue = [];
+        const readQueue = [];
+        let done = false;
+        let lastChunk;
+        let toolCallIds;
+        const pushEvent = (event) => {
+          const reader = readQueue.shift();
+          if (reader) {
+            reader.resolve(event);
+          } else {
+            pushQueue.push(event);
+          }
+        };
+        this.on("chunk", (chunk) => {
+          lastChunk = chunk;
+          pushEvent(chunk);
+        });
+        this.on("message", (message) => {
+          if (isAssistantMessage(message)) {
+            toolCallIds = message.tool_calls?.map((toolCall) => toolCall.id);
+            return;
+          }
+          if (isToolMessage(message)) {
+            if (!lastChunk) {
+              throw new OpenAIError("cannot serialize a tool message before receiving any chunks");
+            }
+            pushEvent(makeChatCompletionReadableStreamMessageChunk(lastChunk, message, toolCallIds));
+          }
+        });
+        this.on("end", () => {
+          done = true;
+          for (const reader of readQueue) {
+            reader.resolve(void 0);
+          }
+          readQueue.length = 0;
+        });
+        this.on("abort", (err) => {
+          done = true;
+          for (const reader of readQueue) {
+            reader.reject(err);
+          }
+          readQueue.length = 0;
+        });
+        this.on("error", (err) => {
+          done = true;
+          for (const reader of readQueue) {
+            reader.reject(err);
+          }
+          readQueue.length = 0;
+        });
+        const iterator = () => ({
+          next: async () => {
+            if (!pushQueue.length) {
+              if (done) {
+                return { value: void 0, done: true };
+              }
+              return new Promise((resolve2, reject) => readQueue.push({ resolve: resolve2, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
+            }
+            const event = pushQueue.shift();
+            if (!event) {
+              return { value: void 0, done: true };
+            }
+            return { value: event, done: false };
+          },
+          return: async () => {
+            this.abort();
+            return { value: void 0, done: true };
+          }
+        });
+        const stream = new Stream(iterator, this.controller);
+        return stream.toReadableStream();
+      }
+      static runTools(client, params, options) {
+        const runner = new _ChatCompletionStreamingRunner(
+          // @ts-expect-error TODO these types are incompatible
+          params
+        );
+        const opts = {
+          ...options,
+          headers: { ...options?.headers, "X-Stainless-Helper-Method": "runTools" }
+        };
+        runner._run(() => runner._runTools(client, params, runner, opts));
+        return runner;
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/chat/completions/completions.mjs
+var Completions;
+var init_completions = __esm({
+  "node_modules/openai/resources/chat/completions/completions.mjs"() {
+    init_resource();
+    init_messages();
+    init_messages();
+    init_pagination();
+    init_path();
+    init_ChatCompletionRunner();
+    init_ChatCompletionStreamingRunner();
+    init_ChatCompletionStream();
+    init_parser();
+    init_ChatCompletionStreamingRunner();
+    init_RunnableFunction();
+    init_ChatCompletionStream();
+    init_ChatCompletionRunner();
+    Completions = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.messages = new Messages(this._client);
+      }
+      create(body, options) {
+        return this._client.post("/chat/completions", {
+          body,
+          ...options,
+          stream: body.stream ?? false,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Get a stored chat completion. Only Chat Completions that have been created with
+       * the `store` parameter set to `true` will be returned.
+       *
+       * @example
+       * ```ts
+       * const chatCompletion =
+       *   await client.chat.completions.retrieve('completion_id');
+       * ```
+       */
+      retrieve(completionID, options) {
+        return this._client.get(path`/chat/completions/${completionID}`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Modify a stored chat completion. Only Chat Completions that have been created
+       * with the `store` parameter set to `true` can be modified. Currently, the only
+       * supported modification is to update the `metadata` field.
+       *
+       * @example
+       * ```ts
+       * const chatCompletion = await client.chat.completions.update(
+       *   'completion_id',
+       *   { metadata: { foo: 'string' } },
+       * );
+       * ```
+       */
+      update(completionID, body, options) {
+        return this._client.post(path`/chat/completions/${completionID}`, {
+          body,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * List stored Chat Completions. Only Chat Completions that have been stored with
+       * the `store` parameter set to `true` will be returned.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const chatCompletion of client.chat.completions.list()) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/chat/completions", CursorPage, {
+          query,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Delete a stored chat completion. Only Chat Completions that have been created
+       * with the `store` parameter set to `true` can be deleted.
+       *
+       * @example
+       * ```ts
+       * const chatCompletionDeleted =
+       *   await client.chat.completions.delete('completion_id');
+       * ```
+       */
+      delete(completionID, options) {
+        return this._client.delete(path`/chat/completions/${completionID}`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      parse(body, options) {
+        validateInputTools(body.tools);
+        return this._client.chat.completions.create(body, {
+          ...options,
+          headers: {
+            ...options?.headers,
+            "X-Stainless-Helper-Method": "chat.completions.parse"
+          }
+        })._thenUnwrap((completion) => parseChatCompletion(completion, body));
+      }
+      runTools(body, options) {
+        if (body.stream) {
+          return ChatCompletionStreamingRunner.runTools(this._client, body, options);
+        }
+        return ChatCompletionRunner.runTools(this._client, body, options);
+      }
+      /**
+       * Creates a chat completion stream
+       */
+      stream(body, options) {
+        return ChatCompletionStream.createChatCompletion(this._client, body, options);
+      }
+    };
+    Completions.Messages = Messages;
+  }
+});
+
+// node_modules/openai/resources/chat/chat.mjs
+var Chat;
+var init_chat = __esm({
+  "node_modules/openai/resources/chat/chat.mjs"() {
+    init_resource();
+    init_completions();
+    init_completions();
+    Chat = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.completions = new Completions(this._client);
+      }
+    };
+    Chat.Completions = Completions;
+  }
+});
+
+// node_modules/openai/resources/chat/completions/index.mjs
+var init_completions2 = __esm({
+  "node_modules/openai/resources/chat/completions/index.mjs"() {
+    init_completions();
+    init_completions();
+    init_messages();
+  }
+});
+
+// node_modules/openai/resources/chat/index.mjs
+var init_chat2 = __esm({
+  "node_modules/openai/resources/chat/index.mjs"() {
+    init_chat();
+    init_completions2();
+  }
+});
+
+// node_modules/openai/resources/shared.mjs
+var init_shared = __esm({
+  "node_modules/openai/resources/shared.mjs"() {
+  }
+});
+
+// node_modules/openai/resources/admin/organization/admin-api-keys.mjs
+var AdminAPIKeys;
+var init_admin_api_keys = __esm({
+  "node_modules/openai/resources/admin/organization/admin-api-keys.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    AdminAPIKeys = class extends APIResource {
+      /**
+       * Create an organization admin API key
+       *
+       * @example
+       * ```ts
+       * const adminAPIKey =
+       *   await client.admin.organization.adminAPIKeys.create({
+       *     name: 'New Admin Key',
+       *   });
+       * ```
+       */
+      create(body, options) {
+        return this._client.post("/organization/admin_api_keys", {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Retrieve a single organization API key
+       *
+       * @example
+       * ```ts
+       * const adminAPIKey =
+       *   await client.admin.organization.adminAPIKeys.retrieve(
+       *     'key_id',
+       *   );
+       * ```
+       */
+      retrieve(keyID, options) {
+        return this._client.get(path`/organization/admin_api_keys/${keyID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * List organization API keys
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const adminAPIKey of client.admin.organization.adminAPIKeys.list()) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/organization/admin_api_keys", CursorPage, {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Delete an organization admin API key
+       *
+       * @example
+       * ```ts
+       * const adminAPIKey =
+       *   await client.admin.organization.adminAPIKeys.delete(
+       *     'key_id',
+       *   );
+       * ```
+       */
+      delete(keyID, options) {
+        return this._client.delete(path`/organization/admin_api_keys/${keyID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/audit-logs.mjs
+var AuditLogs;
+var init_audit_logs = __esm({
+  "node_modules/openai/resources/admin/organization/audit-logs.mjs"() {
+    init_resource();
+    init_pagination();
+    AuditLogs = class extends APIResource {
+      /**
+       * List user actions and configuration changes within this organization.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const auditLogListResponse of client.admin.organization.auditLogs.list()) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/organization/audit_logs", ConversationCursorPage, {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/certificates.mjs
+var Certificates;
+var init_certificates = __esm({
+  "node_modules/openai/resources/admin/organization/certificates.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    Certificates = class extends APIResource {
+      /**
+       * Upload a certificate to the organization. This does **not** automatically
+       * activate the certificate.
+       *
+       * Organizations can upload up to 50 certificates.
+       *
+       * @example
+       * ```ts
+       * const certificate =
+       *   await client.admin.organization.certificates.create({
+       *     certificate: 'certificate',
+       *   });
+       * ```
+       */
+      create(body, options) {
+        return this._client.post("/organization/certificates", {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Get a certificate that has been uploaded to the organization.
+       *
+       * You can get a certificate regardless of whether it is active or not.
+       *
+       * @example
+       * ```ts
+       * const certificate =
+       *   await client.admin.organization.certificates.retrieve(
+       *     'certificate_id',
+       *   );
+       * ```
+       */
+      retrieve(certificateID, query = {}, options) {
+        return this._client.get(path`/organization/certificates/${certificateID}`, {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Modify a certificate. Note that only the name can be modified.
+       *
+       * @example
+       * ```ts
+       * const certificate =
+       *   await client.admin.organization.certificates.update(
+       *     'certificate_id',
+       *   );
+       * ```
+       */
+      update(certificateID, body, options) {
+        return this._client.post(path`/organization/certificates/${certificateID}`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * List uploaded certificates for this organization.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const certificateListResponse of client.admin.organization.certificates.list()) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/organization/certificates", ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * Delete a certificate from the organization.
+       *
+       * The certificate must be inactive for the organization and all projects.
+       *
+       * @example
+       * ```ts
+       * const certificate =
+       *   await client.admin.organization.certificates.delete(
+       *     'certificate_id',
+       *   );
+       * ```
+       */
+      delete(certificateID, options) {
+        return this._client.delete(path`/organization/certificates/${certificateID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Activate certificates at the organization level.
+       *
+       * You can atomically and idempotently activate up to 10 certificates at a time.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const certificateActivateResponse of client.admin.organization.certificates.activate(
+       *   { certificate_ids: ['cert_abc'] },
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      activate(body, options) {
+        return this._client.getAPIList("/organization/certificates/activate", Page, {
+          body,
+          method: "post",
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Deactivate certificates at the organization level.
+       *
+       * You can atomically and idempotently deactivate up to 10 certificates at a time.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const certificateDeactivateResponse of client.admin.organization.certificates.deactivate(
+       *   { certificate_ids: ['cert_abc'] },
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      deactivate(body, options) {
+        return this._client.getAPIList("/organization/certificates/deactivate", Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/data-retention.mjs
+var DataRetention;
+var init_data_retention = __esm({
+  "node_modules/openai/resources/admin/organization/data-retention.mjs"() {
+    init_resource();
+    DataRetention = class extends APIResource {
+      /**
+       * Retrieves organization data retention controls.
+       *
+       * @example
+       * ```ts
+       * const organizationDataRetention =
+       *   await client.admin.organization.dataRetention.retrieve();
+       * ```
+       */
+      retrieve(options) {
+        return this._client.get("/organization/data_retention", {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Updates organization data retention controls.
+       *
+       * @example
+       * ```ts
+       * const organizationDataRetention =
+       *   await client.admin.organization.dataRetention.update({
+       *     retention_type: 'zero_data_retention',
+       *   });
+       * ```
+       */
+      update(body, options) {
+        return this._client.post("/organization/data_retention", {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/invites.mjs
+var Invites;
+var init_invites = __esm({
+  "node_modules/openai/resources/admin/organization/invites.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    Invites = class extends APIResource {
+      /**
+       * Create an invite for a user to the organization. The invite must be accepted by
+       * the user before they have access to the organization.
+       *
+       * @example
+       * ```ts
+       * const invite =
+       *   await client.admin.organization.invites.create({
+       *     email: 'email',
+       *     role: 'reader',
+       *   });
+       * ```
+       */
+      create(body, options) {
+        return this._client.post("/organization/invites", {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Retrieves an invite.
+       *
+       * @example
+       * ```ts
+       * const invite =
+       *   await client.admin.organization.invites.retrieve(
+       *     'invite_id',
+       *   );
+       * ```
+       */
+      retrieve(inviteID, options) {
+        return this._client.get(path`/organization/invites/${inviteID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Returns a list of invites in the organization.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const invite of client.admin.organization.invites.list()) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/organization/invites", ConversationCursorPage, {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Delete an invite. If the invite has already been accepted, it cannot be deleted.
+       *
+       * @example
+       * ```ts
+       * const invite =
+       *   await client.admin.organization.invites.delete(
+       *     'invite_id',
+       *   );
+       * ```
+       */
+      delete(inviteID, options) {
+        return this._client.delete(path`/organization/invites/${inviteID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/roles.mjs
+var Roles;
+var init_roles = __esm({
+  "node_modules/openai/resources/admin/organization/roles.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    Roles = class extends APIResource {
+      /**
+       * Creates a custom role for the organization.
+       *
+       * @example
+       * ```ts
+       * const role = await client.admin.organization.roles.create({
+       *   permissions: ['string'],
+       *   role_name: 'role_name',
+       * });
+       * ```
+       */
+      create(body, options) {
+        return this._client.post("/organization/roles", {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Retrieves an organization role.
+       *
+       * @example
+       * ```ts
+       * const role = await client.admin.organization.roles.retrieve(
+       *   'role_id',
+       * );
+       * ```
+       */
+      retrieve(roleID, options) {
+        return this._client.get(path`/organization/roles/${roleID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Updates an existing organization role.
+       *
+       * @example
+       * ```ts
+       * const role = await client.admin.organization.roles.update(
+       *   'role_id',
+       * );
+       * ```
+       */
+      update(roleID, body, options) {
+        return this._client.post(path`/organization/roles/${roleID}`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Lists the roles configured for the organization.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const role of client.admin.organization.roles.list()) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/organization/roles", NextCursorPage, {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Deletes a custom role from the organization.
+       *
+       * @example
+       * ```ts
+       * const role = await client.admin.organization.roles.delete(
+       *   'role_id',
+       * );
+       * ```
+       */
+      delete(roleID, options) {
+        return this._client.delete(path`/organization/roles/${roleID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/spend-alerts.mjs
+var SpendAlerts;
+var init_spend_alerts = __esm({
+  "node_modules/openai/resources/admin/organization/spend-alerts.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    SpendAlerts = class extends APIResource {
+      /**
+       * Creates an organization spend alert.
+       *
+       * @example
+       * ```ts
+       * const organizationSpendAlert =
+       *   await client.admin.organization.spendAlerts.create({
+       *     currency: 'USD',
+       *     interval: 'month',
+       *     notification_channel: {
+       *       recipients: ['string'],
+       *       type: 'email',
+       *     },
+       *     threshold_amount: 0,
+       *   });
+       * ```
+       */
+      create(body, options) {
+        return this._client.post("/organization/spend_alerts", {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Retrieves an organization spend alert.
+       *
+       * @example
+       * ```ts
+       * const organizationSpendAlert =
+       *   await client.admin.organization.spendAlerts.retrieve(
+       *     'alert_id',
+       *   );
+       * ```
+       */
+      retrieve(alertID, options) {
+        return this._client.get(path`/organization/spend_alerts/${alertID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Updates an organization spend alert.
+       *
+       * @example
+       * ```ts
+       * const organizationSpendAlert =
+       *   await client.admin.organization.spendAlerts.update(
+       *     'alert_id',
+       *     {
+       *       currency: 'USD',
+       *       interval: 'month',
+       *       notification_channel: {
+       *         recipients: ['string'],
+       *         type: 'email',
+       *       },
+       *       threshold_amount: 0,
+       *     },
+       *   );
+       * ```
+       */
+      update(alertID, body, options) {
+        return this._client.post(path`/organization/spend_alerts/${alertID}`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Lists organization spend alerts.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const organizationSpendAlert of client.admin.organization.spendAlerts.list()) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/organization/spend_alerts", ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * Deletes an organization spend alert.
+       *
+       * @example
+       * ```ts
+       * const organizationSpendAlertDeleted =
+       *   await client.admin.organization.spendAlerts.delete(
+       *     'alert_id',
+       *   );
+       * ```
+       */
+      delete(alertID, options) {
+        return this._client.delete(path`/organization/spend_alerts/${alertID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/spend-limit.mjs
+var SpendLimit;
+var init_spend_limit = __esm({
+  "node_modules/openai/resources/admin/organization/spend-limit.mjs"() {
+    init_resource();
+    SpendLimit = class extends APIResource {
+      /**
+       * Get the organization's hard spend limit.
+       *
+       * @example
+       * ```ts
+       * const organizationSpendLimit =
+       *   await client.admin.organization.spendLimit.retrieve();
+       * ```
+       */
+      retrieve(options) {
+        return this._client.get("/organization/spend_limit", {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Create or replace the organization's hard spend limit.
+       *
+       * @example
+       * ```ts
+       * const organizationSpendLimit =
+       *   await client.admin.organization.spendLimit.update({
+       *     currency: 'USD',
+       *     interval: 'month',
+       *     threshold_amount: 1,
+       *   });
+       * ```
+       */
+      update(body, options) {
+        return this._client.post("/organization/spend_limit", {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Delete the organization's hard spend limit.
+       *
+       * @example
+       * ```ts
+       * const organizationSpendLimitDeleted =
+       *   await client.admin.organization.spendLimit.delete();
+       * ```
+       */
+      delete(options) {
+        return this._client.delete("/organization/spend_limit", {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/usage.mjs
+var Usage;
+var init_usage = __esm({
+  "node_modules/openai/resources/admin/organization/usage.mjs"() {
+    init_resource();
+    Usage = class extends APIResource {
+      /**
+       * Get audio speeches usage details for the organization.
+       *
+       * @example
+       * ```ts
+       * const response =
+       *   await client.admin.organization.usage.audioSpeeches({
+       *     start_time: 0,
+       *   });
+       * ```
+       */
+      audioSpeeches(query, options) {
+        return this._client.get("/organization/usage/audio_speeches", {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Get audio transcriptions usage details for the organization.
+       *
+       * @example
+       * ```ts
+       * const response =
+       *   await client.admin.organization.usage.audioTranscriptions(
+       *     { start_time: 0 },
+       *   );
+       * ```
+       */
+      audioTranscriptions(query, options) {
+        return this._client.get("/organization/usage/audio_transcriptions", {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Get code interpreter sessions usage details for the organization.
+       *
+       * @example
+       * ```ts
+       * const response =
+       *   await client.admin.organization.usage.codeInterpreterSessions(
+       *     { start_time: 0 },
+       *   );
+       * ```
+       */
+      codeInterpreterSessions(query, options) {
+        return this._client.get("/organization/usage/code_interpreter_sessions", {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Get completions usage details for the organization.
+       *
+       * @example
+       * ```ts
+       * const response =
+       *   await client.admin.organization.usage.completions({
+       *     start_time: 0,
+       *   });
+       * ```
+       */
+      completions(query, options) {
+        return this._client.get("/organization/usage/completions", {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Get costs details for the organization.
+       *
+       * @example
+       * ```ts
+       * const response =
+       *   await client.admin.organization.usage.costs({
+       *     start_time: 0,
+       *   });
+       * ```
+       */
+      costs(query, options) {
+        return this._client.get("/organization/costs", {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Get embeddings usage details for the organization.
+       *
+       * @example
+       * ```ts
+       * const response =
+       *   await client.admin.organization.usage.embeddings({
+       *     start_time: 0,
+       *   });
+       * ```
+       */
+      embeddings(query, options) {
+        return this._client.get("/organization/usage/embeddings", {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Get file search calls usage details for the organization.
+       *
+       * @example
+       * ```ts
+       * const response =
+       *   await client.admin.organization.usage.fileSearchCalls({
+       *     start_time: 0,
+       *   });
+       * ```
+       */
+      fileSearchCalls(query, options) {
+        return this._client.get("/organization/usage/file_search_calls", {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Get images usage details for the organization.
+       *
+       * @example
+       * ```ts
+       * const response =
+       *   await client.admin.organization.usage.images({
+       *     start_time: 0,
+       *   });
+       * ```
+       */
+      images(query, options) {
+        return this._client.get("/organization/usage/images", {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Get moderations usage details for the organization.
+       *
+       * @example
+       * ```ts
+       * const response =
+       *   await client.admin.organization.usage.moderations({
+       *     start_time: 0,
+       *   });
+       * ```
+       */
+      moderations(query, options) {
+        return this._client.get("/organization/usage/moderations", {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Get vector stores usage details for the organization.
+       *
+       * @example
+       * ```ts
+       * const response =
+       *   await client.admin.organization.usage.vectorStores({
+       *     start_time: 0,
+       *   });
+       * ```
+       */
+      vectorStores(query, options) {
+        return this._client.get("/organization/usage/vector_stores", {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Get web search calls usage details for the organization.
+       *
+       * @example
+       * ```ts
+       * const response =
+       *   await client.admin.organization.usage.webSearchCalls({
+       *     start_time: 0,
+       *   });
+       * ```
+       */
+      webSearchCalls(query, options) {
+        return this._client.get("/organization/usage/web_search_calls", {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/groups/roles.mjs
+var Roles2;
+var init_roles2 = __esm({
+  "node_modules/openai/resources/admin/organization/groups/roles.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    Roles2 = class extends APIResource {
+      /**
+       * Assigns an organization role to a group within the organization.
+       *
+       * @example
+       * ```ts
+       * const role =
+       *   await client.admin.organization.groups.roles.create(
+       *     'group_id',
+       *     { role_id: 'role_id' },
+       *   );
+       * ```
+       */
+      create(groupID, body, options) {
+        return this._client.post(path`/organization/groups/${groupID}/roles`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Retrieves an organization role assigned to a group.
+       *
+       * @example
+       * ```ts
+       * const role =
+       *   await client.admin.organization.groups.roles.retrieve(
+       *     'role_id',
+       *     { group_id: 'group_id' },
+       *   );
+       * ```
+       */
+      retrieve(roleID, params, options) {
+        const { group_id } = params;
+        return this._client.get(path`/organization/groups/${group_id}/roles/${roleID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Lists the organization roles assigned to a group within the organization.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const roleListResponse of client.admin.organization.groups.roles.list(
+       *   'group_id',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(groupID, query = {}, options) {
+        return this._client.getAPIList(path`/organization/groups/${groupID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * Unassigns an organization role from a group within the organization.
+       *
+       * @example
+       * ```ts
+       * const role =
+       *   await client.admin.organization.groups.roles.delete(
+       *     'role_id',
+       *     { group_id: 'group_id' },
+       *   );
+       * ```
+       */
+      delete(roleID, params, options) {
+        const { group_id } = params;
+        return this._client.delete(path`/organization/groups/${group_id}/roles/${roleID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/groups/users.mjs
+var Users;
+var init_users = __esm({
+  "node_modules/openai/resources/admin/organization/groups/users.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    Users = class extends APIResource {
+      /**
+       * Adds a user to a group.
+       *
+       * @example
+       * ```ts
+       * const user =
+       *   await client.admin.organization.groups.users.create(
+       *     'group_id',
+       *     { user_id: 'user_id' },
+       *   );
+       * ```
+       */
+      create(groupID, body, options) {
+        return this._client.post(path`/organization/groups/${groupID}/users`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Retrieves a user in a group.
+       *
+       * @example
+       * ```ts
+       * const user =
+       *   await client.admin.organization.groups.users.retrieve(
+       *     'user_id',
+       *     { group_id: 'group_id' },
+       *   );
+       * ```
+       */
+      retrieve(userID, params, options) {
+        const { group_id } = params;
+        return this._client.get(path`/organization/groups/${group_id}/users/${userID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Lists the users assigned to a group.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const organizationGroupUser of client.admin.organization.groups.users.list(
+       *   'group_id',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(groupID, query = {}, options) {
+        return this._client.getAPIList(path`/organization/groups/${groupID}/users`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * Removes a user from a group.
+       *
+       * @example
+       * ```ts
+       * const user =
+       *   await client.admin.organization.groups.users.delete(
+       *     'user_id',
+       *     { group_id: 'group_id' },
+       *   );
+       * ```
+       */
+      delete(userID, params, options) {
+        const { group_id } = params;
+        return this._client.delete(path`/organization/groups/${group_id}/users/${userID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/groups/groups.mjs
+var Groups;
+var init_groups = __esm({
+  "node_modules/openai/resources/admin/organization/groups/groups.mjs"() {
+    init_resource();
+    init_roles2();
+    init_roles2();
+    init_users();
+    init_users();
+    init_pagination();
+    init_path();
+    Groups = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.users = new Users(this._client);
+        this.roles = new Roles2(this._client);
+      }
+      /**
+       * Creates a new group in the organization.
+       *
+       * @example
+       * ```ts
+       * const group = await client.admin.organization.groups.create(
+       *   { name: 'x' },
+       * );
+       * ```
+       */
+      create(body, options) {
+        return this._client.post("/organization/groups", {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Retrieves a group.
+       *
+       * @example
+       * ```ts
+       * const group =
+       *   await client.admin.organization.groups.retrieve(
+       *     'group_id',
+       *   );
+       * ```
+       */
+      retrieve(groupID, options) {
+        return this._client.get(path`/organization/groups/${groupID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Updates a group's information.
+       *
+       * @example
+       * ```ts
+       * const group = await client.admin.organization.groups.update(
+       *   'group_id',
+       *   { name: 'x' },
+       * );
+       * ```
+       */
+      update(groupID, body, options) {
+        return this._client.post(path`/organization/groups/${groupID}`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Lists all groups in the organization.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const group of client.admin.organization.groups.list()) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/organization/groups", NextCursorPage, {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Deletes a group from the organization.
+       *
+       * @example
+       * ```ts
+       * const group = await client.admin.organization.groups.delete(
+       *   'group_id',
+       * );
+       * ```
+       */
+      delete(groupID, options) {
+        return this._client.delete(path`/organization/groups/${groupID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+    Groups.Users = Users;
+    Groups.Roles = Roles2;
+  }
+});
+
+// node_modules/openai/resources/admin/organization/projects/api-keys.mjs
+var APIKeys;
+var init_api_keys = __esm({
+  "node_modules/openai/resources/admin/organization/projects/api-keys.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    APIKeys = class extends APIResource {
+      /**
+       * Retrieves an API key in the project.
+       *
+       * @example
+       * ```ts
+       * const projectAPIKey =
+       *   await client.admin.organization.projects.apiKeys.retrieve(
+       *     'api_key_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      retrieve(apiKeyID, params, options) {
+        const { project_id } = params;
+        return this._client.get(path`/organization/projects/${project_id}/api_keys/${apiKeyID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Returns a list of API keys in the project.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const projectAPIKey of client.admin.organization.projects.apiKeys.list(
+       *   'project_id',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(projectID, query = {}, options) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/api_keys`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * Deletes an API key from the project.
+       *
+       * Returns confirmation of the key deletion, or an error if the key belonged to a
+       * service account.
+       *
+       * @example
+       * ```ts
+       * const apiKey =
+       *   await client.admin.organization.projects.apiKeys.delete(
+       *     'api_key_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      delete(apiKeyID, params, options) {
+        const { project_id } = params;
+        return this._client.delete(path`/organization/projects/${project_id}/api_keys/${apiKeyID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/projects/certificates.mjs
+var Certificates2;
+var init_certificates2 = __esm({
+  "node_modules/openai/resources/admin/organization/projects/certificates.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    Certificates2 = class extends APIResource {
+      /**
+       * List certificates for this project.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const certificateListResponse of client.admin.organization.projects.certificates.list(
+       *   'project_id',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(projectID, query = {}, options) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/certificates`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * Activate certificates at the project level.
+       *
+       * You can atomically and idempotently activate up to 10 certificates at a time.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const certificateActivateResponse of client.admin.organization.projects.certificates.activate(
+       *   'project_id',
+       *   { certificate_ids: ['cert_abc'] },
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      activate(projectID, body, options) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/certificates/activate`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * Deactivate certificates at the project level. You can atomically and
+       * idempotently deactivate up to 10 certificates at a time.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const certificateDeactivateResponse of client.admin.organization.projects.certificates.deactivate(
+       *   'project_id',
+       *   { certificate_ids: ['cert_abc'] },
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      deactivate(projectID, body, options) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/certificates/deactivate`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/projects/data-retention.mjs
+var DataRetention2;
+var init_data_retention2 = __esm({
+  "node_modules/openai/resources/admin/organization/projects/data-retention.mjs"() {
+    init_resource();
+    init_path();
+    DataRetention2 = class extends APIResource {
+      /**
+       * Retrieves project data retention controls.
+       *
+       * @example
+       * ```ts
+       * const projectDataRetention =
+       *   await client.admin.organization.projects.dataRetention.retrieve(
+       *     'project_id',
+       *   );
+       * ```
+       */
+      retrieve(projectID, options) {
+        return this._client.get(path`/organization/projects/${projectID}/data_retention`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Updates project data retention controls.
+       *
+       * @example
+       * ```ts
+       * const projectDataRetention =
+       *   await client.admin.organization.projects.dataRetention.update(
+       *     'project_id',
+       *     { retention_type: 'organization_default' },
+       *   );
+       * ```
+       */
+      update(projectID, body, options) {
+        return this._client.post(path`/organization/projects/${projectID}/data_retention`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/projects/hosted-tool-permissions.mjs
+var HostedToolPermissions;
+var init_hosted_tool_permissions = __esm({
+  "node_modules/openai/resources/admin/organization/projects/hosted-tool-permissions.mjs"() {
+    init_resource();
+    init_path();
+    HostedToolPermissions = class extends APIResource {
+      /**
+       * Returns hosted tool permissions for a project.
+       *
+       * @example
+       * ```ts
+       * const projectHostedToolPermissions =
+       *   await client.admin.organization.projects.hostedToolPermissions.retrieve(
+       *     'project_id',
+       *   );
+       * ```
+       */
+      retrieve(projectID, options) {
+        return this._client.get(path`/organization/projects/${projectID}/hosted_tool_permissions`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Updates hosted tool permissions for a project.
+       *
+       * @example
+       * ```ts
+       * const projectHostedToolPermissions =
+       *   await client.admin.organization.projects.hostedToolPermissions.update(
+       *     'project_id',
+       *   );
+       * ```
+       */
+      update(projectID, body, options) {
+        return this._client.post(path`/organization/projects/${projectID}/hosted_tool_permissions`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/projects/model-permissions.mjs
+var ModelPermissions;
+var init_model_permissions = __esm({
+  "node_modules/openai/resources/admin/organization/projects/model-permissions.mjs"() {
+    init_resource();
+    init_path();
+    ModelPermissions = class extends APIResource {
+      /**
+       * Returns model permissions for a project.
+       *
+       * @example
+       * ```ts
+       * const projectModelPermissions =
+       *   await client.admin.organization.projects.modelPermissions.retrieve(
+       *     'project_id',
+       *   );
+       * ```
+       */
+      retrieve(projectID, options) {
+        return this._client.get(path`/organization/projects/${projectID}/model_permissions`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Updates model permissions for a project.
+       *
+       * @example
+       * ```ts
+       * const projectModelPermissions =
+       *   await client.admin.organization.projects.modelPermissions.update(
+       *     'project_id',
+       *     { mode: 'allow_list', model_ids: ['string'] },
+       *   );
+       * ```
+       */
+      update(projectID, body, options) {
+        return this._client.post(path`/organization/projects/${projectID}/model_permissions`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Deletes model permissions for a project.
+       *
+       * @example
+       * ```ts
+       * const projectModelPermissionsDeleted =
+       *   await client.admin.organization.projects.modelPermissions.delete(
+       *     'project_id',
+       *   );
+       * ```
+       */
+      delete(projectID, options) {
+        return this._client.delete(path`/organization/projects/${projectID}/model_permissions`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/projects/rate-limits.mjs
+var RateLimits;
+var init_rate_limits = __esm({
+  "node_modules/openai/resources/admin/organization/projects/rate-limits.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    RateLimits = class extends APIResource {
+      /**
+       * Returns the rate limits per model for a project.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const projectRateLimit of client.admin.organization.projects.rateLimits.listRateLimits(
+       *   'project_id',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      listRateLimits(projectID, query = {}, options) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/rate_limits`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * Updates a project rate limit.
+       *
+       * @example
+       * ```ts
+       * const projectRateLimit =
+       *   await client.admin.organization.projects.rateLimits.updateRateLimit(
+       *     'rate_limit_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      updateRateLimit(rateLimitID, params, options) {
+        const { project_id, ...body } = params;
+        return this._client.post(path`/organization/projects/${project_id}/rate_limits/${rateLimitID}`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/projects/roles.mjs
+var Roles3;
+var init_roles3 = __esm({
+  "node_modules/openai/resources/admin/organization/projects/roles.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    Roles3 = class extends APIResource {
+      /**
+       * Creates a custom role for a project.
+       *
+       * @example
+       * ```ts
+       * const role =
+       *   await client.admin.organization.projects.roles.create(
+       *     'project_id',
+       *     { permissions: ['string'], role_name: 'role_name' },
+       *   );
+       * ```
+       */
+      create(projectID, body, options) {
+        return this._client.post(path`/projects/${projectID}/roles`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Retrieves a project role.
+       *
+       * @example
+       * ```ts
+       * const role =
+       *   await client.admin.organization.projects.roles.retrieve(
+       *     'role_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      retrieve(roleID, params, options) {
+        const { project_id } = params;
+        return this._client.get(path`/projects/${project_id}/roles/${roleID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Updates an existing project role.
+       *
+       * @example
+       * ```ts
+       * const role =
+       *   await client.admin.organization.projects.roles.update(
+       *     'role_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      update(roleID, params, options) {
+        const { project_id, ...body } = params;
+        return this._client.post(path`/projects/${project_id}/roles/${roleID}`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Lists the roles configured for a project.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const role of client.admin.organization.projects.roles.list(
+       *   'project_id',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(projectID, query = {}, options) {
+        return this._client.getAPIList(path`/projects/${projectID}/roles`, NextCursorPage, {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Deletes a custom role from a project.
+       *
+       * @example
+       * ```ts
+       * const role =
+       *   await client.admin.organization.projects.roles.delete(
+       *     'role_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      delete(roleID, params, options) {
+        const { project_id } = params;
+        return this._client.delete(path`/projects/${project_id}/roles/${roleID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/projects/spend-alerts.mjs
+var SpendAlerts2;
+var init_spend_alerts2 = __esm({
+  "node_modules/openai/resources/admin/organization/projects/spend-alerts.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    SpendAlerts2 = class extends APIResource {
+      /**
+       * Creates a project spend alert.
+       *
+       * @example
+       * ```ts
+       * const projectSpendAlert =
+       *   await client.admin.organization.projects.spendAlerts.create(
+       *     'project_id',
+       *     {
+       *       currency: 'USD',
+       *       interval: 'month',
+       *       notification_channel: {
+       *         recipients: ['string'],
+       *         type: 'email',
+       *       },
+       *       threshold_amount: 0,
+       *     },
+       *   );
+       * ```
+       */
+      create(projectID, body, options) {
+        return this._client.post(path`/organization/projects/${projectID}/spend_alerts`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Retrieves a project spend alert.
+       *
+       * @example
+       * ```ts
+       * const projectSpendAlert =
+       *   await client.admin.organization.projects.spendAlerts.retrieve(
+       *     'alert_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      retrieve(alertID, params, options) {
+        const { project_id } = params;
+        return this._client.get(path`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Updates a project spend alert.
+       *
+       * @example
+       * ```ts
+       * const projectSpendAlert =
+       *   await client.admin.organization.projects.spendAlerts.update(
+       *     'alert_id',
+       *     {
+       *       project_id: 'project_id',
+       *       currency: 'USD',
+       *       interval: 'month',
+       *       notification_channel: {
+       *         recipients: ['string'],
+       *         type: 'email',
+       *       },
+       *       threshold_amount: 0,
+       *     },
+       *   );
+       * ```
+       */
+      update(alertID, params, options) {
+        const { project_id, ...body } = params;
+        return this._client.post(path`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Lists project spend alerts.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const projectSpendAlert of client.admin.organization.projects.spendAlerts.list(
+       *   'project_id',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(projectID, query = {}, options) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/spend_alerts`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * Deletes a project spend alert.
+       *
+       * @example
+       * ```ts
+       * const projectSpendAlertDeleted =
+       *   await client.admin.organization.projects.spendAlerts.delete(
+       *     'alert_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      delete(alertID, params, options) {
+        const { project_id } = params;
+        return this._client.delete(path`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/projects/spend-limit.mjs
+var SpendLimit2;
+var init_spend_limit2 = __esm({
+  "node_modules/openai/resources/admin/organization/projects/spend-limit.mjs"() {
+    init_resource();
+    init_path();
+    SpendLimit2 = class extends APIResource {
+      /**
+       * Get a project's hard spend limit.
+       *
+       * @example
+       * ```ts
+       * const projectSpendLimit =
+       *   await client.admin.organization.projects.spendLimit.retrieve(
+       *     'proj_123',
+       *   );
+       * ```
+       */
+      retrieve(projectID, options) {
+        return this._client.get(path`/organization/projects/${projectID}/spend_limit`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Create or replace a project's hard spend limit.
+       *
+       * @example
+       * ```ts
+       * const projectSpendLimit =
+       *   await client.admin.organization.projects.spendLimit.update(
+       *     'proj_123',
+       *     {
+       *       currency: 'USD',
+       *       interval: 'month',
+       *       threshold_amount: 1,
+       *     },
+       *   );
+       * ```
+       */
+      update(projectID, body, options) {
+        return this._client.post(path`/organization/projects/${projectID}/spend_limit`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Delete a project's hard spend limit.
+       *
+       * @example
+       * ```ts
+       * const projectSpendLimitDeleted =
+       *   await client.admin.organization.projects.spendLimit.delete(
+       *     'proj_123',
+       *   );
+       * ```
+       */
+      delete(projectID, options) {
+        return this._client.delete(path`/organization/projects/${projectID}/spend_limit`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/projects/groups/roles.mjs
+var Roles4;
+var init_roles4 = __esm({
+  "node_modules/openai/resources/admin/organization/projects/groups/roles.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    Roles4 = class extends APIResource {
+      /**
+       * Assigns a project role to a group within a project.
+       *
+       * @example
+       * ```ts
+       * const role =
+       *   await client.admin.organization.projects.groups.roles.create(
+       *     'group_id',
+       *     { project_id: 'project_id', role_id: 'role_id' },
+       *   );
+       * ```
+       */
+      create(groupID, params, options) {
+        const { project_id, ...body } = params;
+        return this._client.post(path`/projects/${project_id}/groups/${groupID}/roles`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Retrieves a project role assigned to a group.
+       *
+       * @example
+       * ```ts
+       * const role =
+       *   await client.admin.organization.projects.groups.roles.retrieve(
+       *     'role_id',
+       *     { project_id: 'project_id', group_id: 'group_id' },
+       *   );
+       * ```
+       */
+      retrieve(roleID, params, options) {
+        const { project_id, group_id } = params;
+        return this._client.get(path`/projects/${project_id}/groups/${group_id}/roles/${roleID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Lists the project roles assigned to a group within a project.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const roleListResponse of client.admin.organization.projects.groups.roles.list(
+       *   'group_id',
+       *   { project_id: 'project_id' },
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(groupID, params, options) {
+        const { project_id, ...query } = params;
+        return this._client.getAPIList(path`/projects/${project_id}/groups/${groupID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * Unassigns a project role from a group within a project.
+       *
+       * @example
+       * ```ts
+       * const role =
+       *   await client.admin.organization.projects.groups.roles.delete(
+       *     'role_id',
+       *     { project_id: 'project_id', group_id: 'group_id' },
+       *   );
+       * ```
+       */
+      delete(roleID, params, options) {
+        const { project_id, group_id } = params;
+        return this._client.delete(path`/projects/${project_id}/groups/${group_id}/roles/${roleID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/projects/groups/groups.mjs
+var Groups2;
+var init_groups2 = __esm({
+  "node_modules/openai/resources/admin/organization/projects/groups/groups.mjs"() {
+    init_resource();
+    init_roles4();
+    init_roles4();
+    init_pagination();
+    init_path();
+    Groups2 = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.roles = new Roles4(this._client);
+      }
+      /**
+       * Grants a group access to a project.
+       *
+       * @example
+       * ```ts
+       * const projectGroup =
+       *   await client.admin.organization.projects.groups.create(
+       *     'project_id',
+       *     { group_id: 'group_id', role: 'role' },
+       *   );
+       * ```
+       */
+      create(projectID, body, options) {
+        return this._client.post(path`/organization/projects/${projectID}/groups`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Retrieves a project's group.
+       *
+       * @example
+       * ```ts
+       * const projectGroup =
+       *   await client.admin.organization.projects.groups.retrieve(
+       *     'group_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      retrieve(groupID, params, options) {
+        const { project_id, ...query } = params;
+        return this._client.get(path`/organization/projects/${project_id}/groups/${groupID}`, {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Lists the groups that have access to a project.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const projectGroup of client.admin.organization.projects.groups.list(
+       *   'project_id',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(projectID, query = {}, options) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/groups`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * Revokes a group's access to a project.
+       *
+       * @example
+       * ```ts
+       * const group =
+       *   await client.admin.organization.projects.groups.delete(
+       *     'group_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      delete(groupID, params, options) {
+        const { project_id } = params;
+        return this._client.delete(path`/organization/projects/${project_id}/groups/${groupID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+    Groups2.Roles = Roles4;
+  }
+});
+
+// node_modules/openai/resources/admin/organization/projects/service-accounts/api-keys.mjs
+var APIKeys2;
+var init_api_keys2 = __esm({
+  "node_modules/openai/resources/admin/organization/projects/service-accounts/api-keys.mjs"() {
+    init_resource();
+    init_path();
+    APIKeys2 = class extends APIResource {
+      /**
+       * Creates an API key for a service account in the project.
+       *
+       * @example
+       * ```ts
+       * const apiKey =
+       *   await client.admin.organization.projects.serviceAccounts.apiKeys.create(
+       *     'service_account_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      create(serviceAccountID, params, options) {
+        const { project_id, ...body } = params;
+        return this._client.post(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}/api_keys`, { body, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/projects/service-accounts/service-accounts.mjs
+var ServiceAccounts;
+var init_service_accounts = __esm({
+  "node_modules/openai/resources/admin/organization/projects/service-accounts/service-accounts.mjs"() {
+    init_resource();
+    init_api_keys2();
+    init_api_keys2();
+    init_pagination();
+    init_path();
+    ServiceAccounts = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.apiKeys = new APIKeys2(this._client);
+      }
+      /**
+       * Creates a new service account in the project. By default, this also returns an
+       * unredacted API key for the service account.
+       *
+       * @example
+       * ```ts
+       * const serviceAccount =
+       *   await client.admin.organization.projects.serviceAccounts.create(
+       *     'project_id',
+       *     { name: 'name' },
+       *   );
+       * ```
+       */
+      create(projectID, body, options) {
+        return this._client.post(path`/organization/projects/${projectID}/service_accounts`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Retrieves a service account in the project.
+       *
+       * @example
+       * ```ts
+       * const projectServiceAccount =
+       *   await client.admin.organization.projects.serviceAccounts.retrieve(
+       *     'service_account_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      retrieve(serviceAccountID, params, options) {
+        const { project_id } = params;
+        return this._client.get(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Updates a service account in the project.
+       *
+       * @example
+       * ```ts
+       * const projectServiceAccount =
+       *   await client.admin.organization.projects.serviceAccounts.update(
+       *     'service_account_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      update(serviceAccountID, params, options) {
+        const { project_id, ...body } = params;
+        return this._client.post(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, { body, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * Returns a list of service accounts in the project.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const projectServiceAccount of client.admin.organization.projects.serviceAccounts.list(
+       *   'project_id',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(projectID, query = {}, options) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/service_accounts`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * Deletes a service account from the project.
+       *
+       * Returns confirmation of service account deletion, or an error if the project is
+       * archived (archived projects have no service accounts).
+       *
+       * @example
+       * ```ts
+       * const serviceAccount =
+       *   await client.admin.organization.projects.serviceAccounts.delete(
+       *     'service_account_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      delete(serviceAccountID, params, options) {
+        const { project_id } = params;
+        return this._client.delete(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, { ...options, __security: { adminAPIKeyAuth: true } });
+      }
+    };
+    ServiceAccounts.APIKeys = APIKeys2;
+  }
+});
+
+// node_modules/openai/resources/admin/organization/projects/users/roles.mjs
+var Roles5;
+var init_roles5 = __esm({
+  "node_modules/openai/resources/admin/organization/projects/users/roles.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    Roles5 = class extends APIResource {
+      /**
+       * Assigns a project role to a user within a project.
+       *
+       * @example
+       * ```ts
+       * const role =
+       *   await client.admin.organization.projects.users.roles.create(
+       *     'user_id',
+       *     { project_id: 'project_id', role_id: 'role_id' },
+       *   );
+       * ```
+       */
+      create(userID, params, options) {
+        const { project_id, ...body } = params;
+        return this._client.post(path`/projects/${project_id}/users/${userID}/roles`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Retrieves a project role assigned to a user.
+       *
+       * @example
+       * ```ts
+       * const role =
+       *   await client.admin.organization.projects.users.roles.retrieve(
+       *     'role_id',
+       *     { project_id: 'project_id', user_id: 'user_id' },
+       *   );
+       * ```
+       */
+      retrieve(roleID, params, options) {
+        const { project_id, user_id } = params;
+        return this._client.get(path`/projects/${project_id}/users/${user_id}/roles/${roleID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Lists the project roles assigned to a user within a project.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const roleListResponse of client.admin.organization.projects.users.roles.list(
+       *   'user_id',
+       *   { project_id: 'project_id' },
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(userID, params, options) {
+        const { project_id, ...query } = params;
+        return this._client.getAPIList(path`/projects/${project_id}/users/${userID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * Unassigns a project role from a user within a project.
+       *
+       * @example
+       * ```ts
+       * const role =
+       *   await client.admin.organization.projects.users.roles.delete(
+       *     'role_id',
+       *     { project_id: 'project_id', user_id: 'user_id' },
+       *   );
+       * ```
+       */
+      delete(roleID, params, options) {
+        const { project_id, user_id } = params;
+        return this._client.delete(path`/projects/${project_id}/users/${user_id}/roles/${roleID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/projects/users/users.mjs
+var Users2;
+var init_users2 = __esm({
+  "node_modules/openai/resources/admin/organization/projects/users/users.mjs"() {
+    init_resource();
+    init_roles5();
+    init_roles5();
+    init_pagination();
+    init_path();
+    Users2 = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.roles = new Roles5(this._client);
+      }
+      /**
+       * Adds a user to the project. Users must already be members of the organization to
+       * be added to a project.
+       *
+       * @example
+       * ```ts
+       * const projectUser =
+       *   await client.admin.organization.projects.users.create(
+       *     'project_id',
+       *     { role: 'role' },
+       *   );
+       * ```
+       */
+      create(projectID, body, options) {
+        return this._client.post(path`/organization/projects/${projectID}/users`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Retrieves a user in the project.
+       *
+       * @example
+       * ```ts
+       * const projectUser =
+       *   await client.admin.organization.projects.users.retrieve(
+       *     'user_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      retrieve(userID, params, options) {
+        const { project_id } = params;
+        return this._client.get(path`/organization/projects/${project_id}/users/${userID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Modifies a user's role in the project.
+       *
+       * @example
+       * ```ts
+       * const projectUser =
+       *   await client.admin.organization.projects.users.update(
+       *     'user_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      update(userID, params, options) {
+        const { project_id, ...body } = params;
+        return this._client.post(path`/organization/projects/${project_id}/users/${userID}`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Returns a list of users in the project.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const projectUser of client.admin.organization.projects.users.list(
+       *   'project_id',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(projectID, query = {}, options) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/users`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * Deletes a user from the project.
+       *
+       * Returns confirmation of project user deletion, or an error if the project is
+       * archived (archived projects have no users).
+       *
+       * @example
+       * ```ts
+       * const user =
+       *   await client.admin.organization.projects.users.delete(
+       *     'user_id',
+       *     { project_id: 'project_id' },
+       *   );
+       * ```
+       */
+      delete(userID, params, options) {
+        const { project_id } = params;
+        return this._client.delete(path`/organization/projects/${project_id}/users/${userID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+    Users2.Roles = Roles5;
+  }
+});
+
+// node_modules/openai/resources/admin/organization/projects/projects.mjs
+var Projects;
+var init_projects = __esm({
+  "node_modules/openai/resources/admin/organization/projects/projects.mjs"() {
+    init_resource();
+    init_api_keys();
+    init_api_keys();
+    init_certificates2();
+    init_certificates2();
+    init_data_retention2();
+    init_data_retention2();
+    init_hosted_tool_permissions();
+    init_hosted_tool_permissions();
+    init_model_permissions();
+    init_model_permissions();
+    init_rate_limits();
+    init_rate_limits();
+    init_roles3();
+    init_roles3();
+    init_spend_alerts2();
+    init_spend_alerts2();
+    init_spend_limit2();
+    init_spend_limit2();
+    init_groups2();
+    init_groups2();
+    init_service_accounts();
+    init_service_accounts();
+    init_users2();
+    init_users2();
+    init_pagination();
+    init_path();
+    Projects = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.users = new Users2(this._client);
+        this.serviceAccounts = new ServiceAccounts(this._client);
+        this.apiKeys = new APIKeys(this._client);
+        this.rateLimits = new RateLimits(this._client);
+        this.modelPermissions = new ModelPermissions(this._client);
+        this.hostedToolPermissions = new HostedToolPermissions(this._client);
+        this.groups = new Groups2(this._client);
+        this.roles = new Roles3(this._client);
+        this.dataRetention = new DataRetention2(this._client);
+        this.spendLimit = new SpendLimit2(this._client);
+        this.spendAlerts = new SpendAlerts2(this._client);
+        this.certificates = new Certificates2(this._client);
+      }
+      /**
+       * Create a new project in the organization. Projects can be created and archived,
+       * but cannot be deleted.
+       *
+       * @example
+       * ```ts
+       * const project =
+       *   await client.admin.organization.projects.create({
+       *     name: 'name',
+       *   });
+       * ```
+       */
+      create(body, options) {
+        return this._client.post("/organization/projects", {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Retrieves a project.
+       *
+       * @example
+       * ```ts
+       * const project =
+       *   await client.admin.organization.projects.retrieve(
+       *     'project_id',
+       *   );
+       * ```
+       */
+      retrieve(projectID, options) {
+        return this._client.get(path`/organization/projects/${projectID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Modifies a project in the organization.
+       *
+       * @example
+       * ```ts
+       * const project =
+       *   await client.admin.organization.projects.update(
+       *     'project_id',
+       *   );
+       * ```
+       */
+      update(projectID, body, options) {
+        return this._client.post(path`/organization/projects/${projectID}`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Returns a list of projects.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const project of client.admin.organization.projects.list()) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/organization/projects", ConversationCursorPage, {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Archives a project in the organization. Archived projects cannot be used or
+       * updated.
+       *
+       * @example
+       * ```ts
+       * const project =
+       *   await client.admin.organization.projects.archive(
+       *     'project_id',
+       *   );
+       * ```
+       */
+      archive(projectID, options) {
+        return this._client.post(path`/organization/projects/${projectID}/archive`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+    Projects.Users = Users2;
+    Projects.ServiceAccounts = ServiceAccounts;
+    Projects.APIKeys = APIKeys;
+    Projects.RateLimits = RateLimits;
+    Projects.ModelPermissions = ModelPermissions;
+    Projects.HostedToolPermissions = HostedToolPermissions;
+    Projects.Groups = Groups2;
+    Projects.Roles = Roles3;
+    Projects.DataRetention = DataRetention2;
+    Projects.SpendLimit = SpendLimit2;
+    Projects.SpendAlerts = SpendAlerts2;
+    Projects.Certificates = Certificates2;
+  }
+});
+
+// node_modules/openai/resources/admin/organization/users/roles.mjs
+var Roles6;
+var init_roles6 = __esm({
+  "node_modules/openai/resources/admin/organization/users/roles.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    Roles6 = class extends APIResource {
+      /**
+       * Assigns an organization role to a user within the organization.
+       *
+       * @example
+       * ```ts
+       * const role =
+       *   await client.admin.organization.users.roles.create(
+       *     'user_id',
+       *     { role_id: 'role_id' },
+       *   );
+       * ```
+       */
+      create(userID, body, options) {
+        return this._client.post(path`/organization/users/${userID}/roles`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Retrieves an organization role assigned to a user.
+       *
+       * @example
+       * ```ts
+       * const role =
+       *   await client.admin.organization.users.roles.retrieve(
+       *     'role_id',
+       *     { user_id: 'user_id' },
+       *   );
+       * ```
+       */
+      retrieve(roleID, params, options) {
+        const { user_id } = params;
+        return this._client.get(path`/organization/users/${user_id}/roles/${roleID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Lists the organization roles assigned to a user within the organization.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const roleListResponse of client.admin.organization.users.roles.list(
+       *   'user_id',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(userID, query = {}, options) {
+        return this._client.getAPIList(path`/organization/users/${userID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * Unassigns an organization role from a user within the organization.
+       *
+       * @example
+       * ```ts
+       * const role =
+       *   await client.admin.organization.users.roles.delete(
+       *     'role_id',
+       *     { user_id: 'user_id' },
+       *   );
+       * ```
+       */
+      delete(roleID, params, options) {
+        const { user_id } = params;
+        return this._client.delete(path`/organization/users/${user_id}/roles/${roleID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/admin/organization/users/users.mjs
+var Users3;
+var init_users3 = __esm({
+  "node_modules/openai/resources/admin/organization/users/users.mjs"() {
+    init_resource();
+    init_roles6();
+    init_roles6();
+    init_pagination();
+    init_path();
+    Users3 = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.roles = new Roles6(this._client);
+      }
+      /**
+       * Retrieves a user by their identifier.
+       *
+       * @example
+       * ```ts
+       * const organizationUser =
+       *   await client.admin.organization.users.retrieve('user_id');
+       * ```
+       */
+      retrieve(userID, options) {
+        return this._client.get(path`/organization/users/${userID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Modifies a user's role in the organization.
+       *
+       * @example
+       * ```ts
+       * const organizationUser =
+       *   await client.admin.organization.users.update('user_id');
+       * ```
+       */
+      update(userID, body, options) {
+        return this._client.post(path`/organization/users/${userID}`, {
+          body,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Lists all of the users in the organization.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const organizationUser of client.admin.organization.users.list()) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/organization/users", ConversationCursorPage, {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * Deletes a user from the organization.
+       *
+       * @example
+       * ```ts
+       * const user = await client.admin.organization.users.delete(
+       *   'user_id',
+       * );
+       * ```
+       */
+      delete(userID, options) {
+        return this._client.delete(path`/organization/users/${userID}`, {
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+    };
+    Users3.Roles = Roles6;
+  }
+});
+
+// node_modules/openai/resources/admin/organization/organization.mjs
+var Organization;
+var init_organization = __esm({
+  "node_modules/openai/resources/admin/organization/organization.mjs"() {
+    init_resource();
+    init_admin_api_keys();
+    init_admin_api_keys();
+    init_audit_logs();
+    init_audit_logs();
+    init_certificates();
+    init_certificates();
+    init_data_retention();
+    init_data_retention();
+    init_invites();
+    init_invites();
+    init_roles();
+    init_roles();
+    init_spend_alerts();
+    init_spend_alerts();
+    init_spend_limit();
+    init_spend_limit();
+    init_usage();
+    init_usage();
+    init_groups();
+    init_groups();
+    init_projects();
+    init_projects();
+    init_users3();
+    init_users3();
+    Organization = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.auditLogs = new AuditLogs(this._client);
+        this.adminAPIKeys = new AdminAPIKeys(this._client);
+        this.usage = new Usage(this._client);
+        this.invites = new Invites(this._client);
+        this.users = new Users3(this._client);
+        this.groups = new Groups(this._client);
+        this.roles = new Roles(this._client);
+        this.dataRetention = new DataRetention(this._client);
+        this.spendLimit = new SpendLimit(this._client);
+        this.spendAlerts = new SpendAlerts(this._client);
+        this.certificates = new Certificates(this._client);
+        this.projects = new Projects(this._client);
+      }
+    };
+    Organization.AuditLogs = AuditLogs;
+    Organization.AdminAPIKeys = AdminAPIKeys;
+    Organization.Usage = Usage;
+    Organization.Invites = Invites;
+    Organization.Users = Users3;
+    Organization.Groups = Groups;
+    Organization.Roles = Roles;
+    Organization.DataRetention = DataRetention;
+    Organization.SpendLimit = SpendLimit;
+    Organization.SpendAlerts = SpendAlerts;
+    Organization.Certificates = Certificates;
+    Organization.Projects = Projects;
+  }
+});
+
+// node_modules/openai/resources/admin/admin.mjs
+var Admin;
+var init_admin = __esm({
+  "node_modules/openai/resources/admin/admin.mjs"() {
+    init_resource();
+    init_organization();
+    init_organization();
+    Admin = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.organization = new Organization(this._client);
+      }
+    };
+    Admin.Organization = Organization;
+  }
+});
+
+// node_modules/openai/resources/audio/speech.mjs
+var Speech;
+var init_speech = __esm({
+  "node_modules/openai/resources/audio/speech.mjs"() {
+    init_resource();
+    init_headers();
+    Speech = class extends APIResource {
+      /**
+       * Generates audio from the input text.
+       *
+       * Returns the audio file content, or a stream of audio events.
+       *
+       * @example
+       * ```ts
+       * const speech = await client.audio.speech.create({
+       *   input: 'input',
+       *   model: 'tts-1',
+       *   voice: 'alloy',
+       * });
+       *
+       * const content = await speech.blob();
+       * console.log(content);
+       * ```
+       */
+      create(body, options) {
+        return this._client.post("/audio/speech", {
+          body,
+          ...options,
+          headers: buildHeaders([{ Accept: "application/octet-stream" }, options?.headers]),
+          __security: { bearerAuth: true },
+          __binaryResponse: true
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/audio/transcriptions.mjs
+var Transcriptions;
+var init_transcriptions = __esm({
+  "node_modules/openai/resources/audio/transcriptions.mjs"() {
+    init_resource();
+    init_uploads();
+    Transcriptions = class extends APIResource {
+      create(body, options) {
+        return this._client.post("/audio/transcriptions", multipartFormRequestOptions({
+          body,
+          ...options,
+          stream: body.stream ?? false,
+          __metadata: { model: body.model },
+          __security: { bearerAuth: true }
+        }, this._client));
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/audio/translations.mjs
+var Translations;
+var init_translations = __esm({
+  "node_modules/openai/resources/audio/translations.mjs"() {
+    init_resource();
+    init_uploads();
+    Translations = class extends APIResource {
+      create(body, options) {
+        return this._client.post("/audio/translations", multipartFormRequestOptions({ body, ...options, __metadata: { model: body.model }, __security: { bearerAuth: true } }, this._client));
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/audio/audio.mjs
+var Audio;
+var init_audio = __esm({
+  "node_modules/openai/resources/audio/audio.mjs"() {
+    init_resource();
+    init_speech();
+    init_speech();
+    init_transcriptions();
+    init_transcriptions();
+    init_translations();
+    init_translations();
+    Audio = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.transcriptions = new Transcriptions(this._client);
+        this.translations = new Translations(this._client);
+        this.speech = new Speech(this._client);
+      }
+    };
+    Audio.Transcriptions = Transcriptions;
+    Audio.Translations = Translations;
+    Audio.Speech = Speech;
+  }
+});
+
+// node_modules/openai/resources/batches.mjs
+var Batches;
+var init_batches = __esm({
+  "node_modules/openai/resources/batches.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    Batches = class extends APIResource {
+      /**
+       * Creates and executes a batch from an uploaded file of requests
+       */
+      create(body, options) {
+        return this._client.post("/batches", { body, ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * Retrieves a batch.
+       */
+      retrieve(batchID, options) {
+        return this._client.get(path`/batches/${batchID}`, { ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * List your organization's batches.
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/batches", CursorPage, {
+          query,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Cancels an in-progress batch. The batch will be in status `cancelling` for up to
+       * 10 minutes, before changing to `cancelled`, where it will have partial results
+       * (if any) available in the output file.
+       */
+      cancel(batchID, options) {
+        return this._client.post(path`/batches/${batchID}/cancel`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/beta/assistants.mjs
+var Assistants;
+var init_assistants = __esm({
+  "node_modules/openai/resources/beta/assistants.mjs"() {
+    init_resource();
+    init_pagination();
+    init_headers();
+    init_path();
+    Assistants = class extends APIResource {
+      /**
+       * Create an assistant with a model and instructions.
+       *
+       * @deprecated
+       */
+      create(body, options) {
+        return this._client.post("/assistants", {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Retrieves an assistant.
+       *
+       * @deprecated
+       */
+      retrieve(assistantID, options) {
+        return this._client.get(path`/assistants/${assistantID}`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Modifies an assistant.
+       *
+       * @deprecated
+       */
+      update(assistantID, body, options) {
+        return this._client.post(path`/assistants/${assistantID}`, {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Returns a list of assistants.
+       *
+       * @deprecated
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/assistants", CursorPage, {
+          query,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Delete an assistant.
+       *
+       * @deprecated
+       */
+      delete(assistantID, options) {
+        return this._client.delete(path`/assistants/${assistantID}`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/beta/realtime/sessions.mjs
+var Sessions;
+var init_sessions = __esm({
+  "node_modules/openai/resources/beta/realtime/sessions.mjs"() {
+    init_resource();
+    init_headers();
+    Sessions = class extends APIResource {
+      /**
+       * Create an ephemeral API token for use in client-side applications with the
+       * Realtime API. Can be configured with the same session parameters as the
+       * `session.update` client event.
+       *
+       * It responds with a session object, plus a `client_secret` key which contains a
+       * usable ephemeral API token that can be used to authenticate browser clients for
+       * the Realtime API.
+       *
+       * @example
+       * ```ts
+       * const session =
+       *   await client.beta.realtime.sessions.create();
+       * ```
+       */
+      create(body, options) {
+        return this._client.post("/realtime/sessions", {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/beta/realtime/transcription-sessions.mjs
+var TranscriptionSessions;
+var init_transcription_sessions = __esm({
+  "node_modules/openai/resources/beta/realtime/transcription-sessions.mjs"() {
+    init_resource();
+    init_headers();
+    TranscriptionSessions = class extends APIResource {
+      /**
+       * Create an ephemeral API token for use in client-side applications with the
+       * Realtime API specifically for realtime transcriptions. Can be configured with
+       * the same session parameters as the `transcription_session.update` client event.
+       *
+       * It responds with a session object, plus a `client_secret` key which contains a
+       * usable ephemeral API token that can be used to authenticate browser clients for
+       * the Realtime API.
+       *
+       * @example
+       * ```ts
+       * const transcriptionSession =
+       *   await client.beta.realtime.transcriptionSessions.create();
+       * ```
+       */
+      create(body, options) {
+        return this._client.post("/realtime/transcription_sessions", {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/beta/realtime/realtime.mjs
+var Realtime;
+var init_realtime = __esm({
+  "node_modules/openai/resources/beta/realtime/realtime.mjs"() {
+    init_resource();
+    init_sessions();
+    init_sessions();
+    init_transcription_sessions();
+    init_transcription_sessions();
+    Realtime = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.sessions = new Sessions(this._client);
+        this.transcriptionSessions = new TranscriptionSessions(this._client);
+      }
+    };
+    Realtime.Sessions = Sessions;
+    Realtime.TranscriptionSessions = TranscriptionSessions;
+  }
+});
+
+// node_modules/openai/resources/beta/chatkit/sessions.mjs
+var Sessions2;
+var init_sessions2 = __esm({
+  "node_modules/openai/resources/beta/chatkit/sessions.mjs"() {
+    init_resource();
+    init_headers();
+    init_path();
+    Sessions2 = class extends APIResource {
+      /**
+       * Create a ChatKit session.
+       *
+       * @example
+       * ```ts
+       * const chatSession =
+       *   await client.beta.chatkit.sessions.create({
+       *     user: 'x',
+       *     workflow: { id: 'id' },
+       *   });
+       * ```
+       */
+      create(body, options) {
+        return this._client.post("/chatkit/sessions", {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Cancel an active ChatKit session and return its most recent metadata.
+       *
+       * Cancelling prevents new requests from using the issued client secret.
+       *
+       * @example
+       * ```ts
+       * const chatSession =
+       *   await client.beta.chatkit.sessions.cancel('cksess_123');
+       * ```
+       */
+      cancel(sessionID, options) {
+        return this._client.post(path`/chatkit/sessions/${sessionID}/cancel`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/beta/chatkit/threads.mjs
+var Threads;
+var init_threads = __esm({
+  "node_modules/openai/resources/beta/chatkit/threads.mjs"() {
+    init_resource();
+    init_pagination();
+    init_headers();
+    init_path();
+    Threads = class extends APIResource {
+      /**
+       * Retrieve a ChatKit thread by its identifier.
+       *
+       * @example
+       * ```ts
+       * const chatkitThread =
+       *   await client.beta.chatkit.threads.retrieve('cthr_123');
+       * ```
+       */
+      retrieve(threadID, options) {
+        return this._client.get(path`/chatkit/threads/${threadID}`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * List ChatKit threads with optional pagination and user filters.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const chatkitThread of client.beta.chatkit.threads.list()) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/chatkit/threads", ConversationCursorPage, {
+          query,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Delete a ChatKit thread along with its items and stored attachments.
+       *
+       * @example
+       * ```ts
+       * const thread = await client.beta.chatkit.threads.delete(
+       *   'cthr_123',
+       * );
+       * ```
+       */
+      delete(threadID, options) {
+        return this._client.delete(path`/chatkit/threads/${threadID}`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * List items that belong to a ChatKit thread.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const thread of client.beta.chatkit.threads.listItems(
+       *   'cthr_123',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      listItems(threadID, query = {}, options) {
+        return this._client.getAPIList(path`/chatkit/threads/${threadID}/items`, ConversationCursorPage, {
+          query,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/beta/chatkit/chatkit.mjs
+var ChatKit;
+var init_chatkit = __esm({
+  "node_modules/openai/resources/beta/chatkit/chatkit.mjs"() {
+    init_resource();
+    init_sessions2();
+    init_sessions2();
+    init_threads();
+    init_threads();
+    ChatKit = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.sessions = new Sessions2(this._client);
+        this.threads = new Threads(this._client);
+      }
+    };
+    ChatKit.Sessions = Sessions2;
+    ChatKit.Threads = Threads;
+  }
+});
+
+// node_modules/openai/resources/beta/responses/input-items.mjs
+var InputItems;
+var init_input_items = __esm({
+  "node_modules/openai/resources/beta/responses/input-items.mjs"() {
+    init_resource();
+    init_pagination();
+    init_headers();
+    init_path();
+    InputItems = class extends APIResource {
+      /**
+       * Returns a list of input items for a given response.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const betaResponseItem of client.beta.responses.inputItems.list(
+       *   'response_id',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(responseID, params = {}, options) {
+        const { betas, ...query } = params ?? {};
+        return this._client.getAPIList(path`/responses/${responseID}/input_items?beta=true`, CursorPage, {
+          query,
+          ...options,
+          headers: buildHeaders([
+            { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
+            options?.headers
+          ]),
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/beta/responses/input-tokens.mjs
+var InputTokens;
+var init_input_tokens = __esm({
+  "node_modules/openai/resources/beta/responses/input-tokens.mjs"() {
+    init_resource();
+    init_headers();
+    InputTokens = class extends APIResource {
+      /**
+       * Returns input token counts of the request.
+       *
+       * Returns an object with `object` set to `response.input_tokens` and an
+       * `input_tokens` count.
+       *
+       * @example
+       * ```ts
+       * const response =
+       *   await client.beta.responses.inputTokens.count();
+       * ```
+       */
+      count(params = {}, options) {
+        const { betas, ...body } = params ?? {};
+        return this._client.post("/responses/input_tokens?beta=true", {
+          body,
+          ...options,
+          headers: buildHeaders([
+            { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
+            options?.headers
+          ]),
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/beta/responses/responses.mjs
+var Responses;
+var init_responses = __esm({
+  "node_modules/openai/resources/beta/responses/responses.mjs"() {
+    init_resource();
+    init_input_items();
+    init_input_items();
+    init_input_tokens();
+    init_input_tokens();
+    init_headers();
+    init_path();
+    Responses = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.inputItems = new InputItems(this._client);
+        this.inputTokens = new InputTokens(this._client);
+      }
+      create(params, options) {
+        const { betas, ...body } = params;
+        return this._client.post("/responses?beta=true", {
+          body,
+          ...options,
+          headers: buildHeaders([
+            { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
+            options?.headers
+          ]),
+          stream: params.stream ?? false,
+          __security: { bearerAuth: true }
+        });
+      }
+      retrieve(responseID, params = {}, options) {
+        const { betas, ...query } = params ?? {};
+        return this._client.get(path`/responses/${responseID}?beta=true`, {
+          query,
+          ...options,
+          headers: buildHeaders([
+            { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
+            options?.headers
+          ]),
+          stream: params?.stream ?? false,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Deletes a model response with the given ID.
+       *
+       * @example
+       * ```ts
+       * await client.beta.responses.delete(
+       *   'resp_677efb5139a88190b512bc3fef8e535d',
+       * );
+       * ```
+       */
+      delete(responseID, params = {}, options) {
+        const { betas } = params ?? {};
+        return this._client.delete(path`/responses/${responseID}?beta=true`, {
+          ...options,
+          headers: buildHeaders([
+            { Accept: "*/*", ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
+            options?.headers
+          ]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Cancels a model response with the given ID. Only responses created with the
+       * `background` parameter set to `true` can be cancelled.
+       * [Learn more](https://platform.openai.com/docs/guides/background).
+       *
+       * @example
+       * ```ts
+       * const betaResponse = await client.beta.responses.cancel(
+       *   'resp_677efb5139a88190b512bc3fef8e535d',
+       * );
+       * ```
+       */
+      cancel(responseID, params = {}, options) {
+        const { betas } = params ?? {};
+        return this._client.post(path`/responses/${responseID}/cancel?beta=true`, {
+          ...options,
+          headers: buildHeaders([
+            { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
+            options?.headers
+          ]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Compact a conversation. Returns a compacted response object.
+       *
+       * Learn when and how to compact long-running conversations in the
+       * [conversation state guide](https://platform.openai.com/docs/guides/conversation-state#managing-the-context-window).
+       * For ZDR-compatible compaction details, see
+       * [Compaction (advanced)](https://platform.openai.com/docs/guides/conversation-state#compaction-advanced).
+       *
+       * @example
+       * ```ts
+       * const betaCompactedResponse =
+       *   await client.beta.responses.compact({
+       *     model: 'gpt-5.6-sol',
+       *   });
+       * ```
+       */
+      compact(params, options) {
+        const { betas, ...body } = params;
+        return this._client.post("/responses/compact?beta=true", {
+          body,
+          ...options,
+          headers: buildHeaders([
+            { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
+            options?.headers
+          ]),
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+    Responses.InputItems = InputItems;
+    Responses.InputTokens = InputTokens;
+  }
+});
+
+// node_modules/openai/resources/beta/threads/messages.mjs
+var Messages2;
+var init_messages2 = __esm({
+  "node_modules/openai/resources/beta/threads/messages.mjs"() {
+    init_resource();
+    init_pagination();
+    init_headers();
+    init_path();
+    Messages2 = class extends APIResource {
+      /**
+       * Create a message.
+       *
+       * @deprecated The Assistants API is deprecated in favor of the Responses API
+       */
+      create(threadID, body, options) {
+        return this._client.post(path`/threads/${threadID}/messages`, {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Retrieve a message.
+       *
+       * @deprecated The Assistants API is deprecated in favor of the Responses API
+       */
+      retrieve(messageID, params, options) {
+        const { thread_id } = params;
+        return this._client.get(path`/threads/${thread_id}/messages/${messageID}`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Modifies a message.
+       *
+       * @deprecated The Assistants API is deprecated in favor of the Responses API
+       */
+      update(messageID, params, options) {
+        const { thread_id, ...body } = params;
+        return this._client.post(path`/threads/${thread_id}/messages/${messageID}`, {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Returns a list of messages for a given thread.
+       *
+       * @deprecated The Assistants API is deprecated in favor of the Responses API
+       */
+      list(threadID, query = {}, options) {
+        return this._client.getAPIList(path`/threads/${threadID}/messages`, CursorPage, {
+          query,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Deletes a message.
+       *
+       * @deprecated The Assistants API is deprecated in favor of the Responses API
+       */
+      delete(messageID, params, options) {
+        const { thread_id } = params;
+        return this._client.delete(path`/threads/${thread_id}/messages/${messageID}`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/beta/threads/runs/steps.mjs
+var Steps;
+var init_steps = __esm({
+  "node_modules/openai/resources/beta/threads/runs/steps.mjs"() {
+    init_resource();
+    init_pagination();
+    init_headers();
+    init_path();
+    Steps = class extends APIResource {
+      /**
+       * Retrieves a run step.
+       *
+       * @deprecated The Assistants API is deprecated in favor of the Responses API
+       */
+      retrieve(stepID, params, options) {
+        const { thread_id, run_id, ...query } = params;
+        return this._client.get(path`/threads/${thread_id}/runs/${run_id}/steps/${stepID}`, {
+          query,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Returns a list of run steps belonging to a run.
+       *
+       * @deprecated The Assistants API is deprecated in favor of the Responses API
+       */
+      list(runID, params, options) {
+        const { thread_id, ...query } = params;
+        return this._client.getAPIList(path`/threads/${thread_id}/runs/${runID}/steps`, CursorPage, {
+          query,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/internal/utils/base64.mjs
+var toFloat32Array;
+var init_base64 = __esm({
+  "node_modules/openai/internal/utils/base64.mjs"() {
+    init_error();
+    init_bytes();
+    toFloat32Array = (base64Str) => {
+      if (typeof Buffer !== "undefined") {
+        const buf = Buffer.from(base64Str, "base64");
+        return Array.from(new Float32Array(buf.buffer, buf.byteOffset, buf.length / Float32Array.BYTES_PER_ELEMENT));
+      } else {
+        const binaryStr = atob(base64Str);
+        const len = binaryStr.length;
+        const bytes = new Uint8Array(len);
+        for (let i = 0; i < len; i++) {
+          bytes[i] = binaryStr.charCodeAt(i);
+        }
+        return Array.from(new Float32Array(bytes.buffer));
+      }
+    };
+  }
+});
+
+// node_modules/openai/internal/utils/env.mjs
+var readEnv;
+var init_env = __esm({
+  "node_modules/openai/internal/utils/env.mjs"() {
+    readEnv = (env) => {
+      if (typeof globalThis.process !== "undefined") {
+        return globalThis.process.env?.[env]?.trim() || void 0;
+      }
+      if (typeof globalThis.Deno !== "undefined") {
+        return globalThis.Deno.env?.get?.(env)?.trim() || void 0;
+      }
+      return void 0;
+    };
+  }
+});
+
+// node_modules/openai/internal/utils.mjs
+var init_utils2 = __esm({
+  "node_modules/openai/internal/utils.mjs"() {
+    init_values();
+    init_base64();
+    init_env();
+    init_log();
+    init_uuid();
+    init_sleep();
+    init_query();
+  }
+});
+
+// node_modules/openai/lib/AssistantStream.mjs
+function assertNever3(_x) {
+}
+var _AssistantStream_instances, _a3, _AssistantStream_events, _AssistantStream_runStepSnapshots, _AssistantStream_messageSnapshots, _AssistantStream_messageSnapshot, _AssistantStream_finalRun, _AssistantStream_currentContentIndex, _AssistantStream_currentContent, _AssistantStream_currentToolCallIndex, _AssistantStream_currentToolCall, _AssistantStream_currentEvent, _AssistantStream_currentRunSnapshot, _AssistantStream_currentRunStepSnapshot, _AssistantStream_addEvent, _AssistantStream_endRequest, _AssistantStream_handleMessage, _AssistantStream_handleRunStep, _AssistantStream_handleEvent, _AssistantStream_accumulateRunStep, _AssistantStream_accumulateMessage, _AssistantStream_accumulateContent, _AssistantStream_handleRun, AssistantStream;
+var init_AssistantStream = __esm({
+  "node_modules/openai/lib/AssistantStream.mjs"() {
+    init_tslib();
+    init_streaming2();
+    init_error2();
+    init_EventStream();
+    init_utils2();
+    AssistantStream = class extends EventStream {
+      constructor() {
+        super(...arguments);
+        _AssistantStream_instances.add(this);
+        _AssistantStream_events.set(this, []);
+        _AssistantStream_runStepSnapshots.set(this, {});
+        _AssistantStream_messageSnapshots.set(this, {});
+        _AssistantStream_messageSnapshot.set(this, void 0);
+        _AssistantStream_finalRun.set(this, void 0);
+        _AssistantStream_currentContentIndex.set(this, void 0);
+        _AssistantStream_currentContent.set(this, void 0);
+        _AssistantStream_currentToolCallIndex.set(this, void 0);
+        _AssistantStream_currentToolCall.set(this, void 0);
+        _AssistantStream_currentEvent.set(this, void 0);
+        _AssistantStream_currentRunSnapshot.set(this, void 0);
+        _AssistantStream_currentRunStepSnapshot.set(this, void 0);
+      }
+      [(_AssistantStream_events = /* @__PURE__ */ new WeakMap(), _AssistantStream_runStepSnapshots = /* @__PURE__ */ new WeakMap(), _AssistantStream_messageSnapshots = /* @__PURE__ */ new WeakMap(), _AssistantStream_messageSnapshot = /* @__PURE__ */ new WeakMap(), _AssistantStream_finalRun = /* @__PURE__ */ new WeakMap(), _AssistantStream_currentContentIndex = /* @__PURE__ */ new WeakMap(), _AssistantStream_currentContent = /* @__PURE__ */ new WeakMap(), _AssistantStream_currentToolCallIndex = /* @__PURE__ */ new WeakMap(), _AssistantStream_currentToolCall = /* @__PURE__ */ new WeakMap(), _AssistantStream_currentEvent = /* @__PURE__ */ new WeakMap(), _AssistantStream_currentRunSnapshot = /* @__PURE__ */ new WeakMap(), _AssistantStream_currentRunStepSnapshot = /* @__PURE__ */ new WeakMap(), _AssistantStream_instances = /* @__PURE__ */ new WeakSet(), Symbol.asyncIterator)]() {
+        const pushQueue = [];
+        const readQueue = [];
+        let done = false;
+        this.on("event", (event) => {
+          const eventCopy = structuredClone(event);
+          const reader = readQueue.shift();
+          if (reader) {
+            reader.resolve(eventCopy);
+          } else {
+            pushQueue.push(eventCopy);
+          }
+        });
+        this.on("end", () => {
+          done = true;
+          for (const reader of readQueue) {
+            reader.resolve(void 0);
+          }
+          readQueue.length = 0;
+        });
+        this.on("abort", (err) => {
+          done = true;
+          for (const reader of readQueue) {
+            reader.reject(err);
+          }
+          readQueue.length = 0;
+        });
+        this.on("error", (err) => {
+          done = true;
+          for (const reader of readQueue) {
+            reader.reject(err);
+          }
+          readQueue.length = 0;
+        });
+        return {
+          next: async () => {
+            if (!pushQueue.length) {
+              if (done) {
+                return { value: void 0, done: true };
+              }
+              return new Promise((resolve2, reject) => readQueue.push({ resolve: resolve2, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
+            }
+            const chunk = pushQueue.shift();
+            return { value: chunk, done: false };
+          },
+          return: async () => {
+            this.abort();
+            return { value: void 0, done: true };
+          }
+        };
+      }
+      static fromReadableStream(stream) {
+        const runner = new _a3();
+        runner._run(() => runner._fromReadableStream(stream));
+        return runner;
+      }
+      async _fromReadableStream(readableStream, options) {
+        this._listenForAbort(options?.signal);
+        this._connected();
+        const stream = Stream.fromReadableStream(readableStream, this.controller);
+        for await (const event of stream) {
+          __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
+        }
+        if (stream.controller.signal?.aborted) {
+          throw new APIUserAbortError();
+        }
+        return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
+      }
+      toReadableStream() {
+        const stream = new Stream(this[Symbol.asyncIterator].bind(this), this.controller);
+        return stream.toReadableStream();
+      }
+      static createToolAssistantStream(runId, runs, params, options) {
+        const runner = new _a3();
+        runner._run(() => runner._runToolAssistantStream(runId, runs, params, {
+          ...options,
+          headers: { ...options?.headers, "X-Stainless-Helper-Method": "stream" }
+        }));
+        return runner;
+      }
+      async _createToolAssistantStream(run, runId, params, options) {
+        this._listenForAbort(options?.signal);
+        const body = { ...params, stream: true };
+        const stream = await run.submitToolOutputs(runId, body, {
+          ...options,
+          signal: this.controller.signal
+        });
+        this._connected();
+        for await (const event of stream) {
+          __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
+        }
+        if (stream.controller.signal?.aborted) {
+          throw new APIUserAbortError();
+        }
+        return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
+      }
+      static createThreadAssistantStream(params, thread, options) {
+        const runner = new _a3();
+        runner._run(() => runner._threadAssistantStream(params, thread, {
+          ...options,
+          headers: { ...options?.headers, "X-Stainless-Helper-Method": "stream" }
+        }));
+        return runner;
+      }
+      static createAssistantStream(threadId, runs, params, options) {
+        const runner = new _a3();
+        runner._run(() => runner._runAssistantStream(threadId, runs, params, {
+          ...options,
+          headers: { ...options?.headers, "X-Stainless-Helper-Method": "stream" }
+        }));
+        return runner;
+      }
+      currentEvent() {
+        return __classPrivateFieldGet(this, _AssistantStream_currentEvent, "f");
+      }
+      currentRun() {
+        return __classPrivateFieldGet(this, _AssistantStream_currentRunSnapshot, "f");
+      }
+      currentMessageSnapshot() {
+        return __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f");
+      }
+      currentRunStepSnapshot() {
+        return __classPrivateFieldGet(this, _AssistantStream_currentRunStepSnapshot, "f");
+      }
+      async finalRunSteps() {
+        await this.done();
+        return Object.values(__classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f"));
+      }
+      async finalMessages() {
+        await this.done();
+        return Object.values(__classPrivateFieldGet(this, _AssistantStream_messageSnapshots, "f"));
+      }
+      async finalRun() {
+        await this.done();
+        if (!__classPrivateFieldGet(this, _AssistantStream_finalRun, "f"))
+          throw Error("Final run was not received.");
+        return __classPrivateFieldGet(this, _AssistantStream_finalRun, "f");
+      }
+      async _createThreadAssistantStream(thread, params, options) {
+        this._listenForAbort(options?.signal);
+        const body = { ...params, stream: true };
+        const stream = await thread.createAndRun(body, { ...options, signal: this.controller.signal });
+        this._connected();
+        for await (const event of stream) {
+          __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
+        }
+        if (stream.controller.signal?.aborted) {
+          throw new APIUserAbortError();
+        }
+        return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
+      }
+      async _createAssistantStream(run, threadId, params, options) {
+        this._listenForAbort(options?.signal);
+        const body = { ...params, stream: true };
+        const stream = await run.create(threadId, body, { ...options, signal: this.controller.signal });
+        this._connected();
+        for await (const event of stream) {
+          __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
+        }
+        if (stream.controller.signal?.aborted) {
+          throw new APIUserAbortError();
+        }
+        return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
+      }
+      static accumulateDelta(acc, delta) {
+        for (const [key, deltaValue] of Object.entries(delta)) {
+          if (!acc.hasOwnProperty(key)) {
+            acc[key] = deltaValue;
+            continue;
+          }
+          let accValue = acc[key];
+          if (accValue === null || accValue === void 0) {
+            acc[key] = deltaValue;
+            continue;
+          }
+          if (key === "index" || key === "type") {
+            acc[key] = deltaValue;
+            continue;
+          }
+          if (typeof accValue === "string" && typeof deltaValue === "string") {
+            accValue += deltaValue;
+          } else if (typeof accValue === "number" && typeof deltaValue === "number") {
+            accValue += deltaValue;
+          } else if (isObj(accValue) && isObj(deltaValue)) {
+            accValue = this.accumulateDelta(accValue, deltaValue);
+          } else if (Array.isArray(accValue) && Array.isArray(deltaValue)) {
+            if (accValue.every((x) => typeof x === "string" || typeof x === "number")) {
+              accValue.push(...deltaValue);
+              continue;
+            }
+            for (const deltaEntry of deltaValue) {
+              if (!isObj(deltaEntry)) {
+                throw new Error(`Expected array delta entry to be an object but got: ${deltaEntry}`);
+              }
+              const index = deltaEntry["index"];
+              if (index == null) {
+                console.error(deltaEntry);
+                throw new Error("Expected array delta entry to have an `index` property");
+              }
+              if (typeof index !== "number") {
+                throw new Error(`Expected array delta entry \`index\` property to be a number but got ${index}`);
+              }
+              const accEntry = accValue[index];
+              if (accEntry == null) {
+                accValue[index] = deltaEntry;
+              } else {
+                accValue[index] = this.accumulateDelta(accEntry, deltaEntry);
+              }
+            }
+            continue;
+          } else {
+            throw Error(`Unhandled record type: ${key}, deltaValue: ${deltaValue}, accValue: ${accValue}`);
+          }
+          acc[key] = accValue;
+        }
+        return acc;
+      }
+      _addRun(run) {
+        return run;
+      }
+      async _threadAssistantStream(params, thread, options) {
+        return await this._createThreadAssistantStream(thread, params, options);
+      }
+      async _runAssistantStream(threadId, runs, params, options) {
+        return await this._createAssistantStream(runs, threadId, params, options);
+      }
+      async _runToolAssistantStream(runId, runs, params, options) {
+        return await this._createToolAssistantStream(runs, runId, params, options);
+      }
+    };
+    _a3 = AssistantStream, _AssistantStream_addEvent = function _AssistantStream_addEvent2(event) {
+      if (this.ended)
+        return;
+      __classPrivateFieldSet(this, _AssistantStream_currentEvent, event, "f");
+      __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_handleEvent).call(this, event);
+      switch (event.event) {
+        case "thread.created":
+          break;
+        case "thread.run.created":
+        case "thread.run.queued":
+        case "thread.run.in_progress":
+        case "thread.run.requires_action":
+        case "thread.run.completed":
+        case "thread.run.incomplete":
+        case "thread.run.failed":
+        case "thread.run.cancelling":
+        case "thread.run.cancelled":
+        case "thread.run.expired":
+          __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_handleRun).call(this, event);
+          break;
+        case "thread.run.step.created":
+        case "thread.run.step.in_progress":
+        case "thread.run.step.delta":
+        case "thread.run.step.completed":
+        case "thread.run.step.failed":
+        case "thread.run.step.cancelled":
+        case "thread.run.step.expired":
+          __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_handleRunStep).call(this, event);
+          break;
+        case "thread.message.created":
+        case "thread.message.in_progress":
+        case "thread.message.delta":
+        case "thread.message.completed":
+        case "thread.message.incomplete":
+          __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_handleMessage).call(this, event);
+          break;
+        case "error":
+          throw new Error("Encountered an error event in event processing - errors should be processed earlier");
+        default:
+          assertNever3(event);
+      }
+    }, _AssistantStream_endRequest = function _AssistantStream_endRequest2() {
+      if (this.ended) {
+        throw new OpenAIError(`stream has ended, this shouldn't happen`);
+      }
+      if (!__classPrivateFieldGet(this, _AssistantStream_finalRun, "f"))
+        throw Error("Final run has not been received");
+      return __classPrivateFieldGet(this, _AssistantStream_finalRun, "f");
+    }, _AssistantStream_handleMessage = function _AssistantStream_handleMessage2(event) {
+      const [accumulatedMessage, newContent] = __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_accumulateMessage).call(this, event, __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f"));
+      __classPrivateFieldSet(this, _AssistantStream_messageSnapshot, accumulatedMessage, "f");
+      __classPrivateFieldGet(this, _AssistantStream_messageSnapshots, "f")[accumulatedMessage.id] = accumulatedMessage;
+      for (const content of newContent) {
+        const snapshotContent = accumulatedMessage.content[content.index];
+        if (snapshotContent?.type == "text") {
+          this._emit("textCreated", snapshotContent.text);
+        }
+      }
+      switch (event.event) {
+        case "thread.message.created":
+          this._emit("messageCreated", event.data);
+          break;
+        case "thread.message.in_progress":
+          break;
+        case "thread.message.delta":
+          this._emit("messageDelta", event.data.delta, accumulatedMessage);
+          if (event.data.delta.content) {
+            for (const content of event.data.delta.content) {
+              if (content.type == "text" && content.text) {
+                let textDelta = content.text;
+                let snapshot = accumulatedMessage.content[content.index];
+                if (snapshot && snapshot.type == "text") {
+                  this._emit("textDelta", textDelta, snapshot.text);
+                } else {
+                  throw Error("The snapshot associated with this text delta is not text or missing");
+                }
+              }
+              if (content.index != __classPrivateFieldGet(this, _AssistantStream_currentContentIndex, "f")) {
+                if (__classPrivateFieldGet(this, _AssistantStream_currentContent, "f")) {
+                  switch (__classPrivateFieldGet(this, _AssistantStream_currentContent, "f").type) {
+                    case "text":
+                      this._emit("textDone", __classPrivateFieldGet(this, _AssistantStream_currentContent, "f").text, __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f"));
+                      break;
+                    case "image_file":
+                      this._emit("imageFileDone", __classPrivateFieldGet(this, _AssistantStream_currentContent, "f").image_file, __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f"));
+                      break;
+                  }
+                }
+                __classPrivateFieldSet(this, _AssistantStream_currentContentIndex, content.index, "f");
+              }
+              __classPrivateFieldSet(this, _AssistantStream_currentContent, accumulatedMessage.content[content.index], "f");
+            }
+          }
+          break;
+        case "thread.message.completed":
+        case "thread.message.incomplete":
+          if (__classPrivateFieldGet(this, _AssistantStream_currentContentIndex, "f") !== void 0) {
+            const currentContent = event.data.content[__classPrivateFieldGet(this, _AssistantStream_currentContentIndex, "f")];
+            if (currentContent) {
+              switch (currentContent.type) {
+                case "image_file":
+                  this._emit("imageFileDone", currentContent.image_file, __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f"));
+                  break;
+                case "text":
+                  this._emit("textDone", currentContent.text, __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f"));
+                  break;
+              }
+            }
+          }
+          if (__classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f")) {
+            this._emit("messageDone", event.data);
+          }
+          __classPrivateFieldSet(this, _AssistantStream_messageSnapshot, void 0, "f");
+      }
+    }, _AssistantStream_handleRunStep = function _AssistantStream_handleRunStep2(event) {
+      const accumulatedRunStep = __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_accumulateRunStep).call(this, event);
+      __classPrivateFieldSet(this, _AssistantStream_currentRunStepSnapshot, accumulatedRunStep, "f");
+      switch (event.event) {
+        case "thread.run.step.created":
+          this._emit("runStepCreated", event.data);
+          break;
+        case "thread.run.step.delta":
+          const delta = event.data.delta;
+          if (delta.step_details && delta.step_details.type == "tool_calls" && delta.step_details.tool_calls && accumulatedRunStep.step_details.type == "tool_calls") {
+            for (const toolCall of delta.step_details.tool_calls) {
+              if (toolCall.index == __classPrivateFieldGet(this, _AssistantStream_currentToolCallIndex, "f")) {
+                this._emit("toolCallDelta", toolCall, accumulatedRunStep.step_details.tool_calls[toolCall.index]);
+              } else {
+                if (__classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
+                  this._emit("toolCallDone", __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"));
+                }
+                __classPrivateFieldSet(this, _AssistantStream_currentToolCallIndex, toolCall.index, "f");
+                __classPrivateFieldSet(this, _AssistantStream_currentToolCall, accumulatedRunStep.step_details.tool_calls[toolCall.index], "f");
+                if (__classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"))
+                  this._emit("toolCallCreated", __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"));
+              }
+            }
+          }
+          this._emit("runStepDelta", event.data.delta, accumulatedRunStep);
+          break;
+        case "thread.run.step.completed":
+        case "thread.run.step.failed":
+        case "thread.run.step.cancelled":
+        case "thread.run.step.expired":
+          __classPrivateFieldSet(this, _AssistantStream_currentRunStepSnapshot, void 0, "f");
+          const details = event.data.step_details;
+          if (details.type == "tool_calls") {
+            if (__classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
+              this._emit("toolCallDone", __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"));
+              __classPrivateFieldSet(this, _AssistantStream_currentToolCall, void 0, "f");
+            }
+          }
+          this._emit("runStepDone", event.data, accumulatedRunStep);
+          break;
+        case "thread.run.step.in_progress":
+          break;
+      }
+    }, _AssistantStream_handleEvent = function _AssistantStream_handleEvent2(event) {
+      __classPrivateFieldGet(this, _AssistantStream_events, "f").push(event);
+      this._emit("event", event);
+    }, _AssistantStream_accumulateRunStep = function _AssistantStream_accumulateRunStep2(event) {
+      switch (event.event) {
+        case "thread.run.step.created":
+          __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id] = event.data;
+          return event.data;
+        case "thread.run.step.delta":
+          let snapshot = __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id];
+          if (!snapshot) {
+            throw Error("Received a RunStepDelta before creation of a snapshot");
+          }
+          let data = event.data;
+          if (data.delta) {
+            const accumulated = _a3.accumulateDelta(snapshot, data.delta);
+            __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id] = accumulated;
+          }
+          return __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id];
+        case "thread.run.step.completed":
+        case "thread.run.step.failed":
+        case "thread.run.step.cancelled":
+        case "thread.run.step.expired":
+        case "thread.run.step.in_progress":
+          __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id] = event.data;
+          break;
+      }
+      if (__classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id])
+        return __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id];
+      throw new Error("No snapshot available");
+    }, _AssistantStream_accumulateMessage = function _AssistantStream_accumulateMessage2(event, snapshot) {
+      let newContent = [];
+      switch (event.event) {
+        case "thread.message.created":
+          return [event.data, newContent];
+        case "thread.message.delta":
+          if (!snapshot) {
+            throw Error("Received a delta with no existing snapshot (there should be one from message creation)");
+          }
+          let data = event.data;
+          if (data.delta.content) {
+            for (const contentElement of data.delta.content) {
+              if (contentElement.index in snapshot.content) {
+                let currentContent = snapshot.content[contentElement.index];
+                snapshot.content[contentElement.index] = __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_accumulateContent).call(this, contentElement, currentContent);
+              } else {
+                snapshot.content[contentElement.index] = contentElement;
+                newContent.push(contentElement);
+              }
+            }
+          }
+          return [snapshot, newContent];
+        case "thread.message.in_progress":
+        case "thread.message.completed":
+        case "thread.message.incomplete":
+          if (snapshot) {
+            return [snapshot, newContent];
+          } else {
+            throw Error("Received thread message event with no existing snapshot");
+          }
+      }
+      throw Error("Tried to accumulate a non-message event");
+    }, _AssistantStream_accumulateContent = function _AssistantStream_accumulateContent2(contentElement, currentContent) {
+      return _a3.accumulateDelta(currentContent, contentElement);
+    }, _AssistantStream_handleRun = function _AssistantStream_handleRun2(event) {
+      __classPrivateFieldSet(this, _AssistantStream_currentRunSnapshot, event.data, "f");
+      switch (event.event) {
+        case "thread.run.created":
+          break;
+        case "thread.run.queued":
+          break;
+        case "thread.run.in_progress":
+          break;
+        case "thread.run.requires_action":
+        case "thread.run.cancelled":
+        case "thread.run.failed":
+        case "thread.run.completed":
+        case "thread.run.expired":
+        case "thread.run.incomplete":
+          __classPrivateFieldSet(this, _AssistantStream_finalRun, event.data, "f");
+          if (__classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
+            this._emit("toolCallDone", __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"));
+            __classPrivateFieldSet(this, _AssistantStream_currentToolCall, void 0, "f");
+          }
+          break;
+        case "thread.run.cancelling":
+          break;
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/beta/threads/runs/runs.mjs
+var Runs;
+var init_runs = __esm({
+  "node_modules/openai/resources/beta/threads/runs/runs.mjs"() {
+    init_resource();
+    init_steps();
+    init_steps();
+    init_pagination();
+    init_headers();
+    init_AssistantStream();
+    init_sleep();
+    init_path();
+    Runs = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.steps = new Steps(this._client);
+      }
+      create(threadID, params, options) {
+        const { include, ...body } = params;
+        return this._client.post(path`/threads/${threadID}/runs`, {
+          query: { include },
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          stream: params.stream ?? false,
+          __synthesizeEventData: true,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Retrieves a run.
+       *
+       * @deprecated The Assistants API is deprecated in favor of the Responses API
+       */
+      retrieve(runID, params, options) {
+        const { thread_id } = params;
+        return this._client.get(path`/threads/${thread_id}/runs/${runID}`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Modifies a run.
+       *
+       * @deprecated The Assistants API is deprecated in favor of the Responses API
+       */
+      update(runID, params, options) {
+        const { thread_id, ...body } = params;
+        return this._client.post(path`/threads/${thread_id}/runs/${runID}`, {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Returns a list of runs belonging to a thread.
+       *
+       * @deprecated The Assistants API is deprecated in favor of the Responses API
+       */
+      list(threadID, query = {}, options) {
+        return this._client.getAPIList(path`/threads/${threadID}/runs`, CursorPage, {
+          query,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Cancels a run that is `in_progress`.
+       *
+       * @deprecated The Assistants API is deprecated in favor of the Responses API
+       */
+      cancel(runID, params, options) {
+        const { thread_id } = params;
+        return this._client.post(path`/threads/${thread_id}/runs/${runID}/cancel`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * A helper to create a run an poll for a terminal state. More information on Run
+       * lifecycles can be found here:
+       * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
+       */
+      async createAndPoll(threadId, body, options) {
+        const run = await this.create(threadId, body, options);
+        return await this.poll(run.id, { thread_id: threadId }, options);
+      }
+      /**
+       * Create a Run stream
+       *
+       * @deprecated use `stream` instead
+       */
+      createAndStream(threadId, body, options) {
+        return AssistantStream.createAssistantStream(threadId, this._client.beta.threads.runs, body, options);
+      }
+      /**
+       * A helper to poll a run status until it reaches a terminal state. More
+       * information on Run lifecycles can be found here:
+       * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
+       */
+      async poll(runId, params, options) {
+        const headers = buildHeaders([
+          options?.headers,
+          {
+            "X-Stainless-Poll-Helper": "true",
+            "X-Stainless-Custom-Poll-Interval": options?.pollIntervalMs?.toString() ?? void 0
+          }
+        ]);
+        while (true) {
+          const { data: run, response } = await this.retrieve(runId, params, {
+            ...options,
+            headers: { ...options?.headers, ...headers }
+          }).withResponse();
+          switch (run.status) {
+            //If we are in any sort of intermediate state we poll
+            case "queued":
+            case "in_progress":
+            case "cancelling":
+              let sleepInterval = 5e3;
+              if (options?.pollIntervalMs) {
+                sleepInterval = options.pollIntervalMs;
+              } else {
+                const headerInterval = response.headers.get("openai-poll-after-ms");
+                if (headerInterval) {
+                  const headerIntervalMs = parseInt(headerInterval);
+                  if (!isNaN(headerIntervalMs)) {
+                    sleepInterval = headerIntervalMs;
+                  }
+                }
+              }
+              await sleep(sleepInterval);
+              break;
+            //We return the run in any terminal state.
+            case "requires_action":
+            case "incomplete":
+            case "cancelled":
+            case "completed":
+            case "failed":
+            case "expired":
+              return run;
+          }
+        }
+      }
+      /**
+       * Create a Run stream
+       */
+      stream(threadId, body, options) {
+        return AssistantStream.createAssistantStream(threadId, this._client.beta.threads.runs, body, options);
+      }
+      submitToolOutputs(runID, params, options) {
+        const { thread_id, ...body } = params;
+        return this._client.post(path`/threads/${thread_id}/runs/${runID}/submit_tool_outputs`, {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          stream: params.stream ?? false,
+          __synthesizeEventData: true,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * A helper to submit a tool output to a run and poll for a terminal run state.
+       * More information on Run lifecycles can be found here:
+       * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
+       */
+      async submitToolOutputsAndPoll(runId, params, options) {
+        const run = await this.submitToolOutputs(runId, params, options);
+        return await this.poll(run.id, params, options);
+      }
+      /**
+       * Submit the tool outputs from a previous run and stream the run to a terminal
+       * state. More information on Run lifecycles can be found here:
+       * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
+       */
+      submitToolOutputsStream(runId, params, options) {
+        return AssistantStream.createToolAssistantStream(runId, this._client.beta.threads.runs, params, options);
+      }
+    };
+    Runs.Steps = Steps;
+  }
+});
+
+// node_modules/openai/resources/beta/threads/threads.mjs
+var Threads2;
+var init_threads2 = __esm({
+  "node_modules/openai/resources/beta/threads/threads.mjs"() {
+    init_resource();
+    init_messages2();
+    init_messages2();
+    init_runs();
+    init_runs();
+    init_headers();
+    init_AssistantStream();
+    init_path();
+    Threads2 = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.runs = new Runs(this._client);
+        this.messages = new Messages2(this._client);
+      }
+      /**
+       * Create a thread.
+       *
+       * @deprecated The Assistants API is deprecated in favor of the Responses API
+       */
+      create(body = {}, options) {
+        return this._client.post("/threads", {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Retrieves a thread.
+       *
+       * @deprecated The Assistants API is deprecated in favor of the Responses API
+       */
+      retrieve(threadID, options) {
+        return this._client.get(path`/threads/${threadID}`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Modifies a thread.
+       *
+       * @deprecated The Assistants API is deprecated in favor of the Responses API
+       */
+      update(threadID, body, options) {
+        return this._client.post(path`/threads/${threadID}`, {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Delete a thread.
+       *
+       * @deprecated The Assistants API is deprecated in favor of the Responses API
+       */
+      delete(threadID, options) {
+        return this._client.delete(path`/threads/${threadID}`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      createAndRun(body, options) {
+        return this._client.post("/threads/runs", {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          stream: body.stream ?? false,
+          __synthesizeEventData: true,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * A helper to create a thread, start a run and then poll for a terminal state.
+       * More information on Run lifecycles can be found here:
+       * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
+       */
+      async createAndRunPoll(body, options) {
+        const run = await this.createAndRun(body, options);
+        return await this.runs.poll(run.id, { thread_id: run.thread_id }, options);
+      }
+      /**
+       * Create a thread and stream the run back
+       */
+      createAndRunStream(body, options) {
+        return AssistantStream.createThreadAssistantStream(body, this._client.beta.threads, options);
+      }
+    };
+    Threads2.Runs = Runs;
+    Threads2.Messages = Messages2;
+  }
+});
+
+// node_modules/openai/resources/beta/beta.mjs
+var Beta;
+var init_beta = __esm({
+  "node_modules/openai/resources/beta/beta.mjs"() {
+    init_resource();
+    init_assistants();
+    init_assistants();
+    init_realtime();
+    init_realtime();
+    init_chatkit();
+    init_chatkit();
+    init_responses();
+    init_responses();
+    init_threads2();
+    init_threads2();
+    Beta = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.realtime = new Realtime(this._client);
+        this.responses = new Responses(this._client);
+        this.chatkit = new ChatKit(this._client);
+        this.assistants = new Assistants(this._client);
+        this.threads = new Threads2(this._client);
+      }
+    };
+    Beta.Realtime = Realtime;
+    Beta.Responses = Responses;
+    Beta.ChatKit = ChatKit;
+    Beta.Assistants = Assistants;
+    Beta.Threads = Threads2;
+  }
+});
+
+// node_modules/openai/resources/completions.mjs
+var Completions2;
+var init_completions3 = __esm({
+  "node_modules/openai/resources/completions.mjs"() {
+    init_resource();
+    Completions2 = class extends APIResource {
+      create(body, options) {
+        return this._client.post("/completions", {
+          body,
+          ...options,
+          stream: body.stream ?? false,
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/containers/files/content.mjs
+var Content;
+var init_content = __esm({
+  "node_modules/openai/resources/containers/files/content.mjs"() {
+    init_resource();
+    init_headers();
+    init_path();
+    Content = class extends APIResource {
+      /**
+       * Retrieve Container File Content
+       */
+      retrieve(fileID, params, options) {
+        const { container_id } = params;
+        return this._client.get(path`/containers/${container_id}/files/${fileID}/content`, {
+          ...options,
+          headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
+          __security: { bearerAuth: true },
+          __binaryResponse: true
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/containers/files/files.mjs
+var Files;
+var init_files = __esm({
+  "node_modules/openai/resources/containers/files/files.mjs"() {
+    init_resource();
+    init_content();
+    init_content();
+    init_pagination();
+    init_headers();
+    init_uploads();
+    init_path();
+    Files = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.content = new Content(this._client);
+      }
+      /**
+       * Create a Container File
+       *
+       * You can send either a multipart/form-data request with the raw file content, or
+       * a JSON request with a file ID.
+       */
+      create(containerID, body, options) {
+        return this._client.post(path`/containers/${containerID}/files`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      }
+      /**
+       * Retrieve Container File
+       */
+      retrieve(fileID, params, options) {
+        const { container_id } = params;
+        return this._client.get(path`/containers/${container_id}/files/${fileID}`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * List Container files
+       */
+      list(containerID, query = {}, options) {
+        return this._client.getAPIList(path`/containers/${containerID}/files`, CursorPage, {
+          query,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Delete Container File
+       */
+      delete(fileID, params, options) {
+        const { container_id } = params;
+        return this._client.delete(path`/containers/${container_id}/files/${fileID}`, {
+          ...options,
+          headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+    Files.Content = Content;
+  }
+});
+
+// node_modules/openai/resources/containers/containers.mjs
+var Containers;
+var init_containers = __esm({
+  "node_modules/openai/resources/containers/containers.mjs"() {
+    init_resource();
+    init_files();
+    init_files();
+    init_pagination();
+    init_headers();
+    init_path();
+    Containers = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.files = new Files(this._client);
+      }
+      /**
+       * Create Container
+       */
+      create(body, options) {
+        return this._client.post("/containers", { body, ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * Retrieve Container
+       */
+      retrieve(containerID, options) {
+        return this._client.get(path`/containers/${containerID}`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * List Containers
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/containers", CursorPage, {
+          query,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Delete Container
+       */
+      delete(containerID, options) {
+        return this._client.delete(path`/containers/${containerID}`, {
+          ...options,
+          headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+    Containers.Files = Files;
+  }
+});
+
+// node_modules/openai/resources/conversations/items.mjs
+var Items;
+var init_items = __esm({
+  "node_modules/openai/resources/conversations/items.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    Items = class extends APIResource {
+      /**
+       * Create items in a conversation with the given ID.
+       */
+      create(conversationID, params, options) {
+        const { include, ...body } = params;
+        return this._client.post(path`/conversations/${conversationID}/items`, {
+          query: { include },
+          body,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Get a single item from a conversation with the given IDs.
+       */
+      retrieve(itemID, params, options) {
+        const { conversation_id, ...query } = params;
+        return this._client.get(path`/conversations/${conversation_id}/items/${itemID}`, {
+          query,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * List all items for a conversation with the given ID.
+       */
+      list(conversationID, query = {}, options) {
+        return this._client.getAPIList(path`/conversations/${conversationID}/items`, ConversationCursorPage, { query, ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * Delete an item from a conversation with the given IDs.
+       */
+      delete(itemID, params, options) {
+        const { conversation_id } = params;
+        return this._client.delete(path`/conversations/${conversation_id}/items/${itemID}`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/conversations/conversations.mjs
+var Conversations;
+var init_conversations = __esm({
+  "node_modules/openai/resources/conversations/conversations.mjs"() {
+    init_resource();
+    init_items();
+    init_items();
+    init_path();
+    Conversations = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.items = new Items(this._client);
+      }
+      /**
+       * Create a conversation.
+       */
+      create(body = {}, options) {
+        return this._client.post("/conversations", { body, ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * Get a conversation
+       */
+      retrieve(conversationID, options) {
+        return this._client.get(path`/conversations/${conversationID}`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Update a conversation
+       */
+      update(conversationID, body, options) {
+        return this._client.post(path`/conversations/${conversationID}`, {
+          body,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Delete a conversation. Items in the conversation will not be deleted.
+       */
+      delete(conversationID, options) {
+        return this._client.delete(path`/conversations/${conversationID}`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+    Conversations.Items = Items;
+  }
+});
+
+// node_modules/openai/resources/embeddings.mjs
+var Embeddings;
+var init_embeddings = __esm({
+  "node_modules/openai/resources/embeddings.mjs"() {
+    init_resource();
+    init_utils2();
+    Embeddings = class extends APIResource {
+      /**
+       * Creates an embedding vector representing the input text.
+       *
+       * @example
+       * ```ts
+       * const createEmbeddingResponse =
+       *   await client.embeddings.create({
+       *     input: 'The quick brown fox jumped over the lazy dog',
+       *     model: 'text-embedding-3-small',
+       *   });
+       * ```
+       */
+      create(body, options) {
+        const hasUserProvidedEncodingFormat = !!body.encoding_format;
+        let encoding_format = hasUserProvidedEncodingFormat ? body.encoding_format : "base64";
+        if (hasUserProvidedEncodingFormat) {
+          loggerFor(this._client).debug("embeddings/user defined encoding_format:", body.encoding_format);
+        }
+        const response = this._client.post("/embeddings", {
+          body: {
+            ...body,
+            encoding_format
+          },
+          ...options,
+          __security: { bearerAuth: true }
+        });
+        if (hasUserProvidedEncodingFormat) {
+          return response;
+        }
+        loggerFor(this._client).debug("embeddings/decoding base64 embeddings from base64");
+        return response._thenUnwrap((response2) => {
+          if (response2 && response2.data) {
+            response2.data.forEach((embeddingBase64Obj) => {
+              const embeddingBase64Str = embeddingBase64Obj.embedding;
+              embeddingBase64Obj.embedding = toFloat32Array(embeddingBase64Str);
+            });
+          }
+          return response2;
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/evals/runs/output-items.mjs
+var OutputItems;
+var init_output_items = __esm({
+  "node_modules/openai/resources/evals/runs/output-items.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    OutputItems = class extends APIResource {
+      /**
+       * Get an evaluation run output item by ID.
+       */
+      retrieve(outputItemID, params, options) {
+        const { eval_id, run_id } = params;
+        return this._client.get(path`/evals/${eval_id}/runs/${run_id}/output_items/${outputItemID}`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Get a list of output items for an evaluation run.
+       */
+      list(runID, params, options) {
+        const { eval_id, ...query } = params;
+        return this._client.getAPIList(path`/evals/${eval_id}/runs/${runID}/output_items`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/evals/runs/runs.mjs
+var Runs2;
+var init_runs2 = __esm({
+  "node_modules/openai/resources/evals/runs/runs.mjs"() {
+    init_resource();
+    init_output_items();
+    init_output_items();
+    init_pagination();
+    init_path();
+    Runs2 = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.outputItems = new OutputItems(this._client);
+      }
+      /**
+       * Kicks off a new run for a given evaluation, specifying the data source, and what
+       * model configuration to use to test. The datasource will be validated against the
+       * schema specified in the config of the evaluation.
+       */
+      create(evalID, body, options) {
+        return this._client.post(path`/evals/${evalID}/runs`, {
+          body,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Get an evaluation run by ID.
+       */
+      retrieve(runID, params, options) {
+        const { eval_id } = params;
+        return this._client.get(path`/evals/${eval_id}/runs/${runID}`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Get a list of runs for an evaluation.
+       */
+      list(evalID, query = {}, options) {
+        return this._client.getAPIList(path`/evals/${evalID}/runs`, CursorPage, {
+          query,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Delete an eval run.
+       */
+      delete(runID, params, options) {
+        const { eval_id } = params;
+        return this._client.delete(path`/evals/${eval_id}/runs/${runID}`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Cancel an ongoing evaluation run.
+       */
+      cancel(runID, params, options) {
+        const { eval_id } = params;
+        return this._client.post(path`/evals/${eval_id}/runs/${runID}`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+    Runs2.OutputItems = OutputItems;
+  }
+});
+
+// node_modules/openai/resources/evals/evals.mjs
+var Evals;
+var init_evals = __esm({
+  "node_modules/openai/resources/evals/evals.mjs"() {
+    init_resource();
+    init_runs2();
+    init_runs2();
+    init_pagination();
+    init_path();
+    Evals = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.runs = new Runs2(this._client);
+      }
+      /**
+       * Create the structure of an evaluation that can be used to test a model's
+       * performance. An evaluation is a set of testing criteria and the config for a
+       * data source, which dictates the schema of the data used in the evaluation. After
+       * creating an evaluation, you can run it on different models and model parameters.
+       * We support several types of graders and datasources. For more information, see
+       * the [Evals guide](https://platform.openai.com/docs/guides/evals).
+       */
+      create(body, options) {
+        return this._client.post("/evals", { body, ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * Get an evaluation by ID.
+       */
+      retrieve(evalID, options) {
+        return this._client.get(path`/evals/${evalID}`, { ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * Update certain properties of an evaluation.
+       */
+      update(evalID, body, options) {
+        return this._client.post(path`/evals/${evalID}`, { body, ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * List evaluations for a project.
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/evals", CursorPage, {
+          query,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Delete an evaluation.
+       */
+      delete(evalID, options) {
+        return this._client.delete(path`/evals/${evalID}`, { ...options, __security: { bearerAuth: true } });
+      }
+    };
+    Evals.Runs = Runs2;
+  }
+});
+
+// node_modules/openai/resources/files.mjs
+var Files2;
+var init_files2 = __esm({
+  "node_modules/openai/resources/files.mjs"() {
+    init_resource();
+    init_pagination();
+    init_headers();
+    init_sleep();
+    init_error2();
+    init_uploads();
+    init_path();
+    Files2 = class extends APIResource {
+      /**
+       * Upload a file that can be used across various endpoints. Individual files can be
+       * up to 512 MB, and each project can store up to 2.5 TB of files in total. There
+       * is no organization-wide storage limit. Uploads to this endpoint are rate-limited
+       * to 1,000 requests per minute per authenticated user.
+       *
+       * - The Assistants API supports files up to 2 million tokens and of specific file
+       *   types. See the
+       *   [Assistants Tools guide](https://platform.openai.com/docs/assistants/tools)
+       *   for details.
+       * - The Fine-tuning API only supports `.jsonl` files. The input also has certain
+       *   required formats for fine-tuning
+       *   [chat](https://platform.openai.com/docs/api-reference/fine-tuning/chat-input)
+       *   or
+       *   [completions](https://platform.openai.com/docs/api-reference/fine-tuning/completions-input)
+       *   models.
+       * - The Batch API only supports `.jsonl` files up to 200 MB in size. The input
+       *   also has a specific required
+       *   [format](https://platform.openai.com/docs/api-reference/batch/request-input).
+       * - For Retrieval or `file_search` ingestion, upload files here first. If you need
+       *   to attach multiple uploaded files to the same vector store, use
+       *   [`/vector_stores/{vector_store_id}/file_batches`](https://platform.openai.com/docs/api-reference/vector-stores-file-batches/createBatch)
+       *   instead of attaching them one by one. Vector store attachment has separate
+       *   limits from file upload, including 2,000 attached files per minute per
+       *   organization.
+       *
+       * Please [contact us](https://help.openai.com/) if you need to increase these
+       * storage limits.
+       */
+      create(body, options) {
+        return this._client.post("/files", multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      }
+      /**
+       * Returns information about a specific file.
+       */
+      retrieve(fileID, options) {
+        return this._client.get(path`/files/${fileID}`, { ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * Returns a list of files.
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/files", CursorPage, {
+          query,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Delete a file and remove it from all vector stores.
+       */
+      delete(fileID, options) {
+        return this._client.delete(path`/files/${fileID}`, { ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * Returns the contents of the specified file.
+       */
+      content(fileID, options) {
+        return this._client.get(path`/files/${fileID}/content`, {
+          ...options,
+          headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
+          __security: { bearerAuth: true },
+          __binaryResponse: true
+        });
+      }
+      /**
+       * Waits for the given file to be processed, default timeout is 30 mins.
+       */
+      async waitForProcessing(id, { pollInterval = 5e3, maxWait = 30 * 60 * 1e3 } = {}) {
+        const TERMINAL_STATES = /* @__PURE__ */ new Set(["processed", "error", "deleted"]);
+        const start = Date.now();
+        let file2 = await this.retrieve(id);
+        while (!file2.status || !TERMINAL_STATES.has(file2.status)) {
+          await sleep(pollInterval);
+          file2 = await this.retrieve(id);
+          if (Date.now() - start > maxWait) {
+            throw new APIConnectionTimeoutError({
+              message: `Giving up on waiting for file ${id} to finish processing after ${maxWait} milliseconds.`
+            });
+          }
+        }
+        return file2;
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/fine-tuning/methods.mjs
+var Methods;
+var init_methods = __esm({
+  "node_modules/openai/resources/fine-tuning/methods.mjs"() {
+    init_resource();
+    Methods = class extends APIResource {
+    };
+  }
+});
+
+// node_modules/openai/resources/fine-tuning/alpha/graders.mjs
+var Graders;
+var init_graders = __esm({
+  "node_modules/openai/resources/fine-tuning/alpha/graders.mjs"() {
+    init_resource();
+    Graders = class extends APIResource {
+      /**
+       * Run a grader.
+       *
+       * @example
+       * ```ts
+       * const response = await client.fineTuning.alpha.graders.run({
+       *   grader: {
+       *     input: 'input',
+       *     name: 'name',
+       *     operation: 'eq',
+       *     reference: 'reference',
+       *     type: 'string_check',
+       *   },
+       *   model_sample: 'model_sample',
+       * });
+       * ```
+       */
+      run(body, options) {
+        return this._client.post("/fine_tuning/alpha/graders/run", {
+          body,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Validate a grader.
+       *
+       * @example
+       * ```ts
+       * const response =
+       *   await client.fineTuning.alpha.graders.validate({
+       *     grader: {
+       *       input: 'input',
+       *       name: 'name',
+       *       operation: 'eq',
+       *       reference: 'reference',
+       *       type: 'string_check',
+       *     },
+       *   });
+       * ```
+       */
+      validate(body, options) {
+        return this._client.post("/fine_tuning/alpha/graders/validate", {
+          body,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/fine-tuning/alpha/alpha.mjs
+var Alpha;
+var init_alpha = __esm({
+  "node_modules/openai/resources/fine-tuning/alpha/alpha.mjs"() {
+    init_resource();
+    init_graders();
+    init_graders();
+    Alpha = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.graders = new Graders(this._client);
+      }
+    };
+    Alpha.Graders = Graders;
+  }
+});
+
+// node_modules/openai/resources/fine-tuning/checkpoints/permissions.mjs
+var Permissions;
+var init_permissions = __esm({
+  "node_modules/openai/resources/fine-tuning/checkpoints/permissions.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    Permissions = class extends APIResource {
+      /**
+       * **NOTE:** Calling this endpoint requires an [admin API key](../admin-api-keys).
+       *
+       * This enables organization owners to share fine-tuned models with other projects
+       * in their organization.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const permissionCreateResponse of client.fineTuning.checkpoints.permissions.create(
+       *   'ft:gpt-4o-mini-2024-07-18:org:weather:B7R9VjQd',
+       *   { project_ids: ['string'] },
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      create(fineTunedModelCheckpoint, body, options) {
+        return this._client.getAPIList(path`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
+       *
+       * Organization owners can use this endpoint to view all permissions for a
+       * fine-tuned model checkpoint.
+       *
+       * @deprecated Retrieve is deprecated. Please swap to the paginated list method instead.
+       */
+      retrieve(fineTunedModelCheckpoint, query = {}, options) {
+        return this._client.get(path`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, {
+          query,
+          ...options,
+          __security: { adminAPIKeyAuth: true }
+        });
+      }
+      /**
+       * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
+       *
+       * Organization owners can use this endpoint to view all permissions for a
+       * fine-tuned model checkpoint.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const permissionListResponse of client.fineTuning.checkpoints.permissions.list(
+       *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(fineTunedModelCheckpoint, query = {}, options) {
+        return this._client.getAPIList(path`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      }
+      /**
+       * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
+       *
+       * Organization owners can use this endpoint to delete a permission for a
+       * fine-tuned model checkpoint.
+       *
+       * @example
+       * ```ts
+       * const permission =
+       *   await client.fineTuning.checkpoints.permissions.delete(
+       *     'cp_zc4Q7MP6XxulcVzj4MZdwsAB',
+       *     {
+       *       fine_tuned_model_checkpoint:
+       *         'ft:gpt-4o-mini-2024-07-18:org:weather:B7R9VjQd',
+       *     },
+       *   );
+       * ```
+       */
+      delete(permissionID, params, options) {
+        const { fine_tuned_model_checkpoint } = params;
+        return this._client.delete(path`/fine_tuning/checkpoints/${fine_tuned_model_checkpoint}/permissions/${permissionID}`, { ...options, __security: { adminAPIKeyAuth: true } });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/fine-tuning/checkpoints/checkpoints.mjs
+var Checkpoints;
+var init_checkpoints = __esm({
+  "node_modules/openai/resources/fine-tuning/checkpoints/checkpoints.mjs"() {
+    init_resource();
+    init_permissions();
+    init_permissions();
+    Checkpoints = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.permissions = new Permissions(this._client);
+      }
+    };
+    Checkpoints.Permissions = Permissions;
+  }
+});
+
+// node_modules/openai/resources/fine-tuning/jobs/checkpoints.mjs
+var Checkpoints2;
+var init_checkpoints2 = __esm({
+  "node_modules/openai/resources/fine-tuning/jobs/checkpoints.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    Checkpoints2 = class extends APIResource {
+      /**
+       * List checkpoints for a fine-tuning job.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const fineTuningJobCheckpoint of client.fineTuning.jobs.checkpoints.list(
+       *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(fineTuningJobID, query = {}, options) {
+        return this._client.getAPIList(path`/fine_tuning/jobs/${fineTuningJobID}/checkpoints`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/fine-tuning/jobs/jobs.mjs
+var Jobs;
+var init_jobs = __esm({
+  "node_modules/openai/resources/fine-tuning/jobs/jobs.mjs"() {
+    init_resource();
+    init_checkpoints2();
+    init_checkpoints2();
+    init_pagination();
+    init_path();
+    Jobs = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.checkpoints = new Checkpoints2(this._client);
+      }
+      /**
+       * Creates a fine-tuning job which begins the process of creating a new model from
+       * a given dataset.
+       *
+       * Response includes details of the enqueued job including job status and the name
+       * of the fine-tuned models once complete.
+       *
+       * [Learn more about fine-tuning](https://platform.openai.com/docs/guides/model-optimization)
+       *
+       * @example
+       * ```ts
+       * const fineTuningJob = await client.fineTuning.jobs.create({
+       *   model: 'gpt-4o-mini',
+       *   training_file: 'file-abc123',
+       * });
+       * ```
+       */
+      create(body, options) {
+        return this._client.post("/fine_tuning/jobs", { body, ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * Get info about a fine-tuning job.
+       *
+       * [Learn more about fine-tuning](https://platform.openai.com/docs/guides/model-optimization)
+       *
+       * @example
+       * ```ts
+       * const fineTuningJob = await client.fineTuning.jobs.retrieve(
+       *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
+       * );
+       * ```
+       */
+      retrieve(fineTuningJobID, options) {
+        return this._client.get(path`/fine_tuning/jobs/${fineTuningJobID}`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * List your organization's fine-tuning jobs
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const fineTuningJob of client.fineTuning.jobs.list()) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/fine_tuning/jobs", CursorPage, {
+          query,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Immediately cancel a fine-tune job.
+       *
+       * @example
+       * ```ts
+       * const fineTuningJob = await client.fineTuning.jobs.cancel(
+       *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
+       * );
+       * ```
+       */
+      cancel(fineTuningJobID, options) {
+        return this._client.post(path`/fine_tuning/jobs/${fineTuningJobID}/cancel`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Get status updates for a fine-tuning job.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const fineTuningJobEvent of client.fineTuning.jobs.listEvents(
+       *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      listEvents(fineTuningJobID, query = {}, options) {
+        return this._client.getAPIList(path`/fine_tuning/jobs/${fineTuningJobID}/events`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * Pause a fine-tune job.
+       *
+       * @example
+       * ```ts
+       * const fineTuningJob = await client.fineTuning.jobs.pause(
+       *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
+       * );
+       * ```
+       */
+      pause(fineTuningJobID, options) {
+        return this._client.post(path`/fine_tuning/jobs/${fineTuningJobID}/pause`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Resume a fine-tune job.
+       *
+       * @example
+       * ```ts
+       * const fineTuningJob = await client.fineTuning.jobs.resume(
+       *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
+       * );
+       * ```
+       */
+      resume(fineTuningJobID, options) {
+        return this._client.post(path`/fine_tuning/jobs/${fineTuningJobID}/resume`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+    Jobs.Checkpoints = Checkpoints2;
+  }
+});
+
+// node_modules/openai/resources/fine-tuning/fine-tuning.mjs
+var FineTuning;
+var init_fine_tuning = __esm({
+  "node_modules/openai/resources/fine-tuning/fine-tuning.mjs"() {
+    init_resource();
+    init_methods();
+    init_methods();
+    init_alpha();
+    init_alpha();
+    init_checkpoints();
+    init_checkpoints();
+    init_jobs();
+    init_jobs();
+    FineTuning = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.methods = new Methods(this._client);
+        this.jobs = new Jobs(this._client);
+        this.checkpoints = new Checkpoints(this._client);
+        this.alpha = new Alpha(this._client);
+      }
+    };
+    FineTuning.Methods = Methods;
+    FineTuning.Jobs = Jobs;
+    FineTuning.Checkpoints = Checkpoints;
+    FineTuning.Alpha = Alpha;
+  }
+});
+
+// node_modules/openai/resources/graders/grader-models.mjs
+var GraderModels;
+var init_grader_models = __esm({
+  "node_modules/openai/resources/graders/grader-models.mjs"() {
+    init_resource();
+    GraderModels = class extends APIResource {
+    };
+  }
+});
+
+// node_modules/openai/resources/graders/graders.mjs
+var Graders2;
+var init_graders2 = __esm({
+  "node_modules/openai/resources/graders/graders.mjs"() {
+    init_resource();
+    init_grader_models();
+    init_grader_models();
+    Graders2 = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.graderModels = new GraderModels(this._client);
+      }
+    };
+    Graders2.GraderModels = GraderModels;
+  }
+});
+
+// node_modules/openai/resources/images.mjs
+var Images;
+var init_images = __esm({
+  "node_modules/openai/resources/images.mjs"() {
+    init_resource();
+    init_uploads();
+    Images = class extends APIResource {
+      /**
+       * Creates a variation of a given image. This endpoint only supports `dall-e-2`.
+       *
+       * @example
+       * ```ts
+       * const imagesResponse = await client.images.createVariation({
+       *   image: fs.createReadStream('otter.png'),
+       * });
+       * ```
+       */
+      createVariation(body, options) {
+        return this._client.post("/images/variations", multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      }
+      edit(body, options) {
+        return this._client.post("/images/edits", multipartFormRequestOptions({ body, ...options, stream: body.stream ?? false, __security: { bearerAuth: true } }, this._client));
+      }
+      generate(body, options) {
+        return this._client.post("/images/generations", {
+          body,
+          ...options,
+          stream: body.stream ?? false,
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/models.mjs
+var Models;
+var init_models = __esm({
+  "node_modules/openai/resources/models.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    Models = class extends APIResource {
+      /**
+       * Retrieves a model instance, providing basic information about the model such as
+       * the owner and permissioning.
+       */
+      retrieve(model, options) {
+        return this._client.get(path`/models/${model}`, { ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * Lists the currently available models, and provides basic information about each
+       * one such as the owner and availability.
+       */
+      list(options) {
+        return this._client.getAPIList("/models", Page, { ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * Delete a fine-tuned model. You must have the Owner role in your organization to
+       * delete a model.
+       */
+      delete(model, options) {
+        return this._client.delete(path`/models/${model}`, { ...options, __security: { bearerAuth: true } });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/moderations.mjs
+var Moderations;
+var init_moderations = __esm({
+  "node_modules/openai/resources/moderations.mjs"() {
+    init_resource();
+    Moderations = class extends APIResource {
+      /**
+       * Classifies if text and/or image inputs are potentially harmful. Learn more in
+       * the [moderation guide](https://platform.openai.com/docs/guides/moderation).
+       */
+      create(body, options) {
+        return this._client.post("/moderations", { body, ...options, __security: { bearerAuth: true } });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/realtime/calls.mjs
+var Calls;
+var init_calls = __esm({
+  "node_modules/openai/resources/realtime/calls.mjs"() {
+    init_resource();
+    init_headers();
+    init_path();
+    Calls = class extends APIResource {
+      /**
+       * Accept an incoming SIP call and configure the realtime session that will handle
+       * it.
+       *
+       * @example
+       * ```ts
+       * await client.realtime.calls.accept('call_id', {
+       *   type: 'realtime',
+       * });
+       * ```
+       */
+      accept(callID, body, options) {
+        return this._client.post(path`/realtime/calls/${callID}/accept`, {
+          body,
+          ...options,
+          headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * End an active Realtime API call, whether it was initiated over SIP or WebRTC.
+       *
+       * @example
+       * ```ts
+       * await client.realtime.calls.hangup('call_id');
+       * ```
+       */
+      hangup(callID, options) {
+        return this._client.post(path`/realtime/calls/${callID}/hangup`, {
+          ...options,
+          headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Transfer an active SIP call to a new destination using the SIP REFER verb.
+       *
+       * @example
+       * ```ts
+       * await client.realtime.calls.refer('call_id', {
+       *   target_uri: 'tel:+14155550123',
+       * });
+       * ```
+       */
+      refer(callID, body, options) {
+        return this._client.post(path`/realtime/calls/${callID}/refer`, {
+          body,
+          ...options,
+          headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Decline an incoming SIP call by returning a SIP status code to the caller.
+       *
+       * @example
+       * ```ts
+       * await client.realtime.calls.reject('call_id');
+       * ```
+       */
+      reject(callID, body = {}, options) {
+        return this._client.post(path`/realtime/calls/${callID}/reject`, {
+          body,
+          ...options,
+          headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/realtime/client-secrets.mjs
+var ClientSecrets;
+var init_client_secrets = __esm({
+  "node_modules/openai/resources/realtime/client-secrets.mjs"() {
+    init_resource();
+    ClientSecrets = class extends APIResource {
+      /**
+       * Create a Realtime client secret with an associated session configuration.
+       *
+       * Client secrets are short-lived tokens that can be passed to a client app, such
+       * as a web frontend or mobile client, which grants access to the Realtime API
+       * without leaking your main API key. You can configure a custom TTL for each
+       * client secret.
+       *
+       * You can also attach session configuration options to the client secret, which
+       * will be applied to any sessions created using that client secret, but these can
+       * also be overridden by the client connection.
+       *
+       * [Learn more about authentication with client secrets over WebRTC](https://platform.openai.com/docs/guides/realtime-webrtc).
+       *
+       * Returns the created client secret and the effective session object. The client
+       * secret is a string that looks like `ek_1234`.
+       *
+       * @example
+       * ```ts
+       * const clientSecret =
+       *   await client.realtime.clientSecrets.create();
+       * ```
+       */
+      create(body, options) {
+        return this._client.post("/realtime/client_secrets", {
+          body,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/realtime/realtime.mjs
+var Realtime2;
+var init_realtime2 = __esm({
+  "node_modules/openai/resources/realtime/realtime.mjs"() {
+    init_resource();
+    init_calls();
+    init_calls();
+    init_client_secrets();
+    init_client_secrets();
+    Realtime2 = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.clientSecrets = new ClientSecrets(this._client);
+        this.calls = new Calls(this._client);
+      }
+    };
+    Realtime2.ClientSecrets = ClientSecrets;
+    Realtime2.Calls = Calls;
+  }
+});
+
+// node_modules/openai/lib/ResponsesParser.mjs
+function maybeParseResponse(response, params) {
+  if (!params || !hasAutoParseableInput2(params)) {
+    const parsed = {
+      ...response,
+      output_parsed: null,
+      output: response.output.map((item) => {
+        if (item.type === "function_call") {
+          return {
+            ...item,
+            parsed_arguments: null
+          };
+        }
+        if (item.type === "message") {
+          return {
+            ...item,
+            content: item.content.map((content) => ({
+              ...content,
+              parsed: null
+            }))
+          };
+        } else {
+          return item;
+        }
+      })
+    };
+    if (needsOutputText(response, parsed)) {
+      addOutputText(parsed);
+    }
+    return parsed;
+  }
+  return parseResponse(response, params);
+}
+function parseResponse(response, params) {
+  const shouldParse = !response.status || response.status === "completed";
+  const output2 = response.output.map((item) => {
+    if (item.type === "function_call") {
+      return shouldParse ? parseToolCall2(params, item) : { ...item, parsed_arguments: null };
+    }
+    if (item.type === "message") {
+      const content = item.content.map((content2) => {
+        if (content2.type === "output_text") {
+          return {
+            ...content2,
+            parsed: shouldParse ? parseTextFormat(params, content2.text) : null
+          };
+        }
+        return content2;
+      });
+      return {
+        ...item,
+        content
+      };
+    }
+    return item;
+  });
+  const parsed = Object.assign({}, response, { output: output2 });
+  if (needsOutputText(response, parsed)) {
+    addOutputText(parsed);
+  }
+  Object.defineProperty(parsed, "output_parsed", {
+    enumerable: true,
+    get() {
+      for (const output3 of parsed.output) {
+        if (output3.type !== "message") {
+          continue;
+        }
+        for (const content of output3.content) {
+          if (content.type === "output_text" && content.parsed !== null) {
+            return content.parsed;
+          }
+        }
+      }
+      return null;
+    }
+  });
+  return parsed;
+}
+function parseTextFormat(params, content) {
+  if (params.text?.format?.type !== "json_schema") {
+    return null;
+  }
+  if ("$parseRaw" in params.text?.format) {
+    const text_format = params.text?.format;
+    return text_format.$parseRaw(content);
+  }
+  return JSON.parse(content);
+}
+function hasAutoParseableInput2(params) {
+  if (isAutoParsableResponseFormat(params.text?.format)) {
+    return true;
+  }
+  return Array.isArray(params.tools) && params.tools.some((tool) => isAutoParsableTool2(tool) || tool.type === "function" && tool.strict === true);
+}
+function isAutoParsableTool2(tool) {
+  return tool?.["$brand"] === "auto-parseable-tool";
+}
+function getInputToolByName(input_tools, name) {
+  return input_tools.find((tool) => tool.type === "function" && tool.name === name);
+}
+function parseToolCall2(params, toolCall) {
+  const inputTool = getInputToolByName(params.tools ?? [], toolCall.name);
+  return {
+    ...toolCall,
+    ...toolCall,
+    parsed_arguments: isAutoParsableTool2(inputTool) ? inputTool.$parseRaw(toolCall.arguments) : inputTool?.strict ? JSON.parse(toolCall.arguments) : null
+  };
+}
+function needsOutputText(response, target) {
+  return !Object.getOwnPropertyDescriptor(response, "output_text") || target.output_text == null;
+}
+function addOutputText(rsp) {
+  const texts = [];
+  for (const output2 of rsp.output) {
+    if (output2.type !== "message") {
+      continue;
+    }
+    for (const content of output2.content) {
+      if (content.type === "output_text") {
+        texts.push(content.text);
+      }
+    }
+  }
+  rsp.output_text = texts.join("");
+}
+var init_ResponsesParser = __esm({
+  "node_modules/openai/lib/ResponsesParser.mjs"() {
+    init_error2();
+    init_parser();
+  }
+});
+
+// node_modules/openai/lib/responses/ResponseAccumulator.mjs
+function accumulateResponse(event, snapshot) {
+  if (!snapshot) {
+    if (event.type !== "response.created") {
+      throw new OpenAIError(`When snapshot hasn't been set yet, expected 'response.created' event, got ${event.type}`);
+    }
+    return cloneResponse(event.response);
+  }
+  switch (event.type) {
+    case "response.output_item.added": {
+      snapshot.output.push(structuredClone(event.item));
+      if (event.item.type === "message") {
+        addOutputText(snapshot);
+      }
+      break;
+    }
+    case "response.output_item.done": {
+      getOutput(snapshot, event.output_index);
+      snapshot.output[event.output_index] = structuredClone(event.item);
+      if (event.item.type === "message") {
+        addOutputText(snapshot);
+      }
+      break;
+    }
+    case "response.content_part.added": {
+      const output2 = getOutput(snapshot, event.output_index);
+      const type = output2.type;
+      const part = event.part;
+      if (type === "message" && part.type !== "reasoning_text") {
+        output2.content.push(structuredClone(part));
+        if (part.type === "output_text") {
+          addOutputText(snapshot);
+        }
+      } else if (type === "reasoning" && part.type === "reasoning_text") {
+        if (!output2.content) {
+          output2.content = [];
+        }
+        output2.content.push(structuredClone(part));
+      }
+      break;
+    }
+    case "response.content_part.done": {
+      const output2 = getOutput(snapshot, event.output_index);
+      const part = event.part;
+      if (output2.type === "message" && part.type !== "reasoning_text") {
+        getContent(output2.content, event.content_index);
+        output2.content[event.content_index] = structuredClone(part);
+        if (part.type === "output_text") {
+          addOutputText(snapshot);
+        }
+      } else if (output2.type === "reasoning" && part.type === "reasoning_text") {
+        const content = output2.content;
+        if (!content) {
+          throw new OpenAIError(`missing content at index ${event.content_index}`);
+        }
+        getContent(content, event.content_index);
+        content[event.content_index] = structuredClone(part);
+      }
+      break;
+    }
+    case "response.output_text.delta": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "message") {
+        const content = getContent(output2.content, event.content_index);
+        if (content.type !== "output_text") {
+          throw new OpenAIError(`expected content to be 'output_text', got ${content.type}`);
+        }
+        content.text += event.delta;
+        snapshot.output_text += event.delta;
+      }
+      break;
+    }
+    case "response.output_text.done": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "message") {
+        const content = getContent(output2.content, event.content_index);
+        if (content.type !== "output_text") {
+          throw new OpenAIError(`expected content to be 'output_text', got ${content.type}`);
+        }
+        content.text = event.text;
+        addOutputText(snapshot);
+      }
+      break;
+    }
+    case "response.output_text.annotation.added": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "message") {
+        const content = getContent(output2.content, event.content_index);
+        if (content.type !== "output_text") {
+          throw new OpenAIError(`expected content to be 'output_text', got ${content.type}`);
+        }
+        content.annotations[event.annotation_index] = structuredClone(event.annotation);
+      }
+      break;
+    }
+    case "response.refusal.delta": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "message") {
+        const content = getContent(output2.content, event.content_index);
+        if (content.type !== "refusal") {
+          throw new OpenAIError(`expected content to be 'refusal', got ${content.type}`);
+        }
+        content.refusal += event.delta;
+      }
+      break;
+    }
+    case "response.refusal.done": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "message") {
+        const content = getContent(output2.content, event.content_index);
+        if (content.type !== "refusal") {
+          throw new OpenAIError(`expected content to be 'refusal', got ${content.type}`);
+        }
+        content.refusal = event.refusal;
+      }
+      break;
+    }
+    case "response.function_call_arguments.delta": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "function_call") {
+        output2.arguments += event.delta;
+      }
+      break;
+    }
+    case "response.function_call_arguments.done": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "function_call") {
+        output2.arguments = event.arguments;
+      }
+      break;
+    }
+    case "response.reasoning_text.delta": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "reasoning") {
+        if (!output2.content) {
+          throw new OpenAIError(`missing content at index ${event.content_index}`);
+        }
+        const content = getContent(output2.content, event.content_index);
+        if (content.type !== "reasoning_text") {
+          throw new OpenAIError(`expected content to be 'reasoning_text', got ${content.type}`);
+        }
+        content.text += event.delta;
+      }
+      break;
+    }
+    case "response.reasoning_text.done": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "reasoning") {
+        if (!output2.content) {
+          throw new OpenAIError(`missing content at index ${event.content_index}`);
+        }
+        const content = getContent(output2.content, event.content_index);
+        if (content.type !== "reasoning_text") {
+          throw new OpenAIError(`expected content to be 'reasoning_text', got ${content.type}`);
+        }
+        content.text = event.text;
+      }
+      break;
+    }
+    case "response.reasoning_summary_part.added": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "reasoning") {
+        output2.summary.push(structuredClone(event.part));
+      }
+      break;
+    }
+    case "response.reasoning_summary_part.done": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "reasoning") {
+        getContent(output2.summary, event.summary_index);
+        output2.summary[event.summary_index] = structuredClone(event.part);
+      }
+      break;
+    }
+    case "response.reasoning_summary_text.delta": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "reasoning") {
+        const part = getContent(output2.summary, event.summary_index);
+        part.text += event.delta;
+      }
+      break;
+    }
+    case "response.reasoning_summary_text.done": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "reasoning") {
+        const part = getContent(output2.summary, event.summary_index);
+        part.text = event.text;
+      }
+      break;
+    }
+    case "response.custom_tool_call_input.delta": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "custom_tool_call") {
+        output2.input += event.delta;
+      }
+      break;
+    }
+    case "response.custom_tool_call_input.done": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "custom_tool_call") {
+        output2.input = event.input;
+      }
+      break;
+    }
+    case "response.mcp_call_arguments.delta": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "mcp_call") {
+        output2.arguments += event.delta;
+      }
+      break;
+    }
+    case "response.mcp_call_arguments.done": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "mcp_call") {
+        output2.arguments = event.arguments;
+      }
+      break;
+    }
+    case "response.code_interpreter_call_code.delta": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "code_interpreter_call") {
+        output2.code = (output2.code ?? "") + event.delta;
+      }
+      break;
+    }
+    case "response.code_interpreter_call_code.done": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "code_interpreter_call") {
+        output2.code = event.code;
+      }
+      break;
+    }
+    case "response.code_interpreter_call.in_progress": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "code_interpreter_call") {
+        output2.status = "in_progress";
+      }
+      break;
+    }
+    case "response.code_interpreter_call.interpreting": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "code_interpreter_call") {
+        output2.status = "interpreting";
+      }
+      break;
+    }
+    case "response.code_interpreter_call.completed": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "code_interpreter_call") {
+        output2.status = "completed";
+      }
+      break;
+    }
+    case "response.file_search_call.in_progress": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "file_search_call") {
+        output2.status = "in_progress";
+      }
+      break;
+    }
+    case "response.file_search_call.searching": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "file_search_call") {
+        output2.status = "searching";
+      }
+      break;
+    }
+    case "response.file_search_call.completed": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "file_search_call") {
+        output2.status = "completed";
+      }
+      break;
+    }
+    case "response.web_search_call.in_progress": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "web_search_call") {
+        output2.status = "in_progress";
+      }
+      break;
+    }
+    case "response.web_search_call.searching": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "web_search_call") {
+        output2.status = "searching";
+      }
+      break;
+    }
+    case "response.web_search_call.completed": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "web_search_call") {
+        output2.status = "completed";
+      }
+      break;
+    }
+    case "response.image_generation_call.in_progress": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "image_generation_call") {
+        output2.status = "in_progress";
+      }
+      break;
+    }
+    case "response.image_generation_call.generating": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "image_generation_call") {
+        output2.status = "generating";
+      }
+      break;
+    }
+    case "response.image_generation_call.completed": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "image_generation_call") {
+        output2.status = "completed";
+      }
+      break;
+    }
+    case "response.mcp_call.in_progress": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "mcp_call") {
+        output2.status = "in_progress";
+      }
+      break;
+    }
+    case "response.mcp_call.completed": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "mcp_call") {
+        output2.status = "completed";
+      }
+      break;
+    }
+    case "response.mcp_call.failed": {
+      const output2 = getOutput(snapshot, event.output_index);
+      if (output2.type === "mcp_call") {
+        output2.status = "failed";
+      }
+      break;
+    }
+    case "response.created":
+    case "response.queued":
+    case "response.in_progress":
+    case "response.completed":
+    case "response.failed":
+    case "response.incomplete": {
+      snapshot = cloneResponse(event.response);
+      break;
+    }
+    case "response.audio.delta":
+    case "response.audio.done":
+    case "response.audio.transcript.delta":
+    case "response.audio.transcript.done":
+    case "response.image_generation_call.partial_image":
+    case "response.mcp_list_tools.in_progress":
+    case "response.mcp_list_tools.completed":
+    case "response.mcp_list_tools.failed":
+    case "keepalive":
+    case "error": {
+      break;
+    }
+    default: {
+      assertNever4(event);
+    }
+  }
+  return snapshot;
+}
+function cloneResponse(response) {
+  const snapshot = structuredClone(response);
+  if (!Object.getOwnPropertyDescriptor(snapshot, "output_text") || snapshot.output_text == null) {
+    addOutputText(snapshot);
+  }
+  return snapshot;
+}
+function getOutput(snapshot, outputIndex) {
+  const output2 = snapshot.output[outputIndex];
+  if (!output2) {
+    throw new OpenAIError(`missing output at index ${outputIndex}`);
+  }
+  return output2;
+}
+function getContent(content, contentIndex) {
+  const part = content[contentIndex];
+  if (!part) {
+    throw new OpenAIError(`missing content at index ${contentIndex}`);
+  }
+  return part;
+}
+function assertNever4(value) {
+  throw new OpenAIError(`Unhandled response stream event: ${JSON.stringify(value)}`);
+}
+var init_ResponseAccumulator = __esm({
+  "node_modules/openai/lib/responses/ResponseAccumulator.mjs"() {
+    init_error2();
+    init_ResponsesParser();
+  }
+});
+
+// node_modules/openai/lib/responses/ResponseStream.mjs
+function finalizeResponse(snapshot, params) {
+  return maybeParseResponse(snapshot, params);
+}
+var _ResponseStream_instances, _ResponseStream_params, _ResponseStream_currentResponseSnapshot, _ResponseStream_finalResponse, _ResponseStream_beginRequest, _ResponseStream_addEvent, _ResponseStream_endRequest, ResponseStream;
+var init_ResponseStream = __esm({
+  "node_modules/openai/lib/responses/ResponseStream.mjs"() {
+    init_tslib();
+    init_error2();
+    init_EventStream();
+    init_ResponseAccumulator();
+    init_ResponsesParser();
+    init_streaming2();
+    ResponseStream = class _ResponseStream extends EventStream {
+      constructor(params) {
+        super();
+        _ResponseStream_instances.add(this);
+        _ResponseStream_params.set(this, void 0);
+        _ResponseStream_currentResponseSnapshot.set(this, void 0);
+        _ResponseStream_finalResponse.set(this, void 0);
+        __classPrivateFieldSet(this, _ResponseStream_params, params, "f");
+      }
+      static createResponse(client, params, options) {
+        const runner = new _ResponseStream(params);
+        runner._run(() => runner._createOrRetrieveResponse(client, params, {
+          ...options,
+          headers: { ...options?.headers, "X-Stainless-Helper-Method": "stream" }
+        }));
+        return runner;
+      }
+      static fromReadableStream(stream) {
+        const runner = new _ResponseStream(null);
+        runner._run(() => runner._fromReadableStream(stream));
+        return runner;
+      }
+      async _createOrRetrieveResponse(client, params, options) {
+        this._listenForAbort(options?.signal);
+        __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_beginRequest).call(this);
+        let stream;
+        let starting_after = null;
+        if ("response_id" in params) {
+          stream = await client.responses.retrieve(params.response_id, { stream: true }, { ...options, signal: this.controller.signal, stream: true });
+          starting_after = params.starting_after ?? null;
+        } else {
+          stream = await client.responses.create({ ...params, stream: true }, { ...options, signal: this.controller.signal });
+        }
+        this._connected();
+        for await (const event of stream) {
+          __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_addEvent).call(this, event, starting_after);
+        }
+        if (stream.controller.signal?.aborted) {
+          throw new APIUserAbortError();
+        }
+        return __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_endRequest).call(this);
+      }
+      async _fromReadableStream(readableStream, options) {
+        this._listenForAbort(options?.signal);
+        __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_beginRequest).call(this);
+        this._connected();
+        const stream = Stream.fromReadableStream(readableStream, this.controller);
+        for await (const event of stream) {
+          __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_addEvent).call(this, event, null);
+        }
+        if (stream.controller.signal?.aborted) {
+          throw new APIUserAbortError();
+        }
+        return __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_endRequest).call(this);
+      }
+      [(_ResponseStream_params = /* @__PURE__ */ new WeakMap(), _ResponseStream_currentResponseSnapshot = /* @__PURE__ */ new WeakMap(), _ResponseStream_finalResponse = /* @__PURE__ */ new WeakMap(), _ResponseStream_instances = /* @__PURE__ */ new WeakSet(), _ResponseStream_beginRequest = function _ResponseStream_beginRequest2() {
+        if (this.ended)
+          return;
+        __classPrivateFieldSet(this, _ResponseStream_currentResponseSnapshot, void 0, "f");
+      }, _ResponseStream_addEvent = function _ResponseStream_addEvent2(event, starting_after) {
+        if (this.ended)
+          return;
+        const maybeEmit = (name, event2) => {
+          if (starting_after == null || event2.sequence_number > starting_after) {
+            this._emit(name, event2);
+          }
+        };
+        const response = accumulateResponse(event, __classPrivateFieldGet(this, _ResponseStream_currentResponseSnapshot, "f"));
+        __classPrivateFieldSet(this, _ResponseStream_currentResponseSnapshot, response, "f");
+        maybeEmit("event", event);
+        switch (event.type) {
+          case "response.output_text.delta": {
+            const output2 = response.output[event.output_index];
+            if (!output2) {
+              throw new OpenAIError(`missing output at index ${event.output_index}`);
+            }
+            if (output2.type === "message") {
+              const content = output2.content[event.content_index];
+              if (!content) {
+                throw new OpenAIError(`missing content at index ${event.content_index}`);
+              }
+              if (content.type !== "output_text") {
+                throw new OpenAIError(`expected content to be 'output_text', got ${content.type}`);
+              }
+              maybeEmit("response.output_text.delta", {
+                ...event,
+                snapshot: content.text
+              });
+            }
+            break;
+          }
+          case "response.function_call_arguments.delta": {
+            const output2 = response.output[event.output_index];
+            if (!output2) {
+              throw new OpenAIError(`missing output at index ${event.output_index}`);
+            }
+            if (output2.type === "function_call") {
+              maybeEmit("response.function_call_arguments.delta", {
+                ...event,
+                snapshot: output2.arguments
+              });
+            }
+            break;
+          }
+          default:
+            maybeEmit(event.type, event);
+            break;
+        }
+      }, _ResponseStream_endRequest = function _ResponseStream_endRequest2() {
+        if (this.ended) {
+          throw new OpenAIError(`stream has ended, this shouldn't happen`);
+        }
+        const snapshot = __classPrivateFieldGet(this, _ResponseStream_currentResponseSnapshot, "f");
+        if (!snapshot) {
+          throw new OpenAIError(`request ended without sending any events`);
+        }
+        __classPrivateFieldSet(this, _ResponseStream_currentResponseSnapshot, void 0, "f");
+        const parsedResponse = finalizeResponse(snapshot, __classPrivateFieldGet(this, _ResponseStream_params, "f"));
+        __classPrivateFieldSet(this, _ResponseStream_finalResponse, parsedResponse, "f");
+        return parsedResponse;
+      }, Symbol.asyncIterator)]() {
+        const pushQueue = [];
+        const readQueue = [];
+        let done = false;
+        this.on("event", (event) => {
+          const reader = readQueue.shift();
+          if (reader) {
+            reader.resolve(event);
+          } else {
+            pushQueue.push(event);
+          }
+        });
+        this.on("end", () => {
+          done = true;
+          for (const reader of readQueue) {
+            reader.resolve(void 0);
+          }
+          readQueue.length = 0;
+        });
+        this.on("abort", (err) => {
+          done = true;
+          for (const reader of readQueue) {
+            reader.reject(err);
+          }
+          readQueue.length = 0;
+        });
+        this.on("error", (err) => {
+          done = true;
+          for (const reader of readQueue) {
+            reader.reject(err);
+          }
+          readQueue.length = 0;
+        });
+        return {
+          next: async () => {
+            if (!pushQueue.length) {
+              if (done) {
+                return { value: void 0, done: true };
+              }
+              return new Promise((resolve2, reject) => readQueue.push({ resolve: resolve2, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
+            }
+            const event = pushQueue.shift();
+            return { value: event, done: false };
+          },
+          return: async () => {
+            this.abort();
+            return { value: void 0, done: true };
+          }
+        };
+      }
+      /**
+       * @returns a promise that resolves with the final Response, or rejects
+       * if an error occurred or the stream ended prematurely without producing a REsponse.
+       */
+      async finalResponse() {
+        await this.done();
+        const response = __classPrivateFieldGet(this, _ResponseStream_finalResponse, "f");
+        if (!response)
+          throw new OpenAIError("stream ended without producing a ChatCompletion");
+        return response;
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/responses/input-items.mjs
+var InputItems2;
+var init_input_items2 = __esm({
+  "node_modules/openai/resources/responses/input-items.mjs"() {
+    init_resource();
+    init_pagination();
+    init_path();
+    InputItems2 = class extends APIResource {
+      /**
+       * Returns a list of input items for a given response.
+       *
+       * @example
+       * ```ts
+       * // Automatically fetches more pages as needed.
+       * for await (const responseItem of client.responses.inputItems.list(
+       *   'response_id',
+       * )) {
+       *   // ...
+       * }
+       * ```
+       */
+      list(responseID, query = {}, options) {
+        return this._client.getAPIList(path`/responses/${responseID}/input_items`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/responses/input-tokens.mjs
+var InputTokens2;
+var init_input_tokens2 = __esm({
+  "node_modules/openai/resources/responses/input-tokens.mjs"() {
+    init_resource();
+    InputTokens2 = class extends APIResource {
+      /**
+       * Returns input token counts of the request.
+       *
+       * Returns an object with `object` set to `response.input_tokens` and an
+       * `input_tokens` count.
+       *
+       * @example
+       * ```ts
+       * const response = await client.responses.inputTokens.count();
+       * ```
+       */
+      count(body = {}, options) {
+        return this._client.post("/responses/input_tokens", {
+          body,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/responses/responses.mjs
+var Responses2;
+var init_responses2 = __esm({
+  "node_modules/openai/resources/responses/responses.mjs"() {
+    init_ResponsesParser();
+    init_ResponseStream();
+    init_resource();
+    init_input_items2();
+    init_input_items2();
+    init_input_tokens2();
+    init_input_tokens2();
+    init_headers();
+    init_path();
+    Responses2 = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.inputItems = new InputItems2(this._client);
+        this.inputTokens = new InputTokens2(this._client);
+      }
+      create(body, options) {
+        return this._client.post("/responses", {
+          body,
+          ...options,
+          stream: body.stream ?? false,
+          __security: { bearerAuth: true }
+        })._thenUnwrap((rsp) => {
+          if ("object" in rsp && rsp.object === "response") {
+            addOutputText(rsp);
+          }
+          return rsp;
+        });
+      }
+      retrieve(responseID, query = {}, options) {
+        return this._client.get(path`/responses/${responseID}`, {
+          query,
+          ...options,
+          stream: query?.stream ?? false,
+          __security: { bearerAuth: true }
+        })._thenUnwrap((rsp) => {
+          if ("object" in rsp && rsp.object === "response") {
+            addOutputText(rsp);
+          }
+          return rsp;
+        });
+      }
+      /**
+       * Deletes a model response with the given ID.
+       *
+       * @example
+       * ```ts
+       * await client.responses.delete(
+       *   'resp_677efb5139a88190b512bc3fef8e535d',
+       * );
+       * ```
+       */
+      delete(responseID, options) {
+        return this._client.delete(path`/responses/${responseID}`, {
+          ...options,
+          headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      parse(body, options) {
+        return this._client.responses.create(body, options)._thenUnwrap((response) => parseResponse(response, body));
+      }
+      /**
+       * Creates a model response stream
+       */
+      stream(body, options) {
+        return ResponseStream.createResponse(this._client, body, options);
+      }
+      /**
+       * Cancels a model response with the given ID. Only responses created with the
+       * `background` parameter set to `true` can be cancelled.
+       * [Learn more](https://platform.openai.com/docs/guides/background).
+       *
+       * @example
+       * ```ts
+       * const response = await client.responses.cancel(
+       *   'resp_677efb5139a88190b512bc3fef8e535d',
+       * );
+       * ```
+       */
+      cancel(responseID, options) {
+        return this._client.post(path`/responses/${responseID}/cancel`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Compact a conversation. Returns a compacted response object.
+       *
+       * Learn when and how to compact long-running conversations in the
+       * [conversation state guide](https://platform.openai.com/docs/guides/conversation-state#managing-the-context-window).
+       * For ZDR-compatible compaction details, see
+       * [Compaction (advanced)](https://platform.openai.com/docs/guides/conversation-state#compaction-advanced).
+       *
+       * @example
+       * ```ts
+       * const compactedResponse = await client.responses.compact({
+       *   model: 'gpt-5.6-sol',
+       * });
+       * ```
+       */
+      compact(body, options) {
+        return this._client.post("/responses/compact", { body, ...options, __security: { bearerAuth: true } });
+      }
+    };
+    Responses2.InputItems = InputItems2;
+    Responses2.InputTokens = InputTokens2;
+  }
+});
+
+// node_modules/openai/resources/skills/content.mjs
+var Content2;
+var init_content2 = __esm({
+  "node_modules/openai/resources/skills/content.mjs"() {
+    init_resource();
+    init_headers();
+    init_path();
+    Content2 = class extends APIResource {
+      /**
+       * Download a skill zip bundle by its ID.
+       */
+      retrieve(skillID, options) {
+        return this._client.get(path`/skills/${skillID}/content`, {
+          ...options,
+          headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
+          __security: { bearerAuth: true },
+          __binaryResponse: true
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/skills/versions/content.mjs
+var Content3;
+var init_content3 = __esm({
+  "node_modules/openai/resources/skills/versions/content.mjs"() {
+    init_resource();
+    init_headers();
+    init_path();
+    Content3 = class extends APIResource {
+      /**
+       * Download a skill version zip bundle.
+       */
+      retrieve(version2, params, options) {
+        const { skill_id } = params;
+        return this._client.get(path`/skills/${skill_id}/versions/${version2}/content`, {
+          ...options,
+          headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
+          __security: { bearerAuth: true },
+          __binaryResponse: true
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/skills/versions/versions.mjs
+var Versions;
+var init_versions = __esm({
+  "node_modules/openai/resources/skills/versions/versions.mjs"() {
+    init_resource();
+    init_content3();
+    init_content3();
+    init_pagination();
+    init_uploads();
+    init_path();
+    Versions = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.content = new Content3(this._client);
+      }
+      /**
+       * Create a new immutable skill version.
+       */
+      create(skillID, body = {}, options) {
+        return this._client.post(path`/skills/${skillID}/versions`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      }
+      /**
+       * Get a specific skill version.
+       */
+      retrieve(version2, params, options) {
+        const { skill_id } = params;
+        return this._client.get(path`/skills/${skill_id}/versions/${version2}`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * List skill versions for a skill.
+       */
+      list(skillID, query = {}, options) {
+        return this._client.getAPIList(path`/skills/${skillID}/versions`, CursorPage, {
+          query,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Delete a skill version.
+       */
+      delete(version2, params, options) {
+        const { skill_id } = params;
+        return this._client.delete(path`/skills/${skill_id}/versions/${version2}`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+    Versions.Content = Content3;
+  }
+});
+
+// node_modules/openai/resources/skills/skills.mjs
+var Skills;
+var init_skills = __esm({
+  "node_modules/openai/resources/skills/skills.mjs"() {
+    init_resource();
+    init_content2();
+    init_content2();
+    init_versions();
+    init_versions();
+    init_pagination();
+    init_uploads();
+    init_path();
+    Skills = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.content = new Content2(this._client);
+        this.versions = new Versions(this._client);
+      }
+      /**
+       * Create a new skill.
+       */
+      create(body = {}, options) {
+        return this._client.post("/skills", maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      }
+      /**
+       * Get a skill by its ID.
+       */
+      retrieve(skillID, options) {
+        return this._client.get(path`/skills/${skillID}`, { ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * Update the default version pointer for a skill.
+       */
+      update(skillID, body, options) {
+        return this._client.post(path`/skills/${skillID}`, {
+          body,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * List all skills for the current project.
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/skills", CursorPage, {
+          query,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Delete a skill by its ID.
+       */
+      delete(skillID, options) {
+        return this._client.delete(path`/skills/${skillID}`, { ...options, __security: { bearerAuth: true } });
+      }
+    };
+    Skills.Content = Content2;
+    Skills.Versions = Versions;
+  }
+});
+
+// node_modules/openai/resources/uploads/parts.mjs
+var Parts;
+var init_parts = __esm({
+  "node_modules/openai/resources/uploads/parts.mjs"() {
+    init_resource();
+    init_uploads();
+    init_path();
+    Parts = class extends APIResource {
+      /**
+       * Adds a
+       * [Part](https://platform.openai.com/docs/api-reference/uploads/part-object) to an
+       * [Upload](https://platform.openai.com/docs/api-reference/uploads/object) object.
+       * A Part represents a chunk of bytes from the file you are trying to upload.
+       *
+       * Each Part can be at most 64 MB, and you can add Parts until you hit the Upload
+       * maximum of 8 GB.
+       *
+       * It is possible to add multiple Parts in parallel. You can decide the intended
+       * order of the Parts when you
+       * [complete the Upload](https://platform.openai.com/docs/api-reference/uploads/complete).
+       */
+      create(uploadID, body, options) {
+        return this._client.post(path`/uploads/${uploadID}/parts`, multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/uploads/uploads.mjs
+var Uploads;
+var init_uploads3 = __esm({
+  "node_modules/openai/resources/uploads/uploads.mjs"() {
+    init_resource();
+    init_parts();
+    init_parts();
+    init_path();
+    Uploads = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.parts = new Parts(this._client);
+      }
+      /**
+       * Creates an intermediate
+       * [Upload](https://platform.openai.com/docs/api-reference/uploads/object) object
+       * that you can add
+       * [Parts](https://platform.openai.com/docs/api-reference/uploads/part-object) to.
+       * Currently, an Upload can accept at most 8 GB in total and expires after an hour
+       * after you create it.
+       *
+       * Once you complete the Upload, we will create a
+       * [File](https://platform.openai.com/docs/api-reference/files/object) object that
+       * contains all the parts you uploaded. This File is usable in the rest of our
+       * platform as a regular File object.
+       *
+       * For certain `purpose` values, the correct `mime_type` must be specified. Please
+       * refer to documentation for the
+       * [supported MIME types for your use case](https://platform.openai.com/docs/assistants/tools/file-search#supported-files).
+       *
+       * For guidance on the proper filename extensions for each purpose, please follow
+       * the documentation on
+       * [creating a File](https://platform.openai.com/docs/api-reference/files/create).
+       *
+       * Returns the Upload object with status `pending`.
+       */
+      create(body, options) {
+        return this._client.post("/uploads", { body, ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * Cancels the Upload. No Parts may be added after an Upload is cancelled.
+       *
+       * Returns the Upload object with status `cancelled`.
+       */
+      cancel(uploadID, options) {
+        return this._client.post(path`/uploads/${uploadID}/cancel`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Completes the
+       * [Upload](https://platform.openai.com/docs/api-reference/uploads/object).
+       *
+       * Within the returned Upload object, there is a nested
+       * [File](https://platform.openai.com/docs/api-reference/files/object) object that
+       * is ready to use in the rest of the platform.
+       *
+       * You can specify the order of the Parts by passing in an ordered list of the Part
+       * IDs.
+       *
+       * The number of bytes uploaded upon completion must match the number of bytes
+       * initially specified when creating the Upload object. No Parts may be added after
+       * an Upload is completed. Returns the Upload object with status `completed`,
+       * including an additional `file` property containing the created usable File
+       * object.
+       */
+      complete(uploadID, body, options) {
+        return this._client.post(path`/uploads/${uploadID}/complete`, {
+          body,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+    Uploads.Parts = Parts;
+  }
+});
+
+// node_modules/openai/lib/Util.mjs
+var allSettledWithThrow;
+var init_Util = __esm({
+  "node_modules/openai/lib/Util.mjs"() {
+    allSettledWithThrow = async (promises) => {
+      const results = await Promise.allSettled(promises);
+      const rejected = results.filter((result) => result.status === "rejected");
+      if (rejected.length) {
+        for (const result of rejected) {
+          console.error(result.reason);
+        }
+        throw new Error(`${rejected.length} promise(s) failed - see the above errors`);
+      }
+      const values = [];
+      for (const result of results) {
+        if (result.status === "fulfilled") {
+          values.push(result.value);
+        }
+      }
+      return values;
+    };
+  }
+});
+
+// node_modules/openai/resources/vector-stores/file-batches.mjs
+var FileBatches;
+var init_file_batches = __esm({
+  "node_modules/openai/resources/vector-stores/file-batches.mjs"() {
+    init_resource();
+    init_pagination();
+    init_headers();
+    init_sleep();
+    init_Util();
+    init_path();
+    FileBatches = class extends APIResource {
+      /**
+       * Create a vector store file batch.
+       */
+      create(vectorStoreID, body, options) {
+        return this._client.post(path`/vector_stores/${vectorStoreID}/file_batches`, {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Retrieves a vector store file batch.
+       */
+      retrieve(batchID, params, options) {
+        const { vector_store_id } = params;
+        return this._client.get(path`/vector_stores/${vector_store_id}/file_batches/${batchID}`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Cancel a vector store file batch. This attempts to cancel the processing of
+       * files in this batch as soon as possible.
+       */
+      cancel(batchID, params, options) {
+        const { vector_store_id } = params;
+        return this._client.post(path`/vector_stores/${vector_store_id}/file_batches/${batchID}/cancel`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Create a vector store batch and poll until all files have been processed.
+       */
+      async createAndPoll(vectorStoreId, body, options) {
+        const batch = await this.create(vectorStoreId, body);
+        return await this.poll(vectorStoreId, batch.id, options);
+      }
+      /**
+       * Returns a list of vector store files in a batch.
+       */
+      listFiles(batchID, params, options) {
+        const { vector_store_id, ...query } = params;
+        return this._client.getAPIList(path`/vector_stores/${vector_store_id}/file_batches/${batchID}/files`, CursorPage, {
+          query,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Wait for the given file batch to be processed.
+       *
+       * Note: this will return even if one of the files failed to process, you need to
+       * check batch.file_counts.failed_count to handle this case.
+       */
+      async poll(vectorStoreID, batchID, options) {
+        const headers = buildHeaders([
+          options?.headers,
+          {
+            "X-Stainless-Poll-Helper": "true",
+            "X-Stainless-Custom-Poll-Interval": options?.pollIntervalMs?.toString() ?? void 0
+          }
+        ]);
+        while (true) {
+          const { data: batch, response } = await this.retrieve(batchID, { vector_store_id: vectorStoreID }, {
+            ...options,
+            headers
+          }).withResponse();
+          switch (batch.status) {
+            case "in_progress":
+              let sleepInterval = 5e3;
+              if (options?.pollIntervalMs) {
+                sleepInterval = options.pollIntervalMs;
+              } else {
+                const headerInterval = response.headers.get("openai-poll-after-ms");
+                if (headerInterval) {
+                  const headerIntervalMs = parseInt(headerInterval);
+                  if (!isNaN(headerIntervalMs)) {
+                    sleepInterval = headerIntervalMs;
+                  }
+                }
+              }
+              await sleep(sleepInterval);
+              break;
+            case "failed":
+            case "cancelled":
+            case "completed":
+              return batch;
+          }
+        }
+      }
+      /**
+       * Uploads the given files concurrently and then creates a vector store file batch.
+       *
+       * The concurrency limit is configurable using the `maxConcurrency` parameter.
+       */
+      async uploadAndPoll(vectorStoreId, { files, fileIds = [] }, options) {
+        if (files == null || files.length == 0) {
+          throw new Error(`No \`files\` provided to process. If you've already uploaded files you should use \`.createAndPoll()\` instead`);
+        }
+        const configuredConcurrency = options?.maxConcurrency ?? 5;
+        const concurrencyLimit = Math.min(configuredConcurrency, files.length);
+        const client = this._client;
+        const fileIterator = files.values();
+        const allFileIds = [...fileIds];
+        async function processFiles(iterator) {
+          for (let item of iterator) {
+            const fileObj = await client.files.create({ file: item, purpose: "assistants" }, options);
+            allFileIds.push(fileObj.id);
+          }
+        }
+        const workers = Array(concurrencyLimit).fill(fileIterator).map(processFiles);
+        await allSettledWithThrow(workers);
+        return await this.createAndPoll(vectorStoreId, {
+          file_ids: allFileIds
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/vector-stores/files.mjs
+var Files3;
+var init_files3 = __esm({
+  "node_modules/openai/resources/vector-stores/files.mjs"() {
+    init_resource();
+    init_pagination();
+    init_headers();
+    init_utils2();
+    init_path();
+    Files3 = class extends APIResource {
+      /**
+       * Create a vector store file by attaching a
+       * [File](https://platform.openai.com/docs/api-reference/files) to a
+       * [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object).
+       */
+      create(vectorStoreID, body, options) {
+        return this._client.post(path`/vector_stores/${vectorStoreID}/files`, {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Retrieves a vector store file.
+       */
+      retrieve(fileID, params, options) {
+        const { vector_store_id } = params;
+        return this._client.get(path`/vector_stores/${vector_store_id}/files/${fileID}`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Update attributes on a vector store file.
+       */
+      update(fileID, params, options) {
+        const { vector_store_id, ...body } = params;
+        return this._client.post(path`/vector_stores/${vector_store_id}/files/${fileID}`, {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Returns a list of vector store files.
+       */
+      list(vectorStoreID, query = {}, options) {
+        return this._client.getAPIList(path`/vector_stores/${vectorStoreID}/files`, CursorPage, {
+          query,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Delete a vector store file. This will remove the file from the vector store but
+       * the file itself will not be deleted. To delete the file, use the
+       * [delete file](https://platform.openai.com/docs/api-reference/files/delete)
+       * endpoint.
+       */
+      delete(fileID, params, options) {
+        const { vector_store_id } = params;
+        return this._client.delete(path`/vector_stores/${vector_store_id}/files/${fileID}`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Attach a file to the given vector store and wait for it to be processed.
+       */
+      async createAndPoll(vectorStoreId, body, options) {
+        const file2 = await this.create(vectorStoreId, body, options);
+        return await this.poll(vectorStoreId, file2.id, options);
+      }
+      /**
+       * Wait for the vector store file to finish processing.
+       *
+       * Note: this will return even if the file failed to process, you need to check
+       * file.last_error and file.status to handle these cases
+       */
+      async poll(vectorStoreID, fileID, options) {
+        const headers = buildHeaders([
+          options?.headers,
+          {
+            "X-Stainless-Poll-Helper": "true",
+            "X-Stainless-Custom-Poll-Interval": options?.pollIntervalMs?.toString() ?? void 0
+          }
+        ]);
+        while (true) {
+          const fileResponse = await this.retrieve(fileID, {
+            vector_store_id: vectorStoreID
+          }, { ...options, headers }).withResponse();
+          const file2 = fileResponse.data;
+          switch (file2.status) {
+            case "in_progress":
+              let sleepInterval = 5e3;
+              if (options?.pollIntervalMs) {
+                sleepInterval = options.pollIntervalMs;
+              } else {
+                const headerInterval = fileResponse.response.headers.get("openai-poll-after-ms");
+                if (headerInterval) {
+                  const headerIntervalMs = parseInt(headerInterval);
+                  if (!isNaN(headerIntervalMs)) {
+                    sleepInterval = headerIntervalMs;
+                  }
+                }
+              }
+              await sleep(sleepInterval);
+              break;
+            case "failed":
+            case "completed":
+              return file2;
+          }
+        }
+      }
+      /**
+       * Upload a file to the `files` API and then attach it to the given vector store.
+       *
+       * Note the file will be asynchronously processed (you can use the alternative
+       * polling helper method to wait for processing to complete).
+       */
+      async upload(vectorStoreId, file2, options) {
+        const fileInfo = await this._client.files.create({ file: file2, purpose: "assistants" }, options);
+        return this.create(vectorStoreId, { file_id: fileInfo.id }, options);
+      }
+      /**
+       * Add a file to a vector store and poll until processing is complete.
+       */
+      async uploadAndPoll(vectorStoreId, file2, options) {
+        const fileInfo = await this.upload(vectorStoreId, file2, options);
+        return await this.poll(vectorStoreId, fileInfo.id, options);
+      }
+      /**
+       * Retrieve the parsed contents of a vector store file.
+       */
+      content(fileID, params, options) {
+        const { vector_store_id } = params;
+        return this._client.getAPIList(path`/vector_stores/${vector_store_id}/files/${fileID}/content`, Page, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/vector-stores/vector-stores.mjs
+var VectorStores;
+var init_vector_stores = __esm({
+  "node_modules/openai/resources/vector-stores/vector-stores.mjs"() {
+    init_resource();
+    init_file_batches();
+    init_file_batches();
+    init_files3();
+    init_files3();
+    init_pagination();
+    init_headers();
+    init_path();
+    VectorStores = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        this.files = new Files3(this._client);
+        this.fileBatches = new FileBatches(this._client);
+      }
+      /**
+       * Create a vector store.
+       */
+      create(body, options) {
+        return this._client.post("/vector_stores", {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Retrieves a vector store.
+       */
+      retrieve(vectorStoreID, options) {
+        return this._client.get(path`/vector_stores/${vectorStoreID}`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Modifies a vector store.
+       */
+      update(vectorStoreID, body, options) {
+        return this._client.post(path`/vector_stores/${vectorStoreID}`, {
+          body,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Returns a list of vector stores.
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/vector_stores", CursorPage, {
+          query,
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Delete a vector store.
+       */
+      delete(vectorStoreID, options) {
+        return this._client.delete(path`/vector_stores/${vectorStoreID}`, {
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Search a vector store for relevant chunks based on a query and file attributes
+       * filter.
+       */
+      search(vectorStoreID, body, options) {
+        return this._client.getAPIList(path`/vector_stores/${vectorStoreID}/search`, Page, {
+          body,
+          method: "post",
+          ...options,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          __security: { bearerAuth: true }
+        });
+      }
+    };
+    VectorStores.Files = Files3;
+    VectorStores.FileBatches = FileBatches;
+  }
+});
+
+// node_modules/openai/resources/videos.mjs
+var Videos;
+var init_videos = __esm({
+  "node_modules/openai/resources/videos.mjs"() {
+    init_resource();
+    init_pagination();
+    init_headers();
+    init_uploads();
+    init_path();
+    Videos = class extends APIResource {
+      /**
+       * Create a new video generation job from a prompt and optional reference assets.
+       */
+      create(body, options) {
+        return this._client.post("/videos", multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      }
+      /**
+       * Fetch the latest metadata for a generated video.
+       */
+      retrieve(videoID, options) {
+        return this._client.get(path`/videos/${videoID}`, { ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * List recently generated videos for the current project.
+       */
+      list(query = {}, options) {
+        return this._client.getAPIList("/videos", ConversationCursorPage, {
+          query,
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Permanently delete a completed or failed video and its stored assets.
+       */
+      delete(videoID, options) {
+        return this._client.delete(path`/videos/${videoID}`, { ...options, __security: { bearerAuth: true } });
+      }
+      /**
+       * Create a character from an uploaded video.
+       */
+      createCharacter(body, options) {
+        return this._client.post("/videos/characters", multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      }
+      /**
+       * Download the generated video bytes or a derived preview asset.
+       *
+       * Streams the rendered video content for the specified video job.
+       */
+      downloadContent(videoID, query = {}, options) {
+        return this._client.get(path`/videos/${videoID}/content`, {
+          query,
+          ...options,
+          headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
+          __security: { bearerAuth: true },
+          __binaryResponse: true
+        });
+      }
+      /**
+       * Create a new video generation job by editing a source video or existing
+       * generated video.
+       */
+      edit(body, options) {
+        return this._client.post("/videos/edits", multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      }
+      /**
+       * Create an extension of a completed video.
+       */
+      extend(body, options) {
+        return this._client.post("/videos/extensions", multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      }
+      /**
+       * Fetch a character.
+       */
+      getCharacter(characterID, options) {
+        return this._client.get(path`/videos/characters/${characterID}`, {
+          ...options,
+          __security: { bearerAuth: true }
+        });
+      }
+      /**
+       * Create a remix of a completed video using a refreshed prompt.
+       */
+      remix(videoID, body, options) {
+        return this._client.post(path`/videos/${videoID}/remix`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      }
+    };
+  }
+});
+
+// node_modules/openai/resources/webhooks/webhooks.mjs
+var _Webhooks_instances, _Webhooks_validateSecret, _Webhooks_getRequiredHeader, Webhooks;
+var init_webhooks = __esm({
+  "node_modules/openai/resources/webhooks/webhooks.mjs"() {
+    init_tslib();
+    init_error2();
+    init_resource();
+    init_headers();
+    Webhooks = class extends APIResource {
+      constructor() {
+        super(...arguments);
+        _Webhooks_instances.add(this);
+      }
+      /**
+       * Validates that the given payload was sent by OpenAI and parses the payload.
+       */
+      async unwrap(payload, headers, secret = this._client.webhookSecret, tolerance = 300) {
+        await this.verifySignature(payload, headers, secret, tolerance);
+        return JSON.parse(payload);
+      }
+      /**
+       * Validates whether or not the webhook payload was sent by OpenAI.
+       *
+       * An error will be raised if the webhook payload was not sent by OpenAI.
+       *
+       * @param payload - The webhook payload
+       * @param headers - The webhook headers
+       * @param secret - The webhook secret (optional, will use client secret if not provided)
+       * @param tolerance - Maximum age of the webhook in seconds (default: 300 = 5 minutes)
+       */
+      async verifySignature(payload, headers, secret = this._client.webhookSecret, tolerance = 300) {
+        if (typeof crypto === "undefined" || typeof crypto.subtle.importKey !== "function" || typeof crypto.subtle.verify !== "function") {
+          throw new Error("Webhook signature verification is only supported when the `crypto` global is defined");
+        }
+        __classPrivateFieldGet(this, _Webhooks_instances, "m", _Webhooks_validateSecret).call(this, secret);
+        const headersObj = buildHeaders([headers]).values;
+        const signatureHeader = __classPrivateFieldGet(this, _Webhooks_instances, "m", _Webhooks_getRequiredHeader).call(this, headersObj, "webhook-signature");
+        const timestamp = __classPrivateFieldGet(this, _Webhooks_instances, "m", _Webhooks_getRequiredHeader).call(this, headersObj, "webhook-timestamp");
+        const webhookId = __classPrivateFieldGet(this, _Webhooks_instances, "m", _Webhooks_getRequiredHeader).call(this, headersObj, "webhook-id");
+        const timestampSeconds = parseInt(timestamp, 10);
+        if (isNaN(timestampSeconds)) {
+          throw new InvalidWebhookSignatureError("Invalid webhook timestamp format");
+        }
+        const nowSeconds = Math.floor(Date.now() / 1e3);
+        if (nowSeconds - timestampSeconds > tolerance) {
+          throw new InvalidWebhookSignatureError("Webhook timestamp is too old");
+        }
+        if (timestampSeconds > nowSeconds + tolerance) {
+          throw new InvalidWebhookSignatureError("Webhook timestamp is too new");
+        }
+        const signatures = signatureHeader.split(" ").map((part) => part.startsWith("v1,") ? part.substring(3) : part);
+        const decodedSecret = secret.startsWith("whsec_") ? Buffer.from(secret.replace("whsec_", ""), "base64") : Buffer.from(secret, "utf-8");
+        const signedPayload = webhookId ? `${webhookId}.${timestamp}.${payload}` : `${timestamp}.${payload}`;
+        const key = await crypto.subtle.importKey("raw", decodedSecret, { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+        for (const signature of signatures) {
+          try {
+            const signatureBytes = Buffer.from(signature, "base64");
+            const isValid = await crypto.subtle.verify("HMAC", key, signatureBytes, new TextEncoder().encode(signedPayload));
+            if (isValid) {
+              return;
+            }
+          } catch {
+            continue;
+          }
+        }
+        throw new InvalidWebhookSignatureError("The given webhook signature does not match the expected signature");
+      }
+    };
+    _Webhooks_instances = /* @__PURE__ */ new WeakSet(), _Webhooks_validateSecret = function _Webhooks_validateSecret2(secret) {
+      if (typeof secret !== "string" || secret.length === 0) {
+        throw new Error(`The webhook secret must either be set using the env var, OPENAI_WEBHOOK_SECRET, on the client class, OpenAI({ webhookSecret: '123' }), or passed to this function`);
+      }
+    }, _Webhooks_getRequiredHeader = function _Webhooks_getRequiredHeader2(headers, name) {
+      if (!headers) {
+        throw new Error(`Headers are required`);
+      }
+      const value = headers.get(name);
+      if (value === null || value === void 0) {
+        throw new Error(`Missing required header: ${name}`);
+      }
+      return value;
+    };
+  }
+});
+
+// node_modules/openai/resources/webhooks/index.mjs
+var init_webhooks2 = __esm({
+  "node_modules/openai/resources/webhooks/index.mjs"() {
+    init_webhooks();
+  }
+});
+
+// node_modules/openai/resources/webhooks.mjs
+var init_webhooks3 = __esm({
+  "node_modules/openai/resources/webhooks.mjs"() {
+    init_webhooks2();
+  }
+});
+
+// node_modules/openai/resources/index.mjs
+var init_resources = __esm({
+  "node_modules/openai/resources/index.mjs"() {
+    init_chat2();
+    init_shared();
+    init_admin();
+    init_audio();
+    init_batches();
+    init_beta();
+    init_completions3();
+    init_containers();
+    init_conversations();
+    init_embeddings();
+    init_evals();
+    init_files2();
+    init_fine_tuning();
+    init_graders2();
+    init_images();
+    init_models();
+    init_moderations();
+    init_realtime2();
+    init_responses2();
+    init_skills();
+    init_uploads3();
+    init_vector_stores();
+    init_videos();
+    init_webhooks3();
+  }
+});
+
+// node_modules/openai/internal/provider.mjs
+function configureProvider(provider) {
+  const definition = providerDefinitions.get(provider);
+  if (!definition) {
+    throw new Error("Invalid provider. Providers must be created with createProvider().");
+  }
+  return definition.configure();
+}
+var providerDefinitionsKey, providerGlobal, existingProviderDefinitions, providerDefinitions;
+var init_provider = __esm({
+  "node_modules/openai/internal/provider.mjs"() {
+    providerDefinitionsKey = /* @__PURE__ */ Symbol.for("openai.node.providerDefinitions.v1");
+    providerGlobal = globalThis;
+    existingProviderDefinitions = providerGlobal[providerDefinitionsKey];
+    providerDefinitions = existingProviderDefinitions ?? /* @__PURE__ */ new WeakMap();
+    if (!existingProviderDefinitions) {
+      Object.defineProperty(providerGlobal, providerDefinitionsKey, { value: providerDefinitions });
+    }
+  }
+});
+
+// node_modules/openai/client.mjs
+function getConnectionErrorMessage(error62) {
+  if (isUndiciDispatcherVersionMismatchError(error62)) {
+    return `Connection error. This may be caused by passing an undici dispatcher, such as ProxyAgent, that is incompatible with the fetch implementation. If you are using undici's ProxyAgent, pass the fetch implementation from the same undici package: import { fetch, ProxyAgent } from 'undici'; new OpenAI({ fetch, fetchOptions: { dispatcher: new ProxyAgent(...) } });`;
+  }
+  return void 0;
+}
+function isUndiciDispatcherVersionMismatchError(error62) {
+  let current = error62;
+  for (let i = 0; i < 8 && current && typeof current === "object"; i++) {
+    const err = current;
+    if (err.code === "UND_ERR_INVALID_ARG" && typeof err.message === "string" && err.message.includes("invalid onRequestStart method")) {
+      return true;
+    }
+    current = err.cause;
+  }
+  return false;
+}
+var _OpenAI_instances, _a4, _OpenAI_encoder, _OpenAI_baseURLOverridden, WORKLOAD_IDENTITY_API_KEY_PLACEHOLDER, OpenAI;
+var init_client = __esm({
+  "node_modules/openai/client.mjs"() {
+    init_tslib();
+    init_uuid();
+    init_values();
+    init_sleep();
+    init_errors();
+    init_detect_platform();
+    init_shims();
+    init_request_options();
+    init_query();
+    init_version();
+    init_error();
+    init_pagination();
+    init_workload_identity_auth();
+    init_error();
+    init_uploads2();
+    init_resources();
+    init_api_promise();
+    init_batches();
+    init_completions3();
+    init_embeddings();
+    init_files2();
+    init_images();
+    init_models();
+    init_moderations();
+    init_videos();
+    init_admin();
+    init_audio();
+    init_beta();
+    init_chat();
+    init_containers();
+    init_conversations();
+    init_evals();
+    init_fine_tuning();
+    init_graders2();
+    init_realtime2();
+    init_responses2();
+    init_skills();
+    init_uploads3();
+    init_vector_stores();
+    init_webhooks();
+    init_detect_platform();
+    init_headers();
+    init_provider();
+    init_env();
+    init_log();
+    init_values();
+    WORKLOAD_IDENTITY_API_KEY_PLACEHOLDER = "workload-identity-auth";
+    OpenAI = class {
+      /**
+       * API Client for interfacing with the OpenAI API.
+       *
+       * @param {string | null | undefined} [opts.apiKey=process.env['OPENAI_API_KEY'] ?? null]
+       * @param {string | null | undefined} [opts.adminAPIKey=process.env['OPENAI_ADMIN_KEY'] ?? null]
+       * @param {string | null | undefined} [opts.organization=process.env['OPENAI_ORG_ID'] ?? null]
+       * @param {string | null | undefined} [opts.project=process.env['OPENAI_PROJECT_ID'] ?? null]
+       * @param {string | null | undefined} [opts.webhookSecret=process.env['OPENAI_WEBHOOK_SECRET'] ?? null]
+       * @param {string} [opts.baseURL=process.env['OPENAI_BASE_URL'] ?? https://api.openai.com/v1] - Override the default base URL for the API.
+       * @param {Provider} [opts.provider] - Configure a third-party API provider. Mutually exclusive with top-level authentication and base URL options.
+       * @param {number} [opts.timeout=10 minutes] - The maximum amount of time (in milliseconds) the client will wait for a response before timing out.
+       * @param {MergedRequestInit} [opts.fetchOptions] - Additional `RequestInit` options to be passed to `fetch` calls.
+       * @param {Fetch} [opts.fetch] - Specify a custom `fetch` function implementation.
+       * @param {number} [opts.maxRetries=2] - The maximum number of times the client will retry a request.
+       * @param {HeadersLike} opts.defaultHeaders - Default headers to include with every request to the API.
+       * @param {Record<string, string | undefined>} opts.defaultQuery - Default query parameters to include with every request to the API.
+       * @param {boolean} [opts.dangerouslyAllowBrowser=false] - By default, client-side use of this library is not allowed, as it risks exposing your secret API credentials to attackers.
+       */
+      constructor(clientOptions = {}) {
+        _OpenAI_instances.add(this);
+        _OpenAI_encoder.set(this, void 0);
+        this.completions = new Completions2(this);
+        this.chat = new Chat(this);
+        this.embeddings = new Embeddings(this);
+        this.files = new Files2(this);
+        this.images = new Images(this);
+        this.audio = new Audio(this);
+        this.moderations = new Moderations(this);
+        this.models = new Models(this);
+        this.fineTuning = new FineTuning(this);
+        this.graders = new Graders2(this);
+        this.vectorStores = new VectorStores(this);
+        this.webhooks = new Webhooks(this);
+        this.beta = new Beta(this);
+        this.batches = new Batches(this);
+        this.uploads = new Uploads(this);
+        this.admin = new Admin(this);
+        this.responses = new Responses2(this);
+        this.realtime = new Realtime2(this);
+        this.conversations = new Conversations(this);
+        this.evals = new Evals(this);
+        this.containers = new Containers(this);
+        this.skills = new Skills(this);
+        this.videos = new Videos(this);
+        const provider = clientOptions.provider;
+        if (provider) {
+          const conflictingOptions = ["apiKey", "adminAPIKey", "workloadIdentity", "baseURL"].filter((key) => clientOptions[key] != null);
+          if (conflictingOptions.length) {
+            throw new OpenAIError(`The \`provider\` option cannot be used with ${conflictingOptions.map((key) => `\`${key}\``).join(", ")}. Configure authentication and the base URL through the provider instead.`);
+          }
+        }
+        const { baseURL = provider ? null : readEnv("OPENAI_BASE_URL"), apiKey = provider ? null : readEnv("OPENAI_API_KEY") ?? null, adminAPIKey = provider ? null : readEnv("OPENAI_ADMIN_KEY") ?? null, organization = provider ? null : readEnv("OPENAI_ORG_ID") ?? null, project = provider ? null : readEnv("OPENAI_PROJECT_ID") ?? null, webhookSecret = readEnv("OPENAI_WEBHOOK_SECRET") ?? null, workloadIdentity, ...opts } = clientOptions;
+        const providerRuntime = provider ? configureProvider(provider) : void 0;
+        const options = {
+          apiKey,
+          adminAPIKey,
+          organization,
+          project,
+          webhookSecret,
+          workloadIdentity,
+          provider,
+          ...opts,
+          baseURL: providerRuntime?.baseURL ?? (baseURL || `https://api.openai.com/v1`)
+        };
+        if (apiKey && workloadIdentity) {
+          throw new OpenAIError("The `apiKey` and `workloadIdentity` options are mutually exclusive");
+        }
+        if (!providerRuntime && !apiKey && !adminAPIKey && !workloadIdentity) {
+          throw new OpenAIError("Missing credentials. Please pass an `apiKey`, `workloadIdentity`, `adminAPIKey`, or set the `OPENAI_API_KEY` or `OPENAI_ADMIN_KEY` environment variable.");
+        }
+        if (!options.dangerouslyAllowBrowser && isRunningInBrowser()) {
+          throw new OpenAIError("It looks like you're running in a browser-like environment.\n\nThis is disabled by default, as it risks exposing your secret API credentials to attackers.\nIf you understand the risks and have appropriate mitigations in place,\nyou can set the `dangerouslyAllowBrowser` option to `true`, e.g.,\n\nnew OpenAI({ apiKey, dangerouslyAllowBrowser: true });\n\nhttps://help.openai.com/en/articles/5112595-best-practices-for-api-key-safety\n");
+        }
+        this.baseURL = options.baseURL;
+        this.timeout = options.timeout ?? _a4.DEFAULT_TIMEOUT;
+        this.logger = options.logger ?? console;
+        const defaultLogLevel = "warn";
+        this.logLevel = defaultLogLevel;
+        this.logLevel = parseLogLevel(options.logLevel, "ClientOptions.logLevel", this) ?? parseLogLevel(readEnv("OPENAI_LOG"), "process.env['OPENAI_LOG']", this) ?? defaultLogLevel;
+        this.fetchOptions = options.fetchOptions;
+        this.maxRetries = options.maxRetries ?? 2;
+        this.fetch = options.fetch ?? getDefaultFetch();
+        __classPrivateFieldSet(this, _OpenAI_encoder, FallbackEncoder, "f");
+        const customHeadersEnv = provider ? void 0 : readEnv("OPENAI_CUSTOM_HEADERS");
+        if (customHeadersEnv) {
+          const parsed = {};
+          for (const line of customHeadersEnv.split("\n")) {
+            const colon = line.indexOf(":");
+            if (colon >= 0) {
+              parsed[line.substring(0, colon).trim()] = line.substring(colon + 1).trim();
+            }
+          }
+          options.defaultHeaders = buildHeaders([parsed, options.defaultHeaders]);
+        }
+        this._options = options;
+        this._provider = providerRuntime;
+        if (workloadIdentity) {
+          this._workloadIdentityAuth = new WorkloadIdentityAuth(workloadIdentity, this.fetch);
+        }
+        this.apiKey = typeof apiKey === "string" ? apiKey : null;
+        this.adminAPIKey = adminAPIKey;
+        this.organization = organization;
+        this.project = project;
+        this.webhookSecret = webhookSecret;
+      }
+      /**
+       * Create a new client instance re-using the same options given to the current client with optional overriding.
+       */
+      withOptions(options) {
+        const inheritedProvider = this._options.provider;
+        const provider = options.provider ?? inheritedProvider;
+        const inheritedOptions = {
+          ...this._options,
+          baseURL: this.baseURL,
+          maxRetries: this.maxRetries,
+          timeout: this.timeout,
+          logger: this.logger,
+          logLevel: this.logLevel,
+          fetch: this.fetch,
+          fetchOptions: this.fetchOptions,
+          apiKey: this._options.apiKey,
+          adminAPIKey: this.adminAPIKey,
+          workloadIdentity: this._options.workloadIdentity,
+          organization: this.organization,
+          project: this.project,
+          webhookSecret: this.webhookSecret
+        };
+        if (provider) {
+          delete inheritedOptions.apiKey;
+          delete inheritedOptions.adminAPIKey;
+          delete inheritedOptions.workloadIdentity;
+          delete inheritedOptions.baseURL;
+          if (provider !== inheritedProvider) {
+            delete inheritedOptions.organization;
+            delete inheritedOptions.project;
+            delete inheritedOptions.defaultHeaders;
+          }
+        }
+        const client = new this.constructor({
+          ...inheritedOptions,
+          ...options,
+          provider
+        });
+        return client;
+      }
+      defaultQuery() {
+        return this._options.defaultQuery;
+      }
+      validateHeaders({ values, nulls }, schemes = {
+        bearerAuth: true,
+        adminAPIKeyAuth: true
+      }) {
+        if (values.get("authorization") || values.get("api-key")) {
+          return;
+        }
+        if (nulls.has("authorization") || nulls.has("api-key")) {
+          return;
+        }
+        if (this._workloadIdentityAuth && schemes.bearerAuth) {
+          return;
+        }
+        throw new Error('Could not resolve authentication method. Expected either apiKey or adminAPIKey to be set. Or for one of the "Authorization" or "api-key" headers to be explicitly omitted');
+      }
+      async authHeaders(opts, schemes = {
+        bearerAuth: true,
+        adminAPIKeyAuth: true
+      }) {
+        return buildHeaders([
+          schemes.bearerAuth ? await this.bearerAuth(opts) : null,
+          schemes.adminAPIKeyAuth ? await this.adminAPIKeyAuth(opts) : null
+        ]);
+      }
+      async bearerAuth(opts) {
+        if (this._workloadIdentityAuth) {
+          return buildHeaders([{ Authorization: `Bearer ${await this._workloadIdentityAuth.getToken()}` }]);
+        }
+        if (this.apiKey == null) {
+          return void 0;
+        }
+        return buildHeaders([{ Authorization: `Bearer ${this.apiKey}` }]);
+      }
+      async adminAPIKeyAuth(opts) {
+        if (this.adminAPIKey == null) {
+          return void 0;
+        }
+        return buildHeaders([{ Authorization: `Bearer ${this.adminAPIKey}` }]);
+      }
+      stringifyQuery(query) {
+        return stringifyQuery(query);
+      }
+      getUserAgent() {
+        return `${this.constructor.name}/JS ${VERSION}`;
+      }
+      defaultIdempotencyKey() {
+        return `stainless-node-retry-${uuid42()}`;
+      }
+      makeStatusError(status, error62, message, headers) {
+        return APIError.generate(status, error62, message, headers);
+      }
+      async _callApiKey() {
+        if (this._provider)
+          return false;
+        const apiKey = this._options.apiKey;
+        if (typeof apiKey !== "function")
+          return false;
+        let token;
+        try {
+          token = await apiKey();
+        } catch (err) {
+          if (err instanceof OpenAIError)
+            throw err;
+          throw new OpenAIError(
+            `Failed to get token from 'apiKey' function: ${err.message}`,
+            // @ts-ignore
+            { cause: err }
+          );
+        }
+        if (typeof token !== "string" || !token) {
+          throw new OpenAIError(`Expected 'apiKey' function argument to return a string but it returned ${token}`);
+        }
+        this.apiKey = token;
+        return true;
+      }
+      buildURL(path2, query, defaultBaseURL) {
+        const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
+        const url2 = isAbsoluteURL(path2) ? new URL(path2) : new URL(baseURL + (baseURL.endsWith("/") && path2.startsWith("/") ? path2.slice(1) : path2));
+        const defaultQuery = this.defaultQuery();
+        const pathQuery = Object.fromEntries(url2.searchParams);
+        if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
+          query = { ...pathQuery, ...defaultQuery, ...query };
+        }
+        if (typeof query === "object" && query && !Array.isArray(query)) {
+          url2.search = this.stringifyQuery(query);
+        }
+        return url2.toString();
+      }
+      /**
+       * Used as a callback for mutating the given `FinalRequestOptions` object.
+       */
+      async prepareOptions(options) {
+        if (this._provider)
+          return;
+        const security = options.__security ?? { bearerAuth: true };
+        if (security.bearerAuth) {
+          await this._callApiKey();
+        }
+      }
+      /**
+       * Used as a callback for mutating the given `RequestInit` object.
+       *
+       * This is useful for cases where you want to add certain headers based off of
+       * the request properties, e.g. `method` or `url`.
+       */
+      async prepareRequest(request, { url: url2, options }) {
+      }
+      get(path2, opts) {
+        return this.methodRequest("get", path2, opts);
+      }
+      post(path2, opts) {
+        return this.methodRequest("post", path2, opts);
+      }
+      patch(path2, opts) {
+        return this.methodRequest("patch", path2, opts);
+      }
+      put(path2, opts) {
+        return this.methodRequest("put", path2, opts);
+      }
+      delete(path2, opts) {
+        return this.methodRequest("delete", path2, opts);
+      }
+      methodRequest(method, path2, opts) {
+        return this.request(Promise.resolve(opts).then((opts2) => {
+          return { method, path: path2, ...opts2 };
+        }));
+      }
+      request(options, remainingRetries = null) {
+        return new APIPromise(this, this.makeRequest(options, remainingRetries, void 0));
+      }
+      async makeRequest(optionsInput, retriesRemaining, retryOfRequestLogID) {
+        const options = await optionsInput;
+        const maxRetries = options.maxRetries ?? this.maxRetries;
+        if (retriesRemaining == null) {
+          retriesRemaining = maxRetries;
+        }
+        await this.prepareOptions(options);
+        const { req, url: url2, timeout } = await this.buildRequest(options, {
+          retryCount: maxRetries - retriesRemaining
+        });
+        const hasStreamingBody = options.__metadata?.["hasStreamingBody"] === true;
+        await this.prepareRequest(req, { url: url2, options });
+        await this._provider?.prepareRequest?.(req, { url: url2, options });
+        const requestLogID = "log_" + (Math.random() * (1 << 24) | 0).toString(16).padStart(6, "0");
+        const retryLogStr = retryOfRequestLogID === void 0 ? "" : `, retryOf: ${retryOfRequestLogID}`;
+        const startTime = Date.now();
+        loggerFor(this).debug(`[${requestLogID}] sending request`, formatRequestDetails({
+          retryOfRequestLogID,
+          method: options.method,
+          url: url2,
+          options,
+          headers: req.headers
+        }));
+        if (options.signal?.aborted) {
+          throw new APIUserAbortError();
+        }
+        const security = options.__security ?? { bearerAuth: true };
+        const controller = new AbortController();
+        const response = await this.fetchWithAuth(url2, req, timeout, controller, security).catch(castToError);
+        const headersTime = Date.now();
+        if (response instanceof globalThis.Error) {
+          const retryMessage = `retrying, ${retriesRemaining} attempts remaining`;
+          if (options.signal?.aborted) {
+            throw new APIUserAbortError();
+          }
+          const isTimeout = isAbortError(response) || /timed? ?out/i.test(String(response) + ("cause" in response ? String(response.cause) : ""));
+          if (retriesRemaining && !hasStreamingBody) {
+            loggerFor(this).info(`[${requestLogID}] connection ${isTimeout ? "timed out" : "failed"} - ${retryMessage}`);
+            loggerFor(this).debug(`[${requestLogID}] connection ${isTimeout ? "timed out" : "failed"} (${retryMessage})`, formatRequestDetails({
+              retryOfRequestLogID,
+              url: url2,
+              durationMs: headersTime - startTime,
+              message: response.message
+            }));
+            return this.retryRequest(options, retriesRemaining, retryOfRequestLogID ?? requestLogID);
+          }
+          const terminalMessage = hasStreamingBody ? "error; streaming body cannot be retried" : "error; no more retries left";
+          loggerFor(this).info(`[${requestLogID}] connection ${isTimeout ? "timed out" : "failed"} - ${terminalMessage}`);
+          loggerFor(this).debug(`[${requestLogID}] connection ${isTimeout ? "timed out" : "failed"} (${terminalMessage})`, formatRequestDetails({
+            retryOfRequestLogID,
+            url: url2,
+            durationMs: headersTime - startTime,
+            message: response.message
+          }));
+          if (response instanceof OAuthError || response instanceof SubjectTokenProviderError) {
+            throw response;
+          }
+          if (isTimeout) {
+            throw new APIConnectionTimeoutError();
+          }
+          throw new APIConnectionError({
+            message: getConnectionErrorMessage(response),
+            cause: response
+          });
+        }
+        const specialHeaders = [...response.headers.entries()].filter(([name]) => name === "x-request-id").map(([name, value]) => ", " + name + ": " + JSON.stringify(value)).join("");
+        const responseInfo = `[${requestLogID}${retryLogStr}${specialHeaders}] ${req.method} ${url2} ${response.ok ? "succeeded" : "failed"} with status ${response.status} in ${headersTime - startTime}ms`;
+        if (!response.ok) {
+          if (response.status === 401 && this._workloadIdentityAuth && security.bearerAuth && !options.__metadata?.["hasStreamingBody"] && !options.__metadata?.["workloadIdentityTokenRefreshed"]) {
+            await CancelReadableStream(response.body);
+            this._workloadIdentityAuth.invalidateToken();
+            return this.makeRequest({
+              ...options,
+              __metadata: {
+                ...options.__metadata,
+                workloadIdentityTokenRefreshed: true
+              }
+            }, retriesRemaining, retryOfRequestLogID ?? requestLogID);
+          }
+          const shouldRetry = await this.shouldRetry(response);
+          if (retriesRemaining && shouldRetry && !hasStreamingBody) {
+            const retryMessage2 = `retrying, ${retriesRemaining} attempts remaining`;
+            await CancelReadableStream(response.body);
+            loggerFor(this).info(`${responseInfo} - ${retryMessage2}`);
+            loggerFor(this).debug(`[${requestLogID}] response error (${retryMessage2})`, formatRequestDetails({
+              retryOfRequestLogID,
+              url: response.url,
+              status: response.status,
+              headers: response.headers,
+              durationMs: headersTime - startTime
+            }));
+            return this.retryRequest(options, retriesRemaining, retryOfRequestLogID ?? requestLogID, response.headers);
+          }
+          const retryMessage = shouldRetry ? hasStreamingBody ? `error; streaming body cannot be retried` : `error; no more retries left` : `error; not retryable`;
+          loggerFor(this).info(`${responseInfo} - ${retryMessage}`);
+          const errText = await response.text().catch((err2) => castToError(err2).message);
+          const errJSON = safeJSON(errText);
+          const errMessage = errJSON ? void 0 : errText;
+          loggerFor(this).debug(`[${requestLogID}] response error (${retryMessage})`, formatRequestDetails({
+            retryOfRequestLogID,
+            url: response.url,
+            status: response.status,
+            headers: response.headers,
+            message: errMessage,
+            durationMs: Date.now() - startTime
+          }));
+          const err = this.makeStatusError(response.status, errJSON, errMessage, response.headers);
+          throw err;
+        }
+        loggerFor(this).info(responseInfo);
+        loggerFor(this).debug(`[${requestLogID}] response start`, formatRequestDetails({
+          retryOfRequestLogID,
+          url: response.url,
+          status: response.status,
+          headers: response.headers,
+          durationMs: headersTime - startTime
+        }));
+        return { response, options, controller, requestLogID, retryOfRequestLogID, startTime };
+      }
+      getAPIList(path2, Page2, opts) {
+        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path2, ...opts2 })) : { method: "get", path: path2, ...opts });
+      }
+      requestAPIList(Page2, options) {
+        const request = this.makeRequest(options, null, void 0);
+        return new PagePromise(this, request, Page2);
+      }
+      async fetchWithAuth(url2, init, timeout, controller, schemes = {
+        bearerAuth: true,
+        adminAPIKeyAuth: true
+      }) {
+        if (this._workloadIdentityAuth && schemes.bearerAuth) {
+          const headers = init.headers;
+          const authHeader = headers.get("Authorization");
+          if (!authHeader || authHeader === `Bearer ${WORKLOAD_IDENTITY_API_KEY_PLACEHOLDER}`) {
+            const token = await this._workloadIdentityAuth.getToken();
+            headers.set("Authorization", `Bearer ${token}`);
+          }
+        }
+        const response = await this.fetchWithTimeout(url2, init, timeout, controller);
+        return response;
+      }
+      async fetchWithTimeout(url2, init, ms, controller) {
+        const { signal, method, ...options } = init || {};
+        const abort = this._makeAbort(controller);
+        if (signal)
+          signal.addEventListener("abort", abort, { once: true });
+        const timeout = setTimeout(abort, ms);
+        const isReadableBody = globalThis.ReadableStream && options.body instanceof globalThis.ReadableStream || typeof options.body === "object" && options.body !== null && Symbol.asyncIterator in options.body;
+        const fetchOptions = {
+          signal: controller.signal,
+          ...isReadableBody ? { duplex: "half" } : {},
+          method: "GET",
+          ...options
+        };
+        if (method) {
+          fetchOptions.method = method.toUpperCase();
+        }
+        try {
+          return await this.fetch.call(void 0, url2, fetchOptions);
+        } finally {
+          clearTimeout(timeout);
+        }
+      }
+      async shouldRetry(response) {
+        const shouldRetryHeader = response.headers.get("x-should-retry");
+        if (shouldRetryHeader === "true")
+          return true;
+        if (shouldRetryHeader === "false")
+          return false;
+        if (response.status === 408)
+          return true;
+        if (response.status === 409)
+          return true;
+        if (response.status === 429)
+          return true;
+        if (response.status >= 500)
+          return true;
+        return false;
+      }
+      async retryRequest(options, retriesRemaining, requestLogID, responseHeaders) {
+        let timeoutMillis;
+        const retryAfterMillisHeader = responseHeaders?.get("retry-after-ms");
+        if (retryAfterMillisHeader) {
+          const timeoutMs = parseFloat(retryAfterMillisHeader);
+          if (!Number.isNaN(timeoutMs)) {
+            timeoutMillis = timeoutMs;
+          }
+        }
+        const retryAfterHeader = responseHeaders?.get("retry-after");
+        if (retryAfterHeader && !timeoutMillis) {
+          const timeoutSeconds = parseFloat(retryAfterHeader);
+          if (!Number.isNaN(timeoutSeconds)) {
+            timeoutMillis = timeoutSeconds * 1e3;
+          } else {
+            timeoutMillis = Date.parse(retryAfterHeader) - Date.now();
+          }
+        }
+        if (timeoutMillis === void 0) {
+          const maxRetries = options.maxRetries ?? this.maxRetries;
+          timeoutMillis = this.calculateDefaultRetryTimeoutMillis(retriesRemaining, maxRetries);
+        }
+        await sleep(timeoutMillis);
+        return this.makeRequest(options, retriesRemaining - 1, requestLogID);
+      }
+      calculateDefaultRetryTimeoutMillis(retriesRemaining, maxRetries) {
+        const initialRetryDelay = 0.5;
+        const maxRetryDelay = 8;
+        const numRetries = maxRetries - retriesRemaining;
+        const sleepSeconds = Math.min(initialRetryDelay * Math.pow(2, numRetries), maxRetryDelay);
+        const jitter = 1 - Math.random() * 0.25;
+        return sleepSeconds * jitter * 1e3;
+      }
+      async buildRequest(inputOptions, { retryCount = 0 } = {}) {
+        const options = { ...inputOptions };
+        const { method, path: path2, query, defaultBaseURL } = options;
+        const url2 = this.buildURL(path2, query, defaultBaseURL);
+        if ("timeout" in options)
+          validatePositiveInteger("timeout", options.timeout);
+        options.timeout = options.timeout ?? this.timeout;
+        const { bodyHeaders, body, isStreamingBody } = this.buildBody({ options });
+        if (isStreamingBody) {
+          inputOptions.__metadata = {
+            ...inputOptions.__metadata,
+            hasStreamingBody: true
+          };
+        }
+        const reqHeaders = await this.buildHeaders({ options: inputOptions, method, bodyHeaders, retryCount });
+        const req = {
+          method,
+          headers: reqHeaders,
+          ...options.signal && { signal: options.signal },
+          ...globalThis.ReadableStream && body instanceof globalThis.ReadableStream && { duplex: "half" },
+          ...body && { body },
+          ...this.fetchOptions ?? {},
+          ...options.fetchOptions ?? {}
+        };
+        return { req, url: url2, timeout: options.timeout };
+      }
+      async buildHeaders({ options, method, bodyHeaders, retryCount }) {
+        let idempotencyHeaders = {};
+        if (this.idempotencyHeader && method !== "get") {
+          if (!options.idempotencyKey)
+            options.idempotencyKey = this.defaultIdempotencyKey();
+          idempotencyHeaders[this.idempotencyHeader] = options.idempotencyKey;
+        }
+        const headers = buildHeaders([
+          idempotencyHeaders,
+          {
+            Accept: "application/json",
+            "User-Agent": this.getUserAgent(),
+            "X-Stainless-Retry-Count": String(retryCount),
+            ...options.timeout ? { "X-Stainless-Timeout": String(Math.trunc(options.timeout / 1e3)) } : {},
+            ...getPlatformHeaders(),
+            "OpenAI-Organization": this.organization,
+            "OpenAI-Project": this.project
+          },
+          this._provider ? void 0 : await this.authHeaders(options, options.__security ?? { bearerAuth: true }),
+          this._options.defaultHeaders,
+          bodyHeaders,
+          options.headers
+        ]);
+        if (!this._provider) {
+          this.validateHeaders(headers, options.__security ?? { bearerAuth: true });
+        }
+        return headers.values;
+      }
+      _makeAbort(controller) {
+        return () => controller.abort();
+      }
+      buildBody({ options }) {
+        const { body, headers: rawHeaders } = options;
+        if (!body) {
+          if (body === void 0 && "body" in options) {
+            return { ...__classPrivateFieldGet(this, _OpenAI_encoder, "f").call(this, { body, headers: buildHeaders([rawHeaders]) }), isStreamingBody: false };
+          }
+          return { bodyHeaders: void 0, body: void 0, isStreamingBody: false };
+        }
+        const headers = buildHeaders([rawHeaders]);
+        const isReadableStream2 = typeof globalThis.ReadableStream !== "undefined" && body instanceof globalThis.ReadableStream;
+        const isRetryableBody = !isReadableStream2 && (typeof body === "string" || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || typeof globalThis.Blob !== "undefined" && body instanceof globalThis.Blob || body instanceof URLSearchParams || body instanceof FormData);
+        if (
+          // Pass raw type verbatim
+          ArrayBuffer.isView(body) || body instanceof ArrayBuffer || body instanceof DataView || typeof body === "string" && // Preserve legacy string encoding behavior for now
+          headers.values.has("content-type") || // `Blob` is superset of `File`
+          globalThis.Blob && body instanceof globalThis.Blob || // `FormData` -> `multipart/form-data`
+          body instanceof FormData || // `URLSearchParams` -> `application/x-www-form-urlencoded`
+          body instanceof URLSearchParams || // Send chunked stream (each chunk has own `length`)
+          isReadableStream2
+        ) {
+          return { bodyHeaders: void 0, body, isStreamingBody: !isRetryableBody };
+        } else if (typeof body === "object" && (Symbol.asyncIterator in body || Symbol.iterator in body && "next" in body && typeof body.next === "function")) {
+          return {
+            bodyHeaders: void 0,
+            body: ReadableStreamFrom(body),
+            isStreamingBody: true
+          };
+        } else if (typeof body === "object" && headers.values.get("content-type") === "application/x-www-form-urlencoded") {
+          return {
+            bodyHeaders: { "content-type": "application/x-www-form-urlencoded" },
+            body: this.stringifyQuery(body),
+            isStreamingBody: false
+          };
+        } else {
+          return { ...__classPrivateFieldGet(this, _OpenAI_encoder, "f").call(this, { body, headers }), isStreamingBody: false };
+        }
+      }
+    };
+    _a4 = OpenAI, _OpenAI_encoder = /* @__PURE__ */ new WeakMap(), _OpenAI_instances = /* @__PURE__ */ new WeakSet(), _OpenAI_baseURLOverridden = function _OpenAI_baseURLOverridden2() {
+      return this._provider !== void 0 || this.baseURL !== "https://api.openai.com/v1";
+    };
+    OpenAI.OpenAI = _a4;
+    OpenAI.DEFAULT_TIMEOUT = 6e5;
+    OpenAI.OpenAIError = OpenAIError;
+    OpenAI.APIError = APIError;
+    OpenAI.APIConnectionError = APIConnectionError;
+    OpenAI.APIConnectionTimeoutError = APIConnectionTimeoutError;
+    OpenAI.APIUserAbortError = APIUserAbortError;
+    OpenAI.NotFoundError = NotFoundError;
+    OpenAI.ConflictError = ConflictError;
+    OpenAI.RateLimitError = RateLimitError;
+    OpenAI.BadRequestError = BadRequestError;
+    OpenAI.AuthenticationError = AuthenticationError;
+    OpenAI.InternalServerError = InternalServerError;
+    OpenAI.PermissionDeniedError = PermissionDeniedError;
+    OpenAI.UnprocessableEntityError = UnprocessableEntityError;
+    OpenAI.InvalidWebhookSignatureError = InvalidWebhookSignatureError;
+    OpenAI.toFile = toFile;
+    OpenAI.toStreamingFile = toStreamingFile;
+    OpenAI.Completions = Completions2;
+    OpenAI.Chat = Chat;
+    OpenAI.Embeddings = Embeddings;
+    OpenAI.Files = Files2;
+    OpenAI.Images = Images;
+    OpenAI.Audio = Audio;
+    OpenAI.Moderations = Moderations;
+    OpenAI.Models = Models;
+    OpenAI.FineTuning = FineTuning;
+    OpenAI.Graders = Graders2;
+    OpenAI.VectorStores = VectorStores;
+    OpenAI.Webhooks = Webhooks;
+    OpenAI.Beta = Beta;
+    OpenAI.Batches = Batches;
+    OpenAI.Uploads = Uploads;
+    OpenAI.Admin = Admin;
+    OpenAI.Responses = Responses2;
+    OpenAI.Realtime = Realtime2;
+    OpenAI.Conversations = Conversations;
+    OpenAI.Evals = Evals;
+    OpenAI.Containers = Containers;
+    OpenAI.Skills = Skills;
+    OpenAI.Videos = Videos;
+  }
+});
+
+// node_modules/openai/azure.mjs
+var AzureOpenAI, _deployments_endpoints;
+var init_azure = __esm({
+  "node_modules/openai/azure.mjs"() {
+    init_headers();
+    init_error2();
+    init_utils2();
+    init_client();
+    AzureOpenAI = class extends OpenAI {
+      /**
+       * API Client for interfacing with the Azure OpenAI API.
+       *
+       * @param {string | undefined} [opts.apiVersion=process.env['OPENAI_API_VERSION'] ?? undefined]
+       * @param {string | undefined} [opts.endpoint=process.env['AZURE_OPENAI_ENDPOINT'] ?? undefined] - Your Azure endpoint, including the resource, e.g. `https://example-resource.azure.openai.com/`
+       * @param {string | undefined} [opts.apiKey=process.env['AZURE_OPENAI_API_KEY'] ?? undefined]
+       * @param {string | undefined} opts.deployment - A model deployment, if given, sets the base client URL to include `/deployments/{deployment}`.
+       * @param {string | null | undefined} [opts.organization=process.env['OPENAI_ORG_ID'] ?? null]
+       * @param {string} [opts.baseURL=process.env['OPENAI_BASE_URL']] - Sets the base URL for the API, e.g. `https://example-resource.azure.openai.com/openai/`.
+       * @param {number} [opts.timeout=10 minutes] - The maximum amount of time (in milliseconds) the client will wait for a response before timing out.
+       * @param {number} [opts.httpAgent] - An HTTP agent used to manage HTTP(s) connections.
+       * @param {Fetch} [opts.fetch] - Specify a custom `fetch` function implementation.
+       * @param {number} [opts.maxRetries=2] - The maximum number of times the client will retry a request.
+       * @param {Headers} opts.defaultHeaders - Default headers to include with every request to the API.
+       * @param {DefaultQuery} opts.defaultQuery - Default query parameters to include with every request to the API.
+       * @param {boolean} [opts.dangerouslyAllowBrowser=false] - By default, client-side use of this library is not allowed, as it risks exposing your secret API credentials to attackers.
+       */
+      constructor({ baseURL = readEnv("OPENAI_BASE_URL"), apiKey = readEnv("AZURE_OPENAI_API_KEY"), apiVersion = readEnv("OPENAI_API_VERSION"), endpoint, deployment, azureADTokenProvider, dangerouslyAllowBrowser, ...opts } = {}) {
+        if (!apiVersion) {
+          throw new OpenAIError("The OPENAI_API_VERSION environment variable is missing or empty; either provide it, or instantiate the AzureOpenAI client with an apiVersion option, like new AzureOpenAI({ apiVersion: 'My API Version' }).");
+        }
+        if (typeof azureADTokenProvider === "function") {
+          dangerouslyAllowBrowser = true;
+        }
+        if (!azureADTokenProvider && !apiKey) {
+          throw new OpenAIError("Missing credentials. Please pass one of `apiKey` and `azureADTokenProvider`, or set the `AZURE_OPENAI_API_KEY` environment variable.");
+        }
+        if (azureADTokenProvider && apiKey) {
+          throw new OpenAIError("The `apiKey` and `azureADTokenProvider` arguments are mutually exclusive; only one can be passed at a time.");
+        }
+        opts.defaultQuery = { ...opts.defaultQuery, "api-version": apiVersion };
+        if (!baseURL) {
+          if (!endpoint) {
+            endpoint = process.env["AZURE_OPENAI_ENDPOINT"];
+          }
+          if (!endpoint) {
+            throw new OpenAIError("Must provide one of the `baseURL` or `endpoint` arguments, or the `AZURE_OPENAI_ENDPOINT` environment variable");
+          }
+          let endpointEnd = endpoint.length;
+          while (endpointEnd > 0 && endpoint[endpointEnd - 1] === "/") {
+            endpointEnd--;
+          }
+          baseURL = `${endpoint.slice(0, endpointEnd)}/openai`;
+        } else {
+          if (endpoint) {
+            throw new OpenAIError("baseURL and endpoint are mutually exclusive");
+          }
+        }
+        super({
+          apiKey: azureADTokenProvider ?? apiKey,
+          baseURL,
+          ...opts,
+          ...dangerouslyAllowBrowser !== void 0 ? { dangerouslyAllowBrowser } : {}
+        });
+        this.apiVersion = "";
+        this.apiVersion = apiVersion;
+        this.deploymentName = deployment;
+      }
+      async buildRequest(options, props = {}) {
+        if (_deployments_endpoints.has(options.path) && options.method === "post" && options.body !== void 0) {
+          if (!isObj(options.body)) {
+            throw new Error("Expected request body to be an object");
+          }
+          const model = this.deploymentName || options.body["model"] || options.__metadata?.["model"];
+          if (model !== void 0 && !this.baseURL.includes("/deployments")) {
+            options.path = `/deployments/${model}${options.path}`;
+          }
+        }
+        return super.buildRequest(options, props);
+      }
+      async authHeaders(opts, schemes) {
+        const security = schemes ?? { bearerAuth: true, adminAPIKeyAuth: true };
+        if (security.bearerAuth && typeof this._options.apiKey === "string") {
+          return buildHeaders([{ "api-key": this.apiKey }]);
+        }
+        return super.authHeaders(opts, security);
+      }
+    };
+    _deployments_endpoints = /* @__PURE__ */ new Set([
+      "/completions",
+      "/chat/completions",
+      "/embeddings",
+      "/audio/transcriptions",
+      "/audio/translations",
+      "/audio/speech",
+      "/images/generations",
+      "/batches",
+      "/images/edits"
+    ]);
+  }
+});
+
+// node_modules/openai/bedrock.mjs
+function deriveBedrockBaseURL(awsRegion) {
+  const region = awsRegion?.trim();
+  if (!region) {
+    throw new OpenAIError("Must provide one of the `baseURL` or `awsRegion` arguments, or set the `AWS_BEDROCK_BASE_URL`, `AWS_REGION`, or `AWS_DEFAULT_REGION` environment variable.");
+  }
+  return `https://bedrock-mantle.${region}.api.aws/openai/v1`;
+}
+function normalizeBedrockBaseURL(baseURL) {
+  const url2 = new URL(baseURL);
+  const responsesMatch = url2.pathname.match(/\/responses(?:\/.*)?$/);
+  if (responsesMatch?.index !== void 0) {
+    url2.pathname = url2.pathname.slice(0, responsesMatch.index) || "/";
+  }
+  return url2.toString().replace(/\/$/, "");
+}
+function addBedrockOutputText(response) {
+  if (!Object.getOwnPropertyDescriptor(response, "output_text")) {
+    addOutputText(response);
+  }
+  return response;
+}
+function restoreBedrockStreamOutputText(responses) {
+  const stream = responses.stream.bind(responses);
+  responses.stream = ((body, options) => {
+    const responseStream = stream(body, options);
+    const finalResponse = responseStream.finalResponse.bind(responseStream);
+    responseStream.finalResponse = async () => addBedrockOutputText(await finalResponse());
+    return responseStream;
+  });
+  return responses;
+}
+var BedrockOpenAI;
+var init_bedrock = __esm({
+  "node_modules/openai/bedrock.mjs"() {
+    init_error2();
+    init_client();
+    init_headers();
+    init_utils2();
+    init_ResponsesParser();
+    init_resources();
+    BedrockOpenAI = class extends OpenAI {
+      /**
+       * API Client for interfacing with Amazon Bedrock's OpenAI-compatible endpoint.
+       *
+       * @param {string | null | undefined} [opts.apiKey=process.env['AWS_BEARER_TOKEN_BEDROCK'] ?? null]
+       * @param {string | null | undefined} [opts.baseURL=process.env['AWS_BEDROCK_BASE_URL'] ?? derived from opts.awsRegion or AWS_REGION/AWS_DEFAULT_REGION]
+       * @param {string | undefined} [opts.awsRegion=process.env['AWS_REGION'] ?? process.env['AWS_DEFAULT_REGION'] ?? undefined]
+       * @param {ApiKeySetter | undefined} opts.bedrockTokenProvider - A function that returns a Bedrock bearer token and is invoked before each request.
+       */
+      constructor({ baseURL = readEnv("AWS_BEDROCK_BASE_URL"), apiKey, awsRegion = readEnv("AWS_REGION") ?? readEnv("AWS_DEFAULT_REGION"), bedrockTokenProvider, adminAPIKey, workloadIdentity, ...opts } = {}) {
+        if (adminAPIKey || workloadIdentity) {
+          throw new OpenAIError("BedrockOpenAI only supports Bedrock bearer token authentication.");
+        }
+        if (apiKey === void 0 && !bedrockTokenProvider) {
+          apiKey = readEnv("AWS_BEARER_TOKEN_BEDROCK") ?? null;
+        }
+        if (typeof apiKey === "function") {
+          throw new OpenAIError("Pass refreshable Bedrock credentials via `bedrockTokenProvider`, not `apiKey`.");
+        }
+        if (apiKey && bedrockTokenProvider) {
+          throw new OpenAIError("The `apiKey` and `bedrockTokenProvider` arguments are mutually exclusive; only one can be passed at a time.");
+        }
+        if (!apiKey && !bedrockTokenProvider) {
+          throw new OpenAIError("Missing credentials. Please pass an `apiKey` or `bedrockTokenProvider`, or set the `AWS_BEARER_TOKEN_BEDROCK` environment variable.");
+        }
+        const configuredBaseURL = baseURL?.trim() ? baseURL : deriveBedrockBaseURL(awsRegion);
+        super({
+          apiKey: bedrockTokenProvider ?? apiKey,
+          adminAPIKey: null,
+          baseURL: normalizeBedrockBaseURL(configuredBaseURL),
+          ...opts
+        });
+        this.bedrockTokenProvider = bedrockTokenProvider;
+        this.responses = restoreBedrockStreamOutputText(new Responses2(this));
+      }
+      async prepareOptions(options) {
+        const security = options.__security ?? { bearerAuth: true };
+        if (security.adminAPIKeyAuth && !security.bearerAuth) {
+          await this._callApiKey();
+        }
+        await super.prepareOptions(options);
+      }
+      async authHeaders(opts, schemes) {
+        const security = schemes ?? { bearerAuth: true, adminAPIKeyAuth: true };
+        if ((security.bearerAuth || security.adminAPIKeyAuth) && this.apiKey !== null) {
+          return buildHeaders([{ Authorization: `Bearer ${this.apiKey}` }]);
+        }
+        return super.authHeaders(opts, security);
+      }
+      withOptions(options) {
+        const bedrockTokenProvider = options.apiKey !== void 0 ? void 0 : options.bedrockTokenProvider ?? this.bedrockTokenProvider;
+        return super.withOptions({
+          ...options,
+          ...bedrockTokenProvider ? { apiKey: void 0, bedrockTokenProvider } : {}
+        });
+      }
+    };
+  }
+});
+
+// node_modules/openai/index.mjs
+var openai_exports = {};
+__export(openai_exports, {
+  APIConnectionError: () => APIConnectionError,
+  APIConnectionTimeoutError: () => APIConnectionTimeoutError,
+  APIError: () => APIError,
+  APIPromise: () => APIPromise,
+  APIUserAbortError: () => APIUserAbortError,
+  AuthenticationError: () => AuthenticationError,
+  AzureOpenAI: () => AzureOpenAI,
+  BadRequestError: () => BadRequestError,
+  BedrockOpenAI: () => BedrockOpenAI,
+  ConflictError: () => ConflictError,
+  InternalServerError: () => InternalServerError,
+  InvalidWebhookSignatureError: () => InvalidWebhookSignatureError,
+  NotFoundError: () => NotFoundError,
+  OAuthError: () => OAuthError,
+  OpenAI: () => OpenAI,
+  OpenAIError: () => OpenAIError,
+  PagePromise: () => PagePromise,
+  PermissionDeniedError: () => PermissionDeniedError,
+  RateLimitError: () => RateLimitError,
+  SubjectTokenProviderError: () => SubjectTokenProviderError,
+  UnprocessableEntityError: () => UnprocessableEntityError,
+  default: () => OpenAI,
+  toFile: () => toFile,
+  toStreamingFile: () => toStreamingFile
+});
+var init_openai = __esm({
+  "node_modules/openai/index.mjs"() {
+    init_client();
+    init_uploads2();
+    init_api_promise();
+    init_client();
+    init_pagination();
+    init_error();
+    init_azure();
+    init_bedrock();
   }
 });
 
@@ -11970,11 +24421,11 @@ function recordProblem(value) {
 }
 
 // src/records/read.ts
-async function* readLineBatches(path) {
+async function* readLineBatches(path2) {
   const decoder = new StringDecoder("utf8");
   let pending = "";
   let nextLine = 1;
-  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  const stream = createReadStream(path2, { highWaterMark: 1 << 20 });
   for await (const chunk of stream) {
     const text = pending + decoder.write(chunk);
     const lines = text.split("\n");
@@ -11986,10 +24437,10 @@ async function* readLineBatches(path) {
   const rest = pending + decoder.end();
   if (rest.length > 0) yield { firstLine: nextLine, lines: [nextLine === 1 ? rest.replace(/^\uFEFF/, "") : rest] };
 }
-async function forEachRecord(path, onRecord, displayName = path) {
+async function forEachRecord(path2, onRecord, displayName = path2) {
   let count = 0;
   try {
-    for await (const { firstLine: firstLine2, lines } of readLineBatches(path)) {
+    for await (const { firstLine: firstLine2, lines } of readLineBatches(path2)) {
       for (let index = 0; index < lines.length; index++) {
         let text = lines[index];
         if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
@@ -12017,16 +24468,16 @@ async function forEachRecord(path, onRecord, displayName = path) {
   if (count === 0) throw new InputError(displayName, void 0, "no records: the file is empty (expected one JSON record per line)");
   return count;
 }
-async function readRecords(path) {
+async function readRecords(path2) {
   const records = [];
-  await forEachRecord(path, (record2) => records.push(record2));
+  await forEachRecord(path2, (record2) => records.push(record2));
   return records;
 }
 
 // src/metrics/load.ts
-async function loadRecordTable(path) {
+async function loadRecordTable(path2) {
   const builder = new RecordTableBuilder();
-  await forEachRecord(path, (record2) => builder.add(record2));
+  await forEachRecord(path2, (record2) => builder.add(record2));
   return builder.build();
 }
 
@@ -12038,10 +24489,10 @@ function isObject(value) {
 function metricsReportProblem(value) {
   if (!isObject(value) || !isObject(value.overall) || !isObject(value.scenarios)) return 'expected {"overall": {...}, "scenarios": {...}}';
   const sets = [["overall", value.overall], ...Object.entries(value.scenarios).map(([name, set2]) => [`scenarios.${name}`, set2])];
-  for (const [path, set2] of sets) {
-    if (!isObject(set2)) return `"${path}" must be an object of metric -> {"value", "ci", "n"}`;
+  for (const [path2, set2] of sets) {
+    if (!isObject(set2)) return `"${path2}" must be an object of metric -> {"value", "ci", "n"}`;
     for (const [metric, entry] of Object.entries(set2)) {
-      const where = `"${path}.${metric}"`;
+      const where = `"${path2}.${metric}"`;
       if (!isObject(entry) || typeof entry.value !== "number") return `${where}.value must be a number`;
       if (!(entry.ci === null || Array.isArray(entry.ci) && entry.ci.length === 2 && entry.ci.every((bound) => typeof bound === "number"))) {
         return `${where}.ci must be [low, high] or null`;
@@ -12265,11 +24716,11 @@ var ConfigError = class extends Error {
   }
   problems;
 };
-function formatPath(path) {
-  return path.map((part, index) => typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`).join("");
+function formatPath(path2) {
+  return path2.map((part, index) => typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`).join("");
 }
 var definitionOf = (schema) => schema._zod.def;
-function objectSchemaAt(schema, path) {
+function objectSchemaAt(schema, path2) {
   let current = schema;
   const unwrap = () => {
     for (; ; ) {
@@ -12279,7 +24730,7 @@ function objectSchemaAt(schema, path) {
       current = inner;
     }
   };
-  for (const part of path) {
+  for (const part of path2) {
     unwrap();
     const step = current && definitionOf(current);
     if (!step) return void 0;
@@ -12289,10 +24740,10 @@ function objectSchemaAt(schema, path) {
   const last = current && definitionOf(current);
   return last?.type === "object" ? last.shape : void 0;
 }
-function locate(document, lineCounter, path, key) {
-  for (let depth = path.length; depth >= 0; depth--) {
-    const node2 = document.getIn(path.slice(0, depth), true);
-    if (depth === path.length && key !== void 0 && (0, import_yaml.isMap)(node2)) {
+function locate(document, lineCounter, path2, key) {
+  for (let depth = path2.length; depth >= 0; depth--) {
+    const node2 = document.getIn(path2.slice(0, depth), true);
+    if (depth === path2.length && key !== void 0 && (0, import_yaml.isMap)(node2)) {
       const pair = node2.items.find((item) => item.key?.value === key);
       const range = pair?.key?.range;
       if (range) return lineCounter.linePos(range[0]);
@@ -12326,26 +24777,26 @@ function parseYamlConfig(text, file2, schema, checks = {}) {
   const raw = document.toJS();
   if (raw === null || raw === void 0) throw new ConfigError([`${file2}:1:1 the file is empty`]);
   const problems = [];
-  const report = (path, message) => {
-    const { line, col } = locate(document, lineCounter, path);
-    problems.push(`${file2}:${line}:${col} ${formatPath(path) || "(top level)"}: ${message}`);
+  const report = (path2, message) => {
+    const { line, col } = locate(document, lineCounter, path2);
+    problems.push(`${file2}:${line}:${col} ${formatPath(path2) || "(top level)"}: ${message}`);
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     for (const issue2 of parsed.error.issues) {
-      const path = issue2.path;
+      const path2 = issue2.path;
       if (issue2.code === "unrecognized_keys") {
         for (const key of issue2.keys) {
-          const suggestion = closest(key, Object.keys(objectSchemaAt(schema, path) ?? {}));
-          const { line, col } = locate(document, lineCounter, path, key);
-          problems.push(`${file2}:${line}:${col} ${formatPath([...path, key])}: unknown key${suggestion ? ` (did you mean ${suggestion}?)` : ""}`);
+          const suggestion = closest(key, Object.keys(objectSchemaAt(schema, path2) ?? {}));
+          const { line, col } = locate(document, lineCounter, path2, key);
+          problems.push(`${file2}:${line}:${col} ${formatPath([...path2, key])}: unknown key${suggestion ? ` (did you mean ${suggestion}?)` : ""}`);
         }
       } else {
-        report(path, describeIssue(issue2, document.getIn(path)));
+        report(path2, describeIssue(issue2, document.getIn(path2)));
       }
     }
   }
-  checks.raw?.(raw, (path) => document.getIn(path), report);
+  checks.raw?.(raw, (path2) => document.getIn(path2), report);
   if (problems.length === 0 && parsed.success) checks.parsed?.(parsed.data, report);
   if (problems.length > 0 || !parsed.success) throw new ConfigError(inFileOrder(problems));
   return parsed.data;
@@ -13168,10 +25619,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path) {
-  if (!path)
+function getElementAtPath(obj, path2) {
+  if (!path2)
     return obj;
-  return path.reduce((acc, key) => acc?.[key], obj);
+  return path2.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -13186,14 +25637,14 @@ function promiseAllObject(promisesObj) {
 }
 function randomString(length = 10) {
   const chars = "abcdefghijklmnopqrstuvwxyz";
-  let str = "";
+  let str2 = "";
   for (let i = 0; i < length; i++) {
-    str += chars[Math.floor(Math.random() * chars.length)];
+    str2 += chars[Math.floor(Math.random() * chars.length)];
   }
-  return str;
+  return str2;
 }
-function esc(str) {
-  return JSON.stringify(str);
+function esc(str2) {
+  return JSON.stringify(str2);
 }
 function slugify(input2) {
   return input2.toLowerCase().trim().replace(/[^\w\s-]/g, "").replace(/[\s_-]+/g, "-").replace(/^-+|-+$/g, "");
@@ -13307,8 +25758,8 @@ var primitiveTypes = /* @__PURE__ */ new Set([
   "symbol",
   "undefined"
 ]);
-function escapeRegex(str) {
-  return str.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+function escapeRegex(str2) {
+  return str2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 function clone(inst, def, params) {
   const cl = new inst._zod.constr(def ?? inst._zod.def);
@@ -13511,11 +25962,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path, issues) {
+function prefixIssues(path2, issues) {
   return issues.map((iss) => {
-    var _a3;
-    (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path);
+    var _a5;
+    (_a5 = iss).path ?? (_a5.path = []);
+    iss.path.unshift(path2);
     return iss;
   });
 }
@@ -13535,17 +25986,17 @@ function sizeCaps(defChecks) {
   return caps;
 }
 function attachSchema(issues, start, inst) {
-  var _a3;
+  var _a5;
   for (let i = start; i < issues.length; i++) {
-    (_a3 = issues[i]).schema ?? (_a3.schema = inst);
+    (_a5 = issues[i]).schema ?? (_a5.schema = inst);
   }
 }
 function finalizeIssue(iss, ctx, config2) {
-  var _a3;
+  var _a5;
   const traits = iss.inst?._zod?.traits;
   if (traits?.has("$ZodType")) {
     if (traits.has("$ZodCheck"))
-      (_a3 = iss).schema ?? (_a3.schema = iss.inst);
+      (_a5 = iss).schema ?? (_a5.schema = iss.inst);
     else
       iss.schema = iss.inst;
   }
@@ -13574,13 +26025,13 @@ function getSizableOrigin(input2) {
   return "unknown";
 }
 var highSurrogate = /[\uD800-\uDBFF]/;
-function codePointLength(str) {
-  const units = str.length;
-  if (!highSurrogate.test(str))
+function codePointLength(str2) {
+  const units = str2.length;
+  if (!highSurrogate.test(str2))
     return units;
   let count = units;
   for (let i = 0; i < units - 1; i++) {
-    if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
+    if ((str2.charCodeAt(i) & 64512) === 55296 && (str2.charCodeAt(i + 1) & 64512) === 56320) {
       count--;
       i++;
     }
@@ -13717,9 +26168,9 @@ function defineBound(proto, key, fn) {
     }
   });
 }
-function claim(inst, sentinel) {
+function claim(inst, sentinel2) {
   const proto = Object.getPrototypeOf(inst);
-  return sentinel in proto ? void 0 : proto;
+  return sentinel2 in proto ? void 0 : proto;
 }
 var installing;
 var broke = false;
@@ -13977,16 +26428,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path = []) => {
+  const processError = (error63, path2 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path2, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path2, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path2, ...issue2.path]);
       } else {
-        const fullpath = [...path, ...issue2.path];
+        const fullpath = [...path2, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -14025,17 +26476,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path = []) => {
-    var _a3;
+  const processError = (error63, path2 = []) => {
+    var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path2, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path2, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path2, ...issue2.path]);
       } else {
-        const fullpath = [...path, ...issue2.path];
+        const fullpath = [...path2, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -14058,7 +26509,7 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
             curr = curr.properties[el];
           } else {
             curr.items ?? (curr.items = []);
-            (_a3 = curr.items)[el] ?? (_a3[el] = { errors: [] });
+            (_a5 = curr.items)[el] ?? (_a5[el] = { errors: [] });
             curr = curr.items[el];
           }
           if (terminal) {
@@ -14074,8 +26525,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path) {
+  const path2 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path2) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -14435,10 +26886,10 @@ var sha512_base64url = /* @__PURE__ */ fixedBase64url(86);
 
 // node_modules/zod/v4/core/checks.js
 var $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
-  var _a3;
+  var _a5;
   inst._zod ?? (inst._zod = {});
   inst._zod.def = def;
-  (_a3 = inst._zod).onattach ?? (_a3.onattach = []);
+  (_a5 = inst._zod).onattach ?? (_a5.onattach = []);
 });
 var _whenHasSize = (payload) => {
   const val = payload.value;
@@ -14611,9 +27062,9 @@ var $ZodCheckBigIntFormat = /* @__PURE__ */ $constructor("$ZodCheckBigIntFormat"
   };
 });
 var $ZodCheckMaxSize = /* @__PURE__ */ $constructor("$ZodCheckMaxSize", (inst, def) => {
-  var _a3;
+  var _a5;
   $ZodCheck.init(inst, def);
-  (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasSize);
+  (_a5 = inst._zod.def).when ?? (_a5.when = _whenHasSize);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
     const size = input2.size;
@@ -14631,9 +27082,9 @@ var $ZodCheckMaxSize = /* @__PURE__ */ $constructor("$ZodCheckMaxSize", (inst, d
   };
 });
 var $ZodCheckMinSize = /* @__PURE__ */ $constructor("$ZodCheckMinSize", (inst, def) => {
-  var _a3;
+  var _a5;
   $ZodCheck.init(inst, def);
-  (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasSize);
+  (_a5 = inst._zod.def).when ?? (_a5.when = _whenHasSize);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
     const size = input2.size;
@@ -14651,9 +27102,9 @@ var $ZodCheckMinSize = /* @__PURE__ */ $constructor("$ZodCheckMinSize", (inst, d
   };
 });
 var $ZodCheckSizeEquals = /* @__PURE__ */ $constructor("$ZodCheckSizeEquals", (inst, def) => {
-  var _a3;
+  var _a5;
   $ZodCheck.init(inst, def);
-  (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasSize);
+  (_a5 = inst._zod.def).when ?? (_a5.when = _whenHasSize);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
     const size = input2.size;
@@ -14672,9 +27123,9 @@ var $ZodCheckSizeEquals = /* @__PURE__ */ $constructor("$ZodCheckSizeEquals", (i
   };
 });
 var $ZodCheckMaxLength = /* @__PURE__ */ $constructor("$ZodCheckMaxLength", (inst, def) => {
-  var _a3;
+  var _a5;
   $ZodCheck.init(inst, def);
-  (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasLength);
+  (_a5 = inst._zod.def).when ?? (_a5.when = _whenHasLength);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
     const units = input2.length;
@@ -14694,9 +27145,9 @@ var $ZodCheckMaxLength = /* @__PURE__ */ $constructor("$ZodCheckMaxLength", (ins
   };
 });
 var $ZodCheckMinLength = /* @__PURE__ */ $constructor("$ZodCheckMinLength", (inst, def) => {
-  var _a3;
+  var _a5;
   $ZodCheck.init(inst, def);
-  (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasLength);
+  (_a5 = inst._zod.def).when ?? (_a5.when = _whenHasLength);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
     const units = input2.length;
@@ -14716,9 +27167,9 @@ var $ZodCheckMinLength = /* @__PURE__ */ $constructor("$ZodCheckMinLength", (ins
   };
 });
 var $ZodCheckLengthEquals = /* @__PURE__ */ $constructor("$ZodCheckLengthEquals", (inst, def) => {
-  var _a3;
+  var _a5;
   $ZodCheck.init(inst, def);
-  (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasLength);
+  (_a5 = inst._zod.def).when ?? (_a5.when = _whenHasLength);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
     const units = input2.length;
@@ -14739,10 +27190,10 @@ var $ZodCheckLengthEquals = /* @__PURE__ */ $constructor("$ZodCheckLengthEquals"
   };
 });
 var $ZodCheckStringFormat = /* @__PURE__ */ $constructor("$ZodCheckStringFormat", (inst, def) => {
-  var _a3, _b;
+  var _a5, _b;
   $ZodCheck.init(inst, def);
   if (def.pattern)
-    (_a3 = inst._zod).check ?? (_a3.check = (payload) => {
+    (_a5 = inst._zod).check ?? (_a5.check = (payload) => {
       def.pattern.lastIndex = 0;
       if (def.pattern.test(payload.value))
         return;
@@ -14959,7 +27410,7 @@ var version = {
 
 // node_modules/zod/v4/core/schemas.js
 var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
-  var _a3;
+  var _a5;
   inst ?? (inst = {});
   inst._zod.def = def;
   inst._zod.bag = inst._zod.bag || {};
@@ -14972,7 +27423,7 @@ var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
     }
   }
   if (checks.length === 0) {
-    (_a3 = inst._zod).deferred ?? (_a3.deferred = []);
+    (_a5 = inst._zod).deferred ?? (_a5.deferred = []);
     inst._zod.deferred?.push(() => {
       inst._zod.run = inst._zod.parse;
     });
@@ -17580,8 +30031,8 @@ var memo = {
     return empty;
   },
   guard(inst) {
-    var _a3;
-    (_a3 = inst._zod).deferred ?? (_a3.deferred = []);
+    var _a5;
+    (_a5 = inst._zod).deferred ?? (_a5.deferred = []);
     inst._zod.deferred.push(() => {
       const base = inst._zod.parse;
       const wrapped = (payload, ctx) => {
@@ -17595,12 +30046,12 @@ var memo = {
     });
   },
   attach(inst) {
-    var _a3;
+    var _a5;
     let isRecursiveInst;
     let rechecked = false;
     let lastCtx;
     let lastBucket;
-    (_a3 = inst._zod).deferred ?? (_a3.deferred = []);
+    (_a5 = inst._zod).deferred ?? (_a5.deferred = []);
     inst._zod.deferred.push(() => {
       const base = inst._zod.parse;
       const wrapped = (payload, ctx) => {
@@ -28008,7 +40459,7 @@ function handleUnrepresentable(schema, ctx, json2, params, message) {
   return true;
 }
 function processSchema(schema, ctx, _params = { path: [], schemaPath: [] }) {
-  var _a3;
+  var _a5;
   const def = schema._zod.def;
   const seen = ctx.seen.get(schema);
   if (seen) {
@@ -28058,7 +40509,7 @@ function processSchema(schema, ctx, _params = { path: [], schemaPath: [] }) {
     delete result.schema.default;
   }
   if (ctx.io === "input" && "_prefault" in result.schema)
-    (_a3 = result.schema).default ?? (_a3.default = result.schema._prefault);
+    (_a5 = result.schema).default ?? (_a5.default = result.schema._prefault);
   delete result.schema._prefault;
   const _result = ctx.seen.get(schema);
   return _result.schema;
@@ -31213,13 +43664,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path = ref.slice(1).split("/").filter(Boolean);
-  if (path.length === 0) {
+  const path2 = ref.slice(1).split("/").filter(Boolean);
+  if (path2.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path[0] === defsKey) {
-    const key = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
+  if (path2[0] === defsKey) {
+    const key = path2[1] === void 0 ? void 0 : decodeJSONPointerSegment(path2[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -32135,10 +44586,10 @@ function parsePolicy(text, file2) {
   const policy = parseYamlConfig(text, file2, policySchema, {
     // Metric names are checked on the raw data too, so that one run reports every problem.
     raw: (raw, value, report) => {
-      for (const path of metricPaths(raw)) {
-        const name = value(path);
+      for (const path2 of metricPaths(raw)) {
+        const name = value(path2);
         const problem = typeof name === "string" ? metricProblem(name) : void 0;
-        if (problem) report(path, problem);
+        if (problem) report(path2, problem);
       }
     },
     parsed: (parsed, report) => {
@@ -32652,6 +45103,56 @@ function commandAdapter(command) {
     }
   };
 }
+async function openaiAdapter(model, baseURL) {
+  const { default: OpenAI2, APIError: APIError2 } = await Promise.resolve().then(() => (init_openai(), openai_exports));
+  const client = new OpenAI2({ apiKey: process.env.OPENAI_API_KEY ?? "not-needed", baseURL, maxRetries: 0 });
+  let logprobs = true;
+  return {
+    id: `openai:${client.baseURL}:${model}`,
+    model,
+    async complete(request, signal) {
+      for (; ; ) {
+        try {
+          const response = await client.chat.completions.create(
+            {
+              model,
+              messages: request.messages,
+              max_tokens: request.settings.max_tokens,
+              temperature: request.settings.temperature,
+              top_p: request.settings.top_p,
+              stop: request.settings.stop,
+              ...logprobs ? { logprobs: true } : {}
+            },
+            { signal }
+          );
+          const choice = response.choices[0];
+          const tokens = choice?.logprobs?.content;
+          return {
+            text: choice?.message?.content ?? "",
+            inputTokens: response.usage?.prompt_tokens,
+            outputTokens: response.usage?.completion_tokens,
+            confidence: tokens && tokens.length > 0 ? Math.exp(tokens.reduce((sum, token) => sum + token.logprob, 0)) : void 0
+          };
+        } catch (error62) {
+          if (error62 instanceof APIError2 && error62.status === 400 && logprobs && /logprob/i.test(error62.message)) {
+            logprobs = false;
+            continue;
+          }
+          if (signal.aborted) throw new AdapterError("timed out", true);
+          if (error62 instanceof APIError2 && error62.status !== void 0) {
+            const retryAfter = error62.headers?.get?.("retry-after-ms") ?? void 0;
+            const retryAfterSeconds = error62.headers?.get?.("retry-after") ?? void 0;
+            const retryAfterMs = retryAfter !== void 0 && retryAfter !== null ? Number(retryAfter) : retryAfterSeconds ? Number(retryAfterSeconds) * 1e3 : void 0;
+            throw new AdapterError(`HTTP ${error62.status}: ${error62.message}`, error62.status === 429 || error62.status >= 500 || error62.status === 408, Number.isFinite(retryAfterMs) ? retryAfterMs : void 0);
+          }
+          throw new AdapterError(error62.message, true);
+        }
+      }
+    },
+    async close() {
+    }
+  };
+}
 
 // src/runner/cache.ts
 import { createHash as createHash2 } from "node:crypto";
@@ -32679,10 +45180,10 @@ var CompletionCache = class {
     }
   }
   async set(adapter, request, completion) {
-    const path = this.path(adapter, request);
-    await mkdir(join(path, ".."), { recursive: true });
-    await writeFile(`${path}.tmp`, JSON.stringify(completion));
-    await rename(`${path}.tmp`, path);
+    const path2 = this.path(adapter, request);
+    await mkdir(join(path2, ".."), { recursive: true });
+    await writeFile(`${path2}.tmp`, JSON.stringify(completion));
+    await rename(`${path2}.tmp`, path2);
   }
 };
 
@@ -33060,7 +45561,7 @@ function workItems(loaded, options) {
   });
   return items;
 }
-var sleep = (ms) => new Promise((resolve2) => setTimeout(resolve2, ms));
+var sleep2 = (ms) => new Promise((resolve2) => setTimeout(resolve2, ms));
 async function runSuite(loaded, adapter, options) {
   const items = workItems(loaded, options);
   const records = new Array(items.length);
@@ -33076,7 +45577,7 @@ async function runSuite(loaded, adapter, options) {
       if (spacing > 0) {
         const wait = nextStart - Date.now();
         nextStart = Math.max(nextStart, Date.now()) + spacing;
-        if (wait > 0) await sleep(wait);
+        if (wait > 0) await sleep2(wait);
       }
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), options.timeoutMs);
@@ -33091,7 +45592,7 @@ async function runSuite(loaded, adapter, options) {
         if (!failure2.retryable || attempt >= options.retries) throw failure2;
         stats.retries++;
         const backoff = failure2.retryAfterMs ?? options.backoffMs * 2 ** attempt * (0.5 + Math.random());
-        await sleep(backoff);
+        await sleep2(backoff);
       } finally {
         clearTimeout(timer);
       }
@@ -33141,13 +45642,14 @@ function shardOption(text) {
   if (!match || count < 1 || index < 1 || index > count) throw new InvalidArgumentError(`expected i/n with 1 <= i <= n, got "${text}"`);
   return { index, count };
 }
-async function adapterFor(spec) {
+async function adapterFor(spec, baseUrl) {
   const split = spec.indexOf(":");
   const kind = spec.slice(0, split);
   const rest = spec.slice(split + 1).trim();
+  if (split > 0 && rest && kind === "openai") return openaiAdapter(rest, baseUrl);
   if (split > 0 && rest && kind === "command") return commandAdapter(rest.replace(/^"(.*)"$/, "$1"));
   if (split > 0 && rest && kind === "replay") return replayAdapter(rest);
-  throw new UsageError(`--model expects command:"CMD ARGS" or replay:RECORDS.jsonl, got "${spec}"`);
+  throw new UsageError(`--model expects openai:MODEL, command:"CMD ARGS" or replay:RECORDS.jsonl, got "${spec}"`);
 }
 function progressReporter(io) {
   const started = Date.now();
@@ -33245,7 +45747,7 @@ function buildProgram(io, setExitCode) {
   });
   program2.command("demo").description("The bundled example: two candidate billing assistants under two policies, side by side.").action(async () => {
     const root = fileURLToPath(new URL("..", import.meta.url));
-    const at = (path) => relative(process.cwd(), join2(root, path)) || ".";
+    const at = (path2) => relative(process.cwd(), join2(root, path2)) || ".";
     io.stdout(DEMO_INTRODUCTION);
     io.stdout(
       await compare2(
@@ -33258,9 +45760,9 @@ function buildProgram(io, setExitCode) {
 One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")} --candidate ${at("examples/billing/candidate-a.jsonl")} --baseline ${at("examples/billing/baseline.jsonl")}
 `);
   });
-  program2.command("run").description("Run an evaluation suite against a model and write one record per example (JSON Lines).").requiredOption("--suite <file>", "suite file (YAML or JSON)").requiredOption("--model <spec>", 'command:"CMD ARGS" | replay:RECORDS.jsonl').requiredOption("--out <file>", "records file to write").option("--concurrency <n>", "requests in flight", integerOption(1, 1024), 8).option("--rpm <n>", "at most this many requests started per minute", integerOption(1, 1e6)).option("--timeout <ms>", "per-request time-out in milliseconds", integerOption(1, 36e5), 6e4).option("--retries <n>", "retries of a failed call (429, 5xx, network, time-out)", integerOption(0, 20), 4).option("--cache-dir <dir>", "completion cache directory", ".evalgate/completions").option("--no-cache", "ask the model even for cached completions").option("--shard <i/n>", "run only shard i of n (1-based); an instance and its variants stay together", shardOption).action(async (flags) => {
+  program2.command("run").description("Run an evaluation suite against a model and write one record per example (JSON Lines).").requiredOption("--suite <file>", "suite file (YAML or JSON)").requiredOption("--model <spec>", 'openai:MODEL | command:"CMD ARGS" | replay:RECORDS.jsonl').option("--base-url <url>", "OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)").requiredOption("--out <file>", "records file to write").option("--concurrency <n>", "requests in flight", integerOption(1, 1024), 8).option("--rpm <n>", "at most this many requests started per minute", integerOption(1, 1e6)).option("--timeout <ms>", "per-request time-out in milliseconds", integerOption(1, 36e5), 6e4).option("--retries <n>", "retries of a failed call (429, 5xx, network, time-out)", integerOption(0, 20), 4).option("--cache-dir <dir>", "completion cache directory", ".evalgate/completions").option("--no-cache", "ask the model even for cached completions").option("--shard <i/n>", "run only shard i of n (1-based); an instance and its variants stay together", shardOption).action(async (flags) => {
     const loaded = await loadSuite(flags.suite);
-    const adapter = await adapterFor(flags.model);
+    const adapter = await adapterFor(flags.model, flags.baseUrl);
     const cache = flags.cache ? new CompletionCache(flags.cacheDir) : void 0;
     try {
       const { records, stats } = await runSuite(loaded, adapter, {

@@ -14,7 +14,7 @@ import { buildGateReport } from './report/gate-report.js';
 import { decisionMatrixText } from './report/compare-text.js';
 import { gateText } from './report/gate-text.js';
 import { metricsText } from './report/metrics-text.js';
-import { commandAdapter, replayAdapter, type ModelAdapter } from './runner/adapters.js';
+import { commandAdapter, openaiAdapter, replayAdapter, type ModelAdapter } from './runner/adapters.js';
 import { CompletionCache } from './runner/cache.js';
 import { runSuite } from './runner/run.js';
 import { loadSuite } from './runner/suite.js';
@@ -43,13 +43,14 @@ function shardOption(text: string): { index: number; count: number } {
 }
 
 /** The model adapter of a --model spec. */
-async function adapterFor(spec: string): Promise<ModelAdapter> {
+async function adapterFor(spec: string, baseUrl: string | undefined): Promise<ModelAdapter> {
   const split = spec.indexOf(':');
   const kind = spec.slice(0, split);
   const rest = spec.slice(split + 1).trim();
+  if (split > 0 && rest && kind === 'openai') return openaiAdapter(rest, baseUrl);
   if (split > 0 && rest && kind === 'command') return commandAdapter(rest.replace(/^"(.*)"$/, '$1'));
   if (split > 0 && rest && kind === 'replay') return replayAdapter(rest);
-  throw new UsageError(`--model expects command:"CMD ARGS" or replay:RECORDS.jsonl, got "${spec}"`);
+  throw new UsageError(`--model expects openai:MODEL, command:"CMD ARGS" or replay:RECORDS.jsonl, got "${spec}"`);
 }
 
 /** A progress line on a terminal; in CI (no TTY) a log line at every 10% with the rate and the time left. */
@@ -205,7 +206,8 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .command('run')
     .description('Run an evaluation suite against a model and write one record per example (JSON Lines).')
     .requiredOption('--suite <file>', 'suite file (YAML or JSON)')
-    .requiredOption('--model <spec>', 'command:"CMD ARGS" | replay:RECORDS.jsonl')
+    .requiredOption('--model <spec>', 'openai:MODEL | command:"CMD ARGS" | replay:RECORDS.jsonl')
+    .option('--base-url <url>', 'OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)')
     .requiredOption('--out <file>', 'records file to write')
     .option('--concurrency <n>', 'requests in flight', integerOption(1, 1024), 8)
     .option('--rpm <n>', 'at most this many requests started per minute', integerOption(1, 1_000_000))
@@ -214,9 +216,9 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--cache-dir <dir>', 'completion cache directory', '.evalgate/completions')
     .option('--no-cache', 'ask the model even for cached completions')
     .option('--shard <i/n>', 'run only shard i of n (1-based); an instance and its variants stay together', shardOption)
-    .action(async (flags: { suite: string; model: string; out: string; concurrency: number; rpm?: number; timeout: number; retries: number; cacheDir: string; cache: boolean; shard?: { index: number; count: number } }) => {
+    .action(async (flags: { suite: string; model: string; baseUrl?: string; out: string; concurrency: number; rpm?: number; timeout: number; retries: number; cacheDir: string; cache: boolean; shard?: { index: number; count: number } }) => {
       const loaded = await loadSuite(flags.suite);
-      const adapter = await adapterFor(flags.model);
+      const adapter = await adapterFor(flags.model, flags.baseUrl);
       const cache = flags.cache ? new CompletionCache(flags.cacheDir) : undefined;
       try {
         const { records, stats } = await runSuite(loaded, adapter, {

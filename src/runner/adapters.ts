@@ -130,3 +130,60 @@ export function commandAdapter(command: string): ModelAdapter {
     },
   };
 }
+
+/**
+ * `openai:MODEL`: any OpenAI-compatible Chat Completions endpoint (OpenAI, vLLM, Ollama, TGI,
+ * llama.cpp) through the official client. The base URL comes from --base-url or OPENAI_BASE_URL, the
+ * key from OPENAI_API_KEY, as the client reads them. Log-probabilities are asked for; `confidence` is
+ * then exp(sum of the answer's token logprobs) (HELM's max_prob). An endpoint that refuses them is
+ * asked without. Retries are evalgate's own (the client's are off), so every attempt is counted.
+ */
+export async function openaiAdapter(model: string, baseURL?: string): Promise<ModelAdapter> {
+  const { default: OpenAI, APIError } = await import('openai');
+  const client = new OpenAI({ apiKey: process.env.OPENAI_API_KEY ?? 'not-needed', baseURL, maxRetries: 0 });
+  let logprobs = true;
+  return {
+    id: `openai:${client.baseURL}:${model}`,
+    model,
+    async complete(request, signal) {
+      for (;;) {
+        try {
+          const response = await client.chat.completions.create(
+            {
+              model,
+              messages: request.messages,
+              max_tokens: request.settings.max_tokens,
+              temperature: request.settings.temperature,
+              top_p: request.settings.top_p,
+              stop: request.settings.stop,
+              ...(logprobs ? { logprobs: true } : {}),
+            },
+            { signal },
+          );
+          const choice = response.choices[0];
+          const tokens = choice?.logprobs?.content;
+          return {
+            text: choice?.message?.content ?? '',
+            inputTokens: response.usage?.prompt_tokens,
+            outputTokens: response.usage?.completion_tokens,
+            confidence: tokens && tokens.length > 0 ? Math.exp(tokens.reduce((sum, token) => sum + token.logprob, 0)) : undefined,
+          };
+        } catch (error) {
+          if (error instanceof APIError && error.status === 400 && logprobs && /logprob/i.test(error.message)) {
+            logprobs = false; // this endpoint does not offer them: ask again without
+            continue;
+          }
+          if (signal.aborted) throw new AdapterError('timed out', true);
+          if (error instanceof APIError && error.status !== undefined) {
+            const retryAfter = error.headers?.get?.('retry-after-ms') ?? undefined;
+            const retryAfterSeconds = error.headers?.get?.('retry-after') ?? undefined;
+            const retryAfterMs = retryAfter !== undefined && retryAfter !== null ? Number(retryAfter) : retryAfterSeconds ? Number(retryAfterSeconds) * 1000 : undefined;
+            throw new AdapterError(`HTTP ${error.status}: ${error.message}`, error.status === 429 || error.status >= 500 || error.status === 408, Number.isFinite(retryAfterMs) ? retryAfterMs : undefined);
+          }
+          throw new AdapterError((error as Error).message, true); // network errors
+        }
+      }
+    },
+    async close() {},
+  };
+}
