@@ -78,6 +78,19 @@ describe('evalgate run', () => {
     const all = readRecords(join(dir, 'all.jsonl'));
     const sort = (records: Record<string, unknown>[]) => records.map((record) => JSON.stringify(record)).sort();
     expect(sort(shards)).toEqual(sort(all));
+
+    // evalgate merge puts them back in the suite's order: the same file as one unsharded run.
+    const files = ['1', '2', '3'].map((index) => join(dir, `shard-${index}.jsonl`));
+    const merged = await evalgate('merge', '--suite', SUITE, '--out', join(dir, 'merged.jsonl'), ...files);
+    expect(merged.code).toBe(0);
+    expect(readFileSync(join(dir, 'merged.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'all.jsonl'), 'utf8'));
+    // A missing shard is a gap; a shard given twice holds duplicates.
+    const gap = await evalgate('merge', '--suite', SUITE, '--out', join(dir, 'gap.jsonl'), files[0], files[1]);
+    expect(gap.code).toBe(2);
+    expect(gap.stderr).toMatch(/examples of the suite are in no shard/);
+    const duplicate = await evalgate('merge', '--out', join(dir, 'dup.jsonl'), files[0], files[0]);
+    expect(duplicate.code).toBe(2);
+    expect(duplicate.stderr).toMatch(/shard-1\.jsonl:1: billing\/bil-\d+.* is already in another shard/);
   });
 
   it('retries, times out and still ends every example with exactly one record', async () => {

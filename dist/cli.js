@@ -45561,6 +45561,12 @@ function workItems(loaded, options) {
   });
   return items;
 }
+function exampleKeys(loaded) {
+  return workItems(loaded, { concurrency: 1, timeoutMs: 1, retries: 0, backoffMs: 0 }).map(({ request }) => exampleKey(request.scenario, request.id, request.perturbation));
+}
+function exampleKey(scenario, id, perturbation) {
+  return `${scenario}\0${id}\0${perturbation ?? ""}`;
+}
 var sleep2 = (ms) => new Promise((resolve2) => setTimeout(resolve2, ms));
 async function runSuite(loaded, adapter, options) {
   const items = workItems(loaded, options);
@@ -45629,6 +45635,34 @@ async function runSuite(loaded, adapter, options) {
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length)) }, worker));
   return { records, stats };
+}
+
+// src/runner/merge.ts
+async function mergeShards(files, expected) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const file2 of files) {
+    await forEachRecord(file2, (record2, line) => {
+      const key = exampleKey(record2.scenario, record2.id, record2.perturbation?.name);
+      if (byKey.has(key)) {
+        throw new InputError(file2, line, `${describe3(key)} is already in another shard (or twice in this one)`);
+      }
+      byKey.set(key, record2);
+    });
+  }
+  if (!expected) return [...byKey.values()];
+  const missing = expected.filter((key) => !byKey.has(key));
+  const wanted = new Set(expected);
+  const unexpected = [...byKey.keys()].filter((key) => !wanted.has(key));
+  if (missing.length > 0 || unexpected.length > 0) {
+    const list = (keys) => keys.slice(0, 5).map(describe3).join(", ") + (keys.length > 5 ? `, and ${keys.length - 5} more` : "");
+    const problems = [missing.length > 0 && `${missing.length} examples of the suite are in no shard (${list(missing)})`, unexpected.length > 0 && `${unexpected.length} records are not in the suite (${list(unexpected)})`];
+    throw new InputError(files.join(", "), void 0, problems.filter(Boolean).join("; "));
+  }
+  return expected.map((key) => byKey.get(key));
+}
+function describe3(key) {
+  const [scenario, id, perturbation] = key.split("\0");
+  return `${scenario}/${id}${perturbation ? ` (${perturbation})` : ""}`;
 }
 
 // src/cli.ts
@@ -45781,6 +45815,13 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
     } finally {
       await adapter.close();
     }
+  });
+  program2.command("merge").description("Combine the records of shards (evalgate run --shard) into one file; refuse duplicates, and with --suite gaps.").argument("<shards...>", "records files of the shards").requiredOption("--out <file>", "merged records file").option("--suite <file>", "the suite the shards ran: every example must be in exactly one shard").action(async (files, flags) => {
+    const expected = flags.suite ? exampleKeys(await loadSuite(flags.suite)) : void 0;
+    const records = await mergeShards(files, expected);
+    await writeFile2(flags.out, records.map((record2) => JSON.stringify(record2)).join("\n") + "\n");
+    io.stderr(`evalgate: ${records.length} records from ${files.length} shards to ${flags.out}
+`);
   });
   program2.command("schema").description("Print the JSON Schema of policy files (for editors).").action(() => io.stdout(`${JSON.stringify(policyJsonSchema(), null, 2)}
 `));

@@ -16,7 +16,8 @@ import { gateText } from './report/gate-text.js';
 import { metricsText } from './report/metrics-text.js';
 import { commandAdapter, openaiAdapter, replayAdapter, type ModelAdapter } from './runner/adapters.js';
 import { CompletionCache } from './runner/cache.js';
-import { runSuite } from './runner/run.js';
+import { mergeShards } from './runner/merge.js';
+import { exampleKeys, runSuite } from './runner/run.js';
 import { loadSuite } from './runner/suite.js';
 
 /** Exit codes of every evalgate command. */
@@ -236,6 +237,19 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       } finally {
         await adapter.close();
       }
+    });
+
+  program
+    .command('merge')
+    .description('Combine the records of shards (evalgate run --shard) into one file; refuse duplicates, and with --suite gaps.')
+    .argument('<shards...>', 'records files of the shards')
+    .requiredOption('--out <file>', 'merged records file')
+    .option('--suite <file>', 'the suite the shards ran: every example must be in exactly one shard')
+    .action(async (files: string[], flags: { out: string; suite?: string }) => {
+      const expected = flags.suite ? exampleKeys(await loadSuite(flags.suite)) : undefined;
+      const records = await mergeShards(files, expected);
+      await writeFile(flags.out, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
+      io.stderr(`evalgate: ${records.length} records from ${files.length} shards to ${flags.out}\n`);
     });
 
   program

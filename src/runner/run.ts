@@ -81,6 +81,15 @@ function workItems(loaded: LoadedSuite, options: RunOptions): WorkItem[] {
   return items;
 }
 
+/** The examples a suite produces (scenario, id, perturbation name or ""), in run order. */
+export function exampleKeys(loaded: LoadedSuite): string[] {
+  return workItems(loaded, { concurrency: 1, timeoutMs: 1, retries: 0, backoffMs: 0 }).map(({ request }) => exampleKey(request.scenario, request.id, request.perturbation));
+}
+
+export function exampleKey(scenario: string, id: string, perturbation: string | undefined): string {
+  return `${scenario}\u0000${id}\u0000${perturbation ?? ''}`;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, options: RunOptions): Promise<{ records: EvalRecord[]; stats: RunStats }> {

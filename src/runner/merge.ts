@@ -1,0 +1,36 @@
+import { InputError } from '../records/errors.js';
+import { forEachRecord } from '../records/read.js';
+import type { EvalRecord } from '../records/types.js';
+import { exampleKey } from './run.js';
+
+/**
+ * Combines the records files of shards into one. A duplicate example is an error; with the keys the
+ * suite expects, so is a missing or an unexpected one, and the result comes in the suite's order.
+ */
+export async function mergeShards(files: string[], expected?: string[]): Promise<EvalRecord[]> {
+  const byKey = new Map<string, EvalRecord>();
+  for (const file of files) {
+    await forEachRecord(file, (record, line) => {
+      const key = exampleKey(record.scenario, record.id, record.perturbation?.name);
+      if (byKey.has(key)) {
+        throw new InputError(file, line, `${describe(key)} is already in another shard (or twice in this one)`);
+      }
+      byKey.set(key, record);
+    });
+  }
+  if (!expected) return [...byKey.values()];
+  const missing = expected.filter((key) => !byKey.has(key));
+  const wanted = new Set(expected);
+  const unexpected = [...byKey.keys()].filter((key) => !wanted.has(key));
+  if (missing.length > 0 || unexpected.length > 0) {
+    const list = (keys: string[]) => keys.slice(0, 5).map(describe).join(', ') + (keys.length > 5 ? `, and ${keys.length - 5} more` : '');
+    const problems = [missing.length > 0 && `${missing.length} examples of the suite are in no shard (${list(missing)})`, unexpected.length > 0 && `${unexpected.length} records are not in the suite (${list(unexpected)})`];
+    throw new InputError(files.join(', '), undefined, problems.filter(Boolean).join('; '));
+  }
+  return expected.map((key) => byKey.get(key)!);
+}
+
+function describe(key: string): string {
+  const [scenario, id, perturbation] = key.split('\u0000');
+  return `${scenario}/${id}${perturbation ? ` (${perturbation})` : ''}`;
+}
