@@ -237,6 +237,25 @@ describe('the action outside pull requests and on bad input', () => {
     expect(policyError.stdout).toContain(`${typo}:5:5 checks[0].mni: unknown key (did you mean min?)`);
   });
 
+  it('runs the suite itself when given suite and model instead of a candidate', async () => {
+    const workspace = tempDir();
+    const policy = writeFile('p.yml', 'version: 1\nname: suite-run\nchecks:\n  - metric: accuracy\n    min: 0.3\n  - metric: accuracy_robust\n    min: 0.2\n');
+    const inputs = {
+      policy,
+      suite: join(process.cwd(), 'examples/billing/suite/suite.yml'),
+      model: `command:node ${join(process.cwd(), 'examples/billing/suite/toy-model.mjs')}`,
+    };
+    const result = await runAction({ event: 'push', inputs, cwd: workspace });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/evalgate run: \d+ records \(0 failed calls, 0 retries/);
+    const records = readFileSync(result.output('records')!, 'utf8').trim().split('\n');
+    expect(records.length).toBeGreaterThan(240);
+    expect(result.summary).toContain('## ✅ evalgate: pass');
+    // The completions are kept for the next run in the workspace's cache directory.
+    const again = await runAction({ event: 'push', inputs, cwd: workspace });
+    expect(again.stdout).toContain(`${records.length} from the cache`);
+  });
+
   it('fails when the required policy input is missing', async () => {
     const result = await runAction({ inputs: {} });
     expect(result.code).toBe(1);

@@ -24334,6 +24334,12 @@ var InputError = class extends Error {
   line;
   detail;
 };
+var UsageError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "UsageError";
+  }
+};
 
 // src/records/types.ts
 var PERTURBATION_KINDS = ["robustness", "fairness"];
@@ -45153,6 +45159,15 @@ async function openaiAdapter(model, baseURL) {
     }
   };
 }
+async function adapterFromSpec(spec, baseUrl) {
+  const split = spec.indexOf(":");
+  const kind = spec.slice(0, split);
+  const rest = spec.slice(split + 1).trim();
+  if (split > 0 && rest && kind === "openai") return openaiAdapter(rest, baseUrl);
+  if (split > 0 && rest && kind === "command") return commandAdapter(rest.replace(/^"(.*)"$/, "$1"));
+  if (split > 0 && rest && kind === "replay") return replayAdapter(rest);
+  throw new UsageError(`--model expects openai:MODEL, command:"CMD ARGS" or replay:RECORDS.jsonl, got "${spec}"`);
+}
 
 // src/runner/cache.ts
 import { createHash as createHash2 } from "node:crypto";
@@ -45676,15 +45691,6 @@ function shardOption(text) {
   if (!match || count < 1 || index < 1 || index > count) throw new InvalidArgumentError(`expected i/n with 1 <= i <= n, got "${text}"`);
   return { index, count };
 }
-async function adapterFor(spec, baseUrl) {
-  const split = spec.indexOf(":");
-  const kind = spec.slice(0, split);
-  const rest = spec.slice(split + 1).trim();
-  if (split > 0 && rest && kind === "openai") return openaiAdapter(rest, baseUrl);
-  if (split > 0 && rest && kind === "command") return commandAdapter(rest.replace(/^"(.*)"$/, "$1"));
-  if (split > 0 && rest && kind === "replay") return replayAdapter(rest);
-  throw new UsageError(`--model expects openai:MODEL, command:"CMD ARGS" or replay:RECORDS.jsonl, got "${spec}"`);
-}
 function progressReporter(io) {
   const started = Date.now();
   let lastTenth = 0;
@@ -45709,8 +45715,6 @@ function progressReporter(io) {
 function collect(value, previous) {
   return [...previous, value];
 }
-var UsageError = class extends Error {
-};
 var DEMO_INTRODUCTION = `evalgate demo: a billing customer-support assistant and two candidates to replace it (synthetic data,
 examples/billing/generate.mjs). Candidate A is more accurate and faster but overconfident on
 ambiguous billing exceptions; candidate B is a little less accurate, well calibrated, slower and
@@ -45796,7 +45800,7 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
   });
   program2.command("run").description("Run an evaluation suite against a model and write one record per example (JSON Lines).").requiredOption("--suite <file>", "suite file (YAML or JSON)").requiredOption("--model <spec>", 'openai:MODEL | command:"CMD ARGS" | replay:RECORDS.jsonl').option("--base-url <url>", "OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)").requiredOption("--out <file>", "records file to write").option("--concurrency <n>", "requests in flight", integerOption(1, 1024), 8).option("--rpm <n>", "at most this many requests started per minute", integerOption(1, 1e6)).option("--timeout <ms>", "per-request time-out in milliseconds", integerOption(1, 36e5), 6e4).option("--retries <n>", "retries of a failed call (429, 5xx, network, time-out)", integerOption(0, 20), 4).option("--cache-dir <dir>", "completion cache directory", ".evalgate/completions").option("--no-cache", "ask the model even for cached completions").option("--shard <i/n>", "run only shard i of n (1-based); an instance and its variants stay together", shardOption).action(async (flags) => {
     const loaded = await loadSuite(flags.suite);
-    const adapter = await adapterFor(flags.model, flags.baseUrl);
+    const adapter = await adapterFromSpec(flags.model, flags.baseUrl);
     const cache = flags.cache ? new CompletionCache(flags.cacheDir) : void 0;
     try {
       const { records, stats } = await runSuite(loaded, adapter, {

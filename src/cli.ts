@@ -6,7 +6,7 @@ import { evaluateGate } from './gate/evaluate.js';
 import { loadRun } from './gate/inputs.js';
 import { computeMetrics, DEFAULT_COMPUTE_OPTIONS } from './metrics/compute.js';
 import { loadRecordTable } from './metrics/load.js';
-import { InputError } from './records/errors.js';
+import { InputError, UsageError } from './records/errors.js';
 import { loadPolicy, PolicyError } from './policy/load.js';
 import { policyJsonSchema } from './policy/schema.js';
 import { gateMarkdown } from './report/gate-markdown.js';
@@ -14,7 +14,7 @@ import { buildGateReport } from './report/gate-report.js';
 import { decisionMatrixText } from './report/compare-text.js';
 import { gateText } from './report/gate-text.js';
 import { metricsText } from './report/metrics-text.js';
-import { commandAdapter, openaiAdapter, replayAdapter, type ModelAdapter } from './runner/adapters.js';
+import { adapterFromSpec } from './runner/adapters.js';
 import { CompletionCache } from './runner/cache.js';
 import { mergeShards } from './runner/merge.js';
 import { exampleKeys, runSuite } from './runner/run.js';
@@ -41,17 +41,6 @@ function shardOption(text: string): { index: number; count: number } {
   const count = Number(match?.[2]);
   if (!match || count < 1 || index < 1 || index > count) throw new InvalidArgumentError(`expected i/n with 1 <= i <= n, got "${text}"`);
   return { index, count };
-}
-
-/** The model adapter of a --model spec. */
-async function adapterFor(spec: string, baseUrl: string | undefined): Promise<ModelAdapter> {
-  const split = spec.indexOf(':');
-  const kind = spec.slice(0, split);
-  const rest = spec.slice(split + 1).trim();
-  if (split > 0 && rest && kind === 'openai') return openaiAdapter(rest, baseUrl);
-  if (split > 0 && rest && kind === 'command') return commandAdapter(rest.replace(/^"(.*)"$/, '$1'));
-  if (split > 0 && rest && kind === 'replay') return replayAdapter(rest);
-  throw new UsageError(`--model expects openai:MODEL, command:"CMD ARGS" or replay:RECORDS.jsonl, got "${spec}"`);
 }
 
 /** A progress line on a terminal; in CI (no TTY) a log line at every 10% with the rate and the time left. */
@@ -81,8 +70,6 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-/** Bad usage found after parsing (exit 2). */
-class UsageError extends Error {}
 
 const DEMO_INTRODUCTION = `evalgate demo: a billing customer-support assistant and two candidates to replace it (synthetic data,
 examples/billing/generate.mjs). Candidate A is more accurate and faster but overconfident on
@@ -219,7 +206,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--shard <i/n>', 'run only shard i of n (1-based); an instance and its variants stay together', shardOption)
     .action(async (flags: { suite: string; model: string; baseUrl?: string; out: string; concurrency: number; rpm?: number; timeout: number; retries: number; cacheDir: string; cache: boolean; shard?: { index: number; count: number } }) => {
       const loaded = await loadSuite(flags.suite);
-      const adapter = await adapterFor(flags.model, flags.baseUrl);
+      const adapter = await adapterFromSpec(flags.model, flags.baseUrl);
       const cache = flags.cache ? new CompletionCache(flags.cacheDir) : undefined;
       try {
         const { records, stats } = await runSuite(loaded, adapter, {

@@ -4,12 +4,16 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { evaluateGate } from './gate/evaluate.js';
 import { loadRun } from './gate/inputs.js';
-import { restoreBaseline, saveBaseline } from './github/baseline-cache.js';
+import { COMPLETIONS_DIRECTORY, restoreBaseline, restoreCompletions, saveBaseline, saveCompletions } from './github/baseline-cache.js';
 import { commentMarker, fileAtCommit, upsertComment } from './github/comment.js';
 import { OUTPUT, readInputs, type ActionInputs } from './github/inputs.js';
 import { loadPolicy, parsePolicy, type LoadedPolicy } from './policy/load.js';
 import { gateMarkdown } from './report/gate-markdown.js';
 import { buildGateReport, type GateReport } from './report/gate-report.js';
+import { adapterFromSpec } from './runner/adapters.js';
+import { CompletionCache } from './runner/cache.js';
+import { runSuite } from './runner/run.js';
+import { loadSuite } from './runner/suite.js';
 
 type Octokit = ReturnType<typeof github.getOctokit>;
 
@@ -41,11 +45,42 @@ async function readPolicy(inputs: ActionInputs, pull: PullRequest | undefined, o
   return { ...(await loadPolicy(inputs.policy)), source: 'as checked out' };
 }
 
+/** Runs the suite (with the completion cache kept in the Actions cache) and returns the records' path. */
+async function runSuiteForCandidate(suiteFile: string, modelSpec: string, baseUrl: string | undefined): Promise<string> {
+  const loaded = await loadSuite(suiteFile);
+  await restoreCompletions(loaded.suite.name, github.context.sha);
+  const adapter = await adapterFromSpec(modelSpec, baseUrl);
+  try {
+    let lastTenth = 0;
+    const { records, stats } = await runSuite(loaded, adapter, {
+      concurrency: 8,
+      timeoutMs: 60_000,
+      retries: 4,
+      backoffMs: 500,
+      cache: new CompletionCache(COMPLETIONS_DIRECTORY),
+      onProgress: (done, total) => {
+        const tenth = Math.floor((10 * done) / total);
+        if (tenth > lastTenth) core.info(`evalgate run: ${done}/${total} (${tenth * 10}%)`);
+        lastTenth = tenth;
+      },
+    });
+    const path = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-records.jsonl');
+    await writeFile(path, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
+    core.info(`evalgate run: ${stats.records} records (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache)`);
+    core.setOutput(OUTPUT.records, path);
+    await saveCompletions(loaded.suite.name, github.context.sha);
+    return path;
+  } finally {
+    await adapter.close();
+  }
+}
+
 /** Evaluates the candidate, or reads the report an earlier run made (the fork-safe second workflow). */
 async function makeReport(inputs: ActionInputs, pull: PullRequest | undefined, octokit: Octokit | undefined): Promise<GateReport> {
   if (inputs.report) return JSON.parse(await readFile(inputs.report, 'utf8')) as GateReport;
-  if (!inputs.candidate) throw new Error('Input "candidate" is required unless "report" is given');
   const policy = await readPolicy(inputs, pull, octokit);
+  if (!inputs.candidate && !(inputs.suite && inputs.model)) throw new Error('Give the input "candidate", or "suite" and "model" to run the evaluation, or "report"');
+  inputs.candidate ??= await runSuiteForCandidate(inputs.suite!, inputs.model!, inputs.baseUrl);
   const candidate = await loadRun(inputs.candidate);
   // An explicit baseline file, else on a pull request the one saved in the Actions cache.
   const restored = !inputs.baseline && pull ? await restoreBaseline(policy.policy.name, pull.baseSha) : undefined;

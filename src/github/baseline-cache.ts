@@ -71,3 +71,30 @@ export async function restoreBaseline(policyName: string, baseSha: string): Prom
     return undefined;
   }
 }
+
+/** Where `evalgate run` keeps completions in the action; persisted in the Actions cache per suite. */
+export const COMPLETIONS_DIRECTORY = join('.evalgate', 'completions');
+
+function completionsPrefix(suiteName: string): string {
+  return `evalgate-completions-${suiteName.replace(/[^A-Za-z0-9._-]+/g, '_')}-`;
+}
+
+/** Brings back the completions an earlier run cached (newest first); warns when it cannot. */
+export async function restoreCompletions(suiteName: string, sha: string): Promise<void> {
+  if (!cache.isFeatureAvailable()) return;
+  try {
+    const matched = await cache.restoreCache([COMPLETIONS_DIRECTORY], `${completionsPrefix(suiteName)}${sha}`, [completionsPrefix(suiteName)]);
+    core.info(matched ? `Completion cache restored (${matched}).` : 'No completion cache yet.');
+  } catch (error) {
+    core.warning(`The completion cache could not be restored: ${(error as Error).message}`);
+  }
+}
+
+export async function saveCompletions(suiteName: string, sha: string): Promise<void> {
+  if (!cache.isFeatureAvailable()) return;
+  try {
+    await cache.saveCache([COMPLETIONS_DIRECTORY], `${completionsPrefix(suiteName)}${sha}`);
+  } catch (error) {
+    core.warning(`The completion cache could not be saved: ${(error as Error).message}`);
+  }
+}

@@ -12,6 +12,9 @@ export const INPUT = {
   failOn: 'fail-on',
   waiverLabel: 'waiver-label',
   report: 'report',
+  suite: 'suite',
+  model: 'model',
+  baseUrl: 'base-url',
 } as const;
 
 export const OUTPUT = {
@@ -19,6 +22,7 @@ export const OUTPUT = {
   failedChecks: 'failed-checks',
   report: 'report',
   commentUrl: 'comment-url',
+  records: 'records',
 } as const;
 
 export interface ActionInputs {
@@ -32,6 +36,9 @@ export interface ActionInputs {
   failOn: 'fail' | 'warn' | 'never';
   waiverLabel?: string;
   report?: string;
+  suite?: string;
+  model?: string;
+  baseUrl?: string;
 }
 
 /** An input that must be one of a few words. */
@@ -46,6 +53,7 @@ export function readInputs(): ActionInputs {
   const optional = (name: string) => core.getInput(name).trim() || undefined;
   const token = optional(INPUT.githubToken);
   if (token) core.setSecret(token);
+  if (process.env.OPENAI_API_KEY) core.setSecret(process.env.OPENAI_API_KEY);
   return {
     policy: core.getInput(INPUT.policy, { required: true }).trim(),
     candidate: optional(INPUT.candidate),
@@ -57,5 +65,8 @@ export function readInputs(): ActionInputs {
     failOn: choice(INPUT.failOn, ['fail', 'warn', 'never'], 'fail')!,
     waiverLabel: optional(INPUT.waiverLabel),
     report: optional(INPUT.report),
+    suite: optional(INPUT.suite),
+    model: optional(INPUT.model),
+    baseUrl: optional(INPUT.baseUrl),
   };
 }

@@ -9,3 +9,11 @@ export class InputError extends Error {
     this.name = 'InputError';
   }
 }
+
+/** Bad usage found after the command line was parsed (a bad --model spec, ...): exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}

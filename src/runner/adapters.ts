@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { UsageError } from '../records/errors.js';
 import { readRecords } from '../records/read.js';
 import type { ChatMessage, GenerationSettings } from './suite.js';
 
@@ -186,4 +187,15 @@ export async function openaiAdapter(model: string, baseURL?: string): Promise<Mo
     },
     async close() {},
   };
+}
+
+/** The adapter of a --model spec: openai:MODEL, command:"CMD ARGS" or replay:RECORDS.jsonl. */
+export async function adapterFromSpec(spec: string, baseUrl?: string): Promise<ModelAdapter> {
+  const split = spec.indexOf(':');
+  const kind = spec.slice(0, split);
+  const rest = spec.slice(split + 1).trim();
+  if (split > 0 && rest && kind === 'openai') return openaiAdapter(rest, baseUrl);
+  if (split > 0 && rest && kind === 'command') return commandAdapter(rest.replace(/^"(.*)"$/, '$1'));
+  if (split > 0 && rest && kind === 'replay') return replayAdapter(rest);
+  throw new UsageError(`--model expects openai:MODEL, command:"CMD ARGS" or replay:RECORDS.jsonl, got "${spec}"`);
 }
