@@ -2,7 +2,8 @@
 // npm run bench: (1) times `evalgate metrics --json` on 100k and 1M generated records beside the floor
 // (reading and JSON-parsing the same file, nothing else); (2) simulates the gate's false alarms (A/A)
 // and power (bench/simulate-gate.ts). Writes both into README.md.
-// Options: --sizes 100000,1000000  --runs 5  --trials 1000  --only metrics|simulation  --no-readme
+// (3) runs 2,000 requests through `evalgate run` against a local OpenAI-compatible endpoint.
+// Options: --sizes 100000,1000000  --runs 5  --trials 1000  --only metrics|runner|simulation  --no-readme
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -107,7 +108,6 @@ async function metricsBenchmark() {
     rows.push({ size, megabytes, floor, evalgate, ratio });
   }
 
-  const mib = (bytes) => `${Math.round(bytes / 2 ** 20)} MiB`;
   const table = [
     '| records | file | floor: read + JSON.parse | `evalgate metrics --json` | ratio | peak memory (floor / evalgate) |',
     '|---:|---:|---:|---:|---:|---:|',
@@ -121,5 +121,31 @@ async function metricsBenchmark() {
   writeIntoReadme('bench', `${table}\n\n${machine}`);
 }
 
-if (values.only !== 'simulation') await metricsBenchmark();
-if (values.only !== 'metrics') await simulation();
+async function runnerBenchmark() {
+  process.stderr.write('running 2,000 requests against a local endpoint, clean and with faults...\n');
+  const output = await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bench/runner.mjs'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`runner benchmark exited ${code}`))));
+  });
+  const result = JSON.parse(output);
+  const row = (name, run) =>
+    `| ${name} | ${run.seconds.toFixed(2)} s | ${(run.seconds / result.idealSeconds).toFixed(2)}x | ${run.records} records, ${run.distinct} distinct examples, ${run.errors} with error | ${run.retries} | ${mib(run.maxRss)} |`;
+  const text = [
+    `| ${result.requests} requests, concurrency ${result.concurrency}, server latency ${result.latencyMs} ms | run time | vs ideal ${result.idealSeconds.toFixed(2)} s | outcome | retries | peak memory |`,
+    '|---|---:|---:|---|---:|---:|',
+    row('all answered', result.clean),
+    row('10% faulty (500 always, 429 then answer, hang then answer)', result.faulty),
+    '',
+    `Measured ${new Date().toISOString().slice(0, 10)}; the local server runs on the same 2 vCPUs as evalgate.`,
+  ].join('\n');
+  process.stdout.write(`${text}\n`);
+  writeIntoReadme('runner', text);
+}
+
+const mib = (bytes) => `${Math.round(bytes / 2 ** 20)} MiB`;
+
+if (!values.only || values.only === 'metrics') await metricsBenchmark();
+if (!values.only || values.only === 'runner') await runnerBenchmark();
+if (!values.only || values.only === 'simulation') await simulation();

@@ -45111,7 +45111,7 @@ function commandAdapter(command) {
 }
 async function openaiAdapter(model, baseURL) {
   const { default: OpenAI2, APIError: APIError2 } = await Promise.resolve().then(() => (init_openai(), openai_exports));
-  const client = new OpenAI2({ apiKey: process.env.OPENAI_API_KEY ?? "not-needed", baseURL, maxRetries: 0 });
+  const client = new OpenAI2({ apiKey: process.env.OPENAI_API_KEY ?? "not-needed", baseURL, maxRetries: 0, logLevel: "off" });
   let logprobs = true;
   return {
     id: `openai:${client.baseURL}:${model}`,
@@ -45586,7 +45586,8 @@ var sleep2 = (ms) => new Promise((resolve2) => setTimeout(resolve2, ms));
 async function runSuite(loaded, adapter, options) {
   const items = workItems(loaded, options);
   const records = new Array(items.length);
-  const stats = { records: items.length, errors: 0, retries: 0, cacheHits: 0 };
+  const stats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0 };
+  const runStarted = performance.now();
   const price = loaded.suite.prices[adapter.model];
   const spacing = options.requestsPerMinute ? 6e4 / options.requestsPerMinute : 0;
   let nextStart = Date.now();
@@ -45649,6 +45650,7 @@ async function runSuite(loaded, adapter, options) {
     while (next < items.length) await work(next++);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length)) }, worker));
+  stats.seconds = (performance.now() - runStarted) / 1e3;
   return { records, stats };
 }
 
@@ -45814,7 +45816,7 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
         onProgress: progressReporter(io)
       });
       await writeFile2(flags.out, records.map((record2) => JSON.stringify(record2)).join("\n") + "\n");
-      io.stderr(`evalgate: ${stats.records} records to ${flags.out} (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache)
+      io.stderr(`evalgate: ${stats.records} records to ${flags.out} in ${stats.seconds.toFixed(2)} s (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache)
 `);
     } finally {
       await adapter.close();

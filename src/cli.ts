@@ -220,7 +220,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
           onProgress: progressReporter(io),
         });
         await writeFile(flags.out, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
-        io.stderr(`evalgate: ${stats.records} records to ${flags.out} (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache)\n`);
+        io.stderr(`evalgate: ${stats.records} records to ${flags.out} in ${stats.seconds.toFixed(2)} s (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache)\n`);
       } finally {
         await adapter.close();
       }

@@ -141,7 +141,7 @@ export function commandAdapter(command: string): ModelAdapter {
  */
 export async function openaiAdapter(model: string, baseURL?: string): Promise<ModelAdapter> {
   const { default: OpenAI, APIError } = await import('openai');
-  const client = new OpenAI({ apiKey: process.env.OPENAI_API_KEY ?? 'not-needed', baseURL, maxRetries: 0 });
+  const client = new OpenAI({ apiKey: process.env.OPENAI_API_KEY ?? 'not-needed', baseURL, maxRetries: 0, logLevel: 'off' });
   let logprobs = true;
   return {
     id: `openai:${client.baseURL}:${model}`,

@@ -31,6 +31,8 @@ export interface RunStats {
   errors: number;
   retries: number;
   cacheHits: number;
+  /** Wall time of the run, from the first request to the last record. */
+  seconds: number;
 }
 
 interface WorkItem {
@@ -95,7 +97,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, options: RunOptions): Promise<{ records: EvalRecord[]; stats: RunStats }> {
   const items = workItems(loaded, options);
   const records: EvalRecord[] = new Array(items.length);
-  const stats: RunStats = { records: items.length, errors: 0, retries: 0, cacheHits: 0 };
+  const stats: RunStats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0 };
+  const runStarted = performance.now();
   const price = loaded.suite.prices[adapter.model];
   const spacing = options.requestsPerMinute ? 60000 / options.requestsPerMinute : 0;
   let nextStart = Date.now();
@@ -162,5 +165,6 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
     while (next < items.length) await work(next++);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length)) }, worker));
+  stats.seconds = (performance.now() - runStarted) / 1000;
   return { records, stats };
 }
