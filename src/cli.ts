@@ -16,6 +16,7 @@ import { gateText } from './report/gate-text.js';
 import { metricsText } from './report/metrics-text.js';
 import { adapterFromSpec } from './runner/adapters.js';
 import { CompletionCache } from './runner/cache.js';
+import { commandToxicity, lexicalToxicity } from './runner/toxicity.js';
 import { mergeShards } from './runner/merge.js';
 import { exampleKeys, runSuite } from './runner/run.js';
 import { loadSuite } from './runner/suite.js';
@@ -204,10 +205,12 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--cache-dir <dir>', 'completion cache directory', '.evalgate/completions')
     .option('--no-cache', 'ask the model even for cached completions')
     .option('--shard <i/n>', 'run only shard i of n (1-based); an instance and its variants stay together', shardOption)
-    .action(async (flags: { suite: string; model: string; baseUrl?: string; out: string; concurrency: number; rpm?: number; timeout: number; retries: number; cacheDir: string; cache: boolean; shard?: { index: number; count: number } }) => {
+    .option('--toxicity-command <cmd>', 'score toxicity with this program (JSON Lines) instead of the built-in word list')
+    .action(async (flags: { suite: string; model: string; baseUrl?: string; out: string; concurrency: number; rpm?: number; timeout: number; retries: number; cacheDir: string; cache: boolean; shard?: { index: number; count: number }; toxicityCommand?: string }) => {
       const loaded = await loadSuite(flags.suite);
       const adapter = await adapterFromSpec(flags.model, flags.baseUrl);
       const cache = flags.cache ? new CompletionCache(flags.cacheDir) : undefined;
+      const toxicity = flags.toxicityCommand ? commandToxicity(flags.toxicityCommand) : lexicalToxicity();
       try {
         const { records, stats } = await runSuite(loaded, adapter, {
           concurrency: flags.concurrency,
@@ -216,6 +219,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
           retries: flags.retries,
           backoffMs: 500,
           cache,
+          toxicity,
           shard: flags.shard,
           onProgress: progressReporter(io),
         });
@@ -223,6 +227,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
         io.stderr(`evalgate: ${stats.records} records to ${flags.out} in ${stats.seconds.toFixed(2)} s (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache)\n`);
       } finally {
         await adapter.close();
+        await toxicity.close();
       }
     });
 

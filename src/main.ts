@@ -12,6 +12,7 @@ import { gateMarkdown } from './report/gate-markdown.js';
 import { buildGateReport, type GateReport } from './report/gate-report.js';
 import { adapterFromSpec } from './runner/adapters.js';
 import { CompletionCache } from './runner/cache.js';
+import { lexicalToxicity } from './runner/toxicity.js';
 import { runSuite } from './runner/run.js';
 import { loadSuite } from './runner/suite.js';
 
@@ -58,6 +59,7 @@ async function runSuiteForCandidate(suiteFile: string, modelSpec: string, baseUr
       retries: 4,
       backoffMs: 500,
       cache: new CompletionCache(COMPLETIONS_DIRECTORY),
+      toxicity: lexicalToxicity(),
       onProgress: (done, total) => {
         const tenth = Math.floor((10 * done) / total);
         if (tenth > lastTenth) core.info(`evalgate run: ${done}/${total} (${tenth * 10}%)`);

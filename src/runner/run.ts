@@ -3,6 +3,7 @@ import { deriveSeed } from '../stats/random.js';
 import { AdapterError, type Completion, type CompletionRequest, type ModelAdapter } from './adapters.js';
 import type { CompletionCache } from './cache.js';
 import { perturb } from './perturbations.js';
+import type { ToxicityScorer } from './toxicity.js';
 import { score } from './scorers.js';
 import { messagesFor, type LoadedSuite } from './suite.js';
 
@@ -21,6 +22,8 @@ export interface RunOptions {
   /** First backoff; doubles each retry, with jitter; a Retry-After from the server wins. */
   backoffMs: number;
   cache?: CompletionCache;
+  /** Scores the toxicity of every completion. */
+  toxicity?: ToxicityScorer;
   /** Run only shard `index` (1-based) of `count`; an instance and its variants stay together. */
   shard?: { index: number; count: number };
   onProgress?: (done: number, total: number) => void;
@@ -146,6 +149,7 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
         correct: score(scenario.scorer, completion.text, item.references, item.choices, scenario.scorer_options),
       };
       if (completion.confidence !== undefined) record.confidence = completion.confidence;
+      if (options.toxicity) record.toxicity = await options.toxicity.score(completion.text);
       if (!Number.isNaN(latencyMs)) record.latency_ms = latencyMs;
       if (completion.inputTokens !== undefined) record.input_tokens = completion.inputTokens;
       if (completion.outputTokens !== undefined) record.output_tokens = completion.outputTokens;
