@@ -110,6 +110,20 @@ describe('evalgate run', () => {
     expect(retries).toBeGreaterThanOrEqual(4);
   });
 
+  it('scores toxicity with an external command when asked', async () => {
+    const dir = tempDir();
+    const scorer = join(dir, 'tox.mjs');
+    writeFileSync(scorer, "import { createInterface } from 'node:readline';\ncreateInterface({ input: process.stdin }).on('line', (line) => { const r = JSON.parse(line); process.stdout.write(JSON.stringify({ id: r.id, toxicity: r.text === 'refund' ? 0.75 : 0.1 }) + '\\n'); });\n");
+    writeFileSync(join(dir, 'data.jsonl'), [JSON.stringify({ id: 'a', input: 'I was charged twice', references: ['refund'] }), JSON.stringify({ id: 'b', input: 'hello', references: ['deny'] })].join('\n'));
+    writeFileSync(join(dir, 'suite.yml'), 'version: 1\nname: t\nscenarios:\n  - name: s\n    data: data.jsonl\n    scorer: exact_match\n');
+    const result = await evalgate('run', '--suite', join(dir, 'suite.yml'), '--model', TOY, '--out', join(dir, 'out.jsonl'), '--no-cache', '--toxicity-command', `node ${scorer}`);
+    expect(result.code).toBe(0);
+    expect(readRecords(join(dir, 'out.jsonl')).map((record) => [record.prediction, record.toxicity])).toEqual([
+      ['refund', 0.75],
+      ['deny', 0.1],
+    ]);
+  });
+
   it('re-scores the completions of an earlier records file (replay)', async () => {
     const dir = tempDir();
     await evalgate('run', '--suite', SUITE, '--model', TOY, '--out', join(dir, 'a.jsonl'), '--cache-dir', join(dir, 'cache'));

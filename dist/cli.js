@@ -46425,9 +46425,72 @@ function scopeText(title, metrics, minGroupSize) {
 ${markdownTable([METRIC_TABLE_HEADER, ...rows], { align: METRIC_TABLE_ALIGN })}`;
 }
 
-// src/runner/adapters.ts
+// src/runner/json-lines-process.ts
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+var JsonLinesProcess = class {
+  constructor(command, role) {
+    this.command = command;
+    this.role = role;
+  }
+  command;
+  role;
+  child;
+  exited;
+  nextId = 0;
+  pending = /* @__PURE__ */ new Map();
+  start() {
+    const child = spawn(this.command, { shell: true, stdio: ["pipe", "pipe", "pipe"] });
+    child.stderr.on("data", (chunk) => process.stderr.write(chunk));
+    child.stdin.on("error", () => void 0);
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      let response;
+      try {
+        response = JSON.parse(line);
+      } catch {
+        process.stderr.write(`evalgate: ${this.role} wrote a line that is not JSON: ${line.slice(0, 200)}
+`);
+        return;
+      }
+      const waiting = this.pending.get(String(response.id));
+      if (!waiting) return;
+      this.pending.delete(String(response.id));
+      waiting.resolve(response);
+    });
+    child.on("exit", (code, signal) => {
+      this.exited = `${this.role} exited (${signal ?? `code ${code}`})`;
+      for (const waiting of this.pending.values()) waiting.reject(new Error(this.exited));
+      this.pending.clear();
+    });
+    return child;
+  }
+  /** Sends a request (an "id" is added) and resolves with the program's answer to it. */
+  request(payload, signal) {
+    this.child ??= this.start();
+    if (this.exited) return Promise.reject(new Error(this.exited));
+    const id = String(this.nextId++);
+    return new Promise((resolve2, reject) => {
+      this.pending.set(id, { resolve: resolve2, reject });
+      signal?.addEventListener("abort", () => {
+        if (this.pending.delete(id)) reject(new Error("timed out"));
+      });
+      this.child.stdin.write(`${JSON.stringify({ id, ...payload })}
+`);
+    });
+  }
+  /** Ends the program's input and waits (up to 2 s, then kills it) for it to exit. */
+  async close() {
+    const child = this.child;
+    if (!child || this.exited) return;
+    child.stdin.end();
+    await new Promise((resolve2) => {
+      child.once("exit", resolve2);
+      setTimeout(() => child.kill(), 2e3).unref();
+    });
+  }
+};
+
+// src/runner/adapters.ts
 var AdapterError = class extends Error {
   constructor(message, retryable, retryAfterMs) {
     super(message);
@@ -46458,64 +46521,23 @@ async function replayAdapter(file2) {
   };
 }
 function commandAdapter(command) {
-  let child;
-  let exited;
-  let nextId = 0;
-  const pending = /* @__PURE__ */ new Map();
-  const start = () => {
-    child = spawn(command, { shell: true, stdio: ["pipe", "pipe", "pipe"] });
-    child.stderr.on("data", (chunk) => process.stderr.write(chunk));
-    child.stdin.on("error", () => void 0);
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      let response;
-      try {
-        response = JSON.parse(line);
-      } catch {
-        process.stderr.write(`evalgate: the model command wrote a line that is not JSON: ${line.slice(0, 200)}
-`);
-        return;
-      }
-      const waiting = pending.get(String(response.id));
-      if (!waiting) return;
-      pending.delete(String(response.id));
-      if (typeof response.error === "string") waiting.reject(new AdapterError(response.error, response.retryable === true));
-      else if (typeof response.text !== "string") waiting.reject(new AdapterError('the model command answered without "text"', false));
-      else {
-        const number4 = (value) => typeof value === "number" ? value : void 0;
-        waiting.resolve({ text: response.text, inputTokens: number4(response.input_tokens), outputTokens: number4(response.output_tokens), confidence: number4(response.confidence) });
-      }
-    });
-    child.on("exit", (code, signal) => {
-      exited = `the model command exited (${signal ?? `code ${code}`})`;
-      for (const waiting of pending.values()) waiting.reject(new AdapterError(exited, false));
-      pending.clear();
-    });
-  };
+  const program2 = new JsonLinesProcess(command, "the model command");
+  const number4 = (value) => typeof value === "number" ? value : void 0;
   return {
     id: `command:${command}`,
     model: command,
-    complete(request, signal) {
-      if (!child) start();
-      if (exited) return Promise.reject(new AdapterError(exited, false));
-      const id = String(nextId++);
-      return new Promise((resolve2, reject) => {
-        pending.set(id, { resolve: resolve2, reject });
-        signal.addEventListener("abort", () => {
-          if (pending.delete(id)) reject(new AdapterError("timed out", true));
-        });
-        child.stdin.write(`${JSON.stringify({ id, messages: request.messages, settings: request.settings })}
-`);
-      });
-    },
-    async close() {
-      if (child && !exited) {
-        child.stdin.end();
-        await new Promise((resolve2) => {
-          child.once("exit", resolve2);
-          setTimeout(() => child?.kill(), 2e3).unref();
-        });
+    async complete(request, signal) {
+      let response;
+      try {
+        response = await program2.request({ messages: request.messages, settings: request.settings }, signal);
+      } catch (error62) {
+        throw new AdapterError(error62.message, signal.aborted);
       }
-    }
+      if (typeof response.error === "string") throw new AdapterError(response.error, response.retryable === true);
+      if (typeof response.text !== "string") throw new AdapterError('the model command answered without "text"', false);
+      return { text: response.text, inputTokens: number4(response.input_tokens), outputTokens: number4(response.output_tokens), confidence: number4(response.confidence) };
+    },
+    close: () => program2.close()
   };
 }
 async function openaiAdapter(model, baseURL) {
@@ -46611,10 +46633,6 @@ var CompletionCache = class {
   }
 };
 
-// src/runner/toxicity.ts
-import { spawn as spawn2 } from "node:child_process";
-import { createInterface as createInterface2 } from "node:readline";
-
 // node_modules/obscenity/dist/index.mjs
 var import_index2 = __toESM(require_dist2(), 1);
 var DataSet = import_index2.default.DataSet;
@@ -46660,40 +46678,14 @@ function lexicalToxicity() {
   };
 }
 function commandToxicity(command) {
-  let child;
-  let nextId = 0;
-  const pending = /* @__PURE__ */ new Map();
-  const start = () => {
-    child = spawn2(command, { shell: true, stdio: ["pipe", "pipe", "pipe"] });
-    child.stderr.on("data", (chunk) => process.stderr.write(chunk));
-    child.stdin.on("error", () => void 0);
-    createInterface2({ input: child.stdout }).on("line", (line) => {
-      const response = JSON.parse(line);
-      const waiting = pending.get(String(response.id));
-      if (!waiting) return;
-      pending.delete(String(response.id));
-      const value = response.toxicity;
-      if (typeof value === "number" && value >= 0 && value <= 1) waiting.resolve(value);
-      else waiting.reject(new Error(`the toxicity command answered ${JSON.stringify(value)}, not a number in [0, 1]`));
-    });
-    child.on("exit", (code) => {
-      for (const waiting of pending.values()) waiting.reject(new Error(`the toxicity command exited (code ${code})`));
-      pending.clear();
-    });
-  };
+  const program2 = new JsonLinesProcess(command, "the toxicity command");
   return {
-    score(text) {
-      if (!child) start();
-      const id = String(nextId++);
-      return new Promise((resolve2, reject) => {
-        pending.set(id, { resolve: resolve2, reject });
-        child.stdin.write(`${JSON.stringify({ id, text })}
-`);
-      });
+    async score(text) {
+      const { toxicity } = await program2.request({ text });
+      if (typeof toxicity !== "number" || toxicity < 0 || toxicity > 1) throw new Error(`the toxicity command answered ${JSON.stringify(toxicity)}, not a number in [0, 1]`);
+      return toxicity;
     },
-    async close() {
-      child?.stdin.end();
-    }
+    close: () => program2.close()
   };
 }
 

@@ -1,7 +1,6 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { UsageError } from '../records/errors.js';
 import { readRecords } from '../records/read.js';
+import { JsonLinesProcess } from './json-lines-process.js';
 import type { ChatMessage, GenerationSettings } from './suite.js';
 
 /** What a model is asked: the conversation, the settings, and which example it is (for replay). */
@@ -73,62 +72,24 @@ export async function replayAdapter(file: string): Promise<ModelAdapter> {
  * Responses may come in any order; the program's stderr goes to evalgate's stderr.
  */
 export function commandAdapter(command: string): ModelAdapter {
-  let child: ChildProcessWithoutNullStreams | undefined;
-  let exited: string | undefined;
-  let nextId = 0;
-  const pending = new Map<string, { resolve: (completion: Completion) => void; reject: (error: Error) => void }>();
-  const start = () => {
-    child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'] });
-    child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
-    child.stdin.on('error', () => undefined); // a dead program is reported by 'exit'
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      let response: { id?: unknown; text?: unknown; error?: unknown; retryable?: unknown; input_tokens?: unknown; output_tokens?: unknown; confidence?: unknown };
-      try {
-        response = JSON.parse(line);
-      } catch {
-        process.stderr.write(`evalgate: the model command wrote a line that is not JSON: ${line.slice(0, 200)}\n`);
-        return;
-      }
-      const waiting = pending.get(String(response.id));
-      if (!waiting) return;
-      pending.delete(String(response.id));
-      if (typeof response.error === 'string') waiting.reject(new AdapterError(response.error, response.retryable === true));
-      else if (typeof response.text !== 'string') waiting.reject(new AdapterError('the model command answered without "text"', false));
-      else {
-        const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
-        waiting.resolve({ text: response.text, inputTokens: number(response.input_tokens), outputTokens: number(response.output_tokens), confidence: number(response.confidence) });
-      }
-    });
-    child.on('exit', (code, signal) => {
-      exited = `the model command exited (${signal ?? `code ${code}`})`;
-      for (const waiting of pending.values()) waiting.reject(new AdapterError(exited, false));
-      pending.clear();
-    });
-  };
+  const program = new JsonLinesProcess(command, 'the model command');
+  const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
   return {
     id: `command:${command}`,
     model: command,
-    complete(request, signal) {
-      if (!child) start();
-      if (exited) return Promise.reject(new AdapterError(exited, false));
-      const id = String(nextId++);
-      return new Promise<Completion>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        signal.addEventListener('abort', () => {
-          if (pending.delete(id)) reject(new AdapterError('timed out', true));
-        });
-        child!.stdin.write(`${JSON.stringify({ id, messages: request.messages, settings: request.settings })}\n`);
-      });
-    },
-    async close() {
-      if (child && !exited) {
-        child.stdin.end();
-        await new Promise((resolve) => {
-          child!.once('exit', resolve);
-          setTimeout(() => child?.kill(), 2000).unref();
-        });
+    async complete(request, signal) {
+      let response: Record<string, unknown>;
+      try {
+        response = await program.request({ messages: request.messages, settings: request.settings }, signal);
+      } catch (error) {
+        // A time-out may be retried; a program that died may not.
+        throw new AdapterError((error as Error).message, signal.aborted);
       }
+      if (typeof response.error === 'string') throw new AdapterError(response.error, response.retryable === true);
+      if (typeof response.text !== 'string') throw new AdapterError('the model command answered without "text"', false);
+      return { text: response.text, inputTokens: number(response.input_tokens), outputTokens: number(response.output_tokens), confidence: number(response.confidence) };
     },
+    close: () => program.close(),
   };
 }
 

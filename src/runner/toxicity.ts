@@ -1,6 +1,5 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
+import { JsonLinesProcess } from './json-lines-process.js';
 
 /**
  * Toxicity of a completion in [0, 1]. The default is lexical: the maintained `obscenity` library's
@@ -26,38 +25,13 @@ export function lexicalToxicity(): ToxicityScorer {
 }
 
 export function commandToxicity(command: string): ToxicityScorer {
-  let child: ChildProcessWithoutNullStreams | undefined;
-  let nextId = 0;
-  const pending = new Map<string, { resolve: (value: number) => void; reject: (error: Error) => void }>();
-  const start = () => {
-    child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'] });
-    child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
-    child.stdin.on('error', () => undefined);
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const response = JSON.parse(line) as { id?: unknown; toxicity?: unknown };
-      const waiting = pending.get(String(response.id));
-      if (!waiting) return;
-      pending.delete(String(response.id));
-      const value = response.toxicity;
-      if (typeof value === 'number' && value >= 0 && value <= 1) waiting.resolve(value);
-      else waiting.reject(new Error(`the toxicity command answered ${JSON.stringify(value)}, not a number in [0, 1]`));
-    });
-    child.on('exit', (code) => {
-      for (const waiting of pending.values()) waiting.reject(new Error(`the toxicity command exited (code ${code})`));
-      pending.clear();
-    });
-  };
+  const program = new JsonLinesProcess(command, 'the toxicity command');
   return {
-    score(text) {
-      if (!child) start();
-      const id = String(nextId++);
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        child!.stdin.write(`${JSON.stringify({ id, text })}\n`);
-      });
+    async score(text) {
+      const { toxicity } = await program.request({ text });
+      if (typeof toxicity !== 'number' || toxicity < 0 || toxicity > 1) throw new Error(`the toxicity command answered ${JSON.stringify(toxicity)}, not a number in [0, 1]`);
+      return toxicity;
     },
-    async close() {
-      child?.stdin.end();
-    },
+    close: () => program.close(),
   };
 }
