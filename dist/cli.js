@@ -46425,6 +46425,36 @@ function scopeText(title, metrics, minGroupSize) {
 ${markdownTable([METRIC_TABLE_HEADER, ...rows], { align: METRIC_TABLE_ALIGN })}`;
 }
 
+// src/runner/http-fetch.ts
+import { Agent as HttpAgent, request as httpRequest } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+var agents = { "http:": new HttpAgent({ keepAlive: true, maxSockets: 256 }), "https:": new HttpsAgent({ keepAlive: true, maxSockets: 256 }) };
+async function keepAliveFetch(input2, init = {}) {
+  const url2 = new URL(input2 instanceof Request ? input2.url : input2);
+  const send = url2.protocol === "https:" ? httpsRequest : httpRequest;
+  const headers = {};
+  new Headers(init.headers).forEach((value, name) => headers[name] = value);
+  const body = typeof init.body === "string" ? init.body : init.body === void 0 || init.body === null ? void 0 : Buffer.from(await new Response(init.body).arrayBuffer());
+  return new Promise((resolve2, reject) => {
+    const request = send(url2, { method: init.method ?? "GET", headers, agent: agents[url2.protocol], signal: init.signal ?? void 0 }, (response) => {
+      const chunks = [];
+      response.on("data", (chunk) => chunks.push(chunk));
+      response.on("error", reject);
+      response.on("end", () => {
+        const responseHeaders = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (value !== void 0) responseHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
+        }
+        const status = response.statusCode ?? 500;
+        const payload = status === 204 || status === 304 ? null : Buffer.concat(chunks);
+        resolve2(new Response(payload, { status, statusText: response.statusMessage, headers: responseHeaders }));
+      });
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
 // src/runner/json-lines-process.ts
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -46542,7 +46572,7 @@ function commandAdapter(command) {
 }
 async function openaiAdapter(model, baseURL) {
   const { default: OpenAI2, APIError: APIError2 } = await Promise.resolve().then(() => (init_openai(), openai_exports));
-  const client = new OpenAI2({ apiKey: process.env.OPENAI_API_KEY ?? "not-needed", baseURL, maxRetries: 0, logLevel: "off" });
+  const client = new OpenAI2({ apiKey: process.env.OPENAI_API_KEY ?? "not-needed", baseURL, maxRetries: 0, logLevel: "off", fetch: keepAliveFetch });
   let logprobs = true;
   return {
     id: `openai:${client.baseURL}:${model}`,

@@ -1,5 +1,6 @@
 import { UsageError } from '../records/errors.js';
 import { readRecords } from '../records/read.js';
+import { keepAliveFetch } from './http-fetch.js';
 import { JsonLinesProcess } from './json-lines-process.js';
 import type { ChatMessage, GenerationSettings } from './suite.js';
 
@@ -102,7 +103,7 @@ export function commandAdapter(command: string): ModelAdapter {
  */
 export async function openaiAdapter(model: string, baseURL?: string): Promise<ModelAdapter> {
   const { default: OpenAI, APIError } = await import('openai');
-  const client = new OpenAI({ apiKey: process.env.OPENAI_API_KEY ?? 'not-needed', baseURL, maxRetries: 0, logLevel: 'off' });
+  const client = new OpenAI({ apiKey: process.env.OPENAI_API_KEY ?? 'not-needed', baseURL, maxRetries: 0, logLevel: 'off', fetch: keepAliveFetch });
   let logprobs = true;
   return {
     id: `openai:${client.baseURL}:${model}`,
