@@ -24675,7 +24675,7 @@ var {
 } = import_index.default;
 
 // src/cli.ts
-import { writeFile as writeFile2 } from "node:fs/promises";
+import { writeFile as writeFile3 } from "node:fs/promises";
 import { join as join2, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -47056,6 +47056,10 @@ function messagesFor(scenario, instance, input2) {
 }
 
 // src/runner/run.ts
+var DEFAULT_RUN_OPTIONS = { concurrency: 8, timeoutMs: 6e4, retries: 4, backoffMs: 500 };
+function describeRun(stats) {
+  return `${stats.records} records (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache) in ${stats.seconds.toFixed(2)} s`;
+}
 function shardOf(scenario, id, count) {
   return deriveSeed(0, `${scenario}\0${id}`) % count + 1;
 }
@@ -47200,6 +47204,12 @@ function describe3(key) {
   return `${scenario}/${id}${perturbation ? ` (${perturbation})` : ""}`;
 }
 
+// src/records/write.ts
+import { writeFile as writeFile2 } from "node:fs/promises";
+async function writeRecords(path2, records) {
+  await writeFile2(path2, records.map((record2) => JSON.stringify(record2)).join("\n") + "\n");
+}
+
 // src/cli.ts
 var EXIT_OK = 0;
 var EXIT_GATE_FAILED = 1;
@@ -47264,8 +47274,8 @@ function buildProgram(io, setExitCode) {
     const baseline = flags.baseline ? await loadRun(flags.baseline) : void 0;
     const result = evaluateGate({ policy: policy.policy, candidate, baseline });
     const report = buildGateReport(result, policy, candidate, baseline, result.candidateMetrics.scenarios);
-    if (flags.markdown) await writeFile2(flags.markdown, gateMarkdown(report, policy.policy.settings.min_group_size));
-    if (flags.json) await writeFile2(flags.json, `${JSON.stringify(report, null, 2)}
+    if (flags.markdown) await writeFile3(flags.markdown, gateMarkdown(report, policy.policy.settings.min_group_size));
+    if (flags.json) await writeFile3(flags.json, `${JSON.stringify(report, null, 2)}
 `);
     io.stdout(gateText(report, io.colour ?? false));
     setExitCode(result.verdict === "fail" ? EXIT_GATE_FAILED : EXIT_OK);
@@ -47318,7 +47328,7 @@ function buildProgram(io, setExitCode) {
 One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")} --candidate ${at("examples/billing/candidate-a.jsonl")} --baseline ${at("examples/billing/baseline.jsonl")}
 `);
   });
-  program2.command("run").description("Run an evaluation suite against a model and write one record per example (JSON Lines).").requiredOption("--suite <file>", "suite file (YAML or JSON)").requiredOption("--model <spec>", 'openai:MODEL | command:"CMD ARGS" | replay:RECORDS.jsonl').option("--base-url <url>", "OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)").requiredOption("--out <file>", "records file to write").option("--concurrency <n>", "requests in flight", integerOption(1, 1024), 8).option("--rpm <n>", "at most this many requests started per minute", integerOption(1, 1e6)).option("--timeout <ms>", "per-request time-out in milliseconds", integerOption(1, 36e5), 6e4).option("--retries <n>", "retries of a failed call (429, 5xx, network, time-out)", integerOption(0, 20), 4).option("--cache-dir <dir>", "completion cache directory", ".evalgate/completions").option("--no-cache", "ask the model even for cached completions").option("--shard <i/n>", "run only shard i of n (1-based); an instance and its variants stay together", shardOption).option("--toxicity-command <cmd>", "score toxicity with this program (JSON Lines) instead of the built-in word list").action(async (flags) => {
+  program2.command("run").description("Run an evaluation suite against a model and write one record per example (JSON Lines).").requiredOption("--suite <file>", "suite file (YAML or JSON)").requiredOption("--model <spec>", 'openai:MODEL | command:"CMD ARGS" | replay:RECORDS.jsonl').option("--base-url <url>", "OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)").requiredOption("--out <file>", "records file to write").option("--concurrency <n>", "requests in flight", integerOption(1, 1024), DEFAULT_RUN_OPTIONS.concurrency).option("--rpm <n>", "at most this many requests started per minute", integerOption(1, 1e6)).option("--timeout <ms>", "per-request time-out in milliseconds", integerOption(1, 36e5), DEFAULT_RUN_OPTIONS.timeoutMs).option("--retries <n>", "retries of a failed call (429, 5xx, network, time-out)", integerOption(0, 20), DEFAULT_RUN_OPTIONS.retries).option("--cache-dir <dir>", "completion cache directory", ".evalgate/completions").option("--no-cache", "ask the model even for cached completions").option("--shard <i/n>", "run only shard i of n (1-based); an instance and its variants stay together", shardOption).option("--toxicity-command <cmd>", "score toxicity with this program (JSON Lines) instead of the built-in word list").action(async (flags) => {
     const loaded = await loadSuite(flags.suite);
     const adapter = await adapterFromSpec(flags.model, flags.baseUrl);
     const cache = flags.cache ? new CompletionCache(flags.cacheDir) : void 0;
@@ -47329,14 +47339,14 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
         requestsPerMinute: flags.rpm,
         timeoutMs: flags.timeout,
         retries: flags.retries,
-        backoffMs: 500,
+        backoffMs: DEFAULT_RUN_OPTIONS.backoffMs,
         cache,
         toxicity,
         shard: flags.shard,
         onProgress: progressReporter(io)
       });
-      await writeFile2(flags.out, records.map((record2) => JSON.stringify(record2)).join("\n") + "\n");
-      io.stderr(`evalgate: ${stats.records} records to ${flags.out} in ${stats.seconds.toFixed(2)} s (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache)
+      await writeRecords(flags.out, records);
+      io.stderr(`evalgate: ${flags.out}: ${describeRun(stats)}
 `);
     } finally {
       await adapter.close();
@@ -47346,7 +47356,7 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
   program2.command("merge").description("Combine the records of shards (evalgate run --shard) into one file; refuse duplicates, and with --suite gaps.").argument("<shards...>", "records files of the shards").requiredOption("--out <file>", "merged records file").option("--suite <file>", "the suite the shards ran: every example must be in exactly one shard").action(async (files, flags) => {
     const expected = flags.suite ? exampleKeys(await loadSuite(flags.suite)) : void 0;
     const records = await mergeShards(files, expected);
-    await writeFile2(flags.out, records.map((record2) => JSON.stringify(record2)).join("\n") + "\n");
+    await writeRecords(flags.out, records);
     io.stderr(`evalgate: ${records.length} records from ${files.length} shards to ${flags.out}
 `);
   });

@@ -18,7 +18,8 @@ import { adapterFromSpec } from './runner/adapters.js';
 import { CompletionCache } from './runner/cache.js';
 import { commandToxicity, lexicalToxicity } from './runner/toxicity.js';
 import { mergeShards } from './runner/merge.js';
-import { exampleKeys, runSuite } from './runner/run.js';
+import { DEFAULT_RUN_OPTIONS, describeRun, exampleKeys, runSuite } from './runner/run.js';
+import { writeRecords } from './records/write.js';
 import { loadSuite } from './runner/suite.js';
 
 /** Exit codes of every evalgate command. */
@@ -198,10 +199,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .requiredOption('--model <spec>', 'openai:MODEL | command:"CMD ARGS" | replay:RECORDS.jsonl')
     .option('--base-url <url>', 'OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)')
     .requiredOption('--out <file>', 'records file to write')
-    .option('--concurrency <n>', 'requests in flight', integerOption(1, 1024), 8)
+    .option('--concurrency <n>', 'requests in flight', integerOption(1, 1024), DEFAULT_RUN_OPTIONS.concurrency)
     .option('--rpm <n>', 'at most this many requests started per minute', integerOption(1, 1_000_000))
-    .option('--timeout <ms>', 'per-request time-out in milliseconds', integerOption(1, 3_600_000), 60_000)
-    .option('--retries <n>', 'retries of a failed call (429, 5xx, network, time-out)', integerOption(0, 20), 4)
+    .option('--timeout <ms>', 'per-request time-out in milliseconds', integerOption(1, 3_600_000), DEFAULT_RUN_OPTIONS.timeoutMs)
+    .option('--retries <n>', 'retries of a failed call (429, 5xx, network, time-out)', integerOption(0, 20), DEFAULT_RUN_OPTIONS.retries)
     .option('--cache-dir <dir>', 'completion cache directory', '.evalgate/completions')
     .option('--no-cache', 'ask the model even for cached completions')
     .option('--shard <i/n>', 'run only shard i of n (1-based); an instance and its variants stay together', shardOption)
@@ -217,14 +218,14 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
           requestsPerMinute: flags.rpm,
           timeoutMs: flags.timeout,
           retries: flags.retries,
-          backoffMs: 500,
+          backoffMs: DEFAULT_RUN_OPTIONS.backoffMs,
           cache,
           toxicity,
           shard: flags.shard,
           onProgress: progressReporter(io),
         });
-        await writeFile(flags.out, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
-        io.stderr(`evalgate: ${stats.records} records to ${flags.out} in ${stats.seconds.toFixed(2)} s (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache)\n`);
+        await writeRecords(flags.out, records);
+        io.stderr(`evalgate: ${flags.out}: ${describeRun(stats)}\n`);
       } finally {
         await adapter.close();
         await toxicity.close();
@@ -240,7 +241,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .action(async (files: string[], flags: { out: string; suite?: string }) => {
       const expected = flags.suite ? exampleKeys(await loadSuite(flags.suite)) : undefined;
       const records = await mergeShards(files, expected);
-      await writeFile(flags.out, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
+      await writeRecords(flags.out, records);
       io.stderr(`evalgate: ${records.length} records from ${files.length} shards to ${flags.out}\n`);
     });
 

@@ -13,7 +13,8 @@ import { buildGateReport, type GateReport } from './report/gate-report.js';
 import { adapterFromSpec } from './runner/adapters.js';
 import { CompletionCache } from './runner/cache.js';
 import { lexicalToxicity } from './runner/toxicity.js';
-import { runSuite } from './runner/run.js';
+import { DEFAULT_RUN_OPTIONS, describeRun, runSuite } from './runner/run.js';
+import { writeRecords } from './records/write.js';
 import { loadSuite } from './runner/suite.js';
 
 type Octokit = ReturnType<typeof github.getOctokit>;
@@ -54,10 +55,7 @@ async function runSuiteForCandidate(suiteFile: string, modelSpec: string, baseUr
   try {
     let lastTenth = 0;
     const { records, stats } = await runSuite(loaded, adapter, {
-      concurrency: 8,
-      timeoutMs: 60_000,
-      retries: 4,
-      backoffMs: 500,
+      ...DEFAULT_RUN_OPTIONS,
       cache: new CompletionCache(COMPLETIONS_DIRECTORY),
       toxicity: lexicalToxicity(),
       onProgress: (done, total) => {
@@ -67,8 +65,8 @@ async function runSuiteForCandidate(suiteFile: string, modelSpec: string, baseUr
       },
     });
     const path = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-records.jsonl');
-    await writeFile(path, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
-    core.info(`evalgate run: ${stats.records} records (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache)`);
+    await writeRecords(path, records);
+    core.info(`evalgate run: ${describeRun(stats)}`);
     core.setOutput(OUTPUT.records, path);
     await saveCompletions(loaded.suite.name, github.context.sha);
     return path;
