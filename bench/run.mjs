@@ -3,7 +3,8 @@
 // (reading and JSON-parsing the same file, nothing else); (2) simulates the gate's false alarms (A/A)
 // and power (bench/simulate-gate.ts). Writes both into README.md.
 // (3) runs 2,000 requests through `evalgate run` against a local OpenAI-compatible endpoint.
-// Options: --sizes 100000,1000000  --runs 5  --trials 1000  --only metrics|runner|simulation  --no-readme
+// (4) the same workload through promptfoo (installed from npm into bench/out/promptfoo once).
+// Options: --sizes 100000,1000000  --runs 5  --trials 1000  --only metrics|runner|promptfoo|simulation  --no-readme
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -144,8 +145,28 @@ async function runnerBenchmark() {
   writeIntoReadme('runner', text);
 }
 
+async function promptfooBenchmark() {
+  process.stderr.write('the same workload through evalgate and promptfoo...\n');
+  const output = await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bench/promptfoo.mjs'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`promptfoo benchmark exited ${code}`))));
+  });
+  const result = JSON.parse(output);
+  const text = [
+    `| ${result.requests} requests, concurrency ${result.concurrency}, server latency 20 ms, whole process | time | ratio |`,
+    '|---|---:|---:|',
+    `| \`evalgate run\` (Node ${process.version}) | ${result.evalgateSeconds.toFixed(2)} s | 1x |`,
+    `| \`promptfoo eval\` ${result.promptfooVersion} (Node 22, from npm) | ${result.promptfooSeconds.toFixed(2)} s | ${(result.promptfooSeconds / result.evalgateSeconds).toFixed(1)}x |`,
+  ].join('\n');
+  process.stdout.write(`${text}\n`);
+  writeIntoReadme('promptfoo', text);
+}
+
 const mib = (bytes) => `${Math.round(bytes / 2 ** 20)} MiB`;
 
 if (!values.only || values.only === 'metrics') await metricsBenchmark();
 if (!values.only || values.only === 'runner') await runnerBenchmark();
+if (!values.only || values.only === 'promptfoo') await promptfooBenchmark();
 if (!values.only || values.only === 'simulation') await simulation();
