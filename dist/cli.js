@@ -47389,6 +47389,10 @@ async function runCli(argv, io) {
 
 // src/bin.ts
 function main() {
+  process.stdout.on("error", (error62) => {
+    if (error62.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error62;
+  });
   runCli(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

@@ -5,6 +5,11 @@ import { runCli } from './cli.js';
  * and exit 2 rather than let a half-written result pass as success.
  */
 function main(): void {
+  // A reader that stops early (`evalgate metrics ... | head`) is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   runCli(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

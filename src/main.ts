@@ -170,7 +170,11 @@ export async function run(): Promise<void> {
     else if (waived) core.warning(`evalgate: fail, waived by the label ${inputs.waiverLabel}`);
   } catch (error) {
     // Bad input (records, metrics, policy) carries its file, line and field in the message.
-    core.setOutput(OUTPUT.verdict, 'error');
     core.setFailed(error instanceof Error ? error.message : String(error));
+    try {
+      core.setOutput(OUTPUT.verdict, 'error');
+    } catch {
+      // No output file (not on a runner): the failure above is what matters.
+    }
   }
 }
