@@ -24676,7 +24676,7 @@ var {
 
 // src/cli.ts
 import { writeFile as writeFile3 } from "node:fs/promises";
-import { join as join2, relative } from "node:path";
+import { join as join3, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // src/stats/quantile.ts
@@ -25446,7 +25446,7 @@ function collectScope(table, scope2) {
   const calibrationInstances = [];
   const latencyRows = [];
   const latencyInstances = [];
-  const { failed, kind, correct: correctOf, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
+  const { failed, kind, correct: correctOf2, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
   for (let index = 0; index < scope2.rows.length; index++) {
     const row = scope2.rows[index];
     const instance = scope2.instanceOfRow[index];
@@ -25454,7 +25454,7 @@ function collectScope(table, scope2) {
     sums.add(errors, instance, rowFailed ? 1 : 0);
     if (rowFailed) continue;
     const rowKind = kind[row];
-    const correct = correctOf[row];
+    const correct = correctOf2[row];
     if (rowKind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], correct);
     else if (rowKind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], correct);
     else {
@@ -46029,6 +46029,96 @@ async function loadPolicy(file2) {
   return parsePolicy(text, file2);
 }
 
+// src/importers/lm-eval.ts
+import { readdir, readFile as readFile3, stat as stat2 } from "node:fs/promises";
+import { basename, join } from "node:path";
+var SAMPLES_FILE = /^samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.-]+)\.jsonl?$/;
+function parseSamples(text, file2) {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith("[")) {
+    try {
+      return JSON.parse(trimmed);
+    } catch (error62) {
+      throw new InputError(file2, void 0, `not valid JSON: ${error62.message}`);
+    }
+  }
+  return text.split("\n").flatMap((line, index) => {
+    if (line.trim() === "") return [];
+    try {
+      return [JSON.parse(line.replace(/\b(-?)(NaN|Infinity)\b/g, "null"))];
+    } catch (error62) {
+      throw new InputError(file2, index + 1, `not valid JSON: ${error62.message}`);
+    }
+  });
+}
+function choiceLoglikelihoods(sample) {
+  const responses = Array.isArray(sample.filtered_resps) ? sample.filtered_resps : void 0;
+  if (!responses || responses.length < 2) return void 0;
+  const values = responses.map((response) => Array.isArray(response) && response.length === 2 ? Number(response[0]) : NaN);
+  return values.every(Number.isFinite) ? values : void 0;
+}
+function argumentsList(sample) {
+  const args = sample.arguments;
+  if (Array.isArray(args)) return args.map((pair) => Array.isArray(pair) ? { arg_0: pair[0], arg_1: pair[1] } : {});
+  if (args && typeof args === "object") return Object.keys(args).sort((a, b) => Number(a.split("_").pop()) - Number(b.split("_").pop())).map((key) => args[key]);
+  return [];
+}
+function correctOf(sample) {
+  const names = ["acc", ...Array.isArray(sample.metrics) ? sample.metrics : [], ...Object.keys(sample)];
+  for (const name of names) {
+    const value = sample[name];
+    if (typeof value === "number" && value >= 0 && value <= 1 && !["doc_id"].includes(name)) return value;
+    if (typeof value === "boolean") return value ? 1 : 0;
+  }
+  return void 0;
+}
+function samplesToRecords(samples, task, file2) {
+  return samples.map((sample, index) => {
+    const filter = typeof sample.filter === "string" && sample.filter !== "none" ? sample.filter : void 0;
+    const args = argumentsList(sample);
+    const record2 = {
+      scenario: filter ? `${task}/${filter}` : task,
+      id: String(sample.doc_id ?? index),
+      input: typeof args[0]?.arg_0 === "string" ? args[0].arg_0 : void 0,
+      references: [String(sample.target ?? "")]
+    };
+    const correct = correctOf(sample);
+    if (correct === void 0) {
+      const metrics = Array.isArray(sample.metrics) ? ` (${sample.metrics.join(", ")})` : "";
+      throw new InputError(file2, index + 1, `sample ${record2.id} has no per-sample score in [0, 1]: its metrics${metrics} are computed over the whole task, so only the task's summary (results_*.json) can be gated`);
+    }
+    record2.correct = correct;
+    const loglikelihoods = choiceLoglikelihoods(sample);
+    if (loglikelihoods) {
+      const best = loglikelihoods.indexOf(Math.max(...loglikelihoods));
+      const peak = loglikelihoods[best];
+      const total = loglikelihoods.reduce((sum, value) => sum + Math.exp(value - peak), 0);
+      record2.confidence = 1 / total;
+      const continuation = args[best]?.arg_1;
+      if (typeof continuation === "string") record2.prediction = continuation.trim();
+    } else if (Array.isArray(sample.filtered_resps) && typeof sample.filtered_resps[0] === "string") {
+      record2.prediction = sample.filtered_resps[0];
+    }
+    return record2;
+  });
+}
+async function importLmEval(path2) {
+  let files;
+  try {
+    files = (await stat2(path2)).isDirectory() ? (await readdir(path2)).filter((name) => SAMPLES_FILE.test(name)).sort().map((name) => join(path2, name)) : [path2];
+  } catch {
+    throw new InputError(path2, void 0, "no such file or directory");
+  }
+  if (files.length === 0) throw new InputError(path2, void 0, "no samples_<task>_<timestamp>.jsonl files (run lm-eval with --log_samples)");
+  const records = [];
+  for (const file2 of files) {
+    const task = SAMPLES_FILE.exec(basename(file2))?.[1];
+    if (!task) throw new InputError(file2, void 0, "not a samples file: expected a name like samples_<task>_<timestamp>.jsonl");
+    records.push(...samplesToRecords(parseSamples(await readFile3(file2, "utf8"), file2), task, file2));
+  }
+  return records;
+}
+
 // node_modules/markdown-table/index.js
 function defaultStringLength(value) {
   return value.length;
@@ -46632,8 +46722,8 @@ async function adapterFromSpec(spec, baseUrl) {
 
 // src/runner/cache.ts
 import { createHash as createHash2 } from "node:crypto";
-import { mkdir, readFile as readFile3, rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readFile as readFile4, rename, writeFile } from "node:fs/promises";
+import { join as join2 } from "node:path";
 var CompletionCache = class {
   constructor(directory) {
     this.directory = directory;
@@ -46643,11 +46733,11 @@ var CompletionCache = class {
   misses = 0;
   path(adapter, request) {
     const key = createHash2("sha256").update(JSON.stringify({ adapter: adapter.id, messages: request.messages, settings: request.settings })).digest("hex");
-    return join(this.directory, key.slice(0, 2), `${key.slice(2)}.json`);
+    return join2(this.directory, key.slice(0, 2), `${key.slice(2)}.json`);
   }
   async get(adapter, request) {
     try {
-      const completion = JSON.parse(await readFile3(this.path(adapter, request), "utf8"));
+      const completion = JSON.parse(await readFile4(this.path(adapter, request), "utf8"));
       this.hits++;
       return completion;
     } catch {
@@ -46657,7 +46747,7 @@ var CompletionCache = class {
   }
   async set(adapter, request, completion) {
     const path2 = this.path(adapter, request);
-    await mkdir(join(path2, ".."), { recursive: true });
+    await mkdir(join2(path2, ".."), { recursive: true });
     await writeFile(`${path2}.tmp`, JSON.stringify(completion));
     await rename(`${path2}.tmp`, path2);
   }
@@ -46955,7 +47045,7 @@ function score(scorer, prediction, references, choices = [], options = {}) {
 }
 
 // src/runner/suite.ts
-import { readFile as readFile4 } from "node:fs/promises";
+import { readFile as readFile5 } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 var generationSchema = external_exports.strictObject({
   max_tokens: external_exports.int().min(1).optional(),
@@ -46994,7 +47084,7 @@ var instanceSchema = external_exports.looseObject({
 async function readInstances(file2, shownAs) {
   let text;
   try {
-    text = await readFile4(file2, "utf8");
+    text = await readFile5(file2, "utf8");
   } catch {
     throw new InputError(shownAs, void 0, "no such file (data of the suite)");
   }
@@ -47025,7 +47115,7 @@ async function readInstances(file2, shownAs) {
 async function loadSuite(file2) {
   let text;
   try {
-    text = await readFile4(file2, "utf8");
+    text = await readFile5(file2, "utf8");
   } catch {
     throw new ConfigError([`${file2}: no such file`]);
   }
@@ -47315,7 +47405,7 @@ function buildProgram(io, setExitCode) {
   });
   program2.command("demo").description("The bundled example: two candidate billing assistants under two policies, side by side.").action(async () => {
     const root = fileURLToPath(new URL("..", import.meta.url));
-    const at = (path2) => relative(process.cwd(), join2(root, path2)) || ".";
+    const at = (path2) => relative(process.cwd(), join3(root, path2)) || ".";
     io.stdout(DEMO_INTRODUCTION);
     io.stdout(
       await compare2(
@@ -47358,6 +47448,13 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
     const records = await mergeShards(files, expected);
     await writeRecords(flags.out, records);
     io.stderr(`evalgate: ${records.length} records from ${files.length} shards to ${flags.out}
+`);
+  });
+  program2.command("import").description("Turn another tool's output into evalgate records.").requiredOption("--from <tool>", "lm-eval (more to come: helm, promptfoo)").argument("<path>", "lm-eval: a samples_<task>_<timestamp>.jsonl file or the output folder holding them").requiredOption("--out <file>", "records file to write").action(async (path2, flags) => {
+    if (flags.from !== "lm-eval") throw new UsageError(`--from ${flags.from} is not supported yet; supported: lm-eval`);
+    const records = await importLmEval(path2);
+    await writeRecords(flags.out, records);
+    io.stderr(`evalgate: ${records.length} records from ${path2} to ${flags.out}
 `);
   });
   program2.command("schema").description("Print the JSON Schema of policy files (for editors).").action(() => io.stdout(`${JSON.stringify(policyJsonSchema(), null, 2)}

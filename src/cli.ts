@@ -9,6 +9,7 @@ import { loadRecordTable } from './metrics/load.js';
 import { InputError, UsageError } from './records/errors.js';
 import { loadPolicy, PolicyError } from './policy/load.js';
 import { policyJsonSchema } from './policy/schema.js';
+import { importLmEval } from './importers/lm-eval.js';
 import { gateMarkdown } from './report/gate-markdown.js';
 import { buildGateReport } from './report/gate-report.js';
 import { decisionMatrixText } from './report/compare-text.js';
@@ -243,6 +244,19 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       const records = await mergeShards(files, expected);
       await writeRecords(flags.out, records);
       io.stderr(`evalgate: ${records.length} records from ${files.length} shards to ${flags.out}\n`);
+    });
+
+  program
+    .command('import')
+    .description("Turn another tool's output into evalgate records.")
+    .requiredOption('--from <tool>', 'lm-eval (more to come: helm, promptfoo)')
+    .argument('<path>', 'lm-eval: a samples_<task>_<timestamp>.jsonl file or the output folder holding them')
+    .requiredOption('--out <file>', 'records file to write')
+    .action(async (path: string, flags: { from: string; out: string }) => {
+      if (flags.from !== 'lm-eval') throw new UsageError(`--from ${flags.from} is not supported yet; supported: lm-eval`);
+      const records = await importLmEval(path);
+      await writeRecords(flags.out, records);
+      io.stderr(`evalgate: ${records.length} records from ${path} to ${flags.out}\n`);
     });
 
   program

@@ -1,0 +1,33 @@
+import { describe, expect, it } from '@jest/globals';
+import { importLmEval } from '../src/importers/lm-eval.js';
+
+const FIXTURES = '../shared/fixtures/lm-eval';
+
+describe('importing lm-evaluation-harness samples', () => {
+  it('reads a multiple-choice task with the softmax confidence of the chosen answer', async () => {
+    const records = await importLmEval(`${FIXTURES}/llama-3-8b-bias-classification-2024-06-17T15-44-37.867068`);
+    expect(records).toHaveLength(609);
+    // Sample 0 by hand from the file: loglikelihoods -0.9797919988632202 (" A") and -0.8547919988632202 (" B"),
+    // target "B", acc 1.0 -> prediction B, confidence e^-0.85479 / (e^-0.97979 + e^-0.85479).
+    const [first] = records;
+    expect(first).toMatchObject({ scenario: 'bias_classification', id: '0', references: ['B'], correct: 1, prediction: 'B' });
+    expect(first.confidence).toBeCloseTo(Math.exp(-0.8547919988632202) / (Math.exp(-0.9797919988632202) + Math.exp(-0.8547919988632202)), 12);
+    expect(String(first.input)).toMatch(/^Given a sentence, predict if the sentence contains a bias or not\.\nSentence: Sierra Leone/);
+    // The mean of the per-sample acc is the task's acc in results_*.json: 0.5106732348111659.
+    expect(records.reduce((sum, record) => sum + (record.correct ?? 0), 0) / records.length).toBeCloseTo(0.5106732348111659, 12);
+  });
+
+  it('reads the older layout (no filter or metrics keys) the same way', async () => {
+    const records = await importLmEval(`${FIXTURES}/llama-3-8b-bias-classification-2024-06-17T12-20-26.826621`);
+    expect(records).toHaveLength(609);
+    // Sample 0: loglikelihoods -1.226333737373352 and -0.35133376717567444.
+    expect(records[0].confidence).toBeCloseTo(1 / (1 + Math.exp(-1.226333737373352 + 0.35133376717567444)), 12);
+  });
+
+  it('refuses samples whose metric is computed over the whole task, saying why', async () => {
+    await expect(importLmEval(`${FIXTURES}/gemma-2b-masakhaner`)).rejects.toThrow(
+      /samples_masakhaner_luo_prompt_1_2026-01-16T15-23-47\.285735\.jsonl:1: sample 0 has no per-sample score in \[0, 1\]: its metrics \(f1\) are computed over the whole task/,
+    );
+    await expect(importLmEval(`${FIXTURES}/llama-3-8b-instruct-gsm8k`)).rejects.toThrow(/no samples_<task>_<timestamp>\.jsonl files/);
+  });
+});

@@ -1,0 +1,121 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { InputError } from '../records/errors.js';
+import type { EvalRecord } from '../records/types.js';
+
+/*
+ * lm-evaluation-harness per-sample files (`samples_<task>_<timestamp>.jsonl`, or the older `.json`,
+ * JSON Lines as well or a JSON array) -> records. `correct` is the sample's `acc`, else its task's
+ * first per-sample metric. For multiple-choice tasks (one loglikelihood per choice in `resps`), the
+ * prediction is the most likely choice and `confidence` its softmax probability over the choices'
+ * loglikelihoods: HELM's max_prob for separate-choice scoring, so calibration can be gated too.
+ */
+
+const SAMPLES_FILE = /^samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.-]+)\.jsonl?$/;
+
+interface Sample {
+  doc_id?: unknown;
+  target?: unknown;
+  arguments?: Record<string, { arg_0?: unknown; arg_1?: unknown }> | unknown[];
+  resps?: unknown;
+  filtered_resps?: unknown;
+  filter?: unknown;
+  metrics?: unknown;
+  [metric: string]: unknown;
+}
+
+/** The samples of one file: JSON Lines, or (older versions) one JSON array. */
+function parseSamples(text: string, file: string): Sample[] {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('[')) {
+    try {
+      return JSON.parse(trimmed) as Sample[];
+    } catch (error) {
+      throw new InputError(file, undefined, `not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  return text.split('\n').flatMap((line, index) => {
+    if (line.trim() === '') return [];
+    try {
+      // lm-eval writes NaN and Infinity, which JSON does not have.
+      return [JSON.parse(line.replace(/\b(-?)(NaN|Infinity)\b/g, 'null')) as Sample];
+    } catch (error) {
+      throw new InputError(file, index + 1, `not valid JSON: ${(error as Error).message}`);
+    }
+  });
+}
+
+/** Loglikelihoods of the choices when the sample is multiple choice: resps like [[["-0.98", "False"]], ...]. */
+function choiceLoglikelihoods(sample: Sample): number[] | undefined {
+  const responses = Array.isArray(sample.filtered_resps) ? sample.filtered_resps : undefined;
+  if (!responses || responses.length < 2) return undefined;
+  const values = responses.map((response) => (Array.isArray(response) && response.length === 2 ? Number(response[0]) : NaN));
+  return values.every(Number.isFinite) ? values : undefined;
+}
+
+function argumentsList(sample: Sample): Array<{ arg_0?: unknown; arg_1?: unknown }> {
+  const args = sample.arguments;
+  if (Array.isArray(args)) return args.map((pair) => (Array.isArray(pair) ? { arg_0: pair[0], arg_1: pair[1] } : {}));
+  if (args && typeof args === 'object') return Object.keys(args).sort((a, b) => Number(a.split('_').pop()) - Number(b.split('_').pop())).map((key) => (args as Record<string, { arg_0?: unknown; arg_1?: unknown }>)[key]);
+  return [];
+}
+
+/** The per-sample score: `acc`, else the first of the task's metrics that is a number in [0, 1]. */
+function correctOf(sample: Sample): number | undefined {
+  const names = ['acc', ...(Array.isArray(sample.metrics) ? (sample.metrics as string[]) : []), ...Object.keys(sample)];
+  for (const name of names) {
+    const value = sample[name];
+    if (typeof value === 'number' && value >= 0 && value <= 1 && !['doc_id'].includes(name)) return value;
+    if (typeof value === 'boolean') return value ? 1 : 0;
+  }
+  return undefined;
+}
+
+export function samplesToRecords(samples: Sample[], task: string, file: string): EvalRecord[] {
+  return samples.map((sample, index) => {
+    const filter = typeof sample.filter === 'string' && sample.filter !== 'none' ? sample.filter : undefined;
+    const args = argumentsList(sample);
+    const record: EvalRecord = {
+      scenario: filter ? `${task}/${filter}` : task,
+      id: String(sample.doc_id ?? index),
+      input: typeof args[0]?.arg_0 === 'string' ? args[0].arg_0 : undefined,
+      references: [String(sample.target ?? '')],
+    };
+    const correct = correctOf(sample);
+    if (correct === undefined) {
+      const metrics = Array.isArray(sample.metrics) ? ` (${(sample.metrics as string[]).join(', ')})` : '';
+      throw new InputError(file, index + 1, `sample ${record.id} has no per-sample score in [0, 1]: its metrics${metrics} are computed over the whole task, so only the task's summary (results_*.json) can be gated`);
+    }
+    record.correct = correct;
+    const loglikelihoods = choiceLoglikelihoods(sample);
+    if (loglikelihoods) {
+      const best = loglikelihoods.indexOf(Math.max(...loglikelihoods));
+      const peak = loglikelihoods[best];
+      const total = loglikelihoods.reduce((sum, value) => sum + Math.exp(value - peak), 0);
+      record.confidence = 1 / total;
+      const continuation = args[best]?.arg_1;
+      if (typeof continuation === 'string') record.prediction = continuation.trim();
+    } else if (Array.isArray(sample.filtered_resps) && typeof sample.filtered_resps[0] === 'string') {
+      record.prediction = sample.filtered_resps[0];
+    }
+    return record;
+  });
+}
+
+/** Records from a samples file, or from every samples file of a directory (an lm-eval output folder). */
+export async function importLmEval(path: string): Promise<EvalRecord[]> {
+  let files: string[];
+  try {
+    files = (await stat(path)).isDirectory() ? (await readdir(path)).filter((name) => SAMPLES_FILE.test(name)).sort().map((name) => join(path, name)) : [path];
+  } catch {
+    throw new InputError(path, undefined, 'no such file or directory');
+  }
+  if (files.length === 0) throw new InputError(path, undefined, 'no samples_<task>_<timestamp>.jsonl files (run lm-eval with --log_samples)');
+  const records: EvalRecord[] = [];
+  for (const file of files) {
+    const task = SAMPLES_FILE.exec(basename(file))?.[1];
+    if (!task) throw new InputError(file, undefined, 'not a samples file: expected a name like samples_<task>_<timestamp>.jsonl');
+    records.push(...samplesToRecords(parseSamples(await readFile(file, 'utf8'), file), task, file));
+  }
+  return records;
+}
