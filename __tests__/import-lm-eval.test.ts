@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { importLmEval } from '../src/importers/lm-eval.js';
 
-const FIXTURES = '../shared/fixtures/lm-eval';
+const FIXTURES = '__tests__/fixtures/lm-eval';
 
 describe('importing lm-evaluation-harness samples', () => {
   it('reads a multiple-choice task with the softmax confidence of the chosen answer', async () => {
