@@ -92,6 +92,23 @@ describe('evalgate gate', () => {
   });
 });
 
+describe('gating imported lm-eval summaries', () => {
+  it('compares the tasks\' metrics as point estimates, with the direction the policy states', async () => {
+    const dir = tempDir();
+    const fixtures = '__tests__/fixtures/lm-eval';
+    await cli('import', '--from', 'lm-eval', `${fixtures}/llama-3-8b-bias-classification-2024-06-17T12-20-26.826621/results_2024-06-17T12-20-26.826621.json`, '--out', join(dir, 'baseline.json'));
+    await cli('import', '--from', 'lm-eval', `${fixtures}/llama-3-8b-bias-classification-2024-06-17T15-44-37.867068/results_2024-06-17T15-44-37.867068.json`, '--out', join(dir, 'candidate.json'));
+    const policy = writePolicy('checks:\n  - metric: bias_classification/acc\n    direction: higher\n    dimension: bias\n    max_regression: 0.01\n');
+    const result = await cli('gate', '--policy', policy, '--candidate', join(dir, 'candidate.json'), '--baseline', join(dir, 'baseline.json'), '--json', join(dir, 'r.json'));
+    // acc 0.5106732348111659 against 0.5369458128078818: 2.6 points worse, over the budget of 1.
+    expect(result.code).toBe(1);
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as GateReport;
+    expect(report.checks[0]).toMatchObject({ metric: 'bias_classification/acc', dimension: 'bias', direction: 'higher', status: 'fail' });
+    expect(report.checks[0].comparison?.method).toBe('summary');
+    expect(report.checks[0].comparison?.change).toBeCloseTo(0.5106732348111659 - 0.5369458128078818, 15);
+  });
+});
+
 describe('evalgate validate and schema', () => {
   it('checks every policy given and exits 2 if any is invalid', async () => {
     const good = writePolicy('checks:\n  - metric: ece\n    max: 0.1\n');

@@ -31,3 +31,23 @@ describe('importing lm-evaluation-harness samples', () => {
     await expect(importLmEval(`${FIXTURES}/llama-3-8b-instruct-gsm8k`)).rejects.toThrow(/no samples_<task>_<timestamp>\.jsonl files/);
   });
 });
+
+describe('importing lm-evaluation-harness summaries', () => {
+  it('turns every "metric,filter" of results_*.json into a metric with its stderr as a 95% interval', async () => {
+    const { importLmEvalResults } = await import('../src/importers/lm-eval.js');
+    const report = await importLmEvalResults(`${FIXTURES}/llama-3-8b-instruct-gsm8k/results_2024-08-25T21-59-12.123082.json`);
+    // From the file: exact_match,strict-match 0.7725549658832449, stderr 0.01154636331254809, 1319 samples.
+    expect(Object.keys(report.overall)).toEqual(['gsm8k_cot_llama/exact_match/strict-match', 'gsm8k_cot_llama/exact_match/flexible-extract']);
+    const strict = report.overall['gsm8k_cot_llama/exact_match/strict-match'];
+    expect(strict.value).toBe(0.7725549658832449);
+    expect(strict.n).toBe(1319);
+    expect(strict.ci![0]).toBeCloseTo(0.7725549658832449 - 1.959964 * 0.01154636331254809, 12);
+    expect(strict.ci![1]).toBeCloseTo(0.7725549658832449 + 1.959964 * 0.01154636331254809, 12);
+  });
+
+  it('reads "N/A" stderr as no interval', async () => {
+    const { importLmEvalResults } = await import('../src/importers/lm-eval.js');
+    const report = await importLmEvalResults(`${FIXTURES}/gemma-2b-masakhaner/results_2026-01-16T15-23-47.285735.json`);
+    expect(report.overall['masakhaner_luo_prompt_1/f1/flexible-extract']).toEqual({ value: 0.0656270305392884, ci: null, n: expect.any(Number) });
+  });
+});

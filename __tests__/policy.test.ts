@@ -75,6 +75,14 @@ describe('policy files', () => {
     ]);
   });
 
+  it('accepts a metric from another tool only with its direction', () => {
+    const custom = `${minimal}  - metric: hellaswag/acc_norm\n    direction: higher\n    dimension: accuracy\n    max_regression: 0.01\n`;
+    expect(parsePolicy(custom, 'p.yml').policy.checks[1]).toMatchObject({ metric: 'hellaswag/acc_norm', direction: 'higher' });
+    expect(problemsOf(`${minimal}  - metric: hellaswag/acc_norm\n    max_regression: 0.01\n`)).toEqual([
+      expect.stringMatching(/^policies\/x\.yml:6:13 checks\[1\]\.metric: unknown metric "hellaswag\/acc_norm"; known: .*; or, for a metric from another tool, give its direction: higher \| lower$/),
+    ]);
+  });
+
   it('refuses a trade-off that relaxes no check', () => {
     const text = `${minimal}tradeoffs:\n  - name: t\n    allow: [{ metric: ece, max_regression: 0.01 }]\n    when: [{ metric: brier, min_improvement: 0.01 }]\n`;
     expect(problemsOf(text)).toEqual(['policies/x.yml:8:13 tradeoffs[0].allow[0]: no check of ece (overall) with a max_regression for this trade-off to relax']);

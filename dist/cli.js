@@ -25958,6 +25958,12 @@ function scopeMetrics(report, scenario) {
 }
 
 // src/gate/evaluate.ts
+function metricMeta(policy, metric, termDirection) {
+  const known = lookupMetric(metric);
+  if (known) return known;
+  const check2 = policy.checks.find((candidate) => candidate.metric === metric && candidate.direction !== void 0);
+  return { direction: termDirection ?? check2.direction, dimension: check2?.dimension ?? "accuracy" };
+}
 var keyOf = (metric, scenario) => `${scenario ?? ""}\0${metric}`;
 function budgetValue(budget, baseline) {
   return typeof budget === "number" ? budget : Number.parseFloat(budget) / 100 * Math.abs(baseline);
@@ -26000,9 +26006,9 @@ function evaluateGate({ policy, candidate, baseline }) {
   const options = { resamples: settings.resamples, seed: settings.seed, minGroupSize: settings.min_group_size };
   const significant = (p) => settings.significance === "off" || p !== void 0 && p < settings.significance;
   const comparisons = /* @__PURE__ */ new Map();
-  const compareOnce = (metric, scenario) => {
+  const compareOnce = (metric, scenario, direction) => {
     const key = keyOf(metric, scenario);
-    if (!comparisons.has(key) && baseline) comparisons.set(key, compare(candidate, baseline, metric, scenario, options, lookupMetric(metric).direction));
+    if (!comparisons.has(key) && baseline) comparisons.set(key, compare(candidate, baseline, metric, scenario, options, direction));
     return comparisons.get(key);
   };
   const relaxed = /* @__PURE__ */ new Map();
@@ -26012,7 +26018,7 @@ function evaluateGate({ policy, candidate, baseline }) {
     if (!baseline) reasons.push("no baseline to measure improvements against");
     for (const term of baseline ? tradeoff.when : []) {
       const label = `${term.metric} (${term.scenario ?? OVERALL})`;
-      const comparison = compareOnce(term.metric, term.scenario);
+      const comparison = compareOnce(term.metric, term.scenario, metricMeta(policy, term.metric, term.direction).direction);
       if (!comparison) {
         applied = false;
         reasons.push(`${label}: not in both runs`);
@@ -26037,7 +26043,7 @@ function evaluateGate({ policy, candidate, baseline }) {
   });
   const candidateMetrics = computeMetricsOf(candidate, options);
   const checks = policy.checks.map((check2) => {
-    const definition = lookupMetric(check2.metric);
+    const definition = metricMeta(policy, check2.metric, check2.direction);
     const result = {
       check: check2,
       scope: check2.scenario ?? OVERALL,
@@ -26061,7 +26067,7 @@ function evaluateGate({ policy, candidate, baseline }) {
     }
     let skipped = false;
     if (check2.max_regression !== void 0) {
-      const comparison = baseline ? compareOnce(check2.metric, check2.scenario) : void 0;
+      const comparison = baseline ? compareOnce(check2.metric, check2.scenario, definition.direction) : void 0;
       if (!comparison) {
         skipped = true;
         result.reasons.push(baseline ? `regression not checked: ${check2.metric} is not in both runs` : "regression not checked: no baseline");
@@ -45948,6 +45954,8 @@ var checkSchema = external_exports.strictObject({
   max: external_exports.number().optional().describe("The candidate must be at most this"),
   max_regression: budgetSchema.optional().describe('Worsening allowed against the baseline: metric units, or "N%" of the baseline'),
   severity: external_exports.enum(["block", "warn", "off"]).default("block"),
+  direction: external_exports.enum(["higher", "lower"]).optional().describe("For a metric evalgate does not know (e.g. an imported hellaswag/acc_norm): which way is better"),
+  dimension: external_exports.enum(DIMENSIONS).optional().describe("For such a metric: its HELM dimension in the report (default: accuracy)"),
   description: external_exports.string().optional()
 }).refine((check2) => check2.min !== void 0 || check2.max !== void 0 || check2.max_regression !== void 0, {
   message: "a check needs at least one of min, max, max_regression"
@@ -45955,7 +45963,7 @@ var checkSchema = external_exports.strictObject({
 var tradeoffSchema = external_exports.strictObject({
   name: external_exports.string().min(1),
   allow: external_exports.array(external_exports.strictObject({ metric: metricName, scenario: scope, max_regression: budgetSchema })).min(1).describe("Budgets that replace those checks' max_regression while the trade-off applies"),
-  when: external_exports.array(external_exports.strictObject({ metric: metricName, scenario: scope, min_improvement: budgetSchema })).min(1).describe("Improvements that must all be at least this large and statistically real")
+  when: external_exports.array(external_exports.strictObject({ metric: metricName, scenario: scope, min_improvement: budgetSchema, direction: external_exports.enum(["higher", "lower"]).optional() })).min(1).describe("Improvements that must all be at least this large and statistically real")
 });
 var settingsSchema = external_exports.strictObject({
   significance: external_exports.union([external_exports.number().gt(0).lt(1), external_exports.literal("off")]).default(0.05).describe("A regression counts only if statistically real at this level; off = point estimates"),
@@ -45984,16 +45992,22 @@ function metricProblem(name) {
   const [base, ...rest] = name.split(":");
   const suggestion = closest(base, METRICS.map((metric) => metric.name));
   const family = suggestion && lookupMetric(`${suggestion}:x`) ? `${suggestion}:${rest.join(":") || "<attr>"}` : suggestion;
+  const custom2 = "or, for a metric from another tool, give its direction: higher | lower";
   if (family && family !== name) return `unknown metric "${name}" (did you mean ${family}?)`;
-  return `unknown metric "${name}"; known: ${METRICS.map((metric) => metric.pattern).join(", ")}`;
+  return `unknown metric "${name}"; known: ${METRICS.map((metric) => metric.pattern).join(", ")}; ${custom2}`;
 }
 function metricPaths(raw) {
-  const paths = [];
   const list = (value) => Array.isArray(value) ? value : [];
   const record2 = (value) => typeof value === "object" && value !== null ? value : {};
-  list(record2(raw).checks).forEach((_, index) => paths.push(["checks", index, "metric"]));
+  const checks = list(record2(raw).checks).map(record2);
+  const directed = new Set(checks.filter((check2) => check2.direction !== void 0).map((check2) => check2.metric));
+  const paths = checks.map((check2, index) => ({ path: ["checks", index, "metric"], directed: check2.direction !== void 0 }));
   list(record2(raw).tradeoffs).forEach((tradeoff, index) => {
-    for (const side of ["allow", "when"]) list(record2(tradeoff)[side]).forEach((_, termIndex) => paths.push(["tradeoffs", index, side, termIndex, "metric"]));
+    for (const side of ["allow", "when"]) {
+      list(record2(tradeoff)[side]).map(record2).forEach((term, termIndex) => {
+        paths.push({ path: ["tradeoffs", index, side, termIndex, "metric"], directed: term.direction !== void 0 || directed.has(term.metric) });
+      });
+    }
   });
   return paths;
 }
@@ -46001,9 +46015,9 @@ function parsePolicy(text, file2) {
   const policy = parseYamlConfig(text, file2, policySchema, {
     // Metric names are checked on the raw data too, so that one run reports every problem.
     raw: (raw, value, report) => {
-      for (const path2 of metricPaths(raw)) {
+      for (const { path: path2, directed } of metricPaths(raw)) {
         const name = value(path2);
-        const problem = typeof name === "string" ? metricProblem(name) : void 0;
+        const problem = typeof name === "string" && !directed ? metricProblem(name) : void 0;
         if (problem) report(path2, problem);
       }
     },
@@ -46117,6 +46131,41 @@ async function importLmEval(path2) {
     records.push(...samplesToRecords(parseSamples(await readFile3(file2, "utf8"), file2), task, file2));
   }
   return records;
+}
+var RESULTS_FILE = /^results(_.*)?\.json$/;
+async function importLmEvalResults(file2) {
+  let results;
+  try {
+    results = JSON.parse((await readFile3(file2, "utf8")).replace(/\b(-?)(NaN|Infinity)\b/g, "null"));
+  } catch (error62) {
+    throw new InputError(file2, void 0, `not a results file: ${error62.message}`);
+  }
+  if (!results.results || typeof results.results !== "object") throw new InputError(file2, void 0, 'no "results" object (expected an lm-eval results_*.json)');
+  const overall = {};
+  for (const [task, values] of Object.entries(results.results)) {
+    const samples = results["n-samples"]?.[task];
+    const n = samples?.effective ?? samples?.original ?? 0;
+    for (const [key, value] of Object.entries(values)) {
+      const [metric, filter = "none"] = key.split(",");
+      if (typeof value !== "number" || metric.endsWith("_stderr") || metric === "alias") continue;
+      const stderr = values[`${metric}_stderr,${filter}`];
+      const name = `${task}/${metric}${filter === "none" ? "" : `/${filter}`}`;
+      overall[name] = { value, ci: typeof stderr === "number" ? [value - 1.959964 * stderr, value + 1.959964 * stderr] : null, n };
+    }
+  }
+  if (Object.keys(overall).length === 0) throw new InputError(file2, void 0, 'no numeric metrics in "results"');
+  return { overall, scenarios: {} };
+}
+async function isLmEvalSummary(path2) {
+  try {
+    if (!(await stat2(path2)).isDirectory()) return RESULTS_FILE.test(basename(path2)) ? path2 : void 0;
+    const names = await readdir(path2);
+    if (names.some((name) => SAMPLES_FILE.test(name))) return void 0;
+    const newest = names.filter((name) => RESULTS_FILE.test(name)).sort().pop();
+    return newest ? join(path2, newest) : void 0;
+  } catch {
+    return void 0;
+  }
 }
 
 // node_modules/markdown-table/index.js
@@ -47450,8 +47499,17 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
     io.stderr(`evalgate: ${records.length} records from ${files.length} shards to ${flags.out}
 `);
   });
-  program2.command("import").description("Turn another tool's output into evalgate records.").requiredOption("--from <tool>", "lm-eval (more to come: helm, promptfoo)").argument("<path>", "lm-eval: a samples_<task>_<timestamp>.jsonl file or the output folder holding them").requiredOption("--out <file>", "records file to write").action(async (path2, flags) => {
+  program2.command("import").description("Turn another tool's output into evalgate records.").requiredOption("--from <tool>", "lm-eval (more to come: helm, promptfoo)").argument("<path>", "lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder").requiredOption("--out <file>", "records (JSON Lines) or metrics (JSON) file to write").action(async (path2, flags) => {
     if (flags.from !== "lm-eval") throw new UsageError(`--from ${flags.from} is not supported yet; supported: lm-eval`);
+    const summary = await isLmEvalSummary(path2);
+    if (summary) {
+      const report = await importLmEvalResults(summary);
+      await writeFile3(flags.out, `${JSON.stringify(report)}
+`);
+      io.stderr(`evalgate: ${Object.keys(report.overall).length} summary metrics from ${summary} to ${flags.out}
+`);
+      return;
+    }
     const records = await importLmEval(path2);
     await writeRecords(flags.out, records);
     io.stderr(`evalgate: ${records.length} records from ${path2} to ${flags.out}

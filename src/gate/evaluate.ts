@@ -64,6 +64,14 @@ export interface GateResult {
   candidateMetrics: MetricsReport;
 }
 
+/** A metric's direction and dimension: the registry's, or what the policy states for a metric from another tool. */
+function metricMeta(policy: Policy, metric: string, termDirection?: Direction): { direction: Direction; dimension: Dimension } {
+  const known = lookupMetric(metric);
+  if (known) return known;
+  const check = policy.checks.find((candidate) => candidate.metric === metric && candidate.direction !== undefined);
+  return { direction: termDirection ?? check!.direction!, dimension: check?.dimension ?? 'accuracy' };
+}
+
 /** One key per (metric, scope). */
 const keyOf = (metric: string, scenario: string | undefined) => `${scenario ?? ''}\u0000${metric}`;
 
@@ -121,9 +129,9 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateR
   const options: ComputeOptions = { resamples: settings.resamples, seed: settings.seed, minGroupSize: settings.min_group_size };
   const significant = (p: number | undefined) => settings.significance === 'off' || (p !== undefined && p < settings.significance);
   const comparisons = new Map<string, Comparison | undefined>();
-  const compareOnce = (metric: string, scenario: string | undefined) => {
+  const compareOnce = (metric: string, scenario: string | undefined, direction: Direction) => {
     const key = keyOf(metric, scenario);
-    if (!comparisons.has(key) && baseline) comparisons.set(key, compare(candidate, baseline, metric, scenario, options, lookupMetric(metric)!.direction));
+    if (!comparisons.has(key) && baseline) comparisons.set(key, compare(candidate, baseline, metric, scenario, options, direction));
     return comparisons.get(key);
   };
 
@@ -135,7 +143,7 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateR
     if (!baseline) reasons.push('no baseline to measure improvements against');
     for (const term of baseline ? tradeoff.when : []) {
       const label = `${term.metric} (${term.scenario ?? OVERALL})`;
-      const comparison = compareOnce(term.metric, term.scenario);
+      const comparison = compareOnce(term.metric, term.scenario, metricMeta(policy, term.metric, term.direction).direction);
       if (!comparison) {
         applied = false;
         reasons.push(`${label}: not in both runs`);
@@ -161,7 +169,7 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateR
 
   const candidateMetrics = computeMetricsOf(candidate, options);
   const checks = policy.checks.map((check): CheckResult => {
-    const definition = lookupMetric(check.metric)!;
+    const definition = metricMeta(policy, check.metric, check.direction);
     const result: CheckResult = {
       check,
       scope: check.scenario ?? OVERALL,
@@ -185,7 +193,7 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateR
     }
     let skipped = false;
     if (check.max_regression !== undefined) {
-      const comparison = baseline ? compareOnce(check.metric, check.scenario) : undefined;
+      const comparison = baseline ? compareOnce(check.metric, check.scenario, definition.direction) : undefined;
       if (!comparison) {
         skipped = true;
         result.reasons.push(baseline ? `regression not checked: ${check.metric} is not in both runs` : 'regression not checked: no baseline');

@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import type { MetricsReport } from '../metrics/compute.js';
 import { InputError } from '../records/errors.js';
 import type { EvalRecord } from '../records/types.js';
 
@@ -118,4 +119,49 @@ export async function importLmEval(path: string): Promise<EvalRecord[]> {
     records.push(...samplesToRecords(parseSamples(await readFile(file, 'utf8'), file), task, file));
   }
   return records;
+}
+
+const RESULTS_FILE = /^results(_.*)?\.json$/;
+
+/**
+ * An lm-eval summary (`results*.json`, versions 0.4.0 on) -> the metrics report of
+ * `evalgate metrics --json`: every "metric,filter" of every task as `<task>/<metric>` (with
+ * `/<filter>` when the filter is not `none`) under "overall", its stderr as a 95% interval (none when
+ * "N/A"), `n` from n-samples. Gate on them with checks that state their `direction`.
+ */
+export async function importLmEvalResults(file: string): Promise<MetricsReport> {
+  let results: { results?: Record<string, Record<string, unknown>>; 'n-samples'?: Record<string, { effective?: number; original?: number }> };
+  try {
+    results = JSON.parse((await readFile(file, 'utf8')).replace(/\b(-?)(NaN|Infinity)\b/g, 'null'));
+  } catch (error) {
+    throw new InputError(file, undefined, `not a results file: ${(error as Error).message}`);
+  }
+  if (!results.results || typeof results.results !== 'object') throw new InputError(file, undefined, 'no "results" object (expected an lm-eval results_*.json)');
+  const overall: MetricsReport['overall'] = {};
+  for (const [task, values] of Object.entries(results.results)) {
+    const samples = results['n-samples']?.[task];
+    const n = samples?.effective ?? samples?.original ?? 0;
+    for (const [key, value] of Object.entries(values)) {
+      const [metric, filter = 'none'] = key.split(',');
+      if (typeof value !== 'number' || metric.endsWith('_stderr') || metric === 'alias') continue;
+      const stderr = values[`${metric}_stderr,${filter}`];
+      const name = `${task}/${metric}${filter === 'none' ? '' : `/${filter}`}`;
+      overall[name] = { value, ci: typeof stderr === 'number' ? [value - 1.959964 * stderr, value + 1.959964 * stderr] : null, n };
+    }
+  }
+  if (Object.keys(overall).length === 0) throw new InputError(file, undefined, 'no numeric metrics in "results"');
+  return { overall, scenarios: {} };
+}
+
+/** Whether a path names an lm-eval summary (a results file, or a folder with results but no samples). */
+export async function isLmEvalSummary(path: string): Promise<string | undefined> {
+  try {
+    if (!(await stat(path)).isDirectory()) return RESULTS_FILE.test(basename(path)) ? path : undefined;
+    const names = await readdir(path);
+    if (names.some((name) => SAMPLES_FILE.test(name))) return undefined;
+    const newest = names.filter((name) => RESULTS_FILE.test(name)).sort().pop();
+    return newest ? join(path, newest) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -22,18 +22,28 @@ function metricProblem(name: string): string | undefined {
   const [base, ...rest] = name.split(':');
   const suggestion = closest(base, METRICS.map((metric) => metric.name));
   const family = suggestion && lookupMetric(`${suggestion}:x`) ? `${suggestion}:${rest.join(':') || '<attr>'}` : suggestion;
+  const custom = 'or, for a metric from another tool, give its direction: higher | lower';
   if (family && family !== name) return `unknown metric "${name}" (did you mean ${family}?)`;
-  return `unknown metric "${name}"; known: ${METRICS.map((metric) => metric.pattern).join(', ')}`;
+  return `unknown metric "${name}"; known: ${METRICS.map((metric) => metric.pattern).join(', ')}; ${custom}`;
 }
 
-/** Paths of every `metric` in a parsed (not yet validated) policy. */
-function metricPaths(raw: unknown): Path[] {
-  const paths: Path[] = [];
+/**
+ * Paths of every `metric` in a parsed (not yet validated) policy, with whether a direction is known
+ * for it there: a metric evalgate does not know needs `direction` (on its check, or on the trade-off
+ * term, or on a check of the same metric).
+ */
+function metricPaths(raw: unknown): Array<{ path: Path; directed: boolean }> {
   const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
   const record = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
-  list(record(raw).checks).forEach((_, index) => paths.push(['checks', index, 'metric']));
+  const checks = list(record(raw).checks).map(record);
+  const directed = new Set(checks.filter((check) => check.direction !== undefined).map((check) => check.metric));
+  const paths = checks.map((check, index) => ({ path: ['checks', index, 'metric'] as Path, directed: check.direction !== undefined }));
   list(record(raw).tradeoffs).forEach((tradeoff, index) => {
-    for (const side of ['allow', 'when']) list(record(tradeoff)[side]).forEach((_, termIndex) => paths.push(['tradeoffs', index, side, termIndex, 'metric']));
+    for (const side of ['allow', 'when']) {
+      list(record(tradeoff)[side]).map(record).forEach((term, termIndex) => {
+        paths.push({ path: ['tradeoffs', index, side, termIndex, 'metric'], directed: term.direction !== undefined || directed.has(term.metric) });
+      });
+    }
   });
   return paths;
 }
@@ -43,9 +53,9 @@ export function parsePolicy(text: string, file: string): LoadedPolicy {
   const policy = parseYamlConfig(text, file, policySchema, {
     // Metric names are checked on the raw data too, so that one run reports every problem.
     raw: (raw, value, report) => {
-      for (const path of metricPaths(raw)) {
+      for (const { path, directed } of metricPaths(raw)) {
         const name = value(path);
-        const problem = typeof name === 'string' ? metricProblem(name) : undefined;
+        const problem = typeof name === 'string' && !directed ? metricProblem(name) : undefined;
         if (problem) report(path, problem);
       }
     },

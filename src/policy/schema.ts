@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DIMENSIONS, type Dimension } from '../metrics/registry.js';
 
 /*
  * The policy file: which metrics must hold which bounds, how much each may regress against the
@@ -23,6 +24,8 @@ export const checkSchema = z
     max: z.number().optional().describe('The candidate must be at most this'),
     max_regression: budgetSchema.optional().describe('Worsening allowed against the baseline: metric units, or "N%" of the baseline'),
     severity: z.enum(['block', 'warn', 'off']).default('block'),
+    direction: z.enum(['higher', 'lower']).optional().describe('For a metric evalgate does not know (e.g. an imported hellaswag/acc_norm): which way is better'),
+    dimension: z.enum(DIMENSIONS as [Dimension, ...Dimension[]]).optional().describe("For such a metric: its HELM dimension in the report (default: accuracy)"),
     description: z.string().optional(),
   })
   .refine((check) => check.min !== undefined || check.max !== undefined || check.max_regression !== undefined, {
@@ -36,7 +39,7 @@ export const tradeoffSchema = z.strictObject({
     .min(1)
     .describe("Budgets that replace those checks' max_regression while the trade-off applies"),
   when: z
-    .array(z.strictObject({ metric: metricName, scenario: scope, min_improvement: budgetSchema }))
+    .array(z.strictObject({ metric: metricName, scenario: scope, min_improvement: budgetSchema, direction: z.enum(['higher', 'lower']).optional() }))
     .min(1)
     .describe('Improvements that must all be at least this large and statistically real'),
 });
