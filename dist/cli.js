@@ -24676,7 +24676,7 @@ var {
 
 // src/cli.ts
 import { writeFile as writeFile3 } from "node:fs/promises";
-import { join as join3, relative } from "node:path";
+import { join as join4, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // src/stats/quantile.ts
@@ -46043,9 +46043,66 @@ async function loadPolicy(file2) {
   return parsePolicy(text, file2);
 }
 
+// src/importers/helm.ts
+import { readFile as readFile3 } from "node:fs/promises";
+import { join } from "node:path";
+async function readJson(directory, name) {
+  const file2 = join(directory, name);
+  try {
+    return JSON.parse(await readFile3(file2, "utf8"));
+  } catch (error62) {
+    const code = error62.code;
+    throw new InputError(file2, void 0, code === "ENOENT" ? "missing (a HELM run directory has run_spec.json, stats.json, per_instance_stats.json, scenario_state.json)" : `not valid JSON: ${error62.message}`);
+  }
+}
+var SCORES = ["exact_match", "quasi_exact_match", "prefix_exact_match", "quasi_prefix_exact_match", "f1_score"];
+function kindOf(perturbation) {
+  return perturbation.fairness && !perturbation.robustness ? "fairness" : "robustness";
+}
+var keyOf2 = (id, perturbation) => `${id}\0${perturbation?.name ?? ""}`;
+async function importHelm(directory) {
+  const runSpec = await readJson(directory, "run_spec.json");
+  const perInstance = await readJson(directory, "per_instance_stats.json");
+  const state = await readJson(directory, "scenario_state.json");
+  if (typeof runSpec.name !== "string") throw new InputError(join(directory, "run_spec.json"), void 0, '"name" is missing');
+  if (!Array.isArray(perInstance)) throw new InputError(join(directory, "per_instance_stats.json"), void 0, "expected a list of instances");
+  const scenario = runSpec.name.split(":")[0];
+  const requests = /* @__PURE__ */ new Map();
+  for (const request of state.request_states ?? []) {
+    if ((request.train_trial_index ?? 0) === 0) requests.set(keyOf2(request.instance.id, request.instance.perturbation), request);
+  }
+  const instances = perInstance.filter((entry) => (entry.train_trial_index ?? 0) === 0);
+  const statsOf = (entry) => new Map(entry.stats.filter((stat3) => stat3.count > 0 && stat3.mean !== void 0).map((stat3) => [stat3.name.name, stat3.mean]));
+  const calibrated = instances.some((entry) => (statsOf(entry).get("max_prob") ?? 1) < 1);
+  return instances.map((entry, index) => {
+    const stats = statsOf(entry);
+    const scoreName = SCORES.find((name) => stats.has(name));
+    if (!scoreName) {
+      throw new InputError(join(directory, "per_instance_stats.json"), void 0, `instance ${entry.instance_id} (entry ${index + 1}) has none of ${SCORES.join(", ")}`);
+    }
+    const request = requests.get(keyOf2(entry.instance_id, entry.perturbation));
+    const record2 = {
+      scenario,
+      id: entry.instance_id,
+      ...entry.perturbation ? { perturbation: { name: entry.perturbation.name, kind: kindOf(entry.perturbation) } } : {},
+      correct: stats.get(scoreName)
+    };
+    if (calibrated && stats.has("max_prob")) record2.confidence = stats.get("max_prob");
+    if (stats.has("inference_runtime")) record2.latency_ms = stats.get("inference_runtime") * 1e3;
+    if (stats.has("num_prompt_tokens")) record2.input_tokens = stats.get("num_prompt_tokens");
+    if (stats.has("num_output_tokens")) record2.output_tokens = stats.get("num_output_tokens");
+    if (request?.request?.prompt !== void 0) record2.input = request.request.prompt;
+    const completion = request?.result?.completions?.[0]?.text;
+    if (completion !== void 0) record2.prediction = completion.trim();
+    const references = request?.instance.references?.filter((reference) => reference.tags.includes("correct")).map((reference) => reference.output.text);
+    if (references && references.length > 0) record2.references = references;
+    return record2;
+  });
+}
+
 // src/importers/lm-eval.ts
-import { readdir, readFile as readFile3, stat as stat2 } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { readdir, readFile as readFile4, stat as stat2 } from "node:fs/promises";
+import { basename, join as join2 } from "node:path";
 var SAMPLES_FILE = /^samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.-]+)\.jsonl?$/;
 function parseSamples(text, file2) {
   const trimmed = text.trimStart();
@@ -46119,7 +46176,7 @@ function samplesToRecords(samples, task, file2) {
 async function importLmEval(path2) {
   let files;
   try {
-    files = (await stat2(path2)).isDirectory() ? (await readdir(path2)).filter((name) => SAMPLES_FILE.test(name)).sort().map((name) => join(path2, name)) : [path2];
+    files = (await stat2(path2)).isDirectory() ? (await readdir(path2)).filter((name) => SAMPLES_FILE.test(name)).sort().map((name) => join2(path2, name)) : [path2];
   } catch {
     throw new InputError(path2, void 0, "no such file or directory");
   }
@@ -46128,7 +46185,7 @@ async function importLmEval(path2) {
   for (const file2 of files) {
     const task = SAMPLES_FILE.exec(basename(file2))?.[1];
     if (!task) throw new InputError(file2, void 0, "not a samples file: expected a name like samples_<task>_<timestamp>.jsonl");
-    records.push(...samplesToRecords(parseSamples(await readFile3(file2, "utf8"), file2), task, file2));
+    records.push(...samplesToRecords(parseSamples(await readFile4(file2, "utf8"), file2), task, file2));
   }
   return records;
 }
@@ -46136,7 +46193,7 @@ var RESULTS_FILE = /^results(_.*)?\.json$/;
 async function importLmEvalResults(file2) {
   let results;
   try {
-    results = JSON.parse((await readFile3(file2, "utf8")).replace(/\b(-?)(NaN|Infinity)\b/g, "null"));
+    results = JSON.parse((await readFile4(file2, "utf8")).replace(/\b(-?)(NaN|Infinity)\b/g, "null"));
   } catch (error62) {
     throw new InputError(file2, void 0, `not a results file: ${error62.message}`);
   }
@@ -46162,7 +46219,7 @@ async function isLmEvalSummary(path2) {
     const names = await readdir(path2);
     if (names.some((name) => SAMPLES_FILE.test(name))) return void 0;
     const newest = names.filter((name) => RESULTS_FILE.test(name)).sort().pop();
-    return newest ? join(path2, newest) : void 0;
+    return newest ? join2(path2, newest) : void 0;
   } catch {
     return void 0;
   }
@@ -46771,8 +46828,8 @@ async function adapterFromSpec(spec, baseUrl) {
 
 // src/runner/cache.ts
 import { createHash as createHash2 } from "node:crypto";
-import { mkdir, readFile as readFile4, rename, writeFile } from "node:fs/promises";
-import { join as join2 } from "node:path";
+import { mkdir, readFile as readFile5, rename, writeFile } from "node:fs/promises";
+import { join as join3 } from "node:path";
 var CompletionCache = class {
   constructor(directory) {
     this.directory = directory;
@@ -46782,11 +46839,11 @@ var CompletionCache = class {
   misses = 0;
   path(adapter, request) {
     const key = createHash2("sha256").update(JSON.stringify({ adapter: adapter.id, messages: request.messages, settings: request.settings })).digest("hex");
-    return join2(this.directory, key.slice(0, 2), `${key.slice(2)}.json`);
+    return join3(this.directory, key.slice(0, 2), `${key.slice(2)}.json`);
   }
   async get(adapter, request) {
     try {
-      const completion = JSON.parse(await readFile4(this.path(adapter, request), "utf8"));
+      const completion = JSON.parse(await readFile5(this.path(adapter, request), "utf8"));
       this.hits++;
       return completion;
     } catch {
@@ -46796,7 +46853,7 @@ var CompletionCache = class {
   }
   async set(adapter, request, completion) {
     const path2 = this.path(adapter, request);
-    await mkdir(join2(path2, ".."), { recursive: true });
+    await mkdir(join3(path2, ".."), { recursive: true });
     await writeFile(`${path2}.tmp`, JSON.stringify(completion));
     await rename(`${path2}.tmp`, path2);
   }
@@ -47094,7 +47151,7 @@ function score(scorer, prediction, references, choices = [], options = {}) {
 }
 
 // src/runner/suite.ts
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile6 } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 var generationSchema = external_exports.strictObject({
   max_tokens: external_exports.int().min(1).optional(),
@@ -47133,7 +47190,7 @@ var instanceSchema = external_exports.looseObject({
 async function readInstances(file2, shownAs) {
   let text;
   try {
-    text = await readFile5(file2, "utf8");
+    text = await readFile6(file2, "utf8");
   } catch {
     throw new InputError(shownAs, void 0, "no such file (data of the suite)");
   }
@@ -47164,7 +47221,7 @@ async function readInstances(file2, shownAs) {
 async function loadSuite(file2) {
   let text;
   try {
-    text = await readFile5(file2, "utf8");
+    text = await readFile6(file2, "utf8");
   } catch {
     throw new ConfigError([`${file2}: no such file`]);
   }
@@ -47454,7 +47511,7 @@ function buildProgram(io, setExitCode) {
   });
   program2.command("demo").description("The bundled example: two candidate billing assistants under two policies, side by side.").action(async () => {
     const root = fileURLToPath(new URL("..", import.meta.url));
-    const at = (path2) => relative(process.cwd(), join3(root, path2)) || ".";
+    const at = (path2) => relative(process.cwd(), join4(root, path2)) || ".";
     io.stdout(DEMO_INTRODUCTION);
     io.stdout(
       await compare2(
@@ -47499,8 +47556,15 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
     io.stderr(`evalgate: ${records.length} records from ${files.length} shards to ${flags.out}
 `);
   });
-  program2.command("import").description("Turn another tool's output into evalgate records.").requiredOption("--from <tool>", "lm-eval (more to come: helm, promptfoo)").argument("<path>", "lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder").requiredOption("--out <file>", "records (JSON Lines) or metrics (JSON) file to write").action(async (path2, flags) => {
-    if (flags.from !== "lm-eval") throw new UsageError(`--from ${flags.from} is not supported yet; supported: lm-eval`);
+  program2.command("import").description("Turn another tool's output into evalgate records.").requiredOption("--from <tool>", "lm-eval | helm (promptfoo to come)").argument("<path>", "lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder").requiredOption("--out <file>", "records (JSON Lines) or metrics (JSON) file to write").action(async (path2, flags) => {
+    if (flags.from === "helm") {
+      const records2 = await importHelm(path2);
+      await writeRecords(flags.out, records2);
+      io.stderr(`evalgate: ${records2.length} records from ${path2} to ${flags.out}
+`);
+      return;
+    }
+    if (flags.from !== "lm-eval") throw new UsageError(`--from ${flags.from} is not supported yet; supported: lm-eval, helm`);
     const summary = await isLmEvalSummary(path2);
     if (summary) {
       const report = await importLmEvalResults(summary);

@@ -9,6 +9,7 @@ import { loadRecordTable } from './metrics/load.js';
 import { InputError, UsageError } from './records/errors.js';
 import { loadPolicy, PolicyError } from './policy/load.js';
 import { policyJsonSchema } from './policy/schema.js';
+import { importHelm } from './importers/helm.js';
 import { importLmEval, importLmEvalResults, isLmEvalSummary } from './importers/lm-eval.js';
 import { gateMarkdown } from './report/gate-markdown.js';
 import { buildGateReport } from './report/gate-report.js';
@@ -249,11 +250,17 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   program
     .command('import')
     .description("Turn another tool's output into evalgate records.")
-    .requiredOption('--from <tool>', 'lm-eval (more to come: helm, promptfoo)')
+    .requiredOption('--from <tool>', 'lm-eval | helm (promptfoo to come)')
     .argument('<path>', 'lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder')
     .requiredOption('--out <file>', 'records (JSON Lines) or metrics (JSON) file to write')
     .action(async (path: string, flags: { from: string; out: string }) => {
-      if (flags.from !== 'lm-eval') throw new UsageError(`--from ${flags.from} is not supported yet; supported: lm-eval`);
+      if (flags.from === 'helm') {
+        const records = await importHelm(path);
+        await writeRecords(flags.out, records);
+        io.stderr(`evalgate: ${records.length} records from ${path} to ${flags.out}\n`);
+        return;
+      }
+      if (flags.from !== 'lm-eval') throw new UsageError(`--from ${flags.from} is not supported yet; supported: lm-eval, helm`);
       const summary = await isLmEvalSummary(path);
       if (summary) {
         const report = await importLmEvalResults(summary);

@@ -1,0 +1,65 @@
+import { describe, expect, it } from '@jest/globals';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { importHelm } from '../src/importers/helm.js';
+import { computeMetrics } from '../src/metrics/compute.js';
+import { buildTable } from '../src/metrics/table.js';
+import { tempDir } from './helpers/records.js';
+
+describe('importing a HELM run', () => {
+  it('reads the real BBQ run: scores, latency, tokens, prompt, completion, references', async () => {
+    const records = await importHelm('__tests__/fixtures/helm/bbq-v3-meta_llama-3-8b');
+    expect(records).toHaveLength(2);
+    // By hand from per_instance_stats.json and scenario_state.json.
+    expect(records[0]).toMatchObject({ scenario: 'bbq', id: 'id58485', correct: 1, input_tokens: 69, output_tokens: 1, prediction: 'B', references: ['Cannot be determined'] });
+    expect(records[0].latency_ms).toBeCloseTo(222.69201278686523, 9);
+    expect(records[1]).toMatchObject({ id: 'id58351', correct: 0, prediction: 'A', references: ['Not known'] });
+    expect(String(records[0].input)).toMatch(/^The following are multiple choice questions/);
+    // Log-probabilities were 0 (max_prob 1 everywhere): no confidence is made up.
+    expect(records.some((record) => 'confidence' in record)).toBe(false);
+  });
+
+  it('maps HELM perturbations to robustness or fairness and keeps a real max_prob', async () => {
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true });
+    const stat = (name: string, mean: number, perturbation?: object) => ({ name: { name, split: 'test', ...(perturbation ? { perturbation } : {}) }, count: 1, sum: mean, mean });
+    const typos = { name: 'typos', robustness: true, fairness: false, computed_on: 'perturbed' };
+    const dialect = { name: 'dialect', robustness: false, fairness: true, computed_on: 'perturbed' };
+    writeFileSync(join(dir, 'run_spec.json'), JSON.stringify({ name: 'mmlu:subject=law,model=x' }));
+    writeFileSync(join(dir, 'scenario_state.json'), JSON.stringify({ request_states: [] }));
+    writeFileSync(
+      join(dir, 'per_instance_stats.json'),
+      JSON.stringify([
+        { instance_id: 'i1', train_trial_index: 0, stats: [stat('exact_match', 1), stat('max_prob', 0.8)] },
+        { instance_id: 'i1', train_trial_index: 0, perturbation: typos, stats: [stat('exact_match', 0, typos), stat('max_prob', 0.6, typos)] },
+        { instance_id: 'i1', train_trial_index: 0, perturbation: dialect, stats: [stat('exact_match', 1, dialect), stat('max_prob', 0.7, dialect)] },
+        { instance_id: 'i1', train_trial_index: 1, stats: [stat('exact_match', 0)] }, // a second train trial is not a new record
+      ]),
+    );
+    const records = await importHelm(dir);
+    expect(records.map((record) => [record.scenario, record.perturbation?.kind ?? 'original', record.correct, record.confidence])).toEqual([
+      ['mmlu', 'original', 1, 0.8],
+      ['mmlu', 'robustness', 0, 0.6],
+      ['mmlu', 'fairness', 1, 0.7],
+    ]);
+    const metrics = computeMetrics(buildTable(records), { resamples: 0, seed: 1, minGroupSize: 10 }).overall;
+    expect(metrics.accuracy_robust.value).toBe(0);
+    expect(metrics.accuracy_fair.value).toBe(1);
+  });
+
+  it('gates like any records (evalgate import, then evalgate gate)', async () => {
+    const { runCli } = await import('../src/cli.js');
+    const dir = tempDir();
+    let stdout = '';
+    const io = { stdout: (text: string) => (stdout += text), stderr: () => undefined };
+    expect(await runCli(['import', '--from', 'helm', '__tests__/fixtures/helm/bbq-v3-meta_llama-3-8b', '--out', join(dir, 'r.jsonl')], io)).toBe(0);
+    writeFileSync(join(dir, 'p.yml'), 'version: 1\nname: helm\nchecks:\n  - metric: accuracy\n    min: 0.6\n');
+    expect(await runCli(['gate', '--policy', join(dir, 'p.yml'), '--candidate', join(dir, 'r.jsonl')], io)).toBe(1);
+    expect(stdout).toContain('accuracy (overall): below the minimum 0.6');
+  });
+
+  it('names the missing file of an incomplete run directory', async () => {
+    const dir = tempDir();
+    await expect(importHelm(dir)).rejects.toThrow(`${join(dir, 'run_spec.json')}: missing (a HELM run directory has run_spec.json`);
+  });
+});

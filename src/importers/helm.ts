@@ -1,0 +1,100 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InputError } from '../records/errors.js';
+import type { EvalRecord, Perturbation } from '../records/types.js';
+
+/*
+ * A HELM run directory -> records, one per instance and perturbation (train trial 0):
+ * per_instance_stats.json gives the scores (`exact_match`, else `quasi_exact_match`, as `correct`;
+ * `max_prob` as `confidence` when the run had real log-probabilities; `inference_runtime` as
+ * latency; token counts), scenario_state.json the prompt, the completion and the correct references,
+ * run_spec.json the scenario's name. HELM marks each perturbation as robustness and/or fairness.
+ */
+
+interface HelmStat {
+  name: { name: string; split?: string; perturbation?: unknown };
+  count: number;
+  mean?: number;
+  sum?: number;
+}
+
+interface HelmPerturbation {
+  name: string;
+  robustness?: boolean;
+  fairness?: boolean;
+}
+
+interface InstanceStats {
+  instance_id: string;
+  train_trial_index?: number;
+  perturbation?: HelmPerturbation;
+  stats: HelmStat[];
+}
+
+interface RequestState {
+  instance: { id: string; perturbation?: HelmPerturbation; references?: Array<{ output: { text: string }; tags: string[] }> };
+  train_trial_index?: number;
+  request?: { prompt?: string };
+  result?: { success?: boolean; completions?: Array<{ text: string }>; error?: string };
+}
+
+async function readJson<T>(directory: string, name: string): Promise<T> {
+  const file = join(directory, name);
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as T;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(file, undefined, code === 'ENOENT' ? 'missing (a HELM run directory has run_spec.json, stats.json, per_instance_stats.json, scenario_state.json)' : `not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+const SCORES = ['exact_match', 'quasi_exact_match', 'prefix_exact_match', 'quasi_prefix_exact_match', 'f1_score'];
+
+function kindOf(perturbation: HelmPerturbation): Perturbation['kind'] {
+  return perturbation.fairness && !perturbation.robustness ? 'fairness' : 'robustness';
+}
+
+const keyOf = (id: string, perturbation: HelmPerturbation | undefined) => `${id}\u0000${perturbation?.name ?? ''}`;
+
+export async function importHelm(directory: string): Promise<EvalRecord[]> {
+  const runSpec = await readJson<{ name?: string }>(directory, 'run_spec.json');
+  const perInstance = await readJson<InstanceStats[]>(directory, 'per_instance_stats.json');
+  const state = await readJson<{ request_states?: RequestState[] }>(directory, 'scenario_state.json');
+  if (typeof runSpec.name !== 'string') throw new InputError(join(directory, 'run_spec.json'), undefined, '"name" is missing');
+  if (!Array.isArray(perInstance)) throw new InputError(join(directory, 'per_instance_stats.json'), undefined, 'expected a list of instances');
+  const scenario = runSpec.name.split(':')[0];
+
+  const requests = new Map<string, RequestState>();
+  for (const request of state.request_states ?? []) {
+    if ((request.train_trial_index ?? 0) === 0) requests.set(keyOf(request.instance.id, request.instance.perturbation), request);
+  }
+  const instances = perInstance.filter((entry) => (entry.train_trial_index ?? 0) === 0);
+  const statsOf = (entry: InstanceStats) => new Map(entry.stats.filter((stat) => stat.count > 0 && stat.mean !== undefined).map((stat) => [stat.name.name, stat.mean!]));
+  // max_prob is 1 everywhere when the run had no real log-probabilities: not a confidence then.
+  const calibrated = instances.some((entry) => (statsOf(entry).get('max_prob') ?? 1) < 1);
+
+  return instances.map((entry, index) => {
+    const stats = statsOf(entry);
+    const scoreName = SCORES.find((name) => stats.has(name));
+    if (!scoreName) {
+      throw new InputError(join(directory, 'per_instance_stats.json'), undefined, `instance ${entry.instance_id} (entry ${index + 1}) has none of ${SCORES.join(', ')}`);
+    }
+    const request = requests.get(keyOf(entry.instance_id, entry.perturbation));
+    const record: EvalRecord = {
+      scenario,
+      id: entry.instance_id,
+      ...(entry.perturbation ? { perturbation: { name: entry.perturbation.name, kind: kindOf(entry.perturbation) } } : {}),
+      correct: stats.get(scoreName)!,
+    };
+    if (calibrated && stats.has('max_prob')) record.confidence = stats.get('max_prob')!;
+    if (stats.has('inference_runtime')) record.latency_ms = stats.get('inference_runtime')! * 1000;
+    if (stats.has('num_prompt_tokens')) record.input_tokens = stats.get('num_prompt_tokens')!;
+    if (stats.has('num_output_tokens')) record.output_tokens = stats.get('num_output_tokens')!;
+    if (request?.request?.prompt !== undefined) record.input = request.request.prompt;
+    const completion = request?.result?.completions?.[0]?.text;
+    if (completion !== undefined) record.prediction = completion.trim();
+    const references = request?.instance.references?.filter((reference) => reference.tags.includes('correct')).map((reference) => reference.output.text);
+    if (references && references.length > 0) record.references = references;
+    return record;
+  });
+}
