@@ -46100,8 +46100,50 @@ async function importHelm(directory) {
   });
 }
 
+// src/importers/promptfoo.ts
+import { readFile as readFile4 } from "node:fs/promises";
+var providerOf = (result) => typeof result.provider === "string" ? result.provider : result.provider?.id ?? "unknown";
+async function importPromptfoo(file2, options = {}) {
+  let output2;
+  try {
+    output2 = JSON.parse(await readFile4(file2, "utf8"));
+  } catch (error62) {
+    const code = error62.code;
+    throw new InputError(file2, void 0, code === "ENOENT" ? "no such file" : `not valid JSON: ${error62.message}`);
+  }
+  const results = Array.isArray(output2.results) ? output2.results : output2.results?.results;
+  if (!Array.isArray(results)) throw new InputError(file2, void 0, 'no "results.results" list (expected the JSON of promptfoo eval -o)');
+  const providers = [...new Set(results.map(providerOf))];
+  const provider = options.provider ?? (providers.length === 1 ? providers[0] : void 0);
+  if (!provider || !providers.includes(provider)) {
+    throw new InputError(file2, void 0, `${options.provider ? `no results of provider "${options.provider}"` : "several providers"}; choose one with --provider: ${providers.join(", ")}`);
+  }
+  const prompts = new Set(results.map((result) => result.prompt?.label ?? ""));
+  return results.filter((result) => providerOf(result) === provider).map((result, index) => {
+    const vars = result.testCase?.vars ?? result.vars ?? {};
+    const label = result.prompt?.label ?? "";
+    const record2 = {
+      scenario: prompts.size > 1 ? `promptfoo/${label}` : "promptfoo",
+      id: String(result.testIdx ?? index),
+      input: result.prompt?.raw
+    };
+    const error62 = result.error ?? result.response?.error;
+    if (error62) record2.error = String(error62);
+    else record2.correct = typeof result.score === "number" ? Math.min(1, Math.max(0, result.score)) : result.success ? 1 : 0;
+    const prediction = result.response?.output;
+    if (prediction !== void 0 && prediction !== null) record2.prediction = typeof prediction === "string" ? prediction : JSON.stringify(prediction);
+    if (typeof result.latencyMs === "number") record2.latency_ms = result.latencyMs;
+    if (typeof result.tokenUsage?.prompt === "number") record2.input_tokens = result.tokenUsage.prompt;
+    if (typeof result.tokenUsage?.completion === "number") record2.output_tokens = result.tokenUsage.completion;
+    if (typeof result.cost === "number") record2.cost_usd = result.cost;
+    const groups = Object.fromEntries((options.groupVars ?? []).filter((name) => vars[name] !== void 0).map((name) => [name, String(vars[name])]));
+    if (Object.keys(groups).length > 0) record2.groups = groups;
+    return record2;
+  });
+}
+
 // src/importers/lm-eval.ts
-import { readdir, readFile as readFile4, stat as stat2 } from "node:fs/promises";
+import { readdir, readFile as readFile5, stat as stat2 } from "node:fs/promises";
 import { basename, join as join2 } from "node:path";
 var SAMPLES_FILE = /^samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.-]+)\.jsonl?$/;
 function parseSamples(text, file2) {
@@ -46185,7 +46227,7 @@ async function importLmEval(path2) {
   for (const file2 of files) {
     const task = SAMPLES_FILE.exec(basename(file2))?.[1];
     if (!task) throw new InputError(file2, void 0, "not a samples file: expected a name like samples_<task>_<timestamp>.jsonl");
-    records.push(...samplesToRecords(parseSamples(await readFile4(file2, "utf8"), file2), task, file2));
+    records.push(...samplesToRecords(parseSamples(await readFile5(file2, "utf8"), file2), task, file2));
   }
   return records;
 }
@@ -46193,7 +46235,7 @@ var RESULTS_FILE = /^results(_.*)?\.json$/;
 async function importLmEvalResults(file2) {
   let results;
   try {
-    results = JSON.parse((await readFile4(file2, "utf8")).replace(/\b(-?)(NaN|Infinity)\b/g, "null"));
+    results = JSON.parse((await readFile5(file2, "utf8")).replace(/\b(-?)(NaN|Infinity)\b/g, "null"));
   } catch (error62) {
     throw new InputError(file2, void 0, `not a results file: ${error62.message}`);
   }
@@ -46828,7 +46870,7 @@ async function adapterFromSpec(spec, baseUrl) {
 
 // src/runner/cache.ts
 import { createHash as createHash2 } from "node:crypto";
-import { mkdir, readFile as readFile5, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile as readFile6, rename, writeFile } from "node:fs/promises";
 import { join as join3 } from "node:path";
 var CompletionCache = class {
   constructor(directory) {
@@ -46843,7 +46885,7 @@ var CompletionCache = class {
   }
   async get(adapter, request) {
     try {
-      const completion = JSON.parse(await readFile5(this.path(adapter, request), "utf8"));
+      const completion = JSON.parse(await readFile6(this.path(adapter, request), "utf8"));
       this.hits++;
       return completion;
     } catch {
@@ -47151,7 +47193,7 @@ function score(scorer, prediction, references, choices = [], options = {}) {
 }
 
 // src/runner/suite.ts
-import { readFile as readFile6 } from "node:fs/promises";
+import { readFile as readFile7 } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 var generationSchema = external_exports.strictObject({
   max_tokens: external_exports.int().min(1).optional(),
@@ -47190,7 +47232,7 @@ var instanceSchema = external_exports.looseObject({
 async function readInstances(file2, shownAs) {
   let text;
   try {
-    text = await readFile6(file2, "utf8");
+    text = await readFile7(file2, "utf8");
   } catch {
     throw new InputError(shownAs, void 0, "no such file (data of the suite)");
   }
@@ -47221,7 +47263,7 @@ async function readInstances(file2, shownAs) {
 async function loadSuite(file2) {
   let text;
   try {
-    text = await readFile6(file2, "utf8");
+    text = await readFile7(file2, "utf8");
   } catch {
     throw new ConfigError([`${file2}: no such file`]);
   }
@@ -47556,7 +47598,14 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
     io.stderr(`evalgate: ${records.length} records from ${files.length} shards to ${flags.out}
 `);
   });
-  program2.command("import").description("Turn another tool's output into evalgate records.").requiredOption("--from <tool>", "lm-eval | helm (promptfoo to come)").argument("<path>", "lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder").requiredOption("--out <file>", "records (JSON Lines) or metrics (JSON) file to write").action(async (path2, flags) => {
+  program2.command("import").description("Turn another tool's output into evalgate records.").requiredOption("--from <tool>", "lm-eval | helm | promptfoo").argument("<path>", "lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder").requiredOption("--out <file>", "records (JSON Lines) or metrics (JSON) file to write").option("--provider <id>", "promptfoo: the provider to import when the file has several").option("--group-vars <names>", "promptfoo: test variables to keep as groups, comma-separated").action(async (path2, flags) => {
+    if (flags.from === "promptfoo") {
+      const records2 = await importPromptfoo(path2, { provider: flags.provider, groupVars: flags.groupVars?.split(",").map((name) => name.trim()).filter(Boolean) });
+      await writeRecords(flags.out, records2);
+      io.stderr(`evalgate: ${records2.length} records from ${path2} to ${flags.out}
+`);
+      return;
+    }
     if (flags.from === "helm") {
       const records2 = await importHelm(path2);
       await writeRecords(flags.out, records2);
@@ -47564,7 +47613,7 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
 `);
       return;
     }
-    if (flags.from !== "lm-eval") throw new UsageError(`--from ${flags.from} is not supported yet; supported: lm-eval, helm`);
+    if (flags.from !== "lm-eval") throw new UsageError(`--from ${flags.from} is not supported; supported: lm-eval, helm, promptfoo`);
     const summary = await isLmEvalSummary(path2);
     if (summary) {
       const report = await importLmEvalResults(summary);

@@ -10,6 +10,7 @@ import { InputError, UsageError } from './records/errors.js';
 import { loadPolicy, PolicyError } from './policy/load.js';
 import { policyJsonSchema } from './policy/schema.js';
 import { importHelm } from './importers/helm.js';
+import { importPromptfoo } from './importers/promptfoo.js';
 import { importLmEval, importLmEvalResults, isLmEvalSummary } from './importers/lm-eval.js';
 import { gateMarkdown } from './report/gate-markdown.js';
 import { buildGateReport } from './report/gate-report.js';
@@ -250,17 +251,25 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   program
     .command('import')
     .description("Turn another tool's output into evalgate records.")
-    .requiredOption('--from <tool>', 'lm-eval | helm (promptfoo to come)')
+    .requiredOption('--from <tool>', 'lm-eval | helm | promptfoo')
     .argument('<path>', 'lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder')
     .requiredOption('--out <file>', 'records (JSON Lines) or metrics (JSON) file to write')
-    .action(async (path: string, flags: { from: string; out: string }) => {
+    .option('--provider <id>', 'promptfoo: the provider to import when the file has several')
+    .option('--group-vars <names>', 'promptfoo: test variables to keep as groups, comma-separated')
+    .action(async (path: string, flags: { from: string; out: string; provider?: string; groupVars?: string }) => {
+      if (flags.from === 'promptfoo') {
+        const records = await importPromptfoo(path, { provider: flags.provider, groupVars: flags.groupVars?.split(',').map((name) => name.trim()).filter(Boolean) });
+        await writeRecords(flags.out, records);
+        io.stderr(`evalgate: ${records.length} records from ${path} to ${flags.out}\n`);
+        return;
+      }
       if (flags.from === 'helm') {
         const records = await importHelm(path);
         await writeRecords(flags.out, records);
         io.stderr(`evalgate: ${records.length} records from ${path} to ${flags.out}\n`);
         return;
       }
-      if (flags.from !== 'lm-eval') throw new UsageError(`--from ${flags.from} is not supported yet; supported: lm-eval, helm`);
+      if (flags.from !== 'lm-eval') throw new UsageError(`--from ${flags.from} is not supported; supported: lm-eval, helm, promptfoo`);
       const summary = await isLmEvalSummary(path);
       if (summary) {
         const report = await importLmEvalResults(summary);

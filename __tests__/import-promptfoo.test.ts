@@ -1,0 +1,32 @@
+import { describe, expect, it } from '@jest/globals';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { importPromptfoo } from '../src/importers/promptfoo.js';
+import { tempDir } from './helpers/records.js';
+
+const FIXTURE = '__tests__/fixtures/promptfoo/eval-output.json';
+
+describe('importing promptfoo results', () => {
+  it('reads a real promptfoo eval output: score, latency, tokens, cost, prompt and output', async () => {
+    const records = await importPromptfoo(FIXTURE);
+    expect(records).toHaveLength(12);
+    // By hand from the file: testIdx 0, score 1, latencyMs 152, tokenUsage 10 + 1, cost 0, output "refund".
+    expect(records[0]).toEqual({ scenario: 'promptfoo', id: '0', input: 'question 0', correct: 1, prediction: 'refund', latency_ms: 152, input_tokens: 10, output_tokens: 1, cost_usd: 0 });
+  });
+
+  it('keeps failures, errors, groups, and asks which provider when there are several', async () => {
+    const result = (testIdx: number, provider: string, extra: object) => ({ testIdx, provider: { id: provider }, prompt: { raw: `q${testIdx}`, label: 'p' }, response: { output: 'x' }, testCase: { vars: { dialect: testIdx % 2 ? 'aae' : 'sae', other: 1 } }, ...extra });
+    const file = join(tempDir(), 'out.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ results: { results: [result(0, 'a', { success: false, score: 0 }), result(1, 'a', { success: true, score: 0.5 }), result(2, 'a', { error: 'API error: 500', success: false }), result(0, 'b', { success: true, score: 1 })] } }),
+    );
+    await expect(importPromptfoo(file)).rejects.toThrow('several providers; choose one with --provider: a, b');
+    const records = await importPromptfoo(file, { provider: 'a', groupVars: ['dialect'] });
+    expect(records.map((record) => [record.id, record.correct, record.error, record.groups])).toEqual([
+      ['0', 0, undefined, { dialect: 'sae' }],
+      ['1', 0.5, undefined, { dialect: 'aae' }],
+      ['2', undefined, 'API error: 500', { dialect: 'sae' }],
+    ]);
+  });
+});

@@ -1,0 +1,76 @@
+import { readFile } from 'node:fs/promises';
+import { InputError } from '../records/errors.js';
+import type { EvalRecord } from '../records/types.js';
+
+/*
+ * promptfoo's `promptfoo eval -o results.json` -> records: one per test case (and prompt), `correct`
+ * from its score (else success), latency, token usage and cost as promptfoo measured them, the
+ * prompt and the output kept; test variables become `groups` when named. One provider per import
+ * (the model being gated): with several in the file, say which.
+ */
+
+interface PromptfooResult {
+  testIdx?: number;
+  promptIdx?: number;
+  prompt?: { raw?: string; label?: string };
+  provider?: { id?: string; label?: string } | string;
+  response?: { output?: unknown; error?: string };
+  error?: string | null;
+  success?: boolean;
+  score?: number;
+  latencyMs?: number;
+  cost?: number;
+  tokenUsage?: { prompt?: number; completion?: number };
+  testCase?: { vars?: Record<string, unknown>; description?: string };
+  vars?: Record<string, unknown>;
+}
+
+export interface PromptfooImportOptions {
+  /** The provider to import when the file has several. */
+  provider?: string;
+  /** Test variables to keep as groups (e.g. dialect, segment). */
+  groupVars?: string[];
+}
+
+const providerOf = (result: PromptfooResult) => (typeof result.provider === 'string' ? result.provider : (result.provider?.id ?? 'unknown'));
+
+export async function importPromptfoo(file: string, options: PromptfooImportOptions = {}): Promise<EvalRecord[]> {
+  let output: { results?: { results?: PromptfooResult[] } | PromptfooResult[] };
+  try {
+    output = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(file, undefined, code === 'ENOENT' ? 'no such file' : `not valid JSON: ${(error as Error).message}`);
+  }
+  const results = Array.isArray(output.results) ? output.results : output.results?.results;
+  if (!Array.isArray(results)) throw new InputError(file, undefined, 'no "results.results" list (expected the JSON of promptfoo eval -o)');
+  const providers = [...new Set(results.map(providerOf))];
+  const provider = options.provider ?? (providers.length === 1 ? providers[0] : undefined);
+  if (!provider || !providers.includes(provider)) {
+    throw new InputError(file, undefined, `${options.provider ? `no results of provider "${options.provider}"` : 'several providers'}; choose one with --provider: ${providers.join(', ')}`);
+  }
+  const prompts = new Set(results.map((result) => result.prompt?.label ?? ''));
+  return results
+    .filter((result) => providerOf(result) === provider)
+    .map((result, index) => {
+      const vars = result.testCase?.vars ?? result.vars ?? {};
+      const label = result.prompt?.label ?? '';
+      const record: EvalRecord = {
+        scenario: prompts.size > 1 ? `promptfoo/${label}` : 'promptfoo',
+        id: String(result.testIdx ?? index),
+        input: result.prompt?.raw,
+      };
+      const error = result.error ?? result.response?.error;
+      if (error) record.error = String(error);
+      else record.correct = typeof result.score === 'number' ? Math.min(1, Math.max(0, result.score)) : result.success ? 1 : 0;
+      const prediction = result.response?.output;
+      if (prediction !== undefined && prediction !== null) record.prediction = typeof prediction === 'string' ? prediction : JSON.stringify(prediction);
+      if (typeof result.latencyMs === 'number') record.latency_ms = result.latencyMs;
+      if (typeof result.tokenUsage?.prompt === 'number') record.input_tokens = result.tokenUsage.prompt;
+      if (typeof result.tokenUsage?.completion === 'number') record.output_tokens = result.tokenUsage.completion;
+      if (typeof result.cost === 'number') record.cost_usd = result.cost;
+      const groups = Object.fromEntries((options.groupVars ?? []).filter((name) => vars[name] !== undefined).map((name) => [name, String(vars[name])]));
+      if (Object.keys(groups).length > 0) record.groups = groups;
+      return record;
+    });
+}
