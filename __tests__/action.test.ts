@@ -256,6 +256,23 @@ describe('the action outside pull requests and on bad input', () => {
     expect(again.stdout).toContain(`${records.length} from the cache`);
   });
 
+  it("runs the team's eval-command, imports its output and gates it; a failing command fails the step", async () => {
+    const workspace = tempDir();
+    const fixture = join(process.cwd(), '__tests__/fixtures/promptfoo/eval-output.json');
+    const policy = writeFile('p.yml', 'version: 1\nname: imported\nchecks:\n  - metric: accuracy\n    min: 0.9\n');
+    const inputs = { policy, candidate: 'eval/out.json', import: 'promptfoo', 'eval-command': `mkdir -p eval && echo evaluating && cp ${fixture} eval/out.json` };
+    const result = await runAction({ event: 'push', inputs, cwd: workspace });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('evaluating');
+    expect(result.summary).toContain('## ✅ evalgate: pass');
+    expect(result.summary).toContain('(12 records, 12 instances)');
+
+    const failing = await runAction({ event: 'push', inputs: { ...inputs, 'eval-command': 'echo broken >&2; exit 3' }, cwd: workspace });
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toContain('::error::eval-command failed (exit code 3): echo broken >&2; exit 3');
+    expect(failing.output('verdict')).toBe('error');
+  });
+
   it('fails when the required policy input is missing', async () => {
     const result = await runAction({ inputs: {} });
     expect(result.code).toBe(1);

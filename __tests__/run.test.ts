@@ -97,7 +97,7 @@ describe('evalgate run', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'data.jsonl'), Array.from({ length: 30 }, (_, i) => JSON.stringify({ id: `q${i}`, input: i === 3 ? 'BROKEN question' : i === 4 ? 'NEVER answered' : `question number ${i}`, references: ['refund'] })).join('\n'));
     writeFileSync(join(dir, 'suite.yml'), 'version: 1\nname: faults\nscenarios:\n  - name: s\n    data: data.jsonl\n    scorer: exact_match\n');
-    const result = await evalgate('run', '--suite', join(dir, 'suite.yml'), '--model', flakyModel(dir), '--out', join(dir, 'out.jsonl'), '--no-cache', '--timeout', '300', '--retries', '2', '--concurrency', '4');
+    const result = await evalgate('run', '--suite', join(dir, 'suite.yml'), '--model', flakyModel(dir), '--out', join(dir, 'out.jsonl'), '--no-cache', '--timeout', '1500', '--retries', '2', '--concurrency', '4');
     expect(result.code).toBe(0);
     const records = readRecords(join(dir, 'out.jsonl'));
     expect(records.map((record) => record.id)).toEqual(Array.from({ length: 30 }, (_, i) => `q${i}`));
@@ -157,7 +157,7 @@ describe('evalgate run against an OpenAI-compatible endpoint', () => {
       writeFileSync(join(dir, 'suite.yml'), 'version: 1\nname: o\nprices:\n  small-model: { input: 1.5, output: 6 }\nscenarios:\n  - name: s\n    data: data.jsonl\n    scorer: exact_match\n');
       const result = await runProcess(
         process.execPath,
-        ['dist/cli.js', 'run', '--suite', join(dir, 'suite.yml'), '--model', 'openai:small-model', '--base-url', server.url, '--out', join(dir, 'out.jsonl'), '--no-cache', '--timeout', '500', '--retries', '2'],
+        ['dist/cli.js', 'run', '--suite', join(dir, 'suite.yml'), '--model', 'openai:small-model', '--base-url', server.url, '--out', join(dir, 'out.jsonl'), '--no-cache', '--timeout', '1500', '--retries', '2'],
         { ...process.env, OPENAI_API_KEY: 'sk-test-key' },
       );
       expect(result.code).toBe(0);

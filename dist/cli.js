@@ -46100,50 +46100,8 @@ async function importHelm(directory) {
   });
 }
 
-// src/importers/promptfoo.ts
-import { readFile as readFile4 } from "node:fs/promises";
-var providerOf = (result) => typeof result.provider === "string" ? result.provider : result.provider?.id ?? "unknown";
-async function importPromptfoo(file2, options = {}) {
-  let output2;
-  try {
-    output2 = JSON.parse(await readFile4(file2, "utf8"));
-  } catch (error62) {
-    const code = error62.code;
-    throw new InputError(file2, void 0, code === "ENOENT" ? "no such file" : `not valid JSON: ${error62.message}`);
-  }
-  const results = Array.isArray(output2.results) ? output2.results : output2.results?.results;
-  if (!Array.isArray(results)) throw new InputError(file2, void 0, 'no "results.results" list (expected the JSON of promptfoo eval -o)');
-  const providers = [...new Set(results.map(providerOf))];
-  const provider = options.provider ?? (providers.length === 1 ? providers[0] : void 0);
-  if (!provider || !providers.includes(provider)) {
-    throw new InputError(file2, void 0, `${options.provider ? `no results of provider "${options.provider}"` : "several providers"}; choose one with --provider: ${providers.join(", ")}`);
-  }
-  const prompts = new Set(results.map((result) => result.prompt?.label ?? ""));
-  return results.filter((result) => providerOf(result) === provider).map((result, index) => {
-    const vars = result.testCase?.vars ?? result.vars ?? {};
-    const label = result.prompt?.label ?? "";
-    const record2 = {
-      scenario: prompts.size > 1 ? `promptfoo/${label}` : "promptfoo",
-      id: String(result.testIdx ?? index),
-      input: result.prompt?.raw
-    };
-    const error62 = result.error ?? result.response?.error;
-    if (error62) record2.error = String(error62);
-    else record2.correct = typeof result.score === "number" ? Math.min(1, Math.max(0, result.score)) : result.success ? 1 : 0;
-    const prediction = result.response?.output;
-    if (prediction !== void 0 && prediction !== null) record2.prediction = typeof prediction === "string" ? prediction : JSON.stringify(prediction);
-    if (typeof result.latencyMs === "number") record2.latency_ms = result.latencyMs;
-    if (typeof result.tokenUsage?.prompt === "number") record2.input_tokens = result.tokenUsage.prompt;
-    if (typeof result.tokenUsage?.completion === "number") record2.output_tokens = result.tokenUsage.completion;
-    if (typeof result.cost === "number") record2.cost_usd = result.cost;
-    const groups = Object.fromEntries((options.groupVars ?? []).filter((name) => vars[name] !== void 0).map((name) => [name, String(vars[name])]));
-    if (Object.keys(groups).length > 0) record2.groups = groups;
-    return record2;
-  });
-}
-
 // src/importers/lm-eval.ts
-import { readdir, readFile as readFile5, stat as stat2 } from "node:fs/promises";
+import { readdir, readFile as readFile4, stat as stat2 } from "node:fs/promises";
 import { basename, join as join2 } from "node:path";
 var SAMPLES_FILE = /^samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.-]+)\.jsonl?$/;
 function parseSamples(text, file2) {
@@ -46227,7 +46185,7 @@ async function importLmEval(path2) {
   for (const file2 of files) {
     const task = SAMPLES_FILE.exec(basename(file2))?.[1];
     if (!task) throw new InputError(file2, void 0, "not a samples file: expected a name like samples_<task>_<timestamp>.jsonl");
-    records.push(...samplesToRecords(parseSamples(await readFile5(file2, "utf8"), file2), task, file2));
+    records.push(...samplesToRecords(parseSamples(await readFile4(file2, "utf8"), file2), task, file2));
   }
   return records;
 }
@@ -46235,7 +46193,7 @@ var RESULTS_FILE = /^results(_.*)?\.json$/;
 async function importLmEvalResults(file2) {
   let results;
   try {
-    results = JSON.parse((await readFile5(file2, "utf8")).replace(/\b(-?)(NaN|Infinity)\b/g, "null"));
+    results = JSON.parse((await readFile4(file2, "utf8")).replace(/\b(-?)(NaN|Infinity)\b/g, "null"));
   } catch (error62) {
     throw new InputError(file2, void 0, `not a results file: ${error62.message}`);
   }
@@ -46265,6 +46223,57 @@ async function isLmEvalSummary(path2) {
   } catch {
     return void 0;
   }
+}
+
+// src/importers/promptfoo.ts
+import { readFile as readFile5 } from "node:fs/promises";
+var providerOf = (result) => typeof result.provider === "string" ? result.provider : result.provider?.id ?? "unknown";
+async function importPromptfoo(file2, options = {}) {
+  let output2;
+  try {
+    output2 = JSON.parse(await readFile5(file2, "utf8"));
+  } catch (error62) {
+    const code = error62.code;
+    throw new InputError(file2, void 0, code === "ENOENT" ? "no such file" : `not valid JSON: ${error62.message}`);
+  }
+  const results = Array.isArray(output2.results) ? output2.results : output2.results?.results;
+  if (!Array.isArray(results)) throw new InputError(file2, void 0, 'no "results.results" list (expected the JSON of promptfoo eval -o)');
+  const providers = [...new Set(results.map(providerOf))];
+  const provider = options.provider ?? (providers.length === 1 ? providers[0] : void 0);
+  if (!provider || !providers.includes(provider)) {
+    throw new InputError(file2, void 0, `${options.provider ? `no results of provider "${options.provider}"` : "several providers"}; choose one with --provider: ${providers.join(", ")}`);
+  }
+  const prompts = new Set(results.map((result) => result.prompt?.label ?? ""));
+  return results.filter((result) => providerOf(result) === provider).map((result, index) => {
+    const vars = result.testCase?.vars ?? result.vars ?? {};
+    const label = result.prompt?.label ?? "";
+    const record2 = {
+      scenario: prompts.size > 1 ? `promptfoo/${label}` : "promptfoo",
+      id: String(result.testIdx ?? index),
+      input: result.prompt?.raw
+    };
+    const error62 = result.error ?? result.response?.error;
+    if (error62) record2.error = String(error62);
+    else record2.correct = typeof result.score === "number" ? Math.min(1, Math.max(0, result.score)) : result.success ? 1 : 0;
+    const prediction = result.response?.output;
+    if (prediction !== void 0 && prediction !== null) record2.prediction = typeof prediction === "string" ? prediction : JSON.stringify(prediction);
+    if (typeof result.latencyMs === "number") record2.latency_ms = result.latencyMs;
+    if (typeof result.tokenUsage?.prompt === "number") record2.input_tokens = result.tokenUsage.prompt;
+    if (typeof result.tokenUsage?.completion === "number") record2.output_tokens = result.tokenUsage.completion;
+    if (typeof result.cost === "number") record2.cost_usd = result.cost;
+    const groups = Object.fromEntries((options.groupVars ?? []).filter((name) => vars[name] !== void 0).map((name) => [name, String(vars[name])]));
+    if (Object.keys(groups).length > 0) record2.groups = groups;
+    return record2;
+  });
+}
+
+// src/importers/index.ts
+var IMPORT_FORMATS = ["helm", "lm-eval", "promptfoo"];
+async function importResults(format, path2, options = {}) {
+  if (format === "helm") return { kind: "records", records: await importHelm(path2) };
+  if (format === "promptfoo") return { kind: "records", records: await importPromptfoo(path2, options) };
+  const summary = await isLmEvalSummary(path2);
+  return summary ? { kind: "metrics", report: await importLmEvalResults(summary) } : { kind: "records", records: await importLmEval(path2) };
 }
 
 // node_modules/markdown-table/index.js
@@ -47599,34 +47608,19 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
 `);
   });
   program2.command("import").description("Turn another tool's output into evalgate records.").requiredOption("--from <tool>", "lm-eval | helm | promptfoo").argument("<path>", "lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder").requiredOption("--out <file>", "records (JSON Lines) or metrics (JSON) file to write").option("--provider <id>", "promptfoo: the provider to import when the file has several").option("--group-vars <names>", "promptfoo: test variables to keep as groups, comma-separated").action(async (path2, flags) => {
-    if (flags.from === "promptfoo") {
-      const records2 = await importPromptfoo(path2, { provider: flags.provider, groupVars: flags.groupVars?.split(",").map((name) => name.trim()).filter(Boolean) });
-      await writeRecords(flags.out, records2);
-      io.stderr(`evalgate: ${records2.length} records from ${path2} to ${flags.out}
+    if (!IMPORT_FORMATS.includes(flags.from)) throw new UsageError(`--from ${flags.from} is not supported; supported: ${IMPORT_FORMATS.join(", ")}`);
+    const groupVars = flags.groupVars?.split(",").map((name) => name.trim()).filter(Boolean);
+    const imported = await importResults(flags.from, path2, { provider: flags.provider, groupVars });
+    if (imported.kind === "metrics") {
+      await writeFile3(flags.out, `${JSON.stringify(imported.report)}
 `);
-      return;
+      io.stderr(`evalgate: ${Object.keys(imported.report.overall).length} summary metrics from ${path2} to ${flags.out}
+`);
+    } else {
+      await writeRecords(flags.out, imported.records);
+      io.stderr(`evalgate: ${imported.records.length} records from ${path2} to ${flags.out}
+`);
     }
-    if (flags.from === "helm") {
-      const records2 = await importHelm(path2);
-      await writeRecords(flags.out, records2);
-      io.stderr(`evalgate: ${records2.length} records from ${path2} to ${flags.out}
-`);
-      return;
-    }
-    if (flags.from !== "lm-eval") throw new UsageError(`--from ${flags.from} is not supported; supported: lm-eval, helm, promptfoo`);
-    const summary = await isLmEvalSummary(path2);
-    if (summary) {
-      const report = await importLmEvalResults(summary);
-      await writeFile3(flags.out, `${JSON.stringify(report)}
-`);
-      io.stderr(`evalgate: ${Object.keys(report.overall).length} summary metrics from ${summary} to ${flags.out}
-`);
-      return;
-    }
-    const records = await importLmEval(path2);
-    await writeRecords(flags.out, records);
-    io.stderr(`evalgate: ${records.length} records from ${path2} to ${flags.out}
-`);
   });
   program2.command("schema").description("Print the JSON Schema of policy files (for editors).").action(() => io.stdout(`${JSON.stringify(policyJsonSchema(), null, 2)}
 `));

@@ -9,9 +9,7 @@ import { loadRecordTable } from './metrics/load.js';
 import { InputError, UsageError } from './records/errors.js';
 import { loadPolicy, PolicyError } from './policy/load.js';
 import { policyJsonSchema } from './policy/schema.js';
-import { importHelm } from './importers/helm.js';
-import { importPromptfoo } from './importers/promptfoo.js';
-import { importLmEval, importLmEvalResults, isLmEvalSummary } from './importers/lm-eval.js';
+import { IMPORT_FORMATS, importResults, type ImportFormat } from './importers/index.js';
 import { gateMarkdown } from './report/gate-markdown.js';
 import { buildGateReport } from './report/gate-report.js';
 import { decisionMatrixText } from './report/compare-text.js';
@@ -257,29 +255,16 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--provider <id>', 'promptfoo: the provider to import when the file has several')
     .option('--group-vars <names>', 'promptfoo: test variables to keep as groups, comma-separated')
     .action(async (path: string, flags: { from: string; out: string; provider?: string; groupVars?: string }) => {
-      if (flags.from === 'promptfoo') {
-        const records = await importPromptfoo(path, { provider: flags.provider, groupVars: flags.groupVars?.split(',').map((name) => name.trim()).filter(Boolean) });
-        await writeRecords(flags.out, records);
-        io.stderr(`evalgate: ${records.length} records from ${path} to ${flags.out}\n`);
-        return;
+      if (!IMPORT_FORMATS.includes(flags.from as ImportFormat)) throw new UsageError(`--from ${flags.from} is not supported; supported: ${IMPORT_FORMATS.join(', ')}`);
+      const groupVars = flags.groupVars?.split(',').map((name) => name.trim()).filter(Boolean);
+      const imported = await importResults(flags.from as ImportFormat, path, { provider: flags.provider, groupVars });
+      if (imported.kind === 'metrics') {
+        await writeFile(flags.out, `${JSON.stringify(imported.report)}\n`);
+        io.stderr(`evalgate: ${Object.keys(imported.report.overall).length} summary metrics from ${path} to ${flags.out}\n`);
+      } else {
+        await writeRecords(flags.out, imported.records);
+        io.stderr(`evalgate: ${imported.records.length} records from ${path} to ${flags.out}\n`);
       }
-      if (flags.from === 'helm') {
-        const records = await importHelm(path);
-        await writeRecords(flags.out, records);
-        io.stderr(`evalgate: ${records.length} records from ${path} to ${flags.out}\n`);
-        return;
-      }
-      if (flags.from !== 'lm-eval') throw new UsageError(`--from ${flags.from} is not supported; supported: lm-eval, helm, promptfoo`);
-      const summary = await isLmEvalSummary(path);
-      if (summary) {
-        const report = await importLmEvalResults(summary);
-        await writeFile(flags.out, `${JSON.stringify(report)}\n`);
-        io.stderr(`evalgate: ${Object.keys(report.overall).length} summary metrics from ${summary} to ${flags.out}\n`);
-        return;
-      }
-      const records = await importLmEval(path);
-      await writeRecords(flags.out, records);
-      io.stderr(`evalgate: ${records.length} records from ${path} to ${flags.out}\n`);
     });
 
   program

@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import * as github from '@actions/github';
+import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { evaluateGate } from './gate/evaluate.js';
@@ -10,6 +11,7 @@ import { OUTPUT, readInputs, type ActionInputs } from './github/inputs.js';
 import { loadPolicy, parsePolicy, type LoadedPolicy } from './policy/load.js';
 import { gateMarkdown } from './report/gate-markdown.js';
 import { buildGateReport, type GateReport } from './report/gate-report.js';
+import { importResults, type ImportFormat } from './importers/index.js';
 import { adapterFromSpec } from './runner/adapters.js';
 import { CompletionCache } from './runner/cache.js';
 import { lexicalToxicity } from './runner/toxicity.js';
@@ -75,10 +77,33 @@ async function runSuiteForCandidate(suiteFile: string, modelSpec: string, baseUr
   }
 }
 
+/** Runs the team's own evaluation command with the runner's shell, its output in the log; fails closed. */
+async function runEvalCommand(command: string): Promise<void> {
+  core.info(`evalgate: running ${command}`);
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(command, { shell: process.platform === 'win32' ? true : '/bin/bash', stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  if (code !== 0) throw new Error(`eval-command failed (exit code ${code}): ${command}`);
+}
+
+/** Another tool's output converted to records (or a metrics file) under RUNNER_TEMP. */
+async function importToFile(path: string, format: ImportFormat, name: string): Promise<string> {
+  const imported = await importResults(format, path);
+  const out = join(process.env.RUNNER_TEMP ?? '.', `evalgate-${name}-imported.${imported.kind === 'metrics' ? 'json' : 'jsonl'}`);
+  if (imported.kind === 'metrics') await writeFile(out, `${JSON.stringify(imported.report)}\n`);
+  else await writeRecords(out, imported.records);
+  return out;
+}
+
 /** Evaluates the candidate, or reads the report an earlier run made (the fork-safe second workflow). */
 async function makeReport(inputs: ActionInputs, pull: PullRequest | undefined, octokit: Octokit | undefined): Promise<GateReport> {
   if (inputs.report) return JSON.parse(await readFile(inputs.report, 'utf8')) as GateReport;
   const policy = await readPolicy(inputs, pull, octokit);
+  if (inputs.evalCommand) await runEvalCommand(inputs.evalCommand);
+  if (inputs.importFormat && inputs.candidate) inputs.candidate = await importToFile(inputs.candidate, inputs.importFormat, 'candidate');
+  if (inputs.importFormat && inputs.baseline) inputs.baseline = await importToFile(inputs.baseline, inputs.importFormat, 'baseline');
   if (!inputs.candidate && !(inputs.suite && inputs.model)) throw new Error('Give the input "candidate", or "suite" and "model" to run the evaluation, or "report"');
   inputs.candidate ??= await runSuiteForCandidate(inputs.suite!, inputs.model!, inputs.baseUrl);
   const candidate = await loadRun(inputs.candidate);

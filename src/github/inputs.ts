@@ -1,4 +1,5 @@
 import * as core from '@actions/core';
+import { IMPORT_FORMATS, type ImportFormat } from '../importers/index.js';
 
 /** Every input of action.yml, by name, in one place. */
 export const INPUT = {
@@ -12,6 +13,8 @@ export const INPUT = {
   failOn: 'fail-on',
   waiverLabel: 'waiver-label',
   report: 'report',
+  evalCommand: 'eval-command',
+  import: 'import',
   suite: 'suite',
   model: 'model',
   baseUrl: 'base-url',
@@ -36,6 +39,8 @@ export interface ActionInputs {
   failOn: 'fail' | 'warn' | 'never';
   waiverLabel?: string;
   report?: string;
+  evalCommand?: string;
+  importFormat?: ImportFormat;
   suite?: string;
   model?: string;
   baseUrl?: string;
@@ -65,6 +70,8 @@ export function readInputs(): ActionInputs {
     failOn: choice(INPUT.failOn, ['fail', 'warn', 'never'], 'fail')!,
     waiverLabel: optional(INPUT.waiverLabel),
     report: optional(INPUT.report),
+    evalCommand: optional(INPUT.evalCommand),
+    importFormat: choice(INPUT.import, IMPORT_FORMATS, undefined),
     suite: optional(INPUT.suite),
     model: optional(INPUT.model),
     baseUrl: optional(INPUT.baseUrl),
