@@ -56,6 +56,24 @@ describe('importing a HELM run', () => {
     writeFileSync(join(dir, 'p.yml'), 'version: 1\nname: helm\nchecks:\n  - metric: accuracy\n    min: 0.6\n');
     expect(await runCli(['gate', '--policy', join(dir, 'p.yml'), '--candidate', join(dir, 'r.jsonl')], io)).toBe(1);
     expect(stdout).toContain('accuracy (overall): below the minimum 0.6');
+    // The summary route: stats.json as a metrics file, gated with a stated direction.
+    expect(await runCli(['import', '--from', 'helm', '__tests__/fixtures/helm/bbq-v3-meta_llama-3-8b', '--summary', '--out', join(dir, 's.json')], io)).toBe(0);
+    writeFileSync(join(dir, 's.yml'), 'version: 1\nname: helm\nchecks:\n  - metric: exact_match (robustness)\n    direction: higher\n    dimension: robustness\n    min: 0.4\n');
+    expect(await runCli(['gate', '--policy', join(dir, 's.yml'), '--candidate', join(dir, 's.json')], io)).toBe(0);
+    // --from metrics checks an evalgate metrics file.
+    expect(await runCli(['import', '--from', 'metrics', join(dir, 'r.jsonl'), '--out', join(dir, 'm.json')], io)).toBe(2);
+  });
+
+  it("reads HELM's own summary numbers, worst cases over perturbations included", async () => {
+    const { importHelmStats } = await import('../src/importers/helm.js');
+    const report = await importHelmStats('__tests__/fixtures/helm/bbq-v3-meta_llama-3-8b');
+    // From stats.json: exact_match 0.5 (test), its worst case over robustness and fairness perturbations 0.5;
+    // n is the 2 instances of per_instance_stats.json, not stats.json's count of train trials.
+    expect(report.overall.exact_match).toEqual({ value: 0.5, ci: null, n: 2 });
+    expect(report.overall['exact_match (robustness)']).toEqual({ value: 0.5, ci: null, n: 2 });
+    expect(report.overall['exact_match (fairness)']).toEqual({ value: 0.5, ci: null, n: 2 });
+    expect(report.overall.bbq_accuracy.value).toBe(0.5);
+    expect(report.overall.inference_runtime.value).toBe(0.2045649290084839);
   });
 
   it('names the missing file of an incomplete run directory', async () => {

@@ -46099,6 +46099,25 @@ async function importHelm(directory) {
     return record2;
   });
 }
+async function importHelmStats(directory) {
+  const stats = await readJson(directory, "stats.json");
+  if (!Array.isArray(stats)) throw new InputError(join(directory, "stats.json"), void 0, "expected a list of stats");
+  let n = 0;
+  try {
+    const perInstance = await readJson(directory, "per_instance_stats.json");
+    n = perInstance.filter((entry) => (entry.train_trial_index ?? 0) === 0 && !entry.perturbation).length;
+  } catch {
+  }
+  const overall = {};
+  for (const stat3 of stats) {
+    if (stat3.name.split !== "test" || stat3.count === 0 || typeof stat3.mean !== "number") continue;
+    const perturbation = stat3.name.perturbation;
+    if (perturbation && perturbation.computed_on !== "worst") continue;
+    overall[perturbation ? `${stat3.name.name} (${perturbation.name})` : stat3.name.name] = { value: stat3.mean, ci: null, n };
+  }
+  if (Object.keys(overall).length === 0) throw new InputError(join(directory, "stats.json"), void 0, "no test-split statistics");
+  return { overall, scenarios: {} };
+}
 
 // src/importers/lm-eval.ts
 import { readdir, readFile as readFile4, stat as stat2 } from "node:fs/promises";
@@ -46268,10 +46287,15 @@ async function importPromptfoo(file2, options = {}) {
 }
 
 // src/importers/index.ts
-var IMPORT_FORMATS = ["helm", "lm-eval", "promptfoo"];
+var IMPORT_FORMATS = ["helm", "lm-eval", "promptfoo", "metrics"];
 async function importResults(format, path2, options = {}) {
-  if (format === "helm") return { kind: "records", records: await importHelm(path2) };
+  if (format === "helm") return options.summary ? { kind: "metrics", report: await importHelmStats(path2) } : { kind: "records", records: await importHelm(path2) };
   if (format === "promptfoo") return { kind: "records", records: await importPromptfoo(path2, options) };
+  if (format === "metrics") {
+    const run = await loadRun(path2);
+    if (run.kind !== "metrics") throw new InputError(path2, void 0, "not a metrics file (expected the JSON of evalgate metrics --json)");
+    return { kind: "metrics", report: run.report };
+  }
   const summary = await isLmEvalSummary(path2);
   return summary ? { kind: "metrics", report: await importLmEvalResults(summary) } : { kind: "records", records: await importLmEval(path2) };
 }
@@ -47607,10 +47631,10 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
     io.stderr(`evalgate: ${records.length} records from ${files.length} shards to ${flags.out}
 `);
   });
-  program2.command("import").description("Turn another tool's output into evalgate records.").requiredOption("--from <tool>", "lm-eval | helm | promptfoo").argument("<path>", "lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder").requiredOption("--out <file>", "records (JSON Lines) or metrics (JSON) file to write").option("--provider <id>", "promptfoo: the provider to import when the file has several").option("--group-vars <names>", "promptfoo: test variables to keep as groups, comma-separated").action(async (path2, flags) => {
+  program2.command("import").description("Turn another tool's output into evalgate records.").requiredOption("--from <tool>", "helm | lm-eval | promptfoo | metrics").argument("<path>", "lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder").requiredOption("--out <file>", "records (JSON Lines) or metrics (JSON) file to write").option("--provider <id>", "promptfoo: the provider to import when the file has several").option("--group-vars <names>", "promptfoo: test variables to keep as groups, comma-separated").option("--summary", "helm: HELM's own summary numbers (stats.json) as a metrics file instead of records").action(async (path2, flags) => {
     if (!IMPORT_FORMATS.includes(flags.from)) throw new UsageError(`--from ${flags.from} is not supported; supported: ${IMPORT_FORMATS.join(", ")}`);
     const groupVars = flags.groupVars?.split(",").map((name) => name.trim()).filter(Boolean);
-    const imported = await importResults(flags.from, path2, { provider: flags.provider, groupVars });
+    const imported = await importResults(flags.from, path2, { provider: flags.provider, groupVars, summary: flags.summary });
     if (imported.kind === "metrics") {
       await writeFile3(flags.out, `${JSON.stringify(imported.report)}
 `);

@@ -249,15 +249,16 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   program
     .command('import')
     .description("Turn another tool's output into evalgate records.")
-    .requiredOption('--from <tool>', 'lm-eval | helm | promptfoo')
+    .requiredOption('--from <tool>', 'helm | lm-eval | promptfoo | metrics')
     .argument('<path>', 'lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder')
     .requiredOption('--out <file>', 'records (JSON Lines) or metrics (JSON) file to write')
     .option('--provider <id>', 'promptfoo: the provider to import when the file has several')
     .option('--group-vars <names>', 'promptfoo: test variables to keep as groups, comma-separated')
-    .action(async (path: string, flags: { from: string; out: string; provider?: string; groupVars?: string }) => {
+    .option('--summary', "helm: HELM's own summary numbers (stats.json) as a metrics file instead of records")
+    .action(async (path: string, flags: { from: string; out: string; provider?: string; groupVars?: string; summary?: boolean }) => {
       if (!IMPORT_FORMATS.includes(flags.from as ImportFormat)) throw new UsageError(`--from ${flags.from} is not supported; supported: ${IMPORT_FORMATS.join(', ')}`);
       const groupVars = flags.groupVars?.split(',').map((name) => name.trim()).filter(Boolean);
-      const imported = await importResults(flags.from as ImportFormat, path, { provider: flags.provider, groupVars });
+      const imported = await importResults(flags.from as ImportFormat, path, { provider: flags.provider, groupVars, summary: flags.summary });
       if (imported.kind === 'metrics') {
         await writeFile(flags.out, `${JSON.stringify(imported.report)}\n`);
         io.stderr(`evalgate: ${Object.keys(imported.report.overall).length} summary metrics from ${path} to ${flags.out}\n`);

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { MetricsReport } from '../metrics/compute.js';
 import { InputError } from '../records/errors.js';
 import type { EvalRecord, Perturbation } from '../records/types.js';
 
@@ -97,4 +98,31 @@ export async function importHelm(directory: string): Promise<EvalRecord[]> {
     if (references && references.length > 0) record.references = references;
     return record;
   });
+}
+
+/**
+ * HELM's own summary numbers (stats.json, test split) as a metrics file, under their HELM names:
+ * `exact_match`, `ece_10_bin`, `toxic_frac`, ..., and the worst case over perturbations as
+ * `exact_match (robustness)` / `exact_match (fairness)`. `n` is the number of instances from
+ * per_instance_stats.json: stats.json's `count` counts train trials, not instances.
+ */
+export async function importHelmStats(directory: string): Promise<MetricsReport> {
+  const stats = await readJson<HelmStat[]>(directory, 'stats.json');
+  if (!Array.isArray(stats)) throw new InputError(join(directory, 'stats.json'), undefined, 'expected a list of stats');
+  let n = 0;
+  try {
+    const perInstance = await readJson<InstanceStats[]>(directory, 'per_instance_stats.json');
+    n = perInstance.filter((entry) => (entry.train_trial_index ?? 0) === 0 && !entry.perturbation).length;
+  } catch {
+    // Without per-instance stats the number of instances is unknown.
+  }
+  const overall: MetricsReport['overall'] = {};
+  for (const stat of stats) {
+    if (stat.name.split !== 'test' || stat.count === 0 || typeof stat.mean !== 'number') continue;
+    const perturbation = stat.name.perturbation as { name?: string; computed_on?: string } | undefined;
+    if (perturbation && perturbation.computed_on !== 'worst') continue;
+    overall[perturbation ? `${stat.name.name} (${perturbation.name})` : stat.name.name] = { value: stat.mean, ci: null, n };
+  }
+  if (Object.keys(overall).length === 0) throw new InputError(join(directory, 'stats.json'), undefined, 'no test-split statistics');
+  return { overall, scenarios: {} };
 }
