@@ -4,21 +4,12 @@
 // About N records: originals plus robustness and fairness perturbations, groups, confidences,
 // latency, tokens, cost, toxicity and a few failed calls; prompts and completions of realistic size.
 import { createWriteStream } from 'node:fs';
+import { seededRandom } from '../scripts/seeded-random.mjs';
 
 const [count = '1000', out = '/dev/stdout', seedText = '1'] = process.argv.slice(2);
 const target = Number(count);
 
-let state = Number(seedText) >>> 0 || 1;
-const random = () => {
-  // mulberry32: small, seeded, good enough for test data.
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (items) => items[Math.floor(random() * items.length)];
-const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+const { random, pick, normal } = seededRandom(Number(seedText) >>> 0 || 1);
 const round = (value, digits) => Number(value.toFixed(digits));
 
 const scenarios = [

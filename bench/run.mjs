@@ -75,13 +75,7 @@ async function simulation() {
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   });
   process.stderr.write(`simulating the gate, ${values.trials} trials...\n`);
-  const output = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(outDir, 'simulate-gate.mjs'), values.trials], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let stdout = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`simulation exited ${code}`))));
-  });
-  const result = JSON.parse(output);
+  const result = await runJsonScript(join(outDir, 'simulate-gate.mjs'), [values.trials]);
   const percent = (x) => `${(100 * x).toFixed(1)}%`;
   const text = [
     '| simulated (1,000 shared instances, accuracy max_regression 0, significance 0.05) | measured | 95% margin | target |',
@@ -122,15 +116,19 @@ async function metricsBenchmark() {
   writeIntoReadme('bench', `${table}\n\n${machine}`);
 }
 
-async function runnerBenchmark() {
-  process.stderr.write('running 2,000 requests against a local endpoint, clean and with faults...\n');
-  const output = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bench/runner.mjs'], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** Runs a benchmark script and parses the JSON it prints. */
+function runJsonScript(script, args = []) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`runner benchmark exited ${code}`))));
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`${script} exited ${code}`))));
   });
-  const result = JSON.parse(output);
+}
+
+async function runnerBenchmark() {
+  process.stderr.write('running 2,000 requests against a local endpoint, clean and with faults...\n');
+  const result = await runJsonScript('bench/runner.mjs');
   const row = (name, run) =>
     `| ${name} | ${run.seconds.toFixed(2)} s | ${(run.seconds / result.idealSeconds).toFixed(2)}x | ${run.records} records, ${run.distinct} distinct examples, ${run.errors} with error | ${run.retries} | ${mib(run.maxRss)} |`;
   const text = [
@@ -147,13 +145,7 @@ async function runnerBenchmark() {
 
 async function promptfooBenchmark() {
   process.stderr.write('the same workload through evalgate and promptfoo...\n');
-  const output = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bench/promptfoo.mjs'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let stdout = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`promptfoo benchmark exited ${code}`))));
-  });
-  const result = JSON.parse(output);
+  const result = await runJsonScript('bench/promptfoo.mjs');
   const text = [
     `| ${result.requests} requests, concurrency ${result.concurrency}, server latency 20 ms, whole process | time | ratio |`,
     '|---|---:|---:|',

@@ -46471,7 +46471,7 @@ function metricRows(metrics, minGroupSize, formatName) {
   });
 }
 
-// src/report/metrics-markdown.ts
+// src/report/markdown.ts
 function escapeMarkdown(text) {
   return text.replace(/[\\`*_{}[\]<>#!|~&]/g, (character) => `\\${character}`).replace(/\r?\n/g, " ");
 }

@@ -8,20 +8,12 @@
 // The records are invented by this script; no model was run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { seededRandom } from '../../scripts/seeded-random.mjs';
 
 const outDir = process.argv[2] ?? 'examples/billing';
 const INSTANCES = 600;
 
-let state = 20261129;
-const random = () => {
-  // mulberry32
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+const { random, normal } = seededRandom(20261129);
 const clamp = (x) => Math.min(0.995, Math.max(0.005, x));
 const round = (x, digits) => Number(x.toFixed(digits));
 

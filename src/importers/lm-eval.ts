@@ -72,7 +72,7 @@ function correctOf(sample: Sample): number | undefined {
   return undefined;
 }
 
-export function samplesToRecords(samples: Sample[], task: string, file: string): EvalRecord[] {
+function samplesToRecords(samples: Sample[], task: string, file: string): EvalRecord[] {
   return samples.map((sample, index) => {
     const filter = typeof sample.filter === 'string' && sample.filter !== 'none' ? sample.filter : undefined;
     const args = argumentsList(sample);

@@ -2,7 +2,7 @@ import { markdownTable } from 'markdown-table';
 import { DIMENSIONS } from '../metrics/registry.js';
 import { formatInterval, formatNumber, METRIC_TABLE_ALIGN, METRIC_TABLE_HEADER, metricRows } from './format.js';
 import type { GateReport } from './gate-report.js';
-import { escapeMarkdown } from './metrics-markdown.js';
+import { escapeMarkdown } from './markdown.js';
 
 /** GitHub's limit on a comment is 65,536 characters; stay under it. */
 export const MAX_COMMENT_CHARACTERS = 65000;

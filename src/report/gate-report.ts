@@ -44,14 +44,14 @@ export interface RunSummary {
   commit?: string;
 }
 
-export function summarizeRun(run: RunInput): RunSummary {
+function summarizeRun(run: RunInput): RunSummary {
   return run.kind === 'records'
     ? { file: run.file, kind: 'records', records: run.table.size, instances: run.table.instanceKeys.length }
     : { file: run.file, kind: 'metrics', records: null, instances: null };
 }
 
 /** "min 0.7, max 0.9, regression <= 0.02" */
-export function thresholdText(result: CheckResult): string {
+function thresholdText(result: CheckResult): string {
   const { check } = result;
   const parts: string[] = [];
   if (check.min !== undefined) parts.push(`>= ${check.min}`);

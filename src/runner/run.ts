@@ -55,7 +55,7 @@ interface WorkItem {
 }
 
 /** Which shard (1-based) an instance belongs to: a stable hash of scenario and id. */
-export function shardOf(scenario: string, id: string, count: number): number {
+function shardOf(scenario: string, id: string, count: number): number {
   return (deriveSeed(0, `${scenario}\u0000${id}`) % count) + 1;
 }
 

@@ -2,16 +2,9 @@
 // Writes the example suite's instances (seeded; synthetic customer messages, each with the action a
 // billing assistant should take): node examples/billing/suite/make-data.mjs
 import { writeFileSync } from 'node:fs';
+import { seededRandom } from '../../../scripts/seeded-random.mjs';
 
-let state = 7;
-const random = () => {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (items) => items[Math.floor(random() * items.length)];
+const { random, pick } = seededRandom(7);
 
 const situations = {
   billing: [
