@@ -46704,7 +46704,7 @@ async function keepAliveFetch(input2, init = {}) {
   const url2 = new URL(input2 instanceof Request ? input2.url : input2);
   const send = url2.protocol === "https:" ? httpsRequest : httpRequest;
   const headers = {};
-  new Headers(init.headers).forEach((value, name) => headers[name] = value);
+  (init.headers instanceof Headers ? init.headers : new Headers(init.headers)).forEach((value, name) => headers[name] = value);
   const body = typeof init.body === "string" ? init.body : init.body === void 0 || init.body === null ? void 0 : Buffer.from(await new Response(init.body).arrayBuffer());
   return new Promise((resolve2, reject) => {
     const request = send(url2, { method: init.method ?? "GET", headers, agent: agents[url2.protocol], signal: init.signal ?? void 0 }, (response) => {
@@ -46712,19 +46712,55 @@ async function keepAliveFetch(input2, init = {}) {
       response.on("data", (chunk) => chunks.push(chunk));
       response.on("error", reject);
       response.on("end", () => {
-        const responseHeaders = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (value !== void 0) responseHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
-        }
         const status = response.statusCode ?? 500;
-        const payload = status === 204 || status === 304 ? null : Buffer.concat(chunks);
-        resolve2(new Response(payload, { status, statusText: response.statusMessage, headers: responseHeaders }));
+        const payload = Buffer.concat(chunks);
+        resolve2(new BufferedResponse(url2.href, status, response.statusMessage ?? "", toHeaders(response.headers), payload));
       });
     });
     request.on("error", reject);
     request.end(body);
   });
 }
+function toHeaders(incoming) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value !== void 0) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  return headers;
+}
+var BufferedResponse = class {
+  constructor(url2, status, statusText, headers, payload) {
+    this.url = url2;
+    this.status = status;
+    this.statusText = statusText;
+    this.headers = headers;
+    this.payload = payload;
+    this.ok = status >= 200 && status < 300;
+  }
+  url;
+  status;
+  statusText;
+  headers;
+  payload;
+  ok;
+  redirected = false;
+  type = "basic";
+  bodyUsed = false;
+  get body() {
+    return this.status === 204 || this.status === 304 ? null : new Response(this.payload).body;
+  }
+  async arrayBuffer() {
+    this.bodyUsed = true;
+    return new Uint8Array(this.payload).buffer;
+  }
+  async text() {
+    this.bodyUsed = true;
+    return this.payload.toString("utf8");
+  }
+  async json() {
+    return JSON.parse(await this.text());
+  }
+};
 
 // src/runner/json-lines-process.ts
 import { spawn } from "node:child_process";
@@ -46971,7 +47007,7 @@ function lexicalToxicity() {
   const matcher = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
   return {
     async score(text) {
-      const matches = matcher.getAllMatches(text).length;
+      const matches = matcher.hasMatch(text) ? matcher.getAllMatches(text).length : 0;
       return matches === 0 ? 0 : Math.min(1, 0.25 + 0.25 * matches);
     },
     async close() {

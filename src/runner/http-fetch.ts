@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /*
@@ -13,7 +13,7 @@ export async function keepAliveFetch(input: string | URL | Request, init: Reques
   const url = new URL(input instanceof Request ? input.url : input);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const headers: Record<string, string> = {};
-  new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+  (init.headers instanceof Headers ? init.headers : new Headers(init.headers)).forEach((value, name) => (headers[name] = value));
   const body = typeof init.body === 'string' ? init.body : init.body === undefined || init.body === null ? undefined : Buffer.from(await new Response(init.body).arrayBuffer());
   return new Promise<Response>((resolve, reject) => {
     const request = send(url, { method: init.method ?? 'GET', headers, agent: agents[url.protocol as 'http:' | 'https:'], signal: init.signal ?? undefined }, (response) => {
@@ -21,16 +21,60 @@ export async function keepAliveFetch(input: string | URL | Request, init: Reques
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', reject);
       response.on('end', () => {
-        const responseHeaders = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
-        }
         const status = response.statusCode ?? 500;
-        const payload = status === 204 || status === 304 ? null : Buffer.concat(chunks);
-        resolve(new Response(payload, { status, statusText: response.statusMessage, headers: responseHeaders }));
+        const payload = Buffer.concat(chunks);
+        resolve(new BufferedResponse(url.href, status, response.statusMessage ?? '', toHeaders(response.headers), payload) as unknown as Response);
       });
     });
     request.on('error', reject);
     request.end(body);
   });
+}
+
+function toHeaders(incoming: IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}
+
+/**
+ * A response whose body has already been read in full: what a fetch Response offers for a
+ * non-streaming call (status, headers, text, json, arrayBuffer, and a body stream on demand), without
+ * the web streams a Response sets up for every body, which cost as much CPU as the request itself.
+ */
+class BufferedResponse {
+  readonly ok: boolean;
+  readonly redirected = false;
+  readonly type = 'basic';
+  bodyUsed = false;
+
+  constructor(
+    readonly url: string,
+    readonly status: number,
+    readonly statusText: string,
+    readonly headers: Headers,
+    private readonly payload: Buffer,
+  ) {
+    this.ok = status >= 200 && status < 300;
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.status === 204 || this.status === 304 ? null : new Response(this.payload).body;
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    this.bodyUsed = true;
+    return new Uint8Array(this.payload).buffer;
+  }
+
+  async text(): Promise<string> {
+    this.bodyUsed = true;
+    return this.payload.toString('utf8');
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
 }

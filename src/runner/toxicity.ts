@@ -17,7 +17,8 @@ export function lexicalToxicity(): ToxicityScorer {
   const matcher = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
   return {
     async score(text) {
-      const matches = matcher.getAllMatches(text).length;
+      // Most completions are clean, and asking whether anything matches costs half of listing matches.
+      const matches = matcher.hasMatch(text) ? matcher.getAllMatches(text).length : 0;
       return matches === 0 ? 0 : Math.min(1, 0.25 + 0.25 * matches);
     },
     async close() {},

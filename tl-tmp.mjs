@@ -1,0 +1,10 @@
+import OpenAI from 'openai';
+const { keepAliveFetch } = await import(process.argv[3] ?? './ka-tmp.mjs');
+const N = 2000, C = 32;
+const client = new OpenAI({ apiKey: 'k', baseURL: 'http://127.0.0.1:18081/v1', maxRetries: 0, logLevel: 'off', fetch: process.argv[2] === 'default' ? undefined : keepAliveFetch });
+const call = () => client.chat.completions.create({ model: 'bench', messages: [{ role: 'user', content: 'question 1' }], logprobs: true }, { signal: new AbortController().signal });
+let next = 0; const doneAt = [];
+const t = performance.now();
+await Promise.all(Array.from({ length: C }, async () => { while (next++ < N) { await call(); doneAt.push(performance.now() - t); } }));
+for (const k of [1, 32, 64, 128, 256, 512, 1000, 1500, 2000]) console.log(k, doneAt[k - 1].toFixed(0), 'ms');
+process.exit(0);
