@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/gate-report.js';
@@ -12,6 +13,9 @@ import { runProcess } from './helpers/run.js';
  * against a local stand-in for the GitHub REST API.
  */
 
+// GitHub runs the action on Node 24: CI runs this file a second time with EVALGATE_ACTION_NODE set to
+// a Node 24 binary (.ci/run installs one from npm).
+const ACTION_NODE = process.env.EVALGATE_ACTION_NODE || process.execPath;
 const TOKEN = 'ghs_secretTokenThatMustNeverBePrinted123';
 const BASE_SHA = 'b'.repeat(40);
 const HEAD_SHA = 'c'.repeat(40);
@@ -79,7 +83,7 @@ async function runAction({ event = 'pull_request', inputs, labels = [], cwd, bas
   };
   Object.assign(env, extraEnv);
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
-  const result = await runProcess(process.execPath, [join(process.cwd(), 'dist/index.js')], env, cwd);
+  const result = await runProcess(ACTION_NODE, [join(process.cwd(), 'dist/index.js')], env, cwd);
   const outputText = readFileSync(files.output, 'utf8');
   const output = (name: string) => new RegExp(`^${name}<<(.+)\\n([\\s\\S]*?)\\n\\1$`, 'm').exec(outputText)?.[2];
   return { ...result, output, summary: readFileSync(files.summary, 'utf8'), workspace };
@@ -204,6 +208,7 @@ describe('the action outside pull requests and on bad input', () => {
       const result = await runAction({ event, inputs: { policy: writeFile('p.yml', loosePolicy), candidate: worse, baseline } });
       expect(result.code).toBe(0);
       expect(result.summary).toContain('## ✅ evalgate: pass');
+      expect(result.stdout).toContain(`on Node ${execFileSync(ACTION_NODE, ['--version'], { encoding: 'utf8' }).trim()}`);
     }
     expect(github.comments).toHaveLength(0);
   });

@@ -153,6 +153,7 @@ function shouldSaveBaseline(inputs: ActionInputs): boolean {
  */
 export async function run(): Promise<void> {
   try {
+    core.info(`evalgate on Node ${process.version}`);
     const inputs = readInputs();
     const pull = pullRequestOf(github.context.payload);
     const octokit = inputs.token ? github.getOctokit(inputs.token, { baseUrl: process.env.GITHUB_API_URL || undefined }) : undefined;
