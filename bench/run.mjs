@@ -2,8 +2,9 @@
 // npm run bench: (1) times `evalgate metrics --json` on 100k and 1M generated records beside the floor
 // (reading and JSON-parsing the same file, nothing else); (2) simulates the gate's false alarms (A/A)
 // and power (bench/simulate-gate.ts). Writes both into README.md.
-// (3) runs 2,000 requests through `evalgate run` against a local OpenAI-compatible endpoint.
-// (4) the same workload through promptfoo (installed from npm into bench/out/promptfoo once).
+// (3) runs 2,000 requests through `evalgate run` against a local OpenAI-compatible endpoint, beside a
+// bare HTTP client's floor, on this Node and on Node 24 (from npm, into bench/out/node24 once).
+// (4) the same workload through promptfoo (installed from npm into bench/out/promptfoo once, on Node 22).
 // Options: --sizes 100000,1000000  --runs 5  --trials 1000  --only metrics|runner|promptfoo|simulation  --no-readme
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -127,17 +128,20 @@ function runJsonScript(script, args = []) {
 }
 
 async function runnerBenchmark() {
-  process.stderr.write('running 2,000 requests against a local endpoint, clean and with faults...\n');
-  const result = await runJsonScript('bench/runner.mjs');
+  process.stderr.write(`running 2,000 requests against a local endpoint, ${runs} times each way, and once with faults...\n`);
+  const result = await runJsonScript('bench/runner.mjs', [String(runs)]);
+  const vsIdeal = (seconds) => `${(seconds / result.idealSeconds).toFixed(2)}x`;
   const row = (name, run) =>
-    `| ${name} | ${run.seconds.toFixed(2)} s | ${(run.seconds / result.idealSeconds).toFixed(2)}x | ${run.records} records, ${run.distinct} distinct examples, ${run.errors} with error | ${run.retries} | ${mib(run.maxRss)} |`;
+    `| ${name} | ${run.seconds.toFixed(2)} s | ${vsIdeal(run.seconds)} | ${run.records} records, ${run.distinct} distinct examples, ${run.errors} with error | ${run.retries} | ${mib(run.maxRss)} |`;
   const text = [
     `| ${result.requests} requests, concurrency ${result.concurrency}, server latency ${result.latencyMs} ms | run time | vs ideal ${result.idealSeconds.toFixed(2)} s | outcome | retries | peak memory |`,
     '|---|---:|---:|---|---:|---:|',
-    row('all answered', result.clean),
-    row('10% faulty (500 always, 429 then answer, hang then answer)', result.faulty),
+    `| floor: a bare keep-alive \`node:http\` client, no model client, no records (Node ${result.versions.node}) | ${result.floorSeconds.toFixed(2)} s | ${vsIdeal(result.floorSeconds)} | | | |`,
+    row(`\`evalgate run\`, all answered (Node ${result.versions.node})`, result.clean),
+    row(`\`evalgate run\`, all answered (Node ${result.versions.node24}, the action's runtime)`, result.clean24),
+    row(`\`evalgate run\`, 10% faulty: 500 always, 429 then answer, hang then answer (Node ${result.versions.node}, one run)`, result.faulty),
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)}; the local server runs on the same 2 vCPUs as evalgate.`,
+    `Medians of ${result.runs} runs of each, taken in turn; run time is from the first request to the last record. The local server runs on the same ${cpus().length} vCPUs; measured ${new Date().toISOString().slice(0, 10)}.`,
   ].join('\n');
   process.stdout.write(`${text}\n`);
   writeIntoReadme('runner', text);

@@ -1,18 +1,23 @@
 // The runner against a local OpenAI-compatible server (run by `npm run bench`, or alone:
-//   node bench/runner.mjs). The server answers after a fixed 20 ms. Measures:
-// - 2,000 requests at concurrency 32: the run's wall time against the ideal N x latency / concurrency,
+//   node bench/runner.mjs [RUNS]). The server answers after a fixed 20 ms. Measures, RUNS times each
+// (default 5), taken in turn:
+// - 2,000 requests at concurrency 32 through `evalgate run` on this Node and on Node 24 (GitHub's
+//   runtime for the action, from npm): the run's wall time against the ideal N x latency / concurrency,
 //   and the process's peak memory;
-// - the same with 10% of requests failing (500, 429 with Retry-After, hangs past the time-out): every
-//   example must end with exactly one record; the retries are counted.
-import { spawn } from 'node:child_process';
+// - the floor: the same requests through a bare keep-alive node:http client (bench/http-floor.mjs);
+// - once, the same with 10% of requests failing (500, 429 with Retry-After, hangs past the time-out):
+//   every example must end with exactly one record; the retries are counted.
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nodeFromNpm } from './node-from-npm.mjs';
 
 const LATENCY_MS = 20;
 const REQUESTS = 2000;
 const CONCURRENCY = 32;
+const RUNS = Number(process.argv[2] ?? 5);
 
 function startServer(faulty) {
   const attempts = new Map();
@@ -46,12 +51,14 @@ function startServer(faulty) {
   })));
 }
 
-function run(args) {
+function spawnAndRead(node, args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bench/measure.mjs', 'evalgate', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(node, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
     let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => (code === 0 ? resolve(stderr) : reject(new Error(stderr))));
+    child.on('close', (code) => (code === 0 ? resolve({ stdout, stderr }) : reject(new Error(`${args[0]} exited ${code}: ${stderr.slice(-1000)}`))));
   });
 }
 
@@ -59,18 +66,50 @@ const dir = mkdtempSync(join(tmpdir(), 'evalgate-runner-'));
 writeFileSync(join(dir, 'data.jsonl'), Array.from({ length: REQUESTS }, (_, i) => JSON.stringify({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })).join('\n'));
 writeFileSync(join(dir, 'suite.yml'), 'version: 1\nname: bench\nscenarios:\n  - name: s\n    data: data.jsonl\n    scorer: exact_match\n');
 
-const results = {};
-for (const faulty of [false, true]) {
-  const server = await startServer(faulty);
-  const out = join(dir, `out-${faulty}.jsonl`);
-  const stderr = await run(['run', '--suite', join(dir, 'suite.yml'), '--model', 'openai:bench', '--base-url', server.url, '--out', out, '--no-cache', '--concurrency', String(CONCURRENCY), '--timeout', '1000', '--retries', '2']);
-  await server.close();
-  const seconds = Number(/in ([\d.]+) s/.exec(stderr)[1]);
-  const retries = Number(/(\d+) retries/.exec(stderr)[1]);
-  const maxRss = Number(/maxRSS (\d+)/.exec(stderr)[1]) * 1024;
+/** One `evalgate run` (through bench/measure.mjs, for the peak memory) and what it wrote. */
+async function evalgateRun(node, url, out) {
+  const { stderr } = await spawnAndRead(node, ['bench/measure.mjs', 'evalgate', 'run', '--suite', join(dir, 'suite.yml'), '--model', 'openai:bench', '--base-url', url, '--out', out, '--no-cache', '--concurrency', String(CONCURRENCY), '--timeout', '1000', '--retries', '2']);
   const records = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-  const ids = new Set(records.map((record) => record.id));
-  results[faulty ? 'faulty' : 'clean'] = { seconds, retries, maxRss, records: records.length, distinct: ids.size, errors: records.filter((record) => record.error).length };
+  return {
+    seconds: Number(/in ([\d.]+) s/.exec(stderr)[1]),
+    retries: Number(/(\d+) retries/.exec(stderr)[1]),
+    maxRss: Number(/maxRSS (\d+)/.exec(stderr)[1]) * 1024,
+    records: records.length,
+    distinct: new Set(records.map((record) => record.id)).size,
+    errors: records.filter((record) => record.error).length,
+  };
 }
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** The median run by time; the outcome columns must be the same in every run. */
+function summarize(runs) {
+  const outcome = (run) => `${run.records}/${run.distinct}/${run.errors}/${run.retries}`;
+  if (new Set(runs.map(outcome)).size > 1) throw new Error(`the runs differ: ${runs.map(outcome).join(', ')}`);
+  return { ...runs[0], seconds: median(runs.map((run) => run.seconds)), maxRss: median(runs.map((run) => run.maxRss)), runs: runs.length };
+}
+
+const node24 = nodeFromNpm(24);
+const versions = { node: process.version, node24: execFileSync(node24, ['--version']).toString().trim() };
+const clean = await startServer(false);
+const timings = { floor: [], evalgate: [], evalgate24: [] };
+// One round first, not counted: the server's own code warms up.
+for (let round = 0; round <= RUNS; round++) {
+  const floor = Number((await spawnAndRead(process.execPath, ['bench/http-floor.mjs', clean.url, String(REQUESTS), String(CONCURRENCY)])).stdout);
+  const evalgate = await evalgateRun(process.execPath, clean.url, join(dir, 'clean.jsonl'));
+  const evalgate24 = await evalgateRun(node24, clean.url, join(dir, 'clean-24.jsonl'));
+  if (round === 0) continue;
+  timings.floor.push(floor);
+  timings.evalgate.push(evalgate);
+  timings.evalgate24.push(evalgate24);
+}
+await clean.close();
+
+const faultyServer = await startServer(true);
+const faulty = await evalgateRun(process.execPath, faultyServer.url, join(dir, 'faulty.jsonl'));
+await faultyServer.close();
+
 const ideal = (REQUESTS * LATENCY_MS) / 1000 / CONCURRENCY;
-console.log(JSON.stringify({ requests: REQUESTS, concurrency: CONCURRENCY, latencyMs: LATENCY_MS, idealSeconds: ideal, ...results }));
+console.log(JSON.stringify({
+  requests: REQUESTS, concurrency: CONCURRENCY, latencyMs: LATENCY_MS, idealSeconds: ideal, runs: RUNS, versions,
+  floorSeconds: median(timings.floor), clean: summarize(timings.evalgate), clean24: summarize(timings.evalgate24), faulty,
+}));
