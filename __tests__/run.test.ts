@@ -177,6 +177,29 @@ describe('evalgate run against an OpenAI-compatible endpoint', () => {
     }
   });
 
+  it('starts no more requests a minute than --rpm allows, whatever the concurrency', async () => {
+    const { startFakeOpenAI } = await import('./helpers/openai-server.js');
+    const server = await startFakeOpenAI();
+    try {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'data.jsonl'), Array.from({ length: 6 }, (_, i) => JSON.stringify({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })).join('\n'));
+      writeFileSync(join(dir, 'suite.yml'), 'version: 1\nname: o\nscenarios:\n  - name: s\n    data: data.jsonl\n    scorer: exact_match\n');
+      const result = await runProcess(process.execPath, ['dist/cli.js', 'run', '--suite', join(dir, 'suite.yml'), '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, 'out.jsonl'), '--no-cache', '--concurrency', '6', '--rpm', '600']);
+      expect(result.code).toBe(0);
+      expect(readRecords(join(dir, 'out.jsonl'))).toHaveLength(6);
+      // 600 a minute: one start every 100 ms, where six unpaced requests would all arrive within a few
+      // ms. A request reaches the server some ms after its start (more for the first: a new
+      // connection, a client not yet warm), so arrivals are not exactly 100 ms apart; but no 100 ms
+      // holds three of them, and the six span most of the 500 ms.
+      const arrivals = server.arrivals;
+      expect(arrivals).toHaveLength(6);
+      for (let i = 2; i < arrivals.length; i++) expect(arrivals[i] - arrivals[i - 2]).toBeGreaterThan(100);
+      expect(arrivals[5] - arrivals[0]).toBeGreaterThan(400);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('asks again without log-probabilities when the endpoint refuses them', async () => {
     const { startFakeOpenAI } = await import('./helpers/openai-server.js');
     const server = await startFakeOpenAI();

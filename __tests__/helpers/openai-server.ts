@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 export interface FakeOpenAI {
   url: string;
   requests: number;
+  /** When each request arrived (performance.now(), ms). */
+  arrivals: number[];
   refuseLogprobs: boolean;
   close(): Promise<void>;
 }
@@ -18,7 +20,9 @@ export async function startFakeOpenAI(latencyMs = 0): Promise<FakeOpenAI> {
   const attempts = new Map<string, number>();
   const hanging = new Set<ServerResponse>();
   const state = { requests: 0, refuseLogprobs: false };
+  const arrivals: number[] = [];
   const server: Server = createServer(async (request, response) => {
+    arrivals.push(performance.now());
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     state.requests++;
@@ -61,6 +65,7 @@ export async function startFakeOpenAI(latencyMs = 0): Promise<FakeOpenAI> {
     get requests() {
       return state.requests;
     },
+    arrivals,
     get refuseLogprobs() {
       return state.refuseLogprobs;
     },
