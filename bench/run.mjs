@@ -141,6 +141,10 @@ async function runnerBenchmark() {
     row(`\`evalgate run\`, all answered (Node ${result.versions.node24}, the action's runtime)`, result.clean24),
     row(`\`evalgate run\`, 10% faulty: 500 always, 429 then answer, hang then answer (Node ${result.versions.node}, one run)`, result.faulty),
     '',
+    `| the same against a server answering after ${result.slow.latencyMs} ms | run time | vs ideal ${result.slow.idealSeconds.toFixed(2)} s | outcome | retries | peak memory |`,
+    '|---|---:|---:|---|---:|---:|',
+    `| \`evalgate run\`, all answered (Node ${result.versions.node}, one run) | ${result.slow.seconds.toFixed(2)} s | ${(result.slow.seconds / result.slow.idealSeconds).toFixed(2)}x | ${result.slow.records} records, ${result.slow.distinct} distinct examples, ${result.slow.errors} with error | ${result.slow.retries} | ${mib(result.slow.maxRss)} |`,
+    '',
     `Medians of ${result.runs} runs of each, taken in turn; run time is from the first request to the last record. The local server runs on the same ${cpus().length} vCPUs; measured ${new Date().toISOString().slice(0, 10)}.`,
   ].join('\n');
   process.stdout.write(`${text}\n`);

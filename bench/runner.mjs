@@ -5,6 +5,7 @@
 //   runtime for the action, from npm): the run's wall time against the ideal N x latency / concurrency,
 //   and the process's peak memory;
 // - the floor: the same requests through a bare keep-alive node:http client (bench/http-floor.mjs);
+// - once, against a server answering after 100 ms, closer to a real model;
 // - once, the same with 10% of requests failing (500, 429 with Retry-After, hangs past the time-out):
 //   every example must end with exactly one record; the retries are counted.
 import { execFileSync, spawn } from 'node:child_process';
@@ -15,11 +16,12 @@ import { join } from 'node:path';
 import { nodeFromNpm } from './node-from-npm.mjs';
 
 const LATENCY_MS = 20;
+const SLOW_LATENCY_MS = 100;
 const REQUESTS = 2000;
 const CONCURRENCY = 32;
 const RUNS = Number(process.argv[2] ?? 5);
 
-function startServer(faulty) {
+function startServer(faulty, latencyMs = LATENCY_MS) {
   const attempts = new Map();
   const hanging = new Set();
   const server = createServer(async (request, response) => {
@@ -36,7 +38,7 @@ function startServer(faulty) {
     };
     // 10% faulty: every 30th always 500, every 30th+10 a 429 on the first try, every 30th+20 hangs on the first try.
     if (faulty && number % 30 === 20 && attempt === 1) return hanging.add(response);
-    await new Promise((resolve) => setTimeout(resolve, LATENCY_MS));
+    await new Promise((resolve) => setTimeout(resolve, latencyMs));
     if (faulty && number % 30 === 0) return send(500, { error: { message: 'internal error' } });
     if (faulty && number % 30 === 10 && attempt === 1) return send(429, { error: { message: 'slow down' } }, { 'retry-after-ms': '50' });
     send(200, {
@@ -104,6 +106,11 @@ for (let round = 0; round <= RUNS; round++) {
 }
 await clean.close();
 
+// A slower model, closer to real endpoints: does evalgate's overhead still show?
+const slowServer = await startServer(false, SLOW_LATENCY_MS);
+const slow = await evalgateRun(process.execPath, slowServer.url, join(dir, 'slow.jsonl'));
+await slowServer.close();
+
 const faultyServer = await startServer(true);
 const faulty = await evalgateRun(process.execPath, faultyServer.url, join(dir, 'faulty.jsonl'));
 await faultyServer.close();
@@ -112,4 +119,5 @@ const ideal = (REQUESTS * LATENCY_MS) / 1000 / CONCURRENCY;
 console.log(JSON.stringify({
   requests: REQUESTS, concurrency: CONCURRENCY, latencyMs: LATENCY_MS, idealSeconds: ideal, runs: RUNS, versions,
   floorSeconds: median(timings.floor), clean: summarize(timings.evalgate), clean24: summarize(timings.evalgate24), faulty,
+  slow: { ...slow, latencyMs: SLOW_LATENCY_MS, idealSeconds: (REQUESTS * SLOW_LATENCY_MS) / 1000 / CONCURRENCY },
 }));
