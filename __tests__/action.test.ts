@@ -185,6 +185,17 @@ describe('the action on a pull request', () => {
     expect((await runAction({ inputs: { policy: warnPolicy, ...common, 'fail-on': 'sometimes' } })).stdout).toContain('::error::Input "fail-on" must be one of fail, warn, never; got "sometimes"');
   });
 
+  it('fails the step on a candidate that misses baseline instances when the policy blocks on coverage', async () => {
+    const policy = writeFile('p.yml', loosePolicy.replace('  resamples: 200\n', '  resamples: 200\n  coverage: { severity: block }\n'));
+    const partial = writeLines('partial.jsonl', worseRecords.slice(0, 290));
+    const result = await runAction({ inputs: { policy, candidate: partial, baseline, 'policy-source': 'head', comment: 'false' } });
+    expect(result.code).toBe(1);
+    expect(result.output('verdict')).toBe('fail');
+    expect(result.output('failed-checks')).toBe('1');
+    expect(result.stdout).toContain("::error title=evalgate%3A coverage::the candidate was evaluated on 290 of the baseline's 300 instances (96.7%25, the policy asks at least 100%25); missing billing/290,"); // % is escaped in workflow commands
+    expect(result.summary).toContain('- **coverage** · ❌ fail: the candidate was evaluated on 290');
+  });
+
   it('reports a missing baseline and still enforces absolute bounds', async () => {
     const policy = writeFile('p.yml', 'version: 1\nname: abs\nchecks:\n  - metric: accuracy\n    min: 0.8\n    max_regression: 0.01\n');
     const result = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' } });

@@ -143,5 +143,41 @@ describe('summary inputs', () => {
     const result = gate('checks:\n  - metric: accuracy\n    max_regression: 0.02\n', summary(worse), summary(baseline));
     expect(result.checks[0].comparison).toEqual({ method: 'summary', candidate: 0.77, baseline: 0.8, change: 0.77 - 0.8, worsening: 0.8 - 0.77 });
     expect(result.checks[0].status).toBe('fail');
+    expect(result.coverage).toBeUndefined(); // summaries name no instances
+  });
+});
+
+describe('coverage of the baseline', () => {
+  const check = 'checks:\n  - metric: accuracy\n    max_regression: 0.05\n';
+  // The candidate was evaluated on the first 390 of the baseline's 400 instances only.
+  const partial: RunInput = { kind: 'records', file: 'partial.jsonl', table: buildTable(Array.from({ length: 390 }, (_, i) => ({ scenario: 's', id: String(i), correct: i % 5 === 0 ? 0 : 1 }))) };
+
+  it('passes quietly when the candidate has every instance of the baseline', () => {
+    const result = gate(check, worse, baseline);
+    expect(result.coverage).toMatchObject({ status: 'pass', baselineInstances: 400, covered: 400, missing: [] });
+    expect(result.verdict).toBe('pass');
+  });
+
+  it('warns by default when instances are missing, naming some, though every check passes', () => {
+    const result = gate(check, partial, baseline);
+    expect(statuses(result)).toEqual(['pass']);
+    expect(result.coverage).toMatchObject({ status: 'warn', baselineInstances: 400, covered: 390, min: 1, missing: ['s/390', 's/391', 's/392', 's/393', 's/394'] });
+    expect(result.coverage?.reason).toBe(
+      "the candidate was evaluated on 390 of the baseline's 400 instances (97.5%, the policy asks at least 100%); missing s/390, s/391, s/392, s/393, s/394 and 5 more",
+    );
+    expect(result.verdict).toBe('warn');
+  });
+
+  it('fails with severity block, passes above a lower minimum, and can be turned off', () => {
+    expect(gate(`  coverage: { severity: block }\n${check}`, partial, baseline).verdict).toBe('fail');
+    const lower = gate(`  coverage: { min: 0.975, severity: block }\n${check}`, partial, baseline);
+    expect([lower.coverage?.status, lower.verdict]).toEqual(['pass', 'pass']);
+    expect(gate(`  coverage: { min: 0.98 }\n${check}`, partial, baseline).coverage?.status).toBe('warn');
+    const off = gate(`  coverage: { severity: off }\n${check}`, partial, baseline);
+    expect([off.coverage, off.verdict]).toEqual([undefined, 'pass']);
+  });
+
+  it('is not checked without a baseline', () => {
+    expect(gate(check, partial).coverage).toBeUndefined();
   });
 });

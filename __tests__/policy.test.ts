@@ -17,7 +17,7 @@ const minimal = 'version: 1\nname: p\nchecks:\n  - metric: accuracy\n    min: 0.
 describe('policy files', () => {
   it('fills in the defaults', () => {
     const { policy, sha256 } = parsePolicy(minimal, 'p.yml');
-    expect(policy.settings).toEqual({ significance: 0.05, min_group_size: 10, resamples: 2000, seed: 1 });
+    expect(policy.settings).toEqual({ significance: 0.05, min_group_size: 10, resamples: 2000, seed: 1, coverage: { min: 1, severity: 'warn' } });
     expect(policy.checks).toEqual([{ metric: 'accuracy', min: 0.7, severity: 'block' }]);
     expect(policy.tradeoffs).toEqual([]);
     expect(sha256).toMatch(/^[0-9a-f]{64}$/);
@@ -53,6 +53,7 @@ describe('policy files', () => {
       'name: p',
       'settings:',
       '  significance: 1.5',
+      '  coverage: { min: 0, severity: always }',
       'checks:',
       '  - metric: acuracy',
       '    min: high',
@@ -66,12 +67,14 @@ describe('policy files', () => {
     ].join('\n');
     expect(problemsOf(text)).toEqual([
       'policies/x.yml:4:17 settings.significance: too big: expected number to be <1',
-      'policies/x.yml:6:13 checks[0].metric: unknown metric "acuracy" (did you mean accuracy?)',
-      'policies/x.yml:7:10 checks[0].min: expected number, received string',
-      'policies/x.yml:8:13 checks[1].metric: unknown metric "worst_group_acc:dialect" (did you mean worst_group_accuracy:dialect?)',
-      'policies/x.yml:9:21 checks[1].max_regression: expected a number or a percentage such as "5%"',
-      'policies/x.yml:10:5 checks[2]: a check needs at least one of min, max, max_regression',
-      'policies/x.yml:14:12 tradeoffs[0].when[0].metric: is required (string)',
+      'policies/x.yml:5:20 settings.coverage.min: too small: expected number to be >0',
+      'policies/x.yml:5:33 settings.coverage.severity: invalid option: expected one of "block"|"warn"|"off"',
+      'policies/x.yml:7:13 checks[0].metric: unknown metric "acuracy" (did you mean accuracy?)',
+      'policies/x.yml:8:10 checks[0].min: expected number, received string',
+      'policies/x.yml:9:13 checks[1].metric: unknown metric "worst_group_acc:dialect" (did you mean worst_group_accuracy:dialect?)',
+      'policies/x.yml:10:21 checks[1].max_regression: expected a number or a percentage such as "5%"',
+      'policies/x.yml:11:5 checks[2]: a check needs at least one of min, max, max_regression',
+      'policies/x.yml:15:12 tradeoffs[0].when[0].metric: is required (string)',
     ]);
   });
 

@@ -26001,6 +26001,26 @@ function compare(candidate, baseline, metric, scenario, options, direction) {
   const change = candidateValue - baselineValue;
   return { method: "summary", candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };
 }
+var MISSING_SHOWN = 5;
+function coverageOf(candidate, baseline, setting) {
+  if (setting.severity === "off" || candidate.kind !== "records" || baseline?.kind !== "records") return void 0;
+  const evaluated = new Set(candidate.table.instanceKeys);
+  const missing = baseline.table.instanceKeys.filter((key) => !evaluated.has(key));
+  const baselineInstances = baseline.table.instanceKeys.length;
+  const covered = baselineInstances - missing.length;
+  const enough = covered >= setting.min * baselineInstances;
+  const percent = (share) => `${+(share * 100).toFixed(1)}%`;
+  const shown = missing.slice(0, MISSING_SHOWN).map((key) => key.replace("\0", "/"));
+  const more = missing.length > MISSING_SHOWN ? ` and ${missing.length - MISSING_SHOWN} more` : "";
+  return {
+    status: enough ? "pass" : setting.severity === "block" ? "fail" : "warn",
+    baselineInstances,
+    covered,
+    min: setting.min,
+    missing: shown,
+    reason: `the candidate was evaluated on ${covered} of the baseline's ${baselineInstances} instances (${percent(covered / baselineInstances)}${enough ? "" : `, the policy asks at least ${percent(setting.min)}`})${missing.length > 0 ? `; missing ${shown.join(", ")}${more}` : ""}`
+  };
+}
 function evaluateGate({ policy, candidate, baseline }) {
   const { settings } = policy;
   const options = { resamples: settings.resamples, seed: settings.seed, minGroupSize: settings.min_group_size };
@@ -26090,9 +26110,10 @@ function evaluateGate({ policy, candidate, baseline }) {
     else if (skipped) result.status = "skipped";
     return result;
   });
+  const coverage = coverageOf(candidate, baseline, settings.coverage);
   const blocking = checks.filter((result) => result.check.severity === "block");
-  const verdict = blocking.some((result) => result.status === "fail" || result.status === "error") ? "fail" : checks.some((result) => result.status === "warn" || result.status === "error") ? "warn" : "pass";
-  return { verdict, checks, tradeoffs, hasBaseline: baseline !== void 0, candidateMetrics };
+  const verdict = blocking.some((result) => result.status === "fail" || result.status === "error") || coverage?.status === "fail" ? "fail" : checks.some((result) => result.status === "warn" || result.status === "error") || coverage?.status === "warn" ? "warn" : "pass";
+  return { verdict, checks, tradeoffs, ...coverage ? { coverage } : {}, hasBaseline: baseline !== void 0, candidateMetrics };
 }
 
 // src/policy/load.ts
@@ -45969,7 +45990,11 @@ var settingsSchema = external_exports.strictObject({
   significance: external_exports.union([external_exports.number().gt(0).lt(1), external_exports.literal("off")]).default(0.05).describe("A regression counts only if statistically real at this level; off = point estimates"),
   min_group_size: external_exports.int().min(1).default(10),
   resamples: external_exports.int().min(1).max(1e6).default(2e3),
-  seed: external_exports.int().min(0).max(2 ** 32 - 1).default(1)
+  seed: external_exports.int().min(0).max(2 ** 32 - 1).default(1),
+  coverage: external_exports.strictObject({
+    min: external_exports.number().gt(0).max(1).default(1).describe("The least share of the baseline's instances the candidate must have"),
+    severity: external_exports.enum(["block", "warn", "off"]).default("warn")
+  }).default({ min: 1, severity: "warn" }).describe("Whether the candidate was evaluated on the baseline's instances (scenario and id): fewer means an incomplete run or a changed suite")
 });
 var policySchema = external_exports.strictObject({
   version: external_exports.literal(1),
@@ -46502,8 +46527,8 @@ function checkTable(checks) {
   });
 }
 function verdictLine(report) {
-  const blocking = report.checks.filter((check2) => check2.severity === "block" && (check2.status === "fail" || check2.status === "error")).length;
-  const warnings = report.checks.filter((check2) => check2.status === "warn").length;
+  const blocking = report.checks.filter((check2) => check2.severity === "block" && (check2.status === "fail" || check2.status === "error")).length + (report.coverage?.status === "fail" ? 1 : 0);
+  const warnings = report.checks.filter((check2) => check2.status === "warn").length + (report.coverage?.status === "warn" ? 1 : 0);
   const counts = [blocking && `${blocking} blocking check${blocking > 1 ? "s" : ""} failed`, warnings && `${warnings} warning${warnings > 1 ? "s" : ""}`].filter(Boolean).join(", ");
   const baseline = report.baseline ? "" : " \xB7 no baseline: regression budgets were skipped";
   return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${counts ? ` (${counts})` : ""} \xB7 policy ${escapeMarkdown(report.policy.name)}${baseline}`;
@@ -46535,8 +46560,10 @@ function provenance(report) {
 function gateMarkdown(report, minGroupSize = 10) {
   const parts = [verdictLine(report), ""];
   const regressions = report.checks.filter((check2) => ["fail", "warn", "error"].includes(check2.status));
-  if (regressions.length > 0) {
+  const coverage = report.coverage && report.coverage.status !== "pass" ? report.coverage : void 0;
+  if (regressions.length > 0 || coverage) {
     parts.push("### What blocks or warns, by dimension", "");
+    if (coverage) parts.push(`- **coverage** \xB7 ${STATUS_ICON[coverage.status]}: ${escapeMarkdown(coverage.reason)}`);
     for (const dimension of DIMENSIONS) {
       const inDimension = regressions.filter((check2) => check2.dimension === dimension);
       for (const check2 of inDimension) {
@@ -46621,6 +46648,7 @@ function buildGateReport(result, policy, candidate, baseline, scenarios) {
       reasons: check2.reasons
     })),
     tradeoffs: result.tradeoffs,
+    coverage: result.coverage ?? null,
     scenarios
   };
 }
@@ -46628,7 +46656,11 @@ function buildGateReport(result, policy, candidate, baseline, scenarios) {
 // src/report/compare-text.ts
 var VERDICT_MARK = { pass: "ship (pass)", warn: "ship (warn)", fail: "block (fail)" };
 function blockers(result) {
-  return result.checks.filter((check2) => check2.status === "fail" || check2.status === "error" || check2.status === "warn").map((check2) => `${check2.status}: ${check2.check.metric}${check2.scope === "overall" ? "" : ` (${check2.scope})`}: ${check2.reasons.join("; ")}`);
+  const coverage = result.coverage && result.coverage.status !== "pass" ? [`${result.coverage.status}: coverage: ${result.coverage.reason}`] : [];
+  return [
+    ...coverage,
+    ...result.checks.filter((check2) => check2.status === "fail" || check2.status === "error" || check2.status === "warn").map((check2) => `${check2.status}: ${check2.check.metric}${check2.scope === "overall" ? "" : ` (${check2.scope})`}: ${check2.reasons.join("; ")}`)
+  ];
 }
 function decisionMatrixText(policies, candidates, cells) {
   const cell = (policy, candidate) => cells.find((entry) => entry.policy === policy && entry.candidate === candidate).result;
@@ -46653,6 +46685,7 @@ var COLOURS = { pass: "32", warn: "33", fail: "31", error: "31", skipped: "90", 
 function gateText(report, colour) {
   const paint = (status, text) => colour ? `\x1B[${COLOURS[status] ?? "0"}m${text}\x1B[0m` : text;
   const lines = [`evalgate: ${paint(report.verdict, report.verdict.toUpperCase())} \xB7 policy ${report.policy.name}${report.baseline ? "" : " \xB7 no baseline: regression budgets skipped"}`, ""];
+  if (report.coverage && report.coverage.status !== "pass") lines.push(`  ${paint(report.coverage.status, report.coverage.status.padEnd(5))} coverage: ${report.coverage.reason}`);
   for (const check2 of report.checks.filter((check3) => ["fail", "warn", "error"].includes(check3.status))) {
     lines.push(`  ${paint(check2.status, check2.status.padEnd(5))} ${check2.dimension}: ${check2.metric} (${check2.scope}): ${check2.reasons.join("; ")}`);
   }

@@ -170,6 +170,9 @@ export async function run(): Promise<void> {
       const annotate = check.severity === 'block' ? core.error : core.warning;
       annotate(check.reasons.join('; '), { title: `evalgate: ${check.metric} (${check.scope})` });
     }
+    if (report.coverage && report.coverage.status !== 'pass') {
+      (report.coverage.status === 'fail' ? core.error : core.warning)(report.coverage.reason, { title: 'evalgate: coverage' });
+    }
 
     const target = pull?.number ?? (inputs.report ? reportedPullRequest(report) : undefined);
     if (target !== undefined && inputs.comment && octokit) {
@@ -188,7 +191,8 @@ export async function run(): Promise<void> {
     if (!inputs.report && inputs.candidate && shouldSaveBaseline(inputs)) await saveBaseline(inputs.candidate, report.policy.name, github.context.sha);
 
     core.setOutput(OUTPUT.verdict, report.verdict);
-    core.setOutput(OUTPUT.failedChecks, report.checks.filter((check) => check.status === 'fail' || check.status === 'error').length);
+    const failedChecks = report.checks.filter((check) => check.status === 'fail' || check.status === 'error').length + (report.coverage?.status === 'fail' ? 1 : 0);
+    core.setOutput(OUTPUT.failedChecks, failedChecks);
     core.setOutput(OUTPUT.report, reportPath);
 
     const failing = inputs.failOn === 'never' ? false : inputs.failOn === 'warn' ? report.verdict !== 'pass' : report.verdict === 'fail';

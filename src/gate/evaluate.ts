@@ -8,7 +8,8 @@ import { scopeMetrics, type RunInput } from './inputs.js';
  * The decision. Each check ends pass, fail, warn (a failed check of severity warn), skipped (a
  * regression budget without a baseline to compare with; absolute bounds still apply), error (the
  * metric is missing from the candidate) or off. The verdict fails closed: any blocking failure or
- * error fails it.
+ * error fails it. Coverage (settings.coverage) adds one more condition: a candidate evaluated on fewer
+ * of the baseline's instances than the policy asks warns, or fails.
  */
 
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skipped' | 'error' | 'off';
@@ -54,10 +55,24 @@ export interface TradeoffResult {
   reasons: string[];
 }
 
+/** How many of the baseline's instances (scenario and id) the candidate was evaluated on. */
+export interface CoverageResult {
+  status: 'pass' | 'warn' | 'fail';
+  baselineInstances: number;
+  covered: number;
+  /** The policy's least share. */
+  min: number;
+  /** A few of the instances the candidate lacks, "scenario/id". */
+  missing: string[];
+  reason: string;
+}
+
 export interface GateResult {
   verdict: Verdict;
   checks: CheckResult[];
   tradeoffs: TradeoffResult[];
+  /** Present when both runs are records files and the policy checks coverage. */
+  coverage?: CoverageResult;
   /** False when there was no baseline: regression budgets were skipped. */
   hasBaseline: boolean;
   /** Every metric of the candidate, with intervals. */
@@ -115,6 +130,31 @@ function compare(candidate: RunInput, baseline: RunInput, metric: string, scenar
   if (candidateValue === undefined || baselineValue === undefined) return undefined;
   const change = candidateValue - baselineValue;
   return { method: 'summary', candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };
+}
+
+const MISSING_SHOWN = 5;
+
+/** The candidate's coverage of the baseline's instances, when both are records files. */
+function coverageOf(candidate: RunInput, baseline: RunInput | undefined, setting: Policy['settings']['coverage']): CoverageResult | undefined {
+  if (setting.severity === 'off' || candidate.kind !== 'records' || baseline?.kind !== 'records') return undefined;
+  const evaluated = new Set(candidate.table.instanceKeys);
+  const missing = baseline.table.instanceKeys.filter((key) => !evaluated.has(key));
+  const baselineInstances = baseline.table.instanceKeys.length;
+  const covered = baselineInstances - missing.length;
+  const enough = covered >= setting.min * baselineInstances;
+  const percent = (share: number) => `${+(share * 100).toFixed(1)}%`;
+  const shown = missing.slice(0, MISSING_SHOWN).map((key) => key.replace('\u0000', '/'));
+  const more = missing.length > MISSING_SHOWN ? ` and ${missing.length - MISSING_SHOWN} more` : '';
+  return {
+    status: enough ? 'pass' : setting.severity === 'block' ? 'fail' : 'warn',
+    baselineInstances,
+    covered,
+    min: setting.min,
+    missing: shown,
+    reason:
+      `the candidate was evaluated on ${covered} of the baseline's ${baselineInstances} instances (${percent(covered / baselineInstances)}` +
+      `${enough ? '' : `, the policy asks at least ${percent(setting.min)}`})${missing.length > 0 ? `; missing ${shown.join(', ')}${more}` : ''}`,
+  };
 }
 
 export interface GateInputs {
@@ -220,11 +260,13 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateR
     return result;
   });
 
+  const coverage = coverageOf(candidate, baseline, settings.coverage);
   const blocking = checks.filter((result) => result.check.severity === 'block');
-  const verdict: Verdict = blocking.some((result) => result.status === 'fail' || result.status === 'error')
-    ? 'fail'
-    : checks.some((result) => result.status === 'warn' || result.status === 'error')
-      ? 'warn'
-      : 'pass';
-  return { verdict, checks, tradeoffs, hasBaseline: baseline !== undefined, candidateMetrics };
+  const verdict: Verdict =
+    blocking.some((result) => result.status === 'fail' || result.status === 'error') || coverage?.status === 'fail'
+      ? 'fail'
+      : checks.some((result) => result.status === 'warn' || result.status === 'error') || coverage?.status === 'warn'
+        ? 'warn'
+        : 'pass';
+  return { verdict, checks, tradeoffs, ...(coverage ? { coverage } : {}), hasBaseline: baseline !== undefined, candidateMetrics };
 }

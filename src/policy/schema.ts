@@ -52,6 +52,13 @@ export const settingsSchema = z.strictObject({
   min_group_size: z.int().min(1).default(10),
   resamples: z.int().min(1).max(1_000_000).default(2000),
   seed: z.int().min(0).max(2 ** 32 - 1).default(1),
+  coverage: z
+    .strictObject({
+      min: z.number().gt(0).max(1).default(1).describe("The least share of the baseline's instances the candidate must have"),
+      severity: z.enum(['block', 'warn', 'off']).default('warn'),
+    })
+    .default({ min: 1, severity: 'warn' })
+    .describe("Whether the candidate was evaluated on the baseline's instances (scenario and id): fewer means an incomplete run or a changed suite"),
 });
 
 export const policySchema = z.strictObject({

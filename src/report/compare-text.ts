@@ -11,9 +11,13 @@ const VERDICT_MARK: Record<string, string> = { pass: 'ship (pass)', warn: 'ship 
 
 /** What stops (or worries) a candidate under a policy, shortly. */
 function blockers(result: GateResult): string[] {
-  return result.checks
-    .filter((check) => check.status === 'fail' || check.status === 'error' || check.status === 'warn')
-    .map((check) => `${check.status}: ${check.check.metric}${check.scope === 'overall' ? '' : ` (${check.scope})`}: ${check.reasons.join('; ')}`);
+  const coverage = result.coverage && result.coverage.status !== 'pass' ? [`${result.coverage.status}: coverage: ${result.coverage.reason}`] : [];
+  return [
+    ...coverage,
+    ...result.checks
+      .filter((check) => check.status === 'fail' || check.status === 'error' || check.status === 'warn')
+      .map((check) => `${check.status}: ${check.check.metric}${check.scope === 'overall' ? '' : ` (${check.scope})`}: ${check.reasons.join('; ')}`),
+  ];
 }
 
 /** The decision matrix: which candidate each policy would ship, and why not the others. */

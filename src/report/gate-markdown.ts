@@ -36,8 +36,8 @@ function checkTable(checks: CheckRow[]): string {
 }
 
 function verdictLine(report: GateReport): string {
-  const blocking = report.checks.filter((check) => check.severity === 'block' && (check.status === 'fail' || check.status === 'error')).length;
-  const warnings = report.checks.filter((check) => check.status === 'warn').length;
+  const blocking = report.checks.filter((check) => check.severity === 'block' && (check.status === 'fail' || check.status === 'error')).length + (report.coverage?.status === 'fail' ? 1 : 0);
+  const warnings = report.checks.filter((check) => check.status === 'warn').length + (report.coverage?.status === 'warn' ? 1 : 0);
   const counts = [blocking && `${blocking} blocking check${blocking > 1 ? 's' : ''} failed`, warnings && `${warnings} warning${warnings > 1 ? 's' : ''}`].filter(Boolean).join(', ');
   const baseline = report.baseline ? '' : ' · no baseline: regression budgets were skipped';
   return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${counts ? ` (${counts})` : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline}`;
@@ -77,8 +77,10 @@ function provenance(report: GateReport): string {
 export function gateMarkdown(report: GateReport, minGroupSize = 10): string {
   const parts: string[] = [verdictLine(report), ''];
   const regressions = report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status));
-  if (regressions.length > 0) {
+  const coverage = report.coverage && report.coverage.status !== 'pass' ? report.coverage : undefined;
+  if (regressions.length > 0 || coverage) {
     parts.push('### What blocks or warns, by dimension', '');
+    if (coverage) parts.push(`- **coverage** · ${STATUS_ICON[coverage.status]}: ${escapeMarkdown(coverage.reason)}`);
     for (const dimension of DIMENSIONS) {
       const inDimension = regressions.filter((check) => check.dimension === dimension);
       for (const check of inDimension) {

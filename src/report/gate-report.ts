@@ -1,4 +1,4 @@
-import type { CheckResult, CheckStatus, GateResult } from '../gate/evaluate.js';
+import type { CheckResult, CheckStatus, CoverageResult, GateResult } from '../gate/evaluate.js';
 import type { RunInput } from '../gate/inputs.js';
 import type { MetricsReport } from '../metrics/compute.js';
 import type { LoadedPolicy } from '../policy/load.js';
@@ -30,6 +30,8 @@ export interface GateReport {
     reasons: string[];
   }>;
   tradeoffs: GateResult['tradeoffs'];
+  /** How many of the baseline's instances the candidate has (both runs records files), else null. */
+  coverage: CoverageResult | null;
   /** The candidate's metrics per scenario, for the details. */
   scenarios: MetricsReport['scenarios'];
 }
@@ -84,6 +86,7 @@ export function buildGateReport(result: GateResult, policy: LoadedPolicy, candid
       reasons: check.reasons,
     })),
     tradeoffs: result.tradeoffs,
+    coverage: result.coverage ?? null,
     scenarios,
   };
 }

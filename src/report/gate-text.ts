@@ -10,6 +10,7 @@ const COLOURS: Record<string, string> = { pass: '32', warn: '33', fail: '31', er
 export function gateText(report: GateReport, colour: boolean): string {
   const paint = (status: string, text: string) => (colour ? `\u001b[${COLOURS[status] ?? '0'}m${text}\u001b[0m` : text);
   const lines = [`evalgate: ${paint(report.verdict, report.verdict.toUpperCase())} · policy ${report.policy.name}${report.baseline ? '' : ' · no baseline: regression budgets skipped'}`, ''];
+  if (report.coverage && report.coverage.status !== 'pass') lines.push(`  ${paint(report.coverage.status, report.coverage.status.padEnd(5))} coverage: ${report.coverage.reason}`);
   for (const check of report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status))) {
     lines.push(`  ${paint(check.status, check.status.padEnd(5))} ${check.dimension}: ${check.metric} (${check.scope}): ${check.reasons.join('; ')}`);
   }
