@@ -185,4 +185,11 @@ describe('evalgate demo and compare', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('evalgate: --candidate expects NAME=FILE, got "examples/billing/candidate-a.jsonl"\n');
   });
+
+  it('exits 2 without a policy or without a candidate', async () => {
+    for (const args of [['--policy', 'policies/default.yml'], ['--candidate', 'a=examples/billing/candidate-a.jsonl']]) {
+      const result = await cli('compare', ...args);
+      expect([result.code, result.stdout, result.stderr]).toEqual([2, '', 'evalgate: compare needs at least one --policy and one --candidate NAME=FILE\n']);
+    }
+  });
 });

@@ -28,5 +28,7 @@ describe('importing promptfoo results', () => {
       ['1', 0.5, undefined, { dialect: 'aae' }],
       ['2', undefined, 'API error: 500', { dialect: 'sae' }],
     ]);
+    // A misspelt variable is an error, not groups silently missing.
+    await expect(importPromptfoo(file, { provider: 'a', groupVars: ['dialect', 'dialekt'] })).rejects.toThrow("--group-vars dialekt: no test has this variable; the tests' variables: dialect, other");
   });
 });

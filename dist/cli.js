@@ -46287,9 +46287,13 @@ async function importPromptfoo(file2, options = {}) {
   if (!provider || !providers.includes(provider)) {
     throw new InputError(file2, void 0, `${options.provider ? `no results of provider "${options.provider}"` : "several providers"}; choose one with --provider: ${providers.join(", ")}`);
   }
+  const varsOf = (result) => result.testCase?.vars ?? result.vars ?? {};
+  const known = new Set(results.flatMap((result) => Object.keys(varsOf(result))));
+  const unknown2 = (options.groupVars ?? []).filter((name) => !known.has(name));
+  if (unknown2.length > 0) throw new InputError(file2, void 0, `--group-vars ${unknown2.join(", ")}: no test has ${unknown2.length > 1 ? "these variables" : "this variable"}; the tests' variables: ${[...known].join(", ") || "none"}`);
   const prompts = new Set(results.map((result) => result.prompt?.label ?? ""));
   return results.filter((result) => providerOf(result) === provider).map((result, index) => {
-    const vars = result.testCase?.vars ?? result.vars ?? {};
+    const vars = varsOf(result);
     const label = result.prompt?.label ?? "";
     const record2 = {
       scenario: prompts.size > 1 ? `promptfoo/${label}` : "promptfoo",
@@ -47651,6 +47655,7 @@ function buildProgram(io, setExitCode) {
     return decisionMatrixText(policies.map((policy) => policy.policy.name), candidates.map(({ name }) => name), cells);
   };
   program2.command("compare").description("The decision matrix: each candidate under each policy, which one each policy would ship and why not the others.").requiredOption("--policy <file>", "a policy file (repeat for several)", collect, []).requiredOption("--candidate <name=file>", "a named candidate (repeat for several)", collect, []).option("--baseline <file>", "the baseline's records or metrics").action(async (flags) => {
+    if (flags.policy.length === 0 || flags.candidate.length === 0) throw new UsageError("compare needs at least one --policy and one --candidate NAME=FILE");
     io.stdout(await compare2(flags.policy, flags.candidate, flags.baseline));
   });
   program2.command("demo").description("The bundled example: two candidate billing assistants under two policies, side by side.").action(async () => {
@@ -47700,7 +47705,10 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
     io.stderr(`evalgate: ${records.length} records from ${files.length} shards to ${flags.out}
 `);
   });
-  program2.command("import").description("Turn another tool's output into evalgate records.").requiredOption("--from <tool>", "helm | lm-eval | promptfoo | metrics").argument("<path>", "lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder").requiredOption("--out <file>", "records (JSON Lines) or metrics (JSON) file to write").option("--provider <id>", "promptfoo: the provider to import when the file has several").option("--group-vars <names>", "promptfoo: test variables to keep as groups, comma-separated").option("--summary", "helm: HELM's own summary numbers (stats.json) as a metrics file instead of records").action(async (path2, flags) => {
+  program2.command("import").description("Turn another tool's output into evalgate records (or a metrics file of its summary numbers).").requiredOption("--from <tool>", "helm | lm-eval | promptfoo | metrics").argument(
+    "<path>",
+    "lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder; helm: a run directory (-> records, or metrics with --summary); promptfoo: the JSON of promptfoo eval -o (-> records); metrics: an evalgate metrics file (checked)"
+  ).requiredOption("--out <file>", "records (JSON Lines) or metrics (JSON) file to write").option("--provider <id>", "promptfoo: the provider to import when the file has several").option("--group-vars <names>", "promptfoo: test variables to keep as groups, comma-separated").option("--summary", "helm: HELM's own summary numbers (stats.json) as a metrics file instead of records").action(async (path2, flags) => {
     if (!IMPORT_FORMATS.includes(flags.from)) throw new UsageError(`--from ${flags.from} is not supported; supported: ${IMPORT_FORMATS.join(", ")}`);
     const groupVars = flags.groupVars?.split(",").map((name) => name.trim()).filter(Boolean);
     const imported = await importResults(flags.from, path2, { provider: flags.provider, groupVars, summary: flags.summary });

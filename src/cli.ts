@@ -173,6 +173,8 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .requiredOption('--candidate <name=file>', 'a named candidate (repeat for several)', collect, [])
     .option('--baseline <file>', "the baseline's records or metrics")
     .action(async (flags: { policy: string[]; candidate: string[]; baseline?: string }) => {
+      // commander counts the empty default of a repeatable option as given.
+      if (flags.policy.length === 0 || flags.candidate.length === 0) throw new UsageError('compare needs at least one --policy and one --candidate NAME=FILE');
       io.stdout(await compare(flags.policy, flags.candidate, flags.baseline));
     });
 
@@ -248,9 +250,12 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
 
   program
     .command('import')
-    .description("Turn another tool's output into evalgate records.")
+    .description("Turn another tool's output into evalgate records (or a metrics file of its summary numbers).")
     .requiredOption('--from <tool>', 'helm | lm-eval | promptfoo | metrics')
-    .argument('<path>', 'lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder')
+    .argument(
+      '<path>',
+      'lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder; helm: a run directory (-> records, or metrics with --summary); promptfoo: the JSON of promptfoo eval -o (-> records); metrics: an evalgate metrics file (checked)',
+    )
     .requiredOption('--out <file>', 'records (JSON Lines) or metrics (JSON) file to write')
     .option('--provider <id>', 'promptfoo: the provider to import when the file has several')
     .option('--group-vars <names>', 'promptfoo: test variables to keep as groups, comma-separated')

@@ -49,11 +49,15 @@ export async function importPromptfoo(file: string, options: PromptfooImportOpti
   if (!provider || !providers.includes(provider)) {
     throw new InputError(file, undefined, `${options.provider ? `no results of provider "${options.provider}"` : 'several providers'}; choose one with --provider: ${providers.join(', ')}`);
   }
+  const varsOf = (result: PromptfooResult) => result.testCase?.vars ?? result.vars ?? {};
+  const known = new Set(results.flatMap((result) => Object.keys(varsOf(result))));
+  const unknown = (options.groupVars ?? []).filter((name) => !known.has(name));
+  if (unknown.length > 0) throw new InputError(file, undefined, `--group-vars ${unknown.join(', ')}: no test has ${unknown.length > 1 ? 'these variables' : 'this variable'}; the tests' variables: ${[...known].join(', ') || 'none'}`);
   const prompts = new Set(results.map((result) => result.prompt?.label ?? ''));
   return results
     .filter((result) => providerOf(result) === provider)
     .map((result, index) => {
-      const vars = result.testCase?.vars ?? result.vars ?? {};
+      const vars = varsOf(result);
       const label = result.prompt?.label ?? '';
       const record: EvalRecord = {
         scenario: prompts.size > 1 ? `promptfoo/${label}` : 'promptfoo',
