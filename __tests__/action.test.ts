@@ -30,6 +30,7 @@ afterAll(async () => {
 beforeEach(() => {
   github.comments.length = 0;
   github.files.clear();
+  github.pulls.clear();
   github.readOnly = false;
   github.requests.length = 0;
 });
@@ -231,6 +232,8 @@ describe('the action outside pull requests and on bad input', () => {
     expect(first.code).toBe(1);
     github.readOnly = false;
     // Second workflow: workflow_run, with write access, posts the artifact's report.
+    github.pulls.set(7, { head: { sha: HEAD_SHA } });
+    github.pulls.set(42, { head: { sha: 'd'.repeat(40) } });
     const report = first.output('report')!;
     const second = await runAction({ event: 'workflow_run', workflowRunHeadSha: HEAD_SHA, inputs: { policy: 'unused', report, 'fail-on': 'never' } });
     expect(second.code).toBe(0);
@@ -240,6 +243,24 @@ describe('the action outside pull requests and on bad input', () => {
     const mismatch = await runAction({ event: 'workflow_run', workflowRunHeadSha: 'e'.repeat(40), inputs: { policy: 'unused', report, 'fail-on': 'never' } });
     expect(mismatch.stdout).toContain('not commenting');
     expect(github.comments).toHaveLength(1);
+
+    // The report is the fork's own word. Aimed at another pull request: not posted there.
+    const original = JSON.parse(readFileSync(report, 'utf8'));
+    const retarget = writeFile('report.json', JSON.stringify({ ...original, github: { ...original.github, pullRequest: { ...original.github.pullRequest, number: 42 } } }));
+    const elsewhere = await runAction({ event: 'workflow_run', workflowRunHeadSha: HEAD_SHA, inputs: { policy: 'unused', report: retarget, 'fail-on': 'never' } });
+    expect(elsewhere.stdout).toContain('Pull request #42 is not at commit ccccccc: not commenting.');
+    expect(github.requests.some((request) => request.includes('/issues/42/'))).toBe(false);
+    // A verdict that does not follow from its checks, or markup where a number belongs: refused.
+    const forgedVerdict = writeFile('report.json', JSON.stringify({ ...original, verdict: 'pass' }));
+    const forged = await runAction({ event: 'workflow_run', workflowRunHeadSha: HEAD_SHA, inputs: { policy: 'unused', report: forgedVerdict } });
+    expect(forged.code).toBe(1);
+    expect(forged.stdout).toContain('the verdict "pass" does not follow from the checks (they give "fail")');
+    const injected = writeFile('report.json', JSON.stringify({ ...original, candidate: { ...original.candidate, records: '<img src=https://evil.example/t.png> @octo-org/admins' } }));
+    const refused = await runAction({ event: 'workflow_run', workflowRunHeadSha: HEAD_SHA, inputs: { policy: 'unused', report: injected } });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('not an evalgate report: candidate.records: ');
+    expect(github.comments).toHaveLength(1);
+    expect(github.comments[0].body).not.toContain('<img');
   });
 
   it('fails the step with the file, line and field of bad input', async () => {

@@ -45,7 +45,7 @@ describe('evalgate gate', () => {
     expect(markdown).toContain('- **accuracy** · ❌ fail `accuracy` (overall): worse than the baseline by 0.05');
     // Data is escaped: no raw HTML or table-breaking pipe from the scenario name.
     expect(markdown).not.toContain('<b>');
-    expect(markdown).toContain('Scenario billing\\|\\<b\\>x\\</b\\>');
+    expect(markdown).toContain('<summary>Scenario billing|&lt;b&gt;x&lt;/b&gt;:'); // an HTML line: entities
   });
 
   it('exits 0 on pass and on warn', async () => {
@@ -60,6 +60,11 @@ describe('evalgate gate', () => {
   it('reports a candidate missing instances of the baseline: a warning by default, a failure when the policy blocks', async () => {
     const dir = tempDir();
     const partial = writeLines('partial.jsonl', candidateRecords.slice(0, 290));
+    // An id that tries to start workflow commands in a CI log.
+    const hostileBaseline = writeLines('hostile.jsonl', [record({ scenario, id: 'z\n::set-output name=verdict::pass\n::add-mask::accuracy', correct: 1 }), ...baselineRecords]);
+    const hostile = await cli('gate', '--policy', writePolicy('checks:\n  - metric: accuracy\n    max_regression: 0.1\n'), '--candidate', partial, '--baseline', hostileBaseline);
+    expect(hostile.stdout).toContain('z\\n::set-output name=verdict::pass\\n::add-mask::accuracy');
+    expect(hostile.stdout).not.toMatch(/^::/m);
     const checks = 'checks:\n  - metric: accuracy\n    max_regression: 0.1\n';
     const warned = await cli('gate', '--policy', writePolicy(checks), '--candidate', partial, '--baseline', baseline, '--markdown', join(dir, 'r.md'), '--json', join(dir, 'r.json'));
     expect(warned.code).toBe(0);

@@ -23865,10 +23865,10 @@ var require_IntervalCollection = __commonJS({
             (a, b) => a[0] < b[0] ? -1 : b[0] < a[0] ? 1 : 0
           );
         }
-        for (const interval of this.intervals) {
-          if (interval[0] > lowerBound)
+        for (const interval2 of this.intervals) {
+          if (interval2[0] > lowerBound)
             break;
-          if (interval[0] <= lowerBound && upperBound <= interval[1])
+          if (interval2[0] <= lowerBound && upperBound <= interval2[1])
             return true;
         }
         return false;
@@ -26001,6 +26001,11 @@ function compare(candidate, baseline, metric, scenario, options, direction) {
   const change = candidateValue - baselineValue;
   return { method: "summary", candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };
 }
+function decideVerdict(checks, coverage) {
+  if (coverage === "fail" || checks.some((check2) => check2.severity === "block" && (check2.status === "fail" || check2.status === "error"))) return "fail";
+  if (coverage === "warn" || checks.some((check2) => check2.status === "warn" || check2.status === "error")) return "warn";
+  return "pass";
+}
 var MISSING_SHOWN = 5;
 function coverageOf(candidate, baseline, setting) {
   if (setting.severity === "off" || candidate.kind !== "records" || baseline?.kind !== "records") return void 0;
@@ -26111,8 +26116,10 @@ function evaluateGate({ policy, candidate, baseline }) {
     return result;
   });
   const coverage = coverageOf(candidate, baseline, settings.coverage);
-  const blocking = checks.filter((result) => result.check.severity === "block");
-  const verdict = blocking.some((result) => result.status === "fail" || result.status === "error") || coverage?.status === "fail" ? "fail" : checks.some((result) => result.status === "warn" || result.status === "error") || coverage?.status === "warn" ? "warn" : "pass";
+  const verdict = decideVerdict(
+    checks.map((result) => ({ severity: result.check.severity, status: result.status })),
+    coverage?.status
+  );
   return { verdict, checks, tradeoffs, ...coverage ? { coverage } : {}, hasBaseline: baseline !== void 0, candidateMetrics };
 }
 
@@ -46501,8 +46508,27 @@ function metricRows(metrics, minGroupSize, formatName) {
 }
 
 // src/report/markdown.ts
+var MAX_SHOWN = 400;
+var CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+var JOINER = "\u2060";
+function cut(text) {
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}\u2026` : text;
+}
+function defuse(text) {
+  return cut(text).replace(CONTROL, " ").replace(/@/g, `@${JOINER}`).replace(/:\/\//g, `:${JOINER}//`).replace(/\b(www)\./gi, `$1${JOINER}.`);
+}
 function escapeMarkdown(text) {
-  return text.replace(/[\\`*_{}[\]<>#!|~&]/g, (character) => `\\${character}`).replace(/\r?\n/g, " ");
+  return defuse(text).replace(/[\\`*_{}[\]<>#!|~&]/g, (character) => `\\${character}`);
+}
+var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+function escapeHtml(text) {
+  return defuse(text).replace(/[&<>"']/g, (character) => ENTITIES[character]);
+}
+function codeSpan(text) {
+  return `\`${cut(text).replace(CONTROL, " ").replace(/`/g, "'")}\``;
+}
+function escapeTerminal(text) {
+  return text.replace(CONTROL, (character) => JSON.stringify(character).slice(1, -1));
 }
 
 // src/report/gate-markdown.ts
@@ -46540,7 +46566,7 @@ function verdictLine(report) {
 function chart(report) {
   const points = report.checks.filter((check2) => check2.candidate && check2.comparison && check2.candidate.value >= 0 && check2.candidate.value <= 1 && check2.comparison.baseline >= 0 && check2.comparison.baseline <= 1);
   if (points.length < 2) return void 0;
-  const label = (check2) => `"${`${check2.metric}${check2.scope === "overall" ? "" : ` (${check2.scope})`}`.replace(/["\\\n\r`]/g, " ")}"`;
+  const label = (check2) => `"${`${check2.metric}${check2.scope === "overall" ? "" : ` (${check2.scope})`}`.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029"\\`]/g, " ")}"`;
   return [
     "```mermaid",
     "xychart-beta",
@@ -46553,12 +46579,12 @@ function chart(report) {
   ].join("\n");
 }
 function provenance(report) {
-  const run = (summary) => `\`${summary.file.replace(/`/g, "'")}\` (${summary.kind === "records" ? `${summary.records} records, ${summary.instances} instances` : "summary metrics: point estimates"})`;
+  const run = (summary) => `${codeSpan(summary.file)} (${summary.kind === "records" ? `${summary.records} records, ${summary.instances} instances` : "summary metrics: point estimates"})`;
   const paired = report.checks.find((check2) => check2.comparison?.shared !== void 0)?.comparison?.shared;
   return [
-    `Policy **${escapeMarkdown(report.policy.name)}** (\`${report.policy.file.replace(/`/g, "'")}\`${report.policy.source ? ` ${escapeMarkdown(report.policy.source)}` : ""}, sha256 \`${report.policy.sha256.slice(0, 12)}\`)`,
+    `Policy **${escapeMarkdown(report.policy.name)}** (${codeSpan(report.policy.file)}${report.policy.source ? ` ${escapeMarkdown(report.policy.source)}` : ""}, sha256 ${codeSpan(report.policy.sha256.slice(0, 12))})`,
     `\xB7 candidate ${run(report.candidate)}`,
-    report.baseline ? `\xB7 baseline ${run(report.baseline)}${report.baseline.commit ? ` from commit \`${report.baseline.commit.slice(0, 7)}\`` : ""}${paired !== void 0 ? `, ${paired} instances shared` : ""}` : "\xB7 no baseline"
+    report.baseline ? `\xB7 baseline ${run(report.baseline)}${report.baseline.commit ? ` from commit ${codeSpan(report.baseline.commit.slice(0, 7))}` : ""}${paired !== void 0 ? `, ${paired} instances shared` : ""}` : "\xB7 no baseline"
   ].join(" ");
 }
 function gateMarkdown(report, minGroupSize = 10) {
@@ -46571,7 +46597,7 @@ function gateMarkdown(report, minGroupSize = 10) {
     for (const dimension of DIMENSIONS) {
       const inDimension = regressions.filter((check2) => check2.dimension === dimension);
       for (const check2 of inDimension) {
-        parts.push(`- **${dimension}** \xB7 ${STATUS_ICON[check2.status]} \`${check2.metric.replace(/`/g, "'")}\` (${escapeMarkdown(check2.scope)}): ${escapeMarkdown(check2.reasons.join("; "))}`);
+        parts.push(`- **${dimension}** \xB7 ${STATUS_ICON[check2.status]} ${codeSpan(check2.metric)} (${escapeMarkdown(check2.scope)}): ${escapeMarkdown(check2.reasons.join("; "))}`);
       }
     }
     parts.push("");
@@ -46593,7 +46619,7 @@ function gateMarkdown(report, minGroupSize = 10) {
   parts.push(provenance(report), "");
   const main2 = parts.join("\n");
   const details = Object.entries(report.scenarios).map(
-    ([scenario, metrics]) => `<details><summary>Scenario ${escapeMarkdown(scenario)}: every metric of the candidate</summary>
+    ([scenario, metrics]) => `<details><summary>Scenario ${escapeHtml(scenario)}: every metric of the candidate</summary>
 
 ${markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escapeMarkdown)], { align: METRIC_TABLE_ALIGN })}
 
@@ -46656,6 +46682,63 @@ function buildGateReport(result, policy, candidate, baseline, scenarios) {
     scenarios
   };
 }
+var finite = external_exports.number().refine(Number.isFinite, "expected a finite number");
+var interval = external_exports.tuple([finite, finite]).nullable();
+var metricValue = external_exports.object({ value: finite, ci: interval, n: external_exports.int().nonnegative() });
+var runSummary = external_exports.object({
+  file: external_exports.string(),
+  kind: external_exports.enum(["records", "metrics"]),
+  records: external_exports.int().nonnegative().nullable(),
+  instances: external_exports.int().nonnegative().nullable(),
+  commit: external_exports.string().regex(/^[0-9a-f]{40}$/).optional()
+});
+var gateReportSchema = external_exports.object({
+  version: external_exports.literal(1),
+  verdict: external_exports.enum(["pass", "warn", "fail"]),
+  policy: external_exports.object({ name: external_exports.string(), file: external_exports.string(), sha256: external_exports.string().regex(/^[0-9a-f]{64}$/), source: external_exports.string().optional() }),
+  github: external_exports.object({
+    event: external_exports.string(),
+    sha: external_exports.string(),
+    pullRequest: external_exports.object({ number: external_exports.int().positive(), baseSha: external_exports.string(), headSha: external_exports.string() }).nullable()
+  }).optional(),
+  candidate: runSummary,
+  baseline: runSummary.nullable(),
+  checks: external_exports.array(
+    external_exports.object({
+      metric: external_exports.string(),
+      scope: external_exports.string(),
+      dimension: external_exports.enum(DIMENSIONS),
+      direction: external_exports.enum(["higher", "lower"]),
+      severity: external_exports.enum(["block", "warn", "off"]),
+      status: external_exports.enum(["pass", "fail", "warn", "skipped", "error", "off"]),
+      threshold: external_exports.string(),
+      candidate: metricValue.nullable(),
+      comparison: external_exports.object({
+        method: external_exports.enum(["paired", "summary"]),
+        candidate: finite,
+        baseline: finite,
+        change: finite,
+        worsening: finite,
+        pWorse: finite.optional(),
+        pBetter: finite.optional(),
+        shared: external_exports.int().nonnegative().optional(),
+        ci: external_exports.tuple([finite, finite]).optional()
+      }).nullable(),
+      budget: external_exports.object({ value: finite, from: external_exports.string() }).nullable(),
+      reasons: external_exports.array(external_exports.string())
+    })
+  ),
+  tradeoffs: external_exports.array(external_exports.object({ name: external_exports.string(), applied: external_exports.boolean(), reasons: external_exports.array(external_exports.string()) })),
+  coverage: external_exports.object({
+    status: external_exports.enum(["pass", "warn", "fail"]),
+    baselineInstances: external_exports.int().nonnegative(),
+    covered: external_exports.int().nonnegative(),
+    min: finite,
+    missing: external_exports.array(external_exports.string()),
+    reason: external_exports.string()
+  }).nullable().default(null),
+  scenarios: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), metricValue))
+});
 
 // src/report/compare-text.ts
 var VERDICT_MARK = { pass: "ship (pass)", warn: "ship (warn)", fail: "block (fail)" };
@@ -46677,7 +46760,7 @@ function decisionMatrixText(policies, candidates, cells) {
     const shipped = candidates.filter((candidate) => cell(policy, candidate).verdict !== "fail");
     lines.push(`${policy}: ${shipped.length > 0 ? `would ship ${shipped.join(" or ")}` : "would ship none of them"}`);
     for (const candidate of candidates) {
-      for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${candidate}: ${reason}`);
+      for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${candidate}: ${escapeTerminal(reason)}`);
     }
   }
   return `${lines.join("\n")}
@@ -46688,17 +46771,17 @@ function decisionMatrixText(policies, candidates, cells) {
 var COLOURS = { pass: "32", warn: "33", fail: "31", error: "31", skipped: "90", off: "90" };
 function gateText(report, colour) {
   const paint = (status, text) => colour ? `\x1B[${COLOURS[status] ?? "0"}m${text}\x1B[0m` : text;
-  const lines = [`evalgate: ${paint(report.verdict, report.verdict.toUpperCase())} \xB7 policy ${report.policy.name}${report.baseline ? "" : " \xB7 no baseline: regression budgets skipped"}`, ""];
-  if (report.coverage && report.coverage.status !== "pass") lines.push(`  ${paint(report.coverage.status, report.coverage.status.padEnd(5))} coverage: ${report.coverage.reason}`);
+  const lines = [`evalgate: ${paint(report.verdict, report.verdict.toUpperCase())} \xB7 policy ${escapeTerminal(report.policy.name)}${report.baseline ? "" : " \xB7 no baseline: regression budgets skipped"}`, ""];
+  if (report.coverage && report.coverage.status !== "pass") lines.push(`  ${paint(report.coverage.status, report.coverage.status.padEnd(5))} coverage: ${escapeTerminal(report.coverage.reason)}`);
   for (const check2 of report.checks.filter((check3) => ["fail", "warn", "error"].includes(check3.status))) {
-    lines.push(`  ${paint(check2.status, check2.status.padEnd(5))} ${check2.dimension}: ${check2.metric} (${check2.scope}): ${check2.reasons.join("; ")}`);
+    lines.push(`  ${paint(check2.status, check2.status.padEnd(5))} ${check2.dimension}: ${escapeTerminal(check2.metric)} (${escapeTerminal(check2.scope)}): ${escapeTerminal(check2.reasons.join("; "))}`);
   }
-  for (const tradeoff of report.tradeoffs) lines.push(`  trade-off ${tradeoff.applied ? "applied" : "not applied"}: ${tradeoff.name}: ${tradeoff.reasons.join("; ")}`);
+  for (const tradeoff of report.tradeoffs) lines.push(`  trade-off ${tradeoff.applied ? "applied" : "not applied"}: ${escapeTerminal(tradeoff.name)}: ${escapeTerminal(tradeoff.reasons.join("; "))}`);
   const rows = DIMENSIONS.flatMap(
     (dimension) => report.checks.filter((check2) => check2.dimension === dimension).map((check2) => [
       dimension,
-      check2.metric,
-      check2.scope,
+      escapeTerminal(check2.metric),
+      escapeTerminal(check2.scope),
       check2.candidate ? `${formatNumber(check2.candidate.value)} ${formatInterval(check2.candidate.ci)}` : "-",
       check2.comparison ? formatNumber(check2.comparison.baseline) : "-",
       changeText(check2),
@@ -46713,7 +46796,7 @@ function gateText(report, colour) {
       stringLength: (text) => text.replace(/\u001b\[\d+m/g, "").length
     }),
     "",
-    `policy ${report.policy.file} (sha256 ${report.policy.sha256.slice(0, 12)}) \xB7 candidate ${report.candidate.file}${report.candidate.records !== null ? ` (${report.candidate.records} records)` : " (summary metrics)"}${report.baseline ? ` \xB7 baseline ${report.baseline.file}${report.baseline.records !== null ? ` (${report.baseline.records} records)` : " (summary metrics)"}` : ""}`
+    `policy ${escapeTerminal(report.policy.file)} (sha256 ${report.policy.sha256.slice(0, 12)}) \xB7 candidate ${escapeTerminal(report.candidate.file)}${report.candidate.records !== null ? ` (${report.candidate.records} records)` : " (summary metrics)"}${report.baseline ? ` \xB7 baseline ${escapeTerminal(report.baseline.file)}${report.baseline.records !== null ? ` (${report.baseline.records} records)` : " (summary metrics)"}` : ""}`
   );
   return `${lines.join("\n")}
 `;
@@ -46723,12 +46806,12 @@ function gateText(report, colour) {
 function metricsText(report, minGroupSize) {
   const sections = [scopeText("overall", report.overall, minGroupSize)];
   for (const [scenario, metrics] of Object.entries(report.scenarios)) {
-    sections.push(scopeText(`scenario ${scenario}`, metrics, minGroupSize));
+    sections.push(scopeText(`scenario ${escapeTerminal(scenario)}`, metrics, minGroupSize));
   }
   return sections.join("\n\n") + "\n";
 }
 function scopeText(title, metrics, minGroupSize) {
-  const rows = metricRows(metrics, minGroupSize, (name) => name);
+  const rows = metricRows(metrics, minGroupSize, escapeTerminal);
   return `${title}
 ${markdownTable([METRIC_TABLE_HEADER, ...rows], { align: METRIC_TABLE_ALIGN })}`;
 }

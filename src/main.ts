@@ -10,7 +10,7 @@ import { commentMarker, fileAtCommit, upsertComment } from './github/comment.js'
 import { OUTPUT, readInputs, type ActionInputs } from './github/inputs.js';
 import { loadPolicy, parsePolicy, type LoadedPolicy } from './policy/load.js';
 import { gateMarkdown } from './report/gate-markdown.js';
-import { buildGateReport, type GateReport } from './report/gate-report.js';
+import { buildGateReport, parseGateReport, type GateReport } from './report/gate-report.js';
 import { importResults, type ImportFormat } from './importers/index.js';
 import { adapterFromSpec } from './runner/adapters.js';
 import { CompletionCache } from './runner/cache.js';
@@ -99,7 +99,7 @@ async function importToFile(path: string, format: ImportFormat, name: string): P
 
 /** Evaluates the candidate, or reads the report an earlier run made (the fork-safe second workflow). */
 async function makeReport(inputs: ActionInputs, pull: PullRequest | undefined, octokit: Octokit | undefined): Promise<GateReport> {
-  if (inputs.report) return JSON.parse(await readFile(inputs.report, 'utf8')) as GateReport;
+  if (inputs.report) return parseGateReport(await readFile(inputs.report, 'utf8'), inputs.report);
   const policy = await readPolicy(inputs, pull, octokit);
   if (inputs.evalCommand) await runEvalCommand(inputs.evalCommand);
   if (inputs.importFormat && inputs.candidate) inputs.candidate = await importToFile(inputs.candidate, inputs.importFormat, 'candidate');
@@ -126,15 +126,23 @@ async function makeReport(inputs: ActionInputs, pull: PullRequest | undefined, o
 
 /**
  * The pull request a posted report belongs to (the fork-safe second workflow, triggered by
- * workflow_run): the number the first run recorded, trusted only if the report is for the commit
- * that workflow run built.
+ * workflow_run). The report is the fork's own word, so the number it records is trusted only if that
+ * pull request's head is the commit the workflow run built (or, outside workflow_run, the commit the
+ * report names): a report can only ever be posted on its own pull request.
  */
-function reportedPullRequest(report: GateReport): number | undefined {
+async function reportedPullRequest(report: GateReport, octokit: Octokit): Promise<number | undefined> {
   const recorded = report.github?.pullRequest;
   if (!recorded) return undefined;
   const built = (github.context.payload.workflow_run as { head_sha?: string } | undefined)?.head_sha;
-  if (built !== undefined && built !== recorded.headSha) {
-    core.warning(`The report is for commit ${recorded.headSha.slice(0, 7)}, but the workflow run built ${built.slice(0, 7)}: not commenting.`);
+  const head = built ?? recorded.headSha;
+  if (head !== recorded.headSha) {
+    core.warning(`The report is for commit ${recorded.headSha.slice(0, 7)}, but the workflow run built ${head.slice(0, 7)}: not commenting.`);
+    return undefined;
+  }
+  const { owner, repo } = github.context.repo;
+  const pull = await octokit.rest.pulls.get({ owner, repo, pull_number: recorded.number }).catch(() => undefined);
+  if (pull?.data.head.sha !== head) {
+    core.warning(`Pull request #${recorded.number} is not at commit ${head.slice(0, 7)}: not commenting.`);
     return undefined;
   }
   return recorded.number;
@@ -174,7 +182,7 @@ export async function run(): Promise<void> {
       (report.coverage.status === 'fail' ? core.error : core.warning)(report.coverage.reason, { title: 'evalgate: coverage' });
     }
 
-    const target = pull?.number ?? (inputs.report ? reportedPullRequest(report) : undefined);
+    const target = pull?.number ?? (inputs.report && octokit ? await reportedPullRequest(report, octokit) : undefined);
     if (target !== undefined && inputs.comment && octokit) {
       const { owner, repo } = github.context.repo;
       const marker = commentMarker(report.policy.name);

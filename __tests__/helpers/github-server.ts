@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A stand-in for the GitHub REST endpoints the action uses, on 127.0.0.1: issue comments (paginated
- * with Link headers, created and updated), file contents at a commit, and /user.
+ * with Link headers, created and updated), file contents at a commit, pull requests, and /user.
  */
 export interface Comment {
   id: number;
@@ -17,6 +17,8 @@ export interface FakeGitHub {
   comments: Comment[];
   /** Files by "ref:path". */
   files: Map<string, string>;
+  /** Pull requests by number: their head commit. */
+  pulls: Map<number, { head: { sha: string } }>;
   /** Methods of write requests refused with 403 (a fork's read-only token). */
   readOnly: boolean;
   requests: string[];
@@ -26,7 +28,7 @@ export interface FakeGitHub {
 const PER_PAGE_MAX = 100;
 
 export async function startFakeGitHub(owner: string, repo: string): Promise<FakeGitHub> {
-  const state = { comments: [] as Comment[], files: new Map<string, string>(), readOnly: false, requests: [] as string[] };
+  const state = { comments: [] as Comment[], files: new Map<string, string>(), pulls: new Map<number, { head: { sha: string } }>(), readOnly: false, requests: [] as string[] };
   let nextId = 1000;
   const server: Server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
@@ -42,6 +44,11 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     const commentsPath = new RegExp(`^${base}/issues/(\\d+)/comments$`);
     const commentPath = new RegExp(`^${base}/issues/comments/(\\d+)$`);
     if (url.pathname === '/user') return send(403, { message: 'Resource not accessible by integration' });
+    const pull = new RegExp(`^${base}/pulls/(\\d+)$`).exec(url.pathname);
+    if (pull && request.method === 'GET') {
+      const found = state.pulls.get(Number(pull[1]));
+      return found ? send(200, { number: Number(pull[1]), ...found }) : send(404, { message: 'Not Found' });
+    }
     let match = commentsPath.exec(url.pathname);
     if (match && request.method === 'GET') {
       const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30), PER_PAGE_MAX);
@@ -82,6 +89,7 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
       return state.comments;
     },
     files: state.files,
+    pulls: state.pulls,
     get readOnly() {
       return state.readOnly;
     },

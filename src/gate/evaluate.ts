@@ -132,6 +132,16 @@ function compare(candidate: RunInput, baseline: RunInput, metric: string, scenar
   return { method: 'summary', candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };
 }
 
+/**
+ * The verdict from the checks' outcomes, failing closed: fail if a blocking check fails or errors (or
+ * coverage fails), else warn if any check warns or errors (or coverage warns), else pass.
+ */
+export function decideVerdict(checks: Array<{ severity: string; status: CheckStatus }>, coverage?: CoverageResult['status']): Verdict {
+  if (coverage === 'fail' || checks.some((check) => check.severity === 'block' && (check.status === 'fail' || check.status === 'error'))) return 'fail';
+  if (coverage === 'warn' || checks.some((check) => check.status === 'warn' || check.status === 'error')) return 'warn';
+  return 'pass';
+}
+
 const MISSING_SHOWN = 5;
 
 /** The candidate's coverage of the baseline's instances, when both are records files. */
@@ -261,12 +271,9 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateR
   });
 
   const coverage = coverageOf(candidate, baseline, settings.coverage);
-  const blocking = checks.filter((result) => result.check.severity === 'block');
-  const verdict: Verdict =
-    blocking.some((result) => result.status === 'fail' || result.status === 'error') || coverage?.status === 'fail'
-      ? 'fail'
-      : checks.some((result) => result.status === 'warn' || result.status === 'error') || coverage?.status === 'warn'
-        ? 'warn'
-        : 'pass';
+  const verdict = decideVerdict(
+    checks.map((result) => ({ severity: result.check.severity, status: result.status })),
+    coverage?.status,
+  );
   return { verdict, checks, tradeoffs, ...(coverage ? { coverage } : {}), hasBaseline: baseline !== undefined, candidateMetrics };
 }

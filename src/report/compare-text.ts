@@ -1,5 +1,6 @@
 import { markdownTable } from 'markdown-table';
 import type { GateResult } from '../gate/evaluate.js';
+import { escapeTerminal as shown } from './markdown.js';
 
 export interface DecisionCell {
   policy: string;
@@ -32,7 +33,7 @@ export function decisionMatrixText(policies: string[], candidates: string[], cel
     const shipped = candidates.filter((candidate) => cell(policy, candidate).verdict !== 'fail');
     lines.push(`${policy}: ${shipped.length > 0 ? `would ship ${shipped.join(' or ')}` : 'would ship none of them'}`);
     for (const candidate of candidates) {
-      for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${candidate}: ${reason}`);
+      for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${candidate}: ${shown(reason)}`);
     }
   }
   return `${lines.join('\n')}\n`;

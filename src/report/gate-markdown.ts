@@ -2,7 +2,7 @@ import { markdownTable } from 'markdown-table';
 import { DIMENSIONS } from '../metrics/registry.js';
 import { formatInterval, formatNumber, METRIC_TABLE_ALIGN, METRIC_TABLE_HEADER, metricRows } from './format.js';
 import type { GateReport } from './gate-report.js';
-import { escapeMarkdown } from './markdown.js';
+import { codeSpan, escapeHtml, escapeMarkdown } from './markdown.js';
 
 /** GitHub's limit on a comment is 65,536 characters; stay under it. */
 export const MAX_COMMENT_CHARACTERS = 65000;
@@ -47,7 +47,7 @@ function verdictLine(report: GateReport): string {
 function chart(report: GateReport): string | undefined {
   const points = report.checks.filter((check) => check.candidate && check.comparison && check.candidate.value >= 0 && check.candidate.value <= 1 && check.comparison.baseline >= 0 && check.comparison.baseline <= 1);
   if (points.length < 2) return undefined;
-  const label = (check: CheckRow) => `"${`${check.metric}${check.scope === 'overall' ? '' : ` (${check.scope})`}`.replace(/["\\\n\r`]/g, ' ')}"`;
+  const label = (check: CheckRow) => `"${`${check.metric}${check.scope === 'overall' ? '' : ` (${check.scope})`}`.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029"\\`]/g, ' ')}"`;
   return [
     '```mermaid',
     'xychart-beta',
@@ -62,13 +62,13 @@ function chart(report: GateReport): string | undefined {
 
 function provenance(report: GateReport): string {
   const run = (summary: GateReport['candidate']) =>
-    `\`${summary.file.replace(/`/g, "'")}\` (${summary.kind === 'records' ? `${summary.records} records, ${summary.instances} instances` : 'summary metrics: point estimates'})`;
+    `${codeSpan(summary.file)} (${summary.kind === 'records' ? `${summary.records} records, ${summary.instances} instances` : 'summary metrics: point estimates'})`;
   const paired = report.checks.find((check) => check.comparison?.shared !== undefined)?.comparison?.shared;
   return [
-    `Policy **${escapeMarkdown(report.policy.name)}** (\`${report.policy.file.replace(/`/g, "'")}\`${report.policy.source ? ` ${escapeMarkdown(report.policy.source)}` : ''}, sha256 \`${report.policy.sha256.slice(0, 12)}\`)`,
+    `Policy **${escapeMarkdown(report.policy.name)}** (${codeSpan(report.policy.file)}${report.policy.source ? ` ${escapeMarkdown(report.policy.source)}` : ''}, sha256 ${codeSpan(report.policy.sha256.slice(0, 12))})`,
     `· candidate ${run(report.candidate)}`,
     report.baseline
-      ? `· baseline ${run(report.baseline)}${report.baseline.commit ? ` from commit \`${report.baseline.commit.slice(0, 7)}\`` : ''}${paired !== undefined ? `, ${paired} instances shared` : ''}`
+      ? `· baseline ${run(report.baseline)}${report.baseline.commit ? ` from commit ${codeSpan(report.baseline.commit.slice(0, 7))}` : ''}${paired !== undefined ? `, ${paired} instances shared` : ''}`
       : '· no baseline',
   ].join(' ');
 }
@@ -84,7 +84,7 @@ export function gateMarkdown(report: GateReport, minGroupSize = 10): string {
     for (const dimension of DIMENSIONS) {
       const inDimension = regressions.filter((check) => check.dimension === dimension);
       for (const check of inDimension) {
-        parts.push(`- **${dimension}** · ${STATUS_ICON[check.status]} \`${check.metric.replace(/`/g, "'")}\` (${escapeMarkdown(check.scope)}): ${escapeMarkdown(check.reasons.join('; '))}`);
+        parts.push(`- **${dimension}** · ${STATUS_ICON[check.status]} ${codeSpan(check.metric)} (${escapeMarkdown(check.scope)}): ${escapeMarkdown(check.reasons.join('; '))}`);
       }
     }
     parts.push('');
@@ -108,7 +108,7 @@ export function gateMarkdown(report: GateReport, minGroupSize = 10): string {
   const main = parts.join('\n');
   const details = Object.entries(report.scenarios).map(
     ([scenario, metrics]) =>
-      `<details><summary>Scenario ${escapeMarkdown(scenario)}: every metric of the candidate</summary>\n\n${markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escapeMarkdown)], { align: METRIC_TABLE_ALIGN })}\n\n</details>\n`,
+      `<details><summary>Scenario ${escapeHtml(scenario)}: every metric of the candidate</summary>\n\n${markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escapeMarkdown)], { align: METRIC_TABLE_ALIGN })}\n\n</details>\n`,
   );
   let text = main;
   for (const detail of details) {

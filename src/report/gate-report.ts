@@ -1,7 +1,10 @@
-import type { CheckResult, CheckStatus, CoverageResult, GateResult } from '../gate/evaluate.js';
+import { z } from 'zod';
+import { decideVerdict, type CheckResult, type CheckStatus, type CoverageResult, type GateResult } from '../gate/evaluate.js';
 import type { RunInput } from '../gate/inputs.js';
 import type { MetricsReport } from '../metrics/compute.js';
+import { DIMENSIONS, type Dimension } from '../metrics/registry.js';
 import type { LoadedPolicy } from '../policy/load.js';
+import { InputError } from '../records/errors.js';
 
 /**
  * The JSON report of a gate run (`evalgate gate --json`, the action's `report` output). Versioned:
@@ -89,4 +92,93 @@ export function buildGateReport(result: GateResult, policy: LoadedPolicy, candid
     coverage: result.coverage ?? null,
     scenarios,
   };
+}
+
+/*
+ * Reading a report back (the action's `report` input). In the fork-safe pair the report comes from a
+ * run of the fork's own code, so it is untrusted: every field is checked for its type before any of it
+ * is shown, and the verdict must follow from the checks.
+ */
+const finite = z.number().refine(Number.isFinite, 'expected a finite number');
+const interval = z.tuple([finite, finite]).nullable();
+const metricValue = z.object({ value: finite, ci: interval, n: z.int().nonnegative() });
+const runSummary = z.object({
+  file: z.string(),
+  kind: z.enum(['records', 'metrics']),
+  records: z.int().nonnegative().nullable(),
+  instances: z.int().nonnegative().nullable(),
+  commit: z.string().regex(/^[0-9a-f]{40}$/).optional(),
+});
+const gateReportSchema = z.object({
+  version: z.literal(1),
+  verdict: z.enum(['pass', 'warn', 'fail']),
+  policy: z.object({ name: z.string(), file: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), source: z.string().optional() }),
+  github: z
+    .object({
+      event: z.string(),
+      sha: z.string(),
+      pullRequest: z.object({ number: z.int().positive(), baseSha: z.string(), headSha: z.string() }).nullable(),
+    })
+    .optional(),
+  candidate: runSummary,
+  baseline: runSummary.nullable(),
+  checks: z.array(
+    z.object({
+      metric: z.string(),
+      scope: z.string(),
+      dimension: z.enum(DIMENSIONS as [Dimension, ...Dimension[]]),
+      direction: z.enum(['higher', 'lower']),
+      severity: z.enum(['block', 'warn', 'off']),
+      status: z.enum(['pass', 'fail', 'warn', 'skipped', 'error', 'off']),
+      threshold: z.string(),
+      candidate: metricValue.nullable(),
+      comparison: z
+        .object({
+          method: z.enum(['paired', 'summary']),
+          candidate: finite,
+          baseline: finite,
+          change: finite,
+          worsening: finite,
+          pWorse: finite.optional(),
+          pBetter: finite.optional(),
+          shared: z.int().nonnegative().optional(),
+          ci: z.tuple([finite, finite]).optional(),
+        })
+        .nullable(),
+      budget: z.object({ value: finite, from: z.string() }).nullable(),
+      reasons: z.array(z.string()),
+    }),
+  ),
+  tradeoffs: z.array(z.object({ name: z.string(), applied: z.boolean(), reasons: z.array(z.string()) })),
+  coverage: z
+    .object({
+      status: z.enum(['pass', 'warn', 'fail']),
+      baselineInstances: z.int().nonnegative(),
+      covered: z.int().nonnegative(),
+      min: finite,
+      missing: z.array(z.string()),
+      reason: z.string(),
+    })
+    .nullable()
+    .default(null),
+  scenarios: z.record(z.string(), z.record(z.string(), metricValue)),
+});
+
+/** A gate report read from a file, checked field by field; bad input names the file and the field. */
+export function parseGateReport(text: string, file: string): GateReport {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(file, undefined, `not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = gateReportSchema.safeParse(data);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.map(String).join('.') || '(top)'}: ${issue.message}`);
+    throw new InputError(file, undefined, `not an evalgate report: ${problems.join('; ')}`);
+  }
+  const report = parsed.data as GateReport;
+  const verdict = decideVerdict(report.checks, report.coverage?.status);
+  if (verdict !== report.verdict) throw new InputError(file, undefined, `the verdict "${report.verdict}" does not follow from the checks (they give "${verdict}")`);
+  return report;
 }

@@ -3,25 +3,26 @@ import { DIMENSIONS } from '../metrics/registry.js';
 import { formatInterval, formatNumber } from './format.js';
 import { changeText } from './gate-markdown.js';
 import type { GateReport } from './gate-report.js';
+import { escapeTerminal as shown } from './markdown.js';
 
 const COLOURS: Record<string, string> = { pass: '32', warn: '33', fail: '31', error: '31', skipped: '90', off: '90' };
 
 /** The gate's report for a terminal; ANSI colours only when asked (on a TTY). */
 export function gateText(report: GateReport, colour: boolean): string {
   const paint = (status: string, text: string) => (colour ? `\u001b[${COLOURS[status] ?? '0'}m${text}\u001b[0m` : text);
-  const lines = [`evalgate: ${paint(report.verdict, report.verdict.toUpperCase())} · policy ${report.policy.name}${report.baseline ? '' : ' · no baseline: regression budgets skipped'}`, ''];
-  if (report.coverage && report.coverage.status !== 'pass') lines.push(`  ${paint(report.coverage.status, report.coverage.status.padEnd(5))} coverage: ${report.coverage.reason}`);
+  const lines = [`evalgate: ${paint(report.verdict, report.verdict.toUpperCase())} · policy ${shown(report.policy.name)}${report.baseline ? '' : ' · no baseline: regression budgets skipped'}`, ''];
+  if (report.coverage && report.coverage.status !== 'pass') lines.push(`  ${paint(report.coverage.status, report.coverage.status.padEnd(5))} coverage: ${shown(report.coverage.reason)}`);
   for (const check of report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status))) {
-    lines.push(`  ${paint(check.status, check.status.padEnd(5))} ${check.dimension}: ${check.metric} (${check.scope}): ${check.reasons.join('; ')}`);
+    lines.push(`  ${paint(check.status, check.status.padEnd(5))} ${check.dimension}: ${shown(check.metric)} (${shown(check.scope)}): ${shown(check.reasons.join('; '))}`);
   }
-  for (const tradeoff of report.tradeoffs) lines.push(`  trade-off ${tradeoff.applied ? 'applied' : 'not applied'}: ${tradeoff.name}: ${tradeoff.reasons.join('; ')}`);
+  for (const tradeoff of report.tradeoffs) lines.push(`  trade-off ${tradeoff.applied ? 'applied' : 'not applied'}: ${shown(tradeoff.name)}: ${shown(tradeoff.reasons.join('; '))}`);
   const rows = DIMENSIONS.flatMap((dimension) =>
     report.checks
       .filter((check) => check.dimension === dimension)
       .map((check) => [
         dimension,
-        check.metric,
-        check.scope,
+        shown(check.metric),
+        shown(check.scope),
         check.candidate ? `${formatNumber(check.candidate.value)} ${formatInterval(check.candidate.ci)}` : '-',
         check.comparison ? formatNumber(check.comparison.baseline) : '-',
         changeText(check),
@@ -36,7 +37,7 @@ export function gateText(report: GateReport, colour: boolean): string {
       stringLength: (text) => text.replace(/\u001b\[\d+m/g, '').length,
     }),
     '',
-    `policy ${report.policy.file} (sha256 ${report.policy.sha256.slice(0, 12)}) · candidate ${report.candidate.file}${report.candidate.records !== null ? ` (${report.candidate.records} records)` : ' (summary metrics)'}${report.baseline ? ` · baseline ${report.baseline.file}${report.baseline.records !== null ? ` (${report.baseline.records} records)` : ' (summary metrics)'}` : ''}`,
+    `policy ${shown(report.policy.file)} (sha256 ${report.policy.sha256.slice(0, 12)}) · candidate ${shown(report.candidate.file)}${report.candidate.records !== null ? ` (${report.candidate.records} records)` : ' (summary metrics)'}${report.baseline ? ` · baseline ${shown(report.baseline.file)}${report.baseline.records !== null ? ` (${report.baseline.records} records)` : ' (summary metrics)'}` : ''}`,
   );
   return `${lines.join('\n')}\n`;
 }

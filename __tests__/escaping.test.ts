@@ -1,0 +1,35 @@
+import { describe, expect, it } from '@jest/globals';
+import { codeSpan, escapeHtml, escapeMarkdown, escapeTerminal } from '../src/report/markdown.js';
+
+// What a model or another tool wrote must stay inert wherever evalgate shows it.
+const JOINER = '\u2060';
+
+describe('escaping data for reports', () => {
+  it('markdown: punctuation escaped, line ends gone, mentions and links broken', () => {
+    expect(escapeMarkdown('a|b <img src=x> *x* `c`')).toBe('a\\|b \\<img src=x\\> \\*x\\* \\`c\\`');
+    expect(escapeMarkdown('one\ntwo\r\rthree\u2028four')).toBe('one two  three four');
+    expect(escapeMarkdown('ping @octo-org/admins at https://evil.example or www.evil.example')).toBe(
+      `ping @${JOINER}octo-org/admins at https:${JOINER}//evil.example or www${JOINER}.evil.example`,
+    );
+  });
+
+  it('cuts a very long value so that one value cannot crowd the report out of a comment', () => {
+    const shown = escapeMarkdown('x'.repeat(70_000));
+    expect(shown.length).toBe(400);
+    expect(shown.endsWith('…')).toBe(true);
+  });
+
+  it('HTML blocks get entities, since backslashes do not escape there', () => {
+    expect(escapeHtml(`<img src="https://e.x/t.png"> & 'q' </summary>`)).toBe(`&lt;img src=&quot;https:${JOINER}//e.x/t.png&quot;&gt; &amp; &#39;q&#39; &lt;/summary&gt;`);
+  });
+
+  it('code spans cannot be closed early', () => {
+    expect(codeSpan('a`b\nc')).toBe("`a'b c`");
+  });
+
+  it('terminal text shows control characters as escapes, so no line of data starts a workflow command', () => {
+    const text = escapeTerminal('id\n::set-output name=verdict::pass\r\u001b[31m');
+    expect(text).toBe('id\\n::set-output name=verdict::pass\\r\\u001b[31m');
+    expect(text).not.toMatch(/[\n\r\u001b]/);
+  });
+});
