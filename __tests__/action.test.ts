@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/gate-report.js';
@@ -193,8 +194,8 @@ describe('the action on a pull request', () => {
     expect(result.code).toBe(1);
     expect(result.output('verdict')).toBe('fail');
     expect(result.output('failed-checks')).toBe('1');
-    expect(result.stdout).toContain("::error title=evalgate%3A coverage::the candidate was evaluated on 290 of the baseline's 300 instances (96.7%25, the policy asks at least 100%25); missing billing/290,"); // % is escaped in workflow commands
-    expect(result.summary).toContain('- **coverage** · ❌ fail: the candidate was evaluated on 290');
+    expect(result.stdout).toContain("::error title=evalgate%3A coverage::the candidate answered 290 of the baseline's 300 instances (96.7%25, the policy asks at least 100%25); missing or failed: billing/290,"); // % is escaped in workflow commands
+    expect(result.summary).toContain('- **coverage** · ❌ fail: the candidate answered 290');
   });
 
   it('reports a missing baseline and still enforces absolute bounds', async () => {
@@ -332,7 +333,8 @@ describe('the baseline in the Actions cache', () => {
     const policy = writeFile('p.yml', strictPolicy);
     const push = await runAction({ event: 'push', sha: BASE_SHA, inputs: { policy, candidate: baseline }, cwd: workspace, env: cacheEnv() });
     expect(push.code).toBe(0);
-    expect(cache.keys()).toEqual([`evalgate-baseline-support-${BASE_SHA}`]);
+    const nameHash = createHash('sha256').update('support').digest('hex').slice(0, 12);
+    expect(cache.keys()).toEqual([`evalgate-baseline-support-${nameHash}-${BASE_SHA}`]);
 
     const pull = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir(), env: cacheEnv() });
     expect(pull.code).toBe(1);
@@ -343,8 +345,25 @@ describe('the baseline in the Actions cache', () => {
 
     // A pull request on a newer base without its own entry gets the newest baseline, with a warning.
     const newer = await runAction({ baseSha: 'd'.repeat(40), inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir(), env: cacheEnv() });
-    expect(newer.stdout).toContain(`::warning::The baseline comes from commit ${BASE_SHA.slice(0, 7)}, not from the pull request's base ${'d'.repeat(7)}.`);
+    expect(newer.stdout).toContain(`::warning::The baseline comes from commit ${BASE_SHA.slice(0, 7)}, not from ${'d'.repeat(7)}.`);
     expect(newer.code).toBe(1);
+
+    // A manual run restores it too.
+    const manual = await runAction({ event: 'workflow_dispatch', sha: BASE_SHA, inputs: { policy, candidate: worse }, cwd: tempDir(), env: cacheEnv() });
+    expect(manual.code).toBe(1);
+    expect(manual.output('verdict')).toBe('fail');
+
+    // Another policy whose name starts the same never gets this baseline.
+    const other = await runAction({ inputs: { policy: writeFile('p.yml', strictPolicy.replace('name: support', 'name: support-v2')), candidate: worse, 'policy-source': 'head' }, cwd: tempDir(), env: cacheEnv() });
+    expect(other.stdout).toContain('::warning::No baseline for policy support-v2 in the Actions cache');
+  });
+
+  it('is not saved from a failing push', async () => {
+    const policy = writeFile('p.yml', 'version: 1\nname: floor\nchecks:\n  - metric: accuracy\n    min: 0.9\n');
+    const push = await runAction({ event: 'push', sha: 'f'.repeat(40), inputs: { policy, candidate: worse }, cwd: tempDir(), env: cacheEnv() });
+    expect(push.code).toBe(1);
+    expect(push.stdout).toContain('::warning::Not saved as the baseline: the verdict is fail.');
+    expect(cache.keys().some((key) => key.startsWith('evalgate-baseline-floor-'))).toBe(false);
   });
 
   it('warns and skips regression checks when the cache is empty or unavailable', async () => {

@@ -68,11 +68,11 @@ describe('evalgate gate', () => {
     const checks = 'checks:\n  - metric: accuracy\n    max_regression: 0.1\n';
     const warned = await cli('gate', '--policy', writePolicy(checks), '--candidate', partial, '--baseline', baseline, '--markdown', join(dir, 'r.md'), '--json', join(dir, 'r.json'));
     expect(warned.code).toBe(0);
-    expect(warned.stdout).toMatch(/^evalgate: WARN · policy t\n\n {2}warn {2}coverage: the candidate was evaluated on 290 of the baseline's 300 instances \(96\.7%, the policy asks at least 100%\); missing billing\|<b>x<\/b>\/290, /);
+    expect(warned.stdout).toMatch(/^evalgate: WARN · policy t\n\n {2}warn {2}coverage: the candidate answered 290 of the baseline's 300 instances \(96\.7%, the policy asks at least 100%\); missing or failed: billing\|<b>x<\/b>\/290, /);
     expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).coverage).toMatchObject({ status: 'warn', baselineInstances: 300, covered: 290 });
     const markdown = readFileSync(join(dir, 'r.md'), 'utf8');
     expect(markdown).toMatch(/^## ⚠️ evalgate: warn \(1 warning\) · policy t\n/);
-    expect(markdown).toContain("- **coverage** · ⚠️ warn: the candidate was evaluated on 290 of the baseline's 300 instances (96.7%, the policy asks at least 100%); missing billing\\|\\<b\\>x\\</b\\>/290,");
+    expect(markdown).toContain("- **coverage** · ⚠️ warn: the candidate answered 290 of the baseline's 300 instances (96.7%, the policy asks at least 100%); missing or failed: billing\\|\\<b\\>x\\</b\\>/290,");
     const blocked = await cli('gate', '--policy', writePolicy(`  coverage: { severity: block }\n${checks}`), '--candidate', partial, '--baseline', baseline);
     expect(blocked.code).toBe(1);
     expect(blocked.stdout).toMatch(/^evalgate: FAIL/);

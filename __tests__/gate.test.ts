@@ -149,7 +149,7 @@ describe('summary inputs', () => {
 
 describe('coverage of the baseline', () => {
   const check = 'checks:\n  - metric: accuracy\n    max_regression: 0.05\n';
-  // The candidate was evaluated on the first 390 of the baseline's 400 instances only.
+  // The candidate answered the first 390 of the baseline's 400 instances only.
   const partial: RunInput = { kind: 'records', file: 'partial.jsonl', table: buildTable(Array.from({ length: 390 }, (_, i) => ({ scenario: 's', id: String(i), correct: i % 5 === 0 ? 0 : 1 }))) };
 
   it('passes quietly when the candidate has every instance of the baseline', () => {
@@ -163,7 +163,7 @@ describe('coverage of the baseline', () => {
     expect(statuses(result)).toEqual(['pass']);
     expect(result.coverage).toMatchObject({ status: 'warn', baselineInstances: 400, covered: 390, min: 1, missing: ['s/390', 's/391', 's/392', 's/393', 's/394'] });
     expect(result.coverage?.reason).toBe(
-      "the candidate was evaluated on 390 of the baseline's 400 instances (97.5%, the policy asks at least 100%); missing s/390, s/391, s/392, s/393, s/394 and 5 more",
+      "the candidate answered 390 of the baseline's 400 instances (97.5%, the policy asks at least 100%); missing or failed: s/390, s/391, s/392, s/393, s/394 and 5 more",
     );
     expect(result.verdict).toBe('warn');
   });
@@ -175,6 +175,24 @@ describe('coverage of the baseline', () => {
     expect(gate(`  coverage: { min: 0.98 }\n${check}`, partial, baseline).coverage?.status).toBe('warn');
     const off = gate(`  coverage: { severity: off }\n${check}`, partial, baseline);
     expect([off.coverage, off.verdict]).toEqual([undefined, 'pass']);
+  });
+
+  it('counts failed calls as unanswered: most calls failing is never a silent pass', () => {
+    // 190 of 200 calls failed; accuracy on the 10 answered ones is perfect.
+    const failing = run(200, () => false, (i) => (i < 190 ? { correct: undefined, error: 'HTTP 500' } : {}));
+    const result = gate(`  coverage: { severity: block }\n${check}`, failing, run(200, (i) => i % 5 === 0));
+    expect(result.coverage).toMatchObject({ status: 'fail', covered: 10, baselineInstances: 200 });
+    expect(result.verdict).toBe('fail');
+    // Perturbed variants do not stand in for the original.
+    const onlyVariants = run(200, () => false, () => ({ perturbation: { name: 'typos', kind: 'robustness' } }));
+    expect(gate(check, onlyVariants, run(200, () => false)).coverage).toMatchObject({ status: 'warn', covered: 0 });
+  });
+
+  it('makes a regression check an error when the candidate shares no instance with the baseline', () => {
+    const renamed: RunInput = { kind: 'records', file: 'renamed.jsonl', table: buildTable(Array.from({ length: 400 }, (_, i) => ({ scenario: 's', id: `other-${i}`, correct: i % 2 }))) };
+    const result = gate(check, renamed, baseline);
+    expect(result.checks[0]).toMatchObject({ status: 'error', reasons: ['regression not checked: the candidate shares no instance (scenario and id) with the baseline'] });
+    expect(result.verdict).toBe('fail');
   });
 
   it('is not checked without a baseline', () => {

@@ -26007,10 +26007,21 @@ function decideVerdict(checks, coverage) {
   return "pass";
 }
 var MISSING_SHOWN = 5;
+function sharesAnInstance(one, other) {
+  const keys = new Set(one.instanceKeys);
+  return other.instanceKeys.some((key) => keys.has(key));
+}
+function answeredInstances(table) {
+  const answered = /* @__PURE__ */ new Set();
+  for (let row = 0; row < table.size; row++) {
+    if (table.kind[row] === KIND_ORIGINAL && table.failed[row] === 0) answered.add(table.instanceKeys[table.instanceOf[row]]);
+  }
+  return answered;
+}
 function coverageOf(candidate, baseline, setting) {
   if (setting.severity === "off" || candidate.kind !== "records" || baseline?.kind !== "records") return void 0;
-  const evaluated = new Set(candidate.table.instanceKeys);
-  const missing = baseline.table.instanceKeys.filter((key) => !evaluated.has(key));
+  const answered = answeredInstances(candidate.table);
+  const missing = baseline.table.instanceKeys.filter((key) => !answered.has(key));
   const baselineInstances = baseline.table.instanceKeys.length;
   const covered = baselineInstances - missing.length;
   const enough = covered >= setting.min * baselineInstances;
@@ -26023,7 +26034,7 @@ function coverageOf(candidate, baseline, setting) {
     covered,
     min: setting.min,
     missing: shown,
-    reason: `the candidate was evaluated on ${covered} of the baseline's ${baselineInstances} instances (${percent(covered / baselineInstances)}${enough ? "" : `, the policy asks at least ${percent(setting.min)}`})${missing.length > 0 ? `; missing ${shown.join(", ")}${more}` : ""}`
+    reason: `the candidate answered ${covered} of the baseline's ${baselineInstances} instances (${percent(covered / baselineInstances)}${enough ? "" : `, the policy asks at least ${percent(setting.min)}`})${missing.length > 0 ? `; missing or failed: ${shown.join(", ")}${more}` : ""}`
   };
 }
 function evaluateGate({ policy, candidate, baseline }) {
@@ -26067,6 +26078,7 @@ function evaluateGate({ policy, candidate, baseline }) {
     return { name: tradeoff.name, applied, reasons };
   });
   const candidateMetrics = computeMetricsOf(candidate, options);
+  const sharesNoInstance = candidate.kind === "records" && baseline?.kind === "records" && !sharesAnInstance(candidate.table, baseline.table);
   const checks = policy.checks.map((check2) => {
     const definition = metricMeta(policy, check2.metric, check2.direction);
     const result = {
@@ -26091,9 +26103,14 @@ function evaluateGate({ policy, candidate, baseline }) {
       result.reasons.push(`above the maximum ${check2.max}`);
     }
     let skipped = false;
+    let errored = false;
     if (check2.max_regression !== void 0) {
       const comparison = baseline ? compareOnce(check2.metric, check2.scenario, definition.direction) : void 0;
-      if (!comparison) {
+      if (!comparison && baseline && sharesNoInstance) {
+        failed = true;
+        errored = true;
+        result.reasons.push("regression not checked: the candidate shares no instance (scenario and id) with the baseline");
+      } else if (!comparison) {
         skipped = true;
         result.reasons.push(baseline ? `regression not checked: ${check2.metric} is not in both runs` : "regression not checked: no baseline");
       } else {
@@ -26111,7 +26128,8 @@ function evaluateGate({ policy, candidate, baseline }) {
         }
       }
     }
-    if (failed) result.status = check2.severity === "warn" ? "warn" : "fail";
+    if (errored) result.status = "error";
+    else if (failed) result.status = check2.severity === "warn" ? "warn" : "fail";
     else if (skipped) result.status = "skipped";
     return result;
   });
@@ -46001,7 +46019,7 @@ var settingsSchema = external_exports.strictObject({
   coverage: external_exports.strictObject({
     min: external_exports.number().gt(0).max(1).default(1).describe("The least share of the baseline's instances the candidate must have"),
     severity: external_exports.enum(["block", "warn", "off"]).default("warn")
-  }).default({ min: 1, severity: "warn" }).describe("Whether the candidate was evaluated on the baseline's instances (scenario and id): fewer means an incomplete run or a changed suite")
+  }).default({ min: 1, severity: "warn" }).describe("Whether the candidate answered the baseline's instances (scenario and id; a failed call is no answer): fewer means failed calls, an incomplete run or a changed suite")
 });
 var policySchema = external_exports.strictObject({
   version: external_exports.literal(1),

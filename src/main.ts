@@ -107,8 +107,9 @@ async function makeReport(inputs: ActionInputs, pull: PullRequest | undefined, o
   if (!inputs.candidate && !(inputs.suite && inputs.model)) throw new Error('Give the input "candidate", or "suite" and "model" to run the evaluation, or "report"');
   inputs.candidate ??= await runSuiteForCandidate(inputs.suite!, inputs.model!, inputs.baseUrl);
   const candidate = await loadRun(inputs.candidate);
-  // An explicit baseline file, else on a pull request the one saved in the Actions cache.
-  const restored = !inputs.baseline && pull ? await restoreBaseline(policy.policy.name, pull.baseSha) : undefined;
+  // An explicit baseline file, else the one saved in the Actions cache: for a pull request its base
+  // commit's, for a manual or scheduled run this commit's (else the newest). A push saves instead.
+  const restored = !inputs.baseline && github.context.eventName !== 'push' ? await restoreBaseline(policy.policy.name, pull?.baseSha ?? github.context.sha) : undefined;
   const baselineFile = inputs.baseline ?? restored?.file;
   const baseline = baselineFile ? await loadRun(baselineFile) : undefined;
   if (!baseline) core.warning('No baseline: regression checks are skipped; absolute bounds still gate.');
@@ -196,7 +197,11 @@ export async function run(): Promise<void> {
       }
     }
 
-    if (!inputs.report && inputs.candidate && shouldSaveBaseline(inputs)) await saveBaseline(inputs.candidate, report.policy.name, github.context.sha);
+    if (!inputs.report && inputs.candidate && shouldSaveBaseline(inputs)) {
+      // A failing run must not become what later pull requests are measured against.
+      if (report.verdict === 'fail') core.warning('Not saved as the baseline: the verdict is fail.');
+      else await saveBaseline(inputs.candidate, report.policy.name, github.context.sha);
+    }
 
     core.setOutput(OUTPUT.verdict, report.verdict);
     const failedChecks = report.checks.filter((check) => check.status === 'fail' || check.status === 'error').length + (report.coverage?.status === 'fail' ? 1 : 0);

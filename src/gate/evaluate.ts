@@ -2,14 +2,15 @@ import { compareMetric, computeMetrics, type ComputeOptions, type MetricsReport,
 import { lookupMetric, type Dimension, type Direction } from '../metrics/registry.js';
 import type { Budget, Check, Policy } from '../policy/schema.js';
 import { OVERALL } from '../metrics/scope.js';
+import { KIND_ORIGINAL, type RecordTable } from '../metrics/table.js';
 import { scopeMetrics, type RunInput } from './inputs.js';
 
 /*
  * The decision. Each check ends pass, fail, warn (a failed check of severity warn), skipped (a
  * regression budget without a baseline to compare with; absolute bounds still apply), error (the
  * metric is missing from the candidate) or off. The verdict fails closed: any blocking failure or
- * error fails it. Coverage (settings.coverage) adds one more condition: a candidate evaluated on fewer
- * of the baseline's instances than the policy asks warns, or fails.
+ * error fails it. Coverage (settings.coverage) adds one more condition: a candidate that answered fewer
+ * of the baseline's instances than the policy asks (missing, or failed calls) warns, or fails.
  */
 
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skipped' | 'error' | 'off';
@@ -55,7 +56,7 @@ export interface TradeoffResult {
   reasons: string[];
 }
 
-/** How many of the baseline's instances (scenario and id) the candidate was evaluated on. */
+/** How many of the baseline's instances (scenario and id) the candidate answered (its original record, not a failed call). */
 export interface CoverageResult {
   status: 'pass' | 'warn' | 'fail';
   baselineInstances: number;
@@ -144,11 +145,25 @@ export function decideVerdict(checks: Array<{ severity: string; status: CheckSta
 
 const MISSING_SHOWN = 5;
 
+function sharesAnInstance(one: RecordTable, other: RecordTable): boolean {
+  const keys = new Set(one.instanceKeys);
+  return other.instanceKeys.some((key) => keys.has(key));
+}
+
+/** Instances with an answered original record (not a perturbed variant, not a failed call). */
+function answeredInstances(table: RecordTable): Set<string> {
+  const answered = new Set<string>();
+  for (let row = 0; row < table.size; row++) {
+    if (table.kind[row] === KIND_ORIGINAL && table.failed[row] === 0) answered.add(table.instanceKeys[table.instanceOf[row]]);
+  }
+  return answered;
+}
+
 /** The candidate's coverage of the baseline's instances, when both are records files. */
 function coverageOf(candidate: RunInput, baseline: RunInput | undefined, setting: Policy['settings']['coverage']): CoverageResult | undefined {
   if (setting.severity === 'off' || candidate.kind !== 'records' || baseline?.kind !== 'records') return undefined;
-  const evaluated = new Set(candidate.table.instanceKeys);
-  const missing = baseline.table.instanceKeys.filter((key) => !evaluated.has(key));
+  const answered = answeredInstances(candidate.table);
+  const missing = baseline.table.instanceKeys.filter((key) => !answered.has(key));
   const baselineInstances = baseline.table.instanceKeys.length;
   const covered = baselineInstances - missing.length;
   const enough = covered >= setting.min * baselineInstances;
@@ -162,8 +177,8 @@ function coverageOf(candidate: RunInput, baseline: RunInput | undefined, setting
     min: setting.min,
     missing: shown,
     reason:
-      `the candidate was evaluated on ${covered} of the baseline's ${baselineInstances} instances (${percent(covered / baselineInstances)}` +
-      `${enough ? '' : `, the policy asks at least ${percent(setting.min)}`})${missing.length > 0 ? `; missing ${shown.join(', ')}${more}` : ''}`,
+      `the candidate answered ${covered} of the baseline's ${baselineInstances} instances (${percent(covered / baselineInstances)}` +
+      `${enough ? '' : `, the policy asks at least ${percent(setting.min)}`})${missing.length > 0 ? `; missing or failed: ${shown.join(', ')}${more}` : ''}`,
   };
 }
 
@@ -218,6 +233,7 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateR
   });
 
   const candidateMetrics = computeMetricsOf(candidate, options);
+  const sharesNoInstance = candidate.kind === 'records' && baseline?.kind === 'records' && !sharesAnInstance(candidate.table, baseline.table);
   const checks = policy.checks.map((check): CheckResult => {
     const definition = metricMeta(policy, check.metric, check.direction);
     const result: CheckResult = {
@@ -242,9 +258,15 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateR
       result.reasons.push(`above the maximum ${check.max}`);
     }
     let skipped = false;
+    let errored = false;
     if (check.max_regression !== undefined) {
       const comparison = baseline ? compareOnce(check.metric, check.scenario, definition.direction) : undefined;
-      if (!comparison) {
+      if (!comparison && baseline && sharesNoInstance) {
+        // A baseline that cannot be compared at all is an evaluation gone wrong, not a missing baseline.
+        failed = true;
+        errored = true;
+        result.reasons.push('regression not checked: the candidate shares no instance (scenario and id) with the baseline');
+      } else if (!comparison) {
         skipped = true;
         result.reasons.push(baseline ? `regression not checked: ${check.metric} is not in both runs` : 'regression not checked: no baseline');
       } else {
@@ -265,7 +287,8 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateR
         }
       }
     }
-    if (failed) result.status = check.severity === 'warn' ? 'warn' : 'fail';
+    if (errored) result.status = 'error';
+    else if (failed) result.status = check.severity === 'warn' ? 'warn' : 'fail';
     else if (skipped) result.status = 'skipped';
     return result;
   });

@@ -1,12 +1,14 @@
 import * as cache from '@actions/cache';
 import * as core from '@actions/core';
+import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 
 /*
  * The baseline lives in the Actions cache: saved on pushes to the default branch under a key unique
- * per policy and commit (cache entries are immutable), restored on pull requests: the base commit's
- * entry first, else the newest one for the policy. Cache trouble only ever warns.
+ * per policy and commit (cache entries are immutable), restored on pull requests (the base commit's
+ * entry first) and on manual or scheduled runs (this commit's), else the newest one for the policy.
+ * Cache trouble only ever warns.
  */
 
 /** Saved and restored at the same path (the cache's version depends on it), relative to the workspace. */
@@ -19,8 +21,14 @@ interface BaselineMeta {
   file: string;
 }
 
+/**
+ * The policy's key prefix: its name made key-safe, then a hash of the exact name, so that neither two
+ * names that read alike ("my policy", "my_policy") nor one name that starts another ("support",
+ * "support-v2") can restore each other's baseline.
+ */
 function keyPrefix(policyName: string): string {
-  return `evalgate-baseline-${policyName.replace(/[^A-Za-z0-9._-]+/g, '_')}-`;
+  const hash = createHash('sha256').update(policyName).digest('hex').slice(0, 12);
+  return `evalgate-baseline-${policyName.replace(/[^A-Za-z0-9._-]+/g, '_')}-${hash}-`;
 }
 
 export async function saveBaseline(resultsFile: string, policyName: string, sha: string): Promise<string | undefined> {
@@ -32,7 +40,7 @@ export async function saveBaseline(resultsFile: string, policyName: string, sha:
   try {
     await rm(DIRECTORY, { recursive: true, force: true });
     await mkdir(DIRECTORY, { recursive: true });
-    const file = basename(resultsFile);
+    const file = `baseline-${basename(resultsFile)}`; // never the name of the meta file
     await copyFile(resultsFile, join(DIRECTORY, file));
     const meta: BaselineMeta = { sha, policy: policyName, file };
     await writeFile(join(DIRECTORY, META), JSON.stringify(meta));
@@ -50,7 +58,7 @@ export interface RestoredBaseline {
   sha: string;
 }
 
-/** The baseline saved for the base commit, else the newest for the policy; undefined (with a warning) when there is none. */
+/** The baseline saved for the given commit, else the newest for the policy; undefined (with a warning) when there is none. */
 export async function restoreBaseline(policyName: string, baseSha: string): Promise<RestoredBaseline | undefined> {
   if (!cache.isFeatureAvailable()) {
     core.warning('The Actions cache is not available here: no baseline, regression checks are skipped.');
@@ -64,7 +72,11 @@ export async function restoreBaseline(policyName: string, baseSha: string): Prom
       return undefined;
     }
     const meta = JSON.parse(await readFile(join(DIRECTORY, META), 'utf8')) as BaselineMeta;
-    if (meta.sha !== baseSha) core.warning(`The baseline comes from commit ${meta.sha.slice(0, 7)}, not from the pull request's base ${baseSha.slice(0, 7)}.`);
+    if (meta.policy !== policyName) {
+      core.warning(`The cached baseline belongs to policy ${meta.policy}, not ${policyName}: not used, regression checks are skipped.`);
+      return undefined;
+    }
+    if (meta.sha !== baseSha) core.warning(`The baseline comes from commit ${meta.sha.slice(0, 7)}, not from ${baseSha.slice(0, 7)}.`);
     return { file: join(DIRECTORY, meta.file), sha: meta.sha };
   } catch (error) {
     core.warning(`The baseline could not be restored from the Actions cache: ${(error as Error).message}`);

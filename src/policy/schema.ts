@@ -58,7 +58,7 @@ export const settingsSchema = z.strictObject({
       severity: z.enum(['block', 'warn', 'off']).default('warn'),
     })
     .default({ min: 1, severity: 'warn' })
-    .describe("Whether the candidate was evaluated on the baseline's instances (scenario and id): fewer means an incomplete run or a changed suite"),
+    .describe("Whether the candidate answered the baseline's instances (scenario and id; a failed call is no answer): fewer means failed calls, an incomplete run or a changed suite"),
 });
 
 export const policySchema = z.strictObject({
