@@ -31,6 +31,24 @@ describe('scorers', () => {
     expect(score('multiple_choice', 'maybe', ['escalate'], choices)).toBe(0);
   });
 
+  it("read a choice's text before a letter, and only letters within the choices", () => {
+    // "A cat" is choice B's text, not the letter A; "dog" is choice A, so it is wrong.
+    expect(score('multiple_choice', 'dog', ['A cat'], ['dog', 'A cat'])).toBe(0);
+    expect(score('multiple_choice', 'A cat', ['A cat'], ['dog', 'A cat'])).toBe(1);
+    expect(score('multiple_choice', 'B', ['A cat'], ['dog', 'A cat'])).toBe(1);
+    // "I am not sure" is choice C, not the letter I (which no choice has).
+    const unsure = ['yes', 'no', 'I am not sure'];
+    expect(score('multiple_choice', 'I am not sure', ['I am not sure'], unsure)).toBe(1);
+    expect(score('multiple_choice', 'i am not sure.', ['C'], unsure)).toBe(1);
+    expect(score('multiple_choice', 'I', ['I am not sure'], unsure)).toBe(0);
+    // Letter forms; D is past the choices, and a capital starting a sentence is not a letter.
+    for (const answer of ['C', '(C)', 'C.', 'C) I am not sure']) expect(score('multiple_choice', answer, ['I am not sure'], unsure)).toBe(1);
+    expect(score('multiple_choice', 'D', ['D'], unsure)).toBe(0);
+    expect(score('multiple_choice', 'A yes is my answer', ['yes'], unsure)).toBe(0);
+    // A reference that is a choice's exact text names that choice, even when another normalizes alike.
+    expect(score('multiple_choice', 'B', ['cat'], ['The cat', 'cat'])).toBe(1);
+  });
+
   it('match contained answers, regex extractions and numbers', () => {
     expect(score('contains', 'I will escalate this now', ['escalate'])).toBe(1);
     expect(score('contains', 'escalated', ['escalate'])).toBe(0);

@@ -54,12 +54,21 @@ export function lastNumber(text: string): number | undefined {
   return numbers ? Number(numbers[numbers.length - 1]) : undefined;
 }
 
-/** The choice a completion names: a letter (A, B, ...) or the choice's text. */
-function chosen(prediction: string, choices: string[]): string | undefined {
-  const trimmed = prediction.trim();
-  const letter = /^\(?([A-Z])[).:]?(?:\s|$)/.exec(trimmed)?.[1];
-  if (letter !== undefined) return choices[letter.charCodeAt(0) - 65];
-  return choices.find((choice) => normalizeText(choice) === normalizeText(trimmed));
+/**
+ * The index of the choice a text names: a choice's exact text, else its normalized text, else a letter
+ * ("B", "(B)", "B.", "B) ...") within the choices. Texts come first so that a choice such as "A cat"
+ * or "I am not sure" is not read as a letter; a letter needs punctuation or nothing after it.
+ */
+function choiceIndex(text: string, choices: string[]): number | undefined {
+  const exact = choices.findIndex((choice) => choice.trim() === text.trim());
+  if (exact >= 0) return exact;
+  const normalized = normalizeText(text);
+  const similar = normalized === '' ? -1 : choices.findIndex((choice) => normalizeText(choice) === normalized);
+  if (similar >= 0) return similar;
+  const letter = /^\(?([A-Z])(?:[).:]+(?:\s|$)|$)/.exec(text.trim())?.[1];
+  if (letter === undefined) return undefined;
+  const index = letter.charCodeAt(0) - 65;
+  return index < choices.length ? index : undefined;
 }
 
 export function score(scorer: ScorerName, prediction: string, references: string[], choices: string[] = [], options: ScorerOptions = {}): number {
@@ -74,8 +83,8 @@ export function score(scorer: ScorerName, prediction: string, references: string
     case 'contains':
       return best((reference) => (` ${normalizeText(prediction)} `.includes(` ${normalizeText(reference)} `) ? 1 : 0));
     case 'multiple_choice': {
-      const answer = chosen(prediction, choices);
-      return answer === undefined ? 0 : best((reference) => (normalizeText(reference) === normalizeText(answer) || chosen(reference, choices) === answer ? 1 : 0));
+      const answer = choiceIndex(prediction, choices);
+      return answer === undefined ? 0 : best((reference) => (choiceIndex(reference, choices) === answer ? 1 : 0));
     }
     case 'regex': {
       const match = new RegExp(options.pattern ?? '.*', 's').exec(prediction);
