@@ -16,36 +16,30 @@ export interface ScorerOptions {
 }
 
 const PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
+// Python's \b on str is Unicode-aware; JavaScript's is ASCII-only, so "año" would lose its "a".
+const ARTICLES = /(?<![\p{L}\p{N}_])(a|an|the)(?![\p{L}\p{N}_])/gu;
 
 /** HELM's normalize_text. */
 export function normalizeText(text: string): string {
   return text
     .toLowerCase()
     .replace(PUNCTUATION, '')
-    .replace(/\b(a|an|the)\b/g, ' ')
+    .replace(ARTICLES, ' ')
     .split(/\s+/)
     .filter(Boolean)
     .join(' ');
 }
 
-/** HELM's token F1 between a prediction and one reference, on normalized tokens. */
+/**
+ * HELM's f1_score: nltk's f_measure on the SETS of normalized tokens (a repeated token counts once),
+ * and 0 when either side has no token.
+ */
 export function tokenF1(prediction: string, reference: string): number {
-  const predicted = normalizeText(prediction).split(' ').filter(Boolean);
-  const expected = normalizeText(reference).split(' ').filter(Boolean);
-  const counts = new Map<string, number>();
-  for (const token of expected) counts.set(token, (counts.get(token) ?? 0) + 1);
-  let same = 0;
-  for (const token of predicted) {
-    const left = counts.get(token) ?? 0;
-    if (left > 0) {
-      same++;
-      counts.set(token, left - 1);
-    }
-  }
-  if (same === 0) return 0;
-  const precision = same / predicted.length;
-  const recall = same / expected.length;
-  return (2 * precision * recall) / (precision + recall);
+  const predicted = new Set(normalizeText(prediction).split(' ').filter(Boolean));
+  const expected = new Set(normalizeText(reference).split(' ').filter(Boolean));
+  const same = [...predicted].filter((token) => expected.has(token)).length;
+  // The harmonic mean of precision same/|predicted| and recall same/|expected|.
+  return same === 0 ? 0 : (2 * same) / (predicted.size + expected.size);
 }
 
 /** The last number written in a text ("1,234.5" -> 1234.5), if any. */
