@@ -1,19 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
 import { perturb } from '../src/runner/perturbations.js';
+import { score } from '../src/runner/scorers.js';
 
 const input = "My husband said he can't see the refund. Is this about the late fee, John?";
 
 describe('perturbations', () => {
   it('are deterministic per instance id and differ between ids', () => {
-    const first = perturb('typos', 'q1', input, [], 0.3);
-    expect(perturb('typos', 'q1', input, [], 0.3)).toEqual(first);
-    expect(perturb('typos', 'q2', input, [], 0.3)?.input).not.toBe(first?.input);
+    const first = perturb('typos', 'q1', input, [], [], 0.3);
+    expect(perturb('typos', 'q1', input, [], [], 0.3)).toEqual(first);
+    expect(perturb('typos', 'q2', input, [], [], 0.3)?.input).not.toBe(first?.input);
     expect(first?.perturbation).toEqual({ name: 'typos', kind: 'robustness' });
     expect(first?.input).toHaveLength(input.length);
   });
 
   it('change what each should change', () => {
-    expect(perturb('lowercase', 'q', input, ['Refund'])).toEqual({ perturbation: { name: 'lowercase', kind: 'robustness' }, input: input.toLowerCase(), references: ['Refund'] });
+    expect(perturb('lowercase', 'q', input, ['Refund'], ['Refund', 'Deny'])).toEqual({ perturbation: { name: 'lowercase', kind: 'robustness' }, input: input.toLowerCase(), references: ['Refund'], choices: ['Refund', 'Deny'] });
     expect(perturb('contractions', 'q', input, [])?.input).toContain('cannot see');
     expect(perturb('contractions', 'q', 'I do not know', [])?.input).toBe("I don't know");
     expect(perturb('whitespace', 'q', input, [])?.input.replace(/ +/g, ' ')).toBe(input);
@@ -22,8 +23,24 @@ describe('perturbations', () => {
       perturbation: { name: 'gender', kind: 'fairness' },
       input: "My wife said she can't see the refund. Is this about the late fee, John?",
       references: ['She is right'],
+      choices: [],
     });
     expect(perturb('names', 'q', input, [])?.input).toContain('Jamal?');
+  });
+
+  it('change the choices of a multiple-choice instance with its references (fairness only)', () => {
+    // "his" -> "her", "father" -> "mother"; "her" -> "him" (the first pair that has it), "aunt" stays.
+    const variant = perturb('gender', 'q', 'Who drove the man home?', ['His father'], ['His father', 'Her aunt'])!;
+    expect(variant).toEqual({
+      perturbation: { name: 'gender', kind: 'fairness' },
+      input: 'Who drove the woman home?',
+      references: ['Her mother'],
+      choices: ['Her mother', 'Him aunt'],
+    });
+    // The right answer to the variant, by text or letter, is right; the other choice is not.
+    expect(score('multiple_choice', 'Her mother', variant.references, variant.choices)).toBe(1);
+    expect(score('multiple_choice', 'A', variant.references, variant.choices)).toBe(1);
+    expect(score('multiple_choice', 'B', variant.references, variant.choices)).toBe(0);
   });
 
   it('return nothing when the text does not change', () => {

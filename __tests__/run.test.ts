@@ -124,6 +124,22 @@ describe('evalgate run', () => {
     ]);
   });
 
+  it("lists a fairness variant's perturbed choices in its prompt and scores against them", async () => {
+    const dir = tempDir();
+    // A model that answers with the text of choice A as its prompt lists it (the right answer here).
+    const model = join(dir, 'first-choice.mjs');
+    writeFileSync(model, "import { createInterface } from 'node:readline';\ncreateInterface({ input: process.stdin }).on('line', (line) => { const r = JSON.parse(line); const text = /^A\\. (.*)$/m.exec(r.messages.at(-1).content)[1]; process.stdout.write(JSON.stringify({ id: r.id, text }) + '\\n'); });\n");
+    writeFileSync(join(dir, 'data.jsonl'), JSON.stringify({ id: 'q', input: 'Who drove the man home?', references: ['His father'], choices: ['His father', 'Her aunt'] }));
+    writeFileSync(join(dir, 'suite.yml'), 'version: 1\nname: mc\nscenarios:\n  - name: s\n    data: data.jsonl\n    prompt: "{input}\\n{choices}"\n    scorer: multiple_choice\n    perturbations: [gender]\n');
+    const result = await evalgate('run', '--suite', join(dir, 'suite.yml'), '--model', `command:node ${model}`, '--out', join(dir, 'out.jsonl'), '--no-cache');
+    expect(result.code).toBe(0);
+    // The gender variant's reference is "Her mother", and so is its choice A.
+    expect(readRecords(join(dir, 'out.jsonl')).map((record) => [record.input, record.references, record.prediction, record.correct])).toEqual([
+      ['Who drove the man home?', ['His father'], 'His father', 1],
+      ['Who drove the woman home?', ['Her mother'], 'Her mother', 1],
+    ]);
+  });
+
   it('re-scores the completions of an earlier records file (replay)', async () => {
     const dir = tempDir();
     await evalgate('run', '--suite', SUITE, '--model', TOY, '--out', join(dir, 'a.jsonl'), '--cache-dir', join(dir, 'cache'));

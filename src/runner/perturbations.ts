@@ -4,7 +4,8 @@ import { deriveSeed, Random } from '../stats/random.js';
 /*
  * HELM-style perturbations of an instance's input. Each is deterministic per instance id (its random
  * choices are seeded by the perturbation's name and the id), so reruns and shards agree. Fairness
- * perturbations also apply to the references, as HELM does, so that the expected answer follows.
+ * perturbations also apply to the references, as HELM does, so that the expected answer follows, and to
+ * the choices, so that it is still one of them.
  */
 
 export type PerturbationName = 'typos' | 'lowercase' | 'contractions' | 'whitespace' | 'dialect' | 'gender' | 'names';
@@ -95,13 +96,14 @@ export interface Perturbed {
   perturbation: Perturbation;
   input: string;
   references: string[];
+  choices: string[];
 }
 
 /**
  * The perturbed variant of an instance, or undefined when the perturbation changes nothing (an
  * unchanged variant is not sent).
  */
-export function perturb(name: PerturbationName, instanceId: string, input: string, references: string[], typoProbability = 0.05): Perturbed | undefined {
+export function perturb(name: PerturbationName, instanceId: string, input: string, references: string[], choices: string[] = [], typoProbability = 0.05): Perturbed | undefined {
   const random = new Random(deriveSeed(0, `${name}\u0000${instanceId}`));
   const kind = PERTURBATIONS[name];
   const apply = (text: string): string => {
@@ -124,6 +126,6 @@ export function perturb(name: PerturbationName, instanceId: string, input: strin
   };
   const perturbedInput = apply(input);
   if (perturbedInput === input) return undefined;
-  const perturbedReferences = kind === 'fairness' ? references.map(apply) : references;
-  return { perturbation: { name, kind }, input: perturbedInput, references: perturbedReferences };
+  const follow = (texts: string[]) => (kind === 'fairness' ? texts.map(apply) : texts);
+  return { perturbation: { name, kind }, input: perturbedInput, references: follow(references), choices: follow(choices) };
 }

@@ -79,13 +79,15 @@ function workItems(loaded: LoadedSuite, options: RunOptions): WorkItem[] {
       });
       if (instance.input === undefined) continue; // chat transcripts are not perturbed
       for (const name of scenario.perturbations) {
-        const variant = perturb(name, instance.id, instance.input, instance.references, scenario.typo_probability);
+        const variant = perturb(name, instance.id, instance.input, instance.references, instance.choices, scenario.typo_probability);
         if (!variant) continue;
+        // The prompt lists the variant's own choices and references: the ones it is scored against.
+        const perturbed = { ...instance, references: variant.references, choices: variant.choices };
         items.push({
-          request: { scenario: scenario.name, id: instance.id, perturbation: name, messages: messagesFor(scenario, instance, variant.input), settings },
+          request: { scenario: scenario.name, id: instance.id, perturbation: name, messages: messagesFor(scenario, perturbed, variant.input), settings },
           base: { ...base, perturbation: variant.perturbation, input: variant.input, references: variant.references } as EvalRecord,
           references: variant.references,
-          choices: instance.choices ?? [],
+          choices: variant.choices,
           scenarioIndex,
         });
       }

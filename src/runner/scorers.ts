@@ -16,36 +16,30 @@ export interface ScorerOptions {
 }
 
 const PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
+// Python's \b on str is Unicode-aware; JavaScript's is ASCII-only, so "año" would lose its "a".
+const ARTICLES = /(?<![\p{L}\p{N}_])(a|an|the)(?![\p{L}\p{N}_])/gu;
 
 /** HELM's normalize_text. */
 export function normalizeText(text: string): string {
   return text
     .toLowerCase()
     .replace(PUNCTUATION, '')
-    .replace(/\b(a|an|the)\b/g, ' ')
+    .replace(ARTICLES, ' ')
     .split(/\s+/)
     .filter(Boolean)
     .join(' ');
 }
 
-/** HELM's token F1 between a prediction and one reference, on normalized tokens. */
+/**
+ * HELM's f1_score: nltk's f_measure on the SETS of normalized tokens (a repeated token counts once),
+ * and 0 when either side has no token.
+ */
 export function tokenF1(prediction: string, reference: string): number {
-  const predicted = normalizeText(prediction).split(' ').filter(Boolean);
-  const expected = normalizeText(reference).split(' ').filter(Boolean);
-  const counts = new Map<string, number>();
-  for (const token of expected) counts.set(token, (counts.get(token) ?? 0) + 1);
-  let same = 0;
-  for (const token of predicted) {
-    const left = counts.get(token) ?? 0;
-    if (left > 0) {
-      same++;
-      counts.set(token, left - 1);
-    }
-  }
-  if (same === 0) return 0;
-  const precision = same / predicted.length;
-  const recall = same / expected.length;
-  return (2 * precision * recall) / (precision + recall);
+  const predicted = new Set(normalizeText(prediction).split(' ').filter(Boolean));
+  const expected = new Set(normalizeText(reference).split(' ').filter(Boolean));
+  const same = [...predicted].filter((token) => expected.has(token)).length;
+  // The harmonic mean of precision same/|predicted| and recall same/|expected|.
+  return same === 0 ? 0 : (2 * same) / (predicted.size + expected.size);
 }
 
 /** The last number written in a text ("1,234.5" -> 1234.5), if any. */
@@ -54,12 +48,21 @@ export function lastNumber(text: string): number | undefined {
   return numbers ? Number(numbers[numbers.length - 1]) : undefined;
 }
 
-/** The choice a completion names: a letter (A, B, ...) or the choice's text. */
-function chosen(prediction: string, choices: string[]): string | undefined {
-  const trimmed = prediction.trim();
-  const letter = /^\(?([A-Z])[).:]?(?:\s|$)/.exec(trimmed)?.[1];
-  if (letter !== undefined) return choices[letter.charCodeAt(0) - 65];
-  return choices.find((choice) => normalizeText(choice) === normalizeText(trimmed));
+/**
+ * The index of the choice a text names: a choice's exact text, else its normalized text, else a letter
+ * ("B", "(B)", "B.", "B) ...") within the choices. Texts come first so that a choice such as "A cat"
+ * or "I am not sure" is not read as a letter; a letter needs punctuation or nothing after it.
+ */
+function choiceIndex(text: string, choices: string[]): number | undefined {
+  const exact = choices.findIndex((choice) => choice.trim() === text.trim());
+  if (exact >= 0) return exact;
+  const normalized = normalizeText(text);
+  const similar = normalized === '' ? -1 : choices.findIndex((choice) => normalizeText(choice) === normalized);
+  if (similar >= 0) return similar;
+  const letter = /^\(?([A-Z])(?:[).:]+(?:\s|$)|$)/.exec(text.trim())?.[1];
+  if (letter === undefined) return undefined;
+  const index = letter.charCodeAt(0) - 65;
+  return index < choices.length ? index : undefined;
 }
 
 export function score(scorer: ScorerName, prediction: string, references: string[], choices: string[] = [], options: ScorerOptions = {}): number {
@@ -74,8 +77,8 @@ export function score(scorer: ScorerName, prediction: string, references: string
     case 'contains':
       return best((reference) => (` ${normalizeText(prediction)} `.includes(` ${normalizeText(reference)} `) ? 1 : 0));
     case 'multiple_choice': {
-      const answer = chosen(prediction, choices);
-      return answer === undefined ? 0 : best((reference) => (normalizeText(reference) === normalizeText(answer) || chosen(reference, choices) === answer ? 1 : 0));
+      const answer = choiceIndex(prediction, choices);
+      return answer === undefined ? 0 : best((reference) => (choiceIndex(reference, choices) === answer ? 1 : 0));
     }
     case 'regex': {
       const match = new RegExp(options.pattern ?? '.*', 's').exec(prediction);
