@@ -24867,9 +24867,9 @@ function bootstrapSamples(factory, centre, instanceCount, options) {
         const other = index + random.nextBelow(instanceCount - index);
         [shuffled[index], shuffled[other]] = [shuffled[other], shuffled[index]];
       }
-      const chosen2 = shuffled.slice(0, subsetSize).sort();
+      const chosen = shuffled.slice(0, subsetSize).sort();
       const resamples = Math.floor(options.resamples / subsets) + (subset < options.resamples % subsets ? 1 : 0);
-      collect2(factory(chosen2), resamples, subsetSize, instanceCount, true);
+      collect2(factory(chosen), resamples, subsetSize, instanceCount, true);
     }
   }
   return samples.map((perOutput, e) => perOutput.map((sample, k) => sample.subarray(0, filled[e][k])));
@@ -47306,7 +47306,7 @@ function contractions(text) {
 function whitespace(text, random) {
   return text.replace(/ /g, () => " ".repeat(1 + random.nextBelow(3)));
 }
-function perturb(name, instanceId, input2, references, typoProbability = 0.05) {
+function perturb(name, instanceId, input2, references, choices = [], typoProbability = 0.05) {
   const random = new Random(deriveSeed(0, `${name}\0${instanceId}`));
   const kind = PERTURBATIONS[name];
   const apply = (text) => {
@@ -47329,43 +47329,37 @@ function perturb(name, instanceId, input2, references, typoProbability = 0.05) {
   };
   const perturbedInput = apply(input2);
   if (perturbedInput === input2) return void 0;
-  const perturbedReferences = kind === "fairness" ? references.map(apply) : references;
-  return { perturbation: { name, kind }, input: perturbedInput, references: perturbedReferences };
+  const follow = (texts) => kind === "fairness" ? texts.map(apply) : texts;
+  return { perturbation: { name, kind }, input: perturbedInput, references: follow(references), choices: follow(choices) };
 }
 
 // src/runner/scorers.ts
 var SCORERS = ["exact_match", "quasi_exact_match", "f1", "multiple_choice", "contains", "regex", "numeric"];
 var PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
+var ARTICLES = /(?<![\p{L}\p{N}_])(a|an|the)(?![\p{L}\p{N}_])/gu;
 function normalizeText(text) {
-  return text.toLowerCase().replace(PUNCTUATION, "").replace(/\b(a|an|the)\b/g, " ").split(/\s+/).filter(Boolean).join(" ");
+  return text.toLowerCase().replace(PUNCTUATION, "").replace(ARTICLES, " ").split(/\s+/).filter(Boolean).join(" ");
 }
 function tokenF1(prediction, reference) {
-  const predicted = normalizeText(prediction).split(" ").filter(Boolean);
-  const expected = normalizeText(reference).split(" ").filter(Boolean);
-  const counts = /* @__PURE__ */ new Map();
-  for (const token of expected) counts.set(token, (counts.get(token) ?? 0) + 1);
-  let same = 0;
-  for (const token of predicted) {
-    const left = counts.get(token) ?? 0;
-    if (left > 0) {
-      same++;
-      counts.set(token, left - 1);
-    }
-  }
-  if (same === 0) return 0;
-  const precision = same / predicted.length;
-  const recall = same / expected.length;
-  return 2 * precision * recall / (precision + recall);
+  const predicted = new Set(normalizeText(prediction).split(" ").filter(Boolean));
+  const expected = new Set(normalizeText(reference).split(" ").filter(Boolean));
+  const same = [...predicted].filter((token) => expected.has(token)).length;
+  return same === 0 ? 0 : 2 * same / (predicted.size + expected.size);
 }
 function lastNumber(text) {
   const numbers = text.replace(/(\d),(?=\d{3}\b)/g, "$1").match(/-?\d+(?:\.\d+)?/g);
   return numbers ? Number(numbers[numbers.length - 1]) : void 0;
 }
-function chosen(prediction, choices) {
-  const trimmed = prediction.trim();
-  const letter = /^\(?([A-Z])[).:]?(?:\s|$)/.exec(trimmed)?.[1];
-  if (letter !== void 0) return choices[letter.charCodeAt(0) - 65];
-  return choices.find((choice) => normalizeText(choice) === normalizeText(trimmed));
+function choiceIndex(text, choices) {
+  const exact = choices.findIndex((choice) => choice.trim() === text.trim());
+  if (exact >= 0) return exact;
+  const normalized = normalizeText(text);
+  const similar = normalized === "" ? -1 : choices.findIndex((choice) => normalizeText(choice) === normalized);
+  if (similar >= 0) return similar;
+  const letter = /^\(?([A-Z])(?:[).:]+(?:\s|$)|$)/.exec(text.trim())?.[1];
+  if (letter === void 0) return void 0;
+  const index = letter.charCodeAt(0) - 65;
+  return index < choices.length ? index : void 0;
 }
 function score(scorer, prediction, references, choices = [], options = {}) {
   const best = (judge) => references.reduce((max, reference) => Math.max(max, judge(reference)), 0);
@@ -47379,8 +47373,8 @@ function score(scorer, prediction, references, choices = [], options = {}) {
     case "contains":
       return best((reference) => ` ${normalizeText(prediction)} `.includes(` ${normalizeText(reference)} `) ? 1 : 0);
     case "multiple_choice": {
-      const answer = chosen(prediction, choices);
-      return answer === void 0 ? 0 : best((reference) => normalizeText(reference) === normalizeText(answer) || chosen(reference, choices) === answer ? 1 : 0);
+      const answer = choiceIndex(prediction, choices);
+      return answer === void 0 ? 0 : best((reference) => choiceIndex(reference, choices) === answer ? 1 : 0);
     }
     case "regex": {
       const match = new RegExp(options.pattern ?? ".*", "s").exec(prediction);
@@ -47528,13 +47522,14 @@ function workItems(loaded, options) {
       });
       if (instance.input === void 0) continue;
       for (const name of scenario.perturbations) {
-        const variant = perturb(name, instance.id, instance.input, instance.references, scenario.typo_probability);
+        const variant = perturb(name, instance.id, instance.input, instance.references, instance.choices, scenario.typo_probability);
         if (!variant) continue;
+        const perturbed = { ...instance, references: variant.references, choices: variant.choices };
         items.push({
-          request: { scenario: scenario.name, id: instance.id, perturbation: name, messages: messagesFor(scenario, instance, variant.input), settings },
+          request: { scenario: scenario.name, id: instance.id, perturbation: name, messages: messagesFor(scenario, perturbed, variant.input), settings },
           base: { ...base, perturbation: variant.perturbation, input: variant.input, references: variant.references },
           references: variant.references,
-          choices: instance.choices ?? [],
+          choices: variant.choices,
           scenarioIndex
         });
       }
