@@ -123,10 +123,11 @@ describe('the action on a pull request', () => {
   });
 
   it('finds its comment on page 2 behind 150 others', async () => {
-    for (let i = 0; i < 150; i++) github.comments.push({ id: i + 1, body: `comment ${i}`, user: { login: `user${i % 7}` }, html_url: `https://github.com/c/${i}` });
-    // Someone else quoting the marker is not our comment.
-    github.comments.push({ id: 500, body: '<!-- evalgate:policy=support --> quoted', user: { login: 'someone' }, html_url: 'https://github.com/c/500' });
-    github.comments.push({ id: 501, body: '<!-- evalgate:policy=support -->\nold report', user: { login: 'github-actions[bot]' }, html_url: 'https://github.com/c/501' });
+    for (let i = 0; i < 150; i++) github.comments.push({ id: i + 1, body: `comment ${i}`, user: { login: `user${i % 7}`, type: 'User' }, html_url: `https://github.com/c/${i}` });
+    // A person's comment that starts with the marker is not ours; a bot's is (here a GitHub App's:
+    // its installation token cannot ask who it is, so the comment's author type decides).
+    github.comments.push({ id: 500, body: '<!-- evalgate:policy=support --> quoted', user: { login: 'someone', type: 'User' }, html_url: 'https://github.com/c/500' });
+    github.comments.push({ id: 501, body: '<!-- evalgate:policy=support -->\nold report', user: { login: 'my-app[bot]', type: 'Bot' }, html_url: 'https://github.com/c/501' });
     const policy = writeFile('policy.yml', loosePolicy);
     const result = await runAction({ inputs: { policy, candidate: worse, baseline, 'policy-source': 'head' } });
     expect(result.code).toBe(0);

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 export interface Comment {
   id: number;
   body: string;
-  user: { login: string };
+  user: { login: string; type: 'User' | 'Bot' };
   html_url: string;
 }
 
@@ -60,7 +60,7 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     if (match && request.method === 'POST') {
       if (state.readOnly) return send(403, { message: 'Resource not accessible by integration' });
       const id = nextId++;
-      const comment = { id, body: body.body, user: { login: 'github-actions[bot]' }, html_url: `https://github.com/${owner}/${repo}/pull/${match[1]}#issuecomment-${id}` };
+      const comment = { id, body: body.body, user: { login: 'github-actions[bot]', type: 'Bot' as const }, html_url: `https://github.com/${owner}/${repo}/pull/${match[1]}#issuecomment-${id}` };
       state.comments.push(comment);
       return send(201, comment);
     }

@@ -7,12 +7,15 @@ export function commentMarker(policyName: string): string {
   return `<!-- evalgate:policy=${policyName.replace(/--|>/g, '_')} -->`;
 }
 
-/** Who the token writes as: the authenticated user, or the Actions bot for an installation token. */
-async function identity(octokit: Octokit): Promise<string> {
+/**
+ * Who the token writes as, when the API says: the user of a personal token. An installation token
+ * (GITHUB_TOKEN, or a GitHub App's) may not ask: undefined then.
+ */
+async function identity(octokit: Octokit): Promise<string | undefined> {
   try {
     return (await octokit.rest.users.getAuthenticated()).data.login;
   } catch {
-    return 'github-actions[bot]';
+    return undefined;
   }
 }
 
@@ -28,14 +31,16 @@ export interface CommentOutcome {
 }
 
 /**
- * Creates the comment, or updates the one this identity wrote before for the same marker (looking
+ * Creates the comment, or updates the one evalgate wrote before for the same marker (looking
  * through every page of comments); leaves it alone when nothing changed.
  */
 export async function upsertComment(octokit: Octokit, target: CommentTarget, marker: string, body: string): Promise<CommentOutcome> {
   const { owner, repo, issueNumber } = target;
   const login = await identity(octokit);
   const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
-  const mine = comments.find((comment) => comment.user?.login === login && comment.body?.includes(marker));
+  // Ours: it starts with the marker, and was written by this user, or (when the token cannot say who
+  // it is) by a bot, as github-actions[bot] and every GitHub App are; never a person's comment.
+  const mine = comments.find((comment) => comment.body?.startsWith(marker) && (login ? comment.user?.login === login : comment.user?.type === 'Bot'));
   if (mine) {
     if (mine.body === body) return { url: mine.html_url, action: 'unchanged' };
     const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: mine.id, body });
