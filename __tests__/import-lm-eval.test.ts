@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { importLmEval } from '../src/importers/lm-eval.js';
+import { writeLines } from './helpers/records.js';
 
 const FIXTURES = '__tests__/fixtures/lm-eval';
 
@@ -29,6 +30,18 @@ describe('importing lm-evaluation-harness samples', () => {
       /samples_masakhaner_luo_prompt_1_2026-01-16T15-23-47\.285735\.jsonl:1: sample 0 has no per-sample score in \[0, 1\]: its metrics \(f1\) are computed over the whole task/,
     );
     await expect(importLmEval(`${FIXTURES}/llama-3-8b-instruct-gsm8k`)).rejects.toThrow(/no samples_<task>_<timestamp>\.jsonl files/);
+  });
+
+  it('never takes a numeric target (the gold label) for the score', async () => {
+    // A cola-like sample: the gold label index as target, mcc stored as a (gold, prediction) pair.
+    const sample = { doc_id: 0, doc: { sentence: 'The book was by John written.', label: 1 }, target: 1, arguments: {}, resps: [], filtered_resps: [], filter: 'none', doc_hash: 'h', prompt_hash: 'h', target_hash: 'h' };
+    const cola = writeLines('samples_cola_2024-06-17T12-00-00.000000.jsonl', [{ ...sample, metrics: ['mcc'], mcc: [1, 0] }]);
+    await expect(importLmEval(cola)).rejects.toThrow(`${cola}:1: sample 0 has no per-sample score in [0, 1]: its metrics (mcc) are computed over the whole task`);
+    // Older files have no `metrics` list: the task's metrics are the keys besides lm-eval's own fields.
+    const older = writeLines('samples_cola_2024-06-17T12-00-00.000000.jsonl', [{ ...sample, filter: undefined, mcc: [1, 0] }]);
+    await expect(importLmEval(older)).rejects.toThrow(`${older}:1: sample 0 has no per-sample score in [0, 1]: its metrics (mcc) are computed`);
+    const scored = writeLines('samples_arith_2024-06-17T12-00-00.000000.jsonl', [{ ...sample, exact_match: 0 }]);
+    expect((await importLmEval(scored))[0]).toMatchObject({ correct: 0, references: ['1'] });
   });
 });
 

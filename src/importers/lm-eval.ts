@@ -61,12 +61,19 @@ function argumentsList(sample: Sample): Array<{ arg_0?: unknown; arg_1?: unknown
   return [];
 }
 
+/** The fields lm-eval writes itself; the rest of a sample are its task's metrics. */
+const SAMPLE_FIELDS = new Set(['doc_id', 'doc', 'target', 'arguments', 'resps', 'filtered_resps', 'filter', 'metrics', 'doc_hash', 'prompt_hash', 'target_hash']);
+
+/** The names of the sample's metrics: its `metrics` list, or (older files without one) every key lm-eval added besides its own fields. */
+function metricNamesOf(sample: Sample): string[] {
+  return Array.isArray(sample.metrics) ? sample.metrics.map(String) : Object.keys(sample).filter((key) => !SAMPLE_FIELDS.has(key));
+}
+
 /** The per-sample score: `acc`, else the first of the task's metrics that is a number in [0, 1]. */
 function correctOf(sample: Sample): number | undefined {
-  const names = ['acc', ...(Array.isArray(sample.metrics) ? (sample.metrics as string[]) : []), ...Object.keys(sample)];
-  for (const name of names) {
+  for (const name of ['acc', ...metricNamesOf(sample)]) {
     const value = sample[name];
-    if (typeof value === 'number' && value >= 0 && value <= 1 && !['doc_id'].includes(name)) return value;
+    if (typeof value === 'number' && value >= 0 && value <= 1) return value;
     if (typeof value === 'boolean') return value ? 1 : 0;
   }
   return undefined;
@@ -84,7 +91,8 @@ function samplesToRecords(samples: Sample[], task: string, file: string): EvalRe
     };
     const correct = correctOf(sample);
     if (correct === undefined) {
-      const metrics = Array.isArray(sample.metrics) ? ` (${(sample.metrics as string[]).join(', ')})` : '';
+      const names = metricNamesOf(sample);
+      const metrics = names.length > 0 ? ` (${names.join(', ')})` : '';
       throw new InputError(file, index + 1, `sample ${record.id} has no per-sample score in [0, 1]: its metrics${metrics} are computed over the whole task, so only the task's summary (results_*.json) can be gated`);
     }
     record.correct = correct;
