@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { importLmEval } from '../src/importers/lm-eval.js';
-import { writeLines } from './helpers/records.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir, writeLines } from './helpers/records.js';
 
 const FIXTURES = '__tests__/fixtures/lm-eval';
 
@@ -42,6 +44,24 @@ describe('importing lm-evaluation-harness samples', () => {
     await expect(importLmEval(older)).rejects.toThrow(`${older}:1: sample 0 has no per-sample score in [0, 1]: its metrics (mcc) are computed`);
     const scored = writeLines('samples_arith_2024-06-17T12-00-00.000000.jsonl', [{ ...sample, exact_match: 0 }]);
     expect((await importLmEval(scored))[0]).toMatchObject({ correct: 0, references: ['1'] });
+  });
+});
+
+describe('reading the NaN and Infinity that lm-eval (Python) writes', () => {
+  it('reads bare NaN, Infinity and -Infinity as missing and leaves text in strings alone', async () => {
+    const line = '{"doc_id": 0, "target": "Avengers: Infinity War", "arguments": {"gen_args_0": {"arg_0": "Q: \\"NaN\\" or -Infinity?", "arg_1": ""}}, "acc": 1.0, "bleu": -Infinity, "ter": NaN, "chrf": Infinity}';
+    const [record] = await importLmEval(writeLines('samples_films_2024-06-17T12-00-00.000000.jsonl', [line]));
+    expect(record).toMatchObject({ references: ['Avengers: Infinity War'], input: 'Q: "NaN" or -Infinity?', correct: 1 });
+    // The older layout, one JSON array, the same.
+    const [older] = await importLmEval(writeLines('samples_films_2024-06-17T12-00-00.000000.json', [`[${line}]`]));
+    expect(older).toMatchObject({ references: ['Avengers: Infinity War'], correct: 1 });
+  });
+
+  it('reads them in a results file too', async () => {
+    const { importLmEvalResults } = await import('../src/importers/lm-eval.js');
+    const file = join(tempDir(), 'results_2024-06-17T12-00-00.000000.json');
+    writeFileSync(file, '{"results": {"films": {"alias": "Infinity War, NaN", "acc,none": 0.5, "acc_stderr,none": NaN, "loglikelihood,none": -Infinity}}, "n-samples": {"films": {"effective": 4}}}');
+    expect((await importLmEvalResults(file)).overall).toEqual({ 'films/acc': { value: 0.5, ci: null, n: 4 } });
   });
 });
 

@@ -25,12 +25,43 @@ interface Sample {
   [metric: string]: unknown;
 }
 
+/**
+ * JSON as lm-eval writes it: Python's json module writes NaN, Infinity and -Infinity, which JSON does
+ * not have; read them as null. String literals are skipped, so text inside them stays as it is.
+ */
+function parseLmEvalJson(text: string): unknown {
+  const quoteOrNonFinite = /"|-?(?:NaN|Infinity)/g;
+  const parts: string[] = [];
+  let copied = 0;
+  for (let match = quoteOrNonFinite.exec(text); match; match = quoteOrNonFinite.exec(text)) {
+    if (match[0] === '"') {
+      quoteOrNonFinite.lastIndex = endOfString(text, quoteOrNonFinite.lastIndex);
+    } else {
+      parts.push(text.slice(copied, match.index), 'null');
+      copied = quoteOrNonFinite.lastIndex;
+    }
+  }
+  parts.push(text.slice(copied));
+  return JSON.parse(parts.join(''));
+}
+
+/** The index after the closing quote of a string literal whose text starts at `start`. */
+function endOfString(text: string, start: number): number {
+  for (let quote = text.indexOf('"', start); quote >= 0; quote = text.indexOf('"', quote + 1)) {
+    // A quote after an odd number of backslashes is escaped.
+    let backslashes = 0;
+    while (text[quote - 1 - backslashes] === '\\') backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+  }
+  return text.length;
+}
+
 /** The samples of one file: JSON Lines, or (older versions) one JSON array. */
 function parseSamples(text: string, file: string): Sample[] {
   const trimmed = text.trimStart();
   if (trimmed.startsWith('[')) {
     try {
-      return JSON.parse(trimmed) as Sample[];
+      return parseLmEvalJson(trimmed) as Sample[];
     } catch (error) {
       throw new InputError(file, undefined, `not valid JSON: ${(error as Error).message}`);
     }
@@ -38,8 +69,7 @@ function parseSamples(text: string, file: string): Sample[] {
   return text.split('\n').flatMap((line, index) => {
     if (line.trim() === '') return [];
     try {
-      // lm-eval writes NaN and Infinity, which JSON does not have.
-      return [JSON.parse(line.replace(/\b(-?)(NaN|Infinity)\b/g, 'null')) as Sample];
+      return [parseLmEvalJson(line) as Sample];
     } catch (error) {
       throw new InputError(file, index + 1, `not valid JSON: ${(error as Error).message}`);
     }
@@ -140,7 +170,7 @@ const RESULTS_FILE = /^results(_.*)?\.json$/;
 export async function importLmEvalResults(file: string): Promise<MetricsReport> {
   let results: { results?: Record<string, Record<string, unknown>>; 'n-samples'?: Record<string, { effective?: number; original?: number }> };
   try {
-    results = JSON.parse((await readFile(file, 'utf8')).replace(/\b(-?)(NaN|Infinity)\b/g, 'null'));
+    results = parseLmEvalJson(await readFile(file, 'utf8')) as typeof results;
   } catch (error) {
     throw new InputError(file, undefined, `not a results file: ${(error as Error).message}`);
   }
