@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { importLmEval } from '../src/importers/lm-eval.js';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeLines } from './helpers/records.js';
 
@@ -25,6 +25,18 @@ describe('importing lm-evaluation-harness samples', () => {
     expect(records).toHaveLength(609);
     // Sample 0: loglikelihoods -1.226333737373352 and -0.35133376717567444.
     expect(records[0].confidence).toBeCloseTo(1 / (1 + Math.exp(-1.226333737373352 + 0.35133376717567444)), 12);
+  });
+
+  it('reads only the newest samples file of each task in a folder, as it picks the newest results file', async () => {
+    // Two runs of bias_classification in one output folder (lm-eval adds a file per run).
+    const dir = tempDir();
+    for (const run of ['2024-06-17T12-20-26.826621', '2024-06-17T15-44-37.867068']) {
+      const name = `samples_bias_classification_${run}.json`;
+      copyFileSync(`${FIXTURES}/llama-3-8b-bias-classification-${run}/${name}`, join(dir, name));
+    }
+    const records = await importLmEval(dir);
+    expect(records).toHaveLength(609);
+    expect(records).toEqual(await importLmEval(`${FIXTURES}/llama-3-8b-bias-classification-2024-06-17T15-44-37.867068`));
   });
 
   it('refuses samples whose metric is computed over the whole task, saying why', async () => {

@@ -6,10 +6,11 @@ import type { EvalRecord } from '../records/types.js';
 
 /*
  * lm-evaluation-harness per-sample files (`samples_<task>_<timestamp>.jsonl`, or the older `.json`,
- * JSON Lines as well or a JSON array) -> records. `correct` is the sample's `acc`, else its task's
- * first per-sample metric. For multiple-choice tasks (one loglikelihood per choice in `resps`), the
- * prediction is the most likely choice and `confidence` its softmax probability over the choices'
- * loglikelihoods: HELM's max_prob for separate-choice scoring, so calibration can be gated too.
+ * JSON Lines as well or a JSON array; from a folder, each task's newest) -> records. `correct` is the
+ * sample's `acc`, else its task's first per-sample metric. For multiple-choice tasks (one
+ * loglikelihood per choice in `resps`), the prediction is the most likely choice and `confidence` its
+ * softmax probability over the choices' loglikelihoods: HELM's max_prob for separate-choice scoring,
+ * so calibration can be gated too.
  */
 
 const SAMPLES_FILE = /^samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.-]+)\.jsonl?$/;
@@ -141,11 +142,27 @@ function samplesToRecords(samples: Sample[], task: string, file: string): EvalRe
   });
 }
 
-/** Records from a samples file, or from every samples file of a directory (an lm-eval output folder). */
+/**
+ * Per task, the newest of a folder's samples files: every run of a task writes its own (as it writes
+ * its own results file), and records of two runs would repeat the same (scenario, id).
+ */
+function newestSamplesFiles(names: string[]): string[] {
+  const newest = new Map<string, { name: string; timestamp: string }>();
+  for (const name of names) {
+    const match = SAMPLES_FILE.exec(name);
+    if (!match) continue;
+    const [, task, timestamp] = match;
+    const kept = newest.get(task);
+    if (!kept || timestamp > kept.timestamp) newest.set(task, { name, timestamp });
+  }
+  return [...newest.values()].map((entry) => entry.name).sort();
+}
+
+/** Records from a samples file, or from the newest samples file of each task in a directory (an lm-eval output folder). */
 export async function importLmEval(path: string): Promise<EvalRecord[]> {
   let files: string[];
   try {
-    files = (await stat(path)).isDirectory() ? (await readdir(path)).filter((name) => SAMPLES_FILE.test(name)).sort().map((name) => join(path, name)) : [path];
+    files = (await stat(path)).isDirectory() ? newestSamplesFiles(await readdir(path)).map((name) => join(path, name)) : [path];
   } catch {
     throw new InputError(path, undefined, 'no such file or directory');
   }
