@@ -47,6 +47,35 @@ describe('importing a HELM run', () => {
     expect(metrics.accuracy_fair.value).toBe(1);
   });
 
+  it('reads a separate-choice run (one request per choice): the prediction is the choice HELM picked', async () => {
+    const dir = tempDir();
+    const stat = (name: string, mean: number) => ({ name: { name, split: 'test' }, count: 1, sum: mean, mean });
+    const instance = (id: string) => ({ id, input: { text: 'The capital of France is' }, references: [{ output: { text: 'Lyon' }, tags: [] }, { output: { text: 'Paris' }, tags: ['correct'] }], split: 'test' });
+    // multiple_choice_separate_calibrated: per choice, the prompt with that choice ("original") and the choice
+    // after "Answer:" alone ("calibration"); with max_tokens 0 and echo_prompt, each completion is its prompt.
+    const requestState = (id: string, referenceIndex: number, mode: string) => {
+      const prompt = mode === 'original' ? `The capital of France is ${['Lyon', 'Paris'][referenceIndex]}` : `Answer: ${['Lyon', 'Paris'][referenceIndex]}`;
+      return { instance: instance(id), reference_index: referenceIndex, request_mode: mode, train_trial_index: 0, request: { prompt, max_tokens: 0, echo_prompt: true }, result: { success: true, completions: [{ text: prompt }] } };
+    };
+    writeFileSync(join(dir, 'run_spec.json'), JSON.stringify({ name: 'capitals:model=x' }));
+    writeFileSync(
+      join(dir, 'scenario_state.json'),
+      JSON.stringify({ adapter_spec: { method: 'multiple_choice_separate_calibrated' }, request_states: ['i1', 'i2'].flatMap((id) => [0, 1].flatMap((choice) => [requestState(id, choice, 'original'), requestState(id, choice, 'calibration')])) }),
+    );
+    // HELM scores the instance over its requests: exact_match, max_prob and predicted_index per instance.
+    writeFileSync(
+      join(dir, 'per_instance_stats.json'),
+      JSON.stringify([
+        { instance_id: 'i1', train_trial_index: 0, stats: [stat('exact_match', 1), stat('max_prob', 0.8), stat('predicted_index', 1)] },
+        { instance_id: 'i2', train_trial_index: 0, stats: [stat('exact_match', 0), stat('max_prob', 0.6), stat('predicted_index', 0)] },
+      ]),
+    );
+    expect(await importHelm(dir)).toEqual([
+      { scenario: 'capitals', id: 'i1', correct: 1, confidence: 0.8, input: 'The capital of France is Paris', prediction: 'Paris', references: ['Paris'] },
+      { scenario: 'capitals', id: 'i2', correct: 0, confidence: 0.6, input: 'The capital of France is Lyon', prediction: 'Lyon', references: ['Paris'] },
+    ]);
+  });
+
   it('gates like any records (evalgate import, then evalgate gate)', async () => {
     const { runCli } = await import('../src/cli.js');
     const dir = tempDir();

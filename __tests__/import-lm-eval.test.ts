@@ -1,5 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { importLmEval } from '../src/importers/lm-eval.js';
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir, writeLines } from './helpers/records.js';
 
 const FIXTURES = '__tests__/fixtures/lm-eval';
 
@@ -24,11 +27,53 @@ describe('importing lm-evaluation-harness samples', () => {
     expect(records[0].confidence).toBeCloseTo(1 / (1 + Math.exp(-1.226333737373352 + 0.35133376717567444)), 12);
   });
 
+  it('reads only the newest samples file of each task in a folder, as it picks the newest results file', async () => {
+    // Two runs of bias_classification in one output folder (lm-eval adds a file per run).
+    const dir = tempDir();
+    for (const run of ['2024-06-17T12-20-26.826621', '2024-06-17T15-44-37.867068']) {
+      const name = `samples_bias_classification_${run}.json`;
+      copyFileSync(`${FIXTURES}/llama-3-8b-bias-classification-${run}/${name}`, join(dir, name));
+    }
+    const records = await importLmEval(dir);
+    expect(records).toHaveLength(609);
+    expect(records).toEqual(await importLmEval(`${FIXTURES}/llama-3-8b-bias-classification-2024-06-17T15-44-37.867068`));
+  });
+
   it('refuses samples whose metric is computed over the whole task, saying why', async () => {
     await expect(importLmEval(`${FIXTURES}/gemma-2b-masakhaner`)).rejects.toThrow(
       /samples_masakhaner_luo_prompt_1_2026-01-16T15-23-47\.285735\.jsonl:1: sample 0 has no per-sample score in \[0, 1\]: its metrics \(f1\) are computed over the whole task/,
     );
     await expect(importLmEval(`${FIXTURES}/llama-3-8b-instruct-gsm8k`)).rejects.toThrow(/no samples_<task>_<timestamp>\.jsonl files/);
+  });
+
+  it('never takes a numeric target (the gold label) for the score', async () => {
+    // A cola-like sample: the gold label index as target, mcc stored as a (gold, prediction) pair.
+    const sample = { doc_id: 0, doc: { sentence: 'The book was by John written.', label: 1 }, target: 1, arguments: {}, resps: [], filtered_resps: [], filter: 'none', doc_hash: 'h', prompt_hash: 'h', target_hash: 'h' };
+    const cola = writeLines('samples_cola_2024-06-17T12-00-00.000000.jsonl', [{ ...sample, metrics: ['mcc'], mcc: [1, 0] }]);
+    await expect(importLmEval(cola)).rejects.toThrow(`${cola}:1: sample 0 has no per-sample score in [0, 1]: its metrics (mcc) are computed over the whole task`);
+    // Older files have no `metrics` list: the task's metrics are the keys besides lm-eval's own fields.
+    const older = writeLines('samples_cola_2024-06-17T12-00-00.000000.jsonl', [{ ...sample, filter: undefined, mcc: [1, 0] }]);
+    await expect(importLmEval(older)).rejects.toThrow(`${older}:1: sample 0 has no per-sample score in [0, 1]: its metrics (mcc) are computed`);
+    const scored = writeLines('samples_arith_2024-06-17T12-00-00.000000.jsonl', [{ ...sample, exact_match: 0 }]);
+    expect((await importLmEval(scored))[0]).toMatchObject({ correct: 0, references: ['1'] });
+  });
+});
+
+describe('reading the NaN and Infinity that lm-eval (Python) writes', () => {
+  it('reads bare NaN, Infinity and -Infinity as missing and leaves text in strings alone', async () => {
+    const line = '{"doc_id": 0, "target": "Avengers: Infinity War", "arguments": {"gen_args_0": {"arg_0": "Q: \\"NaN\\" or -Infinity?", "arg_1": ""}}, "acc": 1.0, "bleu": -Infinity, "ter": NaN, "chrf": Infinity}';
+    const [record] = await importLmEval(writeLines('samples_films_2024-06-17T12-00-00.000000.jsonl', [line]));
+    expect(record).toMatchObject({ references: ['Avengers: Infinity War'], input: 'Q: "NaN" or -Infinity?', correct: 1 });
+    // The older layout, one JSON array, the same.
+    const [older] = await importLmEval(writeLines('samples_films_2024-06-17T12-00-00.000000.json', [`[${line}]`]));
+    expect(older).toMatchObject({ references: ['Avengers: Infinity War'], correct: 1 });
+  });
+
+  it('reads them in a results file too', async () => {
+    const { importLmEvalResults } = await import('../src/importers/lm-eval.js');
+    const file = join(tempDir(), 'results_2024-06-17T12-00-00.000000.json');
+    writeFileSync(file, '{"results": {"films": {"alias": "Infinity War, NaN", "acc,none": 0.5, "acc_stderr,none": NaN, "loglikelihood,none": -Infinity}}, "n-samples": {"films": {"effective": 4}}}');
+    expect((await importLmEvalResults(file)).overall).toEqual({ 'films/acc': { value: 0.5, ci: null, n: 4 } });
   });
 });
 

@@ -10,6 +10,8 @@ import type { EvalRecord, Perturbation } from '../records/types.js';
  * `max_prob` as `confidence` when the run had real log-probabilities; `inference_runtime` as
  * latency; token counts), scenario_state.json the prompt, the completion and the correct references,
  * run_spec.json the scenario's name. HELM marks each perturbation as robustness and/or fairness.
+ * Separate-choice adapters score each choice in its own request: the prediction is then the choice
+ * HELM picked (its predicted_index), the prompt that choice's.
  */
 
 interface HelmStat {
@@ -35,6 +37,10 @@ interface InstanceStats {
 interface RequestState {
   instance: { id: string; perturbation?: HelmPerturbation; references?: Array<{ output: { text: string }; tags: string[] }> };
   train_trial_index?: number;
+  /** Separate-choice adapters: the choice this request scores. */
+  reference_index?: number | null;
+  /** Separate-choice adapters: "original", or "calibration" for the choice without the question. */
+  request_mode?: string | null;
   request?: { prompt?: string };
   result?: { success?: boolean; completions?: Array<{ text: string }>; error?: string };
 }
@@ -57,6 +63,14 @@ function kindOf(perturbation: HelmPerturbation): Perturbation['kind'] {
 
 const keyOf = (id: string, perturbation: HelmPerturbation | undefined) => `${id}\u0000${perturbation?.name ?? ''}`;
 
+/** A request of a separate-choice adapter (multiple_choice_separate_*): it scores one choice. */
+const isSeparateChoice = (request: RequestState) => typeof request.reference_index === 'number';
+
+/** The model's answer: its completion, or the choice a separate-choice request scores (its completion only echoes the prompt). */
+function predictionOf(request: RequestState): string | undefined {
+  return isSeparateChoice(request) ? request.instance.references?.[request.reference_index!]?.output.text : request.result?.completions?.[0]?.text;
+}
+
 export async function importHelm(directory: string): Promise<EvalRecord[]> {
   const runSpec = await readJson<{ name?: string }>(directory, 'run_spec.json');
   const perInstance = await readJson<InstanceStats[]>(directory, 'per_instance_stats.json');
@@ -65,9 +79,13 @@ export async function importHelm(directory: string): Promise<EvalRecord[]> {
   if (!Array.isArray(perInstance)) throw new InputError(join(directory, 'per_instance_stats.json'), undefined, 'expected a list of instances');
   const scenario = runSpec.name.split(':')[0];
 
-  const requests = new Map<string, RequestState>();
+  // Per instance and perturbation, its requests of train trial 0 without calibration requests: one, or
+  // one per choice for the separate-choice adapters (multiple_choice_separate_*).
+  const requests = new Map<string, RequestState[]>();
   for (const request of state.request_states ?? []) {
-    if ((request.train_trial_index ?? 0) === 0) requests.set(keyOf(request.instance.id, request.instance.perturbation), request);
+    if ((request.train_trial_index ?? 0) !== 0 || (request.request_mode ?? 'original') !== 'original') continue;
+    const key = keyOf(request.instance.id, request.instance.perturbation);
+    requests.set(key, [...(requests.get(key) ?? []), request]);
   }
   const instances = perInstance.filter((entry) => (entry.train_trial_index ?? 0) === 0);
   const statsOf = (entry: InstanceStats) => new Map(entry.stats.filter((stat) => stat.count > 0 && stat.mean !== undefined).map((stat) => [stat.name.name, stat.mean!]));
@@ -80,7 +98,9 @@ export async function importHelm(directory: string): Promise<EvalRecord[]> {
     if (!scoreName) {
       throw new InputError(join(directory, 'per_instance_stats.json'), undefined, `instance ${entry.instance_id} (entry ${index + 1}) has none of ${SCORES.join(', ')}`);
     }
-    const request = requests.get(keyOf(entry.instance_id, entry.perturbation));
+    const candidates = requests.get(keyOf(entry.instance_id, entry.perturbation)) ?? [];
+    // With one request per choice, the request of the choice HELM picked (predicted_index).
+    const request = candidates.some(isSeparateChoice) ? candidates.find((candidate) => candidate.reference_index === stats.get('predicted_index')) : candidates[0];
     const record: EvalRecord = {
       scenario,
       id: entry.instance_id,
@@ -92,9 +112,9 @@ export async function importHelm(directory: string): Promise<EvalRecord[]> {
     if (stats.has('num_prompt_tokens')) record.input_tokens = stats.get('num_prompt_tokens')!;
     if (stats.has('num_output_tokens')) record.output_tokens = stats.get('num_output_tokens')!;
     if (request?.request?.prompt !== undefined) record.input = request.request.prompt;
-    const completion = request?.result?.completions?.[0]?.text;
-    if (completion !== undefined) record.prediction = completion.trim();
-    const references = request?.instance.references?.filter((reference) => reference.tags.includes('correct')).map((reference) => reference.output.text);
+    const prediction = request && predictionOf(request);
+    if (prediction !== undefined) record.prediction = prediction.trim();
+    const references = candidates[0]?.instance.references?.filter((reference) => reference.tags.includes('correct')).map((reference) => reference.output.text);
     if (references && references.length > 0) record.references = references;
     return record;
   });

@@ -6,10 +6,11 @@ import type { EvalRecord } from '../records/types.js';
 
 /*
  * lm-evaluation-harness per-sample files (`samples_<task>_<timestamp>.jsonl`, or the older `.json`,
- * JSON Lines as well or a JSON array) -> records. `correct` is the sample's `acc`, else its task's
- * first per-sample metric. For multiple-choice tasks (one loglikelihood per choice in `resps`), the
- * prediction is the most likely choice and `confidence` its softmax probability over the choices'
- * loglikelihoods: HELM's max_prob for separate-choice scoring, so calibration can be gated too.
+ * JSON Lines as well or a JSON array; from a folder, each task's newest) -> records. `correct` is the
+ * sample's `acc`, else its task's first per-sample metric. For multiple-choice tasks (one
+ * loglikelihood per choice in `resps`), the prediction is the most likely choice and `confidence` its
+ * softmax probability over the choices' loglikelihoods: HELM's max_prob for separate-choice scoring,
+ * so calibration can be gated too.
  */
 
 const SAMPLES_FILE = /^samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.-]+)\.jsonl?$/;
@@ -25,12 +26,43 @@ interface Sample {
   [metric: string]: unknown;
 }
 
+/**
+ * JSON as lm-eval writes it: Python's json module writes NaN, Infinity and -Infinity, which JSON does
+ * not have; read them as null. String literals are skipped, so text inside them stays as it is.
+ */
+function parseLmEvalJson(text: string): unknown {
+  const quoteOrNonFinite = /"|-?(?:NaN|Infinity)/g;
+  const parts: string[] = [];
+  let copied = 0;
+  for (let match = quoteOrNonFinite.exec(text); match; match = quoteOrNonFinite.exec(text)) {
+    if (match[0] === '"') {
+      quoteOrNonFinite.lastIndex = endOfString(text, quoteOrNonFinite.lastIndex);
+    } else {
+      parts.push(text.slice(copied, match.index), 'null');
+      copied = quoteOrNonFinite.lastIndex;
+    }
+  }
+  parts.push(text.slice(copied));
+  return JSON.parse(parts.join(''));
+}
+
+/** The index after the closing quote of a string literal whose text starts at `start`. */
+function endOfString(text: string, start: number): number {
+  for (let quote = text.indexOf('"', start); quote >= 0; quote = text.indexOf('"', quote + 1)) {
+    // A quote after an odd number of backslashes is escaped.
+    let backslashes = 0;
+    while (text[quote - 1 - backslashes] === '\\') backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+  }
+  return text.length;
+}
+
 /** The samples of one file: JSON Lines, or (older versions) one JSON array. */
 function parseSamples(text: string, file: string): Sample[] {
   const trimmed = text.trimStart();
   if (trimmed.startsWith('[')) {
     try {
-      return JSON.parse(trimmed) as Sample[];
+      return parseLmEvalJson(trimmed) as Sample[];
     } catch (error) {
       throw new InputError(file, undefined, `not valid JSON: ${(error as Error).message}`);
     }
@@ -38,8 +70,7 @@ function parseSamples(text: string, file: string): Sample[] {
   return text.split('\n').flatMap((line, index) => {
     if (line.trim() === '') return [];
     try {
-      // lm-eval writes NaN and Infinity, which JSON does not have.
-      return [JSON.parse(line.replace(/\b(-?)(NaN|Infinity)\b/g, 'null')) as Sample];
+      return [parseLmEvalJson(line) as Sample];
     } catch (error) {
       throw new InputError(file, index + 1, `not valid JSON: ${(error as Error).message}`);
     }
@@ -61,12 +92,19 @@ function argumentsList(sample: Sample): Array<{ arg_0?: unknown; arg_1?: unknown
   return [];
 }
 
+/** The fields lm-eval writes itself; the rest of a sample are its task's metrics. */
+const SAMPLE_FIELDS = new Set(['doc_id', 'doc', 'target', 'arguments', 'resps', 'filtered_resps', 'filter', 'metrics', 'doc_hash', 'prompt_hash', 'target_hash']);
+
+/** The names of the sample's metrics: its `metrics` list, or (older files without one) every key lm-eval added besides its own fields. */
+function metricNamesOf(sample: Sample): string[] {
+  return Array.isArray(sample.metrics) ? sample.metrics.map(String) : Object.keys(sample).filter((key) => !SAMPLE_FIELDS.has(key));
+}
+
 /** The per-sample score: `acc`, else the first of the task's metrics that is a number in [0, 1]. */
 function correctOf(sample: Sample): number | undefined {
-  const names = ['acc', ...(Array.isArray(sample.metrics) ? (sample.metrics as string[]) : []), ...Object.keys(sample)];
-  for (const name of names) {
+  for (const name of ['acc', ...metricNamesOf(sample)]) {
     const value = sample[name];
-    if (typeof value === 'number' && value >= 0 && value <= 1 && !['doc_id'].includes(name)) return value;
+    if (typeof value === 'number' && value >= 0 && value <= 1) return value;
     if (typeof value === 'boolean') return value ? 1 : 0;
   }
   return undefined;
@@ -84,7 +122,8 @@ function samplesToRecords(samples: Sample[], task: string, file: string): EvalRe
     };
     const correct = correctOf(sample);
     if (correct === undefined) {
-      const metrics = Array.isArray(sample.metrics) ? ` (${(sample.metrics as string[]).join(', ')})` : '';
+      const names = metricNamesOf(sample);
+      const metrics = names.length > 0 ? ` (${names.join(', ')})` : '';
       throw new InputError(file, index + 1, `sample ${record.id} has no per-sample score in [0, 1]: its metrics${metrics} are computed over the whole task, so only the task's summary (results_*.json) can be gated`);
     }
     record.correct = correct;
@@ -103,11 +142,27 @@ function samplesToRecords(samples: Sample[], task: string, file: string): EvalRe
   });
 }
 
-/** Records from a samples file, or from every samples file of a directory (an lm-eval output folder). */
+/**
+ * Per task, the newest of a folder's samples files: every run of a task writes its own (as it writes
+ * its own results file), and records of two runs would repeat the same (scenario, id).
+ */
+function newestSamplesFiles(names: string[]): string[] {
+  const newest = new Map<string, { name: string; timestamp: string }>();
+  for (const name of names) {
+    const match = SAMPLES_FILE.exec(name);
+    if (!match) continue;
+    const [, task, timestamp] = match;
+    const kept = newest.get(task);
+    if (!kept || timestamp > kept.timestamp) newest.set(task, { name, timestamp });
+  }
+  return [...newest.values()].map((entry) => entry.name).sort();
+}
+
+/** Records from a samples file, or from the newest samples file of each task in a directory (an lm-eval output folder). */
 export async function importLmEval(path: string): Promise<EvalRecord[]> {
   let files: string[];
   try {
-    files = (await stat(path)).isDirectory() ? (await readdir(path)).filter((name) => SAMPLES_FILE.test(name)).sort().map((name) => join(path, name)) : [path];
+    files = (await stat(path)).isDirectory() ? newestSamplesFiles(await readdir(path)).map((name) => join(path, name)) : [path];
   } catch {
     throw new InputError(path, undefined, 'no such file or directory');
   }
@@ -132,7 +187,7 @@ const RESULTS_FILE = /^results(_.*)?\.json$/;
 export async function importLmEvalResults(file: string): Promise<MetricsReport> {
   let results: { results?: Record<string, Record<string, unknown>>; 'n-samples'?: Record<string, { effective?: number; original?: number }> };
   try {
-    results = JSON.parse((await readFile(file, 'utf8')).replace(/\b(-?)(NaN|Infinity)\b/g, 'null'));
+    results = parseLmEvalJson(await readFile(file, 'utf8')) as typeof results;
   } catch (error) {
     throw new InputError(file, undefined, `not a results file: ${(error as Error).message}`);
   }

@@ -6,7 +6,8 @@ import type { EvalRecord } from '../records/types.js';
  * promptfoo's `promptfoo eval -o results.json` -> records: one per test case (and prompt), `correct`
  * from its score (else success), latency, token usage and cost as promptfoo measured them, the
  * prompt and the output kept; test variables become `groups` when named. One provider per import
- * (the model being gated): with several in the file, say which.
+ * (the model being gated): with several in the file, say which. Only a failed call is an `error`
+ * record: a failed assertion is a wrong answer, though promptfoo puts its reason in `error` too.
  */
 
 interface PromptfooResult {
@@ -16,6 +17,8 @@ interface PromptfooResult {
   provider?: { id?: string; label?: string } | string;
   response?: { output?: unknown; error?: string };
   error?: string | null;
+  /** promptfoo's ResultFailureReason: 0 none, 1 an assertion failed, 2 an error. */
+  failureReason?: number;
   success?: boolean;
   score?: number;
   latencyMs?: number;
@@ -33,6 +36,17 @@ export interface PromptfooImportOptions {
 }
 
 const providerOf = (result: PromptfooResult) => (typeof result.provider === 'string' ? result.provider : (result.provider?.id ?? 'unknown'));
+
+const FAILURE_REASON_ERROR = 2;
+
+/** The error of a result whose call failed (no answer to score), else undefined. */
+function callErrorOf(result: PromptfooResult): string | undefined {
+  const error = result.error ?? result.response?.error;
+  if (result.failureReason !== undefined) return result.failureReason === FAILURE_REASON_ERROR ? String(error || 'error') : undefined;
+  // Outputs without failureReason: an error with no output is a failed call.
+  const output = result.response?.output;
+  return error && (output === undefined || output === null) ? String(error) : undefined;
+}
 
 export async function importPromptfoo(file: string, options: PromptfooImportOptions = {}): Promise<EvalRecord[]> {
   let output: { results?: { results?: PromptfooResult[] } | PromptfooResult[] };
@@ -64,8 +78,8 @@ export async function importPromptfoo(file: string, options: PromptfooImportOpti
         id: String(result.testIdx ?? index),
         input: result.prompt?.raw,
       };
-      const error = result.error ?? result.response?.error;
-      if (error) record.error = String(error);
+      const error = callErrorOf(result);
+      if (error) record.error = error;
       else record.correct = typeof result.score === 'number' ? Math.min(1, Math.max(0, result.score)) : result.success ? 1 : 0;
       const prediction = result.response?.output;
       if (prediction !== undefined && prediction !== null) record.prediction = typeof prediction === 'string' ? prediction : JSON.stringify(prediction);
