@@ -46110,6 +46110,10 @@ function kindOf(perturbation) {
   return perturbation.fairness && !perturbation.robustness ? "fairness" : "robustness";
 }
 var keyOf2 = (id, perturbation) => `${id}\0${perturbation?.name ?? ""}`;
+var isSeparateChoice = (request) => typeof request.reference_index === "number";
+function predictionOf(request) {
+  return isSeparateChoice(request) ? request.instance.references?.[request.reference_index]?.output.text : request.result?.completions?.[0]?.text;
+}
 async function importHelm(directory) {
   const runSpec = await readJson(directory, "run_spec.json");
   const perInstance = await readJson(directory, "per_instance_stats.json");
@@ -46119,7 +46123,9 @@ async function importHelm(directory) {
   const scenario = runSpec.name.split(":")[0];
   const requests = /* @__PURE__ */ new Map();
   for (const request of state.request_states ?? []) {
-    if ((request.train_trial_index ?? 0) === 0) requests.set(keyOf2(request.instance.id, request.instance.perturbation), request);
+    if ((request.train_trial_index ?? 0) !== 0 || (request.request_mode ?? "original") !== "original") continue;
+    const key = keyOf2(request.instance.id, request.instance.perturbation);
+    requests.set(key, [...requests.get(key) ?? [], request]);
   }
   const instances = perInstance.filter((entry) => (entry.train_trial_index ?? 0) === 0);
   const statsOf = (entry) => new Map(entry.stats.filter((stat3) => stat3.count > 0 && stat3.mean !== void 0).map((stat3) => [stat3.name.name, stat3.mean]));
@@ -46130,7 +46136,8 @@ async function importHelm(directory) {
     if (!scoreName) {
       throw new InputError(join(directory, "per_instance_stats.json"), void 0, `instance ${entry.instance_id} (entry ${index + 1}) has none of ${SCORES.join(", ")}`);
     }
-    const request = requests.get(keyOf2(entry.instance_id, entry.perturbation));
+    const candidates = requests.get(keyOf2(entry.instance_id, entry.perturbation)) ?? [];
+    const request = candidates.some(isSeparateChoice) ? candidates.find((candidate) => candidate.reference_index === stats.get("predicted_index")) : candidates[0];
     const record2 = {
       scenario,
       id: entry.instance_id,
@@ -46142,9 +46149,9 @@ async function importHelm(directory) {
     if (stats.has("num_prompt_tokens")) record2.input_tokens = stats.get("num_prompt_tokens");
     if (stats.has("num_output_tokens")) record2.output_tokens = stats.get("num_output_tokens");
     if (request?.request?.prompt !== void 0) record2.input = request.request.prompt;
-    const completion = request?.result?.completions?.[0]?.text;
-    if (completion !== void 0) record2.prediction = completion.trim();
-    const references = request?.instance.references?.filter((reference) => reference.tags.includes("correct")).map((reference) => reference.output.text);
+    const prediction = request && predictionOf(request);
+    if (prediction !== void 0) record2.prediction = prediction.trim();
+    const references = candidates[0]?.instance.references?.filter((reference) => reference.tags.includes("correct")).map((reference) => reference.output.text);
     if (references && references.length > 0) record2.references = references;
     return record2;
   });
@@ -46173,11 +46180,34 @@ async function importHelmStats(directory) {
 import { readdir, readFile as readFile4, stat as stat2 } from "node:fs/promises";
 import { basename, join as join2 } from "node:path";
 var SAMPLES_FILE = /^samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.-]+)\.jsonl?$/;
+function parseLmEvalJson(text) {
+  const quoteOrNonFinite = /"|-?(?:NaN|Infinity)/g;
+  const parts = [];
+  let copied = 0;
+  for (let match = quoteOrNonFinite.exec(text); match; match = quoteOrNonFinite.exec(text)) {
+    if (match[0] === '"') {
+      quoteOrNonFinite.lastIndex = endOfString(text, quoteOrNonFinite.lastIndex);
+    } else {
+      parts.push(text.slice(copied, match.index), "null");
+      copied = quoteOrNonFinite.lastIndex;
+    }
+  }
+  parts.push(text.slice(copied));
+  return JSON.parse(parts.join(""));
+}
+function endOfString(text, start) {
+  for (let quote = text.indexOf('"', start); quote >= 0; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text[quote - 1 - backslashes] === "\\") backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+  }
+  return text.length;
+}
 function parseSamples(text, file2) {
   const trimmed = text.trimStart();
   if (trimmed.startsWith("[")) {
     try {
-      return JSON.parse(trimmed);
+      return parseLmEvalJson(trimmed);
     } catch (error62) {
       throw new InputError(file2, void 0, `not valid JSON: ${error62.message}`);
     }
@@ -46185,7 +46215,7 @@ function parseSamples(text, file2) {
   return text.split("\n").flatMap((line, index) => {
     if (line.trim() === "") return [];
     try {
-      return [JSON.parse(line.replace(/\b(-?)(NaN|Infinity)\b/g, "null"))];
+      return [parseLmEvalJson(line)];
     } catch (error62) {
       throw new InputError(file2, index + 1, `not valid JSON: ${error62.message}`);
     }
@@ -46203,11 +46233,14 @@ function argumentsList(sample) {
   if (args && typeof args === "object") return Object.keys(args).sort((a, b) => Number(a.split("_").pop()) - Number(b.split("_").pop())).map((key) => args[key]);
   return [];
 }
+var SAMPLE_FIELDS = /* @__PURE__ */ new Set(["doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics", "doc_hash", "prompt_hash", "target_hash"]);
+function metricNamesOf(sample) {
+  return Array.isArray(sample.metrics) ? sample.metrics.map(String) : Object.keys(sample).filter((key) => !SAMPLE_FIELDS.has(key));
+}
 function correctOf(sample) {
-  const names = ["acc", ...Array.isArray(sample.metrics) ? sample.metrics : [], ...Object.keys(sample)];
-  for (const name of names) {
+  for (const name of ["acc", ...metricNamesOf(sample)]) {
     const value = sample[name];
-    if (typeof value === "number" && value >= 0 && value <= 1 && !["doc_id"].includes(name)) return value;
+    if (typeof value === "number" && value >= 0 && value <= 1) return value;
     if (typeof value === "boolean") return value ? 1 : 0;
   }
   return void 0;
@@ -46224,7 +46257,8 @@ function samplesToRecords(samples, task, file2) {
     };
     const correct = correctOf(sample);
     if (correct === void 0) {
-      const metrics = Array.isArray(sample.metrics) ? ` (${sample.metrics.join(", ")})` : "";
+      const names = metricNamesOf(sample);
+      const metrics = names.length > 0 ? ` (${names.join(", ")})` : "";
       throw new InputError(file2, index + 1, `sample ${record2.id} has no per-sample score in [0, 1]: its metrics${metrics} are computed over the whole task, so only the task's summary (results_*.json) can be gated`);
     }
     record2.correct = correct;
@@ -46242,10 +46276,21 @@ function samplesToRecords(samples, task, file2) {
     return record2;
   });
 }
+function newestSamplesFiles(names) {
+  const newest = /* @__PURE__ */ new Map();
+  for (const name of names) {
+    const match = SAMPLES_FILE.exec(name);
+    if (!match) continue;
+    const [, task, timestamp] = match;
+    const kept = newest.get(task);
+    if (!kept || timestamp > kept.timestamp) newest.set(task, { name, timestamp });
+  }
+  return [...newest.values()].map((entry) => entry.name).sort();
+}
 async function importLmEval(path2) {
   let files;
   try {
-    files = (await stat2(path2)).isDirectory() ? (await readdir(path2)).filter((name) => SAMPLES_FILE.test(name)).sort().map((name) => join2(path2, name)) : [path2];
+    files = (await stat2(path2)).isDirectory() ? newestSamplesFiles(await readdir(path2)).map((name) => join2(path2, name)) : [path2];
   } catch {
     throw new InputError(path2, void 0, "no such file or directory");
   }
@@ -46262,7 +46307,7 @@ var RESULTS_FILE = /^results(_.*)?\.json$/;
 async function importLmEvalResults(file2) {
   let results;
   try {
-    results = JSON.parse((await readFile4(file2, "utf8")).replace(/\b(-?)(NaN|Infinity)\b/g, "null"));
+    results = parseLmEvalJson(await readFile4(file2, "utf8"));
   } catch (error62) {
     throw new InputError(file2, void 0, `not a results file: ${error62.message}`);
   }
@@ -46297,6 +46342,13 @@ async function isLmEvalSummary(path2) {
 // src/importers/promptfoo.ts
 import { readFile as readFile5 } from "node:fs/promises";
 var providerOf = (result) => typeof result.provider === "string" ? result.provider : result.provider?.id ?? "unknown";
+var FAILURE_REASON_ERROR = 2;
+function callErrorOf(result) {
+  const error62 = result.error ?? result.response?.error;
+  if (result.failureReason !== void 0) return result.failureReason === FAILURE_REASON_ERROR ? String(error62 || "error") : void 0;
+  const output2 = result.response?.output;
+  return error62 && (output2 === void 0 || output2 === null) ? String(error62) : void 0;
+}
 async function importPromptfoo(file2, options = {}) {
   let output2;
   try {
@@ -46325,8 +46377,8 @@ async function importPromptfoo(file2, options = {}) {
       id: String(result.testIdx ?? index),
       input: result.prompt?.raw
     };
-    const error62 = result.error ?? result.response?.error;
-    if (error62) record2.error = String(error62);
+    const error62 = callErrorOf(result);
+    if (error62) record2.error = error62;
     else record2.correct = typeof result.score === "number" ? Math.min(1, Math.max(0, result.score)) : result.success ? 1 : 0;
     const prediction = result.response?.output;
     if (prediction !== void 0 && prediction !== null) record2.prediction = typeof prediction === "string" ? prediction : JSON.stringify(prediction);
