@@ -151,6 +151,15 @@ describe('the action on a pull request', () => {
     const report = JSON.parse(readFileSync(result.output('report')!, 'utf8')) as GateReport;
     expect(report.github?.pullRequest).toEqual({ number: 7, baseSha: BASE_SHA, headSha: HEAD_SHA });
     expect(report.checks[0].threshold).toBe('regression <= 0.02');
+    // However the path is written, it is the same file of the repository.
+    for (const written of [join(checkout, 'policies/support.yml'), './policies/../policies/support.yml']) {
+      const again = await runAction({ inputs: { policy: written, candidate: worse, baseline }, cwd: checkout });
+      expect([again.code, again.summary.includes(`at the base commit ${BASE_SHA.slice(0, 7)}`)]).toEqual([1, true]);
+    }
+    // Without a token the base cannot be read: an error, not the pull request's own copy.
+    const tokenless = await runAction({ inputs: { policy: 'policies/support.yml', candidate: worse, baseline, 'github-token': '' }, cwd: checkout });
+    expect(tokenless.code).toBe(1);
+    expect(tokenless.stdout).toContain('::error::Reading the policy at the base commit needs the input github-token (or set policy-source: head).');
   });
 
   it("uses the pull request's copy when the policy is not on the base yet, and says so", async () => {

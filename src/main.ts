@@ -2,7 +2,7 @@ import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { evaluateGate } from './gate/evaluate.js';
 import { loadRun } from './gate/inputs.js';
 import { COMPLETIONS_DIRECTORY, restoreBaseline, restoreCompletions, saveBaseline, saveCompletions } from './github/baseline-cache.js';
@@ -36,12 +36,23 @@ function pullRequestOf(payload: typeof github.context.payload): PullRequest | un
   return { number: pull.number, baseSha: pull.base.sha, headSha: pull.head.sha, labels: (pull.labels ?? []).map((label) => label.name) };
 }
 
+/** A path as the repository names it (for the contents API), however the input wrote it: "./p.yml", an absolute path in the workspace, "a/../p.yml". */
+function repositoryPath(path: string): string {
+  const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
+  const inRepository = relative(workspace, resolve(workspace, path)).split(sep).join('/');
+  if (inRepository.startsWith('../') || inRepository === '..' || isAbsolute(inRepository)) {
+    throw new Error(`The policy ${path} is outside the repository, so it cannot be read at the base commit (set policy-source: head to use it as checked out).`);
+  }
+  return inRepository;
+}
+
 /** The policy as the base commit has it (so a pull request cannot loosen its own gate), else the checked-out file. */
 async function readPolicy(inputs: ActionInputs, pull: PullRequest | undefined, octokit: Octokit | undefined): Promise<LoadedPolicy & { source: string }> {
   const fromBase = (inputs.policySource ?? (pull ? 'base' : 'head')) === 'base';
-  if (fromBase && pull && octokit) {
+  if (fromBase && pull) {
+    if (!octokit) throw new Error('Reading the policy at the base commit needs the input github-token (or set policy-source: head).');
     const { owner, repo } = github.context.repo;
-    const text = await fileAtCommit(octokit, owner, repo, inputs.policy.replace(/^\.\//, ''), pull.baseSha);
+    const text = await fileAtCommit(octokit, owner, repo, repositoryPath(inputs.policy), pull.baseSha);
     if (text !== undefined) return { ...parsePolicy(text, inputs.policy), source: `at the base commit ${pull.baseSha.slice(0, 7)}` };
     core.warning(`${inputs.policy} does not exist at the base commit yet: using the pull request's own copy.`);
     return { ...(await loadPolicy(inputs.policy)), source: "from the pull request (not on the base yet)" };
