@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Completion, CompletionRequest, ModelAdapter } from './adapters.js';
 
@@ -30,11 +30,19 @@ export class CompletionCache {
     }
   }
 
+  /** Throws when the directory cannot be written: the caller decides what that costs (a warning). */
   async set(adapter: ModelAdapter, request: CompletionRequest, completion: Completion): Promise<void> {
     const path = this.path(adapter, request);
     await mkdir(join(path, '..'), { recursive: true });
-    // Write then rename: a crash never leaves half a file that a later run would trust.
-    await writeFile(`${path}.tmp`, JSON.stringify(completion));
-    await rename(`${path}.tmp`, path);
+    // Write then rename: a crash never leaves half a file that a later run would trust. The temporary
+    // name is unique, so identical prompts answered at once (or parallel shards) never share one.
+    const temporary = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await writeFile(temporary, JSON.stringify(completion));
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
   }
 }

@@ -27,6 +27,8 @@ export interface RunOptions {
   /** Run only shard `index` (1-based) of `count`; an instance and its variants stay together. */
   shard?: { index: number; count: number };
   onProgress?: (done: number, total: number) => void;
+  /** Trouble that costs no record (the cache cannot be written, ...): each kind is reported once. */
+  onWarning?: (message: string) => void;
 }
 
 /** The CLI's and the action's defaults. */
@@ -115,10 +117,15 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
   let nextStart = Date.now();
   let done = 0;
 
-  const call = async (request: CompletionRequest): Promise<{ completion: Completion; latencyMs: number; cached: boolean }> => {
-    const cached = await options.cache?.get(adapter, request);
-    // A cached completion keeps the latency measured when it was made, so reruns give the same records.
-    if (cached) return { completion: cached, latencyMs: cached.latencyMs ?? NaN, cached: true };
+  const warned = new Set<string>();
+  const warnOnce = (kind: string, message: string) => {
+    if (warned.has(kind)) return;
+    warned.add(kind);
+    options.onWarning?.(message);
+  };
+
+  /** Asks the model, with retries; throws the last AdapterError. */
+  const ask = async (request: CompletionRequest): Promise<{ completion: Completion; latencyMs: number }> => {
     for (let attempt = 0; ; attempt++) {
       if (spacing > 0) {
         const wait = nextStart - Date.now();
@@ -130,9 +137,7 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
       const started = performance.now();
       try {
         const completion = await adapter.complete(request, controller.signal);
-        const latencyMs = Math.round((performance.now() - started) * 10) / 10;
-        await options.cache?.set(adapter, request, { ...completion, latencyMs });
-        return { completion, latencyMs, cached: false };
+        return { completion, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
       } catch (error) {
         const failure = error instanceof AdapterError ? error : new AdapterError((error as Error).message, true);
         if (!failure.retryable || attempt >= options.retries) throw failure;
@@ -143,6 +148,20 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
         clearTimeout(timer);
       }
     }
+  };
+
+  const call = async (request: CompletionRequest): Promise<{ completion: Completion; latencyMs: number; cached: boolean }> => {
+    const cached = await options.cache?.get(adapter, request);
+    // A cached completion keeps the latency measured when it was made, so reruns give the same records.
+    if (cached) return { completion: cached, latencyMs: cached.latencyMs ?? NaN, cached: true };
+    const { completion, latencyMs } = await ask(request);
+    try {
+      await options.cache?.set(adapter, request, { ...completion, latencyMs });
+    } catch (error) {
+      // The completion is paid for and good: only later runs lose it.
+      warnOnce('cache', `the completion cache cannot be written (${(error as Error).message}): this run's completions will be asked again next time`);
+    }
+    return { completion, latencyMs, cached: false };
   };
 
   const work = async (index: number) => {

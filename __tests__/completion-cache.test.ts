@@ -1,0 +1,46 @@
+import { describe, expect, it } from '@jest/globals';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { evalgate, readJsonLines, writeSuite } from './helpers/evalgate.js';
+import { startFakeOpenAI } from './helpers/openai-server.js';
+import { tempDir } from './helpers/records.js';
+
+/* The completion cache never costs a completion: writing it may fail. */
+
+const KEY = { ...process.env, OPENAI_API_KEY: 'sk-test' };
+
+describe('the completion cache', () => {
+  it('keeps every completion when identical prompts answer at the same time', async () => {
+    const server = await startFakeOpenAI(20);
+    try {
+      const dir = tempDir();
+      const suite = writeSuite(dir, Array.from({ length: 16 }, (_, i) => ({ id: `q${i}`, input: 'the same question', references: ['refund'] })));
+      const result = await evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, 'out.jsonl'), '--cache-dir', join(dir, 'cache'), '--concurrency', '16'], KEY);
+      expect(result.code).toBe(0);
+      expect(readJsonLines(join(dir, 'out.jsonl')).every((record) => record.prediction === 'refund' && record.error === undefined)).toBe(true);
+      // One request per record: a cache write that lost the race is no failed call, and is not retried.
+      expect(server.requests).toBe(16);
+      expect(result.stderr).toContain('(0 failed calls, 0 retries, 0 from the cache)');
+      expect(result.stderr).not.toContain('warning');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('warns once and keeps the completions when the cache cannot be written', async () => {
+    const server = await startFakeOpenAI();
+    try {
+      const dir = tempDir();
+      const suite = writeSuite(dir, Array.from({ length: 5 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })));
+      writeFileSync(join(dir, 'plain-file'), '');
+      const result = await evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, 'out.jsonl'), '--cache-dir', join(dir, 'plain-file', 'cache')], KEY);
+      expect(result.code).toBe(0);
+      expect(readJsonLines(join(dir, 'out.jsonl')).map((record) => [record.prediction, record.correct])).toEqual(Array.from({ length: 5 }, () => ['refund', 1]));
+      expect(server.requests).toBe(5);
+      expect(result.stderr.match(/evalgate: warning: the completion cache/g)).toHaveLength(1);
+      expect(result.stderr).toContain('plain-file');
+    } finally {
+      await server.close();
+    }
+  });
+});
