@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evalgate, readJsonLines, writeSuite } from './helpers/evalgate.js';
 import { startFakeOpenAI } from './helpers/openai-server.js';
 import { tempDir } from './helpers/records.js';
 
-/* The completion cache never costs a completion: writing it may fail. */
+/* The completion cache never costs a completion: writing it may fail, and it may hold anything. */
 
 const KEY = { ...process.env, OPENAI_API_KEY: 'sk-test' };
 
@@ -39,6 +39,34 @@ describe('the completion cache', () => {
       expect(server.requests).toBe(5);
       expect(result.stderr.match(/evalgate: warning: the completion cache/g)).toHaveLength(1);
       expect(result.stderr).toContain('plain-file');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('treats an entry that is not a completion as a miss, and replaces it', async () => {
+    const server = await startFakeOpenAI();
+    try {
+      const dir = tempDir();
+      const suite = writeSuite(dir, Array.from({ length: 3 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })));
+      const run = (out: string) => evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, out), '--cache-dir', join(dir, 'cache')], KEY);
+      expect((await run('first.jsonl')).code).toBe(0);
+      const entries = readdirSync(join(dir, 'cache'), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => join(entry.parentPath, entry.name));
+      expect(entries).toHaveLength(3);
+      writeFileSync(entries[0], '{}');
+      writeFileSync(entries[1], '{"text": 42}');
+      writeFileSync(entries[2], '{"text": "refund", "confidence": "high"}');
+
+      const second = await run('second.jsonl');
+      expect(second.code).toBe(0);
+      expect(second.stderr).toContain('(0 failed calls, 0 retries, 0 from the cache)');
+      expect(readJsonLines(join(dir, 'second.jsonl')).map((record) => [record.prediction, record.correct, record.error])).toEqual(Array.from({ length: 3 }, () => ['refund', 1, undefined]));
+      // The bad entries were overwritten: a third run asks the model nothing.
+      const third = await run('third.jsonl');
+      expect(third.stderr).toContain('3 from the cache');
+      expect(server.requests).toBe(6);
     } finally {
       await server.close();
     }

@@ -20,14 +20,19 @@ export class CompletionCache {
   }
 
   async get(adapter: ModelAdapter, request: CompletionRequest): Promise<Completion | undefined> {
+    let entry: unknown;
     try {
-      const completion = JSON.parse(await readFile(this.path(adapter, request), 'utf8')) as Completion;
-      this.hits++;
-      return completion;
+      entry = JSON.parse(await readFile(this.path(adapter, request), 'utf8'));
     } catch {
+      entry = undefined;
+    }
+    // Anything else (a hand-edited or foreign file) is a miss, and the new completion replaces it.
+    if (!isCompletion(entry)) {
       this.misses++;
       return undefined;
     }
+    this.hits++;
+    return entry;
   }
 
   /** Throws when the directory cannot be written: the caller decides what that costs (a warning). */
@@ -45,4 +50,12 @@ export class CompletionCache {
       throw error;
     }
   }
+}
+
+const OPTIONAL_NUMBERS = ['inputTokens', 'outputTokens', 'confidence', 'latencyMs'] as const;
+
+function isCompletion(value: unknown): value is Completion {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Record<string, unknown>;
+  return typeof entry.text === 'string' && OPTIONAL_NUMBERS.every((name) => entry[name] === undefined || (typeof entry[name] === 'number' && Number.isFinite(entry[name])));
 }
