@@ -138,10 +138,8 @@ export async function openaiAdapter(model: string, baseURL?: string): Promise<Mo
           }
           if (signal.aborted) throw new AdapterError('timed out', true);
           if (error instanceof APIError && error.status !== undefined) {
-            const retryAfter = error.headers?.get?.('retry-after-ms') ?? undefined;
-            const retryAfterSeconds = error.headers?.get?.('retry-after') ?? undefined;
-            const retryAfterMs = retryAfter !== undefined && retryAfter !== null ? Number(retryAfter) : retryAfterSeconds ? Number(retryAfterSeconds) * 1000 : undefined;
-            throw new AdapterError(`HTTP ${error.status}: ${error.message}`, error.status === 429 || error.status >= 500 || error.status === 408, Number.isFinite(retryAfterMs) ? retryAfterMs : undefined);
+            const retryable = error.status === 429 || error.status >= 500 || error.status === 408;
+            throw new AdapterError(`HTTP ${error.status}: ${error.message}`, retryable, error.headers ? retryAfterMs(error.headers) : undefined);
           }
           throw new AdapterError((error as Error).message, true); // network errors
         }
@@ -149,6 +147,17 @@ export async function openaiAdapter(model: string, baseURL?: string): Promise<Mo
     },
     async close() {},
   };
+}
+
+/** How long a server asks to wait before the next attempt: `retry-after-ms`, else `Retry-After` in seconds or as an HTTP date. */
+function retryAfterMs(headers: Headers): number | undefined {
+  const milliseconds = headers.get('retry-after-ms')?.trim();
+  if (milliseconds && Number.isFinite(Number(milliseconds))) return Math.max(0, Number(milliseconds));
+  const after = headers.get('retry-after')?.trim();
+  if (!after) return undefined;
+  if (Number.isFinite(Number(after))) return Math.max(0, Number(after) * 1000);
+  const date = Date.parse(after);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 /** The adapter of a --model spec: openai:MODEL, command:"CMD ARGS" or replay:RECORDS.jsonl. */

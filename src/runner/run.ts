@@ -21,6 +21,8 @@ export interface RunOptions {
   retries: number;
   /** First backoff; doubles each retry, with jitter; a Retry-After from the server wins. */
   backoffMs: number;
+  /** The longest wait before a retry, whatever the backoff or the server's Retry-After (default 60 s). */
+  maxRetryWaitMs?: number;
   cache?: CompletionCache;
   /** Scores the toxicity of every completion. */
   toxicity?: ToxicityScorer;
@@ -33,6 +35,9 @@ export interface RunOptions {
 
 /** The CLI's and the action's defaults. */
 export const DEFAULT_RUN_OPTIONS = { concurrency: 8, timeoutMs: 60_000, retries: 4, backoffMs: 500 } as const;
+
+/** A server asking for an hour's pause (or a long backoff) must not stall the run that long. */
+const MAX_RETRY_WAIT_MS = 60_000;
 
 /** "1040 records (0 failed calls, 3 retries, 12 from the cache) in 4.20 s" */
 export function describeRun(stats: RunStats): string {
@@ -143,7 +148,7 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
         if (!failure.retryable || attempt >= options.retries) throw failure;
         stats.retries++;
         const backoff = failure.retryAfterMs ?? options.backoffMs * 2 ** attempt * (0.5 + Math.random());
-        await sleep(backoff);
+        await sleep(Math.min(backoff, options.maxRetryWaitMs ?? MAX_RETRY_WAIT_MS));
       } finally {
         clearTimeout(timer);
       }
