@@ -112,6 +112,13 @@ export function exampleKey(scenario: string, id: string, perturbation: string | 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A call's completion, how long it took and whether it came from the cache. */
+interface Answer {
+  completion: Completion;
+  latencyMs: number;
+  cached: boolean;
+}
+
 export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, options: RunOptions): Promise<{ records: EvalRecord[]; stats: RunStats }> {
   const items = workItems(loaded, options);
   const records: EvalRecord[] = new Array(items.length);
@@ -155,7 +162,7 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
     }
   };
 
-  const call = async (request: CompletionRequest): Promise<{ completion: Completion; latencyMs: number; cached: boolean }> => {
+  const call = async (request: CompletionRequest): Promise<Answer> => {
     const cached = await options.cache?.get(adapter, request);
     // A cached completion keeps the latency measured when it was made, so reruns give the same records.
     if (cached) return { completion: cached, latencyMs: cached.latencyMs ?? NaN, cached: true };
@@ -169,29 +176,40 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
     return { completion, latencyMs, cached: false };
   };
 
+  /** The record of a completed call. Scoring is not part of the call: its trouble never costs the completion. */
+  const completedRecord = async (item: WorkItem, { completion, latencyMs, cached }: Answer): Promise<EvalRecord> => {
+    if (cached) stats.cacheHits++;
+    const scenario = loaded.suite.scenarios[item.scenarioIndex];
+    const record: EvalRecord = {
+      ...item.base,
+      prediction: completion.text,
+      correct: score(scenario.scorer, completion.text, item.references, item.choices, scenario.scorer_options),
+    };
+    if (completion.confidence !== undefined) record.confidence = completion.confidence;
+    if (options.toxicity) {
+      try {
+        record.toxicity = await options.toxicity.score(completion.text);
+      } catch (error) {
+        warnOnce('toxicity', `toxicity could not be scored (${(error as Error).message}): records it failed on have no "toxicity"`);
+      }
+    }
+    if (!Number.isNaN(latencyMs)) record.latency_ms = latencyMs;
+    if (completion.inputTokens !== undefined) record.input_tokens = completion.inputTokens;
+    if (completion.outputTokens !== undefined) record.output_tokens = completion.outputTokens;
+    if (price && completion.inputTokens !== undefined && completion.outputTokens !== undefined) {
+      record.cost_usd = (completion.inputTokens * price.input + completion.outputTokens * price.output) / 1e6;
+    }
+    return record;
+  };
+
   const work = async (index: number) => {
     const item = items[index];
-    const scenario = loaded.suite.scenarios[item.scenarioIndex];
-    try {
-      const { completion, latencyMs, cached } = await call(item.request);
-      if (cached) stats.cacheHits++;
-      const record: EvalRecord = {
-        ...item.base,
-        prediction: completion.text,
-        correct: score(scenario.scorer, completion.text, item.references, item.choices, scenario.scorer_options),
-      };
-      if (completion.confidence !== undefined) record.confidence = completion.confidence;
-      if (options.toxicity) record.toxicity = await options.toxicity.score(completion.text);
-      if (!Number.isNaN(latencyMs)) record.latency_ms = latencyMs;
-      if (completion.inputTokens !== undefined) record.input_tokens = completion.inputTokens;
-      if (completion.outputTokens !== undefined) record.output_tokens = completion.outputTokens;
-      if (price && completion.inputTokens !== undefined && completion.outputTokens !== undefined) {
-        record.cost_usd = (completion.inputTokens * price.input + completion.outputTokens * price.output) / 1e6;
-      }
-      records[index] = record;
-    } catch (error) {
+    const answer = await call(item.request).catch((error: Error) => error);
+    if (answer instanceof Error) {
       stats.errors++;
-      records[index] = { ...item.base, error: (error as Error).message };
+      records[index] = { ...item.base, error: answer.message };
+    } else {
+      records[index] = await completedRecord(item, answer);
     }
     options.onProgress?.(++done, items.length);
   };
