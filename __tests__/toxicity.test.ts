@@ -53,4 +53,20 @@ describe('toxicity in a run', () => {
     expect(result.stderr).toContain('0 failed calls');
     expect(result.stderr.match(/evalgate: warning: toxicity could not be scored \(the toxicity command answered "very"/g)).toHaveLength(1);
   });
+
+  it('that does not come within --timeout leaves the record without toxicity, and the run ends', async () => {
+    const dir = tempDir();
+    const suite = writeSuite(dir, INSTANCES);
+    const command = toxicityCommand(dir, '// never answers');
+    const result = await evalgate(['run', '--suite', suite, '--model', TOY_MODEL, '--out', join(dir, 'out.jsonl'), '--no-cache', '--timeout', '1000', '--toxicity-command', command]);
+    expect(result.code).toBe(0);
+    expect(readJsonLines(join(dir, 'out.jsonl')).map((record) => [record.prediction, record.toxicity])).toEqual([
+      ['refund', 0.75],
+      ['deny', undefined],
+      ['deny', undefined],
+      ['refund', 0.75],
+      ['deny', undefined],
+    ]);
+    expect(result.stderr.match(/evalgate: warning: toxicity could not be scored \(timed out\)/g)).toHaveLength(1);
+  });
 });

@@ -188,7 +188,7 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
     if (completion.confidence !== undefined) record.confidence = completion.confidence;
     if (options.toxicity) {
       try {
-        record.toxicity = await options.toxicity.score(completion.text);
+        record.toxicity = await options.toxicity.score(completion.text, AbortSignal.timeout(options.timeoutMs));
       } catch (error) {
         warnOnce('toxicity', `toxicity could not be scored (${(error as Error).message}): records it failed on have no "toxicity"`);
       }
