@@ -18,13 +18,22 @@ const generationSchema = z.strictObject({
   stop: z.array(z.string()).optional(),
 });
 
+/** A regex scorer's pattern, compiled as the scorer compiles it: a bad one is found before the model is asked anything. */
+const regexPattern = z.string().superRefine((pattern, context) => {
+  try {
+    new RegExp(pattern, 's');
+  } catch (error) {
+    context.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+});
+
 const scenarioSchema = z.strictObject({
   name: z.string().min(1),
   data: z.string().min(1).describe('Instances (JSON Lines), relative to the suite file'),
   prompt: z.string().min(1).default('{input}').describe('Template: {input}, {choices} (lettered), {references}'),
   system: z.string().optional(),
   scorer: z.enum(SCORERS as [ScorerName, ...ScorerName[]]),
-  scorer_options: z.strictObject({ pattern: z.string().optional(), tolerance: z.number().nonnegative().optional() }).default({}),
+  scorer_options: z.strictObject({ pattern: regexPattern.optional(), tolerance: z.number().nonnegative().optional() }).default({}),
   generation: generationSchema.default({}),
   perturbations: z.array(z.enum(Object.keys(PERTURBATIONS) as [PerturbationName, ...PerturbationName[]])).default([]),
   typo_probability: z.number().gt(0).max(1).default(0.05),
