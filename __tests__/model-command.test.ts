@@ -73,4 +73,33 @@ describe('a model command', () => {
     expect(readJsonLines(join(dir, 'out.jsonl'))).toMatchObject([{ id: 'q', prediction: 'refund', correct: 1 }]);
     expect(await stopsRunningWithin(modelPid(), 5000)).toBe(true);
   }, 40_000);
+
+  it("gets evalgate's environment without the Actions runner's secrets", async () => {
+    const dir = tempDir();
+    const suite = writeSuite(dir, [{ id: 'q', input: 'x', references: ['refund'] }]);
+    writeFileSync(
+      join(dir, 'model.mjs'),
+      `import { writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+writeFileSync(${JSON.stringify(join(dir, 'env.json'))}, JSON.stringify(process.env));
+createInterface({ input: process.stdin }).on('line', (line) => process.stdout.write(JSON.stringify({ id: JSON.parse(line).id, text: 'refund' }) + '\\n'));
+`,
+    );
+    const secrets = {
+      INPUT_TOKEN: 'ghs_secret',
+      INPUT_POLICY: 'policy.yml',
+      ACTIONS_RUNTIME_TOKEN: 'runtime-token',
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'oidc-token',
+      ACTIONS_ID_TOKEN_REQUEST_URL: 'https://oidc.example',
+      ACTIONS_RESULTS_URL: 'https://results.example',
+      ACTIONS_CACHE_URL: 'https://cache.example',
+      ACTIONS_RUNTIME_URL: 'https://runtime.example',
+    };
+    const kept = { OPENAI_API_KEY: 'sk-kept', GITHUB_REPOSITORY: 'octo/models', ACTIONS_STEP_DEBUG: 'true' };
+    const result = await evalgate(['run', '--suite', suite, '--model', `command:node ${join(dir, 'model.mjs')}`, '--out', join(dir, 'out.jsonl'), '--no-cache'], { ...process.env, ...secrets, ...kept });
+    expect(result.code).toBe(0);
+    const environment = JSON.parse(readFileSync(join(dir, 'env.json'), 'utf8')) as Record<string, string>;
+    for (const name of Object.keys(secrets)) expect(environment).not.toHaveProperty(name);
+    expect(environment).toMatchObject({ ...kept, PATH: process.env.PATH });
+  });
 });

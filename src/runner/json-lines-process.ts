@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { childEnvironment } from './child-env.js';
 
 /** How long a program has to exit once its input ends, and again after SIGTERM, before it is killed. */
 const GRACE_MS = 2000;
@@ -23,7 +24,7 @@ export class JsonLinesProcess {
 
   private start(): ChildProcessWithoutNullStreams {
     // Its own process group (POSIX), so that close() also reaches the programs the shell starts.
-    const child = spawn(this.command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+    const child = spawn(this.command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'], env: childEnvironment(), detached: process.platform !== 'win32' });
     child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     child.stdin.on('error', () => undefined); // a dead program is reported by 'exit'
     createInterface({ input: child.stdout }).on('line', (line) => {
