@@ -19,8 +19,10 @@ export interface Completion {
   outputTokens?: number;
   /** The model's probability for its answer (HELM's max_prob), when it reports one. */
   confidence?: number;
-  /** How long the call took when it was made (kept in the completion cache). */
+  /** How long the call took when it was made (kept in the completion cache, and by replay). */
   latencyMs?: number;
+  /** What the call cost when it was made (kept by replay). */
+  costUsd?: number;
 }
 
 /** A failed call; `retryable` for rate limits, server errors, time-outs and dropped connections. */
@@ -40,6 +42,12 @@ export interface ModelAdapter {
   id: string;
   /** The model's name, for prices. */
   model: string;
+  /**
+   * Answers come from stored records (replay), not a model: each keeps the latency and cost stored
+   * with it, and none is cached (the cache is keyed by messages, so it would give instances with the
+   * same prompt one answer, and hide edits to the stored file).
+   */
+  stored?: boolean;
   complete(request: CompletionRequest, signal: AbortSignal): Promise<Completion>;
   close(): Promise<void>;
 }
@@ -53,12 +61,20 @@ export async function replayAdapter(file: string): Promise<ModelAdapter> {
   return {
     id: `replay:${file}`,
     model: file,
+    stored: true,
     async complete(request) {
       const found = stored.get(`${request.scenario}\u0000${request.id}\u0000${request.perturbation ?? ''}`);
       if (!found) throw new AdapterError(`no completion stored in ${file} for ${request.scenario}/${request.id}${request.perturbation ? ` (${request.perturbation})` : ''}`, false);
       if (found.prediction === undefined) throw new AdapterError(found.error ?? `the stored record has no prediction`, false);
       const number = (name: string) => (typeof found.record[name] === 'number' ? (found.record[name] as number) : undefined);
-      return { text: found.prediction, inputTokens: number('input_tokens'), outputTokens: number('output_tokens'), confidence: number('confidence') };
+      return {
+        text: found.prediction,
+        inputTokens: number('input_tokens'),
+        outputTokens: number('output_tokens'),
+        confidence: number('confidence'),
+        latencyMs: number('latency_ms'),
+        costUsd: number('cost_usd'),
+      };
     },
     async close() {},
   };

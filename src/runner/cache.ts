@@ -52,7 +52,7 @@ export class CompletionCache {
   }
 }
 
-const OPTIONAL_NUMBERS = ['inputTokens', 'outputTokens', 'confidence', 'latencyMs'] as const;
+const OPTIONAL_NUMBERS = ['inputTokens', 'outputTokens', 'confidence', 'latencyMs', 'costUsd'] as const;
 
 function isCompletion(value: unknown): value is Completion {
   if (typeof value !== 'object' || value === null) return false;

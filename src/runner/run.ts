@@ -128,6 +128,7 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
   const spacing = options.requestsPerMinute ? 60000 / options.requestsPerMinute : 0;
   let nextStart = Date.now();
   let done = 0;
+  const cache = adapter.stored ? undefined : options.cache; // replayed answers are never cached
 
   const warned = new Set<string>();
   const warnOnce = (kind: string, message: string) => {
@@ -149,7 +150,8 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
       const started = performance.now();
       try {
         const completion = await adapter.complete(request, controller.signal);
-        return { completion, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
+        // A stored completion (replay) keeps the latency measured when it was made.
+        return { completion, latencyMs: adapter.stored ? (completion.latencyMs ?? NaN) : Math.round((performance.now() - started) * 10) / 10 };
       } catch (error) {
         const failure = error instanceof AdapterError ? error : new AdapterError((error as Error).message, true);
         if (!failure.retryable || attempt >= options.retries) throw failure;
@@ -163,12 +165,12 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
   };
 
   const call = async (request: CompletionRequest): Promise<Answer> => {
-    const cached = await options.cache?.get(adapter, request);
+    const cached = await cache?.get(adapter, request);
     // A cached completion keeps the latency measured when it was made, so reruns give the same records.
     if (cached) return { completion: cached, latencyMs: cached.latencyMs ?? NaN, cached: true };
     const { completion, latencyMs } = await ask(request);
     try {
-      await options.cache?.set(adapter, request, { ...completion, latencyMs });
+      await cache?.set(adapter, request, { ...completion, latencyMs });
     } catch (error) {
       // The completion is paid for and good: only later runs lose it.
       warnOnce('cache', `the completion cache cannot be written (${(error as Error).message}): this run's completions will be asked again next time`);
@@ -196,7 +198,8 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
     if (!Number.isNaN(latencyMs)) record.latency_ms = latencyMs;
     if (completion.inputTokens !== undefined) record.input_tokens = completion.inputTokens;
     if (completion.outputTokens !== undefined) record.output_tokens = completion.outputTokens;
-    if (price && completion.inputTokens !== undefined && completion.outputTokens !== undefined) {
+    if (completion.costUsd !== undefined) record.cost_usd = completion.costUsd;
+    else if (price && completion.inputTokens !== undefined && completion.outputTokens !== undefined) {
       record.cost_usd = (completion.inputTokens * price.input + completion.outputTokens * price.output) / 1e6;
     }
     return record;
