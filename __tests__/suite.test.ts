@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { evalgate, writeSuite } from './helpers/evalgate.js';
+import { evalgate, readJsonLines, writeSuite } from './helpers/evalgate.js';
 import { tempDir } from './helpers/records.js';
 
 /* Suite problems are found when the suite loads, with their file and line, before any model is asked. */
@@ -30,5 +30,27 @@ describe('loading a suite', () => {
     expect(result.stderr).toMatch(new RegExp(`${suite.replace(/[.\\/]/g, '\\$&')}:7:\\d+ scenarios\\[0\\]\\.scorer_options\\.pattern: invalid regular expression: .*unterminated group`, 'i'));
     expect(existsSync(model.started)).toBe(false);
     expect(existsSync(join(dir, 'out.jsonl'))).toBe(false);
+  });
+
+  it('reads a data file that starts with a byte order mark', async () => {
+    const dir = tempDir();
+    const suite = writeSuite(dir, [{ id: 'q', input: 'x', references: ['refund'] }]);
+    writeFileSync(join(dir, 'data.jsonl'), `\uFEFF${readFileSync(join(dir, 'data.jsonl'), 'utf8')}`);
+    const result = await evalgate(['run', '--suite', suite, '--model', markingModel(dir).spec, '--out', join(dir, 'out.jsonl'), '--no-cache']);
+    expect(result.code).toBe(0);
+    expect(readJsonLines(join(dir, 'out.jsonl'))).toMatchObject([{ id: 'q', prediction: 'refund', correct: 1 }]);
+  });
+
+  it('rejects an instance with no reference, naming the data file and line', async () => {
+    const dir = tempDir();
+    const suite = writeSuite(dir, [
+      { id: 'q1', input: 'x', references: ['refund'] },
+      { id: 'q2', input: 'y', references: [] },
+    ]);
+    const model = markingModel(dir);
+    const result = await evalgate(['run', '--suite', suite, '--model', model.spec, '--out', join(dir, 'out.jsonl'), '--no-cache']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${dir}/data.jsonl:2: "references": needs at least one reference`);
+    expect(existsSync(model.started)).toBe(false);
   });
 });

@@ -79,7 +79,9 @@ const instanceSchema = z.looseObject({
   id: z.union([z.string().min(1), z.number()]).transform(String),
   input: z.string().optional(),
   messages: z.array(z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })).min(1).optional(),
-  references: z.union([z.string(), z.array(z.string())]).transform((value) => (Array.isArray(value) ? value : [value])),
+  references: z
+    .union([z.string(), z.array(z.string()).min(1, 'needs at least one reference: an instance without one cannot be scored')])
+    .transform((value) => (Array.isArray(value) ? value : [value])),
   choices: z.array(z.string()).optional(),
   groups: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
 });
@@ -87,7 +89,7 @@ const instanceSchema = z.looseObject({
 async function readInstances(file: string, shownAs: string): Promise<Instance[]> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readFile(file, 'utf8')).replace(/^\uFEFF/, ''); // a byte order mark, as records files may have
   } catch {
     throw new InputError(shownAs, undefined, 'no such file (data of the suite)');
   }
