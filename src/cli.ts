@@ -226,6 +226,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
           toxicity,
           shard: flags.shard,
           onProgress: progressReporter(io),
+          onWarning: (message) => io.stderr(`evalgate: warning: ${message}\n`),
         });
         await writeRecords(flags.out, records);
         io.stderr(`evalgate: ${flags.out}: ${describeRun(stats)}\n`);

@@ -76,6 +76,7 @@ async function runSuiteForCandidate(suiteFile: string, modelSpec: string, baseUr
         if (tenth > lastTenth) core.info(`evalgate run: ${done}/${total} (${tenth * 10}%)`);
         lastTenth = tenth;
       },
+      onWarning: (message) => core.warning(`evalgate run: ${message}`),
     });
     const path = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-records.jsonl');
     await writeRecords(path, records);

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local OpenAI-compatible Chat Completions server on 127.0.0.1. It answers "refund" with two
  * tokens of log-probability -0.1 and -0.2, after `latencyMs`. Faults by the user's message: "FAIL500"
- * always 500; "RATELIMIT" 429 (retry-after-ms: 0) on its first attempt; "HANG" never answers.
+ * always 500; "RATELIMIT" 429 (with `rateLimitHeaders`, by default retry-after-ms: 0) on its first
+ * attempt; "HANG" never answers.
  * With `refuseLogprobs`, a request asking for log-probabilities gets a 400.
  */
 export interface FakeOpenAI {
@@ -13,13 +14,15 @@ export interface FakeOpenAI {
   /** When each request arrived (performance.now(), ms). */
   arrivals: number[];
   refuseLogprobs: boolean;
+  /** The headers of the 429 answer to "RATELIMIT". */
+  rateLimitHeaders: Record<string, string>;
   close(): Promise<void>;
 }
 
 export async function startFakeOpenAI(latencyMs = 0): Promise<FakeOpenAI> {
   const attempts = new Map<string, number>();
   const hanging = new Set<ServerResponse>();
-  const state = { requests: 0, refuseLogprobs: false };
+  const state = { requests: 0, refuseLogprobs: false, rateLimitHeaders: { 'retry-after-ms': '0' } as Record<string, string> };
   const arrivals: number[] = [];
   const server: Server = createServer(async (request, response) => {
     arrivals.push(performance.now());
@@ -41,7 +44,7 @@ export async function startFakeOpenAI(latencyMs = 0): Promise<FakeOpenAI> {
     await new Promise((resolve) => setTimeout(resolve, latencyMs));
     if (state.refuseLogprobs && body.logprobs) return send(400, { error: { message: 'logprobs are not supported by this model', type: 'invalid_request_error' } });
     if (text.includes('FAIL500')) return send(500, { error: { message: 'internal error' } });
-    if (text.includes('RATELIMIT') && attempt === 1) return send(429, { error: { message: 'rate limited' } }, { 'retry-after-ms': '0' });
+    if (text.includes('RATELIMIT') && attempt === 1) return send(429, { error: { message: 'rate limited' } }, state.rateLimitHeaders);
     send(200, {
       id: `chatcmpl-${state.requests}`,
       object: 'chat.completion',
@@ -71,6 +74,12 @@ export async function startFakeOpenAI(latencyMs = 0): Promise<FakeOpenAI> {
     },
     set refuseLogprobs(value: boolean) {
       state.refuseLogprobs = value;
+    },
+    get rateLimitHeaders() {
+      return state.rateLimitHeaders;
+    },
+    set rateLimitHeaders(value: Record<string, string>) {
+      state.rateLimitHeaders = value;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -28,12 +28,13 @@ export async function* readLineBatches(path: string): AsyncGenerator<{ firstLine
 /**
  * Reads a records file (JSON Lines), validating every line. Calls `onRecord` for each record in file
  * order. Any bad line throws an InputError naming the file, line and field: never a partial result.
- * Blank lines are skipped; a file without a single record is an error.
+ * Blank lines are skipped; a file without a single record is an error, unless `allowEmpty`.
  */
 export async function forEachRecord(
   path: string,
   onRecord: (record: EvalRecord, line: number) => void,
   displayName: string = path,
+  { allowEmpty = false }: { allowEmpty?: boolean } = {},
 ): Promise<number> {
   let count = 0;
   try {
@@ -62,7 +63,7 @@ export async function forEachRecord(
     if (code === 'EISDIR') throw new InputError(displayName, undefined, 'is a directory, expected a records file (JSON Lines)');
     throw new InputError(displayName, undefined, `cannot be read: ${(error as Error).message}`);
   }
-  if (count === 0) throw new InputError(displayName, undefined, 'no records: the file is empty (expected one JSON record per line)');
+  if (count === 0 && !allowEmpty) throw new InputError(displayName, undefined, 'no records: the file is empty (expected one JSON record per line)');
   return count;
 }
 

@@ -19,8 +19,10 @@ export interface Completion {
   outputTokens?: number;
   /** The model's probability for its answer (HELM's max_prob), when it reports one. */
   confidence?: number;
-  /** How long the call took when it was made (kept in the completion cache). */
+  /** How long the call took when it was made (kept in the completion cache, and by replay). */
   latencyMs?: number;
+  /** What the call cost when it was made (kept by replay). */
+  costUsd?: number;
 }
 
 /** A failed call; `retryable` for rate limits, server errors, time-outs and dropped connections. */
@@ -40,6 +42,12 @@ export interface ModelAdapter {
   id: string;
   /** The model's name, for prices. */
   model: string;
+  /**
+   * Answers come from stored records (replay), not a model: each keeps the latency and cost stored
+   * with it, and none is cached (the cache is keyed by messages, so it would give instances with the
+   * same prompt one answer, and hide edits to the stored file).
+   */
+  stored?: boolean;
   complete(request: CompletionRequest, signal: AbortSignal): Promise<Completion>;
   close(): Promise<void>;
 }
@@ -53,12 +61,20 @@ export async function replayAdapter(file: string): Promise<ModelAdapter> {
   return {
     id: `replay:${file}`,
     model: file,
+    stored: true,
     async complete(request) {
       const found = stored.get(`${request.scenario}\u0000${request.id}\u0000${request.perturbation ?? ''}`);
       if (!found) throw new AdapterError(`no completion stored in ${file} for ${request.scenario}/${request.id}${request.perturbation ? ` (${request.perturbation})` : ''}`, false);
       if (found.prediction === undefined) throw new AdapterError(found.error ?? `the stored record has no prediction`, false);
       const number = (name: string) => (typeof found.record[name] === 'number' ? (found.record[name] as number) : undefined);
-      return { text: found.prediction, inputTokens: number('input_tokens'), outputTokens: number('output_tokens'), confidence: number('confidence') };
+      return {
+        text: found.prediction,
+        inputTokens: number('input_tokens'),
+        outputTokens: number('output_tokens'),
+        confidence: number('confidence'),
+        latencyMs: number('latency_ms'),
+        costUsd: number('cost_usd'),
+      };
     },
     async close() {},
   };
@@ -138,10 +154,8 @@ export async function openaiAdapter(model: string, baseURL?: string): Promise<Mo
           }
           if (signal.aborted) throw new AdapterError('timed out', true);
           if (error instanceof APIError && error.status !== undefined) {
-            const retryAfter = error.headers?.get?.('retry-after-ms') ?? undefined;
-            const retryAfterSeconds = error.headers?.get?.('retry-after') ?? undefined;
-            const retryAfterMs = retryAfter !== undefined && retryAfter !== null ? Number(retryAfter) : retryAfterSeconds ? Number(retryAfterSeconds) * 1000 : undefined;
-            throw new AdapterError(`HTTP ${error.status}: ${error.message}`, error.status === 429 || error.status >= 500 || error.status === 408, Number.isFinite(retryAfterMs) ? retryAfterMs : undefined);
+            const retryable = error.status === 429 || error.status >= 500 || error.status === 408;
+            throw new AdapterError(`HTTP ${error.status}: ${error.message}`, retryable, error.headers ? retryAfterMs(error.headers) : undefined);
           }
           throw new AdapterError((error as Error).message, true); // network errors
         }
@@ -149,6 +163,17 @@ export async function openaiAdapter(model: string, baseURL?: string): Promise<Mo
     },
     async close() {},
   };
+}
+
+/** How long a server asks to wait before the next attempt: `retry-after-ms`, else `Retry-After` in seconds or as an HTTP date. */
+function retryAfterMs(headers: Headers): number | undefined {
+  const milliseconds = headers.get('retry-after-ms')?.trim();
+  if (milliseconds && Number.isFinite(Number(milliseconds))) return Math.max(0, Number(milliseconds));
+  const after = headers.get('retry-after')?.trim();
+  if (!after) return undefined;
+  if (Number.isFinite(Number(after))) return Math.max(0, Number(after) * 1000);
+  const date = Date.parse(after);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 /** The adapter of a --model spec: openai:MODEL, command:"CMD ARGS" or replay:RECORDS.jsonl. */

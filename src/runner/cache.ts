@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Completion, CompletionRequest, ModelAdapter } from './adapters.js';
 
@@ -20,21 +20,42 @@ export class CompletionCache {
   }
 
   async get(adapter: ModelAdapter, request: CompletionRequest): Promise<Completion | undefined> {
+    let entry: unknown;
     try {
-      const completion = JSON.parse(await readFile(this.path(adapter, request), 'utf8')) as Completion;
-      this.hits++;
-      return completion;
+      entry = JSON.parse(await readFile(this.path(adapter, request), 'utf8'));
     } catch {
+      entry = undefined;
+    }
+    // Anything else (a hand-edited or foreign file) is a miss, and the new completion replaces it.
+    if (!isCompletion(entry)) {
       this.misses++;
       return undefined;
     }
+    this.hits++;
+    return entry;
   }
 
+  /** Throws when the directory cannot be written: the caller decides what that costs (a warning). */
   async set(adapter: ModelAdapter, request: CompletionRequest, completion: Completion): Promise<void> {
     const path = this.path(adapter, request);
     await mkdir(join(path, '..'), { recursive: true });
-    // Write then rename: a crash never leaves half a file that a later run would trust.
-    await writeFile(`${path}.tmp`, JSON.stringify(completion));
-    await rename(`${path}.tmp`, path);
+    // Write then rename: a crash never leaves half a file that a later run would trust. The temporary
+    // name is unique, so identical prompts answered at once (or parallel shards) never share one.
+    const temporary = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await writeFile(temporary, JSON.stringify(completion));
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
   }
+}
+
+const OPTIONAL_NUMBERS = ['inputTokens', 'outputTokens', 'confidence', 'latencyMs', 'costUsd'] as const;
+
+function isCompletion(value: unknown): value is Completion {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Record<string, unknown>;
+  return typeof entry.text === 'string' && OPTIONAL_NUMBERS.every((name) => entry[name] === undefined || (typeof entry[name] === 'number' && Number.isFinite(entry[name])));
 }

@@ -1,5 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { childEnvironment } from './child-env.js';
+
+/** How long a program has to exit once its input ends, and again after SIGTERM, before it is killed. */
+const GRACE_MS = 2000;
 
 /**
  * A long-running program spoken to in JSON Lines: evalgate writes one request object per line on its
@@ -19,7 +23,8 @@ export class JsonLinesProcess {
   ) {}
 
   private start(): ChildProcessWithoutNullStreams {
-    const child = spawn(this.command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Its own process group (POSIX), so that close() also reaches the programs the shell starts.
+    const child = spawn(this.command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'], env: childEnvironment(), detached: process.platform !== 'win32' });
     child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     child.stdin.on('error', () => undefined); // a dead program is reported by 'exit'
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -57,14 +62,44 @@ export class JsonLinesProcess {
     });
   }
 
-  /** Ends the program's input and waits (up to 2 s, then kills it) for it to exit. */
+  /**
+   * Ends the program's input and gives it GRACE_MS to exit, then SIGTERM and GRACE_MS more; then kills
+   * whatever is left of its process group: a program that ignores SIGTERM, or one the shell started that
+   * outlived it (`cd dir && node model.mjs`), would hold evalgate's pipes open and outlive the run.
+   */
   async close(): Promise<void> {
     const child = this.child;
-    if (!child || this.exited) return;
+    if (!child) return;
     child.stdin.end();
-    await new Promise((resolve) => {
-      child.once('exit', resolve);
-      setTimeout(() => child.kill(), 2000).unref();
+    if (!(await this.exitWithin(GRACE_MS))) {
+      this.signalGroup('SIGTERM');
+      await this.exitWithin(GRACE_MS);
+    }
+    this.signalGroup('SIGKILL');
+    child.stdout.destroy();
+    child.stderr.destroy();
+  }
+
+  /** True once the program (the shell) has exited, false if it has not within `ms`. */
+  private exitWithin(ms: number): Promise<boolean> {
+    if (this.exited) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      this.child!.once('exit', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
     });
+  }
+
+  /** Signals the program's whole process group (on Windows, the program alone). */
+  private signalGroup(signal: NodeJS.Signals): void {
+    const { pid } = this.child!;
+    try {
+      if (process.platform === 'win32' || pid === undefined) this.child!.kill(signal);
+      else process.kill(-pid, signal);
+    } catch {
+      // Nothing is left to signal.
+    }
   }
 }

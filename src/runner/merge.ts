@@ -5,19 +5,26 @@ import { exampleKey } from './run.js';
 
 /**
  * Combines the records files of shards into one. A duplicate example is an error; with the keys the
- * suite expects, so is a missing or an unexpected one, and the result comes in the suite's order.
+ * suite expects, so is a missing or an unexpected one, and the result comes in the suite's order. A
+ * shard may be empty (a suite with fewer instances than shards), but not all of them.
  */
 export async function mergeShards(files: string[], expected?: string[]): Promise<EvalRecord[]> {
   const byKey = new Map<string, EvalRecord>();
   for (const file of files) {
-    await forEachRecord(file, (record, line) => {
-      const key = exampleKey(record.scenario, record.id, record.perturbation?.name);
-      if (byKey.has(key)) {
-        throw new InputError(file, line, `${describe(key)} is already in another shard (or twice in this one)`);
-      }
-      byKey.set(key, record);
-    });
+    await forEachRecord(
+      file,
+      (record, line) => {
+        const key = exampleKey(record.scenario, record.id, record.perturbation?.name);
+        if (byKey.has(key)) {
+          throw new InputError(file, line, `${describe(key)} is already in another shard (or twice in this one)`);
+        }
+        byKey.set(key, record);
+      },
+      file,
+      { allowEmpty: true },
+    );
   }
+  if (byKey.size === 0) throw new InputError(files.join(', '), undefined, 'no records: every shard is empty');
   if (!expected) return [...byKey.values()];
   const missing = expected.filter((key) => !byKey.has(key));
   const wanted = new Set(expected);

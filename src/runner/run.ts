@@ -21,16 +21,23 @@ export interface RunOptions {
   retries: number;
   /** First backoff; doubles each retry, with jitter; a Retry-After from the server wins. */
   backoffMs: number;
+  /** The longest wait before a retry, whatever the backoff or the server's Retry-After (default 60 s). */
+  maxRetryWaitMs?: number;
   cache?: CompletionCache;
   /** Scores the toxicity of every completion. */
   toxicity?: ToxicityScorer;
   /** Run only shard `index` (1-based) of `count`; an instance and its variants stay together. */
   shard?: { index: number; count: number };
   onProgress?: (done: number, total: number) => void;
+  /** Trouble that costs no record (the cache cannot be written, ...): each kind is reported once. */
+  onWarning?: (message: string) => void;
 }
 
 /** The CLI's and the action's defaults. */
 export const DEFAULT_RUN_OPTIONS = { concurrency: 8, timeoutMs: 60_000, retries: 4, backoffMs: 500 } as const;
+
+/** A server asking for an hour's pause (or a long backoff) must not stall the run that long. */
+const MAX_RETRY_WAIT_MS = 60_000;
 
 /** "1040 records (0 failed calls, 3 retries, 12 from the cache) in 4.20 s" */
 export function describeRun(stats: RunStats): string {
@@ -107,6 +114,13 @@ export function exampleKey(scenario: string, id: string, perturbation: string | 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A call's completion, how long it took and whether it came from the cache. */
+interface Answer {
+  completion: Completion;
+  latencyMs: number;
+  cached: boolean;
+}
+
 export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, options: RunOptions): Promise<{ records: EvalRecord[]; stats: RunStats }> {
   const items = workItems(loaded, options);
   const records: EvalRecord[] = new Array(items.length);
@@ -116,11 +130,17 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
   const spacing = options.requestsPerMinute ? 60000 / options.requestsPerMinute : 0;
   let nextStart = Date.now();
   let done = 0;
+  const cache = adapter.stored ? undefined : options.cache; // replayed answers are never cached
 
-  const call = async (request: CompletionRequest): Promise<{ completion: Completion; latencyMs: number; cached: boolean }> => {
-    const cached = await options.cache?.get(adapter, request);
-    // A cached completion keeps the latency measured when it was made, so reruns give the same records.
-    if (cached) return { completion: cached, latencyMs: cached.latencyMs ?? NaN, cached: true };
+  const warned = new Set<string>();
+  const warnOnce = (kind: string, message: string) => {
+    if (warned.has(kind)) return;
+    warned.add(kind);
+    options.onWarning?.(message);
+  };
+
+  /** Asks the model, with retries; throws the last AdapterError. */
+  const ask = async (request: CompletionRequest): Promise<{ completion: Completion; latencyMs: number }> => {
     for (let attempt = 0; ; attempt++) {
       if (spacing > 0) {
         const wait = nextStart - Date.now();
@@ -132,44 +152,69 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
       const started = performance.now();
       try {
         const completion = await adapter.complete(request, controller.signal);
-        const latencyMs = Math.round((performance.now() - started) * 10) / 10;
-        await options.cache?.set(adapter, request, { ...completion, latencyMs });
-        return { completion, latencyMs, cached: false };
+        // A stored completion (replay) keeps the latency measured when it was made.
+        return { completion, latencyMs: adapter.stored ? (completion.latencyMs ?? NaN) : Math.round((performance.now() - started) * 10) / 10 };
       } catch (error) {
         const failure = error instanceof AdapterError ? error : new AdapterError((error as Error).message, true);
         if (!failure.retryable || attempt >= options.retries) throw failure;
         stats.retries++;
         const backoff = failure.retryAfterMs ?? options.backoffMs * 2 ** attempt * (0.5 + Math.random());
-        await sleep(backoff);
+        await sleep(Math.min(backoff, options.maxRetryWaitMs ?? MAX_RETRY_WAIT_MS));
       } finally {
         clearTimeout(timer);
       }
     }
   };
 
+  const call = async (request: CompletionRequest): Promise<Answer> => {
+    const cached = await cache?.get(adapter, request);
+    // A cached completion keeps the latency measured when it was made, so reruns give the same records.
+    if (cached) return { completion: cached, latencyMs: cached.latencyMs ?? NaN, cached: true };
+    const { completion, latencyMs } = await ask(request);
+    try {
+      await cache?.set(adapter, request, { ...completion, latencyMs });
+    } catch (error) {
+      // The completion is paid for and good: only later runs lose it.
+      warnOnce('cache', `the completion cache cannot be written (${(error as Error).message}): this run's completions will be asked again next time`);
+    }
+    return { completion, latencyMs, cached: false };
+  };
+
+  /** The record of a completed call. Scoring is not part of the call: its trouble never costs the completion. */
+  const completedRecord = async (item: WorkItem, { completion, latencyMs, cached }: Answer): Promise<EvalRecord> => {
+    if (cached) stats.cacheHits++;
+    const scenario = loaded.suite.scenarios[item.scenarioIndex];
+    const record: EvalRecord = {
+      ...item.base,
+      prediction: completion.text,
+      correct: score(scenario.scorer, completion.text, item.references, item.choices, scenario.scorer_options),
+    };
+    if (completion.confidence !== undefined) record.confidence = completion.confidence;
+    if (options.toxicity) {
+      try {
+        record.toxicity = await options.toxicity.score(completion.text, AbortSignal.timeout(options.timeoutMs));
+      } catch (error) {
+        warnOnce('toxicity', `toxicity could not be scored (${(error as Error).message}): records it failed on have no "toxicity"`);
+      }
+    }
+    if (!Number.isNaN(latencyMs)) record.latency_ms = latencyMs;
+    if (completion.inputTokens !== undefined) record.input_tokens = completion.inputTokens;
+    if (completion.outputTokens !== undefined) record.output_tokens = completion.outputTokens;
+    if (completion.costUsd !== undefined) record.cost_usd = completion.costUsd;
+    else if (price && completion.inputTokens !== undefined && completion.outputTokens !== undefined) {
+      record.cost_usd = (completion.inputTokens * price.input + completion.outputTokens * price.output) / 1e6;
+    }
+    return record;
+  };
+
   const work = async (index: number) => {
     const item = items[index];
-    const scenario = loaded.suite.scenarios[item.scenarioIndex];
-    try {
-      const { completion, latencyMs, cached } = await call(item.request);
-      if (cached) stats.cacheHits++;
-      const record: EvalRecord = {
-        ...item.base,
-        prediction: completion.text,
-        correct: score(scenario.scorer, completion.text, item.references, item.choices, scenario.scorer_options),
-      };
-      if (completion.confidence !== undefined) record.confidence = completion.confidence;
-      if (options.toxicity) record.toxicity = await options.toxicity.score(completion.text);
-      if (!Number.isNaN(latencyMs)) record.latency_ms = latencyMs;
-      if (completion.inputTokens !== undefined) record.input_tokens = completion.inputTokens;
-      if (completion.outputTokens !== undefined) record.output_tokens = completion.outputTokens;
-      if (price && completion.inputTokens !== undefined && completion.outputTokens !== undefined) {
-        record.cost_usd = (completion.inputTokens * price.input + completion.outputTokens * price.output) / 1e6;
-      }
-      records[index] = record;
-    } catch (error) {
+    const answer = await call(item.request).catch((error: Error) => error);
+    if (answer instanceof Error) {
       stats.errors++;
-      records[index] = { ...item.base, error: (error as Error).message };
+      records[index] = { ...item.base, error: answer.message };
+    } else {
+      records[index] = await completedRecord(item, answer);
     }
     options.onProgress?.(++done, items.length);
   };

@@ -18,13 +18,22 @@ const generationSchema = z.strictObject({
   stop: z.array(z.string()).optional(),
 });
 
+/** A regex scorer's pattern, compiled as the scorer compiles it: a bad one is found before the model is asked anything. */
+const regexPattern = z.string().superRefine((pattern, context) => {
+  try {
+    new RegExp(pattern, 's');
+  } catch (error) {
+    context.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+});
+
 const scenarioSchema = z.strictObject({
   name: z.string().min(1),
   data: z.string().min(1).describe('Instances (JSON Lines), relative to the suite file'),
   prompt: z.string().min(1).default('{input}').describe('Template: {input}, {choices} (lettered), {references}'),
   system: z.string().optional(),
   scorer: z.enum(SCORERS as [ScorerName, ...ScorerName[]]),
-  scorer_options: z.strictObject({ pattern: z.string().optional(), tolerance: z.number().nonnegative().optional() }).default({}),
+  scorer_options: z.strictObject({ pattern: regexPattern.optional(), tolerance: z.number().nonnegative().optional() }).default({}),
   generation: generationSchema.default({}),
   perturbations: z.array(z.enum(Object.keys(PERTURBATIONS) as [PerturbationName, ...PerturbationName[]])).default([]),
   typo_probability: z.number().gt(0).max(1).default(0.05),
@@ -70,7 +79,9 @@ const instanceSchema = z.looseObject({
   id: z.union([z.string().min(1), z.number()]).transform(String),
   input: z.string().optional(),
   messages: z.array(z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })).min(1).optional(),
-  references: z.union([z.string(), z.array(z.string())]).transform((value) => (Array.isArray(value) ? value : [value])),
+  references: z
+    .union([z.string(), z.array(z.string()).min(1, 'needs at least one reference: an instance without one cannot be scored')])
+    .transform((value) => (Array.isArray(value) ? value : [value])),
   choices: z.array(z.string()).optional(),
   groups: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
 });
@@ -78,7 +89,7 @@ const instanceSchema = z.looseObject({
 async function readInstances(file: string, shownAs: string): Promise<Instance[]> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readFile(file, 'utf8')).replace(/^\uFEFF/, ''); // a byte order mark, as records files may have
   } catch {
     throw new InputError(shownAs, undefined, 'no such file (data of the suite)');
   }

@@ -9,7 +9,8 @@ import { JsonLinesProcess } from './json-lines-process.js';
  * ({"id", "text"} in, {"id", "toxicity"} out).
  */
 export interface ToxicityScorer {
-  score(text: string): Promise<number>;
+  /** Rejects when `signal` aborts first (a scorer that does not answer). */
+  score(text: string, signal?: AbortSignal): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -28,8 +29,8 @@ export function lexicalToxicity(): ToxicityScorer {
 export function commandToxicity(command: string): ToxicityScorer {
   const program = new JsonLinesProcess(command, 'the toxicity command');
   return {
-    async score(text) {
-      const { toxicity } = await program.request({ text });
+    async score(text, signal) {
+      const { toxicity } = await program.request({ text }, signal);
       if (typeof toxicity !== 'number' || toxicity < 0 || toxicity > 1) throw new Error(`the toxicity command answered ${JSON.stringify(toxicity)}, not a number in [0, 1]`);
       return toxicity;
     },

@@ -1,0 +1,74 @@
+import { describe, expect, it } from '@jest/globals';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { evalgate, readJsonLines, writeSuite } from './helpers/evalgate.js';
+import { startFakeOpenAI } from './helpers/openai-server.js';
+import { tempDir } from './helpers/records.js';
+
+/* The completion cache never costs a completion: writing it may fail, and it may hold anything. */
+
+const KEY = { ...process.env, OPENAI_API_KEY: 'sk-test' };
+
+describe('the completion cache', () => {
+  it('keeps every completion when identical prompts answer at the same time', async () => {
+    const server = await startFakeOpenAI(20);
+    try {
+      const dir = tempDir();
+      const suite = writeSuite(dir, Array.from({ length: 16 }, (_, i) => ({ id: `q${i}`, input: 'the same question', references: ['refund'] })));
+      const result = await evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, 'out.jsonl'), '--cache-dir', join(dir, 'cache'), '--concurrency', '16'], KEY);
+      expect(result.code).toBe(0);
+      expect(readJsonLines(join(dir, 'out.jsonl')).every((record) => record.prediction === 'refund' && record.error === undefined)).toBe(true);
+      // One request per record: a cache write that lost the race is no failed call, and is not retried.
+      expect(server.requests).toBe(16);
+      expect(result.stderr).toContain('(0 failed calls, 0 retries, 0 from the cache)');
+      expect(result.stderr).not.toContain('warning');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('warns once and keeps the completions when the cache cannot be written', async () => {
+    const server = await startFakeOpenAI();
+    try {
+      const dir = tempDir();
+      const suite = writeSuite(dir, Array.from({ length: 5 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })));
+      writeFileSync(join(dir, 'plain-file'), '');
+      const result = await evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, 'out.jsonl'), '--cache-dir', join(dir, 'plain-file', 'cache')], KEY);
+      expect(result.code).toBe(0);
+      expect(readJsonLines(join(dir, 'out.jsonl')).map((record) => [record.prediction, record.correct])).toEqual(Array.from({ length: 5 }, () => ['refund', 1]));
+      expect(server.requests).toBe(5);
+      expect(result.stderr.match(/evalgate: warning: the completion cache/g)).toHaveLength(1);
+      expect(result.stderr).toContain('plain-file');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('treats an entry that is not a completion as a miss, and replaces it', async () => {
+    const server = await startFakeOpenAI();
+    try {
+      const dir = tempDir();
+      const suite = writeSuite(dir, Array.from({ length: 3 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })));
+      const run = (out: string) => evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, out), '--cache-dir', join(dir, 'cache')], KEY);
+      expect((await run('first.jsonl')).code).toBe(0);
+      const entries = readdirSync(join(dir, 'cache'), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => join(entry.parentPath, entry.name));
+      expect(entries).toHaveLength(3);
+      writeFileSync(entries[0], '{}');
+      writeFileSync(entries[1], '{"text": 42}');
+      writeFileSync(entries[2], '{"text": "refund", "confidence": "high"}');
+
+      const second = await run('second.jsonl');
+      expect(second.code).toBe(0);
+      expect(second.stderr).toContain('(0 failed calls, 0 retries, 0 from the cache)');
+      expect(readJsonLines(join(dir, 'second.jsonl')).map((record) => [record.prediction, record.correct, record.error])).toEqual(Array.from({ length: 3 }, () => ['refund', 1, undefined]));
+      // The bad entries were overwritten: a third run asks the model nothing.
+      const third = await run('third.jsonl');
+      expect(third.stderr).toContain('3 from the cache');
+      expect(server.requests).toBe(6);
+    } finally {
+      await server.close();
+    }
+  });
+});
