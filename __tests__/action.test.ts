@@ -320,6 +320,19 @@ describe('the action outside pull requests and on bad input', () => {
     expect(failing.code).toBe(1);
     expect(failing.stdout).toContain('::error::eval-command failed (exit code 3): echo broken >&2; exit 3');
     expect(failing.output('verdict')).toBe('error');
+
+    // The command sees what a run: step sees, not the token or the runtime's credentials.
+    const snooping = await runAction({
+      event: 'push',
+      inputs: { ...inputs, 'eval-command': `${inputs['eval-command']} && env > eval/env.txt` },
+      cwd: workspace,
+      env: { ACTIONS_RUNTIME_TOKEN: 'runtime-token-xyz', OPENAI_API_KEY: 'sk-passed-on' },
+    });
+    expect(snooping.code).toBe(0);
+    const seen = readFileSync(join(workspace, 'eval/env.txt'), 'utf8');
+    expect(seen).not.toContain(TOKEN);
+    expect(seen).not.toContain('runtime-token-xyz');
+    expect(seen).toContain('OPENAI_API_KEY=sk-passed-on');
   });
 
   it('fails when the required policy input is missing', async () => {

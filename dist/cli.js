@@ -25852,7 +25852,7 @@ async function* readLineBatches(path2) {
   const rest = pending + decoder.end();
   if (rest.length > 0) yield { firstLine: nextLine, lines: [nextLine === 1 ? rest.replace(/^\uFEFF/, "") : rest] };
 }
-async function forEachRecord(path2, onRecord, displayName = path2) {
+async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty = false } = {}) {
   let count = 0;
   try {
     for await (const { firstLine: firstLine2, lines } of readLineBatches(path2)) {
@@ -25880,7 +25880,7 @@ async function forEachRecord(path2, onRecord, displayName = path2) {
     if (code === "EISDIR") throw new InputError(displayName, void 0, "is a directory, expected a records file (JSON Lines)");
     throw new InputError(displayName, void 0, `cannot be read: ${error62.message}`);
   }
-  if (count === 0) throw new InputError(displayName, void 0, "no records: the file is empty (expected one JSON record per line)");
+  if (count === 0 && !allowEmpty) throw new InputError(displayName, void 0, "no records: the file is empty (expected one JSON record per line)");
   return count;
 }
 async function readRecords(path2) {
@@ -46955,6 +46955,15 @@ var BufferedResponse = class {
 // src/runner/json-lines-process.ts
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+
+// src/runner/child-env.ts
+var RUNNER_SECRETS = /* @__PURE__ */ new Set(["ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL", "ACTIONS_RESULTS_URL", "ACTIONS_CACHE_URL", "ACTIONS_RUNTIME_URL"]);
+function childEnvironment(environment = process.env) {
+  return Object.fromEntries(Object.entries(environment).filter(([name]) => !name.toUpperCase().startsWith("INPUT_") && !RUNNER_SECRETS.has(name.toUpperCase())));
+}
+
+// src/runner/json-lines-process.ts
+var GRACE_MS = 2e3;
 var JsonLinesProcess = class {
   constructor(command, role) {
     this.command = command;
@@ -46967,7 +46976,7 @@ var JsonLinesProcess = class {
   nextId = 0;
   pending = /* @__PURE__ */ new Map();
   start() {
-    const child = spawn(this.command, { shell: true, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(this.command, { shell: true, stdio: ["pipe", "pipe", "pipe"], env: childEnvironment(), detached: process.platform !== "win32" });
     child.stderr.on("data", (chunk) => process.stderr.write(chunk));
     child.stdin.on("error", () => void 0);
     createInterface({ input: child.stdout }).on("line", (line) => {
@@ -47005,24 +47014,51 @@ var JsonLinesProcess = class {
 `);
     });
   }
-  /** Ends the program's input and waits (up to 2 s, then kills it) for it to exit. */
+  /**
+   * Ends the program's input and gives it GRACE_MS to exit, then SIGTERM and GRACE_MS more; then kills
+   * whatever is left of its process group: a program that ignores SIGTERM, or one the shell started that
+   * outlived it (`cd dir && node model.mjs`), would hold evalgate's pipes open and outlive the run.
+   */
   async close() {
     const child = this.child;
-    if (!child || this.exited) return;
+    if (!child) return;
     child.stdin.end();
-    await new Promise((resolve2) => {
-      child.once("exit", resolve2);
-      setTimeout(() => child.kill(), 2e3).unref();
+    if (!await this.exitWithin(GRACE_MS)) {
+      this.signalGroup("SIGTERM");
+      await this.exitWithin(GRACE_MS);
+    }
+    this.signalGroup("SIGKILL");
+    child.stdout.destroy();
+    child.stderr.destroy();
+  }
+  /** True once the program (the shell) has exited, false if it has not within `ms`. */
+  exitWithin(ms) {
+    if (this.exited) return Promise.resolve(true);
+    return new Promise((resolve2) => {
+      const timer = setTimeout(() => resolve2(false), ms);
+      this.child.once("exit", () => {
+        clearTimeout(timer);
+        resolve2(true);
+      });
     });
+  }
+  /** Signals the program's whole process group (on Windows, the program alone). */
+  signalGroup(signal) {
+    const { pid } = this.child;
+    try {
+      if (process.platform === "win32" || pid === void 0) this.child.kill(signal);
+      else process.kill(-pid, signal);
+    } catch {
+    }
   }
 };
 
 // src/runner/adapters.ts
 var AdapterError = class extends Error {
-  constructor(message, retryable, retryAfterMs) {
+  constructor(message, retryable, retryAfterMs2) {
     super(message);
     this.retryable = retryable;
-    this.retryAfterMs = retryAfterMs;
+    this.retryAfterMs = retryAfterMs2;
     this.name = "AdapterError";
   }
   retryable;
@@ -47036,12 +47072,20 @@ async function replayAdapter(file2) {
   return {
     id: `replay:${file2}`,
     model: file2,
+    stored: true,
     async complete(request) {
       const found = stored.get(`${request.scenario}\0${request.id}\0${request.perturbation ?? ""}`);
       if (!found) throw new AdapterError(`no completion stored in ${file2} for ${request.scenario}/${request.id}${request.perturbation ? ` (${request.perturbation})` : ""}`, false);
       if (found.prediction === void 0) throw new AdapterError(found.error ?? `the stored record has no prediction`, false);
       const number4 = (name) => typeof found.record[name] === "number" ? found.record[name] : void 0;
-      return { text: found.prediction, inputTokens: number4("input_tokens"), outputTokens: number4("output_tokens"), confidence: number4("confidence") };
+      return {
+        text: found.prediction,
+        inputTokens: number4("input_tokens"),
+        outputTokens: number4("output_tokens"),
+        confidence: number4("confidence"),
+        latencyMs: number4("latency_ms"),
+        costUsd: number4("cost_usd")
+      };
     },
     async close() {
     }
@@ -47104,10 +47148,8 @@ async function openaiAdapter(model, baseURL) {
           }
           if (signal.aborted) throw new AdapterError("timed out", true);
           if (error62 instanceof APIError2 && error62.status !== void 0) {
-            const retryAfter = error62.headers?.get?.("retry-after-ms") ?? void 0;
-            const retryAfterSeconds = error62.headers?.get?.("retry-after") ?? void 0;
-            const retryAfterMs = retryAfter !== void 0 && retryAfter !== null ? Number(retryAfter) : retryAfterSeconds ? Number(retryAfterSeconds) * 1e3 : void 0;
-            throw new AdapterError(`HTTP ${error62.status}: ${error62.message}`, error62.status === 429 || error62.status >= 500 || error62.status === 408, Number.isFinite(retryAfterMs) ? retryAfterMs : void 0);
+            const retryable = error62.status === 429 || error62.status >= 500 || error62.status === 408;
+            throw new AdapterError(`HTTP ${error62.status}: ${error62.message}`, retryable, error62.headers ? retryAfterMs(error62.headers) : void 0);
           }
           throw new AdapterError(error62.message, true);
         }
@@ -47116,6 +47158,15 @@ async function openaiAdapter(model, baseURL) {
     async close() {
     }
   };
+}
+function retryAfterMs(headers) {
+  const milliseconds = headers.get("retry-after-ms")?.trim();
+  if (milliseconds && Number.isFinite(Number(milliseconds))) return Math.max(0, Number(milliseconds));
+  const after = headers.get("retry-after")?.trim();
+  if (!after) return void 0;
+  if (Number.isFinite(Number(after))) return Math.max(0, Number(after) * 1e3);
+  const date5 = Date.parse(after);
+  return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - Date.now());
 }
 async function adapterFromSpec(spec, baseUrl) {
   const split = spec.indexOf(":");
@@ -47128,8 +47179,8 @@ async function adapterFromSpec(spec, baseUrl) {
 }
 
 // src/runner/cache.ts
-import { createHash as createHash2 } from "node:crypto";
-import { mkdir, readFile as readFile6, rename, writeFile } from "node:fs/promises";
+import { createHash as createHash2, randomBytes } from "node:crypto";
+import { mkdir, readFile as readFile6, rename, rm, writeFile } from "node:fs/promises";
 import { join as join3 } from "node:path";
 var CompletionCache = class {
   constructor(directory) {
@@ -47143,22 +47194,39 @@ var CompletionCache = class {
     return join3(this.directory, key.slice(0, 2), `${key.slice(2)}.json`);
   }
   async get(adapter, request) {
+    let entry;
     try {
-      const completion = JSON.parse(await readFile6(this.path(adapter, request), "utf8"));
-      this.hits++;
-      return completion;
+      entry = JSON.parse(await readFile6(this.path(adapter, request), "utf8"));
     } catch {
+      entry = void 0;
+    }
+    if (!isCompletion(entry)) {
       this.misses++;
       return void 0;
     }
+    this.hits++;
+    return entry;
   }
+  /** Throws when the directory cannot be written: the caller decides what that costs (a warning). */
   async set(adapter, request, completion) {
     const path2 = this.path(adapter, request);
     await mkdir(join3(path2, ".."), { recursive: true });
-    await writeFile(`${path2}.tmp`, JSON.stringify(completion));
-    await rename(`${path2}.tmp`, path2);
+    const temporary = `${path2}.${process.pid}-${randomBytes(6).toString("hex")}.tmp`;
+    try {
+      await writeFile(temporary, JSON.stringify(completion));
+      await rename(temporary, path2);
+    } catch (error62) {
+      await rm(temporary, { force: true });
+      throw error62;
+    }
   }
 };
+var OPTIONAL_NUMBERS = ["inputTokens", "outputTokens", "confidence", "latencyMs", "costUsd"];
+function isCompletion(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const entry = value;
+  return typeof entry.text === "string" && OPTIONAL_NUMBERS.every((name) => entry[name] === void 0 || typeof entry[name] === "number" && Number.isFinite(entry[name]));
+}
 
 // node_modules/obscenity/dist/index.mjs
 var import_index2 = __toESM(require_dist2(), 1);
@@ -47207,8 +47275,8 @@ function lexicalToxicity() {
 function commandToxicity(command) {
   const program2 = new JsonLinesProcess(command, "the toxicity command");
   return {
-    async score(text) {
-      const { toxicity } = await program2.request({ text });
+    async score(text, signal) {
+      const { toxicity } = await program2.request({ text }, signal);
       if (typeof toxicity !== "number" || toxicity < 0 || toxicity > 1) throw new Error(`the toxicity command answered ${JSON.stringify(toxicity)}, not a number in [0, 1]`);
       return toxicity;
     },
@@ -47454,13 +47522,20 @@ var generationSchema = external_exports.strictObject({
   top_p: external_exports.number().gt(0).max(1).optional(),
   stop: external_exports.array(external_exports.string()).optional()
 });
+var regexPattern = external_exports.string().superRefine((pattern2, context) => {
+  try {
+    new RegExp(pattern2, "s");
+  } catch (error62) {
+    context.addIssue({ code: "custom", message: error62.message });
+  }
+});
 var scenarioSchema = external_exports.strictObject({
   name: external_exports.string().min(1),
   data: external_exports.string().min(1).describe("Instances (JSON Lines), relative to the suite file"),
   prompt: external_exports.string().min(1).default("{input}").describe("Template: {input}, {choices} (lettered), {references}"),
   system: external_exports.string().optional(),
   scorer: external_exports.enum(SCORERS),
-  scorer_options: external_exports.strictObject({ pattern: external_exports.string().optional(), tolerance: external_exports.number().nonnegative().optional() }).default({}),
+  scorer_options: external_exports.strictObject({ pattern: regexPattern.optional(), tolerance: external_exports.number().nonnegative().optional() }).default({}),
   generation: generationSchema.default({}),
   perturbations: external_exports.array(external_exports.enum(Object.keys(PERTURBATIONS))).default([]),
   typo_probability: external_exports.number().gt(0).max(1).default(0.05)
@@ -47478,14 +47553,14 @@ var instanceSchema = external_exports.looseObject({
   id: external_exports.union([external_exports.string().min(1), external_exports.number()]).transform(String),
   input: external_exports.string().optional(),
   messages: external_exports.array(external_exports.strictObject({ role: external_exports.enum(["system", "user", "assistant"]), content: external_exports.string() })).min(1).optional(),
-  references: external_exports.union([external_exports.string(), external_exports.array(external_exports.string())]).transform((value) => Array.isArray(value) ? value : [value]),
+  references: external_exports.union([external_exports.string(), external_exports.array(external_exports.string()).min(1, "needs at least one reference: an instance without one cannot be scored")]).transform((value) => Array.isArray(value) ? value : [value]),
   choices: external_exports.array(external_exports.string()).optional(),
   groups: external_exports.record(external_exports.string(), external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]).transform(String)).optional()
 });
 async function readInstances(file2, shownAs) {
   let text;
   try {
-    text = await readFile7(file2, "utf8");
+    text = (await readFile7(file2, "utf8")).replace(/^\uFEFF/, "");
   } catch {
     throw new InputError(shownAs, void 0, "no such file (data of the suite)");
   }
@@ -47548,6 +47623,7 @@ function messagesFor(scenario, instance, input2) {
 
 // src/runner/run.ts
 var DEFAULT_RUN_OPTIONS = { concurrency: 8, timeoutMs: 6e4, retries: 4, backoffMs: 500 };
+var MAX_RETRY_WAIT_MS = 6e4;
 function describeRun(stats) {
   return `${stats.records} records (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache) in ${stats.seconds.toFixed(2)} s`;
 }
@@ -47605,9 +47681,14 @@ async function runSuite(loaded, adapter, options) {
   const spacing = options.requestsPerMinute ? 6e4 / options.requestsPerMinute : 0;
   let nextStart = Date.now();
   let done = 0;
-  const call = async (request) => {
-    const cached2 = await options.cache?.get(adapter, request);
-    if (cached2) return { completion: cached2, latencyMs: cached2.latencyMs ?? NaN, cached: true };
+  const cache = adapter.stored ? void 0 : options.cache;
+  const warned = /* @__PURE__ */ new Set();
+  const warnOnce = (kind, message) => {
+    if (warned.has(kind)) return;
+    warned.add(kind);
+    options.onWarning?.(message);
+  };
+  const ask = async (request) => {
     for (let attempt = 0; ; attempt++) {
       if (spacing > 0) {
         const wait = nextStart - Date.now();
@@ -47619,43 +47700,62 @@ async function runSuite(loaded, adapter, options) {
       const started = performance.now();
       try {
         const completion = await adapter.complete(request, controller.signal);
-        const latencyMs = Math.round((performance.now() - started) * 10) / 10;
-        await options.cache?.set(adapter, request, { ...completion, latencyMs });
-        return { completion, latencyMs, cached: false };
+        return { completion, latencyMs: adapter.stored ? completion.latencyMs ?? NaN : Math.round((performance.now() - started) * 10) / 10 };
       } catch (error62) {
         const failure2 = error62 instanceof AdapterError ? error62 : new AdapterError(error62.message, true);
         if (!failure2.retryable || attempt >= options.retries) throw failure2;
         stats.retries++;
         const backoff = failure2.retryAfterMs ?? options.backoffMs * 2 ** attempt * (0.5 + Math.random());
-        await sleep2(backoff);
+        await sleep2(Math.min(backoff, options.maxRetryWaitMs ?? MAX_RETRY_WAIT_MS));
       } finally {
         clearTimeout(timer);
       }
     }
   };
+  const call = async (request) => {
+    const cached2 = await cache?.get(adapter, request);
+    if (cached2) return { completion: cached2, latencyMs: cached2.latencyMs ?? NaN, cached: true };
+    const { completion, latencyMs } = await ask(request);
+    try {
+      await cache?.set(adapter, request, { ...completion, latencyMs });
+    } catch (error62) {
+      warnOnce("cache", `the completion cache cannot be written (${error62.message}): this run's completions will be asked again next time`);
+    }
+    return { completion, latencyMs, cached: false };
+  };
+  const completedRecord = async (item, { completion, latencyMs, cached: cached2 }) => {
+    if (cached2) stats.cacheHits++;
+    const scenario = loaded.suite.scenarios[item.scenarioIndex];
+    const record2 = {
+      ...item.base,
+      prediction: completion.text,
+      correct: score(scenario.scorer, completion.text, item.references, item.choices, scenario.scorer_options)
+    };
+    if (completion.confidence !== void 0) record2.confidence = completion.confidence;
+    if (options.toxicity) {
+      try {
+        record2.toxicity = await options.toxicity.score(completion.text, AbortSignal.timeout(options.timeoutMs));
+      } catch (error62) {
+        warnOnce("toxicity", `toxicity could not be scored (${error62.message}): records it failed on have no "toxicity"`);
+      }
+    }
+    if (!Number.isNaN(latencyMs)) record2.latency_ms = latencyMs;
+    if (completion.inputTokens !== void 0) record2.input_tokens = completion.inputTokens;
+    if (completion.outputTokens !== void 0) record2.output_tokens = completion.outputTokens;
+    if (completion.costUsd !== void 0) record2.cost_usd = completion.costUsd;
+    else if (price && completion.inputTokens !== void 0 && completion.outputTokens !== void 0) {
+      record2.cost_usd = (completion.inputTokens * price.input + completion.outputTokens * price.output) / 1e6;
+    }
+    return record2;
+  };
   const work = async (index) => {
     const item = items[index];
-    const scenario = loaded.suite.scenarios[item.scenarioIndex];
-    try {
-      const { completion, latencyMs, cached: cached2 } = await call(item.request);
-      if (cached2) stats.cacheHits++;
-      const record2 = {
-        ...item.base,
-        prediction: completion.text,
-        correct: score(scenario.scorer, completion.text, item.references, item.choices, scenario.scorer_options)
-      };
-      if (completion.confidence !== void 0) record2.confidence = completion.confidence;
-      if (options.toxicity) record2.toxicity = await options.toxicity.score(completion.text);
-      if (!Number.isNaN(latencyMs)) record2.latency_ms = latencyMs;
-      if (completion.inputTokens !== void 0) record2.input_tokens = completion.inputTokens;
-      if (completion.outputTokens !== void 0) record2.output_tokens = completion.outputTokens;
-      if (price && completion.inputTokens !== void 0 && completion.outputTokens !== void 0) {
-        record2.cost_usd = (completion.inputTokens * price.input + completion.outputTokens * price.output) / 1e6;
-      }
-      records[index] = record2;
-    } catch (error62) {
+    const answer = await call(item.request).catch((error62) => error62);
+    if (answer instanceof Error) {
       stats.errors++;
-      records[index] = { ...item.base, error: error62.message };
+      records[index] = { ...item.base, error: answer.message };
+    } else {
+      records[index] = await completedRecord(item, answer);
     }
     options.onProgress?.(++done, items.length);
   };
@@ -47672,14 +47772,20 @@ async function runSuite(loaded, adapter, options) {
 async function mergeShards(files, expected) {
   const byKey = /* @__PURE__ */ new Map();
   for (const file2 of files) {
-    await forEachRecord(file2, (record2, line) => {
-      const key = exampleKey(record2.scenario, record2.id, record2.perturbation?.name);
-      if (byKey.has(key)) {
-        throw new InputError(file2, line, `${describe3(key)} is already in another shard (or twice in this one)`);
-      }
-      byKey.set(key, record2);
-    });
+    await forEachRecord(
+      file2,
+      (record2, line) => {
+        const key = exampleKey(record2.scenario, record2.id, record2.perturbation?.name);
+        if (byKey.has(key)) {
+          throw new InputError(file2, line, `${describe3(key)} is already in another shard (or twice in this one)`);
+        }
+        byKey.set(key, record2);
+      },
+      file2,
+      { allowEmpty: true }
+    );
   }
+  if (byKey.size === 0) throw new InputError(files.join(", "), void 0, "no records: every shard is empty");
   if (!expected) return [...byKey.values()];
   const missing = expected.filter((key) => !byKey.has(key));
   const wanted = new Set(expected);
@@ -47836,7 +47942,9 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
         cache,
         toxicity,
         shard: flags.shard,
-        onProgress: progressReporter(io)
+        onProgress: progressReporter(io),
+        onWarning: (message) => io.stderr(`evalgate: warning: ${message}
+`)
       });
       await writeRecords(flags.out, records);
       io.stderr(`evalgate: ${flags.out}: ${describeRun(stats)}

@@ -14,6 +14,7 @@ import { buildGateReport, parseGateReport, type GateReport } from './report/gate
 import { importResults, type ImportFormat } from './importers/index.js';
 import { adapterFromSpec } from './runner/adapters.js';
 import { CompletionCache } from './runner/cache.js';
+import { childEnvironment } from './runner/child-env.js';
 import { lexicalToxicity } from './runner/toxicity.js';
 import { DEFAULT_RUN_OPTIONS, describeRun, runSuite } from './runner/run.js';
 import { writeRecords } from './records/write.js';
@@ -93,7 +94,8 @@ async function runSuiteForCandidate(suiteFile: string, modelSpec: string, baseUr
 async function runEvalCommand(command: string): Promise<void> {
   core.info(`evalgate: running ${command}`);
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(command, { shell: process.platform === 'win32' ? true : '/bin/bash', stdio: ['ignore', 'inherit', 'inherit'] });
+    // The team's command gets what a `run:` step gets, not the runner's tokens given to this action.
+    const child = spawn(command, { shell: process.platform === 'win32' ? true : '/bin/bash', stdio: ['ignore', 'inherit', 'inherit'], env: childEnvironment() });
     child.on('error', reject);
     child.on('close', resolve);
   });
