@@ -47679,7 +47679,13 @@ async function runSuite(loaded, adapter, options) {
   const runStarted = performance.now();
   const price = loaded.suite.prices[adapter.model];
   const spacing = options.requestsPerMinute ? 6e4 / options.requestsPerMinute : 0;
-  let nextStart = Date.now();
+  let turn = Promise.resolve();
+  let lastStart = -Infinity;
+  const pace = () => turn = turn.then(async () => {
+    const wait = lastStart + spacing - performance.now();
+    if (wait > 0) await sleep2(wait);
+    lastStart = performance.now();
+  });
   let done = 0;
   const cache = adapter.stored ? void 0 : options.cache;
   const warned = /* @__PURE__ */ new Set();
@@ -47690,11 +47696,7 @@ async function runSuite(loaded, adapter, options) {
   };
   const ask = async (request) => {
     for (let attempt = 0; ; attempt++) {
-      if (spacing > 0) {
-        const wait = nextStart - Date.now();
-        nextStart = Math.max(nextStart, Date.now()) + spacing;
-        if (wait > 0) await sleep2(wait);
-      }
+      if (spacing > 0) await pace();
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), options.timeoutMs);
       const started = performance.now();

@@ -128,7 +128,16 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
   const runStarted = performance.now();
   const price = loaded.suite.prices[adapter.model];
   const spacing = options.requestsPerMinute ? 60000 / options.requestsPerMinute : 0;
-  let nextStart = Date.now();
+  // Starts take turns: each waits until `spacing` after the one before really started, so timers that
+  // fire late (a busy process) can delay starts but never bunch them.
+  let turn: Promise<void> = Promise.resolve();
+  let lastStart = -Infinity;
+  const pace = () =>
+    (turn = turn.then(async () => {
+      const wait = lastStart + spacing - performance.now();
+      if (wait > 0) await sleep(wait);
+      lastStart = performance.now();
+    }));
   let done = 0;
   const cache = adapter.stored ? undefined : options.cache; // replayed answers are never cached
 
@@ -142,11 +151,7 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
   /** Asks the model, with retries; throws the last AdapterError. */
   const ask = async (request: CompletionRequest): Promise<{ completion: Completion; latencyMs: number }> => {
     for (let attempt = 0; ; attempt++) {
-      if (spacing > 0) {
-        const wait = nextStart - Date.now();
-        nextStart = Math.max(nextStart, Date.now()) + spacing;
-        if (wait > 0) await sleep(wait);
-      }
+      if (spacing > 0) await pace();
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), options.timeoutMs);
       const started = performance.now();
