@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evalgate, readJsonLines, writeSuite } from './helpers/evalgate.js';
@@ -73,6 +74,22 @@ describe('a model command', () => {
     expect(readJsonLines(join(dir, 'out.jsonl'))).toMatchObject([{ id: 'q', prediction: 'refund', correct: 1 }]);
     expect(await stopsRunningWithin(modelPid(), 5000)).toBe(true);
   }, 40_000);
+
+  it('is stopped when evalgate is interrupted (Ctrl-C), though its own process group gets no signal', async () => {
+    const dir = tempDir();
+    const pidFile = join(dir, 'model.pid');
+    const model = join(dir, 'silent.mjs');
+    // Starts, never answers, ignores SIGTERM and the end of its input.
+    writeFileSync(model, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nprocess.on('SIGTERM', () => {});\nsetInterval(() => {}, 1000);\nprocess.stdin.resume();\n`);
+    const suite = writeSuite(dir, [{ id: 'q', input: 'x', references: ['refund'] }]);
+    const child = spawn(process.execPath, ['dist/cli.js', 'run', '--suite', suite, '--model', `command:cd . && node ${model}`, '--out', join(dir, 'out.jsonl'), '--no-cache'], { stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    for (const deadline = Date.now() + 10_000; !existsSync(pidFile) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    const modelPid = Number(readFileSync(pidFile, 'utf8'));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(await stopsRunningWithin(modelPid, 5000)).toBe(true);
+  }, 30_000);
 
   it("gets evalgate's environment without the Actions runner's secrets", async () => {
     const dir = tempDir();

@@ -46975,8 +46975,11 @@ var JsonLinesProcess = class {
   exited;
   nextId = 0;
   pending = /* @__PURE__ */ new Map();
+  /** If evalgate exits without close() (an error, Ctrl-C), the program's group must not outlive it. */
+  killOnExit = () => this.signalGroup("SIGKILL");
   start() {
     const child = spawn(this.command, { shell: true, stdio: ["pipe", "pipe", "pipe"], env: childEnvironment(), detached: process.platform !== "win32" });
+    process.once("exit", this.killOnExit);
     child.stderr.on("data", (chunk) => process.stderr.write(chunk));
     child.stdin.on("error", () => void 0);
     createInterface({ input: child.stdout }).on("line", (line) => {
@@ -47028,6 +47031,7 @@ var JsonLinesProcess = class {
       await this.exitWithin(GRACE_MS);
     }
     this.signalGroup("SIGKILL");
+    process.removeListener("exit", this.killOnExit);
     child.stdout.destroy();
     child.stderr.destroy();
   }
@@ -47052,6 +47056,10 @@ var JsonLinesProcess = class {
     }
   }
 };
+function exitOnSignals() {
+  process.once("SIGINT", () => process.exit(130));
+  process.once("SIGTERM", () => process.exit(143));
+}
 
 // src/runner/adapters.ts
 var AdapterError = class extends Error {
@@ -48010,6 +48018,7 @@ async function runCli(argv, io) {
 
 // src/bin.ts
 function main() {
+  exitOnSignals();
   process.stdout.on("error", (error62) => {
     if (error62.code === "EPIPE") process.exit(process.exitCode ?? 0);
     throw error62;

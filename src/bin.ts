@@ -1,10 +1,12 @@
 import { runCli } from './cli.js';
+import { exitOnSignals } from './runner/json-lines-process.js';
 
 /**
  * The CLI's entry point and the one place it ends the process. Unexpected errors are bugs: print them
  * and exit 2 rather than let a half-written result pass as success.
  */
 function main(): void {
+  exitOnSignals();
   // A reader that stops early (`evalgate metrics ... | head`) is not an error.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);

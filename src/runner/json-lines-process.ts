@@ -22,9 +22,13 @@ export class JsonLinesProcess {
     private readonly role: string,
   ) {}
 
+  /** If evalgate exits without close() (an error, Ctrl-C), the program's group must not outlive it. */
+  private readonly killOnExit = () => this.signalGroup('SIGKILL');
+
   private start(): ChildProcessWithoutNullStreams {
     // Its own process group (POSIX), so that close() also reaches the programs the shell starts.
     const child = spawn(this.command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'], env: childEnvironment(), detached: process.platform !== 'win32' });
+    process.once('exit', this.killOnExit);
     child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     child.stdin.on('error', () => undefined); // a dead program is reported by 'exit'
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -76,6 +80,7 @@ export class JsonLinesProcess {
       await this.exitWithin(GRACE_MS);
     }
     this.signalGroup('SIGKILL');
+    process.removeListener('exit', this.killOnExit);
     child.stdout.destroy();
     child.stderr.destroy();
   }
@@ -102,4 +107,13 @@ export class JsonLinesProcess {
       // Nothing is left to signal.
     }
   }
+}
+
+/**
+ * For entry points: a signal (Ctrl-C, a cancelled job) ends evalgate through process.exit, so that the
+ * programs above, in process groups of their own where the signal does not reach, are stopped too.
+ */
+export function exitOnSignals(): void {
+  process.once('SIGINT', () => process.exit(130));
+  process.once('SIGTERM', () => process.exit(143));
 }
