@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { commentMarker } from '../src/github/comment.js';
 import { codeSpan, escapeHtml, escapeMarkdown, escapeTerminal } from '../src/report/markdown.js';
 
 // What a model or another tool wrote must stay inert wherever evalgate shows it.
@@ -31,5 +32,15 @@ describe('escaping data for reports', () => {
     const text = escapeTerminal('id\n::set-output name=verdict::pass\r\u001b[31m');
     expect(text).toBe('id\\n::set-output name=verdict::pass\\r\\u001b[31m');
     expect(text).not.toMatch(/[\n\r\u001b]/);
+  });
+});
+
+describe('the sticky comment marker', () => {
+  it('keeps plain names, never ends its HTML comment early, and gives different names different markers', () => {
+    expect(commentMarker('customer-support')).toBe('<!-- evalgate:policy=customer-support -->');
+    const names = ['a--b', 'a_b', 'a>b', 'a%3Eb', 'a---b', 'a-%2Db'];
+    const markers = names.map(commentMarker);
+    expect(new Set(markers).size).toBe(names.length);
+    for (const marker of markers) expect(marker.slice('<!--'.length, -'-->'.length)).not.toMatch(/--|>/);
   });
 });

@@ -2,9 +2,13 @@ import type { getOctokit } from '@actions/github';
 
 type Octokit = ReturnType<typeof getOctokit>;
 
-/** The hidden marker that finds a policy's comment again: one comment per policy. */
+/**
+ * The hidden marker that finds a policy's comment again: one comment per policy. The name is escaped
+ * so that it cannot end the HTML comment ("--", ">") and two names never share a marker; names without
+ * "%", ">" or "--" appear as they are.
+ */
 export function commentMarker(policyName: string): string {
-  return `<!-- evalgate:policy=${policyName.replace(/--|>/g, '_')} -->`;
+  return `<!-- evalgate:policy=${policyName.replace(/%/g, '%25').replace(/>/g, '%3E').replace(/--/g, '-%2D')} -->`;
 }
 
 /**
