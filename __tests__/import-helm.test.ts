@@ -47,6 +47,25 @@ describe('importing a HELM run', () => {
     expect(metrics.accuracy_fair.value).toBe(1);
   });
 
+  it('reads the test split, as HELM summarises it, and the valid split only in a run without a test split', async () => {
+    const dir = tempDir();
+    const stat = (name: string, mean: number, split: string) => ({ name: { name, split }, count: 1, sum: mean, mean });
+    writeFileSync(join(dir, 'run_spec.json'), JSON.stringify({ name: 'mmlu:subject=law,model=x' }));
+    writeFileSync(join(dir, 'scenario_state.json'), JSON.stringify({ request_states: [] }));
+    const write = (entries: object[]) => writeFileSync(join(dir, 'per_instance_stats.json'), JSON.stringify(entries));
+    write([
+      { instance_id: 'v1', train_trial_index: 0, stats: [stat('exact_match', 0, 'valid')] },
+      { instance_id: 't1', train_trial_index: 0, stats: [stat('exact_match', 1, 'test')] },
+      { instance_id: 't2', train_trial_index: 0, stats: [stat('exact_match', 0, 'test')] },
+    ]);
+    expect((await importHelm(dir)).map((record) => [record.id, record.correct])).toEqual([
+      ['t1', 1],
+      ['t2', 0],
+    ]);
+    write([{ instance_id: 'v1', train_trial_index: 0, stats: [stat('exact_match', 1, 'valid')] }]);
+    expect((await importHelm(dir)).map((record) => [record.id, record.correct])).toEqual([['v1', 1]]);
+  });
+
   it('reads a separate-choice run (one request per choice): the prediction is the choice HELM picked', async () => {
     const dir = tempDir();
     const stat = (name: string, mean: number) => ({ name: { name, split: 'test' }, count: 1, sum: mean, mean });

@@ -46127,8 +46127,11 @@ async function importHelm(directory) {
     const key = keyOf2(request.instance.id, request.instance.perturbation);
     requests.set(key, [...requests.get(key) ?? [], request]);
   }
-  const instances = perInstance.filter((entry) => (entry.train_trial_index ?? 0) === 0);
-  const statsOf = (entry) => new Map(entry.stats.filter((stat3) => stat3.count > 0 && stat3.mean !== void 0).map((stat3) => [stat3.name.name, stat3.mean]));
+  const firstTrial = perInstance.filter((entry) => (entry.train_trial_index ?? 0) === 0);
+  const split = firstTrial.some((entry) => entry.stats.some((stat3) => stat3.name.split === "test")) ? "test" : "valid";
+  const inSplit = (stat3) => (stat3.name.split ?? split) === split;
+  const instances = firstTrial.filter((entry) => entry.stats.some(inSplit));
+  const statsOf = (entry) => new Map(entry.stats.filter((stat3) => inSplit(stat3) && stat3.count > 0 && stat3.mean !== void 0).map((stat3) => [stat3.name.name, stat3.mean]));
   const calibrated = instances.some((entry) => (statsOf(entry).get("max_prob") ?? 1) < 1);
   return instances.map((entry, index) => {
     const stats = statsOf(entry);

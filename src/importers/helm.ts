@@ -5,7 +5,8 @@ import { InputError } from '../records/errors.js';
 import type { EvalRecord, Perturbation } from '../records/types.js';
 
 /*
- * A HELM run directory -> records, one per instance and perturbation (train trial 0):
+ * A HELM run directory -> records, one per instance and perturbation (train trial 0, test split; the
+ * valid split only in a run without a test split):
  * per_instance_stats.json gives the scores (`exact_match`, else `quasi_exact_match`, as `correct`;
  * `max_prob` as `confidence` when the run had real log-probabilities; `inference_runtime` as
  * latency; token counts), scenario_state.json the prompt, the completion and the correct references,
@@ -87,8 +88,13 @@ export async function importHelm(directory: string): Promise<EvalRecord[]> {
     const key = keyOf(request.instance.id, request.instance.perturbation);
     requests.set(key, [...(requests.get(key) ?? []), request]);
   }
-  const instances = perInstance.filter((entry) => (entry.train_trial_index ?? 0) === 0);
-  const statsOf = (entry: InstanceStats) => new Map(entry.stats.filter((stat) => stat.count > 0 && stat.mean !== undefined).map((stat) => [stat.name.name, stat.mean!]));
+  // HELM evaluates the test split, and the valid split too when the run spec asks: records come from
+  // the test split (as HELM's own summary), or from the valid split in a run that has no test split.
+  const firstTrial = perInstance.filter((entry) => (entry.train_trial_index ?? 0) === 0);
+  const split = firstTrial.some((entry) => entry.stats.some((stat) => stat.name.split === 'test')) ? 'test' : 'valid';
+  const inSplit = (stat: InstanceStats['stats'][number]) => (stat.name.split ?? split) === split;
+  const instances = firstTrial.filter((entry) => entry.stats.some(inSplit));
+  const statsOf = (entry: InstanceStats) => new Map(entry.stats.filter((stat) => inSplit(stat) && stat.count > 0 && stat.mean !== undefined).map((stat) => [stat.name.name, stat.mean!]));
   // max_prob is 1 everywhere when the run had no real log-probabilities: not a confidence then.
   const calibrated = instances.some((entry) => (statsOf(entry).get('max_prob') ?? 1) < 1);
 
