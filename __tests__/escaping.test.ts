@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
+import { join } from 'node:path';
+import { runCli } from '../src/cli.js';
 import { commentMarker } from '../src/github/comment.js';
 import { codeSpan, escapeHtml, escapeMarkdown, escapeTerminal } from '../src/report/markdown.js';
+import { record, tempDir, writeLines } from './helpers/records.js';
 
 // What a model or another tool wrote must stay inert wherever evalgate shows it.
 const JOINER = '\u2060';
@@ -9,6 +12,8 @@ describe('escaping data for reports', () => {
   it('markdown: punctuation escaped, line ends gone, mentions and links broken', () => {
     expect(escapeMarkdown('a|b <img src=x> *x* `c`')).toBe('a\\|b \\<img src=x\\> \\*x\\* \\`c\\`');
     expect(escapeMarkdown('one\ntwo\r\rthree\u2028four')).toBe('one two  three four');
+    // Math ($...$ renders as LaTeX) and invisible marks that reorder text ("liaf" shown as "fail").
+    expect(escapeMarkdown('$x^2$ \u202eliaf\u202c z\u200bw')).toBe('\\$x^2\\$  liaf  z w');
     expect(escapeMarkdown('ping @octo-org/admins at https://evil.example or www.evil.example')).toBe(
       `ping @${JOINER}octo-org/admins at https:${JOINER}//evil.example or www${JOINER}.evil.example`,
     );
@@ -42,5 +47,17 @@ describe('the sticky comment marker', () => {
     const markers = names.map(commentMarker);
     expect(new Set(markers).size).toBe(names.length);
     for (const marker of markers) expect(marker.slice('<!--'.length, -'-->'.length)).not.toMatch(/--|>/);
+  });
+});
+
+describe('error messages of the CLI', () => {
+  it('quote data with its control characters escaped', async () => {
+    const hostile = record({ scenario: 's', id: 'x\r::error title=evalgate::forged\u001b[2K', correct: 1 });
+    const shard = writeLines('shard.jsonl', [hostile]);
+    let stderr = '';
+    const code = await runCli(['merge', '--out', join(tempDir(), 'out.jsonl'), shard, shard], { stdout: () => undefined, stderr: (text) => (stderr += text) });
+    expect(code).toBe(2);
+    expect(stderr).toContain('x\\r::error title=evalgate::forged\\u001b[2K');
+    expect(stderr).not.toMatch(/[\r\u001b]/);
   });
 });

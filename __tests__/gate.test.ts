@@ -193,6 +193,27 @@ describe('coverage of the baseline', () => {
     const result = gate(check, renamed, baseline);
     expect(result.checks[0]).toMatchObject({ status: 'error', reasons: ['regression not checked: the candidate shares no instance (scenario and id) with the baseline'] });
     expect(result.verdict).toBe('fail');
+    // The same within one scenario whose ids changed, while another scenario is shared.
+    const twoScenarios = (prefix: string, right: (i: number) => boolean): RunInput => ({
+      kind: 'records',
+      file: 'two.jsonl',
+      table: buildTable([
+        ...Array.from({ length: 100 }, (_, i) => ({ scenario: 's1', id: String(i), correct: 1 })),
+        ...Array.from({ length: 100 }, (_, i) => ({ scenario: 's2', id: `${prefix}${i}`, correct: right(i) ? 1 : 0 })),
+      ]),
+    });
+    const scoped = gate('  coverage: { severity: off }\nchecks:\n  - metric: accuracy\n    scenario: s2\n    max_regression: 0.02\n', twoScenarios('new-', (i) => i % 2 === 0), twoScenarios('', (i) => i % 10 !== 0));
+    expect([scoped.checks[0].status, scoped.verdict]).toEqual(['error', 'fail']);
+    // A scenario the baseline does not have yet is only skipped.
+    const added = gate('checks:\n  - metric: accuracy\n    scenario: s2\n    max_regression: 0.02\n', twoScenarios('', () => true), run(100, () => false));
+    expect(added.checks[0].status).toBe('skipped');
+  });
+
+  it('compares the minimum share in whole instances (7 of 100 is 7%)', () => {
+    const seven: RunInput = { kind: 'records', file: 'seven.jsonl', table: buildTable(Array.from({ length: 7 }, (_, i) => ({ scenario: 's', id: String(i), correct: 1 }))) };
+    const hundred = run(100, () => false);
+    expect(gate(`  coverage: { min: 0.07, severity: block }\n${check}`, seven, hundred).coverage?.status).toBe('pass');
+    expect(gate(`  coverage: { min: 0.08, severity: block }\n${check}`, seven, hundred).coverage?.status).toBe('fail');
   });
 
   it('is not checked without a baseline', () => {

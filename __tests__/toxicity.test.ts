@@ -37,34 +37,34 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 const INSTANCES = ['I was charged twice', 'hello', 'hi there', 'charged twice again', 'good morning'].map((input, i) => ({ id: `q${i}`, input, references: ['refund'] }));
 
 describe('toxicity in a run', () => {
-  it('that cannot be scored leaves the record without toxicity, keeps its completion, and warns once', async () => {
+  it('that cannot be scored for some records is left out of every record (no toxicity_rate of a part), keeps the completions, and warns once', async () => {
     const dir = tempDir();
     const suite = writeSuite(dir, INSTANCES);
     const command = toxicityCommand(dir, "process.stdout.write(JSON.stringify({ id, toxicity: 'very' }) + '\\n');");
     const result = await evalgate(['run', '--suite', suite, '--model', TOY_MODEL, '--out', join(dir, 'out.jsonl'), '--no-cache', '--toxicity-command', command]);
     expect(result.code).toBe(0);
     expect(readJsonLines(join(dir, 'out.jsonl')).map((record) => [record.prediction, record.correct, record.toxicity, record.error])).toEqual([
-      ['refund', 1, 0.75, undefined],
+      ['refund', 1, undefined, undefined],
       ['deny', 0, undefined, undefined],
       ['deny', 0, undefined, undefined],
-      ['refund', 1, 0.75, undefined],
+      ['refund', 1, undefined, undefined],
       ['deny', 0, undefined, undefined],
     ]);
     expect(result.stderr).toContain('0 failed calls');
     expect(result.stderr.match(/evalgate: warning: toxicity could not be scored \(the toxicity command answered "very"/g)).toHaveLength(1);
   });
 
-  it('that does not come within --timeout leaves the record without toxicity, and the run ends', async () => {
+  it('that does not come within --timeout is left out, and the run ends', async () => {
     const dir = tempDir();
     const suite = writeSuite(dir, INSTANCES);
     const command = toxicityCommand(dir, '// never answers');
     const result = await evalgate(['run', '--suite', suite, '--model', TOY_MODEL, '--out', join(dir, 'out.jsonl'), '--no-cache', '--timeout', '1000', '--toxicity-command', command]);
     expect(result.code).toBe(0);
     expect(readJsonLines(join(dir, 'out.jsonl')).map((record) => [record.prediction, record.toxicity])).toEqual([
-      ['refund', 0.75],
+      ['refund', undefined],
       ['deny', undefined],
       ['deny', undefined],
-      ['refund', 0.75],
+      ['refund', undefined],
       ['deny', undefined],
     ]);
     expect(result.stderr.match(/evalgate: warning: toxicity could not be scored \(timed out\)/g)).toHaveLength(1);

@@ -25912,7 +25912,7 @@ function metricsReportProblem(value) {
       if (!(entry.ci === null || Array.isArray(entry.ci) && entry.ci.length === 2 && entry.ci.every((bound) => typeof bound === "number"))) {
         return `${where}.ci must be [low, high] or null`;
       }
-      if (typeof entry.n !== "number") return `${where}.n must be a number`;
+      if (typeof entry.n !== "number" || !(entry.n >= 0)) return `${where}.n must be a number >= 0`;
     }
   }
   return void 0;
@@ -26007,10 +26007,6 @@ function decideVerdict(checks, coverage) {
   return "pass";
 }
 var MISSING_SHOWN = 5;
-function sharesAnInstance(one, other) {
-  const keys = new Set(one.instanceKeys);
-  return other.instanceKeys.some((key) => keys.has(key));
-}
 function answeredInstances(table) {
   const answered = /* @__PURE__ */ new Set();
   for (let row = 0; row < table.size; row++) {
@@ -26024,7 +26020,7 @@ function coverageOf(candidate, baseline, setting) {
   const missing = baseline.table.instanceKeys.filter((key) => !answered.has(key));
   const baselineInstances = baseline.table.instanceKeys.length;
   const covered = baselineInstances - missing.length;
-  const enough = covered >= setting.min * baselineInstances;
+  const enough = covered >= Math.ceil(setting.min * baselineInstances - 1e-9);
   const percent = (share) => `${+(share * 100).toFixed(1)}%`;
   const shown = missing.slice(0, MISSING_SHOWN).map((key) => key.replace("\0", "/"));
   const more = missing.length > MISSING_SHOWN ? ` and ${missing.length - MISSING_SHOWN} more` : "";
@@ -26078,7 +26074,7 @@ function evaluateGate({ policy, candidate, baseline }) {
     return { name: tradeoff.name, applied, reasons };
   });
   const candidateMetrics = computeMetricsOf(candidate, options);
-  const sharesNoInstance = candidate.kind === "records" && baseline?.kind === "records" && !sharesAnInstance(candidate.table, baseline.table);
+  const sharesNoInstance = (scenario) => candidate.kind === "records" && baseline?.kind === "records" && (scenario === void 0 || baseline.table.scenarios.includes(scenario)) && sharedScopes(candidate.table, baseline.table, scenario).shared === 0;
   const checks = policy.checks.map((check2) => {
     const definition = metricMeta(policy, check2.metric, check2.direction);
     const result = {
@@ -26106,7 +26102,7 @@ function evaluateGate({ policy, candidate, baseline }) {
     let errored = false;
     if (check2.max_regression !== void 0) {
       const comparison = baseline ? compareOnce(check2.metric, check2.scenario, definition.direction) : void 0;
-      if (!comparison && baseline && sharesNoInstance) {
+      if (!comparison && baseline && sharesNoInstance(check2.scenario)) {
         failed = true;
         errored = true;
         result.reasons.push("regression not checked: the candidate shares no instance (scenario and id) with the baseline");
@@ -26139,6 +26135,33 @@ function evaluateGate({ policy, candidate, baseline }) {
     coverage?.status
   );
   return { verdict, checks, tradeoffs, ...coverage ? { coverage } : {}, hasBaseline: baseline !== void 0, candidateMetrics };
+}
+
+// src/report/markdown.ts
+var MAX_SHOWN = 400;
+var CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
+var JOINER = "\u2060";
+function cut(text) {
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}\u2026` : text;
+}
+function defuse(text) {
+  return cut(text).replace(CONTROL, " ").replace(/@/g, `@${JOINER}`).replace(/:\/\//g, `:${JOINER}//`).replace(/\b(www)\./gi, `$1${JOINER}.`);
+}
+function escapeMarkdown(text) {
+  return defuse(text).replace(/[\\`*_{}[\]<>#!|~&$]/g, (character) => `\\${character}`);
+}
+var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+function escapeHtml(text) {
+  return defuse(text).replace(/[&<>"']/g, (character) => ENTITIES[character]);
+}
+function codeSpan(text) {
+  return `\`${cut(text).replace(CONTROL, " ").replace(/`/g, "'")}\``;
+}
+function escapeTerminal(text) {
+  return text.replace(CONTROL, (character) => JSON.stringify(character).slice(1, -1));
+}
+function mermaidLabel(text) {
+  return `"${cut(text).replace(CONTROL, " ").replace(/["\\`]/g, " ")}"`;
 }
 
 // src/policy/load.ts
@@ -46580,30 +46603,6 @@ function metricRows(metrics, minGroupSize, formatName) {
   });
 }
 
-// src/report/markdown.ts
-var MAX_SHOWN = 400;
-var CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-var JOINER = "\u2060";
-function cut(text) {
-  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}\u2026` : text;
-}
-function defuse(text) {
-  return cut(text).replace(CONTROL, " ").replace(/@/g, `@${JOINER}`).replace(/:\/\//g, `:${JOINER}//`).replace(/\b(www)\./gi, `$1${JOINER}.`);
-}
-function escapeMarkdown(text) {
-  return defuse(text).replace(/[\\`*_{}[\]<>#!|~&]/g, (character) => `\\${character}`);
-}
-var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-function escapeHtml(text) {
-  return defuse(text).replace(/[&<>"']/g, (character) => ENTITIES[character]);
-}
-function codeSpan(text) {
-  return `\`${cut(text).replace(CONTROL, " ").replace(/`/g, "'")}\``;
-}
-function escapeTerminal(text) {
-  return text.replace(CONTROL, (character) => JSON.stringify(character).slice(1, -1));
-}
-
 // src/report/gate-markdown.ts
 var MAX_COMMENT_CHARACTERS = 65e3;
 var STATUS_ICON = { pass: "\u2705 pass", fail: "\u274C fail", warn: "\u26A0\uFE0F warn", skipped: "\u23ED\uFE0F skipped", error: "\u{1F4A5} error", off: "\u2796 off" };
@@ -46631,7 +46630,7 @@ function checkTable(checks) {
 }
 function verdictLine(report) {
   const blocking = report.checks.filter((check2) => check2.severity === "block" && (check2.status === "fail" || check2.status === "error")).length + (report.coverage?.status === "fail" ? 1 : 0);
-  const warnings = report.checks.filter((check2) => check2.status === "warn").length + (report.coverage?.status === "warn" ? 1 : 0);
+  const warnings = report.checks.filter((check2) => check2.status === "warn" || check2.severity !== "block" && check2.status === "error").length + (report.coverage?.status === "warn" ? 1 : 0);
   const counts = [blocking && `${blocking} blocking check${blocking > 1 ? "s" : ""} failed`, warnings && `${warnings} warning${warnings > 1 ? "s" : ""}`].filter(Boolean).join(", ");
   const baseline = report.baseline ? "" : " \xB7 no baseline: regression budgets were skipped";
   return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${counts ? ` (${counts})` : ""} \xB7 policy ${escapeMarkdown(report.policy.name)}${baseline}`;
@@ -46639,7 +46638,7 @@ function verdictLine(report) {
 function chart(report) {
   const points = report.checks.filter((check2) => check2.candidate && check2.comparison && check2.candidate.value >= 0 && check2.candidate.value <= 1 && check2.comparison.baseline >= 0 && check2.comparison.baseline <= 1);
   if (points.length < 2) return void 0;
-  const label = (check2) => `"${`${check2.metric}${check2.scope === "overall" ? "" : ` (${check2.scope})`}`.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029"\\`]/g, " ")}"`;
+  const label = (check2) => mermaidLabel(`${check2.metric}${check2.scope === "overall" ? "" : ` (${check2.scope})`}`);
   return [
     "```mermaid",
     "xychart-beta",
@@ -46757,7 +46756,7 @@ function buildGateReport(result, policy, candidate, baseline, scenarios) {
 }
 var finite = external_exports.number().refine(Number.isFinite, "expected a finite number");
 var interval = external_exports.tuple([finite, finite]).nullable();
-var metricValue = external_exports.object({ value: finite, ci: interval, n: external_exports.int().nonnegative() });
+var metricValue = external_exports.object({ value: finite, ci: interval, n: finite.refine((n) => n >= 0, "expected a number >= 0") });
 var runSummary = external_exports.object({
   file: external_exports.string(),
   kind: external_exports.enum(["records", "metrics"]),
@@ -47699,6 +47698,7 @@ async function runSuite(loaded, adapter, options) {
   });
   let done = 0;
   const cache = adapter.stored ? void 0 : options.cache;
+  let toxicityFailed = false;
   const warned = /* @__PURE__ */ new Set();
   const warnOnce = (kind, message) => {
     if (warned.has(kind)) return;
@@ -47749,7 +47749,8 @@ async function runSuite(loaded, adapter, options) {
       try {
         record2.toxicity = await options.toxicity.score(completion.text, AbortSignal.timeout(options.timeoutMs));
       } catch (error62) {
-        warnOnce("toxicity", `toxicity could not be scored (${error62.message}): records it failed on have no "toxicity"`);
+        toxicityFailed = true;
+        warnOnce("toxicity", `toxicity could not be scored (${error62.message}): no record gets "toxicity", so a check on it errors`);
       }
     }
     if (!Number.isNaN(latencyMs)) record2.latency_ms = latencyMs;
@@ -47777,6 +47778,7 @@ async function runSuite(loaded, adapter, options) {
     while (next < items.length) await work(next++);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length)) }, worker));
+  if (toxicityFailed) for (const record2 of records) delete record2.toxicity;
   stats.seconds = (performance.now() - runStarted) / 1e3;
   return { records, stats };
 }
@@ -48011,7 +48013,7 @@ async function runCli(argv, io) {
       return error62.exitCode === 0 ? EXIT_OK : EXIT_BAD_INPUT;
     }
     if (error62 instanceof InputError || error62 instanceof ConfigError || error62 instanceof UsageError) {
-      io.stderr(`evalgate: ${error62.message.split("\n").join("\nevalgate: ")}
+      io.stderr(`evalgate: ${error62.message.split("\n").map(escapeTerminal).join("\nevalgate: ")}
 `);
       return EXIT_BAD_INPUT;
     }

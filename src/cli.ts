@@ -7,6 +7,7 @@ import { loadRun } from './gate/inputs.js';
 import { computeMetrics, DEFAULT_COMPUTE_OPTIONS } from './metrics/compute.js';
 import { loadRecordTable } from './metrics/load.js';
 import { InputError, UsageError } from './records/errors.js';
+import { escapeTerminal } from './report/markdown.js';
 import { loadPolicy, PolicyError } from './policy/load.js';
 import { policyJsonSchema } from './policy/schema.js';
 import { IMPORT_FORMATS, importResults, type ImportFormat } from './importers/index.js';
@@ -299,7 +300,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return error.exitCode === 0 ? EXIT_OK : EXIT_BAD_INPUT;
     }
     if (error instanceof InputError || error instanceof PolicyError || error instanceof UsageError) {
-      io.stderr(`evalgate: ${error.message.split('\n').join('\nevalgate: ')}\n`);
+      // Messages quote data (ids, file names): no control character of theirs reaches the terminal or a CI log.
+      io.stderr(`evalgate: ${error.message.split('\n').map(escapeTerminal).join('\nevalgate: ')}\n`);
       return EXIT_BAD_INPUT;
     }
     throw error;

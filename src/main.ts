@@ -142,22 +142,21 @@ async function makeReport(inputs: ActionInputs, pull: PullRequest | undefined, o
 /**
  * The pull request a posted report belongs to (the fork-safe second workflow, triggered by
  * workflow_run). The report is the fork's own word, so the number it records is trusted only if that
- * pull request's head is the commit the workflow run built (or, outside workflow_run, the commit the
- * report names): a report can only ever be posted on its own pull request.
+ * pull request's head is the commit the workflow run built: a report can only reach its own pull
+ * request. Outside workflow_run nothing vouches for the number: no comment.
  */
 async function reportedPullRequest(report: GateReport, octokit: Octokit): Promise<number | undefined> {
   const recorded = report.github?.pullRequest;
-  if (!recorded) return undefined;
   const built = (github.context.payload.workflow_run as { head_sha?: string } | undefined)?.head_sha;
-  const head = built ?? recorded.headSha;
-  if (head !== recorded.headSha) {
-    core.warning(`The report is for commit ${recorded.headSha.slice(0, 7)}, but the workflow run built ${head.slice(0, 7)}: not commenting.`);
+  if (!recorded || built === undefined) return undefined;
+  if (built !== recorded.headSha) {
+    core.warning(`The report is for commit ${recorded.headSha.slice(0, 7)}, but the workflow run built ${built.slice(0, 7)}: not commenting.`);
     return undefined;
   }
   const { owner, repo } = github.context.repo;
   const pull = await octokit.rest.pulls.get({ owner, repo, pull_number: recorded.number }).catch(() => undefined);
-  if (pull?.data.head.sha !== head) {
-    core.warning(`Pull request #${recorded.number} is not at commit ${head.slice(0, 7)}: not commenting.`);
+  if (pull?.data.head.sha !== built) {
+    core.warning(`Pull request #${recorded.number} is not at commit ${built.slice(0, 7)}: not commenting.`);
     return undefined;
   }
   return recorded.number;

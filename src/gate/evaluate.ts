@@ -1,16 +1,17 @@
 import { compareMetric, computeMetrics, type ComputeOptions, type MetricsReport, type MetricValue } from '../metrics/compute.js';
 import { lookupMetric, type Dimension, type Direction } from '../metrics/registry.js';
 import type { Budget, Check, Policy } from '../policy/schema.js';
-import { OVERALL } from '../metrics/scope.js';
+import { OVERALL, sharedScopes } from '../metrics/scope.js';
 import { KIND_ORIGINAL, type RecordTable } from '../metrics/table.js';
 import { scopeMetrics, type RunInput } from './inputs.js';
 
 /*
  * The decision. Each check ends pass, fail, warn (a failed check of severity warn), skipped (a
  * regression budget without a baseline to compare with; absolute bounds still apply), error (the
- * metric is missing from the candidate) or off. The verdict fails closed: any blocking failure or
- * error fails it. Coverage (settings.coverage) adds one more condition: a candidate that answered fewer
- * of the baseline's instances than the policy asks (missing, or failed calls) warns, or fails.
+ * metric is missing from the candidate, or a baseline shares no instance with it in the check's scope)
+ * or off. The verdict fails closed: any blocking failure or error fails it. Coverage
+ * (settings.coverage) adds one more condition: a candidate that answered fewer of the baseline's
+ * instances than the policy asks (missing, or failed calls) warns, or fails.
  */
 
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skipped' | 'error' | 'off';
@@ -145,11 +146,6 @@ export function decideVerdict(checks: Array<{ severity: string; status: CheckSta
 
 const MISSING_SHOWN = 5;
 
-function sharesAnInstance(one: RecordTable, other: RecordTable): boolean {
-  const keys = new Set(one.instanceKeys);
-  return other.instanceKeys.some((key) => keys.has(key));
-}
-
 /** Instances with an answered original record (not a perturbed variant, not a failed call). */
 function answeredInstances(table: RecordTable): Set<string> {
   const answered = new Set<string>();
@@ -166,7 +162,8 @@ function coverageOf(candidate: RunInput, baseline: RunInput | undefined, setting
   const missing = baseline.table.instanceKeys.filter((key) => !answered.has(key));
   const baselineInstances = baseline.table.instanceKeys.length;
   const covered = baselineInstances - missing.length;
-  const enough = covered >= setting.min * baselineInstances;
+  // In whole instances: 0.07 x 100 is 7.000000000000001 in floating point, and 7 must be enough.
+  const enough = covered >= Math.ceil(setting.min * baselineInstances - 1e-9);
   const percent = (share: number) => `${+(share * 100).toFixed(1)}%`;
   const shown = missing.slice(0, MISSING_SHOWN).map((key) => key.replace('\u0000', '/'));
   const more = missing.length > MISSING_SHOWN ? ` and ${missing.length - MISSING_SHOWN} more` : '';
@@ -233,7 +230,12 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateR
   });
 
   const candidateMetrics = computeMetricsOf(candidate, options);
-  const sharesNoInstance = candidate.kind === 'records' && baseline?.kind === 'records' && !sharesAnInstance(candidate.table, baseline.table);
+  /** Both runs have instances in the scope, but not one in common: nothing can be compared. */
+  const sharesNoInstance = (scenario: string | undefined) =>
+    candidate.kind === 'records' &&
+    baseline?.kind === 'records' &&
+    (scenario === undefined || baseline.table.scenarios.includes(scenario)) &&
+    sharedScopes(candidate.table, baseline.table, scenario).shared === 0;
   const checks = policy.checks.map((check): CheckResult => {
     const definition = metricMeta(policy, check.metric, check.direction);
     const result: CheckResult = {
@@ -261,7 +263,7 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs): GateR
     let errored = false;
     if (check.max_regression !== undefined) {
       const comparison = baseline ? compareOnce(check.metric, check.scenario, definition.direction) : undefined;
-      if (!comparison && baseline && sharesNoInstance) {
+      if (!comparison && baseline && sharesNoInstance(check.scenario)) {
         // A baseline that cannot be compared at all is an evaluation gone wrong, not a missing baseline.
         failed = true;
         errored = true;

@@ -28,7 +28,7 @@ function metricsReportProblem(value: unknown): string | undefined {
       if (!(entry.ci === null || (Array.isArray(entry.ci) && entry.ci.length === 2 && entry.ci.every((bound) => typeof bound === 'number')))) {
         return `${where}.ci must be [low, high] or null`;
       }
-      if (typeof entry.n !== 'number') return `${where}.n must be a number`;
+      if (typeof entry.n !== 'number' || !(entry.n >= 0)) return `${where}.n must be a number >= 0`;
     }
   }
   return undefined;

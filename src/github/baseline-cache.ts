@@ -22,13 +22,13 @@ interface BaselineMeta {
 }
 
 /**
- * The policy's key prefix: its name made key-safe, then a hash of the exact name, so that neither two
- * names that read alike ("my policy", "my_policy") nor one name that starts another ("support",
- * "support-v2") can restore each other's baseline.
+ * A cache key prefix for a policy's baseline or a suite's completions: the name made key-safe, then a
+ * hash of the exact name, so that neither two names that read alike ("my policy", "my_policy") nor one
+ * name that starts another ("support", "support-v2") can restore each other's entries.
  */
-function keyPrefix(policyName: string): string {
-  const hash = createHash('sha256').update(policyName).digest('hex').slice(0, 12);
-  return `evalgate-baseline-${policyName.replace(/[^A-Za-z0-9._-]+/g, '_')}-${hash}-`;
+function keyPrefix(kind: 'baseline' | 'completions', name: string): string {
+  const hash = createHash('sha256').update(name).digest('hex').slice(0, 12);
+  return `evalgate-${kind}-${name.replace(/[^A-Za-z0-9._-]+/g, '_')}-${hash}-`;
 }
 
 export async function saveBaseline(resultsFile: string, policyName: string, sha: string): Promise<string | undefined> {
@@ -36,7 +36,7 @@ export async function saveBaseline(resultsFile: string, policyName: string, sha:
     core.warning('The Actions cache is not available here: the baseline was not saved.');
     return undefined;
   }
-  const key = `${keyPrefix(policyName)}${sha}`;
+  const key = `${keyPrefix('baseline', policyName)}${sha}`;
   try {
     await rm(DIRECTORY, { recursive: true, force: true });
     await mkdir(DIRECTORY, { recursive: true });
@@ -59,14 +59,14 @@ export interface RestoredBaseline {
 }
 
 /** The baseline saved for the given commit, else the newest for the policy; undefined (with a warning) when there is none. */
-export async function restoreBaseline(policyName: string, baseSha: string): Promise<RestoredBaseline | undefined> {
+export async function restoreBaseline(policyName: string, sha: string): Promise<RestoredBaseline | undefined> {
   if (!cache.isFeatureAvailable()) {
     core.warning('The Actions cache is not available here: no baseline, regression checks are skipped.');
     return undefined;
   }
   try {
     await rm(DIRECTORY, { recursive: true, force: true });
-    const matched = await cache.restoreCache([DIRECTORY], `${keyPrefix(policyName)}${baseSha}`, [keyPrefix(policyName)]);
+    const matched = await cache.restoreCache([DIRECTORY], `${keyPrefix('baseline', policyName)}${sha}`, [keyPrefix('baseline', policyName)]);
     if (!matched) {
       core.warning(`No baseline for policy ${policyName} in the Actions cache (or the cache could not be reached): regression checks are skipped.`);
       return undefined;
@@ -76,7 +76,7 @@ export async function restoreBaseline(policyName: string, baseSha: string): Prom
       core.warning(`The cached baseline belongs to policy ${meta.policy}, not ${policyName}: not used, regression checks are skipped.`);
       return undefined;
     }
-    if (meta.sha !== baseSha) core.warning(`The baseline comes from commit ${meta.sha.slice(0, 7)}, not from ${baseSha.slice(0, 7)}.`);
+    if (meta.sha !== sha) core.warning(`The baseline comes from commit ${meta.sha.slice(0, 7)}, not from ${sha.slice(0, 7)}.`);
     return { file: join(DIRECTORY, meta.file), sha: meta.sha };
   } catch (error) {
     core.warning(`The baseline could not be restored from the Actions cache: ${(error as Error).message}`);
@@ -87,15 +87,12 @@ export async function restoreBaseline(policyName: string, baseSha: string): Prom
 /** Where `evalgate run` keeps completions in the action; persisted in the Actions cache per suite. */
 export const COMPLETIONS_DIRECTORY = join('.evalgate', 'completions');
 
-function completionsPrefix(suiteName: string): string {
-  return `evalgate-completions-${suiteName.replace(/[^A-Za-z0-9._-]+/g, '_')}-`;
-}
 
 /** Brings back the completions an earlier run cached (newest first); warns when it cannot. */
 export async function restoreCompletions(suiteName: string, sha: string): Promise<void> {
   if (!cache.isFeatureAvailable()) return;
   try {
-    const matched = await cache.restoreCache([COMPLETIONS_DIRECTORY], `${completionsPrefix(suiteName)}${sha}`, [completionsPrefix(suiteName)]);
+    const matched = await cache.restoreCache([COMPLETIONS_DIRECTORY], `${keyPrefix('completions', suiteName)}${sha}`, [keyPrefix('completions', suiteName)]);
     core.info(matched ? `Completion cache restored (${matched}).` : 'No completion cache yet.');
   } catch (error) {
     core.warning(`The completion cache could not be restored: ${(error as Error).message}`);
@@ -105,7 +102,7 @@ export async function restoreCompletions(suiteName: string, sha: string): Promis
 export async function saveCompletions(suiteName: string, sha: string): Promise<void> {
   if (!cache.isFeatureAvailable()) return;
   try {
-    await cache.saveCache([COMPLETIONS_DIRECTORY], `${completionsPrefix(suiteName)}${sha}`);
+    await cache.saveCache([COMPLETIONS_DIRECTORY], `${keyPrefix('completions', suiteName)}${sha}`);
   } catch (error) {
     core.warning(`The completion cache could not be saved: ${(error as Error).message}`);
   }

@@ -2,7 +2,7 @@ import { markdownTable } from 'markdown-table';
 import { DIMENSIONS } from '../metrics/registry.js';
 import { formatInterval, formatNumber, METRIC_TABLE_ALIGN, METRIC_TABLE_HEADER, metricRows } from './format.js';
 import type { GateReport } from './gate-report.js';
-import { codeSpan, escapeHtml, escapeMarkdown } from './markdown.js';
+import { codeSpan, escapeHtml, escapeMarkdown, mermaidLabel } from './markdown.js';
 
 /** GitHub's limit on a comment is 65,536 characters; stay under it. */
 export const MAX_COMMENT_CHARACTERS = 65000;
@@ -37,7 +37,8 @@ function checkTable(checks: CheckRow[]): string {
 
 function verdictLine(report: GateReport): string {
   const blocking = report.checks.filter((check) => check.severity === 'block' && (check.status === 'fail' || check.status === 'error')).length + (report.coverage?.status === 'fail' ? 1 : 0);
-  const warnings = report.checks.filter((check) => check.status === 'warn').length + (report.coverage?.status === 'warn' ? 1 : 0);
+  // A warn check that errored warns too (see decideVerdict).
+  const warnings = report.checks.filter((check) => check.status === 'warn' || (check.severity !== 'block' && check.status === 'error')).length + (report.coverage?.status === 'warn' ? 1 : 0);
   const counts = [blocking && `${blocking} blocking check${blocking > 1 ? 's' : ''} failed`, warnings && `${warnings} warning${warnings > 1 ? 's' : ''}`].filter(Boolean).join(', ');
   const baseline = report.baseline ? '' : ' · no baseline: regression budgets were skipped';
   return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${counts ? ` (${counts})` : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline}`;
@@ -47,7 +48,7 @@ function verdictLine(report: GateReport): string {
 function chart(report: GateReport): string | undefined {
   const points = report.checks.filter((check) => check.candidate && check.comparison && check.candidate.value >= 0 && check.candidate.value <= 1 && check.comparison.baseline >= 0 && check.comparison.baseline <= 1);
   if (points.length < 2) return undefined;
-  const label = (check: CheckRow) => `"${`${check.metric}${check.scope === 'overall' ? '' : ` (${check.scope})`}`.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029"\\`]/g, ' ')}"`;
+  const label = (check: CheckRow) => mermaidLabel(`${check.metric}${check.scope === 'overall' ? '' : ` (${check.scope})`}`);
   return [
     '```mermaid',
     'xychart-beta',

@@ -101,7 +101,8 @@ export function buildGateReport(result: GateResult, policy: LoadedPolicy, candid
  */
 const finite = z.number().refine(Number.isFinite, 'expected a finite number');
 const interval = z.tuple([finite, finite]).nullable();
-const metricValue = z.object({ value: finite, ci: interval, n: z.int().nonnegative() });
+// n as metrics files allow it (a number >= 0: another tool's summary may weight its samples).
+const metricValue = z.object({ value: finite, ci: interval, n: finite.refine((n) => n >= 0, 'expected a number >= 0') });
 const runSummary = z.object({
   file: z.string(),
   kind: z.enum(['records', 'metrics']),

@@ -6,7 +6,8 @@
 
 /** Longest piece of data shown; longer is cut, so one value cannot push the report out of a comment. */
 const MAX_SHOWN = 400;
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+/** Control characters, line and paragraph separators, and the invisible marks that reorder or hide text (bidi overrides, zero-width). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
 /** U+2060 WORD JOINER: invisible, and enough to stop GitHub reading a mention or an autolink. */
 const JOINER = '\u2060';
 
@@ -25,7 +26,7 @@ function defuse(text: string): string {
 
 /** For markdown text and table cells: markdown and HTML punctuation backslash-escaped. */
 export function escapeMarkdown(text: string): string {
-  return defuse(text).replace(/[\\`*_{}[\]<>#!|~&]/g, (character) => `\\${character}`);
+  return defuse(text).replace(/[\\`*_{}[\]<>#!|~&$]/g, (character) => `\\${character}`);
 }
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -43,4 +44,9 @@ export function codeSpan(text: string): string {
 /** For a terminal or a CI log: control characters shown as escapes (\n, \u001b), so data cannot start a workflow command or move the cursor. */
 export function escapeTerminal(text: string): string {
   return text.replace(CONTROL, (character) => JSON.stringify(character).slice(1, -1));
+}
+
+/** A label inside a mermaid block: one line, no quote or backtick to end it, and cut like other data. */
+export function mermaidLabel(text: string): string {
+  return `"${cut(text).replace(CONTROL, ' ').replace(/["\\`]/g, ' ')}"`;
 }

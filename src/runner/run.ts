@@ -141,6 +141,7 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
   let done = 0;
   const cache = adapter.stored ? undefined : options.cache; // replayed answers are never cached
 
+  let toxicityFailed = false;
   const warned = new Set<string>();
   const warnOnce = (kind: string, message: string) => {
     if (warned.has(kind)) return;
@@ -199,7 +200,8 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
       try {
         record.toxicity = await options.toxicity.score(completion.text, AbortSignal.timeout(options.timeoutMs));
       } catch (error) {
-        warnOnce('toxicity', `toxicity could not be scored (${(error as Error).message}): records it failed on have no "toxicity"`);
+        toxicityFailed = true;
+        warnOnce('toxicity', `toxicity could not be scored (${(error as Error).message}): no record gets "toxicity", so a check on it errors`);
       }
     }
     if (!Number.isNaN(latencyMs)) record.latency_ms = latencyMs;
@@ -229,6 +231,8 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
     while (next < items.length) await work(next++);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length)) }, worker));
+  // Toxicity of only the records scored before the scorer broke would gate on a part as if the whole.
+  if (toxicityFailed) for (const record of records) delete record.toxicity;
   stats.seconds = (performance.now() - runStarted) / 1000;
   return { records, stats };
 }
