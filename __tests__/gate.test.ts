@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { computeMetrics } from '../src/metrics/compute.js';
 import { buildTable } from '../src/metrics/table.js';
-import { evaluateGate, type GateResult } from '../src/gate/evaluate.js';
+import { countOutcomes, decideVerdict, evaluateGate, type GateResult } from '../src/gate/evaluate.js';
 import type { RunInput } from '../src/gate/inputs.js';
 import { parsePolicy } from '../src/policy/load.js';
 import type { EvalRecord } from '../src/records/types.js';
@@ -218,5 +218,24 @@ describe('coverage of the baseline', () => {
 
   it('is not checked without a baseline', () => {
     expect(gate(check, partial).coverage).toBeUndefined();
+  });
+});
+
+describe('adding up outcomes', () => {
+  it('counts what blocks, what warns and what failed, coverage as one check', () => {
+    const checks = [
+      { severity: 'block', status: 'fail' as const },
+      { severity: 'block', status: 'error' as const },
+      { severity: 'warn', status: 'warn' as const },
+      { severity: 'warn', status: 'error' as const }, // a warn check that errored warns
+      { severity: 'block', status: 'pass' as const },
+      { severity: 'off', status: 'off' as const },
+    ];
+    expect(countOutcomes(checks)).toEqual({ blocking: 2, warnings: 2, failed: 3 });
+    expect(countOutcomes(checks, 'fail')).toEqual({ blocking: 3, warnings: 2, failed: 4 });
+    expect(decideVerdict(checks.slice(2))).toBe('warn');
+    expect(decideVerdict(checks.slice(4))).toBe('pass');
+    expect(decideVerdict(checks.slice(4), 'warn')).toBe('warn');
+    expect(decideVerdict(checks.slice(4), 'fail')).toBe('fail');
   });
 });

@@ -26001,10 +26001,18 @@ function compare(candidate, baseline, metric, scenario, options, direction) {
   const change = candidateValue - baselineValue;
   return { method: "summary", candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };
 }
+function countOutcomes(checks, coverage) {
+  const count = (matches) => checks.filter(matches).length;
+  const failedOrErrored = (check2) => check2.status === "fail" || check2.status === "error";
+  return {
+    blocking: count((check2) => check2.severity === "block" && failedOrErrored(check2)) + (coverage === "fail" ? 1 : 0),
+    warnings: count((check2) => check2.status === "warn" || check2.severity !== "block" && check2.status === "error") + (coverage === "warn" ? 1 : 0),
+    failed: count(failedOrErrored) + (coverage === "fail" ? 1 : 0)
+  };
+}
 function decideVerdict(checks, coverage) {
-  if (coverage === "fail" || checks.some((check2) => check2.severity === "block" && (check2.status === "fail" || check2.status === "error"))) return "fail";
-  if (coverage === "warn" || checks.some((check2) => check2.status === "warn" || check2.status === "error")) return "warn";
-  return "pass";
+  const { blocking, warnings } = countOutcomes(checks, coverage);
+  return blocking > 0 ? "fail" : warnings > 0 ? "warn" : "pass";
 }
 var MISSING_SHOWN = 5;
 function answeredInstances(table) {
@@ -46629,8 +46637,7 @@ function checkTable(checks) {
   });
 }
 function verdictLine(report) {
-  const blocking = report.checks.filter((check2) => check2.severity === "block" && (check2.status === "fail" || check2.status === "error")).length + (report.coverage?.status === "fail" ? 1 : 0);
-  const warnings = report.checks.filter((check2) => check2.status === "warn" || check2.severity !== "block" && check2.status === "error").length + (report.coverage?.status === "warn" ? 1 : 0);
+  const { blocking, warnings } = countOutcomes(report.checks, report.coverage?.status);
   const counts = [blocking && `${blocking} blocking check${blocking > 1 ? "s" : ""} failed`, warnings && `${warnings} warning${warnings > 1 ? "s" : ""}`].filter(Boolean).join(", ");
   const baseline = report.baseline ? "" : " \xB7 no baseline: regression budgets were skipped";
   return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${counts ? ` (${counts})` : ""} \xB7 policy ${escapeMarkdown(report.policy.name)}${baseline}`;

@@ -3,7 +3,7 @@ import * as github from '@actions/github';
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { evaluateGate } from './gate/evaluate.js';
+import { countOutcomes, evaluateGate } from './gate/evaluate.js';
 import { loadRun } from './gate/inputs.js';
 import { COMPLETIONS_DIRECTORY, restoreBaseline, restoreCompletions, saveBaseline, saveCompletions } from './github/baseline-cache.js';
 import { commentMarker, fileAtCommit, upsertComment } from './github/comment.js';
@@ -217,8 +217,7 @@ export async function run(): Promise<void> {
     }
 
     core.setOutput(OUTPUT.verdict, report.verdict);
-    const failedChecks = report.checks.filter((check) => check.status === 'fail' || check.status === 'error').length + (report.coverage?.status === 'fail' ? 1 : 0);
-    core.setOutput(OUTPUT.failedChecks, failedChecks);
+    core.setOutput(OUTPUT.failedChecks, countOutcomes(report.checks, report.coverage?.status).failed);
     core.setOutput(OUTPUT.report, reportPath);
 
     const failing = inputs.failOn === 'never' ? false : inputs.failOn === 'warn' ? report.verdict !== 'pass' : report.verdict === 'fail';

@@ -134,14 +134,27 @@ function compare(candidate: RunInput, baseline: RunInput, metric: string, scenar
   return { method: 'summary', candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };
 }
 
+type Outcome = { severity: string; status: CheckStatus };
+
 /**
- * The verdict from the checks' outcomes, failing closed: fail if a blocking check fails or errors (or
- * coverage fails), else warn if any check warns or errors (or coverage warns), else pass.
+ * What the checks' outcomes add up to (coverage counts as one check): `blocking`, blocking checks that
+ * failed or errored; `warnings`, warn checks that failed or errored; `failed`, all that failed or
+ * errored, whatever their severity.
  */
-export function decideVerdict(checks: Array<{ severity: string; status: CheckStatus }>, coverage?: CoverageResult['status']): Verdict {
-  if (coverage === 'fail' || checks.some((check) => check.severity === 'block' && (check.status === 'fail' || check.status === 'error'))) return 'fail';
-  if (coverage === 'warn' || checks.some((check) => check.status === 'warn' || check.status === 'error')) return 'warn';
-  return 'pass';
+export function countOutcomes(checks: Outcome[], coverage?: CoverageResult['status']): { blocking: number; warnings: number; failed: number } {
+  const count = (matches: (check: Outcome) => boolean) => checks.filter(matches).length;
+  const failedOrErrored = (check: Outcome) => check.status === 'fail' || check.status === 'error';
+  return {
+    blocking: count((check) => check.severity === 'block' && failedOrErrored(check)) + (coverage === 'fail' ? 1 : 0),
+    warnings: count((check) => check.status === 'warn' || (check.severity !== 'block' && check.status === 'error')) + (coverage === 'warn' ? 1 : 0),
+    failed: count(failedOrErrored) + (coverage === 'fail' ? 1 : 0),
+  };
+}
+
+/** The verdict, failing closed: fail if anything blocking failed or errored, else warn if anything warned, else pass. */
+export function decideVerdict(checks: Outcome[], coverage?: CoverageResult['status']): Verdict {
+  const { blocking, warnings } = countOutcomes(checks, coverage);
+  return blocking > 0 ? 'fail' : warnings > 0 ? 'warn' : 'pass';
 }
 
 const MISSING_SHOWN = 5;

@@ -1,4 +1,5 @@
 import { markdownTable } from 'markdown-table';
+import { countOutcomes } from '../gate/evaluate.js';
 import { DIMENSIONS } from '../metrics/registry.js';
 import { formatInterval, formatNumber, METRIC_TABLE_ALIGN, METRIC_TABLE_HEADER, metricRows } from './format.js';
 import type { GateReport } from './gate-report.js';
@@ -36,9 +37,7 @@ function checkTable(checks: CheckRow[]): string {
 }
 
 function verdictLine(report: GateReport): string {
-  const blocking = report.checks.filter((check) => check.severity === 'block' && (check.status === 'fail' || check.status === 'error')).length + (report.coverage?.status === 'fail' ? 1 : 0);
-  // A warn check that errored warns too (see decideVerdict).
-  const warnings = report.checks.filter((check) => check.status === 'warn' || (check.severity !== 'block' && check.status === 'error')).length + (report.coverage?.status === 'warn' ? 1 : 0);
+  const { blocking, warnings } = countOutcomes(report.checks, report.coverage?.status);
   const counts = [blocking && `${blocking} blocking check${blocking > 1 ? 's' : ''} failed`, warnings && `${warnings} warning${warnings > 1 ? 's' : ''}`].filter(Boolean).join(', ');
   const baseline = report.baseline ? '' : ' · no baseline: regression budgets were skipped';
   return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${counts ? ` (${counts})` : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline}`;
