@@ -25836,6 +25836,9 @@ function recordProblem(value) {
 }
 
 // src/records/read.ts
+function withoutBom(text) {
+  return text.charCodeAt(0) === 65279 ? text.slice(1) : text;
+}
 async function* readLineBatches(path2) {
   const decoder = new StringDecoder("utf8");
   let pending = "";
@@ -25845,12 +25848,12 @@ async function* readLineBatches(path2) {
     const text = pending + decoder.write(chunk);
     const lines = text.split("\n");
     pending = lines.pop() ?? "";
-    if (nextLine === 1 && lines.length > 0 && lines[0].charCodeAt(0) === 65279) lines[0] = lines[0].slice(1);
+    if (nextLine === 1 && lines.length > 0) lines[0] = withoutBom(lines[0]);
     yield { firstLine: nextLine, lines };
     nextLine += lines.length;
   }
   const rest = pending + decoder.end();
-  if (rest.length > 0) yield { firstLine: nextLine, lines: [nextLine === 1 ? rest.replace(/^\uFEFF/, "") : rest] };
+  if (rest.length > 0) yield { firstLine: nextLine, lines: [nextLine === 1 ? withoutBom(rest) : rest] };
 }
 async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty = false } = {}) {
   let count = 0;
@@ -25922,7 +25925,7 @@ async function firstLine(file2) {
   try {
     const buffer = Buffer.alloc(65536);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).toString("utf8").split("\n")[0].replace(/^\uFEFF/, "");
+    return withoutBom(buffer.subarray(0, bytesRead).toString("utf8").split("\n")[0]);
   } finally {
     await handle.close();
   }
@@ -47577,7 +47580,7 @@ var instanceSchema = external_exports.looseObject({
 async function readInstances(file2, shownAs) {
   let text;
   try {
-    text = (await readFile7(file2, "utf8")).replace(/^\uFEFF/, "");
+    text = withoutBom(await readFile7(file2, "utf8"));
   } catch {
     throw new InputError(shownAs, void 0, "no such file (data of the suite)");
   }

@@ -3,6 +3,7 @@ import type { MetricsReport, MetricSet } from '../metrics/compute.js';
 import { loadRecordTable } from '../metrics/load.js';
 import type { RecordTable } from '../metrics/table.js';
 import { InputError } from '../records/errors.js';
+import { withoutBom } from '../records/read.js';
 
 /**
  * A run to gate: per-example records (JSON Lines), or only its summary metrics (the JSON of
@@ -40,7 +41,7 @@ async function firstLine(file: string): Promise<string> {
   try {
     const buffer = Buffer.alloc(65536);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0].replace(/^\uFEFF/, '');
+    return withoutBom(buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0]);
   } finally {
     await handle.close();
   }

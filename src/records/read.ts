@@ -8,6 +8,11 @@ import { recordProblem } from './validate.js';
  * Streams the lines of a file in batches, with their 1-based line numbers. Batches (one per chunk read)
  * keep the per-line cost low on files of millions of lines. Accepts "\n" and "\r\n", strips a BOM.
  */
+/** The text without a leading byte order mark (editors on Windows write one). */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 export async function* readLineBatches(path: string): AsyncGenerator<{ firstLine: number; lines: string[] }> {
   const decoder = new StringDecoder('utf8');
   let pending = '';
@@ -17,12 +22,12 @@ export async function* readLineBatches(path: string): AsyncGenerator<{ firstLine
     const text = pending + decoder.write(chunk as Buffer);
     const lines = text.split('\n');
     pending = lines.pop() ?? '';
-    if (nextLine === 1 && lines.length > 0 && lines[0].charCodeAt(0) === 0xfeff) lines[0] = lines[0].slice(1);
+    if (nextLine === 1 && lines.length > 0) lines[0] = withoutBom(lines[0]);
     yield { firstLine: nextLine, lines };
     nextLine += lines.length;
   }
   const rest = pending + decoder.end();
-  if (rest.length > 0) yield { firstLine: nextLine, lines: [nextLine === 1 ? rest.replace(/^\uFEFF/, '') : rest] };
+  if (rest.length > 0) yield { firstLine: nextLine, lines: [nextLine === 1 ? withoutBom(rest) : rest] };
 }
 
 /**

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, parseYamlConfig } from '../config/yaml-config.js';
 import { InputError } from '../records/errors.js';
+import { withoutBom } from '../records/read.js';
 import { PERTURBATIONS, type PerturbationName } from './perturbations.js';
 import { SCORERS, type ScorerName } from './scorers.js';
 
@@ -89,7 +90,7 @@ const instanceSchema = z.looseObject({
 async function readInstances(file: string, shownAs: string): Promise<Instance[]> {
   let text: string;
   try {
-    text = (await readFile(file, 'utf8')).replace(/^\uFEFF/, ''); // a byte order mark, as records files may have
+    text = withoutBom(await readFile(file, 'utf8'));
   } catch {
     throw new InputError(shownAs, undefined, 'no such file (data of the suite)');
   }
