@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evalgate, readJsonLines, writeSuite } from './helpers/evalgate.js';
-import { startFakeOpenAI } from './helpers/openai-server.js';
+import { withFakeOpenAI } from './helpers/openai-server.js';
 import { tempDir } from './helpers/records.js';
 
 /* The completion cache never costs a completion: writing it may fail, and it may hold anything. */
@@ -10,9 +10,8 @@ import { tempDir } from './helpers/records.js';
 const KEY = { ...process.env, OPENAI_API_KEY: 'sk-test' };
 
 describe('the completion cache', () => {
-  it('keeps every completion when identical prompts answer at the same time', async () => {
-    const server = await startFakeOpenAI(20);
-    try {
+  it('keeps every completion when identical prompts answer at the same time', () =>
+    withFakeOpenAI(20, async (server) => {
       const dir = tempDir();
       const suite = writeSuite(dir, Array.from({ length: 16 }, (_, i) => ({ id: `q${i}`, input: 'the same question', references: ['refund'] })));
       const result = await evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, 'out.jsonl'), '--cache-dir', join(dir, 'cache'), '--concurrency', '16'], KEY);
@@ -22,14 +21,10 @@ describe('the completion cache', () => {
       expect(server.requests).toBe(16);
       expect(result.stderr).toContain('(0 failed calls, 0 retries, 0 from the cache)');
       expect(result.stderr).not.toContain('warning');
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('warns once and keeps the completions when the cache cannot be written', async () => {
-    const server = await startFakeOpenAI();
-    try {
+  it('warns once and keeps the completions when the cache cannot be written', () =>
+    withFakeOpenAI(0, async (server) => {
       const dir = tempDir();
       const suite = writeSuite(dir, Array.from({ length: 5 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })));
       writeFileSync(join(dir, 'plain-file'), '');
@@ -39,14 +34,10 @@ describe('the completion cache', () => {
       expect(server.requests).toBe(5);
       expect(result.stderr.match(/evalgate: warning: the completion cache/g)).toHaveLength(1);
       expect(result.stderr).toContain('plain-file');
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('treats an entry that is not a completion as a miss, and replaces it', async () => {
-    const server = await startFakeOpenAI();
-    try {
+  it('treats an entry that is not a completion as a miss, and replaces it', () =>
+    withFakeOpenAI(0, async (server) => {
       const dir = tempDir();
       const suite = writeSuite(dir, Array.from({ length: 3 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })));
       const run = (out: string) => evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, out), '--cache-dir', join(dir, 'cache')], KEY);
@@ -67,8 +58,5 @@ describe('the completion cache', () => {
       const third = await run('third.jsonl');
       expect(third.stderr).toContain('3 from the cache');
       expect(server.requests).toBe(6);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });

@@ -96,6 +96,11 @@ describe('evalgate gate', () => {
     const result = await cli('gate', '--policy', policy, '--candidate', await metrics(candidate, 'c.json'), '--baseline', await metrics(baseline, 'b.json'), '--json', join(dir, 'r.json'));
     expect(result.code).toBe(1);
     expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).checks[0].comparison.method).toBe('summary');
+    // A metrics file with a broken value is bad input naming the field.
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ overall: { accuracy: { value: 0.7, ci: [0.6], n: 10 } }, scenarios: {} }));
+    const bad = await cli('gate', '--policy', policy, '--candidate', join(dir, 'bad.json'));
+    expect([bad.code, bad.stdout]).toEqual([2, '']);
+    expect(bad.stderr).toBe(`evalgate: ${join(dir, 'bad.json')}: not a valid metrics report: "overall.accuracy.ci": Too small: expected array to have >=2 items\n`);
   });
 
   it('exits 2 with the file and line on a bad policy or bad input', async () => {

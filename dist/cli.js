@@ -23865,10 +23865,10 @@ var require_IntervalCollection = __commonJS({
             (a, b) => a[0] < b[0] ? -1 : b[0] < a[0] ? 1 : 0
           );
         }
-        for (const interval2 of this.intervals) {
-          if (interval2[0] > lowerBound)
+        for (const interval of this.intervals) {
+          if (interval[0] > lowerBound)
             break;
-          if (interval2[0] <= lowerBound && upperBound <= interval2[1])
+          if (interval[0] <= lowerBound && upperBound <= interval[1])
             return true;
         }
         return false;
@@ -25724,584 +25724,7 @@ function compareMetric(candidate, baseline, metric, scenario, options = DEFAULT_
 }
 
 // src/gate/inputs.ts
-import { open, readFile, stat } from "node:fs/promises";
-
-// src/records/read.ts
-import { createReadStream } from "node:fs";
-import { StringDecoder } from "node:string_decoder";
-
-// src/records/errors.ts
-var InputError = class extends Error {
-  constructor(file2, line, detail) {
-    super(line === void 0 ? `${file2}: ${detail}` : `${file2}:${line}: ${detail}`);
-    this.file = file2;
-    this.line = line;
-    this.detail = detail;
-    this.name = "InputError";
-  }
-  file;
-  line;
-  detail;
-};
-var UsageError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "UsageError";
-  }
-};
-
-// src/records/types.ts
-var PERTURBATION_KINDS = ["robustness", "fairness"];
-
-// src/records/validate.ts
-var UNIT_FIELDS = ["confidence", "toxicity"];
-var NON_NEGATIVE_FIELDS = ["latency_ms", "input_tokens", "output_tokens", "cost_usd"];
-function show(value) {
-  const text = JSON.stringify(value);
-  if (text === void 0) return String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-function isNumber(value) {
-  return typeof value === "number" && Number.isFinite(value);
-}
-function recordProblem(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return `a record must be a JSON object, got ${show(value)}`;
-  }
-  const record2 = value;
-  for (const field of ["scenario", "id"]) {
-    const text = record2[field];
-    if (typeof text !== "string" || text.length === 0) {
-      return `"${field}" is required and must be a non-empty string, got ${show(text)}`;
-    }
-  }
-  const perturbation = record2.perturbation;
-  if (perturbation !== void 0 && perturbation !== null) {
-    if (typeof perturbation !== "object" || Array.isArray(perturbation)) {
-      return `"perturbation" must be an object {"name", "kind"}, got ${show(perturbation)}`;
-    }
-    const { name, kind } = perturbation;
-    if (typeof name !== "string" || name.length === 0) {
-      return `"perturbation.name" must be a non-empty string, got ${show(name)}`;
-    }
-    if (!PERTURBATION_KINDS.includes(kind)) {
-      return `"perturbation.kind" must be "robustness" or "fairness", got ${show(kind)}`;
-    }
-  }
-  const error62 = record2.error;
-  const failed = error62 !== void 0 && error62 !== null;
-  if (failed && typeof error62 !== "string") return `"error" must be a string, got ${show(error62)}`;
-  const correct = record2.correct;
-  if (failed) {
-    if (correct !== void 0 && correct !== null) {
-      return `"correct" must be absent when "error" is set (a failed call has no score), got ${show(correct)}`;
-    }
-  } else if (correct === void 0 || correct === null) {
-    return `"correct" is required (a number in [0, 1]) unless "error" is set`;
-  } else if (!isNumber(correct) || correct < 0 || correct > 1) {
-    return `"correct" must be a number in [0, 1], got ${show(correct)}`;
-  }
-  for (const field of UNIT_FIELDS) {
-    const number4 = record2[field];
-    if (number4 !== void 0 && number4 !== null && (!isNumber(number4) || number4 < 0 || number4 > 1)) {
-      return `"${field}" must be a number in [0, 1], got ${show(number4)}`;
-    }
-  }
-  for (const field of NON_NEGATIVE_FIELDS) {
-    const number4 = record2[field];
-    if (number4 !== void 0 && number4 !== null && (!isNumber(number4) || number4 < 0)) {
-      return `"${field}" must be a non-negative number, got ${show(number4)}`;
-    }
-  }
-  const groups = record2.groups;
-  if (groups !== void 0 && groups !== null) {
-    if (typeof groups !== "object" || Array.isArray(groups)) {
-      return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
-    }
-    for (const [attribute, groupValue] of Object.entries(groups)) {
-      if (typeof groupValue !== "string" && !isNumber(groupValue) && typeof groupValue !== "boolean") {
-        return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
-      }
-    }
-  }
-  const prediction = record2.prediction;
-  if (prediction !== void 0 && prediction !== null && typeof prediction !== "string") {
-    return `"prediction" must be a string, got ${show(prediction)}`;
-  }
-  const references = record2.references;
-  if (references !== void 0 && references !== null && typeof references !== "string" && !(Array.isArray(references) && references.every((reference) => typeof reference === "string"))) {
-    return `"references" must be a string or an array of strings, got ${show(references)}`;
-  }
-  return void 0;
-}
-
-// src/records/read.ts
-function withoutBom(text) {
-  return text.charCodeAt(0) === 65279 ? text.slice(1) : text;
-}
-async function* readLineBatches(path2) {
-  const decoder = new StringDecoder("utf8");
-  let pending = "";
-  let nextLine = 1;
-  const stream = createReadStream(path2, { highWaterMark: 1 << 20 });
-  for await (const chunk of stream) {
-    const text = pending + decoder.write(chunk);
-    const lines = text.split("\n");
-    pending = lines.pop() ?? "";
-    if (nextLine === 1 && lines.length > 0) lines[0] = withoutBom(lines[0]);
-    yield { firstLine: nextLine, lines };
-    nextLine += lines.length;
-  }
-  const rest = pending + decoder.end();
-  if (rest.length > 0) yield { firstLine: nextLine, lines: [nextLine === 1 ? withoutBom(rest) : rest] };
-}
-async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty = false } = {}) {
-  let count = 0;
-  try {
-    for await (const { firstLine: firstLine2, lines } of readLineBatches(path2)) {
-      for (let index = 0; index < lines.length; index++) {
-        let text = lines[index];
-        if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
-        if (text.length === 0 || text.charCodeAt(0) <= 32 && text.trim().length === 0) continue;
-        const line = firstLine2 + index;
-        let value;
-        try {
-          value = JSON.parse(text);
-        } catch (error62) {
-          throw new InputError(displayName, line, `not valid JSON: ${error62.message}`);
-        }
-        const problem = recordProblem(value);
-        if (problem !== void 0) throw new InputError(displayName, line, problem);
-        onRecord(value, line);
-        count++;
-      }
-    }
-  } catch (error62) {
-    if (error62 instanceof InputError) throw error62;
-    const code = error62.code;
-    if (code === "ENOENT") throw new InputError(displayName, void 0, "no such file");
-    if (code === "EISDIR") throw new InputError(displayName, void 0, "is a directory, expected a records file (JSON Lines)");
-    throw new InputError(displayName, void 0, `cannot be read: ${error62.message}`);
-  }
-  if (count === 0 && !allowEmpty) throw new InputError(displayName, void 0, "no records: the file is empty (expected one JSON record per line)");
-  return count;
-}
-async function readRecords(path2) {
-  const records = [];
-  await forEachRecord(path2, (record2) => records.push(record2));
-  return records;
-}
-
-// src/metrics/load.ts
-async function loadRecordTable(path2) {
-  const builder = new RecordTableBuilder();
-  await forEachRecord(path2, (record2) => builder.add(record2));
-  return builder.build();
-}
-
-// src/gate/inputs.ts
-var MAX_METRICS_FILE_BYTES = 64 * 1024 * 1024;
-function isObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function metricsReportProblem(value) {
-  if (!isObject(value) || !isObject(value.overall) || !isObject(value.scenarios)) return 'expected {"overall": {...}, "scenarios": {...}}';
-  const sets = [["overall", value.overall], ...Object.entries(value.scenarios).map(([name, set2]) => [`scenarios.${name}`, set2])];
-  for (const [path2, set2] of sets) {
-    if (!isObject(set2)) return `"${path2}" must be an object of metric -> {"value", "ci", "n"}`;
-    for (const [metric, entry] of Object.entries(set2)) {
-      const where = `"${path2}.${metric}"`;
-      if (!isObject(entry) || typeof entry.value !== "number") return `${where}.value must be a number`;
-      if (!(entry.ci === null || Array.isArray(entry.ci) && entry.ci.length === 2 && entry.ci.every((bound) => typeof bound === "number"))) {
-        return `${where}.ci must be [low, high] or null`;
-      }
-      if (typeof entry.n !== "number" || !(entry.n >= 0)) return `${where}.n must be a number >= 0`;
-    }
-  }
-  return void 0;
-}
-async function firstLine(file2) {
-  const handle = await open(file2, "r");
-  try {
-    const buffer = Buffer.alloc(65536);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return withoutBom(buffer.subarray(0, bytesRead).toString("utf8").split("\n")[0]);
-  } finally {
-    await handle.close();
-  }
-}
-function parseJson(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return void 0;
-  }
-}
-async function loadRun(file2) {
-  let head;
-  try {
-    head = await firstLine(file2);
-  } catch (error62) {
-    const code = error62.code;
-    throw new InputError(file2, void 0, code === "ENOENT" ? "no such file" : `cannot be read: ${error62.message}`);
-  }
-  let report = parseJson(head);
-  if (report === void 0 && head.trim() === "{" && (await stat(file2)).size <= MAX_METRICS_FILE_BYTES) {
-    report = parseJson(await readFile(file2, "utf8"));
-  }
-  if (isObject(report) && "overall" in report) {
-    const problem = metricsReportProblem(report);
-    if (problem) throw new InputError(file2, void 0, `not a valid metrics report: ${problem}`);
-    return { kind: "metrics", file: file2, report };
-  }
-  return { kind: "records", file: file2, table: await loadRecordTable(file2) };
-}
-function scopeMetrics(report, scenario) {
-  return scenario === void 0 ? report.overall : report.scenarios[scenario];
-}
-
-// src/gate/evaluate.ts
-function metricMeta(policy, metric, termDirection) {
-  const known = lookupMetric(metric);
-  if (known) return known;
-  const check2 = policy.checks.find((candidate) => candidate.metric === metric && candidate.direction !== void 0);
-  return { direction: termDirection ?? check2.direction, dimension: check2?.dimension ?? "accuracy" };
-}
-var keyOf = (metric, scenario) => `${scenario ?? ""}\0${metric}`;
-function budgetValue(budget, baseline) {
-  return typeof budget === "number" ? budget : Number.parseFloat(budget) / 100 * Math.abs(baseline);
-}
-var computed = /* @__PURE__ */ new WeakMap();
-function computeMetricsOf(run, options) {
-  if (run.kind === "metrics") return run.report;
-  let byOptions = computed.get(run);
-  if (!byOptions) computed.set(run, byOptions = /* @__PURE__ */ new Map());
-  const key = JSON.stringify(options);
-  let report = byOptions.get(key);
-  if (!report) byOptions.set(key, report = computeMetrics(run.table, options));
-  return report;
-}
-function compare(candidate, baseline, metric, scenario, options, direction) {
-  const sign = direction === "higher" ? -1 : 1;
-  if (candidate.kind === "records" && baseline.kind === "records") {
-    const paired = compareMetric(candidate.table, baseline.table, metric, scenario, options);
-    if (!paired) return void 0;
-    return {
-      method: "paired",
-      candidate: paired.candidateValue,
-      baseline: paired.baselineValue,
-      change: paired.difference,
-      worsening: sign * paired.difference,
-      pWorse: direction === "higher" ? paired.pBelow : paired.pAbove,
-      pBetter: direction === "higher" ? paired.pAbove : paired.pBelow,
-      shared: paired.shared,
-      ci: paired.ci
-    };
-  }
-  const candidateValue = scopeMetrics(computeMetricsOf(candidate, options), scenario)?.[metric]?.value;
-  const baselineValue = scopeMetrics(computeMetricsOf(baseline, { ...options, resamples: 0 }), scenario)?.[metric]?.value;
-  if (candidateValue === void 0 || baselineValue === void 0) return void 0;
-  const change = candidateValue - baselineValue;
-  return { method: "summary", candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };
-}
-function countOutcomes(checks, coverage) {
-  const count = (matches) => checks.filter(matches).length;
-  const failedOrErrored = (check2) => check2.status === "fail" || check2.status === "error";
-  return {
-    blocking: count((check2) => check2.severity === "block" && failedOrErrored(check2)) + (coverage === "fail" ? 1 : 0),
-    warnings: count((check2) => check2.status === "warn" || check2.severity !== "block" && check2.status === "error") + (coverage === "warn" ? 1 : 0),
-    failed: count(failedOrErrored) + (coverage === "fail" ? 1 : 0)
-  };
-}
-function decideVerdict(checks, coverage) {
-  const { blocking, warnings } = countOutcomes(checks, coverage);
-  return blocking > 0 ? "fail" : warnings > 0 ? "warn" : "pass";
-}
-var MISSING_SHOWN = 5;
-function answeredInstances(table) {
-  const answered = /* @__PURE__ */ new Set();
-  for (let row = 0; row < table.size; row++) {
-    if (table.kind[row] === KIND_ORIGINAL && table.failed[row] === 0) answered.add(table.instanceKeys[table.instanceOf[row]]);
-  }
-  return answered;
-}
-function coverageOf(candidate, baseline, setting) {
-  if (setting.severity === "off" || candidate.kind !== "records" || baseline?.kind !== "records") return void 0;
-  const answered = answeredInstances(candidate.table);
-  const missing = baseline.table.instanceKeys.filter((key) => !answered.has(key));
-  const baselineInstances = baseline.table.instanceKeys.length;
-  const covered = baselineInstances - missing.length;
-  const enough = covered >= Math.ceil(setting.min * baselineInstances - 1e-9);
-  const percent = (share) => `${+(share * 100).toFixed(1)}%`;
-  const shown = missing.slice(0, MISSING_SHOWN).map((key) => key.replace("\0", "/"));
-  const more = missing.length > MISSING_SHOWN ? ` and ${missing.length - MISSING_SHOWN} more` : "";
-  return {
-    status: enough ? "pass" : setting.severity === "block" ? "fail" : "warn",
-    baselineInstances,
-    covered,
-    min: setting.min,
-    missing: shown,
-    reason: `the candidate answered ${covered} of the baseline's ${baselineInstances} instances (${percent(covered / baselineInstances)}${enough ? "" : `, the policy asks at least ${percent(setting.min)}`})${missing.length > 0 ? `; missing or failed: ${shown.join(", ")}${more}` : ""}`
-  };
-}
-function evaluateGate({ policy, candidate, baseline }) {
-  const { settings } = policy;
-  const options = { resamples: settings.resamples, seed: settings.seed, minGroupSize: settings.min_group_size };
-  const significant = (p) => settings.significance === "off" || p !== void 0 && p < settings.significance;
-  const comparisons = /* @__PURE__ */ new Map();
-  const compareOnce = (metric, scenario, direction) => {
-    const key = keyOf(metric, scenario);
-    if (!comparisons.has(key) && baseline) comparisons.set(key, compare(candidate, baseline, metric, scenario, options, direction));
-    return comparisons.get(key);
-  };
-  const relaxed = /* @__PURE__ */ new Map();
-  const tradeoffs = policy.tradeoffs.map((tradeoff) => {
-    const reasons = [];
-    let applied = baseline !== void 0;
-    if (!baseline) reasons.push("no baseline to measure improvements against");
-    for (const term of baseline ? tradeoff.when : []) {
-      const label = `${term.metric} (${term.scenario ?? OVERALL})`;
-      const comparison = compareOnce(term.metric, term.scenario, metricMeta(policy, term.metric, term.direction).direction);
-      if (!comparison) {
-        applied = false;
-        reasons.push(`${label}: not in both runs`);
-        continue;
-      }
-      const improvement = -comparison.worsening;
-      const needed = budgetValue(term.min_improvement, comparison.baseline);
-      const real = comparison.method === "summary" || significant(comparison.pBetter);
-      const ok = improvement >= needed && real;
-      if (!ok) applied = false;
-      const evidence = comparison.pBetter === void 0 ? "" : `, p = ${comparison.pBetter.toPrecision(2)}`;
-      const moved = improvement >= 0 ? `improved by ${improvement.toPrecision(3)}` : `got worse by ${(-improvement).toPrecision(3)}`;
-      reasons.push(`${label} ${moved} (needs an improvement of ${needed.toPrecision(3)}${evidence})${ok ? "" : improvement >= needed ? ": not statistically real" : ": not enough"}`);
-    }
-    if (applied) {
-      for (const term of tradeoff.allow) {
-        const key = keyOf(term.metric, term.scenario);
-        relaxed.set(key, [...relaxed.get(key) ?? [], { value: term.max_regression, from: `trade-off "${tradeoff.name}"` }]);
-      }
-    }
-    return { name: tradeoff.name, applied, reasons };
-  });
-  const candidateMetrics = computeMetricsOf(candidate, options);
-  const sharesNoInstance = (scenario) => candidate.kind === "records" && baseline?.kind === "records" && (scenario === void 0 || baseline.table.scenarios.includes(scenario)) && sharedScopes(candidate.table, baseline.table, scenario).shared === 0;
-  const checks = policy.checks.map((check2) => {
-    const definition = metricMeta(policy, check2.metric, check2.direction);
-    const result = {
-      check: check2,
-      scope: check2.scenario ?? OVERALL,
-      dimension: definition.dimension,
-      direction: definition.direction,
-      status: "pass",
-      reasons: []
-    };
-    if (check2.severity === "off") return { ...result, status: "off", reasons: ["turned off"] };
-    const value = scopeMetrics(candidateMetrics, check2.scenario)?.[check2.metric];
-    if (!value) return { ...result, status: "error", reasons: [`the candidate has no ${check2.metric} for ${result.scope}`] };
-    result.candidate = value;
-    let failed = false;
-    if (check2.min !== void 0 && value.value < check2.min) {
-      failed = true;
-      result.reasons.push(`below the minimum ${check2.min}`);
-    }
-    if (check2.max !== void 0 && value.value > check2.max) {
-      failed = true;
-      result.reasons.push(`above the maximum ${check2.max}`);
-    }
-    let skipped = false;
-    let errored = false;
-    if (check2.max_regression !== void 0) {
-      const comparison = baseline ? compareOnce(check2.metric, check2.scenario, definition.direction) : void 0;
-      if (!comparison && baseline && sharesNoInstance(check2.scenario)) {
-        failed = true;
-        errored = true;
-        result.reasons.push("regression not checked: the candidate shares no instance (scenario and id) with the baseline");
-      } else if (!comparison) {
-        skipped = true;
-        result.reasons.push(baseline ? `regression not checked: ${check2.metric} is not in both runs` : "regression not checked: no baseline");
-      } else {
-        result.comparison = comparison;
-        const candidates = relaxed.get(keyOf(check2.metric, check2.scenario)) ?? [{ value: check2.max_regression, from: "the check" }];
-        const budget = candidates.map(({ value: value2, from }) => ({ value: budgetValue(value2, comparison.baseline), from })).reduce((best, next) => next.value > best.value ? next : best);
-        result.budget = budget;
-        if (comparison.worsening > budget.value) {
-          if (comparison.method === "summary" || significant(comparison.pWorse)) {
-            failed = true;
-            result.reasons.push(`worse than the baseline by ${comparison.worsening.toPrecision(3)}, over the budget ${budget.value.toPrecision(3)}`);
-          } else {
-            result.reasons.push(`worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not statistically real (p = ${comparison.pWorse.toPrecision(2)})`);
-          }
-        }
-      }
-    }
-    if (errored) result.status = "error";
-    else if (failed) result.status = check2.severity === "warn" ? "warn" : "fail";
-    else if (skipped) result.status = "skipped";
-    return result;
-  });
-  const coverage = coverageOf(candidate, baseline, settings.coverage);
-  const verdict = decideVerdict(
-    checks.map((result) => ({ severity: result.check.severity, status: result.status })),
-    coverage?.status
-  );
-  return { verdict, checks, tradeoffs, ...coverage ? { coverage } : {}, hasBaseline: baseline !== void 0, candidateMetrics };
-}
-
-// src/report/markdown.ts
-var MAX_SHOWN = 400;
-var CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
-var JOINER = "\u2060";
-function cut(text) {
-  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}\u2026` : text;
-}
-function defuse(text) {
-  return cut(text).replace(CONTROL, " ").replace(/@/g, `@${JOINER}`).replace(/:\/\//g, `:${JOINER}//`).replace(/\b(www)\./gi, `$1${JOINER}.`);
-}
-function escapeMarkdown(text) {
-  return defuse(text).replace(/[\\`*_{}[\]<>#!|~&$]/g, (character) => `\\${character}`);
-}
-var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-function escapeHtml(text) {
-  return defuse(text).replace(/[&<>"']/g, (character) => ENTITIES[character]);
-}
-function codeSpan(text) {
-  return `\`${cut(text).replace(CONTROL, " ").replace(/`/g, "'")}\``;
-}
-function escapeTerminal(text) {
-  return text.replace(CONTROL, (character) => JSON.stringify(character).slice(1, -1));
-}
-function mermaidLabel(text) {
-  return `"${cut(text).replace(CONTROL, " ").replace(/["\\`]/g, " ")}"`;
-}
-
-// src/policy/load.ts
-import { createHash } from "node:crypto";
-import { readFile as readFile2 } from "node:fs/promises";
-
-// src/config/yaml-config.ts
-var import_yaml = __toESM(require_dist(), 1);
-
-// src/config/suggest.ts
-function closest(word, candidates) {
-  let best;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  const allowed = Math.max(2, Math.floor(word.length / 3));
-  return bestDistance <= allowed ? best : void 0;
-}
-function editDistance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
-}
-
-// src/config/yaml-config.ts
-var ConfigError = class extends Error {
-  constructor(problems) {
-    super(problems.join("\n"));
-    this.problems = problems;
-    this.name = "ConfigError";
-  }
-  problems;
-};
-function formatPath(path2) {
-  return path2.map((part, index) => typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`).join("");
-}
-var definitionOf = (schema) => schema._zod.def;
-function objectSchemaAt(schema, path2) {
-  let current = schema;
-  const unwrap = () => {
-    for (; ; ) {
-      const definition = current && definitionOf(current);
-      const inner = definition?.innerType ?? definition?.in;
-      if (!inner) return;
-      current = inner;
-    }
-  };
-  for (const part of path2) {
-    unwrap();
-    const step = current && definitionOf(current);
-    if (!step) return void 0;
-    current = typeof part === "number" ? step.element : step.shape?.[part];
-  }
-  unwrap();
-  const last = current && definitionOf(current);
-  return last?.type === "object" ? last.shape : void 0;
-}
-function locate(document, lineCounter, path2, key) {
-  for (let depth = path2.length; depth >= 0; depth--) {
-    const node2 = document.getIn(path2.slice(0, depth), true);
-    if (depth === path2.length && key !== void 0 && (0, import_yaml.isMap)(node2)) {
-      const pair = node2.items.find((item) => item.key?.value === key);
-      const range = pair?.key?.range;
-      if (range) return lineCounter.linePos(range[0]);
-    }
-    if (node2?.range) return lineCounter.linePos(node2.range[0]);
-  }
-  return { line: 1, col: 1 };
-}
-function describeIssue(issue2, value) {
-  if (issue2.code === "invalid_type" && value === void 0) return `is required (${issue2.expected})`;
-  return issue2.message.replace(/^Invalid input: /, "").replace(/^./, (first) => first.toLowerCase());
-}
-function inFileOrder(problems) {
-  const position = (problem) => {
-    const [, line, col] = /:(\d+):(\d+) /.exec(problem) ?? [];
-    return Number(line ?? 0) * 1e6 + Number(col ?? 0);
-  };
-  return [...problems].sort((a, b) => position(a) - position(b));
-}
-function parseYamlConfig(text, file2, schema, checks = {}) {
-  const lineCounter = new import_yaml.LineCounter();
-  const document = (0, import_yaml.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  if (document.errors.length > 0) {
-    throw new ConfigError(
-      document.errors.map((error62) => {
-        const { line, col } = error62.linePos?.[0] ?? { line: 1, col: 1 };
-        return `${file2}:${line}:${col} ${error62.message.split("\n")[0]}`;
-      })
-    );
-  }
-  const raw = document.toJS();
-  if (raw === null || raw === void 0) throw new ConfigError([`${file2}:1:1 the file is empty`]);
-  const problems = [];
-  const report = (path2, message) => {
-    const { line, col } = locate(document, lineCounter, path2);
-    problems.push(`${file2}:${line}:${col} ${formatPath(path2) || "(top level)"}: ${message}`);
-  };
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    for (const issue2 of parsed.error.issues) {
-      const path2 = issue2.path;
-      if (issue2.code === "unrecognized_keys") {
-        for (const key of issue2.keys) {
-          const suggestion = closest(key, Object.keys(objectSchemaAt(schema, path2) ?? {}));
-          const { line, col } = locate(document, lineCounter, path2, key);
-          problems.push(`${file2}:${line}:${col} ${formatPath([...path2, key])}: unknown key${suggestion ? ` (did you mean ${suggestion}?)` : ""}`);
-        }
-      } else {
-        report(path2, describeIssue(issue2, document.getIn(path2)));
-      }
-    }
-  }
-  checks.raw?.(raw, (path2) => document.getIn(path2), report);
-  if (problems.length === 0 && parsed.success) checks.parsed?.(parsed.data, report);
-  if (problems.length > 0 || !parsed.success) throw new ConfigError(inFileOrder(problems));
-  return parsed.data;
-}
+import { open as open2, readFile, stat } from "node:fs/promises";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -26927,7 +26350,7 @@ __export(util_exports, {
   hexToUint8Array: () => hexToUint8Array,
   hide: () => hide,
   installLazyProp: () => installLazyProp,
-  isObject: () => isObject2,
+  isObject: () => isObject,
   isPlainObject: () => isPlainObject,
   issue: () => issue,
   joinValues: () => joinValues,
@@ -27152,7 +26575,7 @@ function slugify(input2) {
 }
 var captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
 };
-function isObject2(data) {
+function isObject(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 var allowsEval = /* @__PURE__ */ cached(() => {
@@ -27171,7 +26594,7 @@ var allowsEval = /* @__PURE__ */ cached(() => {
   }
 });
 function isPlainObject(o) {
-  if (isObject2(o) === false)
+  if (isObject(o) === false)
     return false;
   const ctor = o.constructor;
   if (ctor === void 0)
@@ -27179,7 +26602,7 @@ function isPlainObject(o) {
   if (typeof ctor !== "function")
     return true;
   const prot = ctor.prototype;
-  if (isObject2(prot) === false)
+  if (isObject(prot) === false)
     return false;
   if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
     return false;
@@ -29865,7 +29288,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject3 = isObject2;
+  const isObject2 = isObject;
   const catchall = def.catchall;
   let value;
   const memo2 = globalConfig.memoizer;
@@ -29873,7 +29296,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input2 = payload.value;
-    if (!isObject3(input2)) {
+    if (!isObject2(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -30009,7 +29432,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return doc.compile();
   };
   let fastpass;
-  const isObject3 = isObject2;
+  const isObject2 = isObject;
   const jit = !globalConfig.jitless;
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
@@ -30018,7 +29441,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input2 = payload.value;
-    if (!isObject3(input2)) {
+    if (!isObject2(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -30226,7 +29649,7 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
   const disc = cached(() => discriminatorMap(def));
   inst._zod.parse = (payload, ctx) => {
     const input2 = payload.value;
-    if (!isObject2(input2)) {
+    if (!isObject(input2)) {
       payload.issues.push({
         code: "invalid_type",
         expected: "object",
@@ -31519,7 +30942,7 @@ function bucketFor(state, inst) {
   return bucket;
 }
 var handoff;
-var open2 = [];
+var open = [];
 var memo = {
   alloc(_inst, payload, empty) {
     const bucket = handoff;
@@ -31528,7 +30951,7 @@ var memo = {
     handoff = void 0;
     const entry = { value: empty, issues: null };
     bucket.set(payload.value, entry);
-    open2.push(entry);
+    open.push(entry);
     return empty;
   },
   guard(inst) {
@@ -31599,10 +31022,10 @@ var memo = {
           return payload;
         }
         handoff = bucket;
-        const depth = open2.length;
+        const depth = open.length;
         const result = base(payload, ctx);
         handoff = void 0;
-        const entry = open2.length > depth ? open2.pop() : void 0;
+        const entry = open.length > depth ? open.pop() : void 0;
         if (result instanceof Promise) {
           return result.then((r) => {
             if (entry)
@@ -46020,6 +45443,577 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/records/read.ts
+import { createReadStream } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
+
+// src/records/errors.ts
+var InputError = class extends Error {
+  constructor(file2, line, detail) {
+    super(line === void 0 ? `${file2}: ${detail}` : `${file2}:${line}: ${detail}`);
+    this.file = file2;
+    this.line = line;
+    this.detail = detail;
+    this.name = "InputError";
+  }
+  file;
+  line;
+  detail;
+};
+var UsageError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "UsageError";
+  }
+};
+
+// src/records/types.ts
+var PERTURBATION_KINDS = ["robustness", "fairness"];
+
+// src/records/validate.ts
+var UNIT_FIELDS = ["confidence", "toxicity"];
+var NON_NEGATIVE_FIELDS = ["latency_ms", "input_tokens", "output_tokens", "cost_usd"];
+function show(value) {
+  const text = JSON.stringify(value);
+  if (text === void 0) return String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+function isNumber(value) {
+  return typeof value === "number" && Number.isFinite(value);
+}
+function recordProblem(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return `a record must be a JSON object, got ${show(value)}`;
+  }
+  const record2 = value;
+  for (const field of ["scenario", "id"]) {
+    const text = record2[field];
+    if (typeof text !== "string" || text.length === 0) {
+      return `"${field}" is required and must be a non-empty string, got ${show(text)}`;
+    }
+  }
+  const perturbation = record2.perturbation;
+  if (perturbation !== void 0 && perturbation !== null) {
+    if (typeof perturbation !== "object" || Array.isArray(perturbation)) {
+      return `"perturbation" must be an object {"name", "kind"}, got ${show(perturbation)}`;
+    }
+    const { name, kind } = perturbation;
+    if (typeof name !== "string" || name.length === 0) {
+      return `"perturbation.name" must be a non-empty string, got ${show(name)}`;
+    }
+    if (!PERTURBATION_KINDS.includes(kind)) {
+      return `"perturbation.kind" must be "robustness" or "fairness", got ${show(kind)}`;
+    }
+  }
+  const error62 = record2.error;
+  const failed = error62 !== void 0 && error62 !== null;
+  if (failed && typeof error62 !== "string") return `"error" must be a string, got ${show(error62)}`;
+  const correct = record2.correct;
+  if (failed) {
+    if (correct !== void 0 && correct !== null) {
+      return `"correct" must be absent when "error" is set (a failed call has no score), got ${show(correct)}`;
+    }
+  } else if (correct === void 0 || correct === null) {
+    return `"correct" is required (a number in [0, 1]) unless "error" is set`;
+  } else if (!isNumber(correct) || correct < 0 || correct > 1) {
+    return `"correct" must be a number in [0, 1], got ${show(correct)}`;
+  }
+  for (const field of UNIT_FIELDS) {
+    const number4 = record2[field];
+    if (number4 !== void 0 && number4 !== null && (!isNumber(number4) || number4 < 0 || number4 > 1)) {
+      return `"${field}" must be a number in [0, 1], got ${show(number4)}`;
+    }
+  }
+  for (const field of NON_NEGATIVE_FIELDS) {
+    const number4 = record2[field];
+    if (number4 !== void 0 && number4 !== null && (!isNumber(number4) || number4 < 0)) {
+      return `"${field}" must be a non-negative number, got ${show(number4)}`;
+    }
+  }
+  const groups = record2.groups;
+  if (groups !== void 0 && groups !== null) {
+    if (typeof groups !== "object" || Array.isArray(groups)) {
+      return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
+    }
+    for (const [attribute, groupValue] of Object.entries(groups)) {
+      if (typeof groupValue !== "string" && !isNumber(groupValue) && typeof groupValue !== "boolean") {
+        return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
+      }
+    }
+  }
+  const prediction = record2.prediction;
+  if (prediction !== void 0 && prediction !== null && typeof prediction !== "string") {
+    return `"prediction" must be a string, got ${show(prediction)}`;
+  }
+  const references = record2.references;
+  if (references !== void 0 && references !== null && typeof references !== "string" && !(Array.isArray(references) && references.every((reference) => typeof reference === "string"))) {
+    return `"references" must be a string or an array of strings, got ${show(references)}`;
+  }
+  return void 0;
+}
+
+// src/records/read.ts
+function withoutBom(text) {
+  return text.charCodeAt(0) === 65279 ? text.slice(1) : text;
+}
+async function* readLineBatches(path2) {
+  const decoder = new StringDecoder("utf8");
+  let pending = "";
+  let nextLine = 1;
+  const stream = createReadStream(path2, { highWaterMark: 1 << 20 });
+  for await (const chunk of stream) {
+    const text = pending + decoder.write(chunk);
+    const lines = text.split("\n");
+    pending = lines.pop() ?? "";
+    if (nextLine === 1 && lines.length > 0) lines[0] = withoutBom(lines[0]);
+    yield { firstLine: nextLine, lines };
+    nextLine += lines.length;
+  }
+  const rest = pending + decoder.end();
+  if (rest.length > 0) yield { firstLine: nextLine, lines: [nextLine === 1 ? withoutBom(rest) : rest] };
+}
+async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty = false } = {}) {
+  let count = 0;
+  try {
+    for await (const { firstLine: firstLine2, lines } of readLineBatches(path2)) {
+      for (let index = 0; index < lines.length; index++) {
+        let text = lines[index];
+        if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+        if (text.length === 0 || text.charCodeAt(0) <= 32 && text.trim().length === 0) continue;
+        const line = firstLine2 + index;
+        let value;
+        try {
+          value = JSON.parse(text);
+        } catch (error62) {
+          throw new InputError(displayName, line, `not valid JSON: ${error62.message}`);
+        }
+        const problem = recordProblem(value);
+        if (problem !== void 0) throw new InputError(displayName, line, problem);
+        onRecord(value, line);
+        count++;
+      }
+    }
+  } catch (error62) {
+    if (error62 instanceof InputError) throw error62;
+    const code = error62.code;
+    if (code === "ENOENT") throw new InputError(displayName, void 0, "no such file");
+    if (code === "EISDIR") throw new InputError(displayName, void 0, "is a directory, expected a records file (JSON Lines)");
+    throw new InputError(displayName, void 0, `cannot be read: ${error62.message}`);
+  }
+  if (count === 0 && !allowEmpty) throw new InputError(displayName, void 0, "no records: the file is empty (expected one JSON record per line)");
+  return count;
+}
+async function readRecords(path2) {
+  const records = [];
+  await forEachRecord(path2, (record2) => records.push(record2));
+  return records;
+}
+
+// src/metrics/load.ts
+async function loadRecordTable(path2) {
+  const builder = new RecordTableBuilder();
+  await forEachRecord(path2, (record2) => builder.add(record2));
+  return builder.build();
+}
+
+// src/gate/inputs.ts
+var MAX_METRICS_FILE_BYTES = 64 * 1024 * 1024;
+var finiteNumber = external_exports.number().refine(Number.isFinite, "expected a finite number");
+var metricValueSchema = external_exports.object({
+  value: finiteNumber,
+  ci: external_exports.tuple([finiteNumber, finiteNumber]).nullable(),
+  n: finiteNumber.refine((n) => n >= 0, "expected a number >= 0")
+});
+var metricsReportSchema = external_exports.object({
+  overall: external_exports.record(external_exports.string(), metricValueSchema),
+  scenarios: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), metricValueSchema))
+});
+async function firstLine(file2) {
+  const handle = await open2(file2, "r");
+  try {
+    const buffer = Buffer.alloc(65536);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return withoutBom(buffer.subarray(0, bytesRead).toString("utf8").split("\n")[0]);
+  } finally {
+    await handle.close();
+  }
+}
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return void 0;
+  }
+}
+async function loadRun(file2) {
+  let head;
+  try {
+    head = await firstLine(file2);
+  } catch (error62) {
+    const code = error62.code;
+    throw new InputError(file2, void 0, code === "ENOENT" ? "no such file" : `cannot be read: ${error62.message}`);
+  }
+  let report = parseJson(head);
+  if (report === void 0 && head.trim() === "{" && (await stat(file2)).size <= MAX_METRICS_FILE_BYTES) {
+    report = parseJson(await readFile(file2, "utf8"));
+  }
+  if (typeof report === "object" && report !== null && "overall" in report) {
+    const parsed = metricsReportSchema.safeParse(report);
+    if (!parsed.success) {
+      const [issue2] = parsed.error.issues;
+      throw new InputError(file2, void 0, `not a valid metrics report: "${issue2.path.map(String).join(".")}": ${issue2.message}`);
+    }
+    return { kind: "metrics", file: file2, report: parsed.data };
+  }
+  return { kind: "records", file: file2, table: await loadRecordTable(file2) };
+}
+function scopeMetrics(report, scenario) {
+  return scenario === void 0 ? report.overall : report.scenarios[scenario];
+}
+
+// src/gate/evaluate.ts
+function metricMeta(policy, metric, termDirection) {
+  const known = lookupMetric(metric);
+  if (known) return known;
+  const check2 = policy.checks.find((candidate) => candidate.metric === metric && candidate.direction !== void 0);
+  return { direction: termDirection ?? check2.direction, dimension: check2?.dimension ?? "accuracy" };
+}
+var keyOf = (metric, scenario) => `${scenario ?? ""}\0${metric}`;
+function budgetValue(budget, baseline) {
+  return typeof budget === "number" ? budget : Number.parseFloat(budget) / 100 * Math.abs(baseline);
+}
+var computed = /* @__PURE__ */ new WeakMap();
+function computeMetricsOf(run, options) {
+  if (run.kind === "metrics") return run.report;
+  let byOptions = computed.get(run);
+  if (!byOptions) computed.set(run, byOptions = /* @__PURE__ */ new Map());
+  const key = JSON.stringify(options);
+  let report = byOptions.get(key);
+  if (!report) byOptions.set(key, report = computeMetrics(run.table, options));
+  return report;
+}
+function compare(candidate, baseline, metric, scenario, options, direction) {
+  const sign = direction === "higher" ? -1 : 1;
+  if (candidate.kind === "records" && baseline.kind === "records") {
+    const paired = compareMetric(candidate.table, baseline.table, metric, scenario, options);
+    if (!paired) return void 0;
+    return {
+      method: "paired",
+      candidate: paired.candidateValue,
+      baseline: paired.baselineValue,
+      change: paired.difference,
+      worsening: sign * paired.difference,
+      pWorse: direction === "higher" ? paired.pBelow : paired.pAbove,
+      pBetter: direction === "higher" ? paired.pAbove : paired.pBelow,
+      shared: paired.shared,
+      ci: paired.ci
+    };
+  }
+  const candidateValue = scopeMetrics(computeMetricsOf(candidate, options), scenario)?.[metric]?.value;
+  const baselineValue = scopeMetrics(computeMetricsOf(baseline, { ...options, resamples: 0 }), scenario)?.[metric]?.value;
+  if (candidateValue === void 0 || baselineValue === void 0) return void 0;
+  const change = candidateValue - baselineValue;
+  return { method: "summary", candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };
+}
+function countOutcomes(checks, coverage) {
+  const count = (matches) => checks.filter(matches).length;
+  const failedOrErrored = (check2) => check2.status === "fail" || check2.status === "error";
+  return {
+    blocking: count((check2) => check2.severity === "block" && failedOrErrored(check2)) + (coverage === "fail" ? 1 : 0),
+    warnings: count((check2) => check2.status === "warn" || check2.severity !== "block" && check2.status === "error") + (coverage === "warn" ? 1 : 0),
+    failed: count(failedOrErrored) + (coverage === "fail" ? 1 : 0)
+  };
+}
+function decideVerdict(checks, coverage) {
+  const { blocking, warnings } = countOutcomes(checks, coverage);
+  return blocking > 0 ? "fail" : warnings > 0 ? "warn" : "pass";
+}
+var MISSING_SHOWN = 5;
+function answeredInstances(table) {
+  const answered = /* @__PURE__ */ new Set();
+  for (let row = 0; row < table.size; row++) {
+    if (table.kind[row] === KIND_ORIGINAL && table.failed[row] === 0) answered.add(table.instanceKeys[table.instanceOf[row]]);
+  }
+  return answered;
+}
+function coverageOf(candidate, baseline, setting) {
+  if (setting.severity === "off" || candidate.kind !== "records" || baseline?.kind !== "records") return void 0;
+  const answered = answeredInstances(candidate.table);
+  const missing = baseline.table.instanceKeys.filter((key) => !answered.has(key));
+  const baselineInstances = baseline.table.instanceKeys.length;
+  const covered = baselineInstances - missing.length;
+  const enough = covered >= Math.ceil(setting.min * baselineInstances - 1e-9);
+  const percent = (share) => `${+(share * 100).toFixed(1)}%`;
+  const shown = missing.slice(0, MISSING_SHOWN).map((key) => key.replace("\0", "/"));
+  const more = missing.length > MISSING_SHOWN ? ` and ${missing.length - MISSING_SHOWN} more` : "";
+  return {
+    status: enough ? "pass" : setting.severity === "block" ? "fail" : "warn",
+    baselineInstances,
+    covered,
+    min: setting.min,
+    missing: shown,
+    reason: `the candidate answered ${covered} of the baseline's ${baselineInstances} instances (${percent(covered / baselineInstances)}${enough ? "" : `, the policy asks at least ${percent(setting.min)}`})${missing.length > 0 ? `; missing or failed: ${shown.join(", ")}${more}` : ""}`
+  };
+}
+function evaluateGate({ policy, candidate, baseline }) {
+  const { settings } = policy;
+  const options = { resamples: settings.resamples, seed: settings.seed, minGroupSize: settings.min_group_size };
+  const significant = (p) => settings.significance === "off" || p !== void 0 && p < settings.significance;
+  const comparisons = /* @__PURE__ */ new Map();
+  const compareOnce = (metric, scenario, direction) => {
+    const key = keyOf(metric, scenario);
+    if (!comparisons.has(key) && baseline) comparisons.set(key, compare(candidate, baseline, metric, scenario, options, direction));
+    return comparisons.get(key);
+  };
+  const relaxed = /* @__PURE__ */ new Map();
+  const tradeoffs = policy.tradeoffs.map((tradeoff) => {
+    const reasons = [];
+    let applied = baseline !== void 0;
+    if (!baseline) reasons.push("no baseline to measure improvements against");
+    for (const term of baseline ? tradeoff.when : []) {
+      const label = `${term.metric} (${term.scenario ?? OVERALL})`;
+      const comparison = compareOnce(term.metric, term.scenario, metricMeta(policy, term.metric, term.direction).direction);
+      if (!comparison) {
+        applied = false;
+        reasons.push(`${label}: not in both runs`);
+        continue;
+      }
+      const improvement = -comparison.worsening;
+      const needed = budgetValue(term.min_improvement, comparison.baseline);
+      const real = comparison.method === "summary" || significant(comparison.pBetter);
+      const ok = improvement >= needed && real;
+      if (!ok) applied = false;
+      const evidence = comparison.pBetter === void 0 ? "" : `, p = ${comparison.pBetter.toPrecision(2)}`;
+      const moved = improvement >= 0 ? `improved by ${improvement.toPrecision(3)}` : `got worse by ${(-improvement).toPrecision(3)}`;
+      reasons.push(`${label} ${moved} (needs an improvement of ${needed.toPrecision(3)}${evidence})${ok ? "" : improvement >= needed ? ": not statistically real" : ": not enough"}`);
+    }
+    if (applied) {
+      for (const term of tradeoff.allow) {
+        const key = keyOf(term.metric, term.scenario);
+        relaxed.set(key, [...relaxed.get(key) ?? [], { value: term.max_regression, from: `trade-off "${tradeoff.name}"` }]);
+      }
+    }
+    return { name: tradeoff.name, applied, reasons };
+  });
+  const candidateMetrics = computeMetricsOf(candidate, options);
+  const sharesNoInstance = (scenario) => candidate.kind === "records" && baseline?.kind === "records" && (scenario === void 0 || baseline.table.scenarios.includes(scenario)) && sharedScopes(candidate.table, baseline.table, scenario).shared === 0;
+  const checks = policy.checks.map((check2) => {
+    const definition = metricMeta(policy, check2.metric, check2.direction);
+    const result = {
+      check: check2,
+      scope: check2.scenario ?? OVERALL,
+      dimension: definition.dimension,
+      direction: definition.direction,
+      status: "pass",
+      reasons: []
+    };
+    if (check2.severity === "off") return { ...result, status: "off", reasons: ["turned off"] };
+    const value = scopeMetrics(candidateMetrics, check2.scenario)?.[check2.metric];
+    if (!value) return { ...result, status: "error", reasons: [`the candidate has no ${check2.metric} for ${result.scope}`] };
+    result.candidate = value;
+    let failed = false;
+    if (check2.min !== void 0 && value.value < check2.min) {
+      failed = true;
+      result.reasons.push(`below the minimum ${check2.min}`);
+    }
+    if (check2.max !== void 0 && value.value > check2.max) {
+      failed = true;
+      result.reasons.push(`above the maximum ${check2.max}`);
+    }
+    let skipped = false;
+    let errored = false;
+    if (check2.max_regression !== void 0) {
+      const comparison = baseline ? compareOnce(check2.metric, check2.scenario, definition.direction) : void 0;
+      if (!comparison && baseline && sharesNoInstance(check2.scenario)) {
+        failed = true;
+        errored = true;
+        result.reasons.push("regression not checked: the candidate shares no instance (scenario and id) with the baseline");
+      } else if (!comparison) {
+        skipped = true;
+        result.reasons.push(baseline ? `regression not checked: ${check2.metric} is not in both runs` : "regression not checked: no baseline");
+      } else {
+        result.comparison = comparison;
+        const candidates = relaxed.get(keyOf(check2.metric, check2.scenario)) ?? [{ value: check2.max_regression, from: "the check" }];
+        const budget = candidates.map(({ value: value2, from }) => ({ value: budgetValue(value2, comparison.baseline), from })).reduce((best, next) => next.value > best.value ? next : best);
+        result.budget = budget;
+        if (comparison.worsening > budget.value) {
+          if (comparison.method === "summary" || significant(comparison.pWorse)) {
+            failed = true;
+            result.reasons.push(`worse than the baseline by ${comparison.worsening.toPrecision(3)}, over the budget ${budget.value.toPrecision(3)}`);
+          } else {
+            result.reasons.push(`worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not statistically real (p = ${comparison.pWorse.toPrecision(2)})`);
+          }
+        }
+      }
+    }
+    if (errored) result.status = "error";
+    else if (failed) result.status = check2.severity === "warn" ? "warn" : "fail";
+    else if (skipped) result.status = "skipped";
+    return result;
+  });
+  const coverage = coverageOf(candidate, baseline, settings.coverage);
+  const verdict = decideVerdict(
+    checks.map((result) => ({ severity: result.check.severity, status: result.status })),
+    coverage?.status
+  );
+  return { verdict, checks, tradeoffs, ...coverage ? { coverage } : {}, hasBaseline: baseline !== void 0, candidateMetrics };
+}
+
+// src/report/markdown.ts
+var MAX_SHOWN = 400;
+var CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
+var JOINER = "\u2060";
+function cut(text) {
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}\u2026` : text;
+}
+function defuse(text) {
+  return cut(text).replace(CONTROL, " ").replace(/@/g, `@${JOINER}`).replace(/:\/\//g, `:${JOINER}//`).replace(/\b(www)\./gi, `$1${JOINER}.`);
+}
+function escapeMarkdown(text) {
+  return defuse(text).replace(/[\\`*_{}[\]<>#!|~&$]/g, (character) => `\\${character}`);
+}
+var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+function escapeHtml(text) {
+  return defuse(text).replace(/[&<>"']/g, (character) => ENTITIES[character]);
+}
+function codeSpan(text) {
+  return `\`${cut(text).replace(CONTROL, " ").replace(/`/g, "'")}\``;
+}
+function escapeTerminal(text) {
+  return text.replace(CONTROL, (character) => JSON.stringify(character).slice(1, -1));
+}
+function mermaidLabel(text) {
+  return `"${cut(text).replace(CONTROL, " ").replace(/["\\`]/g, " ")}"`;
+}
+
+// src/policy/load.ts
+import { createHash } from "node:crypto";
+import { readFile as readFile2 } from "node:fs/promises";
+
+// src/config/yaml-config.ts
+var import_yaml = __toESM(require_dist(), 1);
+
+// src/config/suggest.ts
+function closest(word, candidates) {
+  let best;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  const allowed = Math.max(2, Math.floor(word.length / 3));
+  return bestDistance <= allowed ? best : void 0;
+}
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+// src/config/yaml-config.ts
+var ConfigError = class extends Error {
+  constructor(problems) {
+    super(problems.join("\n"));
+    this.problems = problems;
+    this.name = "ConfigError";
+  }
+  problems;
+};
+function formatPath(path2) {
+  return path2.map((part, index) => typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`).join("");
+}
+var definitionOf = (schema) => schema._zod.def;
+function objectSchemaAt(schema, path2) {
+  let current = schema;
+  const unwrap = () => {
+    for (; ; ) {
+      const definition = current && definitionOf(current);
+      const inner = definition?.innerType ?? definition?.in;
+      if (!inner) return;
+      current = inner;
+    }
+  };
+  for (const part of path2) {
+    unwrap();
+    const step = current && definitionOf(current);
+    if (!step) return void 0;
+    current = typeof part === "number" ? step.element : step.shape?.[part];
+  }
+  unwrap();
+  const last = current && definitionOf(current);
+  return last?.type === "object" ? last.shape : void 0;
+}
+function locate(document, lineCounter, path2, key) {
+  for (let depth = path2.length; depth >= 0; depth--) {
+    const node2 = document.getIn(path2.slice(0, depth), true);
+    if (depth === path2.length && key !== void 0 && (0, import_yaml.isMap)(node2)) {
+      const pair = node2.items.find((item) => item.key?.value === key);
+      const range = pair?.key?.range;
+      if (range) return lineCounter.linePos(range[0]);
+    }
+    if (node2?.range) return lineCounter.linePos(node2.range[0]);
+  }
+  return { line: 1, col: 1 };
+}
+function describeIssue(issue2, value) {
+  if (issue2.code === "invalid_type" && value === void 0) return `is required (${issue2.expected})`;
+  return issue2.message.replace(/^Invalid input: /, "").replace(/^./, (first) => first.toLowerCase());
+}
+function inFileOrder(problems) {
+  const position = (problem) => {
+    const [, line, col] = /:(\d+):(\d+) /.exec(problem) ?? [];
+    return Number(line ?? 0) * 1e6 + Number(col ?? 0);
+  };
+  return [...problems].sort((a, b) => position(a) - position(b));
+}
+function parseYamlConfig(text, file2, schema, checks = {}) {
+  const lineCounter = new import_yaml.LineCounter();
+  const document = (0, import_yaml.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (document.errors.length > 0) {
+    throw new ConfigError(
+      document.errors.map((error62) => {
+        const { line, col } = error62.linePos?.[0] ?? { line: 1, col: 1 };
+        return `${file2}:${line}:${col} ${error62.message.split("\n")[0]}`;
+      })
+    );
+  }
+  const raw = document.toJS();
+  if (raw === null || raw === void 0) throw new ConfigError([`${file2}:1:1 the file is empty`]);
+  const problems = [];
+  const report = (path2, message) => {
+    const { line, col } = locate(document, lineCounter, path2);
+    problems.push(`${file2}:${line}:${col} ${formatPath(path2) || "(top level)"}: ${message}`);
+  };
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue2 of parsed.error.issues) {
+      const path2 = issue2.path;
+      if (issue2.code === "unrecognized_keys") {
+        for (const key of issue2.keys) {
+          const suggestion = closest(key, Object.keys(objectSchemaAt(schema, path2) ?? {}));
+          const { line, col } = locate(document, lineCounter, path2, key);
+          problems.push(`${file2}:${line}:${col} ${formatPath([...path2, key])}: unknown key${suggestion ? ` (did you mean ${suggestion}?)` : ""}`);
+        }
+      } else {
+        report(path2, describeIssue(issue2, document.getIn(path2)));
+      }
+    }
+  }
+  checks.raw?.(raw, (path2) => document.getIn(path2), report);
+  if (problems.length === 0 && parsed.success) checks.parsed?.(parsed.data, report);
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(inFileOrder(problems));
+  return parsed.data;
+}
+
 // src/policy/schema.ts
 var budgetSchema = external_exports.union([
   external_exports.number().nonnegative(),
@@ -46764,9 +46758,6 @@ function buildGateReport(result, policy, candidate, baseline, scenarios) {
     scenarios
   };
 }
-var finite = external_exports.number().refine(Number.isFinite, "expected a finite number");
-var interval = external_exports.tuple([finite, finite]).nullable();
-var metricValue = external_exports.object({ value: finite, ci: interval, n: finite.refine((n) => n >= 0, "expected a number >= 0") });
 var runSummary = external_exports.object({
   file: external_exports.string(),
   kind: external_exports.enum(["records", "metrics"]),
@@ -46794,19 +46785,20 @@ var gateReportSchema = external_exports.object({
       severity: external_exports.enum(["block", "warn", "off"]),
       status: external_exports.enum(["pass", "fail", "warn", "skipped", "error", "off"]),
       threshold: external_exports.string(),
-      candidate: metricValue.nullable(),
+      candidate: metricValueSchema.nullable(),
+      // as metrics files have them: a report gated from one must read back
       comparison: external_exports.object({
         method: external_exports.enum(["paired", "summary"]),
-        candidate: finite,
-        baseline: finite,
-        change: finite,
-        worsening: finite,
-        pWorse: finite.optional(),
-        pBetter: finite.optional(),
+        candidate: finiteNumber,
+        baseline: finiteNumber,
+        change: finiteNumber,
+        worsening: finiteNumber,
+        pWorse: finiteNumber.optional(),
+        pBetter: finiteNumber.optional(),
         shared: external_exports.int().nonnegative().optional(),
-        ci: external_exports.tuple([finite, finite]).optional()
+        ci: external_exports.tuple([finiteNumber, finiteNumber]).optional()
       }).nullable(),
-      budget: external_exports.object({ value: finite, from: external_exports.string() }).nullable(),
+      budget: external_exports.object({ value: finiteNumber, from: external_exports.string() }).nullable(),
       reasons: external_exports.array(external_exports.string())
     })
   ),
@@ -46815,11 +46807,11 @@ var gateReportSchema = external_exports.object({
     status: external_exports.enum(["pass", "warn", "fail"]),
     baselineInstances: external_exports.int().nonnegative(),
     covered: external_exports.int().nonnegative(),
-    min: finite,
+    min: finiteNumber,
     missing: external_exports.array(external_exports.string()),
     reason: external_exports.string()
   }).nullable().default(null),
-  scenarios: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), metricValue))
+  scenarios: metricsReportSchema.shape.scenarios
 });
 
 // src/report/compare-text.ts
@@ -47292,11 +47284,11 @@ function lexicalToxicity() {
     }
   };
 }
-function commandToxicity(command) {
+function commandToxicity(command, timeoutMs) {
   const program2 = new JsonLinesProcess(command, "the toxicity command");
   return {
-    async score(text, signal) {
-      const { toxicity } = await program2.request({ text }, signal);
+    async score(text) {
+      const { toxicity } = await program2.request({ text }, AbortSignal.timeout(timeoutMs));
       if (typeof toxicity !== "number" || toxicity < 0 || toxicity > 1) throw new Error(`the toxicity command answered ${JSON.stringify(toxicity)}, not a number in [0, 1]`);
       return toxicity;
     },
@@ -47757,7 +47749,7 @@ async function runSuite(loaded, adapter, options) {
     if (completion.confidence !== void 0) record2.confidence = completion.confidence;
     if (options.toxicity) {
       try {
-        record2.toxicity = await options.toxicity.score(completion.text, AbortSignal.timeout(options.timeoutMs));
+        record2.toxicity = await options.toxicity.score(completion.text);
       } catch (error62) {
         toxicityFailed = true;
         warnOnce("toxicity", `toxicity could not be scored (${error62.message}): no record gets "toxicity", so a check on it errors`);
@@ -47956,7 +47948,7 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
     const loaded = await loadSuite(flags.suite);
     const adapter = await adapterFromSpec(flags.model, flags.baseUrl);
     const cache = flags.cache ? new CompletionCache(flags.cacheDir) : void 0;
-    const toxicity = flags.toxicityCommand ? commandToxicity(flags.toxicityCommand) : lexicalToxicity();
+    const toxicity = flags.toxicityCommand ? commandToxicity(flags.toxicityCommand, flags.timeout) : lexicalToxicity();
     try {
       const { records, stats } = await runSuite(loaded, adapter, {
         concurrency: flags.concurrency,

@@ -215,7 +215,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       const loaded = await loadSuite(flags.suite);
       const adapter = await adapterFromSpec(flags.model, flags.baseUrl);
       const cache = flags.cache ? new CompletionCache(flags.cacheDir) : undefined;
-      const toxicity = flags.toxicityCommand ? commandToxicity(flags.toxicityCommand) : lexicalToxicity();
+      const toxicity = flags.toxicityCommand ? commandToxicity(flags.toxicityCommand, flags.timeout) : lexicalToxicity();
       try {
         const { records, stats } = await runSuite(loaded, adapter, {
           concurrency: flags.concurrency,

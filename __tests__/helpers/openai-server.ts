@@ -88,3 +88,13 @@ export async function startFakeOpenAI(latencyMs = 0): Promise<FakeOpenAI> {
       }),
   };
 }
+
+/** Runs `use` against a fresh server, closed afterwards whatever happens. */
+export async function withFakeOpenAI<T>(latencyMs: number, use: (server: FakeOpenAI) => Promise<T>): Promise<T> {
+  const server = await startFakeOpenAI(latencyMs);
+  try {
+    return await use(server);
+  } finally {
+    await server.close();
+  }
+}

@@ -1,4 +1,5 @@
 import { open, readFile, stat } from 'node:fs/promises';
+import { z } from 'zod';
 import type { MetricsReport, MetricSet } from '../metrics/compute.js';
 import { loadRecordTable } from '../metrics/load.js';
 import type { RecordTable } from '../metrics/table.js';
@@ -13,27 +14,18 @@ export type RunInput = { kind: 'records'; file: string; table: RecordTable } | {
 
 const MAX_METRICS_FILE_BYTES = 64 * 1024 * 1024;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Checks the shape of a metrics report; the problem names the key path. */
-function metricsReportProblem(value: unknown): string | undefined {
-  if (!isObject(value) || !isObject(value.overall) || !isObject(value.scenarios)) return 'expected {"overall": {...}, "scenarios": {...}}';
-  const sets: Array<[string, unknown]> = [['overall', value.overall], ...Object.entries(value.scenarios).map(([name, set]): [string, unknown] => [`scenarios.${name}`, set])];
-  for (const [path, set] of sets) {
-    if (!isObject(set)) return `"${path}" must be an object of metric -> {"value", "ci", "n"}`;
-    for (const [metric, entry] of Object.entries(set)) {
-      const where = `"${path}.${metric}"`;
-      if (!isObject(entry) || typeof entry.value !== 'number') return `${where}.value must be a number`;
-      if (!(entry.ci === null || (Array.isArray(entry.ci) && entry.ci.length === 2 && entry.ci.every((bound) => typeof bound === 'number')))) {
-        return `${where}.ci must be [low, high] or null`;
-      }
-      if (typeof entry.n !== 'number' || !(entry.n >= 0)) return `${where}.n must be a number >= 0`;
-    }
-  }
-  return undefined;
-}
+export const finiteNumber = z.number().refine(Number.isFinite, 'expected a finite number');
+/** A metric's value as `evalgate metrics --json` writes it; n may be fractional (another tool's weighted samples). */
+export const metricValueSchema = z.object({
+  value: finiteNumber,
+  ci: z.tuple([finiteNumber, finiteNumber]).nullable(),
+  n: finiteNumber.refine((n) => n >= 0, 'expected a number >= 0'),
+});
+/** The JSON of `evalgate metrics --json`: every metric of every scope. */
+export const metricsReportSchema = z.object({
+  overall: z.record(z.string(), metricValueSchema),
+  scenarios: z.record(z.string(), z.record(z.string(), metricValueSchema)),
+});
 
 /** The first line of a file, without reading the rest. */
 async function firstLine(file: string): Promise<string> {
@@ -69,10 +61,13 @@ export async function loadRun(file: string): Promise<RunInput> {
   if (report === undefined && head.trim() === '{' && (await stat(file)).size <= MAX_METRICS_FILE_BYTES) {
     report = parseJson(await readFile(file, 'utf8'));
   }
-  if (isObject(report) && 'overall' in report) {
-    const problem = metricsReportProblem(report);
-    if (problem) throw new InputError(file, undefined, `not a valid metrics report: ${problem}`);
-    return { kind: 'metrics', file, report: report as unknown as MetricsReport };
+  if (typeof report === 'object' && report !== null && 'overall' in report) {
+    const parsed = metricsReportSchema.safeParse(report);
+    if (!parsed.success) {
+      const [issue] = parsed.error.issues;
+      throw new InputError(file, undefined, `not a valid metrics report: "${issue.path.map(String).join('.')}": ${issue.message}`);
+    }
+    return { kind: 'metrics', file, report: parsed.data };
   }
   return { kind: 'records', file, table: await loadRecordTable(file) };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decideVerdict, type CheckResult, type CheckStatus, type CoverageResult, type GateResult } from '../gate/evaluate.js';
-import type { RunInput } from '../gate/inputs.js';
+import { finiteNumber as finite, metricsReportSchema, metricValueSchema, type RunInput } from '../gate/inputs.js';
 import type { MetricsReport } from '../metrics/compute.js';
 import { DIMENSIONS, type Dimension } from '../metrics/registry.js';
 import type { LoadedPolicy } from '../policy/load.js';
@@ -99,10 +99,6 @@ export function buildGateReport(result: GateResult, policy: LoadedPolicy, candid
  * run of the fork's own code, so it is untrusted: every field is checked for its type before any of it
  * is shown, and the verdict must follow from the checks.
  */
-const finite = z.number().refine(Number.isFinite, 'expected a finite number');
-const interval = z.tuple([finite, finite]).nullable();
-// n as metrics files allow it (a number >= 0: another tool's summary may weight its samples).
-const metricValue = z.object({ value: finite, ci: interval, n: finite.refine((n) => n >= 0, 'expected a number >= 0') });
 const runSummary = z.object({
   file: z.string(),
   kind: z.enum(['records', 'metrics']),
@@ -132,7 +128,7 @@ const gateReportSchema = z.object({
       severity: z.enum(['block', 'warn', 'off']),
       status: z.enum(['pass', 'fail', 'warn', 'skipped', 'error', 'off']),
       threshold: z.string(),
-      candidate: metricValue.nullable(),
+      candidate: metricValueSchema.nullable(), // as metrics files have them: a report gated from one must read back
       comparison: z
         .object({
           method: z.enum(['paired', 'summary']),
@@ -162,7 +158,7 @@ const gateReportSchema = z.object({
     })
     .nullable()
     .default(null),
-  scenarios: z.record(z.string(), z.record(z.string(), metricValue)),
+  scenarios: metricsReportSchema.shape.scenarios,
 });
 
 /** A gate report read from a file, checked field by field; bad input names the file and the field. */

@@ -198,7 +198,7 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
     if (completion.confidence !== undefined) record.confidence = completion.confidence;
     if (options.toxicity) {
       try {
-        record.toxicity = await options.toxicity.score(completion.text, AbortSignal.timeout(options.timeoutMs));
+        record.toxicity = await options.toxicity.score(completion.text);
       } catch (error) {
         toxicityFailed = true;
         warnOnce('toxicity', `toxicity could not be scored (${(error as Error).message}): no record gets "toxicity", so a check on it errors`);

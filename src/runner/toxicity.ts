@@ -9,8 +9,7 @@ import { JsonLinesProcess } from './json-lines-process.js';
  * ({"id", "text"} in, {"id", "toxicity"} out).
  */
 export interface ToxicityScorer {
-  /** Rejects when `signal` aborts first (a scorer that does not answer). */
-  score(text: string, signal?: AbortSignal): Promise<number>;
+  score(text: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -26,11 +25,12 @@ export function lexicalToxicity(): ToxicityScorer {
   };
 }
 
-export function commandToxicity(command: string): ToxicityScorer {
+/** A scorer program; an answer that does not come within `timeoutMs` is a failure (the run goes on). */
+export function commandToxicity(command: string, timeoutMs: number): ToxicityScorer {
   const program = new JsonLinesProcess(command, 'the toxicity command');
   return {
-    async score(text, signal) {
-      const { toxicity } = await program.request({ text }, signal);
+    async score(text) {
+      const { toxicity } = await program.request({ text }, AbortSignal.timeout(timeoutMs));
       if (typeof toxicity !== 'number' || toxicity < 0 || toxicity > 1) throw new Error(`the toxicity command answered ${JSON.stringify(toxicity)}, not a number in [0, 1]`);
       return toxicity;
     },
