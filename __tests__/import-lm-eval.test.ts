@@ -74,6 +74,10 @@ describe('reading the NaN and Infinity that lm-eval (Python) writes', () => {
     const file = join(tempDir(), 'results_2024-06-17T12-00-00.000000.json');
     writeFileSync(file, '{"results": {"films": {"alias": "Infinity War, NaN", "acc,none": 0.5, "acc_stderr,none": NaN, "loglikelihood,none": -Infinity}}, "n-samples": {"films": {"effective": 4}}}');
     expect((await importLmEvalResults(file)).overall).toEqual({ 'films/acc': { value: 0.5, ci: null, n: 4 } });
+    // A missing or broken results file is bad input naming the file.
+    await expect(importLmEvalResults(`${file}.gone`)).rejects.toThrow(`${file}.gone: no such file`);
+    writeFileSync(file, '{"results": ');
+    await expect(importLmEvalResults(file)).rejects.toThrow(`${file}: not valid JSON: `);
   });
 });
 

@@ -46122,16 +46122,28 @@ async function loadPolicy(file2) {
 }
 
 // src/importers/helm.ts
-import { readFile as readFile3 } from "node:fs/promises";
 import { join } from "node:path";
-async function readJson(directory, name) {
-  const file2 = join(directory, name);
+
+// src/importers/read-json.ts
+import { readFile as readFile3 } from "node:fs/promises";
+async function readJsonFile(file2, whenMissing = "no such file", parse3 = JSON.parse) {
+  let text;
   try {
-    return JSON.parse(await readFile3(file2, "utf8"));
+    text = await readFile3(file2, "utf8");
   } catch (error62) {
     const code = error62.code;
-    throw new InputError(file2, void 0, code === "ENOENT" ? "missing (a HELM run directory has run_spec.json, stats.json, per_instance_stats.json, scenario_state.json)" : `not valid JSON: ${error62.message}`);
+    throw new InputError(file2, void 0, code === "ENOENT" ? whenMissing : `cannot be read: ${error62.message}`);
   }
+  try {
+    return parse3(text);
+  } catch (error62) {
+    throw new InputError(file2, void 0, `not valid JSON: ${error62.message}`);
+  }
+}
+
+// src/importers/helm.ts
+function readJson(directory, name) {
+  return readJsonFile(join(directory, name), "missing (a HELM run directory has run_spec.json, stats.json, per_instance_stats.json, scenario_state.json)");
 }
 var SCORES = ["exact_match", "quasi_exact_match", "prefix_exact_match", "quasi_prefix_exact_match", "f1_score"];
 function kindOf(perturbation) {
@@ -46336,12 +46348,11 @@ async function importLmEval(path2) {
 }
 var RESULTS_FILE = /^results(_.*)?\.json$/;
 async function importLmEvalResults(file2) {
-  let results;
-  try {
-    results = parseLmEvalJson(await readFile4(file2, "utf8"));
-  } catch (error62) {
-    throw new InputError(file2, void 0, `not a results file: ${error62.message}`);
-  }
+  const results = await readJsonFile(
+    file2,
+    "no such file",
+    parseLmEvalJson
+  );
   if (!results.results || typeof results.results !== "object") throw new InputError(file2, void 0, 'no "results" object (expected an lm-eval results_*.json)');
   const overall = {};
   for (const [task, values] of Object.entries(results.results)) {
@@ -46371,7 +46382,6 @@ async function isLmEvalSummary(path2) {
 }
 
 // src/importers/promptfoo.ts
-import { readFile as readFile5 } from "node:fs/promises";
 var providerOf = (result) => typeof result.provider === "string" ? result.provider : result.provider?.id ?? "unknown";
 var FAILURE_REASON_ERROR = 2;
 function callErrorOf(result) {
@@ -46381,13 +46391,7 @@ function callErrorOf(result) {
   return error62 && (output2 === void 0 || output2 === null) ? String(error62) : void 0;
 }
 async function importPromptfoo(file2, options = {}) {
-  let output2;
-  try {
-    output2 = JSON.parse(await readFile5(file2, "utf8"));
-  } catch (error62) {
-    const code = error62.code;
-    throw new InputError(file2, void 0, code === "ENOENT" ? "no such file" : `not valid JSON: ${error62.message}`);
-  }
+  const output2 = await readJsonFile(file2);
   const results = Array.isArray(output2.results) ? output2.results : output2.results?.results;
   if (!Array.isArray(results)) throw new InputError(file2, void 0, 'no "results.results" list (expected the JSON of promptfoo eval -o)');
   const providers = [...new Set(results.map(providerOf))];
@@ -47192,7 +47196,7 @@ async function adapterFromSpec(spec, baseUrl) {
 
 // src/runner/cache.ts
 import { createHash as createHash2, randomBytes } from "node:crypto";
-import { mkdir, readFile as readFile6, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile as readFile5, rename, rm, writeFile } from "node:fs/promises";
 import { join as join3 } from "node:path";
 var CompletionCache = class {
   constructor(directory) {
@@ -47208,7 +47212,7 @@ var CompletionCache = class {
   async get(adapter, request) {
     let entry;
     try {
-      entry = JSON.parse(await readFile6(this.path(adapter, request), "utf8"));
+      entry = JSON.parse(await readFile5(this.path(adapter, request), "utf8"));
     } catch {
       entry = void 0;
     }
@@ -47526,7 +47530,7 @@ function score(scorer, prediction, references, choices = [], options = {}) {
 }
 
 // src/runner/suite.ts
-import { readFile as readFile7 } from "node:fs/promises";
+import { readFile as readFile6 } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 var generationSchema = external_exports.strictObject({
   max_tokens: external_exports.int().min(1).optional(),
@@ -47572,7 +47576,7 @@ var instanceSchema = external_exports.looseObject({
 async function readInstances(file2, shownAs) {
   let text;
   try {
-    text = withoutBom(await readFile7(file2, "utf8"));
+    text = withoutBom(await readFile6(file2, "utf8"));
   } catch {
     throw new InputError(shownAs, void 0, "no such file (data of the suite)");
   }
@@ -47603,7 +47607,7 @@ async function readInstances(file2, shownAs) {
 async function loadSuite(file2) {
   let text;
   try {
-    text = await readFile7(file2, "utf8");
+    text = await readFile6(file2, "utf8");
   } catch {
     throw new ConfigError([`${file2}: no such file`]);
   }

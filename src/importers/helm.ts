@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MetricsReport } from '../metrics/compute.js';
 import { InputError } from '../records/errors.js';
 import type { EvalRecord, Perturbation } from '../records/types.js';
+import { readJsonFile } from './read-json.js';
 
 /*
  * A HELM run directory -> records, one per instance and perturbation (train trial 0, test split; the
@@ -46,14 +46,8 @@ interface RequestState {
   result?: { success?: boolean; completions?: Array<{ text: string }>; error?: string };
 }
 
-async function readJson<T>(directory: string, name: string): Promise<T> {
-  const file = join(directory, name);
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as T;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(file, undefined, code === 'ENOENT' ? 'missing (a HELM run directory has run_spec.json, stats.json, per_instance_stats.json, scenario_state.json)' : `not valid JSON: ${(error as Error).message}`);
-  }
+function readJson<T>(directory: string, name: string): Promise<T> {
+  return readJsonFile<T>(join(directory, name), 'missing (a HELM run directory has run_spec.json, stats.json, per_instance_stats.json, scenario_state.json)');
 }
 
 const SCORES = ['exact_match', 'quasi_exact_match', 'prefix_exact_match', 'quasi_prefix_exact_match', 'f1_score'];

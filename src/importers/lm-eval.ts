@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import type { MetricsReport } from '../metrics/compute.js';
 import { InputError } from '../records/errors.js';
 import type { EvalRecord } from '../records/types.js';
+import { readJsonFile } from './read-json.js';
 
 /*
  * lm-evaluation-harness per-sample files (`samples_<task>_<timestamp>.jsonl`, or the older `.json`,
@@ -185,12 +186,11 @@ const RESULTS_FILE = /^results(_.*)?\.json$/;
  * "N/A"), `n` from n-samples. Gate on them with checks that state their `direction`.
  */
 export async function importLmEvalResults(file: string): Promise<MetricsReport> {
-  let results: { results?: Record<string, Record<string, unknown>>; 'n-samples'?: Record<string, { effective?: number; original?: number }> };
-  try {
-    results = parseLmEvalJson(await readFile(file, 'utf8')) as typeof results;
-  } catch (error) {
-    throw new InputError(file, undefined, `not a results file: ${(error as Error).message}`);
-  }
+  const results = await readJsonFile<{ results?: Record<string, Record<string, unknown>>; 'n-samples'?: Record<string, { effective?: number; original?: number }> }>(
+    file,
+    'no such file',
+    parseLmEvalJson,
+  );
   if (!results.results || typeof results.results !== 'object') throw new InputError(file, undefined, 'no "results" object (expected an lm-eval results_*.json)');
   const overall: MetricsReport['overall'] = {};
   for (const [task, values] of Object.entries(results.results)) {

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { InputError } from '../records/errors.js';
 import type { EvalRecord } from '../records/types.js';
+import { readJsonFile } from './read-json.js';
 
 /*
  * promptfoo's `promptfoo eval -o results.json` -> records: one per test case (and prompt), `correct`
@@ -49,13 +49,7 @@ function callErrorOf(result: PromptfooResult): string | undefined {
 }
 
 export async function importPromptfoo(file: string, options: PromptfooImportOptions = {}): Promise<EvalRecord[]> {
-  let output: { results?: { results?: PromptfooResult[] } | PromptfooResult[] };
-  try {
-    output = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(file, undefined, code === 'ENOENT' ? 'no such file' : `not valid JSON: ${(error as Error).message}`);
-  }
+  const output = await readJsonFile<{ results?: { results?: PromptfooResult[] } | PromptfooResult[] }>(file);
   const results = Array.isArray(output.results) ? output.results : output.results?.results;
   if (!Array.isArray(results)) throw new InputError(file, undefined, 'no "results.results" list (expected the JSON of promptfoo eval -o)');
   const providers = [...new Set(results.map(providerOf))];
