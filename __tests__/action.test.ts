@@ -298,6 +298,10 @@ describe('the action outside pull requests and on bad input', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/evalgate run: \d+ records \(0 failed calls, 0 retries/);
     const records = readFileSync(result.output('records')!, 'utf8').trim().split('\n');
+    // Progress in the log: a line at every 10%, with the rate and the time left.
+    const progress = result.stdout.split('\n').filter((line) => /^evalgate: \d+\/\d+ \(\d+%\), [\d.]+ per second, about \d+ s left$/.test(line));
+    expect(progress).toHaveLength(10);
+    expect(progress[9]).toMatch(new RegExp(`^evalgate: ${records.length}/${records.length} \\(100%\\)`));
     expect(records.length).toBeGreaterThan(240);
     expect(result.summary).toContain('## ✅ evalgate: pass');
     // The completions are kept for the next run in the workspace's cache directory.

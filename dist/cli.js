@@ -47823,6 +47823,28 @@ function describe3(key) {
   return `${scenario}/${id}${perturbation ? ` (${perturbation})` : ""}`;
 }
 
+// src/runner/progress.ts
+function progressReporter(write, interactive, now = Date.now) {
+  const started = now();
+  let lastTenth = 0;
+  return (done, total) => {
+    const rate = done / Math.max((now() - started) / 1e3, 1e-3);
+    const eta = Math.round((total - done) / Math.max(rate, 1e-9));
+    if (interactive) {
+      const width = 30;
+      const filled = Math.round(done / total * width);
+      write(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s ETA ${eta}s${done === total ? "\n" : ""}`);
+      return;
+    }
+    const tenth = Math.floor(done / total * 10);
+    if (tenth > lastTenth || done === total) {
+      lastTenth = tenth;
+      write(`evalgate: ${done}/${total} (${Math.round(100 * done / total)}%), ${rate.toFixed(1)} per second, about ${eta} s left
+`);
+    }
+  };
+}
+
 // src/records/write.ts
 import { writeFile as writeFile2 } from "node:fs/promises";
 async function writeRecords(path2, records) {
@@ -47839,27 +47861,6 @@ function shardOption(text) {
   const count = Number(match?.[2]);
   if (!match || count < 1 || index < 1 || index > count) throw new InvalidArgumentError(`expected i/n with 1 <= i <= n, got "${text}"`);
   return { index, count };
-}
-function progressReporter(io) {
-  const started = Date.now();
-  let lastTenth = 0;
-  return (done, total) => {
-    const seconds = (Date.now() - started) / 1e3;
-    const rate = done / Math.max(seconds, 1e-3);
-    const eta = Math.round((total - done) / Math.max(rate, 1e-9));
-    if (io.interactive) {
-      const width = 30;
-      const filled = Math.round(done / total * width);
-      io.stderr(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s ETA ${eta}s${done === total ? "\n" : ""}`);
-      return;
-    }
-    const tenth = Math.floor(done / total * 10);
-    if (tenth > lastTenth || done === total) {
-      lastTenth = tenth;
-      io.stderr(`evalgate: ${done}/${total} (${Math.round(100 * done / total)}%), ${rate.toFixed(1)} per second, about ${eta} s left
-`);
-    }
-  };
 }
 function collect(value, previous) {
   return [...previous, value];
@@ -47963,7 +47964,7 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
         cache,
         toxicity,
         shard: flags.shard,
-        onProgress: progressReporter(io),
+        onProgress: progressReporter(io.stderr, io.interactive === true),
         onWarning: (message) => io.stderr(`evalgate: warning: ${message}
 `)
       });

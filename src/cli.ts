@@ -20,6 +20,7 @@ import { adapterFromSpec } from './runner/adapters.js';
 import { CompletionCache } from './runner/cache.js';
 import { commandToxicity, lexicalToxicity } from './runner/toxicity.js';
 import { mergeShards } from './runner/merge.js';
+import { progressReporter } from './runner/progress.js';
 import { DEFAULT_RUN_OPTIONS, describeRun, exampleKeys, runSuite } from './runner/run.js';
 import { writeRecords } from './records/write.js';
 import { loadSuite } from './runner/suite.js';
@@ -45,28 +46,6 @@ function shardOption(text: string): { index: number; count: number } {
   const count = Number(match?.[2]);
   if (!match || count < 1 || index < 1 || index > count) throw new InvalidArgumentError(`expected i/n with 1 <= i <= n, got "${text}"`);
   return { index, count };
-}
-
-/** A progress line on a terminal; in CI (no TTY) a log line at every 10% with the rate and the time left. */
-function progressReporter(io: CliIo): (done: number, total: number) => void {
-  const started = Date.now();
-  let lastTenth = 0;
-  return (done, total) => {
-    const seconds = (Date.now() - started) / 1000;
-    const rate = done / Math.max(seconds, 1e-3);
-    const eta = Math.round((total - done) / Math.max(rate, 1e-9));
-    if (io.interactive) {
-      const width = 30;
-      const filled = Math.round((done / total) * width);
-      io.stderr(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s ETA ${eta}s${done === total ? '\n' : ''}`);
-      return;
-    }
-    const tenth = Math.floor((done / total) * 10);
-    if (tenth > lastTenth || done === total) {
-      lastTenth = tenth;
-      io.stderr(`evalgate: ${done}/${total} (${Math.round((100 * done) / total)}%), ${rate.toFixed(1)} per second, about ${eta} s left\n`);
-    }
-  };
 }
 
 /** An option that may be given several times. */
@@ -226,7 +205,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
           cache,
           toxicity,
           shard: flags.shard,
-          onProgress: progressReporter(io),
+          onProgress: progressReporter(io.stderr, io.interactive === true),
           onWarning: (message) => io.stderr(`evalgate: warning: ${message}\n`),
         });
         await writeRecords(flags.out, records);

@@ -15,6 +15,7 @@ import { importResults, type ImportFormat } from './importers/index.js';
 import { adapterFromSpec } from './runner/adapters.js';
 import { CompletionCache } from './runner/cache.js';
 import { childEnvironment } from './runner/child-env.js';
+import { progressReporter } from './runner/progress.js';
 import { lexicalToxicity } from './runner/toxicity.js';
 import { DEFAULT_RUN_OPTIONS, describeRun, runSuite } from './runner/run.js';
 import { writeRecords } from './records/write.js';
@@ -67,16 +68,11 @@ async function runSuiteForCandidate(suiteFile: string, modelSpec: string, baseUr
   await restoreCompletions(loaded.suite.name, github.context.sha);
   const adapter = await adapterFromSpec(modelSpec, baseUrl);
   try {
-    let lastTenth = 0;
     const { records, stats } = await runSuite(loaded, adapter, {
       ...DEFAULT_RUN_OPTIONS,
       cache: new CompletionCache(COMPLETIONS_DIRECTORY),
       toxicity: lexicalToxicity(),
-      onProgress: (done, total) => {
-        const tenth = Math.floor((10 * done) / total);
-        if (tenth > lastTenth) core.info(`evalgate run: ${done}/${total} (${tenth * 10}%)`);
-        lastTenth = tenth;
-      },
+      onProgress: progressReporter((line) => core.info(line.trimEnd()), false),
       onWarning: (message) => core.warning(`evalgate run: ${message}`),
     });
     const path = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-records.jsonl');
