@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evalgate, readJsonLines, writeSuite } from './helpers/evalgate.js';
 import { withFakeOpenAI } from './helpers/openai-server.js';
@@ -10,17 +10,36 @@ import { tempDir } from './helpers/records.js';
 const KEY = { ...process.env, OPENAI_API_KEY: 'sk-test' };
 
 describe('the completion cache', () => {
-  it('keeps every completion when identical prompts answer at the same time', () =>
+  it('asks identical prompts once per run, and a rerun gives the same records, every field', () =>
     withFakeOpenAI(20, async (server) => {
       const dir = tempDir();
       const suite = writeSuite(dir, Array.from({ length: 16 }, (_, i) => ({ id: `q${i}`, input: 'the same question', references: ['refund'] })));
-      const result = await evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, 'out.jsonl'), '--cache-dir', join(dir, 'cache'), '--concurrency', '16'], KEY);
-      expect(result.code).toBe(0);
-      expect(readJsonLines(join(dir, 'out.jsonl')).every((record) => record.prediction === 'refund' && record.error === undefined)).toBe(true);
-      // One request per record: a cache write that lost the race is no failed call, and is not retried.
-      expect(server.requests).toBe(16);
-      expect(result.stderr).toContain('(0 failed calls, 0 retries, 0 from the cache)');
-      expect(result.stderr).not.toContain('warning');
+      const run = (out: string) => evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, out), '--cache-dir', join(dir, 'cache'), '--concurrency', '16'], KEY);
+      const first = await run('first.jsonl');
+      expect(first.code).toBe(0);
+      expect(server.requests).toBe(1);
+      expect(first.stderr).toContain('(0 failed calls, 0 retries, 15 from the cache)');
+      const records = readJsonLines(join(dir, 'first.jsonl'));
+      expect(records).toHaveLength(16);
+      expect(new Set(records.map((record) => `${record.prediction} ${record.latency_ms}`)).size).toBe(1);
+      expect((await run('second.jsonl')).stderr).toContain('16 from the cache');
+      expect(server.requests).toBe(1);
+      expect(readFileSync(join(dir, 'second.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'first.jsonl'), 'utf8'));
+    }));
+
+  it('keeps every completion when two runs write the same entries at once (parallel shards on one directory)', () =>
+    withFakeOpenAI(20, async (server) => {
+      const dir = tempDir();
+      const suite = writeSuite(dir, Array.from({ length: 16 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })));
+      const run = (out: string) => evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, out), '--cache-dir', join(dir, 'cache'), '--concurrency', '16'], KEY);
+      const results = await Promise.all([run('a.jsonl'), run('b.jsonl')]);
+      for (const [result, out] of [[results[0], 'a.jsonl'], [results[1], 'b.jsonl']] as const) {
+        expect(result.code).toBe(0);
+        // A cache write that lost the race is no failed call, is not retried, and warns of nothing.
+        expect(result.stderr).toContain('(0 failed calls, 0 retries');
+        expect(result.stderr).not.toContain('warning');
+        expect(readJsonLines(join(dir, out)).every((record) => record.prediction === 'refund' && record.error === undefined)).toBe(true);
+      }
     }));
 
   it('warns once and keeps the completions when the cache cannot be written', () =>

@@ -47203,10 +47203,12 @@ var CompletionCache = class {
     this.directory = directory;
   }
   directory;
-  hits = 0;
-  misses = 0;
+  /** What identifies a completion: requests with the same key get the same completion. */
+  keyOf(adapter, request) {
+    return createHash2("sha256").update(JSON.stringify({ adapter: adapter.id, messages: request.messages, settings: request.settings })).digest("hex");
+  }
   path(adapter, request) {
-    const key = createHash2("sha256").update(JSON.stringify({ adapter: adapter.id, messages: request.messages, settings: request.settings })).digest("hex");
+    const key = this.keyOf(adapter, request);
     return join3(this.directory, key.slice(0, 2), `${key.slice(2)}.json`);
   }
   async get(adapter, request) {
@@ -47216,12 +47218,7 @@ var CompletionCache = class {
     } catch {
       entry = void 0;
     }
-    if (!isCompletion(entry)) {
-      this.misses++;
-      return void 0;
-    }
-    this.hits++;
-    return entry;
+    return isCompletion(entry) ? entry : void 0;
   }
   /** Throws when the directory cannot be written: the caller decides what that costs (a warning). */
   async set(adapter, request, completion) {
@@ -47731,7 +47728,7 @@ async function runSuite(loaded, adapter, options) {
       }
     }
   };
-  const call = async (request) => {
+  const lookUpOrAsk = async (request) => {
     const cached2 = await cache?.get(adapter, request);
     if (cached2) return { completion: cached2, latencyMs: cached2.latencyMs ?? NaN, cached: true };
     const { completion, latencyMs } = await ask(request);
@@ -47741,6 +47738,16 @@ async function runSuite(loaded, adapter, options) {
       warnOnce("cache", `the completion cache cannot be written (${error62.message}): this run's completions will be asked again next time`);
     }
     return { completion, latencyMs, cached: false };
+  };
+  const answers = /* @__PURE__ */ new Map();
+  const call = (request) => {
+    if (!cache) return lookUpOrAsk(request);
+    const key = cache.keyOf(adapter, request);
+    const earlier = answers.get(key);
+    if (earlier) return earlier.then((answer2) => ({ ...answer2, cached: true }));
+    const answer = lookUpOrAsk(request);
+    answers.set(key, answer);
+    return answer;
   };
   const completedRecord = async (item, { completion, latencyMs, cached: cached2 }) => {
     if (cached2) stats.cacheHits++;

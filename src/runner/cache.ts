@@ -8,14 +8,17 @@ import type { Completion, CompletionRequest, ModelAdapter } from './adapters.js'
  * settings): a rerun of an unchanged suite asks the model nothing. Failed calls are not cached.
  */
 export class CompletionCache {
-  hits = 0;
-  misses = 0;
   constructor(readonly directory: string) {}
 
-  private path(adapter: ModelAdapter, request: CompletionRequest): string {
-    const key = createHash('sha256')
+  /** What identifies a completion: requests with the same key get the same completion. */
+  keyOf(adapter: ModelAdapter, request: CompletionRequest): string {
+    return createHash('sha256')
       .update(JSON.stringify({ adapter: adapter.id, messages: request.messages, settings: request.settings }))
       .digest('hex');
+  }
+
+  private path(adapter: ModelAdapter, request: CompletionRequest): string {
+    const key = this.keyOf(adapter, request);
     return join(this.directory, key.slice(0, 2), `${key.slice(2)}.json`);
   }
 
@@ -27,12 +30,7 @@ export class CompletionCache {
       entry = undefined;
     }
     // Anything else (a hand-edited or foreign file) is a miss, and the new completion replaces it.
-    if (!isCompletion(entry)) {
-      this.misses++;
-      return undefined;
-    }
-    this.hits++;
-    return entry;
+    return isCompletion(entry) ? entry : undefined;
   }
 
   /** Throws when the directory cannot be written: the caller decides what that costs (a warning). */

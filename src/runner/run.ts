@@ -172,7 +172,7 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
     }
   };
 
-  const call = async (request: CompletionRequest): Promise<Answer> => {
+  const lookUpOrAsk = async (request: CompletionRequest): Promise<Answer> => {
     const cached = await cache?.get(adapter, request);
     // A cached completion keeps the latency measured when it was made, so reruns give the same records.
     if (cached) return { completion: cached, latencyMs: cached.latencyMs ?? NaN, cached: true };
@@ -184,6 +184,19 @@ export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, optio
       warnOnce('cache', `the completion cache cannot be written (${(error as Error).message}): this run's completions will be asked again next time`);
     }
     return { completion, latencyMs, cached: false };
+  };
+
+  // With the cache on, requests with the same key get the same completion: within a run too, so one
+  // is asked and the others share its answer (a rerun then gives the same records, every field).
+  const answers = new Map<string, Promise<Answer>>();
+  const call = (request: CompletionRequest): Promise<Answer> => {
+    if (!cache) return lookUpOrAsk(request);
+    const key = cache.keyOf(adapter, request);
+    const earlier = answers.get(key);
+    if (earlier) return earlier.then((answer) => ({ ...answer, cached: true }));
+    const answer = lookUpOrAsk(request);
+    answers.set(key, answer);
+    return answer;
   };
 
   /** The record of a completed call. Scoring is not part of the call: its trouble never costs the completion. */
