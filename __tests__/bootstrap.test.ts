@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { compareMetric, computeMetrics, subsetSizeFor } from '../src/metrics/compute.js';
 import { buildTable } from '../src/metrics/table.js';
 import type { EvalRecord } from '../src/records/types.js';
-import { drawMultinomial } from '../src/stats/bootstrap.js';
+import { multinomialDrawer } from '../src/stats/bootstrap.js';
 import { PoissonSampler, Random } from '../src/stats/random.js';
 import { record } from './helpers/records.js';
 
@@ -54,15 +54,16 @@ describe('random numbers', () => {
     const random = new Random(3);
     for (const [cells, total] of [[10, 10], [50, 5000], [2000, 40000]]) {
       const counts = new Float64Array(cells);
-      drawMultinomial(random, counts, total);
+      multinomialDrawer(cells, total)(random, counts);
       expect(counts.reduce((s, x) => s + x, 0)).toBe(total);
       expect(counts.every((x) => Number.isInteger(x) && x >= 0)).toBe(true);
     }
     // Cell counts of multinomial(n, 1/b) have mean n/b and variance n(1/b)(1-1/b).
     const counts = new Float64Array(400);
     const cellValues: number[] = [];
+    const drawMultinomial = multinomialDrawer(400, 20000);
     for (let i = 0; i < 200; i++) {
-      drawMultinomial(random, counts, 20000);
+      drawMultinomial(random, counts);
       cellValues.push(...counts);
     }
     const mean = cellValues.reduce((s, x) => s + x, 0) / cellValues.length;
@@ -127,7 +128,7 @@ describe('confidence intervals', () => {
   });
 
   it('contain the value of every metric on the example data', async () => {
-    const { loadRecordTable } = await import('../src/metrics/load.js');
+    const { loadRecordTable } = await import('../src/runs/records.js');
     const report = computeMetrics(await loadRecordTable('examples/billing/baseline.jsonl'), { ...options, resamples: 200 });
     for (const [name, metric] of Object.entries(report.overall)) {
       expect([name, metric.ci![0] <= metric.value + 1e-12 && metric.value <= metric.ci![1] + 1e-12]).toEqual([name, true]);

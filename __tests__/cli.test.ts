@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { runCli } from '../src/cli.js';
+import { runCli } from '../src/cli/index.js';
 import { record, writeLines } from './helpers/records.js';
 import { runProcess } from './helpers/run.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
-import { runCli } from '../src/cli.js';
-import { commentMarker } from '../src/github/comment.js';
-import { codeSpan, escapeHtml, escapeMarkdown, escapeTerminal } from '../src/report/markdown.js';
+import { runCli } from '../src/cli/index.js';
+import { commentMarker } from '../src/action/github/comment.js';
+import { codeSpan, escapeHtml, escapeMarkdown, escapeTerminal } from '../src/report/escape.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 
 // What a model or another tool wrote must stay inert wherever evalgate shows it.

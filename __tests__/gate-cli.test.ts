@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../src/cli.js';
-import { gateMarkdown, MAX_COMMENT_CHARACTERS } from '../src/report/gate-markdown.js';
-import type { GateReport } from '../src/report/gate-report.js';
+import { runCli } from '../src/cli/index.js';
+import { gateMarkdown, MAX_COMMENT_CHARACTERS } from '../src/report/markdown.js';
+import type { GateReport } from '../src/report/json.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 import { runProcess } from './helpers/run.js';
 

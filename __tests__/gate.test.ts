@@ -1,8 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { computeMetrics } from '../src/metrics/compute.js';
 import { buildTable } from '../src/metrics/table.js';
-import { countOutcomes, decideVerdict, evaluateGate, type GateResult } from '../src/gate/evaluate.js';
-import type { RunInput } from '../src/gate/inputs.js';
+import { evaluateGate } from '../src/gate/evaluate.js';
+import type { GateResult } from '../src/gate/types.js';
+import { countOutcomes, decideVerdict } from '../src/gate/verdict.js';
+import type { RunInput } from '../src/runs/load.js';
 import { parsePolicy } from '../src/policy/load.js';
 import type { EvalRecord } from '../src/records/types.js';
 

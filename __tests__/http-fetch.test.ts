@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { keepAliveFetch } from '../src/runner/http-fetch.js';
+import { keepAliveFetch } from '../src/runner/models/http-fetch.js';
 
 // keepAliveFetch stands in for fetch inside the openai client: on the same server it must answer
 // what fetch answers, for everything the client reads.
@@ -27,10 +27,15 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const transport = keepAliveFetch();
+
+afterAll(() => {
+  transport.close();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+});
 
 async function both(path: string, init?: RequestInit) {
-  return [await fetch(`${base}${path}`, init), await keepAliveFetch(`${base}${path}`, init)];
+  return [await fetch(`${base}${path}`, init), await transport.fetch(`${base}${path}`, init)];
 }
 
 describe('keepAliveFetch', () => {
@@ -61,6 +66,6 @@ describe('keepAliveFetch', () => {
   it('rejects when the signal aborts', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(keepAliveFetch(`${base}/echo`, { signal: controller.signal })).rejects.toThrow(/abort/i);
+    await expect(transport.fetch(`${base}/echo`, { signal: controller.signal })).rejects.toThrow(/abort/i);
   });
 });

@@ -96,7 +96,7 @@ describe('importing a HELM run', () => {
   });
 
   it('gates like any records (evalgate import, then evalgate gate)', async () => {
-    const { runCli } = await import('../src/cli.js');
+    const { runCli } = await import('../src/cli/index.js');
     const dir = tempDir();
     let stdout = '';
     const io = { stdout: (text: string) => (stdout += text), stderr: () => undefined };

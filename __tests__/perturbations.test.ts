@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { perturb } from '../src/runner/perturbations.js';
-import { score } from '../src/runner/scorers.js';
+import { perturb } from '../src/runner/scoring/perturbations.js';
+import { score } from '../src/runner/scoring/scorers.js';
 
 const input = "My husband said he can't see the refund. Is this about the late fee, John?";
 

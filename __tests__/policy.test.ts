@@ -1,12 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { PolicyError, parsePolicy } from '../src/policy/load.js';
+import { ConfigError } from '../src/errors.js';
+import { parsePolicy } from '../src/policy/load.js';
 import { policyJsonSchema } from '../src/policy/schema.js';
 
 function problemsOf(text: string): string[] {
   try {
     parsePolicy(text, 'policies/x.yml');
   } catch (error) {
-    if (error instanceof PolicyError) return error.problems;
+    if (error instanceof ConfigError) return error.problems;
     throw error;
   }
   return [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError } from '../src/records/errors.js';
+import { InputError } from '../src/errors.js';
 import { readRecords } from '../src/records/read.js';
 import { recordProblem } from '../src/records/validate.js';
 import { tempDir, writeLines } from './helpers/records.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
-import { openaiAdapter } from '../src/runner/adapters.js';
+import { openaiAdapter } from '../src/runner/models/openai.js';
 import { DEFAULT_RUN_OPTIONS, runSuite } from '../src/runner/run.js';
 import { loadSuite } from '../src/runner/suite.js';
 import { evalgate, readJsonLines, writeSuite } from './helpers/evalgate.js';

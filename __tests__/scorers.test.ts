@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { lastNumber, normalizeText, score, tokenF1 } from '../src/runner/scorers.js';
+import { lastNumber, normalizeText, score, tokenF1 } from '../src/runner/scoring/scorers.js';
 import { runProcess } from './helpers/run.js';
 
 describe('scorers', () => {

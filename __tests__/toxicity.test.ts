@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lexicalToxicity } from '../src/runner/toxicity.js';
+import { lexicalToxicity } from '../src/runner/scoring/toxicity.js';
 import { evalgate, readJsonLines, TOY_MODEL, writeSuite } from './helpers/evalgate.js';
 import { tempDir } from './helpers/records.js';
 

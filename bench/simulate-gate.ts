@@ -9,7 +9,7 @@
 // - Power: the candidate is truly 5 points worse (q_i * 0.70 / 0.75); the share of trials that block
 //   is the power (target: at least 0.9).
 import { evaluateGate } from '../src/gate/evaluate.js';
-import type { RunInput } from '../src/gate/inputs.js';
+import type { RunInput } from '../src/runs/load.js';
 import { buildTable } from '../src/metrics/table.js';
 import { parsePolicy } from '../src/policy/load.js';
 import type { EvalRecord } from '../src/records/types.js';

@@ -12374,8 +12374,8 @@ var init_pagination = __esm({
       }
     };
     PagePromise = class extends APIPromise {
-      constructor(client, request, Page2) {
-        super(client, request, async (client2, props) => new Page2(client2, props.response, await defaultParseResponse(client2, props), props.options));
+      constructor(client, request2, Page2) {
+        super(client, request2, async (client2, props) => new Page2(client2, props.response, await defaultParseResponse(client2, props), props.options));
       }
       /**
        * Allow auto-paginating iteration on an unawaited list call, eg:
@@ -22626,7 +22626,7 @@ var init_client = __esm({
        * This is useful for cases where you want to add certain headers based off of
        * the request properties, e.g. `method` or `url`.
        */
-      async prepareRequest(request, { url: url2, options }) {
+      async prepareRequest(request2, { url: url2, options }) {
       }
       get(path2, opts) {
         return this.methodRequest("get", path2, opts);
@@ -22774,8 +22774,8 @@ var init_client = __esm({
         return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path2, ...opts2 })) : { method: "get", path: path2, ...opts });
       }
       requestAPIList(Page2, options) {
-        const request = this.makeRequest(options, null, void 0);
-        return new PagePromise(this, request, Page2);
+        const request2 = this.makeRequest(options, null, void 0);
+        return new PagePromise(this, request2, Page2);
       }
       async fetchWithAuth(url2, init, timeout, controller, schemes = {
         bearerAuth: true,
@@ -24674,10 +24674,63 @@ var {
   Help
 } = import_index.default;
 
-// src/cli.ts
-import { writeFile as writeFile3 } from "node:fs/promises";
-import { join as join4, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+// src/errors.ts
+var InputError = class extends Error {
+  constructor(file2, line, detail) {
+    super(line === void 0 ? `${file2}: ${detail}` : `${file2}:${line}: ${detail}`);
+    this.file = file2;
+    this.line = line;
+    this.detail = detail;
+    this.name = "InputError";
+  }
+  file;
+  line;
+  detail;
+};
+var UsageError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "UsageError";
+  }
+};
+var ConfigError = class extends Error {
+  constructor(problems) {
+    super(problems.join("\n"));
+    this.problems = problems;
+    this.name = "ConfigError";
+  }
+  problems;
+};
+function isBadInput(error62) {
+  return error62 instanceof InputError || error62 instanceof UsageError || error62 instanceof ConfigError;
+}
+
+// src/report/escape.ts
+var MAX_SHOWN = 400;
+var CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
+var JOINER = "\u2060";
+function cut(text) {
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}\u2026` : text;
+}
+function defuse(text) {
+  return cut(text).replace(CONTROL, " ").replace(/@/g, `@${JOINER}`).replace(/:\/\//g, `:${JOINER}//`).replace(/\b(www)\./gi, `$1${JOINER}.`);
+}
+function escapeMarkdown(text) {
+  return defuse(text).replace(/[\\`*_{}[\]<>#!|~&$]/g, (character) => `\\${character}`);
+}
+var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+function escapeHtml(text) {
+  return defuse(text).replace(/[&<>"']/g, (character) => ENTITIES[character]);
+}
+function codeSpan(text) {
+  return `\`${cut(text).replace(CONTROL, " ").replace(/`/g, "'")}\``;
+}
+function escapeTerminal(text) {
+  return text.replace(CONTROL, (character) => JSON.stringify(character).slice(1, -1));
+}
+function mermaidLabel(text) {
+  return `"${cut(text).replace(CONTROL, " ").replace(/["\\`]/g, " ")}"`;
+}
 
 // src/stats/quantile.ts
 function lerp(low, high, t) {
@@ -24810,25 +24863,21 @@ var PoissonSampler = class {
 var DEFAULT_RESAMPLES = 1e3;
 var DEFAULT_SEED = 1;
 var LITTLE_BOOTSTRAP_SUBSETS = 10;
-var lastSampler;
-function poissonSamplerFor(mean) {
-  if (lastSampler?.mean !== mean) lastSampler = new PoissonSampler(mean);
-  return lastSampler;
-}
-function drawMultinomial(random, counts, total) {
-  const cells = counts.length;
-  let drawn = 0;
-  if (total > cells) {
-    const sampler = poissonSamplerFor(Math.max(0, total - 2.5 * Math.sqrt(total)) / cells);
-    do {
-      drawn = 0;
-      for (let cell = 0; cell < cells; cell++) drawn += counts[cell] = sampler.draw(random);
-    } while (drawn > total);
-  } else {
-    counts.fill(0);
-  }
+function multinomialDrawer(cells, total) {
+  const sampler = total > cells ? new PoissonSampler(Math.max(0, total - 2.5 * Math.sqrt(total)) / cells) : void 0;
   const threshold = rejectionThreshold(cells);
-  for (; drawn < total; drawn++) counts[random.nextBelow(cells, threshold)]++;
+  return (random, counts) => {
+    let drawn = 0;
+    if (sampler) {
+      do {
+        drawn = 0;
+        for (let cell = 0; cell < cells; cell++) drawn += counts[cell] = sampler.draw(random);
+      } while (drawn > total);
+    } else {
+      counts.fill(0);
+    }
+    for (; drawn < total; drawn++) counts[random.nextBelow(cells, threshold)]++;
+  };
 }
 function bootstrapSamples(factory, centre, instanceCount, options) {
   const samples = centre.map((values) => Array.from(values, () => new Float64Array(options.resamples)));
@@ -24836,9 +24885,10 @@ function bootstrapSamples(factory, centre, instanceCount, options) {
   const random = new Random(options.seed);
   const collect2 = (estimators, resamples, cells, total, shift) => {
     const counts = new Float64Array(cells);
+    const drawMultinomial = multinomialDrawer(cells, total);
     const start = filled.map((perOutput) => Int32Array.from(perOutput));
     for (let resample = 0; resample < resamples; resample++) {
-      drawMultinomial(random, counts, total);
+      drawMultinomial(random, counts);
       estimators.forEach((estimator, e) => {
         const values = estimator.evaluate(counts);
         for (let k = 0; k < centre[e].length; k++) {
@@ -25019,49 +25069,100 @@ function lookupMetric(fullName) {
   return definition;
 }
 
-// src/stats/sort.ts
-function sortRowsByValue(values, rows) {
-  const n = rows.length;
-  let keys = new Uint32Array(2 * n);
-  const asDoubles = new Float64Array(keys.buffer);
-  for (let index = 0; index < n; index++) asDoubles[index] = values[rows[index]] + 0;
-  let order = Int32Array.from(rows);
-  let nextKeys = new Uint32Array(2 * n);
-  let nextOrder = new Int32Array(n);
-  const start = new Int32Array(65536);
-  for (const [word, shift] of [[0, 0], [0, 16], [1, 0], [1, 16]]) {
-    start.fill(0);
-    for (let index = 0; index < n; index++) start[keys[2 * index + word] >>> shift & 65535]++;
-    if (n === 0 || start[keys[word] >>> shift & 65535] === n) continue;
-    let position = 0;
-    for (let digit = 0; digit < 65536; digit++) {
-      const count = start[digit];
-      start[digit] = position;
-      position += count;
-    }
-    for (let index = 0; index < n; index++) {
-      const target = start[keys[2 * index + word] >>> shift & 65535]++;
-      nextOrder[target] = order[index];
-      nextKeys[2 * target] = keys[2 * index];
-      nextKeys[2 * target + 1] = keys[2 * index + 1];
-    }
-    [order, nextOrder] = [nextOrder, order];
-    [keys, nextKeys] = [nextKeys, keys];
+// src/metrics/calibration.ts
+var ECE_BINS = 10;
+function calibrationError(binWeight, binCorrect, binConfidence) {
+  let total = 0;
+  for (let bin = 0; bin < binWeight.length; bin++) total += binWeight[bin];
+  if (total <= 0) return NaN;
+  let error62 = 0;
+  for (let bin = 0; bin < binWeight.length; bin++) {
+    const weight = binWeight[bin];
+    if (weight > 0) error62 += weight / total * Math.abs(binCorrect[bin] / weight - binConfidence[bin] / weight);
   }
-  return order;
+  return error62;
 }
-function reverseKeepingTies(ascending, values) {
-  const descending = new Int32Array(ascending.length);
+function totalWeight(instance, weights) {
+  let total = 0;
+  for (let index = 0; index < instance.length; index++) total += weights[instance[index]];
+  return total;
+}
+function equalMassEce({ instance, value: confidence, payload: correct }, weights) {
+  const total = totalWeight(instance, weights);
+  if (total <= 0) return NaN;
+  const chunks = Math.min(ECE_BINS, total);
+  const base = Math.floor(total / chunks);
+  const larger = total % chunks;
+  const chunkStarts = [];
+  for (let chunk = 1; chunk < chunks; chunk++) chunkStarts.push(chunk * base + Math.min(chunk, larger));
+  const boundaries = [];
+  let seen = 0;
+  let previous = NaN;
   let next = 0;
-  let end = ascending.length;
-  while (end > 0) {
-    let begin = end - 1;
-    while (begin > 0 && values[ascending[begin - 1]] === values[ascending[end - 1]]) begin--;
-    descending.set(ascending.subarray(begin, end), next);
-    next += end - begin;
-    end = begin;
+  for (let index = 0; index < instance.length; index++) {
+    const weight = weights[instance[index]];
+    if (weight === 0) continue;
+    const value = confidence[index];
+    while (next < chunkStarts.length && chunkStarts[next] < seen + weight) {
+      boundaries.push(((chunkStarts[next] > seen ? value : previous) + value) / 2);
+      next++;
+    }
+    seen += weight;
+    previous = value;
   }
-  return descending;
+  boundaries.push(1);
+  const bins = [...new Set(boundaries)].sort((a, b) => a - b);
+  const binWeight = new Float64Array(bins.length);
+  const binCorrect = new Float64Array(bins.length);
+  const binConfidence = new Float64Array(bins.length);
+  let bin = 0;
+  for (let index = 0; index < instance.length; index++) {
+    const weight = weights[instance[index]];
+    if (weight === 0) continue;
+    const value = confidence[index];
+    while (bins[bin] < value) bin++;
+    binWeight[bin] += weight;
+    binCorrect[bin] += weight * correct[index];
+    binConfidence[bin] += weight * value;
+  }
+  return calibrationError(binWeight, binCorrect, binConfidence);
+}
+var HarmonicNumbers = class {
+  values = new Float64Array([0]);
+  upTo(m) {
+    if (m < this.values.length) return this.values;
+    const grown = new Float64Array(Math.max(m + 1, this.values.length * 2));
+    grown.set(this.values);
+    for (let k = this.values.length; k < grown.length; k++) grown[k] = grown[k - 1] + 1 / k;
+    this.values = grown;
+    return grown;
+  }
+};
+function selectiveAccuracy({ instance, payload: correct }, weights, harmonic) {
+  const total = totalWeight(instance, weights);
+  if (total <= 0) return [NaN, NaN];
+  const tenPercentK = Math.floor(0.1 * total) + 1;
+  const h = harmonic.upTo(total);
+  let k = 0;
+  let correctSoFar = 0;
+  let areaSum = 0;
+  let atTenPercent = NaN;
+  for (let index = 0; index < instance.length; index++) {
+    const copies = weights[instance[index]];
+    if (copies === 0) continue;
+    const score2 = correct[index];
+    if (tenPercentK > k && tenPercentK <= k + copies) atTenPercent = (correctSoFar + (tenPercentK - k) * score2) / tenPercentK;
+    if (copies === 1) {
+      k++;
+      correctSoFar += score2;
+      areaSum += correctSoFar / k;
+    } else {
+      areaSum += copies * score2 + (correctSoFar - score2 * k) * (h[k + copies] - h[k]);
+      k += copies;
+      correctSoFar += copies * score2;
+    }
+  }
+  return [areaSum / total, atTenPercent];
 }
 
 // src/metrics/sums.ts
@@ -25133,6 +25234,26 @@ function sumSlots(slots, weights) {
   return { numerator, denominator };
 }
 
+// src/records/key.ts
+var SEPARATOR = "\0";
+function instanceKey(scenario, id) {
+  return `${scenario}${SEPARATOR}${id}`;
+}
+function exampleKey({ scenario, id, perturbation }) {
+  return `${instanceKey(scenario, id)}${SEPARATOR}${perturbation ?? ""}`;
+}
+function exampleOf(record2) {
+  return { scenario: record2.scenario, id: record2.id, ...record2.perturbation ? { perturbation: record2.perturbation.name } : {} };
+}
+function parseKey(key) {
+  const [scenario, id, perturbation] = key.split(SEPARATOR);
+  return { scenario, id, ...perturbation ? { perturbation } : {} };
+}
+function describeKey(key) {
+  const { scenario, id, perturbation } = parseKey(key);
+  return `${scenario}/${id}${perturbation ? ` (${perturbation})` : ""}`;
+}
+
 // src/metrics/table.ts
 var KIND_ORIGINAL = 0;
 var KIND_ROBUSTNESS = 1;
@@ -25198,7 +25319,7 @@ var RecordTableBuilder = class {
     if (instance === void 0) {
       instance = this.instanceKeys.length;
       ids.set(record2.id, instance);
-      this.instanceKeys.push(`${record2.scenario}\0${record2.id}`);
+      this.instanceKeys.push(instanceKey(record2.scenario, record2.id));
     }
     this.scenarioOf.set(row, scenario);
     this.instanceOf.set(row, instance);
@@ -25258,35 +25379,130 @@ var RecordTableBuilder = class {
   }
 };
 
-// src/metrics/statistics.ts
-var DEFAULT_MIN_GROUP_SIZE = 10;
-var ECE_BINS = 10;
-var SumsStatistic = class {
-  constructor(slots, derived2) {
-    this.slots = slots;
-    this.derived = derived2;
-    this.metrics = derived2.map(({ metric, n }) => ({ metric, n }));
-  }
-  slots;
-  derived;
-  metrics;
-  evaluate(weights) {
-    const totals = sumSlots(this.slots, weights);
-    return this.derived.map((metric) => metric.derive(totals));
-  }
-};
-var ratio = (slot) => ({ numerator, denominator }) => denominator[slot] > 0 ? numerator[slot] / denominator[slot] : NaN;
-function calibrationError(binWeight, binCorrect, binConfidence) {
-  let total = 0;
-  for (let bin = 0; bin < binWeight.length; bin++) total += binWeight[bin];
-  if (total <= 0) return NaN;
-  let error62 = 0;
-  for (let bin = 0; bin < binWeight.length; bin++) {
-    const weight = binWeight[bin];
-    if (weight > 0) error62 += weight / total * Math.abs(binCorrect[bin] / weight - binConfidence[bin] / weight);
-  }
-  return error62;
+// src/metrics/collect.ts
+function emptyCollection(table, scope2) {
+  const sums = new SlotsBuilder();
+  return {
+    sums,
+    accuracy: sums.newSlot(),
+    errors: sums.newSlot(),
+    brier: sums.newSlot(),
+    eceCorrect: Array.from({ length: ECE_BINS }, () => sums.newSlot()),
+    eceConfidence: Array.from({ length: ECE_BINS }, () => sums.newSlot()),
+    toxic: sums.newSlot(),
+    outputTokens: sums.newSlot(),
+    cost: sums.newSlot(),
+    groups: [...table.groups].map(([attribute, column]) => ({
+      attribute,
+      values: column.values,
+      slotOf: new Int32Array(column.values.length).fill(-1),
+      seen: []
+    })),
+    worstOriginal: new Float64Array(scope2.instanceCount).fill(Infinity),
+    worstRobust: new Float64Array(scope2.instanceCount).fill(Infinity),
+    worstFair: new Float64Array(scope2.instanceCount).fill(Infinity),
+    calibrationRows: [],
+    calibrationInstances: [],
+    latencyRows: [],
+    latencyInstances: []
+  };
 }
+function collectScope(table, scope2) {
+  const collected = emptyCollection(table, scope2);
+  const { sums, accuracy, errors, brier, eceCorrect, eceConfidence, toxic, outputTokens, cost, groups } = collected;
+  const { worstOriginal, worstRobust, worstFair, calibrationRows, calibrationInstances, latencyRows, latencyInstances } = collected;
+  const groupColumns = [...table.groups.values()].map((column) => column.valueOf);
+  const { failed, kind, correct: correctOf2, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
+  for (let index = 0; index < scope2.rows.length; index++) {
+    const row = scope2.rows[index];
+    const instance = scope2.instanceOfRow[index];
+    const rowFailed = failed[row] === 1;
+    sums.add(errors, instance, rowFailed ? 1 : 0);
+    if (rowFailed) continue;
+    const rowKind = kind[row];
+    const correct = correctOf2[row];
+    if (rowKind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], correct);
+    else if (rowKind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], correct);
+    else {
+      worstOriginal[instance] = Math.min(worstOriginal[instance], correct);
+      sums.add(accuracy, instance, correct);
+      const confidence = confidenceOf[row];
+      if (!Number.isNaN(confidence)) {
+        sums.add(brier, instance, (confidence - correct) ** 2);
+        const bin = Math.min(Math.floor(confidence * 10), ECE_BINS - 1);
+        sums.add(eceCorrect[bin], instance, correct);
+        sums.add(eceConfidence[bin], instance, confidence);
+        calibrationRows.push(row);
+        calibrationInstances.push(instance);
+      }
+      for (let attribute = 0; attribute < groupColumns.length; attribute++) {
+        const value = groupColumns[attribute][row];
+        if (value < 0) continue;
+        const group = groups[attribute];
+        if (group.slotOf[value] < 0) {
+          group.slotOf[value] = sums.newSlot();
+          group.seen.push(value);
+        }
+        sums.add(group.slotOf[value], instance, correct);
+      }
+    }
+    if (!Number.isNaN(latencyMs[row])) {
+      latencyRows.push(row);
+      latencyInstances.push(instance);
+    }
+    if (!Number.isNaN(toxicity[row])) sums.add(toxic, instance, toxicity[row] >= 0.5 ? 1 : 0);
+    if (!Number.isNaN(tokensOf[row])) sums.add(outputTokens, instance, tokensOf[row]);
+    if (!Number.isNaN(costUsd[row])) sums.add(cost, instance, costUsd[row]);
+  }
+  return collected;
+}
+
+// src/stats/sort.ts
+function sortRowsByValue(values, rows) {
+  const n = rows.length;
+  let keys = new Uint32Array(2 * n);
+  const asDoubles = new Float64Array(keys.buffer);
+  for (let index = 0; index < n; index++) asDoubles[index] = values[rows[index]] + 0;
+  let order = Int32Array.from(rows);
+  let nextKeys = new Uint32Array(2 * n);
+  let nextOrder = new Int32Array(n);
+  const start = new Int32Array(65536);
+  for (const [word, shift] of [[0, 0], [0, 16], [1, 0], [1, 16]]) {
+    start.fill(0);
+    for (let index = 0; index < n; index++) start[keys[2 * index + word] >>> shift & 65535]++;
+    if (n === 0 || start[keys[word] >>> shift & 65535] === n) continue;
+    let position = 0;
+    for (let digit = 0; digit < 65536; digit++) {
+      const count = start[digit];
+      start[digit] = position;
+      position += count;
+    }
+    for (let index = 0; index < n; index++) {
+      const target = start[keys[2 * index + word] >>> shift & 65535]++;
+      nextOrder[target] = order[index];
+      nextKeys[2 * target] = keys[2 * index];
+      nextKeys[2 * target + 1] = keys[2 * index + 1];
+    }
+    [order, nextOrder] = [nextOrder, order];
+    [keys, nextKeys] = [nextKeys, keys];
+  }
+  return order;
+}
+function reverseKeepingTies(ascending, values) {
+  const descending = new Int32Array(ascending.length);
+  let next = 0;
+  let end = ascending.length;
+  while (end > 0) {
+    let begin = end - 1;
+    while (begin > 0 && values[ascending[begin - 1]] === values[ascending[end - 1]]) begin--;
+    descending.set(ascending.subarray(begin, end), next);
+    next += end - begin;
+    end = begin;
+  }
+  return descending;
+}
+
+// src/metrics/ordering.ts
 function rowOrder(table, ordering) {
   const known = table.orderings.get(ordering);
   if (known) return known;
@@ -25342,212 +25558,58 @@ function sortRecords(table, ordering, rows, instances, payload) {
   }
   return sorted;
 }
-function totalWeight(instance, weights) {
-  let total = 0;
-  for (let index = 0; index < instance.length; index++) total += weights[instance[index]];
-  return total;
-}
-function equalMassEce({ instance, value: confidence, payload: correct }, weights) {
-  const total = totalWeight(instance, weights);
-  if (total <= 0) return NaN;
-  const chunks = Math.min(ECE_BINS, total);
-  const base = Math.floor(total / chunks);
-  const larger = total % chunks;
-  const chunkStarts = [];
-  for (let chunk = 1; chunk < chunks; chunk++) chunkStarts.push(chunk * base + Math.min(chunk, larger));
-  const boundaries = [];
-  let seen = 0;
-  let previous = NaN;
-  let next = 0;
-  for (let index = 0; index < instance.length; index++) {
-    const weight = weights[instance[index]];
-    if (weight === 0) continue;
-    const value = confidence[index];
-    while (next < chunkStarts.length && chunkStarts[next] < seen + weight) {
-      boundaries.push(((chunkStarts[next] > seen ? value : previous) + value) / 2);
-      next++;
-    }
-    seen += weight;
-    previous = value;
+
+// src/metrics/statistics.ts
+var DEFAULT_MIN_GROUP_SIZE = 10;
+var SumsStatistic = class {
+  constructor(slots, derived2) {
+    this.slots = slots;
+    this.derived = derived2;
+    this.metrics = derived2.map(({ metric, n }) => ({ metric, n }));
   }
-  boundaries.push(1);
-  const bins = [...new Set(boundaries)].sort((a, b) => a - b);
-  const binWeight = new Float64Array(bins.length);
-  const binCorrect = new Float64Array(bins.length);
-  const binConfidence = new Float64Array(bins.length);
-  let bin = 0;
-  for (let index = 0; index < instance.length; index++) {
-    const weight = weights[instance[index]];
-    if (weight === 0) continue;
-    const value = confidence[index];
-    while (bins[bin] < value) bin++;
-    binWeight[bin] += weight;
-    binCorrect[bin] += weight * correct[index];
-    binConfidence[bin] += weight * value;
+  slots;
+  derived;
+  metrics;
+  evaluate(weights) {
+    const totals = sumSlots(this.slots, weights);
+    return this.derived.map((metric) => metric.derive(totals));
   }
-  return calibrationError(binWeight, binCorrect, binConfidence);
-}
-var harmonic = new Float64Array([0]);
-function harmonicUpTo(m) {
-  if (m < harmonic.length) return harmonic;
-  const grown = new Float64Array(Math.max(m + 1, harmonic.length * 2));
-  grown.set(harmonic);
-  for (let k = harmonic.length; k < grown.length; k++) grown[k] = grown[k - 1] + 1 / k;
-  harmonic = grown;
-  return grown;
-}
-function selectiveAccuracy({ instance, payload: correct }, weights) {
-  const total = totalWeight(instance, weights);
-  if (total <= 0) return [NaN, NaN];
-  const tenPercentK = Math.floor(0.1 * total) + 1;
-  const h = harmonicUpTo(total);
-  let k = 0;
-  let correctSoFar = 0;
-  let areaSum = 0;
-  let atTenPercent = NaN;
-  for (let index = 0; index < instance.length; index++) {
-    const copies = weights[instance[index]];
-    if (copies === 0) continue;
-    const score2 = correct[index];
-    if (tenPercentK > k && tenPercentK <= k + copies) atTenPercent = (correctSoFar + (tenPercentK - k) * score2) / tenPercentK;
-    if (copies === 1) {
-      k++;
-      correctSoFar += score2;
-      areaSum += correctSoFar / k;
-    } else {
-      areaSum += copies * score2 + (correctSoFar - score2 * k) * (h[k + copies] - h[k]);
-      k += copies;
-      correctSoFar += copies * score2;
-    }
-  }
-  return [areaSum / total, atTenPercent];
-}
-function collectScope(table, scope2) {
-  const sums = new SlotsBuilder();
-  const accuracy = sums.newSlot();
-  const errors = sums.newSlot();
-  const brier = sums.newSlot();
-  const eceCorrect = Array.from({ length: ECE_BINS }, () => sums.newSlot());
-  const eceConfidence = Array.from({ length: ECE_BINS }, () => sums.newSlot());
-  const toxic = sums.newSlot();
-  const outputTokens = sums.newSlot();
-  const cost = sums.newSlot();
-  const groupColumns = [...table.groups.values()].map((column) => column.valueOf);
-  const groups = [...table.groups].map(([attribute, column]) => ({
-    attribute,
-    values: column.values,
-    slotOf: new Int32Array(column.values.length).fill(-1),
-    seen: []
-  }));
-  const worstOriginal = new Float64Array(scope2.instanceCount).fill(Infinity);
-  const worstRobust = new Float64Array(scope2.instanceCount).fill(Infinity);
-  const worstFair = new Float64Array(scope2.instanceCount).fill(Infinity);
-  const calibrationRows = [];
-  const calibrationInstances = [];
-  const latencyRows = [];
-  const latencyInstances = [];
-  const { failed, kind, correct: correctOf2, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
-  for (let index = 0; index < scope2.rows.length; index++) {
-    const row = scope2.rows[index];
-    const instance = scope2.instanceOfRow[index];
-    const rowFailed = failed[row] === 1;
-    sums.add(errors, instance, rowFailed ? 1 : 0);
-    if (rowFailed) continue;
-    const rowKind = kind[row];
-    const correct = correctOf2[row];
-    if (rowKind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], correct);
-    else if (rowKind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], correct);
-    else {
-      worstOriginal[instance] = Math.min(worstOriginal[instance], correct);
-      sums.add(accuracy, instance, correct);
-      const confidence = confidenceOf[row];
-      if (!Number.isNaN(confidence)) {
-        sums.add(brier, instance, (confidence - correct) ** 2);
-        const bin = Math.min(Math.floor(confidence * 10), ECE_BINS - 1);
-        sums.add(eceCorrect[bin], instance, correct);
-        sums.add(eceConfidence[bin], instance, confidence);
-        calibrationRows.push(row);
-        calibrationInstances.push(instance);
-      }
-      for (let attribute = 0; attribute < groupColumns.length; attribute++) {
-        const value = groupColumns[attribute][row];
-        if (value < 0) continue;
-        const group = groups[attribute];
-        if (group.slotOf[value] < 0) {
-          group.slotOf[value] = sums.newSlot();
-          group.seen.push(value);
-        }
-        sums.add(group.slotOf[value], instance, correct);
-      }
-    }
-    if (!Number.isNaN(latencyMs[row])) {
-      latencyRows.push(row);
-      latencyInstances.push(instance);
-    }
-    if (!Number.isNaN(toxicity[row])) sums.add(toxic, instance, toxicity[row] >= 0.5 ? 1 : 0);
-    if (!Number.isNaN(tokensOf[row])) sums.add(outputTokens, instance, tokensOf[row]);
-    if (!Number.isNaN(costUsd[row])) sums.add(cost, instance, costUsd[row]);
-  }
-  return {
-    sums,
-    accuracy,
-    errors,
-    brier,
-    eceCorrect,
-    eceConfidence,
-    toxic,
-    outputTokens,
-    cost,
-    groups,
-    worstOriginal,
-    worstRobust,
-    worstFair,
-    calibrationRows,
-    calibrationInstances,
-    latencyRows,
-    latencyInstances
-  };
-}
-function prepareStatistics(table, scope2, options) {
-  if (scope2.rows.length === 0) return [];
-  const collected = collectScope(table, scope2);
-  const { sums, accuracy, errors, brier, eceCorrect, eceConfidence, toxic, outputTokens, cost, groups } = collected;
-  const { worstOriginal, worstRobust, worstFair, calibrationRows, calibrationInstances, latencyRows, latencyInstances } = collected;
-  const derived2 = [];
-  const statistics = [];
-  const addRatio = (metric, slot) => {
-    if (sums.count(slot) > 0) derived2.push({ metric, n: sums.count(slot), derive: ratio(slot) });
-  };
-  addRatio("accuracy", accuracy);
+};
+var ratio = (slot) => ({ numerator, denominator }) => denominator[slot] > 0 ? numerator[slot] / denominator[slot] : NaN;
+function addCalibration(table, { collected, derived: derived2, statistics, addRatio }) {
+  const { brier, eceCorrect, eceConfidence, calibrationRows, calibrationInstances } = collected;
   const calibrated = calibrationRows.length;
-  if (calibrated > 0) {
-    const binWeight = new Float64Array(ECE_BINS);
-    const binCorrect = new Float64Array(ECE_BINS);
-    const binConfidence = new Float64Array(ECE_BINS);
-    derived2.push({
-      metric: "ece",
-      n: calibrated,
-      derive: ({ numerator, denominator }) => {
-        for (let bin = 0; bin < ECE_BINS; bin++) {
-          binWeight[bin] = denominator[eceCorrect[bin]];
-          binCorrect[bin] = numerator[eceCorrect[bin]];
-          binConfidence[bin] = numerator[eceConfidence[bin]];
-        }
-        return calibrationError(binWeight, binCorrect, binConfidence);
+  if (calibrated === 0) return;
+  const binWeight = new Float64Array(ECE_BINS);
+  const binCorrect = new Float64Array(ECE_BINS);
+  const binConfidence = new Float64Array(ECE_BINS);
+  derived2.push({
+    metric: "ece",
+    n: calibrated,
+    derive: ({ numerator, denominator }) => {
+      for (let bin = 0; bin < ECE_BINS; bin++) {
+        binWeight[bin] = denominator[eceCorrect[bin]];
+        binCorrect[bin] = numerator[eceCorrect[bin]];
+        binConfidence[bin] = numerator[eceConfidence[bin]];
       }
-    });
-    const ascending = sortRecords(table, "confidence ascending", calibrationRows, calibrationInstances, table.correct);
-    statistics.push({ metrics: [{ metric: "ece_10_bin", n: calibrated }], evaluate: (weights) => [equalMassEce(ascending, weights)] });
-    addRatio("brier", brier);
-    const descending = sortRecords(table, "confidence descending", calibrationRows, calibrationInstances, table.correct);
-    statistics.push({
-      metrics: [
-        { metric: "selective_cov_acc_area", n: calibrated },
-        { metric: "selective_acc@10", n: calibrated }
-      ],
-      evaluate: (weights) => selectiveAccuracy(descending, weights)
-    });
-  }
+      return calibrationError(binWeight, binCorrect, binConfidence);
+    }
+  });
+  const ascending = sortRecords(table, "confidence ascending", calibrationRows, calibrationInstances, table.correct);
+  statistics.push({ metrics: [{ metric: "ece_10_bin", n: calibrated }], evaluate: (weights) => [equalMassEce(ascending, weights)] });
+  addRatio("brier", brier);
+  const descending = sortRecords(table, "confidence descending", calibrationRows, calibrationInstances, table.correct);
+  const harmonic = new HarmonicNumbers();
+  statistics.push({
+    metrics: [
+      { metric: "selective_cov_acc_area", n: calibrated },
+      { metric: "selective_acc@10", n: calibrated }
+    ],
+    evaluate: (weights) => selectiveAccuracy(descending, weights, harmonic)
+  });
+}
+function addWorstCase(scope2, { collected, addRatio }) {
+  const { sums, worstOriginal, worstRobust, worstFair } = collected;
   for (const [metric, worstPerturbed] of [
     ["accuracy_robust", worstRobust],
     ["accuracy_fair", worstFair]
@@ -25561,6 +25623,9 @@ function prepareStatistics(table, scope2, options) {
     }
     if (perturbed) addRatio(metric, slot);
   }
+}
+function addGroups(options, { collected, derived: derived2, addRatio }) {
+  const { sums, groups } = collected;
   for (const { attribute, values, slotOf, seen } of groups) {
     if (seen.length === 0) continue;
     const eligible = seen.map((value) => slotOf[value]).filter((slot) => sums.count(slot) >= options.minGroupSize);
@@ -25590,31 +25655,53 @@ function prepareStatistics(table, scope2, options) {
     }
     for (const value of seen) addRatio(`group_accuracy:${attribute}=${values[value]}`, slotOf[value]);
   }
-  addRatio("error_rate", errors);
-  if (latencyRows.length > 0) {
-    const ascending = sortRecords(table, "latencyMs ascending", latencyRows, latencyInstances, table.latencyMs);
-    const n = latencyRows.length;
-    const perInstance = new Float64Array(scope2.instanceCount);
-    for (const instance of latencyInstances) perInstance[instance]++;
-    const timed = [];
-    for (let instance = 0; instance < perInstance.length; instance++) if (perInstance[instance] > 0) timed.push(instance);
-    const timedInstances = Int32Array.from(timed);
-    const timedCounts = timedInstances.map((instance) => perInstance[instance]);
-    statistics.push({
-      metrics: [
-        { metric: "latency_p50_ms", n },
-        { metric: "latency_p95_ms", n }
-      ],
-      evaluate: (weights) => {
-        let total = 0;
-        for (let index = 0; index < timedInstances.length; index++) total += weights[timedInstances[index]] * timedCounts[index];
-        return [0.5, 0.95].map((q) => weightedQuantileSorted(ascending.value, ascending.instance, weights, total, q));
-      }
-    });
-  }
-  addRatio("toxicity_rate", toxic);
-  addRatio("output_tokens_mean", outputTokens);
-  if (sums.count(cost) > 0) derived2.push({ metric: "cost_usd_total", n: sums.count(cost), derive: ({ numerator }) => numerator[cost] });
+}
+function addLatency(table, scope2, { collected, statistics }) {
+  const { latencyRows, latencyInstances } = collected;
+  if (latencyRows.length === 0) return;
+  const ascending = sortRecords(table, "latencyMs ascending", latencyRows, latencyInstances, table.latencyMs);
+  const n = latencyRows.length;
+  const perInstance = new Float64Array(scope2.instanceCount);
+  for (const instance of latencyInstances) perInstance[instance]++;
+  const timed = [];
+  for (let instance = 0; instance < perInstance.length; instance++) if (perInstance[instance] > 0) timed.push(instance);
+  const timedInstances = Int32Array.from(timed);
+  const timedCounts = timedInstances.map((instance) => perInstance[instance]);
+  statistics.push({
+    metrics: [
+      { metric: "latency_p50_ms", n },
+      { metric: "latency_p95_ms", n }
+    ],
+    evaluate: (weights) => {
+      let total = 0;
+      for (let index = 0; index < timedInstances.length; index++) total += weights[timedInstances[index]] * timedCounts[index];
+      return [0.5, 0.95].map((q) => weightedQuantileSorted(ascending.value, ascending.instance, weights, total, q));
+    }
+  });
+}
+function prepareStatistics(table, scope2, options) {
+  if (scope2.rows.length === 0) return [];
+  const collected = collectScope(table, scope2);
+  const { sums } = collected;
+  const found = {
+    collected,
+    derived: [],
+    statistics: [],
+    addRatio: (metric, slot) => {
+      if (sums.count(slot) > 0) found.derived.push({ metric, n: sums.count(slot), derive: ratio(slot) });
+    }
+  };
+  found.addRatio("accuracy", collected.accuracy);
+  addCalibration(table, found);
+  addWorstCase(scope2, found);
+  addGroups(options, found);
+  found.addRatio("error_rate", collected.errors);
+  addLatency(table, scope2, found);
+  found.addRatio("toxicity_rate", collected.toxic);
+  found.addRatio("output_tokens_mean", collected.outputTokens);
+  const { cost } = collected;
+  if (sums.count(cost) > 0) found.derived.push({ metric: "cost_usd_total", n: sums.count(cost), derive: ({ numerator }) => numerator[cost] });
+  const { derived: derived2, statistics } = found;
   if (derived2.length > 0) statistics.unshift(new SumsStatistic(sums.build(), derived2));
   return statistics;
 }
@@ -25722,9 +25809,6 @@ function compareMetric(candidate, baseline, metric, scenario, options = DEFAULT_
   });
   return { ...comparison, shared: scopes.shared, candidateValue, baselineValue };
 }
-
-// src/gate/inputs.ts
-import { open as open2, readFile, stat } from "node:fs/promises";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -45443,181 +45527,7 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/records/read.ts
-import { createReadStream } from "node:fs";
-import { StringDecoder } from "node:string_decoder";
-
-// src/records/errors.ts
-var InputError = class extends Error {
-  constructor(file2, line, detail) {
-    super(line === void 0 ? `${file2}: ${detail}` : `${file2}:${line}: ${detail}`);
-    this.file = file2;
-    this.line = line;
-    this.detail = detail;
-    this.name = "InputError";
-  }
-  file;
-  line;
-  detail;
-};
-var UsageError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "UsageError";
-  }
-};
-
-// src/records/types.ts
-var PERTURBATION_KINDS = ["robustness", "fairness"];
-
-// src/records/validate.ts
-var UNIT_FIELDS = ["confidence", "toxicity"];
-var NON_NEGATIVE_FIELDS = ["latency_ms", "input_tokens", "output_tokens", "cost_usd"];
-function show(value) {
-  const text = JSON.stringify(value);
-  if (text === void 0) return String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-function isNumber(value) {
-  return typeof value === "number" && Number.isFinite(value);
-}
-function recordProblem(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return `a record must be a JSON object, got ${show(value)}`;
-  }
-  const record2 = value;
-  for (const field of ["scenario", "id"]) {
-    const text = record2[field];
-    if (typeof text !== "string" || text.length === 0) {
-      return `"${field}" is required and must be a non-empty string, got ${show(text)}`;
-    }
-  }
-  const perturbation = record2.perturbation;
-  if (perturbation !== void 0 && perturbation !== null) {
-    if (typeof perturbation !== "object" || Array.isArray(perturbation)) {
-      return `"perturbation" must be an object {"name", "kind"}, got ${show(perturbation)}`;
-    }
-    const { name, kind } = perturbation;
-    if (typeof name !== "string" || name.length === 0) {
-      return `"perturbation.name" must be a non-empty string, got ${show(name)}`;
-    }
-    if (!PERTURBATION_KINDS.includes(kind)) {
-      return `"perturbation.kind" must be "robustness" or "fairness", got ${show(kind)}`;
-    }
-  }
-  const error62 = record2.error;
-  const failed = error62 !== void 0 && error62 !== null;
-  if (failed && typeof error62 !== "string") return `"error" must be a string, got ${show(error62)}`;
-  const correct = record2.correct;
-  if (failed) {
-    if (correct !== void 0 && correct !== null) {
-      return `"correct" must be absent when "error" is set (a failed call has no score), got ${show(correct)}`;
-    }
-  } else if (correct === void 0 || correct === null) {
-    return `"correct" is required (a number in [0, 1]) unless "error" is set`;
-  } else if (!isNumber(correct) || correct < 0 || correct > 1) {
-    return `"correct" must be a number in [0, 1], got ${show(correct)}`;
-  }
-  for (const field of UNIT_FIELDS) {
-    const number4 = record2[field];
-    if (number4 !== void 0 && number4 !== null && (!isNumber(number4) || number4 < 0 || number4 > 1)) {
-      return `"${field}" must be a number in [0, 1], got ${show(number4)}`;
-    }
-  }
-  for (const field of NON_NEGATIVE_FIELDS) {
-    const number4 = record2[field];
-    if (number4 !== void 0 && number4 !== null && (!isNumber(number4) || number4 < 0)) {
-      return `"${field}" must be a non-negative number, got ${show(number4)}`;
-    }
-  }
-  const groups = record2.groups;
-  if (groups !== void 0 && groups !== null) {
-    if (typeof groups !== "object" || Array.isArray(groups)) {
-      return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
-    }
-    for (const [attribute, groupValue] of Object.entries(groups)) {
-      if (typeof groupValue !== "string" && !isNumber(groupValue) && typeof groupValue !== "boolean") {
-        return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
-      }
-    }
-  }
-  const prediction = record2.prediction;
-  if (prediction !== void 0 && prediction !== null && typeof prediction !== "string") {
-    return `"prediction" must be a string, got ${show(prediction)}`;
-  }
-  const references = record2.references;
-  if (references !== void 0 && references !== null && typeof references !== "string" && !(Array.isArray(references) && references.every((reference) => typeof reference === "string"))) {
-    return `"references" must be a string or an array of strings, got ${show(references)}`;
-  }
-  return void 0;
-}
-
-// src/records/read.ts
-function withoutBom(text) {
-  return text.charCodeAt(0) === 65279 ? text.slice(1) : text;
-}
-async function* readLineBatches(path2) {
-  const decoder = new StringDecoder("utf8");
-  let pending = "";
-  let nextLine = 1;
-  const stream = createReadStream(path2, { highWaterMark: 1 << 20 });
-  for await (const chunk of stream) {
-    const text = pending + decoder.write(chunk);
-    const lines = text.split("\n");
-    pending = lines.pop() ?? "";
-    if (nextLine === 1 && lines.length > 0) lines[0] = withoutBom(lines[0]);
-    yield { firstLine: nextLine, lines };
-    nextLine += lines.length;
-  }
-  const rest = pending + decoder.end();
-  if (rest.length > 0) yield { firstLine: nextLine, lines: [nextLine === 1 ? withoutBom(rest) : rest] };
-}
-async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty = false } = {}) {
-  let count = 0;
-  try {
-    for await (const { firstLine: firstLine2, lines } of readLineBatches(path2)) {
-      for (let index = 0; index < lines.length; index++) {
-        let text = lines[index];
-        if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
-        if (text.length === 0 || text.charCodeAt(0) <= 32 && text.trim().length === 0) continue;
-        const line = firstLine2 + index;
-        let value;
-        try {
-          value = JSON.parse(text);
-        } catch (error62) {
-          throw new InputError(displayName, line, `not valid JSON: ${error62.message}`);
-        }
-        const problem = recordProblem(value);
-        if (problem !== void 0) throw new InputError(displayName, line, problem);
-        onRecord(value, line);
-        count++;
-      }
-    }
-  } catch (error62) {
-    if (error62 instanceof InputError) throw error62;
-    const code = error62.code;
-    if (code === "ENOENT") throw new InputError(displayName, void 0, "no such file");
-    if (code === "EISDIR") throw new InputError(displayName, void 0, "is a directory, expected a records file (JSON Lines)");
-    throw new InputError(displayName, void 0, `cannot be read: ${error62.message}`);
-  }
-  if (count === 0 && !allowEmpty) throw new InputError(displayName, void 0, "no records: the file is empty (expected one JSON record per line)");
-  return count;
-}
-async function readRecords(path2) {
-  const records = [];
-  await forEachRecord(path2, (record2) => records.push(record2));
-  return records;
-}
-
-// src/metrics/load.ts
-async function loadRecordTable(path2) {
-  const builder = new RecordTableBuilder();
-  await forEachRecord(path2, (record2) => builder.add(record2));
-  return builder.build();
-}
-
-// src/gate/inputs.ts
-var MAX_METRICS_FILE_BYTES = 64 * 1024 * 1024;
+// src/runs/metrics-file.ts
 var finiteNumber = external_exports.number().refine(Number.isFinite, "expected a finite number");
 var metricValueSchema = external_exports.object({
   value: finiteNumber,
@@ -45628,106 +45538,182 @@ var metricsReportSchema = external_exports.object({
   overall: external_exports.record(external_exports.string(), metricValueSchema),
   scenarios: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), metricValueSchema))
 });
-async function firstLine(file2) {
-  const handle = await open2(file2, "r");
-  try {
-    const buffer = Buffer.alloc(65536);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return withoutBom(buffer.subarray(0, bytesRead).toString("utf8").split("\n")[0]);
-  } finally {
-    await handle.close();
-  }
+function looksLikeMetricsFile(value) {
+  return typeof value === "object" && value !== null && "overall" in value;
 }
-function parseJson(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return void 0;
+function parseMetricsFile(value, file2) {
+  const parsed = metricsReportSchema.safeParse(value);
+  if (!parsed.success) {
+    const [issue2] = parsed.error.issues;
+    throw new InputError(file2, void 0, `not a valid metrics report: "${issue2.path.map(String).join(".")}": ${issue2.message}`);
   }
-}
-async function loadRun(file2) {
-  let head;
-  try {
-    head = await firstLine(file2);
-  } catch (error62) {
-    const code = error62.code;
-    throw new InputError(file2, void 0, code === "ENOENT" ? "no such file" : `cannot be read: ${error62.message}`);
-  }
-  let report = parseJson(head);
-  if (report === void 0 && head.trim() === "{" && (await stat(file2)).size <= MAX_METRICS_FILE_BYTES) {
-    report = parseJson(await readFile(file2, "utf8"));
-  }
-  if (typeof report === "object" && report !== null && "overall" in report) {
-    const parsed = metricsReportSchema.safeParse(report);
-    if (!parsed.success) {
-      const [issue2] = parsed.error.issues;
-      throw new InputError(file2, void 0, `not a valid metrics report: "${issue2.path.map(String).join(".")}": ${issue2.message}`);
-    }
-    return { kind: "metrics", file: file2, report: parsed.data };
-  }
-  return { kind: "records", file: file2, table: await loadRecordTable(file2) };
+  return parsed.data;
 }
 function scopeMetrics(report, scenario) {
   return scenario === void 0 ? report.overall : report.scenarios[scenario];
 }
 
-// src/gate/evaluate.ts
+// src/gate/compare.ts
+var MetricsMemo = class {
+  reports = /* @__PURE__ */ new Map();
+  of(run, options) {
+    if (run.kind === "metrics") return run.report;
+    let byOptions = this.reports.get(run);
+    if (!byOptions) this.reports.set(run, byOptions = /* @__PURE__ */ new Map());
+    const key = JSON.stringify(options);
+    let report = byOptions.get(key);
+    if (!report) byOptions.set(key, report = computeMetrics(run.table, options));
+    return report;
+  }
+};
 function metricMeta(policy, metric, termDirection) {
   const known = lookupMetric(metric);
   if (known) return known;
   const check2 = policy.checks.find((candidate) => candidate.metric === metric && candidate.direction !== void 0);
   return { direction: termDirection ?? check2.direction, dimension: check2?.dimension ?? "accuracy" };
 }
-var keyOf = (metric, scenario) => `${scenario ?? ""}\0${metric}`;
 function budgetValue(budget, baseline) {
   return typeof budget === "number" ? budget : Number.parseFloat(budget) / 100 * Math.abs(baseline);
 }
-var computed = /* @__PURE__ */ new WeakMap();
-function computeMetricsOf(run, options) {
-  if (run.kind === "metrics") return run.report;
-  let byOptions = computed.get(run);
-  if (!byOptions) computed.set(run, byOptions = /* @__PURE__ */ new Map());
-  const key = JSON.stringify(options);
-  let report = byOptions.get(key);
-  if (!report) byOptions.set(key, report = computeMetrics(run.table, options));
-  return report;
-}
-function compare(candidate, baseline, metric, scenario, options, direction) {
-  const sign = direction === "higher" ? -1 : 1;
-  if (candidate.kind === "records" && baseline.kind === "records") {
-    const paired = compareMetric(candidate.table, baseline.table, metric, scenario, options);
-    if (!paired) return void 0;
-    return {
-      method: "paired",
-      candidate: paired.candidateValue,
-      baseline: paired.baselineValue,
-      change: paired.difference,
-      worsening: sign * paired.difference,
-      pWorse: direction === "higher" ? paired.pBelow : paired.pAbove,
-      pBetter: direction === "higher" ? paired.pAbove : paired.pBelow,
-      shared: paired.shared,
-      ci: paired.ci
-    };
+var metricScopeKey = (metric, scenario) => JSON.stringify([scenario ?? null, metric]);
+var RunComparer = class {
+  constructor(candidate, baseline, options, memo2) {
+    this.candidate = candidate;
+    this.baseline = baseline;
+    this.options = options;
+    this.memo = memo2;
   }
-  const candidateValue = scopeMetrics(computeMetricsOf(candidate, options), scenario)?.[metric]?.value;
-  const baselineValue = scopeMetrics(computeMetricsOf(baseline, { ...options, resamples: 0 }), scenario)?.[metric]?.value;
-  if (candidateValue === void 0 || baselineValue === void 0) return void 0;
-  const change = candidateValue - baselineValue;
-  return { method: "summary", candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };
+  candidate;
+  baseline;
+  options;
+  memo;
+  comparisons = /* @__PURE__ */ new Map();
+  compare(metric, scenario, direction) {
+    const key = metricScopeKey(metric, scenario);
+    if (!this.comparisons.has(key)) this.comparisons.set(key, this.compareOnce(metric, scenario, direction));
+    return this.comparisons.get(key);
+  }
+  /** Both runs have instances in the scope, but not one in common: nothing can be compared. */
+  sharesNoInstance(scenario) {
+    const { candidate, baseline } = this;
+    return candidate.kind === "records" && baseline.kind === "records" && (scenario === void 0 || baseline.table.scenarios.includes(scenario)) && sharedScopes(candidate.table, baseline.table, scenario).shared === 0;
+  }
+  compareOnce(metric, scenario, direction) {
+    const { candidate, baseline, options } = this;
+    const sign = direction === "higher" ? -1 : 1;
+    if (candidate.kind === "records" && baseline.kind === "records") {
+      const paired = compareMetric(candidate.table, baseline.table, metric, scenario, options);
+      if (!paired) return void 0;
+      return {
+        method: "paired",
+        candidate: paired.candidateValue,
+        baseline: paired.baselineValue,
+        change: paired.difference,
+        worsening: sign * paired.difference,
+        pWorse: direction === "higher" ? paired.pBelow : paired.pAbove,
+        pBetter: direction === "higher" ? paired.pAbove : paired.pBelow,
+        shared: paired.shared,
+        ci: paired.ci
+      };
+    }
+    const candidateValue = scopeMetrics(this.memo.of(candidate, options), scenario)?.[metric]?.value;
+    const baselineValue = scopeMetrics(this.memo.of(baseline, { ...options, resamples: 0 }), scenario)?.[metric]?.value;
+    if (candidateValue === void 0 || baselineValue === void 0) return void 0;
+    const change = candidateValue - baselineValue;
+    return { method: "summary", candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };
+  }
+};
+
+// src/gate/tradeoffs.ts
+function isSignificant(significance, p) {
+  return significance === "off" || p !== void 0 && p < significance;
 }
-function countOutcomes(checks, coverage) {
-  const count = (matches) => checks.filter(matches).length;
-  const failedOrErrored = (check2) => check2.status === "fail" || check2.status === "error";
-  return {
-    blocking: count((check2) => check2.severity === "block" && failedOrErrored(check2)) + (coverage === "fail" ? 1 : 0),
-    warnings: count((check2) => check2.status === "warn" || check2.severity !== "block" && check2.status === "error") + (coverage === "warn" ? 1 : 0),
-    failed: count(failedOrErrored) + (coverage === "fail" ? 1 : 0)
-  };
+function evaluateTradeoff(tradeoff, policy, comparer) {
+  if (!comparer) return { name: tradeoff.name, applied: false, reasons: ["no baseline to measure improvements against"] };
+  const reasons = [];
+  let applied = true;
+  for (const term of tradeoff.when) {
+    const label = `${term.metric} (${term.scenario ?? OVERALL})`;
+    const comparison = comparer.compare(term.metric, term.scenario, metricMeta(policy, term.metric, term.direction).direction);
+    if (!comparison) {
+      applied = false;
+      reasons.push(`${label}: not in both runs`);
+      continue;
+    }
+    const improvement = -comparison.worsening;
+    const needed = budgetValue(term.min_improvement, comparison.baseline);
+    const real = comparison.method === "summary" || isSignificant(policy.settings.significance, comparison.pBetter);
+    const ok = improvement >= needed && real;
+    if (!ok) applied = false;
+    const evidence = comparison.pBetter === void 0 ? "" : `, p = ${comparison.pBetter.toPrecision(2)}`;
+    const moved = improvement >= 0 ? `improved by ${improvement.toPrecision(3)}` : `got worse by ${(-improvement).toPrecision(3)}`;
+    reasons.push(`${label} ${moved} (needs an improvement of ${needed.toPrecision(3)}${evidence})${ok ? "" : improvement >= needed ? ": not statistically real" : ": not enough"}`);
+  }
+  return { name: tradeoff.name, applied, reasons };
 }
-function decideVerdict(checks, coverage) {
-  const { blocking, warnings } = countOutcomes(checks, coverage);
-  return blocking > 0 ? "fail" : warnings > 0 ? "warn" : "pass";
+function evaluateTradeoffs(policy, comparer) {
+  const relaxed = /* @__PURE__ */ new Map();
+  const results = policy.tradeoffs.map((tradeoff) => {
+    const result = evaluateTradeoff(tradeoff, policy, comparer);
+    if (result.applied) {
+      for (const term of tradeoff.allow) {
+        const key = metricScopeKey(term.metric, term.scenario);
+        relaxed.set(key, [...relaxed.get(key) ?? [], { value: term.max_regression, from: `trade-off "${tradeoff.name}"` }]);
+      }
+    }
+    return result;
+  });
+  return { results, relaxed };
 }
+
+// src/gate/checks.ts
+function checkBounds(check2, value) {
+  const reasons = [];
+  if (check2.min !== void 0 && value.value < check2.min) reasons.push(`below the minimum ${check2.min}`);
+  if (check2.max !== void 0 && value.value > check2.max) reasons.push(`above the maximum ${check2.max}`);
+  return { failed: reasons.length > 0, reasons };
+}
+function budgetInEffect(check2, relaxed, baseline) {
+  const granted = relaxed.get(metricScopeKey(check2.metric, check2.scenario)) ?? [{ value: check2.max_regression, from: "the check" }];
+  return granted.map(({ value, from }) => ({ value: budgetValue(value, baseline), from })).reduce((best, next) => next.value > best.value ? next : best);
+}
+function checkRegression(check2, result, policy, comparer, relaxed) {
+  const comparison = comparer?.compare(check2.metric, check2.scenario, result.direction);
+  if (!comparison && comparer?.sharesNoInstance(check2.scenario)) {
+    return { failed: true, errored: true, reasons: ["regression not checked: the candidate shares no instance (scenario and id) with the baseline"] };
+  }
+  if (!comparison) {
+    return { failed: false, skipped: true, reasons: [comparer ? `regression not checked: ${check2.metric} is not in both runs` : "regression not checked: no baseline"] };
+  }
+  result.comparison = comparison;
+  const budget = budgetInEffect(check2, relaxed, comparison.baseline);
+  result.budget = budget;
+  if (comparison.worsening <= budget.value) return { failed: false, reasons: [] };
+  if (comparison.method === "summary" || isSignificant(policy.settings.significance, comparison.pWorse)) {
+    return { failed: true, reasons: [`worse than the baseline by ${comparison.worsening.toPrecision(3)}, over the budget ${budget.value.toPrecision(3)}`] };
+  }
+  return { failed: false, reasons: [`worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not statistically real (p = ${comparison.pWorse.toPrecision(2)})`] };
+}
+function statusOf(severity, findings) {
+  if (findings.some((finding) => finding.errored)) return "error";
+  if (findings.some((finding) => finding.failed)) return severity === "warn" ? "warn" : "fail";
+  return findings.some((finding) => finding.skipped) ? "skipped" : "pass";
+}
+function evaluateCheck(check2, { policy, candidateMetrics, comparer, relaxed }) {
+  const { direction, dimension } = metricMeta(policy, check2.metric, check2.direction);
+  const result = { check: check2, scope: check2.scenario ?? OVERALL, dimension, direction, status: "pass", reasons: [] };
+  if (check2.severity === "off") return { ...result, status: "off", reasons: ["turned off"] };
+  const value = scopeMetrics(candidateMetrics, check2.scenario)?.[check2.metric];
+  if (!value) return { ...result, status: "error", reasons: [`the candidate has no ${check2.metric} for ${result.scope}`] };
+  result.candidate = value;
+  const findings = [checkBounds(check2, value)];
+  if (check2.max_regression !== void 0) findings.push(checkRegression(check2, result, policy, comparer, relaxed));
+  result.reasons = findings.flatMap((finding) => finding.reasons);
+  result.status = statusOf(check2.severity, findings);
+  return result;
+}
+
+// src/gate/coverage.ts
 var MISSING_SHOWN = 5;
 function answeredInstances(table) {
   const answered = /* @__PURE__ */ new Set();
@@ -45744,7 +45730,7 @@ function coverageOf(candidate, baseline, setting) {
   const covered = baselineInstances - missing.length;
   const enough = covered >= Math.ceil(setting.min * baselineInstances - 1e-9);
   const percent = (share) => `${+(share * 100).toFixed(1)}%`;
-  const shown = missing.slice(0, MISSING_SHOWN).map((key) => key.replace("\0", "/"));
+  const shown = missing.slice(0, MISSING_SHOWN).map(describeKey);
   const more = missing.length > MISSING_SHOWN ? ` and ${missing.length - MISSING_SHOWN} more` : "";
   return {
     status: enough ? "pass" : setting.severity === "block" ? "fail" : "warn",
@@ -45755,140 +45741,154 @@ function coverageOf(candidate, baseline, setting) {
     reason: `the candidate answered ${covered} of the baseline's ${baselineInstances} instances (${percent(covered / baselineInstances)}${enough ? "" : `, the policy asks at least ${percent(setting.min)}`})${missing.length > 0 ? `; missing or failed: ${shown.join(", ")}${more}` : ""}`
   };
 }
-function evaluateGate({ policy, candidate, baseline }) {
+
+// src/gate/verdict.ts
+function countOutcomes(checks, coverage) {
+  const count = (matches) => checks.filter(matches).length;
+  const failedOrErrored = (check2) => check2.status === "fail" || check2.status === "error";
+  return {
+    blocking: count((check2) => check2.severity === "block" && failedOrErrored(check2)) + (coverage === "fail" ? 1 : 0),
+    warnings: count((check2) => check2.status === "warn" || check2.severity !== "block" && check2.status === "error") + (coverage === "warn" ? 1 : 0),
+    failed: count(failedOrErrored) + (coverage === "fail" ? 1 : 0)
+  };
+}
+function decideVerdict(checks, coverage) {
+  const { blocking, warnings } = countOutcomes(checks, coverage);
+  return blocking > 0 ? "fail" : warnings > 0 ? "warn" : "pass";
+}
+
+// src/gate/evaluate.ts
+function evaluateGate({ policy, candidate, baseline }, memo2 = new MetricsMemo()) {
   const { settings } = policy;
   const options = { resamples: settings.resamples, seed: settings.seed, minGroupSize: settings.min_group_size };
-  const significant = (p) => settings.significance === "off" || p !== void 0 && p < settings.significance;
-  const comparisons = /* @__PURE__ */ new Map();
-  const compareOnce = (metric, scenario, direction) => {
-    const key = keyOf(metric, scenario);
-    if (!comparisons.has(key) && baseline) comparisons.set(key, compare(candidate, baseline, metric, scenario, options, direction));
-    return comparisons.get(key);
-  };
-  const relaxed = /* @__PURE__ */ new Map();
-  const tradeoffs = policy.tradeoffs.map((tradeoff) => {
-    const reasons = [];
-    let applied = baseline !== void 0;
-    if (!baseline) reasons.push("no baseline to measure improvements against");
-    for (const term of baseline ? tradeoff.when : []) {
-      const label = `${term.metric} (${term.scenario ?? OVERALL})`;
-      const comparison = compareOnce(term.metric, term.scenario, metricMeta(policy, term.metric, term.direction).direction);
-      if (!comparison) {
-        applied = false;
-        reasons.push(`${label}: not in both runs`);
-        continue;
-      }
-      const improvement = -comparison.worsening;
-      const needed = budgetValue(term.min_improvement, comparison.baseline);
-      const real = comparison.method === "summary" || significant(comparison.pBetter);
-      const ok = improvement >= needed && real;
-      if (!ok) applied = false;
-      const evidence = comparison.pBetter === void 0 ? "" : `, p = ${comparison.pBetter.toPrecision(2)}`;
-      const moved = improvement >= 0 ? `improved by ${improvement.toPrecision(3)}` : `got worse by ${(-improvement).toPrecision(3)}`;
-      reasons.push(`${label} ${moved} (needs an improvement of ${needed.toPrecision(3)}${evidence})${ok ? "" : improvement >= needed ? ": not statistically real" : ": not enough"}`);
-    }
-    if (applied) {
-      for (const term of tradeoff.allow) {
-        const key = keyOf(term.metric, term.scenario);
-        relaxed.set(key, [...relaxed.get(key) ?? [], { value: term.max_regression, from: `trade-off "${tradeoff.name}"` }]);
-      }
-    }
-    return { name: tradeoff.name, applied, reasons };
-  });
-  const candidateMetrics = computeMetricsOf(candidate, options);
-  const sharesNoInstance = (scenario) => candidate.kind === "records" && baseline?.kind === "records" && (scenario === void 0 || baseline.table.scenarios.includes(scenario)) && sharedScopes(candidate.table, baseline.table, scenario).shared === 0;
-  const checks = policy.checks.map((check2) => {
-    const definition = metricMeta(policy, check2.metric, check2.direction);
-    const result = {
-      check: check2,
-      scope: check2.scenario ?? OVERALL,
-      dimension: definition.dimension,
-      direction: definition.direction,
-      status: "pass",
-      reasons: []
-    };
-    if (check2.severity === "off") return { ...result, status: "off", reasons: ["turned off"] };
-    const value = scopeMetrics(candidateMetrics, check2.scenario)?.[check2.metric];
-    if (!value) return { ...result, status: "error", reasons: [`the candidate has no ${check2.metric} for ${result.scope}`] };
-    result.candidate = value;
-    let failed = false;
-    if (check2.min !== void 0 && value.value < check2.min) {
-      failed = true;
-      result.reasons.push(`below the minimum ${check2.min}`);
-    }
-    if (check2.max !== void 0 && value.value > check2.max) {
-      failed = true;
-      result.reasons.push(`above the maximum ${check2.max}`);
-    }
-    let skipped = false;
-    let errored = false;
-    if (check2.max_regression !== void 0) {
-      const comparison = baseline ? compareOnce(check2.metric, check2.scenario, definition.direction) : void 0;
-      if (!comparison && baseline && sharesNoInstance(check2.scenario)) {
-        failed = true;
-        errored = true;
-        result.reasons.push("regression not checked: the candidate shares no instance (scenario and id) with the baseline");
-      } else if (!comparison) {
-        skipped = true;
-        result.reasons.push(baseline ? `regression not checked: ${check2.metric} is not in both runs` : "regression not checked: no baseline");
-      } else {
-        result.comparison = comparison;
-        const candidates = relaxed.get(keyOf(check2.metric, check2.scenario)) ?? [{ value: check2.max_regression, from: "the check" }];
-        const budget = candidates.map(({ value: value2, from }) => ({ value: budgetValue(value2, comparison.baseline), from })).reduce((best, next) => next.value > best.value ? next : best);
-        result.budget = budget;
-        if (comparison.worsening > budget.value) {
-          if (comparison.method === "summary" || significant(comparison.pWorse)) {
-            failed = true;
-            result.reasons.push(`worse than the baseline by ${comparison.worsening.toPrecision(3)}, over the budget ${budget.value.toPrecision(3)}`);
-          } else {
-            result.reasons.push(`worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not statistically real (p = ${comparison.pWorse.toPrecision(2)})`);
-          }
-        }
-      }
-    }
-    if (errored) result.status = "error";
-    else if (failed) result.status = check2.severity === "warn" ? "warn" : "fail";
-    else if (skipped) result.status = "skipped";
-    return result;
-  });
+  const comparer = baseline ? new RunComparer(candidate, baseline, options, memo2) : void 0;
+  const tradeoffs = evaluateTradeoffs(policy, comparer);
+  const candidateMetrics = memo2.of(candidate, options);
+  const checks = policy.checks.map((check2) => evaluateCheck(check2, { policy, candidateMetrics, comparer, relaxed: tradeoffs.relaxed }));
   const coverage = coverageOf(candidate, baseline, settings.coverage);
   const verdict = decideVerdict(
     checks.map((result) => ({ severity: result.check.severity, status: result.status })),
     coverage?.status
   );
-  return { verdict, checks, tradeoffs, ...coverage ? { coverage } : {}, hasBaseline: baseline !== void 0, candidateMetrics };
+  return { verdict, checks, tradeoffs: tradeoffs.results, ...coverage ? { coverage } : {}, hasBaseline: baseline !== void 0, candidateMetrics };
 }
 
-// src/report/markdown.ts
-var MAX_SHOWN = 400;
-var CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
-var JOINER = "\u2060";
-function cut(text) {
-  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}\u2026` : text;
+// src/report/json.ts
+import { writeFile } from "node:fs/promises";
+function summarizeRun(run) {
+  return run.kind === "records" ? { file: run.file, kind: "records", records: run.table.size, instances: run.table.instanceKeys.length } : { file: run.file, kind: "metrics", records: null, instances: null };
 }
-function defuse(text) {
-  return cut(text).replace(CONTROL, " ").replace(/@/g, `@${JOINER}`).replace(/:\/\//g, `:${JOINER}//`).replace(/\b(www)\./gi, `$1${JOINER}.`);
+function thresholdText(result) {
+  const { check: check2 } = result;
+  const parts = [];
+  if (check2.min !== void 0) parts.push(`>= ${check2.min}`);
+  if (check2.max !== void 0) parts.push(`<= ${check2.max}`);
+  if (check2.max_regression !== void 0) {
+    const relaxed = result.budget && result.budget.from !== "the check" ? ` (${result.budget.value.toPrecision(3)} by ${result.budget.from})` : "";
+    parts.push(`regression <= ${check2.max_regression}${relaxed}`);
+  }
+  return parts.join(", ");
 }
-function escapeMarkdown(text) {
-  return defuse(text).replace(/[\\`*_{}[\]<>#!|~&$]/g, (character) => `\\${character}`);
+function buildGateReport(result, policy, candidate, baseline) {
+  return {
+    version: 1,
+    verdict: result.verdict,
+    policy: { name: policy.policy.name, file: policy.file, sha256: policy.sha256 },
+    candidate: summarizeRun(candidate),
+    baseline: baseline ? summarizeRun(baseline) : null,
+    checks: result.checks.map((check2) => ({
+      metric: check2.check.metric,
+      scope: check2.scope,
+      dimension: check2.dimension,
+      direction: check2.direction,
+      severity: check2.check.severity,
+      status: check2.status,
+      threshold: thresholdText(check2),
+      candidate: check2.candidate ?? null,
+      comparison: check2.comparison ?? null,
+      budget: check2.budget ?? null,
+      reasons: check2.reasons
+    })),
+    tradeoffs: result.tradeoffs,
+    coverage: result.coverage ?? null,
+    scenarios: result.candidateMetrics.scenarios
+  };
 }
-var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-function escapeHtml(text) {
-  return defuse(text).replace(/[&<>"']/g, (character) => ENTITIES[character]);
+async function writeGateReport(file2, report) {
+  await writeFile(file2, `${JSON.stringify(report, null, 2)}
+`);
 }
-function codeSpan(text) {
-  return `\`${cut(text).replace(CONTROL, " ").replace(/`/g, "'")}\``;
+var runSummary = external_exports.object({
+  file: external_exports.string(),
+  kind: external_exports.enum(["records", "metrics"]),
+  records: external_exports.int().nonnegative().nullable(),
+  instances: external_exports.int().nonnegative().nullable(),
+  commit: external_exports.string().regex(/^[0-9a-f]{40}$/).optional()
+});
+var gateReportSchema = external_exports.object({
+  version: external_exports.literal(1),
+  verdict: external_exports.enum(["pass", "warn", "fail"]),
+  policy: external_exports.object({ name: external_exports.string(), file: external_exports.string(), sha256: external_exports.string().regex(/^[0-9a-f]{64}$/), source: external_exports.string().optional() }),
+  github: external_exports.object({
+    event: external_exports.string(),
+    sha: external_exports.string(),
+    pullRequest: external_exports.object({ number: external_exports.int().positive(), baseSha: external_exports.string(), headSha: external_exports.string() }).nullable()
+  }).optional(),
+  candidate: runSummary,
+  baseline: runSummary.nullable(),
+  checks: external_exports.array(
+    external_exports.object({
+      metric: external_exports.string(),
+      scope: external_exports.string(),
+      dimension: external_exports.enum(DIMENSIONS),
+      direction: external_exports.enum(["higher", "lower"]),
+      severity: external_exports.enum(["block", "warn", "off"]),
+      status: external_exports.enum(["pass", "fail", "warn", "skipped", "error", "off"]),
+      threshold: external_exports.string(),
+      candidate: metricValueSchema.nullable(),
+      // as metrics files have them: a report gated from one must read back
+      comparison: external_exports.object({
+        method: external_exports.enum(["paired", "summary"]),
+        candidate: finiteNumber,
+        baseline: finiteNumber,
+        change: finiteNumber,
+        worsening: finiteNumber,
+        pWorse: finiteNumber.optional(),
+        pBetter: finiteNumber.optional(),
+        shared: external_exports.int().nonnegative().optional(),
+        ci: external_exports.tuple([finiteNumber, finiteNumber]).optional()
+      }).nullable(),
+      budget: external_exports.object({ value: finiteNumber, from: external_exports.string() }).nullable(),
+      reasons: external_exports.array(external_exports.string())
+    })
+  ),
+  tradeoffs: external_exports.array(external_exports.object({ name: external_exports.string(), applied: external_exports.boolean(), reasons: external_exports.array(external_exports.string()) })),
+  coverage: external_exports.object({
+    status: external_exports.enum(["pass", "warn", "fail"]),
+    baselineInstances: external_exports.int().nonnegative(),
+    covered: external_exports.int().nonnegative(),
+    min: finiteNumber,
+    missing: external_exports.array(external_exports.string()),
+    reason: external_exports.string()
+  }).nullable().default(null),
+  scenarios: metricsReportSchema.shape.scenarios
+});
+
+// src/pipeline/gate-run.ts
+function gateRun({ policy, candidate, baseline }, memo2 = new MetricsMemo()) {
+  const result = evaluateGate({ policy: policy.policy, candidate, baseline }, memo2);
+  return buildGateReport(result, policy, candidate, baseline);
 }
-function escapeTerminal(text) {
-  return text.replace(CONTROL, (character) => JSON.stringify(character).slice(1, -1));
-}
-function mermaidLabel(text) {
-  return `"${cut(text).replace(CONTROL, " ").replace(/["\\`]/g, " ")}"`;
+function gateAll(policies, candidates, baseline) {
+  const memo2 = new MetricsMemo();
+  return policies.flatMap(
+    (policy) => candidates.map(({ name, run }) => ({ policy: policy.policy.name, candidate: name, report: gateRun({ policy, candidate: run, baseline }, memo2) }))
+  );
 }
 
 // src/policy/load.ts
 import { createHash } from "node:crypto";
-import { readFile as readFile2 } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 
 // src/config/yaml-config.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -45920,14 +45920,6 @@ function editDistance(a, b) {
 }
 
 // src/config/yaml-config.ts
-var ConfigError = class extends Error {
-  constructor(problems) {
-    super(problems.join("\n"));
-    this.problems = problems;
-    this.name = "ConfigError";
-  }
-  problems;
-};
 function formatPath(path2) {
   return path2.map((part, index) => typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`).join("");
 }
@@ -46113,332 +46105,12 @@ function parsePolicy(text, file2) {
 async function loadPolicy(file2) {
   let text;
   try {
-    text = await readFile2(file2, "utf8");
+    text = await readFile(file2, "utf8");
   } catch (error62) {
     const code = error62.code;
     throw new ConfigError([`${file2}: ${code === "ENOENT" ? "no such file" : `cannot be read: ${error62.message}`}`]);
   }
   return parsePolicy(text, file2);
-}
-
-// src/importers/helm.ts
-import { join } from "node:path";
-
-// src/importers/read-json.ts
-import { readFile as readFile3 } from "node:fs/promises";
-async function readJsonFile(file2, whenMissing = "no such file", parse3 = JSON.parse) {
-  let text;
-  try {
-    text = await readFile3(file2, "utf8");
-  } catch (error62) {
-    const code = error62.code;
-    throw new InputError(file2, void 0, code === "ENOENT" ? whenMissing : `cannot be read: ${error62.message}`);
-  }
-  try {
-    return parse3(text);
-  } catch (error62) {
-    throw new InputError(file2, void 0, `not valid JSON: ${error62.message}`);
-  }
-}
-
-// src/importers/helm.ts
-function readJson(directory, name) {
-  return readJsonFile(join(directory, name), "missing (a HELM run directory has run_spec.json, stats.json, per_instance_stats.json, scenario_state.json)");
-}
-var SCORES = ["exact_match", "quasi_exact_match", "prefix_exact_match", "quasi_prefix_exact_match", "f1_score"];
-function kindOf(perturbation) {
-  return perturbation.fairness && !perturbation.robustness ? "fairness" : "robustness";
-}
-var keyOf2 = (id, perturbation) => `${id}\0${perturbation?.name ?? ""}`;
-var isSeparateChoice = (request) => typeof request.reference_index === "number";
-function predictionOf(request) {
-  return isSeparateChoice(request) ? request.instance.references?.[request.reference_index]?.output.text : request.result?.completions?.[0]?.text;
-}
-async function importHelm(directory) {
-  const runSpec = await readJson(directory, "run_spec.json");
-  const perInstance = await readJson(directory, "per_instance_stats.json");
-  const state = await readJson(directory, "scenario_state.json");
-  if (typeof runSpec.name !== "string") throw new InputError(join(directory, "run_spec.json"), void 0, '"name" is missing');
-  if (!Array.isArray(perInstance)) throw new InputError(join(directory, "per_instance_stats.json"), void 0, "expected a list of instances");
-  const scenario = runSpec.name.split(":")[0];
-  const requests = /* @__PURE__ */ new Map();
-  for (const request of state.request_states ?? []) {
-    if ((request.train_trial_index ?? 0) !== 0 || (request.request_mode ?? "original") !== "original") continue;
-    const key = keyOf2(request.instance.id, request.instance.perturbation);
-    requests.set(key, [...requests.get(key) ?? [], request]);
-  }
-  const firstTrial = perInstance.filter((entry) => (entry.train_trial_index ?? 0) === 0);
-  const split = firstTrial.some((entry) => entry.stats.some((stat3) => stat3.name.split === "test")) ? "test" : "valid";
-  const inSplit = (stat3) => (stat3.name.split ?? split) === split;
-  const instances = firstTrial.filter((entry) => entry.stats.some(inSplit));
-  const statsOf = (entry) => new Map(entry.stats.filter((stat3) => inSplit(stat3) && stat3.count > 0 && stat3.mean !== void 0).map((stat3) => [stat3.name.name, stat3.mean]));
-  const calibrated = instances.some((entry) => (statsOf(entry).get("max_prob") ?? 1) < 1);
-  return instances.map((entry, index) => {
-    const stats = statsOf(entry);
-    const scoreName = SCORES.find((name) => stats.has(name));
-    if (!scoreName) {
-      throw new InputError(join(directory, "per_instance_stats.json"), void 0, `instance ${entry.instance_id} (entry ${index + 1}) has none of ${SCORES.join(", ")}`);
-    }
-    const candidates = requests.get(keyOf2(entry.instance_id, entry.perturbation)) ?? [];
-    const request = candidates.some(isSeparateChoice) ? candidates.find((candidate) => candidate.reference_index === stats.get("predicted_index")) : candidates[0];
-    const record2 = {
-      scenario,
-      id: entry.instance_id,
-      ...entry.perturbation ? { perturbation: { name: entry.perturbation.name, kind: kindOf(entry.perturbation) } } : {},
-      correct: stats.get(scoreName)
-    };
-    if (calibrated && stats.has("max_prob")) record2.confidence = stats.get("max_prob");
-    if (stats.has("inference_runtime")) record2.latency_ms = stats.get("inference_runtime") * 1e3;
-    if (stats.has("num_prompt_tokens")) record2.input_tokens = stats.get("num_prompt_tokens");
-    if (stats.has("num_output_tokens")) record2.output_tokens = stats.get("num_output_tokens");
-    if (request?.request?.prompt !== void 0) record2.input = request.request.prompt;
-    const prediction = request && predictionOf(request);
-    if (prediction !== void 0) record2.prediction = prediction.trim();
-    const references = candidates[0]?.instance.references?.filter((reference) => reference.tags.includes("correct")).map((reference) => reference.output.text);
-    if (references && references.length > 0) record2.references = references;
-    return record2;
-  });
-}
-async function importHelmStats(directory) {
-  const stats = await readJson(directory, "stats.json");
-  if (!Array.isArray(stats)) throw new InputError(join(directory, "stats.json"), void 0, "expected a list of stats");
-  let n = 0;
-  try {
-    const perInstance = await readJson(directory, "per_instance_stats.json");
-    n = perInstance.filter((entry) => (entry.train_trial_index ?? 0) === 0 && !entry.perturbation).length;
-  } catch {
-  }
-  const overall = {};
-  for (const stat3 of stats) {
-    if (stat3.name.split !== "test" || stat3.count === 0 || typeof stat3.mean !== "number") continue;
-    const perturbation = stat3.name.perturbation;
-    if (perturbation && perturbation.computed_on !== "worst") continue;
-    overall[perturbation ? `${stat3.name.name} (${perturbation.name})` : stat3.name.name] = { value: stat3.mean, ci: null, n };
-  }
-  if (Object.keys(overall).length === 0) throw new InputError(join(directory, "stats.json"), void 0, "no test-split statistics");
-  return { overall, scenarios: {} };
-}
-
-// src/importers/lm-eval.ts
-import { readdir, readFile as readFile4, stat as stat2 } from "node:fs/promises";
-import { basename, join as join2 } from "node:path";
-var SAMPLES_FILE = /^samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.-]+)\.jsonl?$/;
-function parseLmEvalJson(text) {
-  const quoteOrNonFinite = /"|-?(?:NaN|Infinity)/g;
-  const parts = [];
-  let copied = 0;
-  for (let match = quoteOrNonFinite.exec(text); match; match = quoteOrNonFinite.exec(text)) {
-    if (match[0] === '"') {
-      quoteOrNonFinite.lastIndex = endOfString(text, quoteOrNonFinite.lastIndex);
-    } else {
-      parts.push(text.slice(copied, match.index), "null");
-      copied = quoteOrNonFinite.lastIndex;
-    }
-  }
-  parts.push(text.slice(copied));
-  return JSON.parse(parts.join(""));
-}
-function endOfString(text, start) {
-  for (let quote = text.indexOf('"', start); quote >= 0; quote = text.indexOf('"', quote + 1)) {
-    let backslashes = 0;
-    while (text[quote - 1 - backslashes] === "\\") backslashes++;
-    if (backslashes % 2 === 0) return quote + 1;
-  }
-  return text.length;
-}
-function parseSamples(text, file2) {
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith("[")) {
-    try {
-      return parseLmEvalJson(trimmed);
-    } catch (error62) {
-      throw new InputError(file2, void 0, `not valid JSON: ${error62.message}`);
-    }
-  }
-  return text.split("\n").flatMap((line, index) => {
-    if (line.trim() === "") return [];
-    try {
-      return [parseLmEvalJson(line)];
-    } catch (error62) {
-      throw new InputError(file2, index + 1, `not valid JSON: ${error62.message}`);
-    }
-  });
-}
-function choiceLoglikelihoods(sample) {
-  const responses = Array.isArray(sample.filtered_resps) ? sample.filtered_resps : void 0;
-  if (!responses || responses.length < 2) return void 0;
-  const values = responses.map((response) => Array.isArray(response) && response.length === 2 ? Number(response[0]) : NaN);
-  return values.every(Number.isFinite) ? values : void 0;
-}
-function argumentsList(sample) {
-  const args = sample.arguments;
-  if (Array.isArray(args)) return args.map((pair) => Array.isArray(pair) ? { arg_0: pair[0], arg_1: pair[1] } : {});
-  if (args && typeof args === "object") return Object.keys(args).sort((a, b) => Number(a.split("_").pop()) - Number(b.split("_").pop())).map((key) => args[key]);
-  return [];
-}
-var SAMPLE_FIELDS = /* @__PURE__ */ new Set(["doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics", "doc_hash", "prompt_hash", "target_hash"]);
-function metricNamesOf(sample) {
-  return Array.isArray(sample.metrics) ? sample.metrics.map(String) : Object.keys(sample).filter((key) => !SAMPLE_FIELDS.has(key));
-}
-function correctOf(sample) {
-  for (const name of ["acc", ...metricNamesOf(sample)]) {
-    const value = sample[name];
-    if (typeof value === "number" && value >= 0 && value <= 1) return value;
-    if (typeof value === "boolean") return value ? 1 : 0;
-  }
-  return void 0;
-}
-function samplesToRecords(samples, task, file2) {
-  return samples.map((sample, index) => {
-    const filter = typeof sample.filter === "string" && sample.filter !== "none" ? sample.filter : void 0;
-    const args = argumentsList(sample);
-    const record2 = {
-      scenario: filter ? `${task}/${filter}` : task,
-      id: String(sample.doc_id ?? index),
-      input: typeof args[0]?.arg_0 === "string" ? args[0].arg_0 : void 0,
-      references: [String(sample.target ?? "")]
-    };
-    const correct = correctOf(sample);
-    if (correct === void 0) {
-      const names = metricNamesOf(sample);
-      const metrics = names.length > 0 ? ` (${names.join(", ")})` : "";
-      throw new InputError(file2, index + 1, `sample ${record2.id} has no per-sample score in [0, 1]: its metrics${metrics} are computed over the whole task, so only the task's summary (results_*.json) can be gated`);
-    }
-    record2.correct = correct;
-    const loglikelihoods = choiceLoglikelihoods(sample);
-    if (loglikelihoods) {
-      const best = loglikelihoods.indexOf(Math.max(...loglikelihoods));
-      const peak = loglikelihoods[best];
-      const total = loglikelihoods.reduce((sum, value) => sum + Math.exp(value - peak), 0);
-      record2.confidence = 1 / total;
-      const continuation = args[best]?.arg_1;
-      if (typeof continuation === "string") record2.prediction = continuation.trim();
-    } else if (Array.isArray(sample.filtered_resps) && typeof sample.filtered_resps[0] === "string") {
-      record2.prediction = sample.filtered_resps[0];
-    }
-    return record2;
-  });
-}
-function newestSamplesFiles(names) {
-  const newest = /* @__PURE__ */ new Map();
-  for (const name of names) {
-    const match = SAMPLES_FILE.exec(name);
-    if (!match) continue;
-    const [, task, timestamp] = match;
-    const kept = newest.get(task);
-    if (!kept || timestamp > kept.timestamp) newest.set(task, { name, timestamp });
-  }
-  return [...newest.values()].map((entry) => entry.name).sort();
-}
-async function importLmEval(path2) {
-  let files;
-  try {
-    files = (await stat2(path2)).isDirectory() ? newestSamplesFiles(await readdir(path2)).map((name) => join2(path2, name)) : [path2];
-  } catch {
-    throw new InputError(path2, void 0, "no such file or directory");
-  }
-  if (files.length === 0) throw new InputError(path2, void 0, "no samples_<task>_<timestamp>.jsonl files (run lm-eval with --log_samples)");
-  const records = [];
-  for (const file2 of files) {
-    const task = SAMPLES_FILE.exec(basename(file2))?.[1];
-    if (!task) throw new InputError(file2, void 0, "not a samples file: expected a name like samples_<task>_<timestamp>.jsonl");
-    records.push(...samplesToRecords(parseSamples(await readFile4(file2, "utf8"), file2), task, file2));
-  }
-  return records;
-}
-var RESULTS_FILE = /^results(_.*)?\.json$/;
-async function importLmEvalResults(file2) {
-  const results = await readJsonFile(
-    file2,
-    "no such file",
-    parseLmEvalJson
-  );
-  if (!results.results || typeof results.results !== "object") throw new InputError(file2, void 0, 'no "results" object (expected an lm-eval results_*.json)');
-  const overall = {};
-  for (const [task, values] of Object.entries(results.results)) {
-    const samples = results["n-samples"]?.[task];
-    const n = samples?.effective ?? samples?.original ?? 0;
-    for (const [key, value] of Object.entries(values)) {
-      const [metric, filter = "none"] = key.split(",");
-      if (typeof value !== "number" || metric.endsWith("_stderr") || metric === "alias") continue;
-      const stderr = values[`${metric}_stderr,${filter}`];
-      const name = `${task}/${metric}${filter === "none" ? "" : `/${filter}`}`;
-      overall[name] = { value, ci: typeof stderr === "number" ? [value - 1.959964 * stderr, value + 1.959964 * stderr] : null, n };
-    }
-  }
-  if (Object.keys(overall).length === 0) throw new InputError(file2, void 0, 'no numeric metrics in "results"');
-  return { overall, scenarios: {} };
-}
-async function isLmEvalSummary(path2) {
-  try {
-    if (!(await stat2(path2)).isDirectory()) return RESULTS_FILE.test(basename(path2)) ? path2 : void 0;
-    const names = await readdir(path2);
-    if (names.some((name) => SAMPLES_FILE.test(name))) return void 0;
-    const newest = names.filter((name) => RESULTS_FILE.test(name)).sort().pop();
-    return newest ? join2(path2, newest) : void 0;
-  } catch {
-    return void 0;
-  }
-}
-
-// src/importers/promptfoo.ts
-var providerOf = (result) => typeof result.provider === "string" ? result.provider : result.provider?.id ?? "unknown";
-var FAILURE_REASON_ERROR = 2;
-function callErrorOf(result) {
-  const error62 = result.error ?? result.response?.error;
-  if (result.failureReason !== void 0) return result.failureReason === FAILURE_REASON_ERROR ? String(error62 || "error") : void 0;
-  const output2 = result.response?.output;
-  return error62 && (output2 === void 0 || output2 === null) ? String(error62) : void 0;
-}
-async function importPromptfoo(file2, options = {}) {
-  const output2 = await readJsonFile(file2);
-  const results = Array.isArray(output2.results) ? output2.results : output2.results?.results;
-  if (!Array.isArray(results)) throw new InputError(file2, void 0, 'no "results.results" list (expected the JSON of promptfoo eval -o)');
-  const providers = [...new Set(results.map(providerOf))];
-  const provider = options.provider ?? (providers.length === 1 ? providers[0] : void 0);
-  if (!provider || !providers.includes(provider)) {
-    throw new InputError(file2, void 0, `${options.provider ? `no results of provider "${options.provider}"` : "several providers"}; choose one with --provider: ${providers.join(", ")}`);
-  }
-  const varsOf = (result) => result.testCase?.vars ?? result.vars ?? {};
-  const known = new Set(results.flatMap((result) => Object.keys(varsOf(result))));
-  const unknown2 = (options.groupVars ?? []).filter((name) => !known.has(name));
-  if (unknown2.length > 0) throw new InputError(file2, void 0, `--group-vars ${unknown2.join(", ")}: no test has ${unknown2.length > 1 ? "these variables" : "this variable"}; the tests' variables: ${[...known].join(", ") || "none"}`);
-  const prompts = new Set(results.map((result) => result.prompt?.label ?? ""));
-  return results.filter((result) => providerOf(result) === provider).map((result, index) => {
-    const vars = varsOf(result);
-    const label = result.prompt?.label ?? "";
-    const record2 = {
-      scenario: prompts.size > 1 ? `promptfoo/${label}` : "promptfoo",
-      id: String(result.testIdx ?? index),
-      input: result.prompt?.raw
-    };
-    const error62 = callErrorOf(result);
-    if (error62) record2.error = error62;
-    else record2.correct = typeof result.score === "number" ? Math.min(1, Math.max(0, result.score)) : result.success ? 1 : 0;
-    const prediction = result.response?.output;
-    if (prediction !== void 0 && prediction !== null) record2.prediction = typeof prediction === "string" ? prediction : JSON.stringify(prediction);
-    if (typeof result.latencyMs === "number") record2.latency_ms = result.latencyMs;
-    if (typeof result.tokenUsage?.prompt === "number") record2.input_tokens = result.tokenUsage.prompt;
-    if (typeof result.tokenUsage?.completion === "number") record2.output_tokens = result.tokenUsage.completion;
-    if (typeof result.cost === "number") record2.cost_usd = result.cost;
-    const groups = Object.fromEntries((options.groupVars ?? []).filter((name) => vars[name] !== void 0).map((name) => [name, String(vars[name])]));
-    if (Object.keys(groups).length > 0) record2.groups = groups;
-    return record2;
-  });
-}
-
-// src/importers/index.ts
-var IMPORT_FORMATS = ["helm", "lm-eval", "promptfoo", "metrics"];
-async function importResults(format, path2, options = {}) {
-  if (format === "helm") return options.summary ? { kind: "metrics", report: await importHelmStats(path2) } : { kind: "records", records: await importHelm(path2) };
-  if (format === "promptfoo") return { kind: "records", records: await importPromptfoo(path2, options) };
-  if (format === "metrics") {
-    const run = await loadRun(path2);
-    if (run.kind !== "metrics") throw new InputError(path2, void 0, "not a metrics file (expected the JSON of evalgate metrics --json)");
-    return { kind: "metrics", report: run.report };
-  }
-  const summary = await isLmEvalSummary(path2);
-  return summary ? { kind: "metrics", report: await importLmEvalResults(summary) } : { kind: "records", records: await importLmEval(path2) };
 }
 
 // node_modules/markdown-table/index.js
@@ -46584,6 +46256,306 @@ function toAlignment(value) {
   return code === 67 || code === 99 ? 99 : code === 76 || code === 108 ? 108 : code === 82 || code === 114 ? 114 : 0;
 }
 
+// src/report/compare.ts
+var VERDICT_MARK = { pass: "ship (pass)", warn: "ship (warn)", fail: "block (fail)" };
+function blockers(report) {
+  const coverage = report.coverage && report.coverage.status !== "pass" ? [`${report.coverage.status}: coverage: ${report.coverage.reason}`] : [];
+  return [
+    ...coverage,
+    ...report.checks.filter((check2) => check2.status === "fail" || check2.status === "error" || check2.status === "warn").map((check2) => `${check2.status}: ${check2.metric}${check2.scope === OVERALL ? "" : ` (${check2.scope})`}: ${check2.reasons.join("; ")}`)
+  ];
+}
+function decisionMatrixText(policies, candidates, cells) {
+  const cell = (policy, candidate) => cells.find((entry) => entry.policy === policy && entry.candidate === candidate).report;
+  const table = markdownTable([
+    ["policy \\ candidate", ...candidates],
+    ...policies.map((policy) => [policy, ...candidates.map((candidate) => VERDICT_MARK[cell(policy, candidate).verdict])])
+  ]);
+  const lines = [table, ""];
+  for (const policy of policies) {
+    const shipped = candidates.filter((candidate) => cell(policy, candidate).verdict !== "fail");
+    lines.push(`${policy}: ${shipped.length > 0 ? `would ship ${shipped.join(" or ")}` : "would ship none of them"}`);
+    for (const candidate of candidates) {
+      for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${candidate}: ${escapeTerminal(reason)}`);
+    }
+  }
+  return `${lines.join("\n")}
+`;
+}
+
+// src/runs/load.ts
+import { open as open2, readFile as readFile2, stat } from "node:fs/promises";
+
+// src/records/read.ts
+import { createReadStream } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
+
+// src/records/types.ts
+var PERTURBATION_KINDS = ["robustness", "fairness"];
+
+// src/records/validate.ts
+var UNIT_FIELDS = ["confidence", "toxicity"];
+var NON_NEGATIVE_FIELDS = ["latency_ms", "input_tokens", "output_tokens", "cost_usd"];
+function show(value) {
+  const text = JSON.stringify(value);
+  if (text === void 0) return String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+function isNumber(value) {
+  return typeof value === "number" && Number.isFinite(value);
+}
+function recordProblem(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return `a record must be a JSON object, got ${show(value)}`;
+  }
+  const record2 = value;
+  for (const field of ["scenario", "id"]) {
+    const text = record2[field];
+    if (typeof text !== "string" || text.length === 0) {
+      return `"${field}" is required and must be a non-empty string, got ${show(text)}`;
+    }
+  }
+  const perturbation = record2.perturbation;
+  if (perturbation !== void 0 && perturbation !== null) {
+    if (typeof perturbation !== "object" || Array.isArray(perturbation)) {
+      return `"perturbation" must be an object {"name", "kind"}, got ${show(perturbation)}`;
+    }
+    const { name, kind } = perturbation;
+    if (typeof name !== "string" || name.length === 0) {
+      return `"perturbation.name" must be a non-empty string, got ${show(name)}`;
+    }
+    if (!PERTURBATION_KINDS.includes(kind)) {
+      return `"perturbation.kind" must be "robustness" or "fairness", got ${show(kind)}`;
+    }
+  }
+  const error62 = record2.error;
+  const failed = error62 !== void 0 && error62 !== null;
+  if (failed && typeof error62 !== "string") return `"error" must be a string, got ${show(error62)}`;
+  const correct = record2.correct;
+  if (failed) {
+    if (correct !== void 0 && correct !== null) {
+      return `"correct" must be absent when "error" is set (a failed call has no score), got ${show(correct)}`;
+    }
+  } else if (correct === void 0 || correct === null) {
+    return `"correct" is required (a number in [0, 1]) unless "error" is set`;
+  } else if (!isNumber(correct) || correct < 0 || correct > 1) {
+    return `"correct" must be a number in [0, 1], got ${show(correct)}`;
+  }
+  for (const field of UNIT_FIELDS) {
+    const number4 = record2[field];
+    if (number4 !== void 0 && number4 !== null && (!isNumber(number4) || number4 < 0 || number4 > 1)) {
+      return `"${field}" must be a number in [0, 1], got ${show(number4)}`;
+    }
+  }
+  for (const field of NON_NEGATIVE_FIELDS) {
+    const number4 = record2[field];
+    if (number4 !== void 0 && number4 !== null && (!isNumber(number4) || number4 < 0)) {
+      return `"${field}" must be a non-negative number, got ${show(number4)}`;
+    }
+  }
+  const groups = record2.groups;
+  if (groups !== void 0 && groups !== null) {
+    if (typeof groups !== "object" || Array.isArray(groups)) {
+      return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
+    }
+    for (const [attribute, groupValue] of Object.entries(groups)) {
+      if (typeof groupValue !== "string" && !isNumber(groupValue) && typeof groupValue !== "boolean") {
+        return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
+      }
+    }
+  }
+  const prediction = record2.prediction;
+  if (prediction !== void 0 && prediction !== null && typeof prediction !== "string") {
+    return `"prediction" must be a string, got ${show(prediction)}`;
+  }
+  const references = record2.references;
+  if (references !== void 0 && references !== null && typeof references !== "string" && !(Array.isArray(references) && references.every((reference) => typeof reference === "string"))) {
+    return `"references" must be a string or an array of strings, got ${show(references)}`;
+  }
+  return void 0;
+}
+
+// src/records/read.ts
+function withoutBom(text) {
+  return text.charCodeAt(0) === 65279 ? text.slice(1) : text;
+}
+async function* readLineBatches(path2) {
+  const decoder = new StringDecoder("utf8");
+  let pending = "";
+  let nextLine = 1;
+  const stream = createReadStream(path2, { highWaterMark: 1 << 20 });
+  for await (const chunk of stream) {
+    const text = pending + decoder.write(chunk);
+    const lines = text.split("\n");
+    pending = lines.pop() ?? "";
+    if (nextLine === 1 && lines.length > 0) lines[0] = withoutBom(lines[0]);
+    yield { firstLine: nextLine, lines };
+    nextLine += lines.length;
+  }
+  const rest = pending + decoder.end();
+  if (rest.length > 0) yield { firstLine: nextLine, lines: [nextLine === 1 ? withoutBom(rest) : rest] };
+}
+async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty = false } = {}) {
+  let count = 0;
+  try {
+    for await (const { firstLine: firstLine2, lines } of readLineBatches(path2)) {
+      for (let index = 0; index < lines.length; index++) {
+        let text = lines[index];
+        if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+        if (text.length === 0 || text.charCodeAt(0) <= 32 && text.trim().length === 0) continue;
+        const line = firstLine2 + index;
+        let value;
+        try {
+          value = JSON.parse(text);
+        } catch (error62) {
+          throw new InputError(displayName, line, `not valid JSON: ${error62.message}`);
+        }
+        const problem = recordProblem(value);
+        if (problem !== void 0) throw new InputError(displayName, line, problem);
+        onRecord(value, line);
+        count++;
+      }
+    }
+  } catch (error62) {
+    if (error62 instanceof InputError) throw error62;
+    const code = error62.code;
+    if (code === "ENOENT") throw new InputError(displayName, void 0, "no such file");
+    if (code === "EISDIR") throw new InputError(displayName, void 0, "is a directory, expected a records file (JSON Lines)");
+    throw new InputError(displayName, void 0, `cannot be read: ${error62.message}`);
+  }
+  if (count === 0 && !allowEmpty) throw new InputError(displayName, void 0, "no records: the file is empty (expected one JSON record per line)");
+  return count;
+}
+async function readRecords(path2) {
+  const records = [];
+  await forEachRecord(path2, (record2) => records.push(record2));
+  return records;
+}
+
+// src/runs/records.ts
+async function loadRecordTable(path2) {
+  const builder = new RecordTableBuilder();
+  await forEachRecord(path2, (record2) => builder.add(record2));
+  return builder.build();
+}
+
+// src/runs/load.ts
+var MAX_METRICS_FILE_BYTES = 64 * 1024 * 1024;
+async function firstLine(file2) {
+  const handle = await open2(file2, "r");
+  try {
+    const buffer = Buffer.alloc(65536);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return withoutBom(buffer.subarray(0, bytesRead).toString("utf8").split("\n")[0]);
+  } finally {
+    await handle.close();
+  }
+}
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return void 0;
+  }
+}
+async function loadRun(file2) {
+  let head;
+  try {
+    head = await firstLine(file2);
+  } catch (error62) {
+    const code = error62.code;
+    throw new InputError(file2, void 0, code === "ENOENT" ? "no such file" : `cannot be read: ${error62.message}`);
+  }
+  let report = parseJson(head);
+  if (report === void 0 && head.trim() === "{" && (await stat(file2)).size <= MAX_METRICS_FILE_BYTES) {
+    report = parseJson(await readFile2(file2, "utf8"));
+  }
+  if (looksLikeMetricsFile(report)) return { kind: "metrics", file: file2, report: parseMetricsFile(report, file2) };
+  return { kind: "records", file: file2, table: await loadRecordTable(file2) };
+}
+
+// src/cli/options.ts
+function shardOption(text) {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index < 1 || index > count) throw new InvalidArgumentError(`expected i/n with 1 <= i <= n, got "${text}"`);
+  return { index, count };
+}
+function collect(value, previous) {
+  return [...previous, value];
+}
+function integerOption(minimum, maximum) {
+  return (text) => {
+    const value = Number(text);
+    if (!/^\d+$/.test(text.trim()) || value < minimum || value > maximum) {
+      throw new InvalidArgumentError(`expected an integer from ${minimum} to ${maximum}, got "${text}"`);
+    }
+    return value;
+  };
+}
+
+// src/cli/commands/compare.ts
+async function decisionMatrix(policyFiles, candidateSpecs, baselineFile) {
+  const candidates = candidateSpecs.map((spec) => {
+    const split = spec.indexOf("=");
+    if (split <= 0 || split === spec.length - 1) throw new UsageError(`--candidate expects NAME=FILE, got "${spec}"`);
+    return { name: spec.slice(0, split), file: spec.slice(split + 1) };
+  });
+  const policies = await Promise.all(policyFiles.map(loadPolicy));
+  const runs = await Promise.all(candidates.map(async ({ name, file: file2 }) => ({ name, run: await loadRun(file2) })));
+  const baseline = baselineFile ? await loadRun(baselineFile) : void 0;
+  const cells = gateAll(policies, runs, baseline);
+  return decisionMatrixText(
+    policies.map((policy) => policy.policy.name),
+    candidates.map(({ name }) => name),
+    cells
+  );
+}
+function registerCompare(program2, { io }) {
+  program2.command("compare").description("The decision matrix: each candidate under each policy, which one each policy would ship and why not the others.").requiredOption("--policy <file>", "a policy file (repeat for several)", collect, []).requiredOption("--candidate <name=file>", "a named candidate (repeat for several)", collect, []).option("--baseline <file>", "the baseline's records or metrics").action(async (flags) => {
+    if (flags.policy.length === 0 || flags.candidate.length === 0) throw new UsageError("compare needs at least one --policy and one --candidate NAME=FILE");
+    io.stdout(await decisionMatrix(flags.policy, flags.candidate, flags.baseline));
+  });
+}
+
+// src/cli/commands/demo.ts
+import { existsSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+var DEMO_INTRODUCTION = `evalgate demo: a billing customer-support assistant and two candidates to replace it (synthetic data,
+examples/billing/generate.mjs). Candidate A is more accurate and faster but overconfident on
+ambiguous billing exceptions; candidate B is a little less accurate, well calibrated, slower and
+more often rate-limited. Same models, two policies, different decisions:
+
+`;
+function packageRoot() {
+  for (let folder = dirname(fileURLToPath(import.meta.url)); ; folder = dirname(folder)) {
+    if (existsSync(join(folder, "package.json"))) return folder;
+    if (dirname(folder) === folder) throw new Error("evalgate demo: the package folder (with package.json) was not found");
+  }
+}
+function registerDemo(program2, { io }) {
+  program2.command("demo").description("The bundled example: two candidate billing assistants under two policies, side by side.").action(async () => {
+    const root = packageRoot();
+    const at = (path2) => relative(process.cwd(), join(root, path2)) || ".";
+    io.stdout(DEMO_INTRODUCTION);
+    io.stdout(
+      await decisionMatrix(
+        [at("policies/customer-support.yml"), at("policies/realtime-chat.yml")],
+        [`candidate-a=${at("examples/billing/candidate-a.jsonl")}`, `candidate-b=${at("examples/billing/candidate-b.jsonl")}`],
+        at("examples/billing/baseline.jsonl")
+      )
+    );
+    io.stdout(`
+One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")} --candidate ${at("examples/billing/candidate-a.jsonl")} --baseline ${at("examples/billing/baseline.jsonl")}
+`);
+  });
+}
+
+// src/cli/commands/gate.ts
+import { writeFile as writeFile2 } from "node:fs/promises";
+
 // src/report/format.ts
 function formatNumber(value) {
   if (!Number.isFinite(value)) return String(value);
@@ -46612,7 +46584,7 @@ function metricRows(metrics, minGroupSize, formatName) {
   });
 }
 
-// src/report/gate-markdown.ts
+// src/report/markdown.ts
 var MAX_COMMENT_CHARACTERS = 65e3;
 var STATUS_ICON = { pass: "\u2705 pass", fail: "\u274C fail", warn: "\u26A0\uFE0F warn", skipped: "\u23ED\uFE0F skipped", error: "\u{1F4A5} error", off: "\u2796 off" };
 var VERDICT_ICON = { pass: "\u2705", warn: "\u26A0\uFE0F", fail: "\u274C" };
@@ -46637,11 +46609,12 @@ function checkTable(checks) {
     align: ["l", "l", "r", "r", "r", "l", "l"]
   });
 }
-function verdictLine(report) {
+function verdictLine(report, waivedBy) {
   const { blocking, warnings } = countOutcomes(report.checks, report.coverage?.status);
   const counts = [blocking && `${blocking} blocking check${blocking > 1 ? "s" : ""} failed`, warnings && `${warnings} warning${warnings > 1 ? "s" : ""}`].filter(Boolean).join(", ");
+  const waiver = waivedBy !== void 0 && report.verdict === "fail" ? ` (waived by label ${escapeMarkdown(waivedBy)})` : "";
   const baseline = report.baseline ? "" : " \xB7 no baseline: regression budgets were skipped";
-  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${counts ? ` (${counts})` : ""} \xB7 policy ${escapeMarkdown(report.policy.name)}${baseline}`;
+  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ""} \xB7 policy ${escapeMarkdown(report.policy.name)}${baseline}`;
 }
 function chart(report) {
   const points = report.checks.filter((check2) => check2.candidate && check2.comparison && check2.candidate.value >= 0 && check2.candidate.value <= 1 && check2.comparison.baseline >= 0 && check2.comparison.baseline <= 1);
@@ -46667,8 +46640,8 @@ function provenance(report) {
     report.baseline ? `\xB7 baseline ${run(report.baseline)}${report.baseline.commit ? ` from commit ${codeSpan(report.baseline.commit.slice(0, 7))}` : ""}${paired !== void 0 ? `, ${paired} instances shared` : ""}` : "\xB7 no baseline"
   ].join(" ");
 }
-function gateMarkdown(report, minGroupSize = 10) {
-  const parts = [verdictLine(report), ""];
+function gateMarkdown(report, { minGroupSize = 10, waivedBy } = {}) {
+  const parts = [verdictLine(report, waivedBy), ""];
   const regressions = report.checks.filter((check2) => ["fail", "warn", "error"].includes(check2.status));
   const coverage = report.coverage && report.coverage.status !== "pass" ? report.coverage : void 0;
   if (regressions.length > 0 || coverage) {
@@ -46722,130 +46695,7 @@ _Report cut at the comment size limit._
   return text;
 }
 
-// src/report/gate-report.ts
-function summarizeRun(run) {
-  return run.kind === "records" ? { file: run.file, kind: "records", records: run.table.size, instances: run.table.instanceKeys.length } : { file: run.file, kind: "metrics", records: null, instances: null };
-}
-function thresholdText(result) {
-  const { check: check2 } = result;
-  const parts = [];
-  if (check2.min !== void 0) parts.push(`>= ${check2.min}`);
-  if (check2.max !== void 0) parts.push(`<= ${check2.max}`);
-  if (check2.max_regression !== void 0) {
-    const relaxed = result.budget && result.budget.from !== "the check" ? ` (${result.budget.value.toPrecision(3)} by ${result.budget.from})` : "";
-    parts.push(`regression <= ${check2.max_regression}${relaxed}`);
-  }
-  return parts.join(", ");
-}
-function buildGateReport(result, policy, candidate, baseline, scenarios) {
-  return {
-    version: 1,
-    verdict: result.verdict,
-    policy: { name: policy.policy.name, file: policy.file, sha256: policy.sha256 },
-    candidate: summarizeRun(candidate),
-    baseline: baseline ? summarizeRun(baseline) : null,
-    checks: result.checks.map((check2) => ({
-      metric: check2.check.metric,
-      scope: check2.scope,
-      dimension: check2.dimension,
-      direction: check2.direction,
-      severity: check2.check.severity,
-      status: check2.status,
-      threshold: thresholdText(check2),
-      candidate: check2.candidate ?? null,
-      comparison: check2.comparison ?? null,
-      budget: check2.budget ?? null,
-      reasons: check2.reasons
-    })),
-    tradeoffs: result.tradeoffs,
-    coverage: result.coverage ?? null,
-    scenarios
-  };
-}
-var runSummary = external_exports.object({
-  file: external_exports.string(),
-  kind: external_exports.enum(["records", "metrics"]),
-  records: external_exports.int().nonnegative().nullable(),
-  instances: external_exports.int().nonnegative().nullable(),
-  commit: external_exports.string().regex(/^[0-9a-f]{40}$/).optional()
-});
-var gateReportSchema = external_exports.object({
-  version: external_exports.literal(1),
-  verdict: external_exports.enum(["pass", "warn", "fail"]),
-  policy: external_exports.object({ name: external_exports.string(), file: external_exports.string(), sha256: external_exports.string().regex(/^[0-9a-f]{64}$/), source: external_exports.string().optional() }),
-  github: external_exports.object({
-    event: external_exports.string(),
-    sha: external_exports.string(),
-    pullRequest: external_exports.object({ number: external_exports.int().positive(), baseSha: external_exports.string(), headSha: external_exports.string() }).nullable()
-  }).optional(),
-  candidate: runSummary,
-  baseline: runSummary.nullable(),
-  checks: external_exports.array(
-    external_exports.object({
-      metric: external_exports.string(),
-      scope: external_exports.string(),
-      dimension: external_exports.enum(DIMENSIONS),
-      direction: external_exports.enum(["higher", "lower"]),
-      severity: external_exports.enum(["block", "warn", "off"]),
-      status: external_exports.enum(["pass", "fail", "warn", "skipped", "error", "off"]),
-      threshold: external_exports.string(),
-      candidate: metricValueSchema.nullable(),
-      // as metrics files have them: a report gated from one must read back
-      comparison: external_exports.object({
-        method: external_exports.enum(["paired", "summary"]),
-        candidate: finiteNumber,
-        baseline: finiteNumber,
-        change: finiteNumber,
-        worsening: finiteNumber,
-        pWorse: finiteNumber.optional(),
-        pBetter: finiteNumber.optional(),
-        shared: external_exports.int().nonnegative().optional(),
-        ci: external_exports.tuple([finiteNumber, finiteNumber]).optional()
-      }).nullable(),
-      budget: external_exports.object({ value: finiteNumber, from: external_exports.string() }).nullable(),
-      reasons: external_exports.array(external_exports.string())
-    })
-  ),
-  tradeoffs: external_exports.array(external_exports.object({ name: external_exports.string(), applied: external_exports.boolean(), reasons: external_exports.array(external_exports.string()) })),
-  coverage: external_exports.object({
-    status: external_exports.enum(["pass", "warn", "fail"]),
-    baselineInstances: external_exports.int().nonnegative(),
-    covered: external_exports.int().nonnegative(),
-    min: finiteNumber,
-    missing: external_exports.array(external_exports.string()),
-    reason: external_exports.string()
-  }).nullable().default(null),
-  scenarios: metricsReportSchema.shape.scenarios
-});
-
-// src/report/compare-text.ts
-var VERDICT_MARK = { pass: "ship (pass)", warn: "ship (warn)", fail: "block (fail)" };
-function blockers(result) {
-  const coverage = result.coverage && result.coverage.status !== "pass" ? [`${result.coverage.status}: coverage: ${result.coverage.reason}`] : [];
-  return [
-    ...coverage,
-    ...result.checks.filter((check2) => check2.status === "fail" || check2.status === "error" || check2.status === "warn").map((check2) => `${check2.status}: ${check2.check.metric}${check2.scope === "overall" ? "" : ` (${check2.scope})`}: ${check2.reasons.join("; ")}`)
-  ];
-}
-function decisionMatrixText(policies, candidates, cells) {
-  const cell = (policy, candidate) => cells.find((entry) => entry.policy === policy && entry.candidate === candidate).result;
-  const table = markdownTable([
-    ["policy \\ candidate", ...candidates],
-    ...policies.map((policy) => [policy, ...candidates.map((candidate) => VERDICT_MARK[cell(policy, candidate).verdict])])
-  ]);
-  const lines = [table, ""];
-  for (const policy of policies) {
-    const shipped = candidates.filter((candidate) => cell(policy, candidate).verdict !== "fail");
-    lines.push(`${policy}: ${shipped.length > 0 ? `would ship ${shipped.join(" or ")}` : "would ship none of them"}`);
-    for (const candidate of candidates) {
-      for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${candidate}: ${escapeTerminal(reason)}`);
-    }
-  }
-  return `${lines.join("\n")}
-`;
-}
-
-// src/report/gate-text.ts
+// src/report/text.ts
 var COLOURS = { pass: "32", warn: "33", fail: "31", error: "31", skipped: "90", off: "90" };
 function gateText(report, colour) {
   const paint = (status, text) => colour ? `\x1B[${COLOURS[status] ?? "0"}m${text}\x1B[0m` : text;
@@ -46880,424 +46730,428 @@ function gateText(report, colour) {
 `;
 }
 
-// src/report/metrics-text.ts
-function metricsText(report, minGroupSize) {
-  const sections = [scopeText("overall", report.overall, minGroupSize)];
-  for (const [scenario, metrics] of Object.entries(report.scenarios)) {
-    sections.push(scopeText(`scenario ${escapeTerminal(scenario)}`, metrics, minGroupSize));
-  }
-  return sections.join("\n\n") + "\n";
-}
-function scopeText(title, metrics, minGroupSize) {
-  const rows = metricRows(metrics, minGroupSize, escapeTerminal);
-  return `${title}
-${markdownTable([METRIC_TABLE_HEADER, ...rows], { align: METRIC_TABLE_ALIGN })}`;
-}
+// src/cli/io.ts
+var EXIT_OK = 0;
+var EXIT_GATE_FAILED = 1;
+var EXIT_BAD_INPUT = 2;
 
-// src/runner/http-fetch.ts
-import { Agent as HttpAgent, request as httpRequest } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-var agents = { "http:": new HttpAgent({ keepAlive: true, maxSockets: 256 }), "https:": new HttpsAgent({ keepAlive: true, maxSockets: 256 }) };
-async function keepAliveFetch(input2, init = {}) {
-  const url2 = new URL(input2 instanceof Request ? input2.url : input2);
-  const send = url2.protocol === "https:" ? httpsRequest : httpRequest;
-  const headers = {};
-  (init.headers instanceof Headers ? init.headers : new Headers(init.headers)).forEach((value, name) => headers[name] = value);
-  const body = typeof init.body === "string" ? init.body : init.body === void 0 || init.body === null ? void 0 : Buffer.from(await new Response(init.body).arrayBuffer());
-  return new Promise((resolve2, reject) => {
-    const request = send(url2, { method: init.method ?? "GET", headers, agent: agents[url2.protocol], signal: init.signal ?? void 0 }, (response) => {
-      const chunks = [];
-      response.on("data", (chunk) => chunks.push(chunk));
-      response.on("error", reject);
-      response.on("end", () => {
-        const status = response.statusCode ?? 500;
-        const payload = Buffer.concat(chunks);
-        resolve2(new BufferedResponse(url2.href, status, response.statusMessage ?? "", toHeaders(response.headers), payload));
-      });
-    });
-    request.on("error", reject);
-    request.end(body);
+// src/cli/commands/gate.ts
+function registerGate(program2, { io, setExitCode }) {
+  program2.command("gate").description("Decide pass / warn / fail for a candidate against a policy and, optionally, a baseline.").requiredOption("--policy <file>", "policy file (YAML or JSON)").requiredOption("--candidate <file>", "the candidate's records (JSON Lines) or metrics (JSON of evalgate metrics --json)").option("--baseline <file>", "the baseline's records or metrics; without it, regression budgets are skipped").option("--markdown <file>", "also write the report as markdown (the pull-request comment)").option("--json <file>", "also write the report as JSON").action(async (flags) => {
+    const policy = await loadPolicy(flags.policy);
+    const candidate = await loadRun(flags.candidate);
+    const baseline = flags.baseline ? await loadRun(flags.baseline) : void 0;
+    const report = gateRun({ policy, candidate, baseline });
+    if (flags.markdown) await writeFile2(flags.markdown, gateMarkdown(report, { minGroupSize: policy.policy.settings.min_group_size }));
+    if (flags.json) await writeGateReport(flags.json, report);
+    io.stdout(gateText(report, io.colour ?? false));
+    setExitCode(report.verdict === "fail" ? EXIT_GATE_FAILED : EXIT_OK);
   });
 }
-function toHeaders(incoming) {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming)) {
-    if (value !== void 0) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  }
-  return headers;
+
+// src/importers/index.ts
+import { writeFile as writeFile4 } from "node:fs/promises";
+
+// src/records/write.ts
+import { writeFile as writeFile3 } from "node:fs/promises";
+async function writeRecords(path2, records) {
+  await writeFile3(path2, records.map((record2) => JSON.stringify(record2)).join("\n") + "\n");
 }
-var BufferedResponse = class {
-  constructor(url2, status, statusText, headers, payload) {
-    this.url = url2;
-    this.status = status;
-    this.statusText = statusText;
-    this.headers = headers;
-    this.payload = payload;
-    this.ok = status >= 200 && status < 300;
+
+// src/importers/helm.ts
+import { join as join2 } from "node:path";
+
+// src/importers/read-json.ts
+import { readFile as readFile3 } from "node:fs/promises";
+async function readJsonFile(file2, whenMissing = "no such file", parse3 = JSON.parse) {
+  let text;
+  try {
+    text = await readFile3(file2, "utf8");
+  } catch (error62) {
+    const code = error62.code;
+    throw new InputError(file2, void 0, code === "ENOENT" ? whenMissing : `cannot be read: ${error62.message}`);
   }
-  url;
-  status;
-  statusText;
-  headers;
-  payload;
-  ok;
-  redirected = false;
-  type = "basic";
-  bodyUsed = false;
-  get body() {
-    return this.status === 204 || this.status === 304 ? null : new Response(this.payload).body;
+  try {
+    return parse3(text);
+  } catch (error62) {
+    throw new InputError(file2, void 0, `not valid JSON: ${error62.message}`);
   }
-  async arrayBuffer() {
-    this.bodyUsed = true;
-    return new Uint8Array(this.payload).buffer;
+}
+
+// src/importers/helm.ts
+function readJson(directory, name) {
+  return readJsonFile(join2(directory, name), "missing (a HELM run directory has run_spec.json, stats.json, per_instance_stats.json, scenario_state.json)");
+}
+var SCORES = ["exact_match", "quasi_exact_match", "prefix_exact_match", "quasi_prefix_exact_match", "f1_score"];
+function kindOf(perturbation) {
+  return perturbation.fairness && !perturbation.robustness ? "fairness" : "robustness";
+}
+var keyOf = (id, perturbation) => exampleKey({ scenario: "", id, perturbation: perturbation?.name });
+var isSeparateChoice = (request2) => typeof request2.reference_index === "number";
+function predictionOf(request2) {
+  return isSeparateChoice(request2) ? request2.instance.references?.[request2.reference_index]?.output.text : request2.result?.completions?.[0]?.text;
+}
+async function importHelm(directory) {
+  const runSpec = await readJson(directory, "run_spec.json");
+  const perInstance = await readJson(directory, "per_instance_stats.json");
+  const state = await readJson(directory, "scenario_state.json");
+  if (typeof runSpec.name !== "string") throw new InputError(join2(directory, "run_spec.json"), void 0, '"name" is missing');
+  if (!Array.isArray(perInstance)) throw new InputError(join2(directory, "per_instance_stats.json"), void 0, "expected a list of instances");
+  const scenario = runSpec.name.split(":")[0];
+  const requests = /* @__PURE__ */ new Map();
+  for (const request2 of state.request_states ?? []) {
+    if ((request2.train_trial_index ?? 0) !== 0 || (request2.request_mode ?? "original") !== "original") continue;
+    const key = keyOf(request2.instance.id, request2.instance.perturbation);
+    requests.set(key, [...requests.get(key) ?? [], request2]);
   }
-  async text() {
-    this.bodyUsed = true;
-    return this.payload.toString("utf8");
+  const firstTrial = perInstance.filter((entry) => (entry.train_trial_index ?? 0) === 0);
+  const split = firstTrial.some((entry) => entry.stats.some((stat3) => stat3.name.split === "test")) ? "test" : "valid";
+  const inSplit = (stat3) => (stat3.name.split ?? split) === split;
+  const instances = firstTrial.filter((entry) => entry.stats.some(inSplit));
+  const statsOf = (entry) => new Map(entry.stats.filter((stat3) => inSplit(stat3) && stat3.count > 0 && stat3.mean !== void 0).map((stat3) => [stat3.name.name, stat3.mean]));
+  const calibrated = instances.some((entry) => (statsOf(entry).get("max_prob") ?? 1) < 1);
+  return instances.map((entry, index) => {
+    const stats = statsOf(entry);
+    const scoreName = SCORES.find((name) => stats.has(name));
+    if (!scoreName) {
+      throw new InputError(join2(directory, "per_instance_stats.json"), void 0, `instance ${entry.instance_id} (entry ${index + 1}) has none of ${SCORES.join(", ")}`);
+    }
+    const candidates = requests.get(keyOf(entry.instance_id, entry.perturbation)) ?? [];
+    const request2 = candidates.some(isSeparateChoice) ? candidates.find((candidate) => candidate.reference_index === stats.get("predicted_index")) : candidates[0];
+    const record2 = {
+      scenario,
+      id: entry.instance_id,
+      ...entry.perturbation ? { perturbation: { name: entry.perturbation.name, kind: kindOf(entry.perturbation) } } : {},
+      correct: stats.get(scoreName)
+    };
+    if (calibrated && stats.has("max_prob")) record2.confidence = stats.get("max_prob");
+    if (stats.has("inference_runtime")) record2.latency_ms = stats.get("inference_runtime") * 1e3;
+    if (stats.has("num_prompt_tokens")) record2.input_tokens = stats.get("num_prompt_tokens");
+    if (stats.has("num_output_tokens")) record2.output_tokens = stats.get("num_output_tokens");
+    if (request2?.request?.prompt !== void 0) record2.input = request2.request.prompt;
+    const prediction = request2 && predictionOf(request2);
+    if (prediction !== void 0) record2.prediction = prediction.trim();
+    const references = candidates[0]?.instance.references?.filter((reference) => reference.tags.includes("correct")).map((reference) => reference.output.text);
+    if (references && references.length > 0) record2.references = references;
+    return record2;
+  });
+}
+async function importHelmStats(directory) {
+  const stats = await readJson(directory, "stats.json");
+  if (!Array.isArray(stats)) throw new InputError(join2(directory, "stats.json"), void 0, "expected a list of stats");
+  let n = 0;
+  try {
+    const perInstance = await readJson(directory, "per_instance_stats.json");
+    n = perInstance.filter((entry) => (entry.train_trial_index ?? 0) === 0 && !entry.perturbation).length;
+  } catch {
   }
-  async json() {
-    return JSON.parse(await this.text());
+  const overall = {};
+  for (const stat3 of stats) {
+    if (stat3.name.split !== "test" || stat3.count === 0 || typeof stat3.mean !== "number") continue;
+    const perturbation = stat3.name.perturbation;
+    if (perturbation && perturbation.computed_on !== "worst") continue;
+    overall[perturbation ? `${stat3.name.name} (${perturbation.name})` : stat3.name.name] = { value: stat3.mean, ci: null, n };
   }
+  if (Object.keys(overall).length === 0) throw new InputError(join2(directory, "stats.json"), void 0, "no test-split statistics");
+  return { overall, scenarios: {} };
+}
+var helmImporter = {
+  format: "helm",
+  importResults: async (directory, options) => options.summary ? { kind: "metrics", report: await importHelmStats(directory) } : { kind: "records", records: await importHelm(directory) }
 };
 
-// src/runner/json-lines-process.ts
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
-
-// src/runner/child-env.ts
-var RUNNER_SECRETS = /* @__PURE__ */ new Set(["ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL", "ACTIONS_RESULTS_URL", "ACTIONS_CACHE_URL", "ACTIONS_RUNTIME_URL"]);
-function childEnvironment(environment = process.env) {
-  return Object.fromEntries(Object.entries(environment).filter(([name]) => !name.toUpperCase().startsWith("INPUT_") && !RUNNER_SECRETS.has(name.toUpperCase())));
-}
-
-// src/runner/json-lines-process.ts
-var GRACE_MS = 2e3;
-var JsonLinesProcess = class {
-  constructor(command, role) {
-    this.command = command;
-    this.role = role;
-  }
-  command;
-  role;
-  child;
-  exited;
-  nextId = 0;
-  pending = /* @__PURE__ */ new Map();
-  /** If evalgate exits without close() (an error, Ctrl-C), the program's group must not outlive it. */
-  killOnExit = () => this.signalGroup("SIGKILL");
-  start() {
-    const child = spawn(this.command, { shell: true, stdio: ["pipe", "pipe", "pipe"], env: childEnvironment(), detached: process.platform !== "win32" });
-    process.once("exit", this.killOnExit);
-    child.stderr.on("data", (chunk) => process.stderr.write(chunk));
-    child.stdin.on("error", () => void 0);
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      let response;
-      try {
-        response = JSON.parse(line);
-      } catch {
-        process.stderr.write(`evalgate: ${this.role} wrote a line that is not JSON: ${line.slice(0, 200)}
-`);
-        return;
-      }
-      const waiting = this.pending.get(String(response.id));
-      if (!waiting) return;
-      this.pending.delete(String(response.id));
-      waiting.resolve(response);
-    });
-    child.on("exit", (code, signal) => {
-      this.exited = `${this.role} exited (${signal ?? `code ${code}`})`;
-      for (const waiting of this.pending.values()) waiting.reject(new Error(this.exited));
-      this.pending.clear();
-    });
-    return child;
-  }
-  /** Sends a request (an "id" is added) and resolves with the program's answer to it. */
-  request(payload, signal) {
-    this.child ??= this.start();
-    if (this.exited) return Promise.reject(new Error(this.exited));
-    const id = String(this.nextId++);
-    return new Promise((resolve2, reject) => {
-      this.pending.set(id, { resolve: resolve2, reject });
-      signal?.addEventListener("abort", () => {
-        if (this.pending.delete(id)) reject(new Error("timed out"));
-      });
-      this.child.stdin.write(`${JSON.stringify({ id, ...payload })}
-`);
-    });
-  }
-  /**
-   * Ends the program's input and gives it GRACE_MS to exit, then SIGTERM and GRACE_MS more; then kills
-   * whatever is left of its process group: a program that ignores SIGTERM, or one the shell started that
-   * outlived it (`cd dir && node model.mjs`), would hold evalgate's pipes open and outlive the run.
-   */
-  async close() {
-    const child = this.child;
-    if (!child) return;
-    child.stdin.end();
-    if (!await this.exitWithin(GRACE_MS)) {
-      this.signalGroup("SIGTERM");
-      await this.exitWithin(GRACE_MS);
+// src/importers/lm-eval.ts
+import { readdir, readFile as readFile4, stat as stat2 } from "node:fs/promises";
+import { basename, join as join3 } from "node:path";
+var SAMPLES_FILE = /^samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.-]+)\.jsonl?$/;
+function parseLmEvalJson(text) {
+  const quoteOrNonFinite = /"|-?(?:NaN|Infinity)/g;
+  const parts = [];
+  let copied = 0;
+  for (let match = quoteOrNonFinite.exec(text); match; match = quoteOrNonFinite.exec(text)) {
+    if (match[0] === '"') {
+      quoteOrNonFinite.lastIndex = endOfString(text, quoteOrNonFinite.lastIndex);
+    } else {
+      parts.push(text.slice(copied, match.index), "null");
+      copied = quoteOrNonFinite.lastIndex;
     }
-    this.signalGroup("SIGKILL");
-    process.removeListener("exit", this.killOnExit);
-    child.stdout.destroy();
-    child.stderr.destroy();
   }
-  /** True once the program (the shell) has exited, false if it has not within `ms`. */
-  exitWithin(ms) {
-    if (this.exited) return Promise.resolve(true);
-    return new Promise((resolve2) => {
-      const timer = setTimeout(() => resolve2(false), ms);
-      this.child.once("exit", () => {
-        clearTimeout(timer);
-        resolve2(true);
-      });
-    });
+  parts.push(text.slice(copied));
+  return JSON.parse(parts.join(""));
+}
+function endOfString(text, start) {
+  for (let quote = text.indexOf('"', start); quote >= 0; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text[quote - 1 - backslashes] === "\\") backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
   }
-  /** Signals the program's whole process group (on Windows, the program alone). */
-  signalGroup(signal) {
-    const { pid } = this.child;
+  return text.length;
+}
+function parseSamples(text, file2) {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith("[")) {
     try {
-      if (process.platform === "win32" || pid === void 0) this.child.kill(signal);
-      else process.kill(-pid, signal);
-    } catch {
-    }
-  }
-};
-function exitOnSignals() {
-  process.once("SIGINT", () => process.exit(130));
-  process.once("SIGTERM", () => process.exit(143));
-}
-
-// src/runner/adapters.ts
-var AdapterError = class extends Error {
-  constructor(message, retryable, retryAfterMs2) {
-    super(message);
-    this.retryable = retryable;
-    this.retryAfterMs = retryAfterMs2;
-    this.name = "AdapterError";
-  }
-  retryable;
-  retryAfterMs;
-};
-async function replayAdapter(file2) {
-  const stored = /* @__PURE__ */ new Map();
-  for (const record2 of await readRecords(file2)) {
-    stored.set(`${record2.scenario}\0${record2.id}\0${record2.perturbation?.name ?? ""}`, { prediction: record2.prediction, error: record2.error, record: record2 });
-  }
-  return {
-    id: `replay:${file2}`,
-    model: file2,
-    stored: true,
-    async complete(request) {
-      const found = stored.get(`${request.scenario}\0${request.id}\0${request.perturbation ?? ""}`);
-      if (!found) throw new AdapterError(`no completion stored in ${file2} for ${request.scenario}/${request.id}${request.perturbation ? ` (${request.perturbation})` : ""}`, false);
-      if (found.prediction === void 0) throw new AdapterError(found.error ?? `the stored record has no prediction`, false);
-      const number4 = (name) => typeof found.record[name] === "number" ? found.record[name] : void 0;
-      return {
-        text: found.prediction,
-        inputTokens: number4("input_tokens"),
-        outputTokens: number4("output_tokens"),
-        confidence: number4("confidence"),
-        latencyMs: number4("latency_ms"),
-        costUsd: number4("cost_usd")
-      };
-    },
-    async close() {
-    }
-  };
-}
-function commandAdapter(command) {
-  const program2 = new JsonLinesProcess(command, "the model command");
-  const number4 = (value) => typeof value === "number" ? value : void 0;
-  return {
-    id: `command:${command}`,
-    model: command,
-    async complete(request, signal) {
-      let response;
-      try {
-        response = await program2.request({ messages: request.messages, settings: request.settings }, signal);
-      } catch (error62) {
-        throw new AdapterError(error62.message, signal.aborted);
-      }
-      if (typeof response.error === "string") throw new AdapterError(response.error, response.retryable === true);
-      if (typeof response.text !== "string") throw new AdapterError('the model command answered without "text"', false);
-      return { text: response.text, inputTokens: number4(response.input_tokens), outputTokens: number4(response.output_tokens), confidence: number4(response.confidence) };
-    },
-    close: () => program2.close()
-  };
-}
-async function openaiAdapter(model, baseURL) {
-  const { default: OpenAI2, APIError: APIError2 } = await Promise.resolve().then(() => (init_openai(), openai_exports));
-  const client = new OpenAI2({ apiKey: process.env.OPENAI_API_KEY ?? "not-needed", baseURL, maxRetries: 0, logLevel: "off", fetch: keepAliveFetch });
-  let logprobs = true;
-  return {
-    id: `openai:${client.baseURL}:${model}`,
-    model,
-    async complete(request, signal) {
-      for (; ; ) {
-        try {
-          const response = await client.chat.completions.create(
-            {
-              model,
-              messages: request.messages,
-              max_tokens: request.settings.max_tokens,
-              temperature: request.settings.temperature,
-              top_p: request.settings.top_p,
-              stop: request.settings.stop,
-              ...logprobs ? { logprobs: true } : {}
-            },
-            { signal }
-          );
-          const choice = response.choices[0];
-          const tokens = choice?.logprobs?.content;
-          return {
-            text: choice?.message?.content ?? "",
-            inputTokens: response.usage?.prompt_tokens,
-            outputTokens: response.usage?.completion_tokens,
-            confidence: tokens && tokens.length > 0 ? Math.exp(tokens.reduce((sum, token) => sum + token.logprob, 0)) : void 0
-          };
-        } catch (error62) {
-          if (error62 instanceof APIError2 && error62.status === 400 && logprobs && /logprob/i.test(error62.message)) {
-            logprobs = false;
-            continue;
-          }
-          if (signal.aborted) throw new AdapterError("timed out", true);
-          if (error62 instanceof APIError2 && error62.status !== void 0) {
-            const retryable = error62.status === 429 || error62.status >= 500 || error62.status === 408;
-            throw new AdapterError(`HTTP ${error62.status}: ${error62.message}`, retryable, error62.headers ? retryAfterMs(error62.headers) : void 0);
-          }
-          throw new AdapterError(error62.message, true);
-        }
-      }
-    },
-    async close() {
-    }
-  };
-}
-function retryAfterMs(headers) {
-  const milliseconds = headers.get("retry-after-ms")?.trim();
-  if (milliseconds && Number.isFinite(Number(milliseconds))) return Math.max(0, Number(milliseconds));
-  const after = headers.get("retry-after")?.trim();
-  if (!after) return void 0;
-  if (Number.isFinite(Number(after))) return Math.max(0, Number(after) * 1e3);
-  const date5 = Date.parse(after);
-  return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - Date.now());
-}
-async function adapterFromSpec(spec, baseUrl) {
-  const split = spec.indexOf(":");
-  const kind = spec.slice(0, split);
-  const rest = spec.slice(split + 1).trim();
-  if (split > 0 && rest && kind === "openai") return openaiAdapter(rest, baseUrl);
-  if (split > 0 && rest && kind === "command") return commandAdapter(rest.replace(/^"(.*)"$/, "$1"));
-  if (split > 0 && rest && kind === "replay") return replayAdapter(rest);
-  throw new UsageError(`--model expects openai:MODEL, command:"CMD ARGS" or replay:RECORDS.jsonl, got "${spec}"`);
-}
-
-// src/runner/cache.ts
-import { createHash as createHash2, randomBytes } from "node:crypto";
-import { mkdir, readFile as readFile5, rename, rm, writeFile } from "node:fs/promises";
-import { join as join3 } from "node:path";
-var CompletionCache = class {
-  constructor(directory) {
-    this.directory = directory;
-  }
-  directory;
-  /** What identifies a completion: requests with the same key get the same completion. */
-  keyOf(adapter, request) {
-    return createHash2("sha256").update(JSON.stringify({ adapter: adapter.id, messages: request.messages, settings: request.settings })).digest("hex");
-  }
-  path(adapter, request) {
-    const key = this.keyOf(adapter, request);
-    return join3(this.directory, key.slice(0, 2), `${key.slice(2)}.json`);
-  }
-  async get(adapter, request) {
-    let entry;
-    try {
-      entry = JSON.parse(await readFile5(this.path(adapter, request), "utf8"));
-    } catch {
-      entry = void 0;
-    }
-    return isCompletion(entry) ? entry : void 0;
-  }
-  /** Throws when the directory cannot be written: the caller decides what that costs (a warning). */
-  async set(adapter, request, completion) {
-    const path2 = this.path(adapter, request);
-    await mkdir(join3(path2, ".."), { recursive: true });
-    const temporary = `${path2}.${process.pid}-${randomBytes(6).toString("hex")}.tmp`;
-    try {
-      await writeFile(temporary, JSON.stringify(completion));
-      await rename(temporary, path2);
+      return parseLmEvalJson(trimmed);
     } catch (error62) {
-      await rm(temporary, { force: true });
-      throw error62;
+      throw new InputError(file2, void 0, `not valid JSON: ${error62.message}`);
     }
   }
-};
-var OPTIONAL_NUMBERS = ["inputTokens", "outputTokens", "confidence", "latencyMs", "costUsd"];
-function isCompletion(value) {
-  if (typeof value !== "object" || value === null) return false;
-  const entry = value;
-  return typeof entry.text === "string" && OPTIONAL_NUMBERS.every((name) => entry[name] === void 0 || typeof entry[name] === "number" && Number.isFinite(entry[name]));
-}
-
-// node_modules/obscenity/dist/index.mjs
-var import_index2 = __toESM(require_dist2(), 1);
-var DataSet = import_index2.default.DataSet;
-var ParserError = import_index2.default.ParserError;
-var PhraseBuilder = import_index2.default.PhraseBuilder;
-var RegExpMatcher = import_index2.default.RegExpMatcher;
-var SyntaxKind = import_index2.default.SyntaxKind;
-var TextCensor = import_index2.default.TextCensor;
-var assignIncrementingIds = import_index2.default.assignIncrementingIds;
-var asteriskCensorStrategy = import_index2.default.asteriskCensorStrategy;
-var collapseDuplicatesTransformer = import_index2.default.collapseDuplicatesTransformer;
-var compareMatchByPositionAndId = import_index2.default.compareMatchByPositionAndId;
-var createSimpleTransformer = import_index2.default.createSimpleTransformer;
-var createStatefulTransformer = import_index2.default.createStatefulTransformer;
-var englishDataset = import_index2.default.englishDataset;
-var englishRecommendedBlacklistMatcherTransformers = import_index2.default.englishRecommendedBlacklistMatcherTransformers;
-var englishRecommendedTransformers = import_index2.default.englishRecommendedTransformers;
-var englishRecommendedWhitelistMatcherTransformers = import_index2.default.englishRecommendedWhitelistMatcherTransformers;
-var fixedCharCensorStrategy = import_index2.default.fixedCharCensorStrategy;
-var fixedPhraseCensorStrategy = import_index2.default.fixedPhraseCensorStrategy;
-var grawlixCensorStrategy = import_index2.default.grawlixCensorStrategy;
-var keepEndCensorStrategy = import_index2.default.keepEndCensorStrategy;
-var keepStartCensorStrategy = import_index2.default.keepStartCensorStrategy;
-var parseRawPattern = import_index2.default.parseRawPattern;
-var pattern = import_index2.default.pattern;
-var randomCharFromSetCensorStrategy = import_index2.default.randomCharFromSetCensorStrategy;
-var remapCharactersTransformer = import_index2.default.remapCharactersTransformer;
-var resolveConfusablesTransformer = import_index2.default.resolveConfusablesTransformer;
-var resolveLeetSpeakTransformer = import_index2.default.resolveLeetSpeakTransformer;
-var skipNonAlphabeticTransformer = import_index2.default.skipNonAlphabeticTransformer;
-var toAsciiLowerCaseTransformer = import_index2.default.toAsciiLowerCaseTransformer;
-
-// src/runner/toxicity.ts
-function lexicalToxicity() {
-  const matcher = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
-  return {
-    async score(text) {
-      const matches = matcher.hasMatch(text) ? matcher.getAllMatches(text).length : 0;
-      return matches === 0 ? 0 : Math.min(1, 0.25 + 0.25 * matches);
-    },
-    async close() {
+  return text.split("\n").flatMap((line, index) => {
+    if (line.trim() === "") return [];
+    try {
+      return [parseLmEvalJson(line)];
+    } catch (error62) {
+      throw new InputError(file2, index + 1, `not valid JSON: ${error62.message}`);
     }
-  };
+  });
 }
-function commandToxicity(command, timeoutMs) {
-  const program2 = new JsonLinesProcess(command, "the toxicity command");
-  return {
-    async score(text) {
-      const { toxicity } = await program2.request({ text }, AbortSignal.timeout(timeoutMs));
-      if (typeof toxicity !== "number" || toxicity < 0 || toxicity > 1) throw new Error(`the toxicity command answered ${JSON.stringify(toxicity)}, not a number in [0, 1]`);
-      return toxicity;
-    },
-    close: () => program2.close()
-  };
+function choiceLoglikelihoods(sample) {
+  const responses = Array.isArray(sample.filtered_resps) ? sample.filtered_resps : void 0;
+  if (!responses || responses.length < 2) return void 0;
+  const values = responses.map((response) => Array.isArray(response) && response.length === 2 ? Number(response[0]) : NaN);
+  return values.every(Number.isFinite) ? values : void 0;
+}
+function argumentsList(sample) {
+  const args = sample.arguments;
+  if (Array.isArray(args)) return args.map((pair) => Array.isArray(pair) ? { arg_0: pair[0], arg_1: pair[1] } : {});
+  if (args && typeof args === "object") return Object.keys(args).sort((a, b) => Number(a.split("_").pop()) - Number(b.split("_").pop())).map((key) => args[key]);
+  return [];
+}
+var SAMPLE_FIELDS = /* @__PURE__ */ new Set(["doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics", "doc_hash", "prompt_hash", "target_hash"]);
+function metricNamesOf(sample) {
+  return Array.isArray(sample.metrics) ? sample.metrics.map(String) : Object.keys(sample).filter((key) => !SAMPLE_FIELDS.has(key));
+}
+function correctOf(sample) {
+  for (const name of ["acc", ...metricNamesOf(sample)]) {
+    const value = sample[name];
+    if (typeof value === "number" && value >= 0 && value <= 1) return value;
+    if (typeof value === "boolean") return value ? 1 : 0;
+  }
+  return void 0;
+}
+function samplesToRecords(samples, task, file2) {
+  return samples.map((sample, index) => {
+    const filter = typeof sample.filter === "string" && sample.filter !== "none" ? sample.filter : void 0;
+    const args = argumentsList(sample);
+    const record2 = {
+      scenario: filter ? `${task}/${filter}` : task,
+      id: String(sample.doc_id ?? index),
+      input: typeof args[0]?.arg_0 === "string" ? args[0].arg_0 : void 0,
+      references: [String(sample.target ?? "")]
+    };
+    const correct = correctOf(sample);
+    if (correct === void 0) {
+      const names = metricNamesOf(sample);
+      const metrics = names.length > 0 ? ` (${names.join(", ")})` : "";
+      throw new InputError(file2, index + 1, `sample ${record2.id} has no per-sample score in [0, 1]: its metrics${metrics} are computed over the whole task, so only the task's summary (results_*.json) can be gated`);
+    }
+    record2.correct = correct;
+    const loglikelihoods = choiceLoglikelihoods(sample);
+    if (loglikelihoods) {
+      const best = loglikelihoods.indexOf(Math.max(...loglikelihoods));
+      const peak = loglikelihoods[best];
+      const total = loglikelihoods.reduce((sum, value) => sum + Math.exp(value - peak), 0);
+      record2.confidence = 1 / total;
+      const continuation = args[best]?.arg_1;
+      if (typeof continuation === "string") record2.prediction = continuation.trim();
+    } else if (Array.isArray(sample.filtered_resps) && typeof sample.filtered_resps[0] === "string") {
+      record2.prediction = sample.filtered_resps[0];
+    }
+    return record2;
+  });
+}
+function newestSamplesFiles(names) {
+  const newest = /* @__PURE__ */ new Map();
+  for (const name of names) {
+    const match = SAMPLES_FILE.exec(name);
+    if (!match) continue;
+    const [, task, timestamp] = match;
+    const kept = newest.get(task);
+    if (!kept || timestamp > kept.timestamp) newest.set(task, { name, timestamp });
+  }
+  return [...newest.values()].map((entry) => entry.name).sort();
+}
+async function importLmEval(path2) {
+  let files;
+  try {
+    files = (await stat2(path2)).isDirectory() ? newestSamplesFiles(await readdir(path2)).map((name) => join3(path2, name)) : [path2];
+  } catch {
+    throw new InputError(path2, void 0, "no such file or directory");
+  }
+  if (files.length === 0) throw new InputError(path2, void 0, "no samples_<task>_<timestamp>.jsonl files (run lm-eval with --log_samples)");
+  const records = [];
+  for (const file2 of files) {
+    const task = SAMPLES_FILE.exec(basename(file2))?.[1];
+    if (!task) throw new InputError(file2, void 0, "not a samples file: expected a name like samples_<task>_<timestamp>.jsonl");
+    records.push(...samplesToRecords(parseSamples(await readFile4(file2, "utf8"), file2), task, file2));
+  }
+  return records;
+}
+var RESULTS_FILE = /^results(_.*)?\.json$/;
+async function importLmEvalResults(file2) {
+  const results = await readJsonFile(
+    file2,
+    "no such file",
+    parseLmEvalJson
+  );
+  if (!results.results || typeof results.results !== "object") throw new InputError(file2, void 0, 'no "results" object (expected an lm-eval results_*.json)');
+  const overall = {};
+  for (const [task, values] of Object.entries(results.results)) {
+    const samples = results["n-samples"]?.[task];
+    const n = samples?.effective ?? samples?.original ?? 0;
+    for (const [key, value] of Object.entries(values)) {
+      const [metric, filter = "none"] = key.split(",");
+      if (typeof value !== "number" || metric.endsWith("_stderr") || metric === "alias") continue;
+      const stderr = values[`${metric}_stderr,${filter}`];
+      const name = `${task}/${metric}${filter === "none" ? "" : `/${filter}`}`;
+      overall[name] = { value, ci: typeof stderr === "number" ? [value - 1.959964 * stderr, value + 1.959964 * stderr] : null, n };
+    }
+  }
+  if (Object.keys(overall).length === 0) throw new InputError(file2, void 0, 'no numeric metrics in "results"');
+  return { overall, scenarios: {} };
+}
+async function isLmEvalSummary(path2) {
+  try {
+    if (!(await stat2(path2)).isDirectory()) return RESULTS_FILE.test(basename(path2)) ? path2 : void 0;
+    const names = await readdir(path2);
+    if (names.some((name) => SAMPLES_FILE.test(name))) return void 0;
+    const newest = names.filter((name) => RESULTS_FILE.test(name)).sort().pop();
+    return newest ? join3(path2, newest) : void 0;
+  } catch {
+    return void 0;
+  }
+}
+var lmEvalImporter = {
+  format: "lm-eval",
+  async importResults(path2) {
+    const summary = await isLmEvalSummary(path2);
+    return summary ? { kind: "metrics", report: await importLmEvalResults(summary) } : { kind: "records", records: await importLmEval(path2) };
+  }
+};
+
+// src/importers/metrics.ts
+var metricsImporter = {
+  format: "metrics",
+  async importResults(path2) {
+    const run = await loadRun(path2);
+    if (run.kind !== "metrics") throw new InputError(path2, void 0, "not a metrics file (expected the JSON of evalgate metrics --json)");
+    return { kind: "metrics", report: run.report };
+  }
+};
+
+// src/importers/promptfoo.ts
+var providerOf = (result) => typeof result.provider === "string" ? result.provider : result.provider?.id ?? "unknown";
+var FAILURE_REASON_ERROR = 2;
+function callErrorOf(result) {
+  const error62 = result.error ?? result.response?.error;
+  if (result.failureReason !== void 0) return result.failureReason === FAILURE_REASON_ERROR ? String(error62 || "error") : void 0;
+  const output2 = result.response?.output;
+  return error62 && (output2 === void 0 || output2 === null) ? String(error62) : void 0;
+}
+async function importPromptfoo(file2, options = {}) {
+  const output2 = await readJsonFile(file2);
+  const results = Array.isArray(output2.results) ? output2.results : output2.results?.results;
+  if (!Array.isArray(results)) throw new InputError(file2, void 0, 'no "results.results" list (expected the JSON of promptfoo eval -o)');
+  const providers = [...new Set(results.map(providerOf))];
+  const provider = options.provider ?? (providers.length === 1 ? providers[0] : void 0);
+  if (!provider || !providers.includes(provider)) {
+    throw new InputError(file2, void 0, `${options.provider ? `no results of provider "${options.provider}"` : "several providers"}; choose one with --provider: ${providers.join(", ")}`);
+  }
+  const varsOf = (result) => result.testCase?.vars ?? result.vars ?? {};
+  const known = new Set(results.flatMap((result) => Object.keys(varsOf(result))));
+  const unknown2 = (options.groupVars ?? []).filter((name) => !known.has(name));
+  if (unknown2.length > 0) throw new InputError(file2, void 0, `--group-vars ${unknown2.join(", ")}: no test has ${unknown2.length > 1 ? "these variables" : "this variable"}; the tests' variables: ${[...known].join(", ") || "none"}`);
+  const prompts = new Set(results.map((result) => result.prompt?.label ?? ""));
+  return results.filter((result) => providerOf(result) === provider).map((result, index) => {
+    const vars = varsOf(result);
+    const label = result.prompt?.label ?? "";
+    const record2 = {
+      scenario: prompts.size > 1 ? `promptfoo/${label}` : "promptfoo",
+      id: String(result.testIdx ?? index),
+      input: result.prompt?.raw
+    };
+    const error62 = callErrorOf(result);
+    if (error62) record2.error = error62;
+    else record2.correct = typeof result.score === "number" ? Math.min(1, Math.max(0, result.score)) : result.success ? 1 : 0;
+    const prediction = result.response?.output;
+    if (prediction !== void 0 && prediction !== null) record2.prediction = typeof prediction === "string" ? prediction : JSON.stringify(prediction);
+    if (typeof result.latencyMs === "number") record2.latency_ms = result.latencyMs;
+    if (typeof result.tokenUsage?.prompt === "number") record2.input_tokens = result.tokenUsage.prompt;
+    if (typeof result.tokenUsage?.completion === "number") record2.output_tokens = result.tokenUsage.completion;
+    if (typeof result.cost === "number") record2.cost_usd = result.cost;
+    const groups = Object.fromEntries((options.groupVars ?? []).filter((name) => vars[name] !== void 0).map((name) => [name, String(vars[name])]));
+    if (Object.keys(groups).length > 0) record2.groups = groups;
+    return record2;
+  });
+}
+var promptfooImporter = {
+  format: "promptfoo",
+  importResults: async (file2, options) => ({ kind: "records", records: await importPromptfoo(file2, options) })
+};
+
+// src/importers/index.ts
+var IMPORTERS = [helmImporter, lmEvalImporter, promptfooImporter, metricsImporter];
+var IMPORT_FORMATS = IMPORTERS.map((importer) => importer.format);
+function importResults(format, path2, options = {}) {
+  return IMPORTERS.find((importer) => importer.format === format).importResults(path2, options);
+}
+async function writeImported(file2, imported) {
+  if (imported.kind === "metrics") await writeFile4(file2, `${JSON.stringify(imported.report)}
+`);
+  else await writeRecords(file2, imported.records);
 }
 
-// src/runner/perturbations.ts
+// src/cli/commands/import.ts
+function registerImport(program2, { io }) {
+  program2.command("import").description("Turn another tool's output into evalgate records (or a metrics file of its summary numbers).").requiredOption("--from <tool>", IMPORT_FORMATS.join(" | ")).argument(
+    "<path>",
+    "lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder; helm: a run directory (-> records, or metrics with --summary); promptfoo: the JSON of promptfoo eval -o (-> records); metrics: an evalgate metrics file (checked)"
+  ).requiredOption("--out <file>", "records (JSON Lines) or metrics (JSON) file to write").option("--provider <id>", "promptfoo: the provider to import when the file has several").option("--group-vars <names>", "promptfoo: test variables to keep as groups, comma-separated").option("--summary", "helm: HELM's own summary numbers (stats.json) as a metrics file instead of records").action(async (path2, flags) => {
+    if (!IMPORT_FORMATS.includes(flags.from)) throw new UsageError(`--from ${flags.from} is not supported; supported: ${IMPORT_FORMATS.join(", ")}`);
+    const groupVars = flags.groupVars?.split(",").map((name) => name.trim()).filter(Boolean);
+    const imported = await importResults(flags.from, path2, { provider: flags.provider, groupVars, summary: flags.summary });
+    await writeImported(flags.out, imported);
+    const what = imported.kind === "metrics" ? `${Object.keys(imported.report.overall).length} summary metrics` : `${imported.records.length} records`;
+    io.stderr(`evalgate: ${what} from ${path2} to ${flags.out}
+`);
+  });
+}
+
+// src/runner/merge.ts
+async function mergeShards(files, expected) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const file2 of files) {
+    await forEachRecord(
+      file2,
+      (record2, line) => {
+        const key = exampleKey(exampleOf(record2));
+        if (byKey.has(key)) {
+          throw new InputError(file2, line, `${describeKey(key)} is already in another shard (or twice in this one)`);
+        }
+        byKey.set(key, record2);
+      },
+      file2,
+      { allowEmpty: true }
+    );
+  }
+  if (byKey.size === 0) throw new InputError(files.join(", "), void 0, "no records: every shard is empty");
+  if (!expected) return [...byKey.values()];
+  const missing = expected.filter((key) => !byKey.has(key));
+  const wanted = new Set(expected);
+  const unexpected = [...byKey.keys()].filter((key) => !wanted.has(key));
+  if (missing.length > 0 || unexpected.length > 0) {
+    const list = (keys) => keys.slice(0, 5).map(describeKey).join(", ") + (keys.length > 5 ? `, and ${keys.length - 5} more` : "");
+    const problems = [missing.length > 0 && `${missing.length} examples of the suite are in no shard (${list(missing)})`, unexpected.length > 0 && `${unexpected.length} records are not in the suite (${list(unexpected)})`];
+    throw new InputError(files.join(", "), void 0, problems.filter(Boolean).join("; "));
+  }
+  return expected.map((key) => byKey.get(key));
+}
+
+// src/runner/suite.ts
+import { readFile as readFile5 } from "node:fs/promises";
+import { dirname as dirname2, resolve } from "node:path";
+
+// src/runner/scoring/perturbations.ts
 var PERTURBATIONS = {
   typos: "robustness",
   lowercase: "robustness",
@@ -47466,7 +47320,7 @@ function perturb(name, instanceId, input2, references, choices = [], typoProbabi
   return { perturbation: { name, kind }, input: perturbedInput, references: follow(references), choices: follow(choices) };
 }
 
-// src/runner/scorers.ts
+// src/runner/scoring/scorers.ts
 var SCORERS = ["exact_match", "quasi_exact_match", "f1", "multiple_choice", "contains", "regex", "numeric"];
 var PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
 var ARTICLES = /(?<![\p{L}\p{N}_])(a|an|the)(?![\p{L}\p{N}_])/gu;
@@ -47527,8 +47381,6 @@ function score(scorer, prediction, references, choices = [], options = {}) {
 }
 
 // src/runner/suite.ts
-import { readFile as readFile6 } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
 var generationSchema = external_exports.strictObject({
   max_tokens: external_exports.int().min(1).optional(),
   temperature: external_exports.number().min(0).max(2).optional(),
@@ -47573,7 +47425,7 @@ var instanceSchema = external_exports.looseObject({
 async function readInstances(file2, shownAs) {
   let text;
   try {
-    text = withoutBom(await readFile6(file2, "utf8"));
+    text = withoutBom(await readFile5(file2, "utf8"));
   } catch {
     throw new InputError(shownAs, void 0, "no such file (data of the suite)");
   }
@@ -47604,7 +47456,7 @@ async function readInstances(file2, shownAs) {
 async function loadSuite(file2) {
   let text;
   try {
-    text = await readFile6(file2, "utf8");
+    text = await readFile5(file2, "utf8");
   } catch {
     throw new ConfigError([`${file2}: no such file`]);
   }
@@ -47619,8 +47471,8 @@ async function loadSuite(file2) {
   });
   const instances = /* @__PURE__ */ new Map();
   for (const scenario of suite.scenarios) {
-    const dataFile = resolve(dirname(file2), scenario.data);
-    instances.set(scenario.name, await readInstances(dataFile, `${dirname(file2)}/${scenario.data}`.replace(/^\.\//, "")));
+    const dataFile = resolve(dirname2(file2), scenario.data);
+    instances.set(scenario.name, await readInstances(dataFile, `${dirname2(file2)}/${scenario.data}`.replace(/^\.\//, "")));
   }
   return { suite, file: file2, instances };
 }
@@ -47634,21 +47486,16 @@ function messagesFor(scenario, instance, input2) {
   return [...scenario.system ? [{ role: "system", content: scenario.system }] : [], { role: "user", content: user }];
 }
 
-// src/runner/run.ts
-var DEFAULT_RUN_OPTIONS = { concurrency: 8, timeoutMs: 6e4, retries: 4, backoffMs: 500 };
-var MAX_RETRY_WAIT_MS = 6e4;
-function describeRun(stats) {
-  return `${stats.records} records (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache) in ${stats.seconds.toFixed(2)} s`;
-}
+// src/runner/work-items.ts
 function shardOf(scenario, id, count) {
-  return deriveSeed(0, `${scenario}\0${id}`) % count + 1;
+  return deriveSeed(0, instanceKey(scenario, id)) % count + 1;
 }
-function workItems(loaded, options) {
+function workItems(loaded, shard) {
   const items = [];
   loaded.suite.scenarios.forEach((scenario, scenarioIndex) => {
     const settings = { ...loaded.suite.generation, ...scenario.generation };
     for (const instance of loaded.instances.get(scenario.name)) {
-      if (options.shard && shardOf(scenario.name, instance.id, options.shard.count) !== options.shard.index) continue;
+      if (shard && shardOf(scenario.name, instance.id, shard.count) !== shard.index) continue;
       const base = {
         scenario: scenario.name,
         id: instance.id,
@@ -47679,14 +47526,440 @@ function workItems(loaded, options) {
   return items;
 }
 function exampleKeys(loaded) {
-  return workItems(loaded, { concurrency: 1, timeoutMs: 1, retries: 0, backoffMs: 0 }).map(({ request }) => exampleKey(request.scenario, request.id, request.perturbation));
+  return workItems(loaded).map(({ request: request2 }) => exampleKey(request2));
 }
-function exampleKey(scenario, id, perturbation) {
-  return `${scenario}\0${id}\0${perturbation ?? ""}`;
+
+// src/cli/commands/merge.ts
+function registerMerge(program2, { io }) {
+  program2.command("merge").description("Combine the records of shards (evalgate run --shard) into one file; refuse duplicates, and with --suite gaps.").argument("<shards...>", "records files of the shards").requiredOption("--out <file>", "merged records file").option("--suite <file>", "the suite the shards ran: every example must be in exactly one shard").action(async (files, flags) => {
+    const expected = flags.suite ? exampleKeys(await loadSuite(flags.suite)) : void 0;
+    const records = await mergeShards(files, expected);
+    await writeRecords(flags.out, records);
+    io.stderr(`evalgate: ${records.length} records from ${files.length} shards to ${flags.out}
+`);
+  });
+}
+
+// src/report/metrics-text.ts
+function metricsText(report, minGroupSize) {
+  const sections = [scopeText("overall", report.overall, minGroupSize)];
+  for (const [scenario, metrics] of Object.entries(report.scenarios)) {
+    sections.push(scopeText(`scenario ${escapeTerminal(scenario)}`, metrics, minGroupSize));
+  }
+  return sections.join("\n\n") + "\n";
+}
+function scopeText(title, metrics, minGroupSize) {
+  const rows = metricRows(metrics, minGroupSize, escapeTerminal);
+  return `${title}
+${markdownTable([METRIC_TABLE_HEADER, ...rows], { align: METRIC_TABLE_ALIGN })}`;
+}
+
+// src/cli/commands/metrics.ts
+function registerMetrics(program2, { io }) {
+  program2.command("metrics").description("Compute every metric, with 95% bootstrap confidence intervals, from a records file (JSON Lines).").argument("<records>", "records file, one JSON record per line").option("--json", 'print {"overall": {...}, "scenarios": {...}} as JSON on stdout and nothing else').option("--seed <n>", "seed of the bootstrap", integerOption(0, 2 ** 32 - 1), DEFAULT_COMPUTE_OPTIONS.seed).option("--resamples <n>", "bootstrap resamples (0: no intervals)", integerOption(0, 1e6), DEFAULT_COMPUTE_OPTIONS.resamples).option("--min-group-size <n>", "smallest group counted in worst-group and gap metrics", integerOption(1, Number.MAX_SAFE_INTEGER), DEFAULT_COMPUTE_OPTIONS.minGroupSize).action(async (records, flags) => {
+    const table = await loadRecordTable(records);
+    const report = computeMetrics(table, { seed: flags.seed, resamples: flags.resamples, minGroupSize: flags.minGroupSize });
+    io.stdout(flags.json ? `${JSON.stringify(report)}
+` : metricsText(report, flags.minGroupSize));
+  });
+}
+
+// src/runner/cache.ts
+import { createHash as createHash2, randomBytes } from "node:crypto";
+import { mkdir, readFile as readFile6, rename, rm, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join4 } from "node:path";
+var CompletionCache = class {
+  constructor(directory) {
+    this.directory = directory;
+  }
+  directory;
+  /** What identifies a completion: requests with the same key get the same completion. */
+  keyOf(adapter, request2) {
+    return createHash2("sha256").update(JSON.stringify({ adapter: adapter.id, messages: request2.messages, settings: request2.settings })).digest("hex");
+  }
+  path(adapter, request2) {
+    const key = this.keyOf(adapter, request2);
+    return join4(this.directory, key.slice(0, 2), `${key.slice(2)}.json`);
+  }
+  async get(adapter, request2) {
+    let entry;
+    try {
+      entry = JSON.parse(await readFile6(this.path(adapter, request2), "utf8"));
+    } catch {
+      entry = void 0;
+    }
+    return isCompletion(entry) ? entry : void 0;
+  }
+  /** Throws when the directory cannot be written: the caller decides what that costs (a warning). */
+  async set(adapter, request2, completion) {
+    const path2 = this.path(adapter, request2);
+    await mkdir(join4(path2, ".."), { recursive: true });
+    const temporary = `${path2}.${process.pid}-${randomBytes(6).toString("hex")}.tmp`;
+    try {
+      await writeFile5(temporary, JSON.stringify(completion));
+      await rename(temporary, path2);
+    } catch (error62) {
+      await rm(temporary, { force: true });
+      throw error62;
+    }
+  }
+};
+var OPTIONAL_NUMBERS = ["inputTokens", "outputTokens", "confidence", "latencyMs", "costUsd"];
+function isCompletion(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const entry = value;
+  return typeof entry.text === "string" && OPTIONAL_NUMBERS.every((name) => entry[name] === void 0 || typeof entry[name] === "number" && Number.isFinite(entry[name]));
+}
+
+// src/process/json-lines.ts
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+
+// src/process/child-env.ts
+var RUNNER_SECRETS = /* @__PURE__ */ new Set(["ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL", "ACTIONS_RESULTS_URL", "ACTIONS_CACHE_URL", "ACTIONS_RUNTIME_URL"]);
+function childEnvironment(environment = process.env) {
+  return Object.fromEntries(Object.entries(environment).filter(([name]) => !name.toUpperCase().startsWith("INPUT_") && !RUNNER_SECRETS.has(name.toUpperCase())));
+}
+
+// src/process/json-lines.ts
+var GRACE_MS = 2e3;
+var JsonLinesProcess = class {
+  constructor(command, role) {
+    this.command = command;
+    this.role = role;
+  }
+  command;
+  role;
+  child;
+  exited;
+  nextId = 0;
+  pending = /* @__PURE__ */ new Map();
+  /** If evalgate exits without close() (an error, Ctrl-C), the program's group must not outlive it. */
+  killOnExit = () => this.signalGroup("SIGKILL");
+  start() {
+    const child = spawn(this.command, { shell: true, stdio: ["pipe", "pipe", "pipe"], env: childEnvironment(), detached: process.platform !== "win32" });
+    process.once("exit", this.killOnExit);
+    child.stderr.on("data", (chunk) => process.stderr.write(chunk));
+    child.stdin.on("error", () => void 0);
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      let response;
+      try {
+        response = JSON.parse(line);
+      } catch {
+        process.stderr.write(`evalgate: ${this.role} wrote a line that is not JSON: ${line.slice(0, 200)}
+`);
+        return;
+      }
+      const waiting = this.pending.get(String(response.id));
+      if (!waiting) return;
+      this.pending.delete(String(response.id));
+      waiting.resolve(response);
+    });
+    child.on("exit", (code, signal) => {
+      this.exited = `${this.role} exited (${signal ?? `code ${code}`})`;
+      for (const waiting of this.pending.values()) waiting.reject(new Error(this.exited));
+      this.pending.clear();
+    });
+    return child;
+  }
+  /** Sends a request (an "id" is added) and resolves with the program's answer to it. */
+  request(payload, signal) {
+    this.child ??= this.start();
+    if (this.exited) return Promise.reject(new Error(this.exited));
+    const id = String(this.nextId++);
+    return new Promise((resolve2, reject) => {
+      this.pending.set(id, { resolve: resolve2, reject });
+      signal?.addEventListener("abort", () => {
+        if (this.pending.delete(id)) reject(new Error("timed out"));
+      });
+      this.child.stdin.write(`${JSON.stringify({ id, ...payload })}
+`);
+    });
+  }
+  /**
+   * Ends the program's input and gives it GRACE_MS to exit, then SIGTERM and GRACE_MS more; then kills
+   * whatever is left of its process group: a program that ignores SIGTERM, or one the shell started that
+   * outlived it (`cd dir && node model.mjs`), would hold evalgate's pipes open and outlive the run.
+   */
+  async close() {
+    const child = this.child;
+    if (!child) return;
+    child.stdin.end();
+    if (!await this.exitWithin(GRACE_MS)) {
+      this.signalGroup("SIGTERM");
+      await this.exitWithin(GRACE_MS);
+    }
+    this.signalGroup("SIGKILL");
+    process.removeListener("exit", this.killOnExit);
+    child.stdout.destroy();
+    child.stderr.destroy();
+  }
+  /** True once the program (the shell) has exited, false if it has not within `ms`. */
+  exitWithin(ms) {
+    if (this.exited) return Promise.resolve(true);
+    return new Promise((resolve2) => {
+      const timer = setTimeout(() => resolve2(false), ms);
+      this.child.once("exit", () => {
+        clearTimeout(timer);
+        resolve2(true);
+      });
+    });
+  }
+  /** Signals the program's whole process group (on Windows, the program alone). */
+  signalGroup(signal) {
+    const { pid } = this.child;
+    try {
+      if (process.platform === "win32" || pid === void 0) this.child.kill(signal);
+      else process.kill(-pid, signal);
+    } catch {
+    }
+  }
+};
+
+// src/runner/models/types.ts
+var AdapterError = class extends Error {
+  constructor(message, retryable, retryAfterMs2) {
+    super(message);
+    this.retryable = retryable;
+    this.retryAfterMs = retryAfterMs2;
+    this.name = "AdapterError";
+  }
+  retryable;
+  retryAfterMs;
+};
+
+// src/runner/models/command.ts
+function commandAdapter(command) {
+  const program2 = new JsonLinesProcess(command, "the model command");
+  const number4 = (value) => typeof value === "number" ? value : void 0;
+  return {
+    id: `command:${command}`,
+    model: command,
+    async complete(request2, signal) {
+      let response;
+      try {
+        response = await program2.request({ messages: request2.messages, settings: request2.settings }, signal);
+      } catch (error62) {
+        throw new AdapterError(error62.message, signal.aborted);
+      }
+      if (typeof response.error === "string") throw new AdapterError(response.error, response.retryable === true);
+      if (typeof response.text !== "string") throw new AdapterError('the model command answered without "text"', false);
+      return { text: response.text, inputTokens: number4(response.input_tokens), outputTokens: number4(response.output_tokens), confidence: number4(response.confidence) };
+    },
+    close: () => program2.close()
+  };
+}
+
+// src/runner/models/http-fetch.ts
+import { Agent as HttpAgent, request as httpRequest } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+function keepAliveFetch() {
+  const agents = { "http:": new HttpAgent({ keepAlive: true, maxSockets: 256 }), "https:": new HttpsAgent({ keepAlive: true, maxSockets: 256 }) };
+  const send = (input2, init = {}) => request(agents, input2, init);
+  return {
+    fetch: send,
+    close: () => Object.values(agents).forEach((agent) => agent.destroy())
+  };
+}
+async function request(agents, input2, init) {
+  const url2 = new URL(input2 instanceof Request ? input2.url : input2);
+  const send = url2.protocol === "https:" ? httpsRequest : httpRequest;
+  const headers = {};
+  (init.headers instanceof Headers ? init.headers : new Headers(init.headers)).forEach((value, name) => headers[name] = value);
+  const body = typeof init.body === "string" ? init.body : init.body === void 0 || init.body === null ? void 0 : Buffer.from(await new Response(init.body).arrayBuffer());
+  return new Promise((resolve2, reject) => {
+    const outgoing = send(url2, { method: init.method ?? "GET", headers, agent: agents[url2.protocol], signal: init.signal ?? void 0 }, (response) => {
+      const chunks = [];
+      response.on("data", (chunk) => chunks.push(chunk));
+      response.on("error", reject);
+      response.on("end", () => {
+        const status = response.statusCode ?? 500;
+        const payload = Buffer.concat(chunks);
+        resolve2(new BufferedResponse(url2.href, status, response.statusMessage ?? "", toHeaders(response.headers), payload));
+      });
+    });
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
+function toHeaders(incoming) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value !== void 0) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  return headers;
+}
+var BufferedResponse = class {
+  constructor(url2, status, statusText, headers, payload) {
+    this.url = url2;
+    this.status = status;
+    this.statusText = statusText;
+    this.headers = headers;
+    this.payload = payload;
+    this.ok = status >= 200 && status < 300;
+  }
+  url;
+  status;
+  statusText;
+  headers;
+  payload;
+  ok;
+  redirected = false;
+  type = "basic";
+  bodyUsed = false;
+  get body() {
+    return this.status === 204 || this.status === 304 ? null : new Response(this.payload).body;
+  }
+  async arrayBuffer() {
+    this.bodyUsed = true;
+    return new Uint8Array(this.payload).buffer;
+  }
+  async text() {
+    this.bodyUsed = true;
+    return this.payload.toString("utf8");
+  }
+  async json() {
+    return JSON.parse(await this.text());
+  }
+};
+
+// src/runner/models/openai.ts
+async function openaiAdapter(model, baseURL) {
+  const { default: OpenAI2, APIError: APIError2 } = await Promise.resolve().then(() => (init_openai(), openai_exports));
+  const transport = keepAliveFetch();
+  const client = new OpenAI2({ apiKey: process.env.OPENAI_API_KEY ?? "not-needed", baseURL, maxRetries: 0, logLevel: "off", fetch: transport.fetch });
+  let logprobs = true;
+  return {
+    id: `openai:${client.baseURL}:${model}`,
+    model,
+    async complete(request2, signal) {
+      for (; ; ) {
+        try {
+          const response = await client.chat.completions.create(
+            {
+              model,
+              messages: request2.messages,
+              max_tokens: request2.settings.max_tokens,
+              temperature: request2.settings.temperature,
+              top_p: request2.settings.top_p,
+              stop: request2.settings.stop,
+              ...logprobs ? { logprobs: true } : {}
+            },
+            { signal }
+          );
+          const choice = response.choices[0];
+          const tokens = choice?.logprobs?.content;
+          return {
+            text: choice?.message?.content ?? "",
+            inputTokens: response.usage?.prompt_tokens,
+            outputTokens: response.usage?.completion_tokens,
+            confidence: tokens && tokens.length > 0 ? Math.exp(tokens.reduce((sum, token) => sum + token.logprob, 0)) : void 0
+          };
+        } catch (error62) {
+          if (error62 instanceof APIError2 && error62.status === 400 && logprobs && /logprob/i.test(error62.message)) {
+            logprobs = false;
+            continue;
+          }
+          if (signal.aborted) throw new AdapterError("timed out", true);
+          if (error62 instanceof APIError2 && error62.status !== void 0) {
+            const retryable = error62.status === 429 || error62.status >= 500 || error62.status === 408;
+            throw new AdapterError(`HTTP ${error62.status}: ${error62.message}`, retryable, error62.headers ? retryAfterMs(error62.headers) : void 0);
+          }
+          throw new AdapterError(error62.message, true);
+        }
+      }
+    },
+    async close() {
+      transport.close();
+    }
+  };
+}
+function retryAfterMs(headers) {
+  const milliseconds = headers.get("retry-after-ms")?.trim();
+  if (milliseconds && Number.isFinite(Number(milliseconds))) return Math.max(0, Number(milliseconds));
+  const after = headers.get("retry-after")?.trim();
+  if (!after) return void 0;
+  if (Number.isFinite(Number(after))) return Math.max(0, Number(after) * 1e3);
+  const date5 = Date.parse(after);
+  return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - Date.now());
+}
+
+// src/runner/models/replay.ts
+async function replayAdapter(file2) {
+  const stored = /* @__PURE__ */ new Map();
+  for (const record2 of await readRecords(file2)) {
+    stored.set(exampleKey(exampleOf(record2)), { prediction: record2.prediction, error: record2.error, record: record2 });
+  }
+  return {
+    id: `replay:${file2}`,
+    model: file2,
+    stored: true,
+    async complete(request2) {
+      const key = exampleKey(request2);
+      const found = stored.get(key);
+      if (!found) throw new AdapterError(`no completion stored in ${file2} for ${describeKey(key)}`, false);
+      if (found.prediction === void 0) throw new AdapterError(found.error ?? `the stored record has no prediction`, false);
+      const number4 = (name) => typeof found.record[name] === "number" ? found.record[name] : void 0;
+      return {
+        text: found.prediction,
+        inputTokens: number4("input_tokens"),
+        outputTokens: number4("output_tokens"),
+        confidence: number4("confidence"),
+        latencyMs: number4("latency_ms"),
+        costUsd: number4("cost_usd")
+      };
+    },
+    async close() {
+    }
+  };
+}
+
+// src/runner/models/index.ts
+var ADAPTERS = {
+  openai: { usage: "openai:MODEL", create: (model, { baseUrl }) => openaiAdapter(model, baseUrl) },
+  command: { usage: 'command:"CMD ARGS"', create: async (command) => commandAdapter(command.replace(/^"(.*)"$/, "$1")) },
+  replay: { usage: "replay:RECORDS.jsonl", create: (file2) => replayAdapter(file2) }
+};
+async function adapterFromSpec(spec, options = {}) {
+  const split = spec.indexOf(":");
+  const rest = spec.slice(split + 1).trim();
+  const adapter = split > 0 && rest ? ADAPTERS[spec.slice(0, split)] : void 0;
+  if (adapter && Object.hasOwn(ADAPTERS, spec.slice(0, split))) return adapter.create(rest, options);
+  const usages = Object.values(ADAPTERS).map(({ usage }) => usage);
+  throw new UsageError(`--model expects ${usages.slice(0, -1).join(", ")} or ${usages.at(-1)}, got "${spec}"`);
+}
+
+// src/runner/progress.ts
+function progressReporter(write, interactive, now = Date.now) {
+  const started = now();
+  let lastTenth = 0;
+  return (done, total) => {
+    const rate = done / Math.max((now() - started) / 1e3, 1e-3);
+    const eta = Math.round((total - done) / Math.max(rate, 1e-9));
+    if (interactive) {
+      const width = 30;
+      const filled = Math.round(done / total * width);
+      write(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s ETA ${eta}s${done === total ? "\n" : ""}`);
+      return;
+    }
+    const tenth = Math.floor(done / total * 10);
+    if (tenth > lastTenth || done === total) {
+      lastTenth = tenth;
+      write(`evalgate: ${done}/${total} (${Math.round(100 * done / total)}%), ${rate.toFixed(1)} per second, about ${eta} s left
+`);
+    }
+  };
+}
+
+// src/runner/run.ts
+var DEFAULT_RUN_OPTIONS = { concurrency: 8, timeoutMs: 6e4, retries: 4, backoffMs: 500 };
+var MAX_RETRY_WAIT_MS = 6e4;
+function describeRun(stats) {
+  return `${stats.records} records (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache) in ${stats.seconds.toFixed(2)} s`;
 }
 var sleep2 = (ms) => new Promise((resolve2) => setTimeout(resolve2, ms));
 async function runSuite(loaded, adapter, options) {
-  const items = workItems(loaded, options);
+  const items = workItems(loaded, options.shard);
   const records = new Array(items.length);
   const stats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0 };
   const runStarted = performance.now();
@@ -47708,14 +47981,14 @@ async function runSuite(loaded, adapter, options) {
     warned.add(kind);
     options.onWarning?.(message);
   };
-  const ask = async (request) => {
+  const ask = async (request2) => {
     for (let attempt = 0; ; attempt++) {
       if (spacing > 0) await pace();
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), options.timeoutMs);
       const started = performance.now();
       try {
-        const completion = await adapter.complete(request, controller.signal);
+        const completion = await adapter.complete(request2, controller.signal);
         return { completion, latencyMs: adapter.stored ? completion.latencyMs ?? NaN : Math.round((performance.now() - started) * 10) / 10 };
       } catch (error62) {
         const failure2 = error62 instanceof AdapterError ? error62 : new AdapterError(error62.message, true);
@@ -47728,24 +48001,24 @@ async function runSuite(loaded, adapter, options) {
       }
     }
   };
-  const lookUpOrAsk = async (request) => {
-    const cached2 = await cache?.get(adapter, request);
+  const lookUpOrAsk = async (request2) => {
+    const cached2 = await cache?.get(adapter, request2);
     if (cached2) return { completion: cached2, latencyMs: cached2.latencyMs ?? NaN, cached: true };
-    const { completion, latencyMs } = await ask(request);
+    const { completion, latencyMs } = await ask(request2);
     try {
-      await cache?.set(adapter, request, { ...completion, latencyMs });
+      await cache?.set(adapter, request2, { ...completion, latencyMs });
     } catch (error62) {
       warnOnce("cache", `the completion cache cannot be written (${error62.message}): this run's completions will be asked again next time`);
     }
     return { completion, latencyMs, cached: false };
   };
   const answers = /* @__PURE__ */ new Map();
-  const call = (request) => {
-    if (!cache) return lookUpOrAsk(request);
-    const key = cache.keyOf(adapter, request);
+  const call = (request2) => {
+    if (!cache) return lookUpOrAsk(request2);
+    const key = cache.keyOf(adapter, request2);
     const earlier = answers.get(key);
     if (earlier) return earlier.then((answer2) => ({ ...answer2, cached: true }));
-    const answer = lookUpOrAsk(request);
+    const answer = lookUpOrAsk(request2);
     answers.set(key, answer);
     return answer;
   };
@@ -47796,117 +48069,101 @@ async function runSuite(loaded, adapter, options) {
   return { records, stats };
 }
 
-// src/runner/merge.ts
-async function mergeShards(files, expected) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const file2 of files) {
-    await forEachRecord(
-      file2,
-      (record2, line) => {
-        const key = exampleKey(record2.scenario, record2.id, record2.perturbation?.name);
-        if (byKey.has(key)) {
-          throw new InputError(file2, line, `${describe3(key)} is already in another shard (or twice in this one)`);
-        }
-        byKey.set(key, record2);
-      },
-      file2,
-      { allowEmpty: true }
-    );
-  }
-  if (byKey.size === 0) throw new InputError(files.join(", "), void 0, "no records: every shard is empty");
-  if (!expected) return [...byKey.values()];
-  const missing = expected.filter((key) => !byKey.has(key));
-  const wanted = new Set(expected);
-  const unexpected = [...byKey.keys()].filter((key) => !wanted.has(key));
-  if (missing.length > 0 || unexpected.length > 0) {
-    const list = (keys) => keys.slice(0, 5).map(describe3).join(", ") + (keys.length > 5 ? `, and ${keys.length - 5} more` : "");
-    const problems = [missing.length > 0 && `${missing.length} examples of the suite are in no shard (${list(missing)})`, unexpected.length > 0 && `${unexpected.length} records are not in the suite (${list(unexpected)})`];
-    throw new InputError(files.join(", "), void 0, problems.filter(Boolean).join("; "));
-  }
-  return expected.map((key) => byKey.get(key));
-}
-function describe3(key) {
-  const [scenario, id, perturbation] = key.split("\0");
-  return `${scenario}/${id}${perturbation ? ` (${perturbation})` : ""}`;
-}
+// node_modules/obscenity/dist/index.mjs
+var import_index2 = __toESM(require_dist2(), 1);
+var DataSet = import_index2.default.DataSet;
+var ParserError = import_index2.default.ParserError;
+var PhraseBuilder = import_index2.default.PhraseBuilder;
+var RegExpMatcher = import_index2.default.RegExpMatcher;
+var SyntaxKind = import_index2.default.SyntaxKind;
+var TextCensor = import_index2.default.TextCensor;
+var assignIncrementingIds = import_index2.default.assignIncrementingIds;
+var asteriskCensorStrategy = import_index2.default.asteriskCensorStrategy;
+var collapseDuplicatesTransformer = import_index2.default.collapseDuplicatesTransformer;
+var compareMatchByPositionAndId = import_index2.default.compareMatchByPositionAndId;
+var createSimpleTransformer = import_index2.default.createSimpleTransformer;
+var createStatefulTransformer = import_index2.default.createStatefulTransformer;
+var englishDataset = import_index2.default.englishDataset;
+var englishRecommendedBlacklistMatcherTransformers = import_index2.default.englishRecommendedBlacklistMatcherTransformers;
+var englishRecommendedTransformers = import_index2.default.englishRecommendedTransformers;
+var englishRecommendedWhitelistMatcherTransformers = import_index2.default.englishRecommendedWhitelistMatcherTransformers;
+var fixedCharCensorStrategy = import_index2.default.fixedCharCensorStrategy;
+var fixedPhraseCensorStrategy = import_index2.default.fixedPhraseCensorStrategy;
+var grawlixCensorStrategy = import_index2.default.grawlixCensorStrategy;
+var keepEndCensorStrategy = import_index2.default.keepEndCensorStrategy;
+var keepStartCensorStrategy = import_index2.default.keepStartCensorStrategy;
+var parseRawPattern = import_index2.default.parseRawPattern;
+var pattern = import_index2.default.pattern;
+var randomCharFromSetCensorStrategy = import_index2.default.randomCharFromSetCensorStrategy;
+var remapCharactersTransformer = import_index2.default.remapCharactersTransformer;
+var resolveConfusablesTransformer = import_index2.default.resolveConfusablesTransformer;
+var resolveLeetSpeakTransformer = import_index2.default.resolveLeetSpeakTransformer;
+var skipNonAlphabeticTransformer = import_index2.default.skipNonAlphabeticTransformer;
+var toAsciiLowerCaseTransformer = import_index2.default.toAsciiLowerCaseTransformer;
 
-// src/runner/progress.ts
-function progressReporter(write, interactive, now = Date.now) {
-  const started = now();
-  let lastTenth = 0;
-  return (done, total) => {
-    const rate = done / Math.max((now() - started) / 1e3, 1e-3);
-    const eta = Math.round((total - done) / Math.max(rate, 1e-9));
-    if (interactive) {
-      const width = 30;
-      const filled = Math.round(done / total * width);
-      write(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s ETA ${eta}s${done === total ? "\n" : ""}`);
-      return;
-    }
-    const tenth = Math.floor(done / total * 10);
-    if (tenth > lastTenth || done === total) {
-      lastTenth = tenth;
-      write(`evalgate: ${done}/${total} (${Math.round(100 * done / total)}%), ${rate.toFixed(1)} per second, about ${eta} s left
-`);
+// src/runner/scoring/toxicity.ts
+function lexicalToxicity() {
+  const matcher = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
+  return {
+    async score(text) {
+      const matches = matcher.hasMatch(text) ? matcher.getAllMatches(text).length : 0;
+      return matches === 0 ? 0 : Math.min(1, 0.25 + 0.25 * matches);
+    },
+    async close() {
     }
   };
 }
-
-// src/records/write.ts
-import { writeFile as writeFile2 } from "node:fs/promises";
-async function writeRecords(path2, records) {
-  await writeFile2(path2, records.map((record2) => JSON.stringify(record2)).join("\n") + "\n");
-}
-
-// src/cli.ts
-var EXIT_OK = 0;
-var EXIT_GATE_FAILED = 1;
-var EXIT_BAD_INPUT = 2;
-function shardOption(text) {
-  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
-  const index = Number(match?.[1]);
-  const count = Number(match?.[2]);
-  if (!match || count < 1 || index < 1 || index > count) throw new InvalidArgumentError(`expected i/n with 1 <= i <= n, got "${text}"`);
-  return { index, count };
-}
-function collect(value, previous) {
-  return [...previous, value];
-}
-var DEMO_INTRODUCTION = `evalgate demo: a billing customer-support assistant and two candidates to replace it (synthetic data,
-examples/billing/generate.mjs). Candidate A is more accurate and faster but overconfident on
-ambiguous billing exceptions; candidate B is a little less accurate, well calibrated, slower and
-more often rate-limited. Same models, two policies, different decisions:
-
-`;
-function integerOption(minimum, maximum) {
-  return (text) => {
-    const value = Number(text);
-    if (!/^\d+$/.test(text.trim()) || value < minimum || value > maximum) {
-      throw new InvalidArgumentError(`expected an integer from ${minimum} to ${maximum}, got "${text}"`);
-    }
-    return value;
+function commandToxicity(command, timeoutMs) {
+  const program2 = new JsonLinesProcess(command, "the toxicity command");
+  return {
+    async score(text) {
+      const { toxicity } = await program2.request({ text }, AbortSignal.timeout(timeoutMs));
+      if (typeof toxicity !== "number" || toxicity < 0 || toxicity > 1) throw new Error(`the toxicity command answered ${JSON.stringify(toxicity)}, not a number in [0, 1]`);
+      return toxicity;
+    },
+    close: () => program2.close()
   };
 }
-function buildProgram(io, setExitCode) {
-  const program2 = new Command("evalgate").description("Gate model releases on many metrics at once (HELM-style metrics with confidence intervals).").exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).showHelpAfterError();
-  program2.command("metrics").description("Compute every metric, with 95% bootstrap confidence intervals, from a records file (JSON Lines).").argument("<records>", "records file, one JSON record per line").option("--json", 'print {"overall": {...}, "scenarios": {...}} as JSON on stdout and nothing else').option("--seed <n>", "seed of the bootstrap", integerOption(0, 2 ** 32 - 1), DEFAULT_COMPUTE_OPTIONS.seed).option("--resamples <n>", "bootstrap resamples (0: no intervals)", integerOption(0, 1e6), DEFAULT_COMPUTE_OPTIONS.resamples).option("--min-group-size <n>", "smallest group counted in worst-group and gap metrics", integerOption(1, Number.MAX_SAFE_INTEGER), DEFAULT_COMPUTE_OPTIONS.minGroupSize).action(async (records, flags) => {
-    const table = await loadRecordTable(records);
-    const report = computeMetrics(table, { seed: flags.seed, resamples: flags.resamples, minGroupSize: flags.minGroupSize });
-    io.stdout(flags.json ? `${JSON.stringify(report)}
-` : metricsText(report, flags.minGroupSize));
-  });
-  program2.command("gate").description("Decide pass / warn / fail for a candidate against a policy and, optionally, a baseline.").requiredOption("--policy <file>", "policy file (YAML or JSON)").requiredOption("--candidate <file>", "the candidate's records (JSON Lines) or metrics (JSON of evalgate metrics --json)").option("--baseline <file>", "the baseline's records or metrics; without it, regression budgets are skipped").option("--markdown <file>", "also write the report as markdown (the pull-request comment)").option("--json <file>", "also write the report as JSON").action(async (flags) => {
-    const policy = await loadPolicy(flags.policy);
-    const candidate = await loadRun(flags.candidate);
-    const baseline = flags.baseline ? await loadRun(flags.baseline) : void 0;
-    const result = evaluateGate({ policy: policy.policy, candidate, baseline });
-    const report = buildGateReport(result, policy, candidate, baseline, result.candidateMetrics.scenarios);
-    if (flags.markdown) await writeFile3(flags.markdown, gateMarkdown(report, policy.policy.settings.min_group_size));
-    if (flags.json) await writeFile3(flags.json, `${JSON.stringify(report, null, 2)}
+
+// src/cli/commands/run.ts
+async function runCommand(flags, { io }) {
+  const loaded = await loadSuite(flags.suite);
+  const adapter = await adapterFromSpec(flags.model, { baseUrl: flags.baseUrl });
+  const toxicity = flags.toxicityCommand ? commandToxicity(flags.toxicityCommand, flags.timeout) : lexicalToxicity();
+  try {
+    const { records, stats } = await runSuite(loaded, adapter, {
+      concurrency: flags.concurrency,
+      requestsPerMinute: flags.rpm,
+      timeoutMs: flags.timeout,
+      retries: flags.retries,
+      backoffMs: DEFAULT_RUN_OPTIONS.backoffMs,
+      cache: flags.cache ? new CompletionCache(flags.cacheDir) : void 0,
+      toxicity,
+      shard: flags.shard,
+      onProgress: progressReporter(io.stderr, io.interactive === true),
+      onWarning: (message) => io.stderr(`evalgate: warning: ${message}
+`)
+    });
+    await writeRecords(flags.out, records);
+    io.stderr(`evalgate: ${flags.out}: ${describeRun(stats)}
 `);
-    io.stdout(gateText(report, io.colour ?? false));
-    setExitCode(result.verdict === "fail" ? EXIT_GATE_FAILED : EXIT_OK);
-  });
+  } finally {
+    await adapter.close();
+    await toxicity.close();
+  }
+}
+function registerRun(program2, context) {
+  program2.command("run").description("Run an evaluation suite against a model and write one record per example (JSON Lines).").requiredOption("--suite <file>", "suite file (YAML or JSON)").requiredOption("--model <spec>", 'openai:MODEL | command:"CMD ARGS" | replay:RECORDS.jsonl').option("--base-url <url>", "OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)").requiredOption("--out <file>", "records file to write").option("--concurrency <n>", "requests in flight", integerOption(1, 1024), DEFAULT_RUN_OPTIONS.concurrency).option("--rpm <n>", "at most this many requests started per minute", integerOption(1, 1e6)).option("--timeout <ms>", "per-request time-out in milliseconds", integerOption(1, 36e5), DEFAULT_RUN_OPTIONS.timeoutMs).option("--retries <n>", "retries of a failed call (429, 5xx, network, time-out)", integerOption(0, 20), DEFAULT_RUN_OPTIONS.retries).option("--cache-dir <dir>", "completion cache directory", ".evalgate/completions").option("--no-cache", "ask the model even for cached completions").option("--shard <i/n>", "run only shard i of n (1-based); an instance and its variants stay together", shardOption).option("--toxicity-command <cmd>", "score toxicity with this program (JSON Lines) instead of the built-in word list").action((flags) => runCommand(flags, context));
+}
+
+// src/cli/commands/schema.ts
+function registerSchema(program2, { io }) {
+  program2.command("schema").description("Print the JSON Schema of policy files (for editors).").action(() => io.stdout(`${JSON.stringify(policyJsonSchema(), null, 2)}
+`));
+}
+
+// src/cli/commands/validate.ts
+function registerValidate(program2, { io, setExitCode }) {
   program2.command("validate").description("Check policy files; print every problem with its file, line and column.").argument("<policies...>", "policy files").action(async (files) => {
     let invalid = false;
     for (const file2 of files) {
@@ -47923,98 +48180,18 @@ function buildProgram(io, setExitCode) {
     }
     setExitCode(invalid ? EXIT_BAD_INPUT : EXIT_OK);
   });
-  const compare2 = async (policyFiles, candidateSpecs, baselineFile) => {
-    const candidates = candidateSpecs.map((spec) => {
-      const split = spec.indexOf("=");
-      if (split <= 0 || split === spec.length - 1) throw new UsageError(`--candidate expects NAME=FILE, got "${spec}"`);
-      return { name: spec.slice(0, split), file: spec.slice(split + 1) };
-    });
-    const policies = await Promise.all(policyFiles.map(loadPolicy));
-    const runs = await Promise.all(candidates.map(({ file: file2 }) => loadRun(file2)));
-    const baseline = baselineFile ? await loadRun(baselineFile) : void 0;
-    const cells = policies.flatMap(
-      (policy) => candidates.map((candidate, index) => ({ policy: policy.policy.name, candidate: candidate.name, result: evaluateGate({ policy: policy.policy, candidate: runs[index], baseline }) }))
-    );
-    return decisionMatrixText(policies.map((policy) => policy.policy.name), candidates.map(({ name }) => name), cells);
-  };
-  program2.command("compare").description("The decision matrix: each candidate under each policy, which one each policy would ship and why not the others.").requiredOption("--policy <file>", "a policy file (repeat for several)", collect, []).requiredOption("--candidate <name=file>", "a named candidate (repeat for several)", collect, []).option("--baseline <file>", "the baseline's records or metrics").action(async (flags) => {
-    if (flags.policy.length === 0 || flags.candidate.length === 0) throw new UsageError("compare needs at least one --policy and one --candidate NAME=FILE");
-    io.stdout(await compare2(flags.policy, flags.candidate, flags.baseline));
-  });
-  program2.command("demo").description("The bundled example: two candidate billing assistants under two policies, side by side.").action(async () => {
-    const root = fileURLToPath(new URL("..", import.meta.url));
-    const at = (path2) => relative(process.cwd(), join4(root, path2)) || ".";
-    io.stdout(DEMO_INTRODUCTION);
-    io.stdout(
-      await compare2(
-        [at("policies/customer-support.yml"), at("policies/realtime-chat.yml")],
-        [`candidate-a=${at("examples/billing/candidate-a.jsonl")}`, `candidate-b=${at("examples/billing/candidate-b.jsonl")}`],
-        at("examples/billing/baseline.jsonl")
-      )
-    );
-    io.stdout(`
-One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")} --candidate ${at("examples/billing/candidate-a.jsonl")} --baseline ${at("examples/billing/baseline.jsonl")}
-`);
-  });
-  program2.command("run").description("Run an evaluation suite against a model and write one record per example (JSON Lines).").requiredOption("--suite <file>", "suite file (YAML or JSON)").requiredOption("--model <spec>", 'openai:MODEL | command:"CMD ARGS" | replay:RECORDS.jsonl').option("--base-url <url>", "OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)").requiredOption("--out <file>", "records file to write").option("--concurrency <n>", "requests in flight", integerOption(1, 1024), DEFAULT_RUN_OPTIONS.concurrency).option("--rpm <n>", "at most this many requests started per minute", integerOption(1, 1e6)).option("--timeout <ms>", "per-request time-out in milliseconds", integerOption(1, 36e5), DEFAULT_RUN_OPTIONS.timeoutMs).option("--retries <n>", "retries of a failed call (429, 5xx, network, time-out)", integerOption(0, 20), DEFAULT_RUN_OPTIONS.retries).option("--cache-dir <dir>", "completion cache directory", ".evalgate/completions").option("--no-cache", "ask the model even for cached completions").option("--shard <i/n>", "run only shard i of n (1-based); an instance and its variants stay together", shardOption).option("--toxicity-command <cmd>", "score toxicity with this program (JSON Lines) instead of the built-in word list").action(async (flags) => {
-    const loaded = await loadSuite(flags.suite);
-    const adapter = await adapterFromSpec(flags.model, flags.baseUrl);
-    const cache = flags.cache ? new CompletionCache(flags.cacheDir) : void 0;
-    const toxicity = flags.toxicityCommand ? commandToxicity(flags.toxicityCommand, flags.timeout) : lexicalToxicity();
-    try {
-      const { records, stats } = await runSuite(loaded, adapter, {
-        concurrency: flags.concurrency,
-        requestsPerMinute: flags.rpm,
-        timeoutMs: flags.timeout,
-        retries: flags.retries,
-        backoffMs: DEFAULT_RUN_OPTIONS.backoffMs,
-        cache,
-        toxicity,
-        shard: flags.shard,
-        onProgress: progressReporter(io.stderr, io.interactive === true),
-        onWarning: (message) => io.stderr(`evalgate: warning: ${message}
-`)
-      });
-      await writeRecords(flags.out, records);
-      io.stderr(`evalgate: ${flags.out}: ${describeRun(stats)}
-`);
-    } finally {
-      await adapter.close();
-      await toxicity.close();
-    }
-  });
-  program2.command("merge").description("Combine the records of shards (evalgate run --shard) into one file; refuse duplicates, and with --suite gaps.").argument("<shards...>", "records files of the shards").requiredOption("--out <file>", "merged records file").option("--suite <file>", "the suite the shards ran: every example must be in exactly one shard").action(async (files, flags) => {
-    const expected = flags.suite ? exampleKeys(await loadSuite(flags.suite)) : void 0;
-    const records = await mergeShards(files, expected);
-    await writeRecords(flags.out, records);
-    io.stderr(`evalgate: ${records.length} records from ${files.length} shards to ${flags.out}
-`);
-  });
-  program2.command("import").description("Turn another tool's output into evalgate records (or a metrics file of its summary numbers).").requiredOption("--from <tool>", "helm | lm-eval | promptfoo | metrics").argument(
-    "<path>",
-    "lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder; helm: a run directory (-> records, or metrics with --summary); promptfoo: the JSON of promptfoo eval -o (-> records); metrics: an evalgate metrics file (checked)"
-  ).requiredOption("--out <file>", "records (JSON Lines) or metrics (JSON) file to write").option("--provider <id>", "promptfoo: the provider to import when the file has several").option("--group-vars <names>", "promptfoo: test variables to keep as groups, comma-separated").option("--summary", "helm: HELM's own summary numbers (stats.json) as a metrics file instead of records").action(async (path2, flags) => {
-    if (!IMPORT_FORMATS.includes(flags.from)) throw new UsageError(`--from ${flags.from} is not supported; supported: ${IMPORT_FORMATS.join(", ")}`);
-    const groupVars = flags.groupVars?.split(",").map((name) => name.trim()).filter(Boolean);
-    const imported = await importResults(flags.from, path2, { provider: flags.provider, groupVars, summary: flags.summary });
-    if (imported.kind === "metrics") {
-      await writeFile3(flags.out, `${JSON.stringify(imported.report)}
-`);
-      io.stderr(`evalgate: ${Object.keys(imported.report.overall).length} summary metrics from ${path2} to ${flags.out}
-`);
-    } else {
-      await writeRecords(flags.out, imported.records);
-      io.stderr(`evalgate: ${imported.records.length} records from ${path2} to ${flags.out}
-`);
-    }
-  });
-  program2.command("schema").description("Print the JSON Schema of policy files (for editors).").action(() => io.stdout(`${JSON.stringify(policyJsonSchema(), null, 2)}
-`));
+}
+
+// src/cli/index.ts
+var COMMANDS = [registerMetrics, registerGate, registerValidate, registerCompare, registerDemo, registerRun, registerMerge, registerImport, registerSchema];
+function buildProgram(context) {
+  const program2 = new Command("evalgate").description("Gate model releases on many metrics at once (HELM-style metrics with confidence intervals).").exitOverride().configureOutput({ writeOut: context.io.stdout, writeErr: context.io.stderr }).showHelpAfterError();
+  for (const register of COMMANDS) register(program2, context);
   return program2;
 }
 async function runCli(argv, io) {
   let exitCode = EXIT_OK;
-  const program2 = buildProgram(io, (code) => exitCode = code);
+  const program2 = buildProgram({ io, setExitCode: (code) => exitCode = code });
   try {
     if (argv.length === 0) {
       program2.outputHelp();
@@ -48026,13 +48203,19 @@ async function runCli(argv, io) {
     if (error62 instanceof CommanderError) {
       return error62.exitCode === 0 ? EXIT_OK : EXIT_BAD_INPUT;
     }
-    if (error62 instanceof InputError || error62 instanceof ConfigError || error62 instanceof UsageError) {
+    if (isBadInput(error62)) {
       io.stderr(`evalgate: ${error62.message.split("\n").map(escapeTerminal).join("\nevalgate: ")}
 `);
       return EXIT_BAD_INPUT;
     }
     throw error62;
   }
+}
+
+// src/process/signals.ts
+function exitOnSignals() {
+  process.once("SIGINT", () => process.exit(130));
+  process.once("SIGTERM", () => process.exit(143));
 }
 
 // src/bin.ts

@@ -1,5 +1,5 @@
-import { runCli } from './cli.js';
-import { exitOnSignals } from './runner/json-lines-process.js';
+import { runCli } from './cli/index.js';
+import { exitOnSignals } from './process/signals.js';
 
 /**
  * The CLI's entry point and the one place it ends the process. Unexpected errors are bugs: print them

@@ -1,6 +1,6 @@
-import { run } from './main.js';
-import { exitOnSignals } from './runner/json-lines-process.js';
+import { run } from './action/main.js';
+import { exitOnSignals } from './process/signals.js';
 
-// The action's entry point: everything happens in main.ts.
+// The action's entry point: everything happens in action/main.ts.
 exitOnSignals();
 await run();

@@ -1,19 +1,12 @@
 import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
+import { ConfigError } from '../errors.js';
 import { closest } from './suggest.js';
 
 /*
  * Configuration files (policies, suites) are YAML or JSON validated by a zod schema. Every problem is
  * reported at once, each as "file:line:col key.path: message", with a suggestion for a misspelt key.
  */
-
-/** Every problem of a configuration file, one line each, in file order. */
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(problems.join('\n'));
-    this.name = 'ConfigError';
-  }
-}
 
 export type Path = Array<string | number>;
 

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
+import { exampleKey } from '../records/key.js';
 import type { MetricsReport } from '../metrics/compute.js';
-import { InputError } from '../records/errors.js';
+import { InputError } from '../errors.js';
 import type { EvalRecord, Perturbation } from '../records/types.js';
 import { readJsonFile } from './read-json.js';
+import type { Imported, Importer, ImportOptions } from './types.js';
 
 /*
  * A HELM run directory -> records, one per instance and perturbation (train trial 0, test split; the
@@ -56,7 +58,7 @@ function kindOf(perturbation: HelmPerturbation): Perturbation['kind'] {
   return perturbation.fairness && !perturbation.robustness ? 'fairness' : 'robustness';
 }
 
-const keyOf = (id: string, perturbation: HelmPerturbation | undefined) => `${id}\u0000${perturbation?.name ?? ''}`;
+const keyOf = (id: string, perturbation: HelmPerturbation | undefined) => exampleKey({ scenario: '', id, perturbation: perturbation?.name });
 
 /** A request of a separate-choice adapter (multiple_choice_separate_*): it scores one choice. */
 const isSeparateChoice = (request: RequestState) => typeof request.reference_index === 'number';
@@ -146,3 +148,10 @@ export async function importHelmStats(directory: string): Promise<MetricsReport>
   if (Object.keys(overall).length === 0) throw new InputError(join(directory, 'stats.json'), undefined, 'no test-split statistics');
   return { overall, scenarios: {} };
 }
+
+/** A HELM run directory: records, or with `summary` HELM's own numbers as a metrics file. */
+export const helmImporter = {
+  format: 'helm',
+  importResults: async (directory: string, options: ImportOptions): Promise<Imported> =>
+    options.summary ? { kind: 'metrics', report: await importHelmStats(directory) } : { kind: 'records', records: await importHelm(directory) },
+} as const satisfies Importer;

@@ -1,31 +1,25 @@
-import { loadRun } from '../gate/inputs.js';
-import type { MetricsReport } from '../metrics/compute.js';
-import { InputError } from '../records/errors.js';
-import type { EvalRecord } from '../records/types.js';
-import { importHelm, importHelmStats } from './helm.js';
-import { importLmEval, importLmEvalResults, isLmEvalSummary } from './lm-eval.js';
-import { importPromptfoo, type PromptfooImportOptions } from './promptfoo.js';
+import { writeFile } from 'node:fs/promises';
+import { writeRecords } from '../records/write.js';
+import { helmImporter } from './helm.js';
+import { lmEvalImporter } from './lm-eval.js';
+import { metricsImporter } from './metrics.js';
+import { promptfooImporter } from './promptfoo.js';
+import type { Imported, Importer, ImportOptions } from './types.js';
 
-export type ImportFormat = 'helm' | 'lm-eval' | 'promptfoo' | 'metrics';
-export const IMPORT_FORMATS: readonly ImportFormat[] = ['helm', 'lm-eval', 'promptfoo', 'metrics'];
+export type { Imported, ImportOptions } from './types.js';
 
-/** Another tool's output as records, or (lm-eval results files) as a metrics report. */
-export type Imported = { kind: 'records'; records: EvalRecord[] } | { kind: 'metrics'; report: MetricsReport };
+/** Every importer, by the format name users give. */
+const IMPORTERS = [helmImporter, lmEvalImporter, promptfooImporter, metricsImporter] as const satisfies readonly Importer[];
 
-export interface ImportOptions extends PromptfooImportOptions {
-  /** HELM: its own summary numbers (stats.json) rather than per-instance records. */
-  summary?: boolean;
+export type ImportFormat = (typeof IMPORTERS)[number]['format'];
+export const IMPORT_FORMATS: readonly ImportFormat[] = IMPORTERS.map((importer) => importer.format);
+
+export function importResults(format: ImportFormat, path: string, options: ImportOptions = {}): Promise<Imported> {
+  return IMPORTERS.find((importer) => importer.format === format)!.importResults(path, options);
 }
 
-export async function importResults(format: ImportFormat, path: string, options: ImportOptions = {}): Promise<Imported> {
-  if (format === 'helm') return options.summary ? { kind: 'metrics', report: await importHelmStats(path) } : { kind: 'records', records: await importHelm(path) };
-  if (format === 'promptfoo') return { kind: 'records', records: await importPromptfoo(path, options) };
-  if (format === 'metrics') {
-    // An evalgate metrics file (evalgate metrics --json), checked.
-    const run = await loadRun(path);
-    if (run.kind !== 'metrics') throw new InputError(path, undefined, 'not a metrics file (expected the JSON of evalgate metrics --json)');
-    return { kind: 'metrics', report: run.report };
-  }
-  const summary = await isLmEvalSummary(path);
-  return summary ? { kind: 'metrics', report: await importLmEvalResults(summary) } : { kind: 'records', records: await importLmEval(path) };
+/** Writes what was imported: records as JSON Lines, a metrics report as JSON. */
+export async function writeImported(file: string, imported: Imported): Promise<void> {
+  if (imported.kind === 'metrics') await writeFile(file, `${JSON.stringify(imported.report)}\n`);
+  else await writeRecords(file, imported.records);
 }

@@ -1,9 +1,10 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { MetricsReport } from '../metrics/compute.js';
-import { InputError } from '../records/errors.js';
+import { InputError } from '../errors.js';
 import type { EvalRecord } from '../records/types.js';
 import { readJsonFile } from './read-json.js';
+import type { Imported, Importer, ImportOptions } from './types.js';
 
 /*
  * lm-evaluation-harness per-sample files (`samples_<task>_<timestamp>.jsonl`, or the older `.json`,
@@ -220,3 +221,12 @@ export async function isLmEvalSummary(path: string): Promise<string | undefined>
     return undefined;
   }
 }
+
+/** lm-eval samples files (-> records) or a results file (-> metrics), or their folder. */
+export const lmEvalImporter = {
+  format: 'lm-eval',
+  async importResults(path: string): Promise<Imported> {
+    const summary = await isLmEvalSummary(path);
+    return summary ? { kind: 'metrics', report: await importLmEvalResults(summary) } : { kind: 'records', records: await importLmEval(path) };
+  },
+} as const satisfies Importer;

@@ -1,6 +1,7 @@
-import { InputError } from '../records/errors.js';
+import { InputError } from '../errors.js';
 import type { EvalRecord } from '../records/types.js';
 import { readJsonFile } from './read-json.js';
+import type { Imported, Importer, ImportOptions } from './types.js';
 
 /*
  * promptfoo's `promptfoo eval -o results.json` -> records: one per test case (and prompt), `correct`
@@ -28,13 +29,6 @@ interface PromptfooResult {
   vars?: Record<string, unknown>;
 }
 
-export interface PromptfooImportOptions {
-  /** The provider to import when the file has several. */
-  provider?: string;
-  /** Test variables to keep as groups (e.g. dialect, segment). */
-  groupVars?: string[];
-}
-
 const providerOf = (result: PromptfooResult) => (typeof result.provider === 'string' ? result.provider : (result.provider?.id ?? 'unknown'));
 
 const FAILURE_REASON_ERROR = 2;
@@ -48,7 +42,7 @@ function callErrorOf(result: PromptfooResult): string | undefined {
   return error && (output === undefined || output === null) ? String(error) : undefined;
 }
 
-export async function importPromptfoo(file: string, options: PromptfooImportOptions = {}): Promise<EvalRecord[]> {
+export async function importPromptfoo(file: string, options: ImportOptions = {}): Promise<EvalRecord[]> {
   const output = await readJsonFile<{ results?: { results?: PromptfooResult[] } | PromptfooResult[] }>(file);
   const results = Array.isArray(output.results) ? output.results : output.results?.results;
   if (!Array.isArray(results)) throw new InputError(file, undefined, 'no "results.results" list (expected the JSON of promptfoo eval -o)');
@@ -86,3 +80,9 @@ export async function importPromptfoo(file: string, options: PromptfooImportOpti
       return record;
     });
 }
+
+/** The JSON of `promptfoo eval -o` (-> records). */
+export const promptfooImporter = {
+  format: 'promptfoo',
+  importResults: async (file: string, options: ImportOptions): Promise<Imported> => ({ kind: 'records', records: await importPromptfoo(file, options) }),
+} as const satisfies Importer;

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { InputError } from '../records/errors.js';
+import { InputError } from '../errors.js';
 
 /** Another tool's JSON output file, parsed; a missing or broken file is bad input naming the file. */
 export async function readJsonFile<T>(file: string, whenMissing = 'no such file', parse: (text: string) => unknown = JSON.parse): Promise<T> {

@@ -1,3 +1,4 @@
+import { instanceKey } from '../records/key.js';
 import type { EvalRecord } from '../records/types.js';
 
 /*
@@ -55,7 +56,7 @@ export interface RowOrder {
 export interface RecordTable {
   size: number;
   scenarios: string[];
-  /** Instance keys "scenario\u0000id", indexed by instance number. */
+  /** Instance keys (records/key.ts), indexed by instance number. */
   instanceKeys: string[];
   scenarioOf: Int32Array;
   instanceOf: Int32Array;
@@ -106,7 +107,7 @@ export class RecordTableBuilder {
     if (instance === undefined) {
       instance = this.instanceKeys.length;
       ids.set(record.id, instance);
-      this.instanceKeys.push(`${record.scenario}\u0000${record.id}`);
+      this.instanceKeys.push(instanceKey(record.scenario, record.id));
     }
     this.scenarioOf.set(row, scenario);
     this.instanceOf.set(row, instance);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { ConfigError, parseYamlConfig, type Path } from '../config/yaml-config.js';
+import { parseYamlConfig, type Path } from '../config/yaml-config.js';
+import { ConfigError } from '../errors.js';
 import { closest } from '../config/suggest.js';
 import { lookupMetric, METRICS } from '../metrics/registry.js';
 import { policySchema, type Policy } from './schema.js';
@@ -13,8 +14,6 @@ export interface LoadedPolicy {
   sha256: string;
 }
 
-/** A policy's problems: a ConfigError, one "file:line:col key.path: message" per line. */
-export { ConfigError as PolicyError } from '../config/yaml-config.js';
 
 /** "unknown metric" with a suggestion, or undefined for a metric the registry knows. */
 function metricProblem(name: string): string | undefined {

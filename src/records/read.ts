@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { InputError } from './errors.js';
+import { InputError } from '../errors.js';
 import type { EvalRecord } from './types.js';
 import { recordProblem } from './validate.js';
 

@@ -1,52 +1,131 @@
-/*
- * Making text that came from data (scenario, group and metric names, instance ids, file names, and
- * reasons quoting them) inert where it is shown. Data can hold anything a model or another tool
- * wrote: markup, line ends that start a workflow command, mentions that notify people, links.
- */
+import { markdownTable } from 'markdown-table';
+import { countOutcomes } from '../gate/verdict.js';
+import { DIMENSIONS } from '../metrics/registry.js';
+import { formatInterval, formatNumber, METRIC_TABLE_ALIGN, METRIC_TABLE_HEADER, metricRows } from './format.js';
+import type { GateReport } from './json.js';
+import { codeSpan, escapeHtml, escapeMarkdown, mermaidLabel } from './escape.js';
 
-/** Longest piece of data shown; longer is cut, so one value cannot push the report out of a comment. */
-const MAX_SHOWN = 400;
-/** Control characters, line and paragraph separators, and the invisible marks that reorder or hide text (bidi overrides, zero-width). */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
-/** U+2060 WORD JOINER: invisible, and enough to stop GitHub reading a mention or an autolink. */
-const JOINER = '\u2060';
+/** GitHub's limit on a comment is 65,536 characters; stay under it. */
+export const MAX_COMMENT_CHARACTERS = 65000;
 
-function cut(text: string): string {
-  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
+const STATUS_ICON: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', warn: '⚠️ warn', skipped: '⏭️ skipped', error: '💥 error', off: '➖ off' };
+const VERDICT_ICON: Record<string, string> = { pass: '✅', warn: '⚠️', fail: '❌' };
+
+type CheckRow = GateReport['checks'][number];
+
+export function changeText(check: CheckRow): string {
+  const comparison = check.comparison;
+  if (!comparison) return '-';
+  const sign = comparison.change > 0 ? '+' : '';
+  const evidence = comparison.method === 'paired' && comparison.pWorse !== undefined ? ` (p worse ${comparison.pWorse.toPrecision(2)})` : comparison.method === 'summary' ? ' (point estimates)' : '';
+  return `${sign}${formatNumber(comparison.change)}${evidence}`;
 }
 
-/** No line ends or control characters; @mentions and bare links broken. */
-function defuse(text: string): string {
-  return cut(text)
-    .replace(CONTROL, ' ')
-    .replace(/@/g, `@${JOINER}`)
-    .replace(/:\/\//g, `:${JOINER}//`)
-    .replace(/\b(www)\./gi, `$1${JOINER}.`);
+function checkTable(checks: CheckRow[]): string {
+  const rows = checks.map((check) => [
+    escapeMarkdown(check.metric),
+    escapeMarkdown(check.scope),
+    check.candidate ? `${formatNumber(check.candidate.value)} ${formatInterval(check.candidate.ci)}` : '-',
+    check.comparison ? formatNumber(check.comparison.baseline) : '-',
+    changeText(check),
+    escapeMarkdown(check.threshold),
+    STATUS_ICON[check.status],
+  ]);
+  return markdownTable([['metric', 'scope', 'candidate (95% CI)', 'baseline', 'change', 'threshold', 'status'], ...rows], {
+    align: ['l', 'l', 'r', 'r', 'r', 'l', 'l'],
+  });
 }
 
-/** For markdown text and table cells: markdown and HTML punctuation backslash-escaped. */
-export function escapeMarkdown(text: string): string {
-  return defuse(text).replace(/[\\`*_{}[\]<>#!|~&$]/g, (character) => `\\${character}`);
+export interface MarkdownOptions {
+  /** Groups smaller than this are marked in the per-scenario details (the policy's min_group_size). */
+  minGroupSize?: number;
+  /** A failing verdict waived by this pull-request label. */
+  waivedBy?: string;
 }
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** For text inside an HTML block (a <summary>), where backslash escapes do not apply. */
-export function escapeHtml(text: string): string {
-  return defuse(text).replace(/[&<>"']/g, (character) => ENTITIES[character]);
+function verdictLine(report: GateReport, waivedBy: string | undefined): string {
+  const { blocking, warnings } = countOutcomes(report.checks, report.coverage?.status);
+  const counts = [blocking && `${blocking} blocking check${blocking > 1 ? 's' : ''} failed`, warnings && `${warnings} warning${warnings > 1 ? 's' : ''}`].filter(Boolean).join(', ');
+  const waiver = waivedBy !== undefined && report.verdict === 'fail' ? ` (waived by label ${escapeMarkdown(waivedBy)})` : '';
+  const baseline = report.baseline ? '' : ' · no baseline: regression budgets were skipped';
+  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline}`;
 }
 
-/** A code span: no backtick or line end can close it early. */
-export function codeSpan(text: string): string {
-  return `\`${cut(text).replace(CONTROL, ' ').replace(/`/g, "'")}\``;
+/** A mermaid bar/line chart of candidate vs baseline for the checked metrics on a 0-1 scale. */
+function chart(report: GateReport): string | undefined {
+  const points = report.checks.filter((check) => check.candidate && check.comparison && check.candidate.value >= 0 && check.candidate.value <= 1 && check.comparison.baseline >= 0 && check.comparison.baseline <= 1);
+  if (points.length < 2) return undefined;
+  const label = (check: CheckRow) => mermaidLabel(`${check.metric}${check.scope === 'overall' ? '' : ` (${check.scope})`}`);
+  return [
+    '```mermaid',
+    'xychart-beta',
+    '  title "Candidate (bars) vs baseline (line)"',
+    `  x-axis [${points.map(label).join(', ')}]`,
+    '  y-axis "value" 0 --> 1',
+    `  bar [${points.map((check) => formatNumber(check.candidate!.value)).join(', ')}]`,
+    `  line [${points.map((check) => formatNumber(check.comparison!.baseline)).join(', ')}]`,
+    '```',
+  ].join('\n');
 }
 
-/** For a terminal or a CI log: control characters shown as escapes (\n, \u001b), so data cannot start a workflow command or move the cursor. */
-export function escapeTerminal(text: string): string {
-  return text.replace(CONTROL, (character) => JSON.stringify(character).slice(1, -1));
+function provenance(report: GateReport): string {
+  const run = (summary: GateReport['candidate']) =>
+    `${codeSpan(summary.file)} (${summary.kind === 'records' ? `${summary.records} records, ${summary.instances} instances` : 'summary metrics: point estimates'})`;
+  const paired = report.checks.find((check) => check.comparison?.shared !== undefined)?.comparison?.shared;
+  return [
+    `Policy **${escapeMarkdown(report.policy.name)}** (${codeSpan(report.policy.file)}${report.policy.source ? ` ${escapeMarkdown(report.policy.source)}` : ''}, sha256 ${codeSpan(report.policy.sha256.slice(0, 12))})`,
+    `· candidate ${run(report.candidate)}`,
+    report.baseline
+      ? `· baseline ${run(report.baseline)}${report.baseline.commit ? ` from commit ${codeSpan(report.baseline.commit.slice(0, 7))}` : ''}${paired !== undefined ? `, ${paired} instances shared` : ''}`
+      : '· no baseline',
+  ].join(' ');
 }
 
-/** A label inside a mermaid block: one line, no quote or backtick to end it, and cut like other data. */
-export function mermaidLabel(text: string): string {
-  return `"${cut(text).replace(CONTROL, ' ').replace(/["\\`]/g, ' ')}"`;
+/** The pull-request comment and job summary. Over the size limit, the per-scenario details go first. */
+export function gateMarkdown(report: GateReport, { minGroupSize = 10, waivedBy }: MarkdownOptions = {}): string {
+  const parts: string[] = [verdictLine(report, waivedBy), ''];
+  const regressions = report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status));
+  const coverage = report.coverage && report.coverage.status !== 'pass' ? report.coverage : undefined;
+  if (regressions.length > 0 || coverage) {
+    parts.push('### What blocks or warns, by dimension', '');
+    if (coverage) parts.push(`- **coverage** · ${STATUS_ICON[coverage.status]}: ${escapeMarkdown(coverage.reason)}`);
+    for (const dimension of DIMENSIONS) {
+      const inDimension = regressions.filter((check) => check.dimension === dimension);
+      for (const check of inDimension) {
+        parts.push(`- **${dimension}** · ${STATUS_ICON[check.status]} ${codeSpan(check.metric)} (${escapeMarkdown(check.scope)}): ${escapeMarkdown(check.reasons.join('; '))}`);
+      }
+    }
+    parts.push('');
+  }
+  if (report.tradeoffs.length > 0) {
+    parts.push('### Trade-offs', '');
+    for (const tradeoff of report.tradeoffs) {
+      parts.push(`- ${tradeoff.applied ? 'applied' : 'not applied'}: **${escapeMarkdown(tradeoff.name)}** — ${escapeMarkdown(tradeoff.reasons.join('; '))}`);
+    }
+    parts.push('');
+  }
+  parts.push('### Checks by dimension', '');
+  for (const dimension of DIMENSIONS) {
+    const checks = report.checks.filter((check) => check.dimension === dimension);
+    if (checks.length > 0) parts.push(`#### ${dimension}`, '', checkTable(checks), '');
+  }
+  const picture = chart(report);
+  if (picture) parts.push(picture, '');
+  parts.push(provenance(report), '');
+
+  const main = parts.join('\n');
+  const details = Object.entries(report.scenarios).map(
+    ([scenario, metrics]) =>
+      `<details><summary>Scenario ${escapeHtml(scenario)}: every metric of the candidate</summary>\n\n${markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escapeMarkdown)], { align: METRIC_TABLE_ALIGN })}\n\n</details>\n`,
+  );
+  let text = main;
+  for (const detail of details) {
+    if (text.length + detail.length + 1 > MAX_COMMENT_CHARACTERS) {
+      text += '\n_Per-scenario details left out to stay within the comment size limit._\n';
+      break;
+    }
+    text += `\n${detail}`;
+  }
+  if (text.length > MAX_COMMENT_CHARACTERS) text = `${text.slice(0, MAX_COMMENT_CHARACTERS - 60)}\n\n_Report cut at the comment size limit._\n`;
+  return text;
 }

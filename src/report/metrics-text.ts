@@ -1,7 +1,7 @@
 import { markdownTable } from 'markdown-table';
 import type { MetricSet, MetricsReport } from '../metrics/compute.js';
 import { METRIC_TABLE_ALIGN, METRIC_TABLE_HEADER, metricRows } from './format.js';
-import { escapeTerminal } from './markdown.js';
+import { escapeTerminal } from './escape.js';
 
 /** The readable form of `evalgate metrics`: one table per scope, overall first. */
 export function metricsText(report: MetricsReport, minGroupSize: number): string {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Completion, CompletionRequest, ModelAdapter } from './adapters.js';
+import type { Completion, CompletionRequest, ModelAdapter } from './models/types.js';
 
 /**
  * Completions on disk, addressed by the hash of what determines them (adapter, model, messages,

@@ -1,7 +1,7 @@
-import { InputError } from '../records/errors.js';
+import { InputError } from '../errors.js';
 import { forEachRecord } from '../records/read.js';
 import type { EvalRecord } from '../records/types.js';
-import { exampleKey } from './run.js';
+import { describeKey, exampleKey, exampleOf } from '../records/key.js';
 
 /**
  * Combines the records files of shards into one. A duplicate example is an error; with the keys the
@@ -14,9 +14,9 @@ export async function mergeShards(files: string[], expected?: string[]): Promise
     await forEachRecord(
       file,
       (record, line) => {
-        const key = exampleKey(record.scenario, record.id, record.perturbation?.name);
+        const key = exampleKey(exampleOf(record));
         if (byKey.has(key)) {
-          throw new InputError(file, line, `${describe(key)} is already in another shard (or twice in this one)`);
+          throw new InputError(file, line, `${describeKey(key)} is already in another shard (or twice in this one)`);
         }
         byKey.set(key, record);
       },
@@ -30,14 +30,9 @@ export async function mergeShards(files: string[], expected?: string[]): Promise
   const wanted = new Set(expected);
   const unexpected = [...byKey.keys()].filter((key) => !wanted.has(key));
   if (missing.length > 0 || unexpected.length > 0) {
-    const list = (keys: string[]) => keys.slice(0, 5).map(describe).join(', ') + (keys.length > 5 ? `, and ${keys.length - 5} more` : '');
+    const list = (keys: string[]) => keys.slice(0, 5).map(describeKey).join(', ') + (keys.length > 5 ? `, and ${keys.length - 5} more` : '');
     const problems = [missing.length > 0 && `${missing.length} examples of the suite are in no shard (${list(missing)})`, unexpected.length > 0 && `${unexpected.length} records are not in the suite (${list(unexpected)})`];
     throw new InputError(files.join(', '), undefined, problems.filter(Boolean).join('; '));
   }
   return expected.map((key) => byKey.get(key)!);
-}
-
-function describe(key: string): string {
-  const [scenario, id, perturbation] = key.split('\u0000');
-  return `${scenario}/${id}${perturbation ? ` (${perturbation})` : ''}`;
 }

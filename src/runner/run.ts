@@ -1,11 +1,10 @@
 import type { EvalRecord } from '../records/types.js';
-import { deriveSeed } from '../stats/random.js';
-import { AdapterError, type Completion, type CompletionRequest, type ModelAdapter } from './adapters.js';
+import { AdapterError, type Completion, type CompletionRequest, type ModelAdapter } from './models/types.js';
 import type { CompletionCache } from './cache.js';
-import { perturb } from './perturbations.js';
-import type { ToxicityScorer } from './toxicity.js';
-import { score } from './scorers.js';
-import { messagesFor, type LoadedSuite } from './suite.js';
+import type { ToxicityScorer } from './scoring/toxicity.js';
+import { score } from './scoring/scorers.js';
+import type { LoadedSuite } from './suite.js';
+import { workItems, type Shard, type WorkItem } from './work-items.js';
 
 /*
  * Runs a suite: every instance of every scenario, and each perturbed variant that differs from it,
@@ -27,7 +26,7 @@ export interface RunOptions {
   /** Scores the toxicity of every completion. */
   toxicity?: ToxicityScorer;
   /** Run only shard `index` (1-based) of `count`; an instance and its variants stay together. */
-  shard?: { index: number; count: number };
+  shard?: Shard;
   onProgress?: (done: number, total: number) => void;
   /** Trouble that costs no record (the cache cannot be written, ...): each kind is reported once. */
   onWarning?: (message: string) => void;
@@ -53,65 +52,6 @@ export interface RunStats {
   seconds: number;
 }
 
-interface WorkItem {
-  request: CompletionRequest;
-  base: EvalRecord;
-  references: string[];
-  choices: string[];
-  scenarioIndex: number;
-}
-
-/** Which shard (1-based) an instance belongs to: a stable hash of scenario and id. */
-function shardOf(scenario: string, id: string, count: number): number {
-  return (deriveSeed(0, `${scenario}\u0000${id}`) % count) + 1;
-}
-
-function workItems(loaded: LoadedSuite, options: RunOptions): WorkItem[] {
-  const items: WorkItem[] = [];
-  loaded.suite.scenarios.forEach((scenario, scenarioIndex) => {
-    const settings = { ...loaded.suite.generation, ...scenario.generation };
-    for (const instance of loaded.instances.get(scenario.name)!) {
-      if (options.shard && shardOf(scenario.name, instance.id, options.shard.count) !== options.shard.index) continue;
-      const base = {
-        scenario: scenario.name,
-        id: instance.id,
-        ...(instance.groups ? { groups: instance.groups } : {}),
-      };
-      items.push({
-        request: { scenario: scenario.name, id: instance.id, messages: messagesFor(scenario, instance, instance.input), settings },
-        base: { ...base, input: instance.input ?? instance.messages, references: instance.references } as EvalRecord,
-        references: instance.references,
-        choices: instance.choices ?? [],
-        scenarioIndex,
-      });
-      if (instance.input === undefined) continue; // chat transcripts are not perturbed
-      for (const name of scenario.perturbations) {
-        const variant = perturb(name, instance.id, instance.input, instance.references, instance.choices, scenario.typo_probability);
-        if (!variant) continue;
-        // The prompt lists the variant's own choices and references: the ones it is scored against.
-        const perturbed = { ...instance, references: variant.references, choices: variant.choices };
-        items.push({
-          request: { scenario: scenario.name, id: instance.id, perturbation: name, messages: messagesFor(scenario, perturbed, variant.input), settings },
-          base: { ...base, perturbation: variant.perturbation, input: variant.input, references: variant.references } as EvalRecord,
-          references: variant.references,
-          choices: variant.choices,
-          scenarioIndex,
-        });
-      }
-    }
-  });
-  return items;
-}
-
-/** The examples a suite produces (scenario, id, perturbation name or ""), in run order. */
-export function exampleKeys(loaded: LoadedSuite): string[] {
-  return workItems(loaded, { concurrency: 1, timeoutMs: 1, retries: 0, backoffMs: 0 }).map(({ request }) => exampleKey(request.scenario, request.id, request.perturbation));
-}
-
-export function exampleKey(scenario: string, id: string, perturbation: string | undefined): string {
-  return `${scenario}\u0000${id}\u0000${perturbation ?? ''}`;
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A call's completion, how long it took and whether it came from the cache. */
@@ -122,7 +62,7 @@ interface Answer {
 }
 
 export async function runSuite(loaded: LoadedSuite, adapter: ModelAdapter, options: RunOptions): Promise<{ records: EvalRecord[]; stats: RunStats }> {
-  const items = workItems(loaded, options);
+  const items = workItems(loaded, options.shard);
   const records: EvalRecord[] = new Array(items.length);
   const stats: RunStats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0 };
   const runStarted = performance.now();

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, parseYamlConfig } from '../config/yaml-config.js';
-import { InputError } from '../records/errors.js';
+import { parseYamlConfig } from '../config/yaml-config.js';
+import { ConfigError, InputError } from '../errors.js';
 import { withoutBom } from '../records/read.js';
-import { PERTURBATIONS, type PerturbationName } from './perturbations.js';
-import { SCORERS, type ScorerName } from './scorers.js';
+import { PERTURBATIONS, type PerturbationName } from './scoring/perturbations.js';
+import { SCORERS, type ScorerName } from './scoring/scorers.js';
 
 /*
  * The suite file: scenarios, each with its data (instances, JSON Lines), a prompt template, a scorer,

@@ -38,33 +38,28 @@ export interface Estimator {
  */
 export type EstimatorFactory = (subset?: Int32Array) => Estimator[];
 
-/** The sampler of the last mean asked for: one subset size per scope means one table per scope. */
-let lastSampler: PoissonSampler | undefined;
-function poissonSamplerFor(mean: number): PoissonSampler {
-  if (lastSampler?.mean !== mean) lastSampler = new PoissonSampler(mean);
-  return lastSampler;
-}
-
 /**
- * Multinomial(total, uniform over counts.length cells) into `counts` in O(cells + sqrt(total)):
- * Poisson counts with a mean a little below total/cells (redrawn in the 0.6% of cases where they exceed total),
- * topped up with uniform draws. Given their sum t, Poisson counts are multinomial(t), and adding an
- * independent multinomial(total - t) makes the result exactly multinomial(total).
+ * Draws Multinomial(total, uniform over `cells` cells) into a counts array of that length, in
+ * O(cells + sqrt(total)): Poisson counts with a mean a little below total/cells (redrawn in the 0.6% of
+ * cases where they exceed total), topped up with uniform draws. Given their sum t, Poisson counts are
+ * multinomial(t), and adding an independent multinomial(total - t) makes the result exactly
+ * multinomial(total). The Poisson table is built once per drawer.
  */
-export function drawMultinomial(random: Random, counts: Float64Array, total: number): void {
-  const cells = counts.length;
-  let drawn = 0;
-  if (total > cells) {
-    const sampler = poissonSamplerFor(Math.max(0, total - 2.5 * Math.sqrt(total)) / cells);
-    do {
-      drawn = 0;
-      for (let cell = 0; cell < cells; cell++) drawn += counts[cell] = sampler.draw(random);
-    } while (drawn > total);
-  } else {
-    counts.fill(0);
-  }
+export function multinomialDrawer(cells: number, total: number): (random: Random, counts: Float64Array) => void {
+  const sampler = total > cells ? new PoissonSampler(Math.max(0, total - 2.5 * Math.sqrt(total)) / cells) : undefined;
   const threshold = rejectionThreshold(cells);
-  for (; drawn < total; drawn++) counts[random.nextBelow(cells, threshold)]++;
+  return (random, counts) => {
+    let drawn = 0;
+    if (sampler) {
+      do {
+        drawn = 0;
+        for (let cell = 0; cell < cells; cell++) drawn += counts[cell] = sampler.draw(random);
+      } while (drawn > total);
+    } else {
+      counts.fill(0);
+    }
+    for (; drawn < total; drawn++) counts[random.nextBelow(cells, threshold)]++;
+  };
 }
 
 /**
@@ -83,9 +78,10 @@ export function bootstrapSamples(
   const random = new Random(options.seed);
   const collect = (estimators: Estimator[], resamples: number, cells: number, total: number, shift: boolean) => {
     const counts = new Float64Array(cells);
+    const drawMultinomial = multinomialDrawer(cells, total);
     const start = filled.map((perOutput) => Int32Array.from(perOutput));
     for (let resample = 0; resample < resamples; resample++) {
-      drawMultinomial(random, counts, total);
+      drawMultinomial(random, counts);
       estimators.forEach((estimator, e) => {
         const values = estimator.evaluate(counts);
         for (let k = 0; k < centre[e].length; k++) {

@@ -1,5 +1,5 @@
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
-import { JsonLinesProcess } from './json-lines-process.js';
+import { JsonLinesProcess } from '../../process/json-lines.js';
 
 /**
  * Toxicity of a completion in [0, 1]. The default is lexical: the maintained `obscenity` library's

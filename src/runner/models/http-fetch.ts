@@ -7,16 +7,29 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
  * a run at high concurrency against a fast endpoint.
  */
 
-const agents = { 'http:': new HttpAgent({ keepAlive: true, maxSockets: 256 }), 'https:': new HttpsAgent({ keepAlive: true, maxSockets: 256 }) };
+/** A fetch with connection pools of its own; `close` ends their idle connections. */
+export interface KeepAliveFetch {
+  fetch: typeof fetch;
+  close(): void;
+}
 
-export async function keepAliveFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+export function keepAliveFetch(): KeepAliveFetch {
+  const agents = { 'http:': new HttpAgent({ keepAlive: true, maxSockets: 256 }), 'https:': new HttpsAgent({ keepAlive: true, maxSockets: 256 }) };
+  const send = (input: string | URL | Request, init: RequestInit = {}) => request(agents, input, init);
+  return {
+    fetch: send as typeof fetch,
+    close: () => Object.values(agents).forEach((agent) => agent.destroy()),
+  };
+}
+
+async function request(agents: Record<'http:' | 'https:', HttpAgent>, input: string | URL | Request, init: RequestInit): Promise<Response> {
   const url = new URL(input instanceof Request ? input.url : input);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const headers: Record<string, string> = {};
   (init.headers instanceof Headers ? init.headers : new Headers(init.headers)).forEach((value, name) => (headers[name] = value));
   const body = typeof init.body === 'string' ? init.body : init.body === undefined || init.body === null ? undefined : Buffer.from(await new Response(init.body).arrayBuffer());
   return new Promise<Response>((resolve, reject) => {
-    const request = send(url, { method: init.method ?? 'GET', headers, agent: agents[url.protocol as 'http:' | 'https:'], signal: init.signal ?? undefined }, (response) => {
+    const outgoing = send(url, { method: init.method ?? 'GET', headers, agent: agents[url.protocol as 'http:' | 'https:'], signal: init.signal ?? undefined }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', reject);
@@ -26,8 +39,8 @@ export async function keepAliveFetch(input: string | URL | Request, init: Reques
         resolve(new BufferedResponse(url.href, status, response.statusMessage ?? '', toHeaders(response.headers), payload) as unknown as Response);
       });
     });
-    request.on('error', reject);
-    request.end(body);
+    outgoing.on('error', reject);
+    outgoing.end(body);
   });
 }
 

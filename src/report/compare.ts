@@ -1,29 +1,31 @@
 import { markdownTable } from 'markdown-table';
-import type { GateResult } from '../gate/evaluate.js';
-import { escapeTerminal as shown } from './markdown.js';
+import { OVERALL } from '../metrics/scope.js';
+import { escapeTerminal as shown } from './escape.js';
+import type { GateReport } from './json.js';
 
+/** One candidate gated under one policy. */
 export interface DecisionCell {
   policy: string;
   candidate: string;
-  result: GateResult;
+  report: GateReport;
 }
 
 const VERDICT_MARK: Record<string, string> = { pass: 'ship (pass)', warn: 'ship (warn)', fail: 'block (fail)' };
 
 /** What stops (or worries) a candidate under a policy, shortly. */
-function blockers(result: GateResult): string[] {
-  const coverage = result.coverage && result.coverage.status !== 'pass' ? [`${result.coverage.status}: coverage: ${result.coverage.reason}`] : [];
+function blockers(report: GateReport): string[] {
+  const coverage = report.coverage && report.coverage.status !== 'pass' ? [`${report.coverage.status}: coverage: ${report.coverage.reason}`] : [];
   return [
     ...coverage,
-    ...result.checks
+    ...report.checks
       .filter((check) => check.status === 'fail' || check.status === 'error' || check.status === 'warn')
-      .map((check) => `${check.status}: ${check.check.metric}${check.scope === 'overall' ? '' : ` (${check.scope})`}: ${check.reasons.join('; ')}`),
+      .map((check) => `${check.status}: ${check.metric}${check.scope === OVERALL ? '' : ` (${check.scope})`}: ${check.reasons.join('; ')}`),
   ];
 }
 
 /** The decision matrix: which candidate each policy would ship, and why not the others. */
 export function decisionMatrixText(policies: string[], candidates: string[], cells: DecisionCell[]): string {
-  const cell = (policy: string, candidate: string) => cells.find((entry) => entry.policy === policy && entry.candidate === candidate)!.result;
+  const cell = (policy: string, candidate: string) => cells.find((entry) => entry.policy === policy && entry.candidate === candidate)!.report;
   const table = markdownTable([
     ['policy \\ candidate', ...candidates],
     ...policies.map((policy) => [policy, ...candidates.map((candidate) => VERDICT_MARK[cell(policy, candidate).verdict])]),

@@ -1,9 +1,9 @@
 import { markdownTable } from 'markdown-table';
 import { DIMENSIONS } from '../metrics/registry.js';
 import { formatInterval, formatNumber } from './format.js';
-import { changeText } from './gate-markdown.js';
-import type { GateReport } from './gate-report.js';
-import { escapeTerminal as shown } from './markdown.js';
+import { changeText } from './markdown.js';
+import type { GateReport } from './json.js';
+import { escapeTerminal as shown } from './escape.js';
 
 const COLOURS: Record<string, string> = { pass: '32', warn: '33', fail: '31', error: '31', skipped: '90', off: '90' };
 

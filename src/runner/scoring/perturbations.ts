@@ -1,5 +1,5 @@
-import type { Perturbation } from '../records/types.js';
-import { deriveSeed, Random } from '../stats/random.js';
+import type { Perturbation } from '../../records/types.js';
+import { deriveSeed, Random } from '../../stats/random.js';
 
 /*
  * HELM-style perturbations of an instance's input. Each is deterministic per instance id (its random

@@ -1,10 +1,10 @@
 import { open, readFile, stat } from 'node:fs/promises';
-import { z } from 'zod';
-import type { MetricsReport, MetricSet } from '../metrics/compute.js';
-import { loadRecordTable } from '../metrics/load.js';
+import { InputError } from '../errors.js';
+import type { MetricsReport } from '../metrics/compute.js';
 import type { RecordTable } from '../metrics/table.js';
-import { InputError } from '../records/errors.js';
 import { withoutBom } from '../records/read.js';
+import { looksLikeMetricsFile, parseMetricsFile } from './metrics-file.js';
+import { loadRecordTable } from './records.js';
 
 /**
  * A run to gate: per-example records (JSON Lines), or only its summary metrics (the JSON of
@@ -13,19 +13,6 @@ import { withoutBom } from '../records/read.js';
 export type RunInput = { kind: 'records'; file: string; table: RecordTable } | { kind: 'metrics'; file: string; report: MetricsReport };
 
 const MAX_METRICS_FILE_BYTES = 64 * 1024 * 1024;
-
-export const finiteNumber = z.number().refine(Number.isFinite, 'expected a finite number');
-/** A metric's value as `evalgate metrics --json` writes it; n may be fractional (another tool's weighted samples). */
-export const metricValueSchema = z.object({
-  value: finiteNumber,
-  ci: z.tuple([finiteNumber, finiteNumber]).nullable(),
-  n: finiteNumber.refine((n) => n >= 0, 'expected a number >= 0'),
-});
-/** The JSON of `evalgate metrics --json`: every metric of every scope. */
-export const metricsReportSchema = z.object({
-  overall: z.record(z.string(), metricValueSchema),
-  scenarios: z.record(z.string(), z.record(z.string(), metricValueSchema)),
-});
 
 /** The first line of a file, without reading the rest. */
 async function firstLine(file: string): Promise<string> {
@@ -61,18 +48,6 @@ export async function loadRun(file: string): Promise<RunInput> {
   if (report === undefined && head.trim() === '{' && (await stat(file)).size <= MAX_METRICS_FILE_BYTES) {
     report = parseJson(await readFile(file, 'utf8'));
   }
-  if (typeof report === 'object' && report !== null && 'overall' in report) {
-    const parsed = metricsReportSchema.safeParse(report);
-    if (!parsed.success) {
-      const [issue] = parsed.error.issues;
-      throw new InputError(file, undefined, `not a valid metrics report: "${issue.path.map(String).join('.')}": ${issue.message}`);
-    }
-    return { kind: 'metrics', file, report: parsed.data };
-  }
+  if (looksLikeMetricsFile(report)) return { kind: 'metrics', file, report: parseMetricsFile(report, file) };
   return { kind: 'records', file, table: await loadRecordTable(file) };
-}
-
-/** The metric set of a scope ("overall" or a scenario) of a report. */
-export function scopeMetrics(report: MetricsReport, scenario: string | undefined): MetricSet | undefined {
-  return scenario === undefined ? report.overall : report.scenarios[scenario];
 }

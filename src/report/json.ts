@@ -1,10 +1,13 @@
+import { writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { decideVerdict, type CheckResult, type CheckStatus, type CoverageResult, type GateResult } from '../gate/evaluate.js';
-import { finiteNumber as finite, metricsReportSchema, metricValueSchema, type RunInput } from '../gate/inputs.js';
+import type { CheckResult, CheckStatus, CoverageResult, GateResult } from '../gate/types.js';
+import { decideVerdict } from '../gate/verdict.js';
+import type { RunInput } from '../runs/load.js';
+import { finiteNumber as finite, metricsReportSchema, metricValueSchema } from '../runs/metrics-file.js';
 import type { MetricsReport } from '../metrics/compute.js';
 import { DIMENSIONS, type Dimension } from '../metrics/registry.js';
 import type { LoadedPolicy } from '../policy/load.js';
-import { InputError } from '../records/errors.js';
+import { InputError } from '../errors.js';
 
 /**
  * The JSON report of a gate run (`evalgate gate --json`, the action's `report` output). Versioned:
@@ -68,7 +71,8 @@ function thresholdText(result: CheckResult): string {
   return parts.join(', ');
 }
 
-export function buildGateReport(result: GateResult, policy: LoadedPolicy, candidate: RunInput, baseline: RunInput | undefined, scenarios: MetricsReport['scenarios']): GateReport {
+/** The report of a gate's result: what it decided and on which inputs. */
+export function buildGateReport(result: GateResult, policy: LoadedPolicy, candidate: RunInput, baseline: RunInput | undefined): GateReport {
   return {
     version: 1,
     verdict: result.verdict,
@@ -90,8 +94,13 @@ export function buildGateReport(result: GateResult, policy: LoadedPolicy, candid
     })),
     tradeoffs: result.tradeoffs,
     coverage: result.coverage ?? null,
-    scenarios,
+    scenarios: result.candidateMetrics.scenarios,
   };
+}
+
+/** Writes the report as JSON (`evalgate gate --json`, the action's `report` output). */
+export async function writeGateReport(file: string, report: GateReport): Promise<void> {
+  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
 }
 
 /*

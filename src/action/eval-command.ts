@@ -1,0 +1,15 @@
+import * as core from '@actions/core';
+import { spawn } from 'node:child_process';
+import { childEnvironment } from '../process/child-env.js';
+
+/** Runs the team's own evaluation command with the runner's shell, its output in the log; fails closed. */
+export async function runEvalCommand(command: string): Promise<void> {
+  core.info(`evalgate: running ${command}`);
+  const code = await new Promise<number | null>((resolve, reject) => {
+    // The team's command gets what a `run:` step gets, not the runner's tokens given to this action.
+    const child = spawn(command, { shell: process.platform === 'win32' ? true : '/bin/bash', stdio: ['ignore', 'inherit', 'inherit'], env: childEnvironment() });
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  if (code !== 0) throw new Error(`eval-command failed (exit code ${code}): ${command}`);
+}

@@ -1,0 +1,101 @@
+import * as core from '@actions/core';
+import * as github from '@actions/github';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { importResults, writeImported, type ImportFormat } from '../importers/index.js';
+import { gateRun } from '../pipeline/gate-run.js';
+import { writeRecords } from '../records/write.js';
+import { parseGateReport, type GateReport } from '../report/json.js';
+import { CompletionCache } from '../runner/cache.js';
+import { adapterFromSpec } from '../runner/models/index.js';
+import { progressReporter } from '../runner/progress.js';
+import { DEFAULT_RUN_OPTIONS, describeRun, runSuite } from '../runner/run.js';
+import { lexicalToxicity } from '../runner/scoring/toxicity.js';
+import { loadSuite } from '../runner/suite.js';
+import { loadRun } from '../runs/load.js';
+import { runEvalCommand } from './eval-command.js';
+import { COMPLETIONS_DIRECTORY, restoreBaseline, restoreCompletions, saveCompletions } from './github/cache.js';
+import { OUTPUT, type ActionInputs } from './inputs.js';
+import { readPolicy } from './policy-source.js';
+import type { Octokit, PullRequest } from './pull-request.js';
+
+const temporaryFile = (name: string) => join(process.env.RUNNER_TEMP ?? '.', name);
+
+/** Runs the suite (with the completion cache kept in the Actions cache) and returns the records' path. */
+async function runSuiteForCandidate(suiteFile: string, modelSpec: string, baseUrl: string | undefined): Promise<string> {
+  const loaded = await loadSuite(suiteFile);
+  await restoreCompletions(loaded.suite.name, github.context.sha);
+  const adapter = await adapterFromSpec(modelSpec, { baseUrl });
+  try {
+    const { records, stats } = await runSuite(loaded, adapter, {
+      ...DEFAULT_RUN_OPTIONS,
+      cache: new CompletionCache(COMPLETIONS_DIRECTORY),
+      toxicity: lexicalToxicity(),
+      onProgress: progressReporter((line) => core.info(line.trimEnd()), false),
+      onWarning: (message) => core.warning(`evalgate run: ${message}`),
+    });
+    const path = temporaryFile('evalgate-records.jsonl');
+    await writeRecords(path, records);
+    core.info(`evalgate run: ${describeRun(stats)}`);
+    core.setOutput(OUTPUT.records, path);
+    await saveCompletions(loaded.suite.name, github.context.sha);
+    return path;
+  } finally {
+    await adapter.close();
+  }
+}
+
+/** Another tool's output converted to records (or a metrics file) under RUNNER_TEMP. */
+async function importToFile(path: string, format: ImportFormat, name: string): Promise<string> {
+  const imported = await importResults(format, path);
+  const out = temporaryFile(`evalgate-${name}-imported.${imported.kind === 'metrics' ? 'json' : 'jsonl'}`);
+  await writeImported(out, imported);
+  return out;
+}
+
+/** The candidate's run as a file: given (imported if another tool's), or made by running the suite. */
+async function candidateFile(inputs: ActionInputs): Promise<string> {
+  if (inputs.candidate) return inputs.importFormat ? importToFile(inputs.candidate, inputs.importFormat, 'candidate') : inputs.candidate;
+  if (inputs.suite && inputs.model) return runSuiteForCandidate(inputs.suite, inputs.model, inputs.baseUrl);
+  throw new Error('Give the input "candidate", or "suite" and "model" to run the evaluation, or "report"');
+}
+
+/**
+ * The baseline's run as a file: given (imported if another tool's), else the one saved in the Actions
+ * cache: for a pull request its base commit's, for a manual or scheduled run this commit's (else the
+ * newest). A push saves instead.
+ */
+async function baselineFile(inputs: ActionInputs, policyName: string, pull: PullRequest | undefined): Promise<{ file: string; commit?: string } | undefined> {
+  if (inputs.baseline) return { file: inputs.importFormat ? await importToFile(inputs.baseline, inputs.importFormat, 'baseline') : inputs.baseline };
+  if (github.context.eventName === 'push') return undefined;
+  const restored = await restoreBaseline(policyName, pull?.baseSha ?? github.context.sha);
+  return restored && { file: restored.file, commit: restored.sha };
+}
+
+/** A gate's report, and the candidate's file (to save as the next baseline). */
+export interface Evaluation {
+  report: GateReport;
+  /** Undefined for a report made by an earlier run. */
+  candidateFile?: string;
+}
+
+/** Evaluates the candidate, or reads the report an earlier run made (the fork-safe second workflow). */
+export async function evaluate(inputs: ActionInputs, pull: PullRequest | undefined, octokit: Octokit | undefined): Promise<Evaluation> {
+  if (inputs.report) return { report: parseGateReport(await readFile(inputs.report, 'utf8'), inputs.report) };
+  const policy = await readPolicy(inputs, pull, octokit);
+  if (inputs.evalCommand) await runEvalCommand(inputs.evalCommand);
+  const candidatePath = await candidateFile(inputs);
+  const baselinePath = await baselineFile(inputs, policy.policy.name, pull);
+  const candidate = await loadRun(candidatePath);
+  const baseline = baselinePath ? await loadRun(baselinePath.file) : undefined;
+  if (!baseline) core.warning('No baseline: regression checks are skipped; absolute bounds still gate.');
+  const report = gateRun({ policy, candidate, baseline });
+  report.policy.source = policy.source;
+  if (report.baseline && baselinePath?.commit) report.baseline.commit = baselinePath.commit;
+  report.github = {
+    event: github.context.eventName,
+    sha: github.context.sha,
+    pullRequest: pull ? { number: pull.number, baseSha: pull.baseSha, headSha: pull.headSha } : null,
+  };
+  return { report, candidateFile: candidatePath };
+}

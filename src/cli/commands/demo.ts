@@ -1,0 +1,40 @@
+import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CommandContext } from '../io.js';
+import { decisionMatrix } from './compare.js';
+
+const DEMO_INTRODUCTION = `evalgate demo: a billing customer-support assistant and two candidates to replace it (synthetic data,
+examples/billing/generate.mjs). Candidate A is more accurate and faster but overconfident on
+ambiguous billing exceptions; candidate B is a little less accurate, well calibrated, slower and
+more often rate-limited. Same models, two policies, different decisions:
+
+`;
+
+/** The folder of evalgate's package.json: above dist/cli.js when bundled, above src/cli/commands/ in the sources. */
+function packageRoot(): string {
+  for (let folder = dirname(fileURLToPath(import.meta.url)); ; folder = dirname(folder)) {
+    if (existsSync(join(folder, 'package.json'))) return folder;
+    if (dirname(folder) === folder) throw new Error('evalgate demo: the package folder (with package.json) was not found');
+  }
+}
+
+export function registerDemo(program: Command, { io }: CommandContext): void {
+  program
+    .command('demo')
+    .description('The bundled example: two candidate billing assistants under two policies, side by side.')
+    .action(async () => {
+      const root = packageRoot();
+      const at = (path: string) => relative(process.cwd(), join(root, path)) || '.';
+      io.stdout(DEMO_INTRODUCTION);
+      io.stdout(
+        await decisionMatrix(
+          [at('policies/customer-support.yml'), at('policies/realtime-chat.yml')],
+          [`candidate-a=${at('examples/billing/candidate-a.jsonl')}`, `candidate-b=${at('examples/billing/candidate-b.jsonl')}`],
+          at('examples/billing/baseline.jsonl'),
+        ),
+      );
+      io.stdout(`\nOne gate in detail: evalgate gate --policy ${at('policies/customer-support.yml')} --candidate ${at('examples/billing/candidate-a.jsonl')} --baseline ${at('examples/billing/baseline.jsonl')}\n`);
+    });
+}

@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { writeFile } from 'node:fs/promises';
+import { gateRun } from '../../pipeline/gate-run.js';
+import { loadPolicy } from '../../policy/load.js';
+import { writeGateReport } from '../../report/json.js';
+import { gateMarkdown } from '../../report/markdown.js';
+import { gateText } from '../../report/text.js';
+import { loadRun } from '../../runs/load.js';
+import { EXIT_GATE_FAILED, EXIT_OK, type CommandContext } from '../io.js';
+
+export function registerGate(program: Command, { io, setExitCode }: CommandContext): void {
+  program
+    .command('gate')
+    .description('Decide pass / warn / fail for a candidate against a policy and, optionally, a baseline.')
+    .requiredOption('--policy <file>', 'policy file (YAML or JSON)')
+    .requiredOption('--candidate <file>', "the candidate's records (JSON Lines) or metrics (JSON of evalgate metrics --json)")
+    .option('--baseline <file>', "the baseline's records or metrics; without it, regression budgets are skipped")
+    .option('--markdown <file>', 'also write the report as markdown (the pull-request comment)')
+    .option('--json <file>', 'also write the report as JSON')
+    .action(async (flags: { policy: string; candidate: string; baseline?: string; markdown?: string; json?: string }) => {
+      const policy = await loadPolicy(flags.policy);
+      const candidate = await loadRun(flags.candidate);
+      const baseline = flags.baseline ? await loadRun(flags.baseline) : undefined;
+      const report = gateRun({ policy, candidate, baseline });
+      if (flags.markdown) await writeFile(flags.markdown, gateMarkdown(report, { minGroupSize: policy.policy.settings.min_group_size }));
+      if (flags.json) await writeGateReport(flags.json, report);
+      io.stdout(gateText(report, io.colour ?? false));
+      setExitCode(report.verdict === 'fail' ? EXIT_GATE_FAILED : EXIT_OK);
+    });
+}

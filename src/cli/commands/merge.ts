@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import { writeRecords } from '../../records/write.js';
+import { mergeShards } from '../../runner/merge.js';
+import { loadSuite } from '../../runner/suite.js';
+import { exampleKeys } from '../../runner/work-items.js';
+import type { CommandContext } from '../io.js';
+
+export function registerMerge(program: Command, { io }: CommandContext): void {
+  program
+    .command('merge')
+    .description('Combine the records of shards (evalgate run --shard) into one file; refuse duplicates, and with --suite gaps.')
+    .argument('<shards...>', 'records files of the shards')
+    .requiredOption('--out <file>', 'merged records file')
+    .option('--suite <file>', 'the suite the shards ran: every example must be in exactly one shard')
+    .action(async (files: string[], flags: { out: string; suite?: string }) => {
+      const expected = flags.suite ? exampleKeys(await loadSuite(flags.suite)) : undefined;
+      const records = await mergeShards(files, expected);
+      await writeRecords(flags.out, records);
+      io.stderr(`evalgate: ${records.length} records from ${files.length} shards to ${flags.out}\n`);
+    });
+}

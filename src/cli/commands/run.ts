@@ -1,0 +1,70 @@
+import type { Command } from 'commander';
+import { writeRecords } from '../../records/write.js';
+import { CompletionCache } from '../../runner/cache.js';
+import { adapterFromSpec } from '../../runner/models/index.js';
+import { progressReporter } from '../../runner/progress.js';
+import { DEFAULT_RUN_OPTIONS, describeRun, runSuite } from '../../runner/run.js';
+import { commandToxicity, lexicalToxicity } from '../../runner/scoring/toxicity.js';
+import { loadSuite } from '../../runner/suite.js';
+import type { Shard } from '../../runner/work-items.js';
+import type { CommandContext } from '../io.js';
+import { integerOption, shardOption } from '../options.js';
+
+interface RunFlags {
+  suite: string;
+  model: string;
+  baseUrl?: string;
+  out: string;
+  concurrency: number;
+  rpm?: number;
+  timeout: number;
+  retries: number;
+  cacheDir: string;
+  cache: boolean;
+  shard?: Shard;
+  toxicityCommand?: string;
+}
+
+async function runCommand(flags: RunFlags, { io }: CommandContext): Promise<void> {
+  const loaded = await loadSuite(flags.suite);
+  const adapter = await adapterFromSpec(flags.model, { baseUrl: flags.baseUrl });
+  const toxicity = flags.toxicityCommand ? commandToxicity(flags.toxicityCommand, flags.timeout) : lexicalToxicity();
+  try {
+    const { records, stats } = await runSuite(loaded, adapter, {
+      concurrency: flags.concurrency,
+      requestsPerMinute: flags.rpm,
+      timeoutMs: flags.timeout,
+      retries: flags.retries,
+      backoffMs: DEFAULT_RUN_OPTIONS.backoffMs,
+      cache: flags.cache ? new CompletionCache(flags.cacheDir) : undefined,
+      toxicity,
+      shard: flags.shard,
+      onProgress: progressReporter(io.stderr, io.interactive === true),
+      onWarning: (message) => io.stderr(`evalgate: warning: ${message}\n`),
+    });
+    await writeRecords(flags.out, records);
+    io.stderr(`evalgate: ${flags.out}: ${describeRun(stats)}\n`);
+  } finally {
+    await adapter.close();
+    await toxicity.close();
+  }
+}
+
+export function registerRun(program: Command, context: CommandContext): void {
+  program
+    .command('run')
+    .description('Run an evaluation suite against a model and write one record per example (JSON Lines).')
+    .requiredOption('--suite <file>', 'suite file (YAML or JSON)')
+    .requiredOption('--model <spec>', 'openai:MODEL | command:"CMD ARGS" | replay:RECORDS.jsonl')
+    .option('--base-url <url>', 'OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)')
+    .requiredOption('--out <file>', 'records file to write')
+    .option('--concurrency <n>', 'requests in flight', integerOption(1, 1024), DEFAULT_RUN_OPTIONS.concurrency)
+    .option('--rpm <n>', 'at most this many requests started per minute', integerOption(1, 1_000_000))
+    .option('--timeout <ms>', 'per-request time-out in milliseconds', integerOption(1, 3_600_000), DEFAULT_RUN_OPTIONS.timeoutMs)
+    .option('--retries <n>', 'retries of a failed call (429, 5xx, network, time-out)', integerOption(0, 20), DEFAULT_RUN_OPTIONS.retries)
+    .option('--cache-dir <dir>', 'completion cache directory', '.evalgate/completions')
+    .option('--no-cache', 'ask the model even for cached completions')
+    .option('--shard <i/n>', 'run only shard i of n (1-based); an instance and its variants stay together', shardOption)
+    .option('--toxicity-command <cmd>', 'score toxicity with this program (JSON Lines) instead of the built-in word list')
+    .action((flags: RunFlags) => runCommand(flags, context));
+}

@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import { ConfigError } from '../../errors.js';
+import { loadPolicy } from '../../policy/load.js';
+import { EXIT_BAD_INPUT, EXIT_OK, type CommandContext } from '../io.js';
+
+export function registerValidate(program: Command, { io, setExitCode }: CommandContext): void {
+  program
+    .command('validate')
+    .description('Check policy files; print every problem with its file, line and column.')
+    .argument('<policies...>', 'policy files')
+    .action(async (files: string[]) => {
+      let invalid = false;
+      for (const file of files) {
+        try {
+          const { policy } = await loadPolicy(file);
+          io.stdout(`ok: ${file} (${policy.checks.length} checks, ${policy.tradeoffs.length} trade-offs)\n`);
+        } catch (error) {
+          if (!(error instanceof ConfigError)) throw error;
+          invalid = true;
+          io.stderr(`${error.problems.join('\n')}\n`);
+        }
+      }
+      setExitCode(invalid ? EXIT_BAD_INPUT : EXIT_OK);
+    });
+}

@@ -1,0 +1,19 @@
+/** Exit codes of every evalgate command. */
+export const EXIT_OK = 0;
+export const EXIT_GATE_FAILED = 1;
+export const EXIT_BAD_INPUT = 2;
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Colour the terminal report (stdout is a TTY). */
+  colour?: boolean;
+  /** stderr is a terminal: progress as a bar rather than log lines. */
+  interactive?: boolean;
+}
+
+/** What a command gets: where to write, and how to end with another exit code than 0. */
+export interface CommandContext {
+  io: CliIo;
+  setExitCode: (code: number) => void;
+}

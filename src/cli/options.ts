@@ -1,0 +1,28 @@
+import { InvalidArgumentError } from 'commander';
+import type { Shard } from '../runner/work-items.js';
+
+/** Parsers of option values shared by the commands. */
+
+/** --shard i/n */
+export function shardOption(text: string): Shard {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index < 1 || index > count) throw new InvalidArgumentError(`expected i/n with 1 <= i <= n, got "${text}"`);
+  return { index, count };
+}
+
+/** An option that may be given several times. */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+export function integerOption(minimum: number, maximum: number): (text: string) => number {
+  return (text) => {
+    const value = Number(text);
+    if (!/^\d+$/.test(text.trim()) || value < minimum || value > maximum) {
+      throw new InvalidArgumentError(`expected an integer from ${minimum} to ${maximum}, got "${text}"`);
+    }
+    return value;
+  };
+}

@@ -1,0 +1,98 @@
+import { compareMetric, computeMetrics, type ComputeOptions, type MetricsReport } from '../metrics/compute.js';
+import { lookupMetric, type Dimension, type Direction } from '../metrics/registry.js';
+import { OVERALL, sharedScopes } from '../metrics/scope.js';
+import type { Budget, Policy } from '../policy/schema.js';
+import type { RunInput } from '../runs/load.js';
+import { scopeMetrics } from '../runs/metrics-file.js';
+import type { Comparison } from './types.js';
+
+/*
+ * Comparing the candidate with the baseline, one metric in one scope at a time: paired on shared
+ * instances when both runs are records files, else on point estimates.
+ */
+
+/** The metrics of runs, computed once per run and options: several policies may gate one run. */
+export class MetricsMemo {
+  private readonly reports = new Map<RunInput, Map<string, MetricsReport>>();
+
+  of(run: RunInput, options: ComputeOptions): MetricsReport {
+    if (run.kind === 'metrics') return run.report;
+    let byOptions = this.reports.get(run);
+    if (!byOptions) this.reports.set(run, (byOptions = new Map()));
+    const key = JSON.stringify(options);
+    let report = byOptions.get(key);
+    if (!report) byOptions.set(key, (report = computeMetrics(run.table, options)));
+    return report;
+  }
+}
+
+/** A metric's direction and dimension: the registry's, or what the policy states for a metric from another tool. */
+export function metricMeta(policy: Policy, metric: string, termDirection?: Direction): { direction: Direction; dimension: Dimension } {
+  const known = lookupMetric(metric);
+  if (known) return known;
+  const check = policy.checks.find((candidate) => candidate.metric === metric && candidate.direction !== undefined);
+  return { direction: termDirection ?? check!.direction!, dimension: check?.dimension ?? 'accuracy' };
+}
+
+/** A budget in the metric's unit: as given, or a percentage of the baseline's value. */
+export function budgetValue(budget: Budget, baseline: number): number {
+  return typeof budget === 'number' ? budget : (Number.parseFloat(budget) / 100) * Math.abs(baseline);
+}
+
+/** One key per metric and scope (a check's, a trade-off term's). */
+export const metricScopeKey = (metric: string, scenario: string | undefined) => JSON.stringify([scenario ?? null, metric]);
+
+/** Compares the runs once per metric and scope, whoever asks (trade-offs and checks share the result). */
+export class RunComparer {
+  private readonly comparisons = new Map<string, Comparison | undefined>();
+
+  constructor(
+    private readonly candidate: RunInput,
+    private readonly baseline: RunInput,
+    private readonly options: ComputeOptions,
+    private readonly memo: MetricsMemo,
+  ) {}
+
+  compare(metric: string, scenario: string | undefined, direction: Direction): Comparison | undefined {
+    const key = metricScopeKey(metric, scenario);
+    if (!this.comparisons.has(key)) this.comparisons.set(key, this.compareOnce(metric, scenario, direction));
+    return this.comparisons.get(key);
+  }
+
+  /** Both runs have instances in the scope, but not one in common: nothing can be compared. */
+  sharesNoInstance(scenario: string | undefined): boolean {
+    const { candidate, baseline } = this;
+    return (
+      candidate.kind === 'records' &&
+      baseline.kind === 'records' &&
+      (scenario === undefined || baseline.table.scenarios.includes(scenario)) &&
+      sharedScopes(candidate.table, baseline.table, scenario).shared === 0
+    );
+  }
+
+  private compareOnce(metric: string, scenario: string | undefined, direction: Direction): Comparison | undefined {
+    const { candidate, baseline, options } = this;
+    const sign = direction === 'higher' ? -1 : 1; // worsening = sign * change
+    if (candidate.kind === 'records' && baseline.kind === 'records') {
+      const paired = compareMetric(candidate.table, baseline.table, metric, scenario, options);
+      if (!paired) return undefined;
+      return {
+        method: 'paired',
+        candidate: paired.candidateValue,
+        baseline: paired.baselineValue,
+        change: paired.difference,
+        worsening: sign * paired.difference,
+        pWorse: direction === 'higher' ? paired.pBelow : paired.pAbove,
+        pBetter: direction === 'higher' ? paired.pAbove : paired.pBelow,
+        shared: paired.shared,
+        ci: paired.ci,
+      };
+    }
+    // Point estimates; the baseline's intervals are not needed.
+    const candidateValue = scopeMetrics(this.memo.of(candidate, options), scenario)?.[metric]?.value;
+    const baselineValue = scopeMetrics(this.memo.of(baseline, { ...options, resamples: 0 }), scenario)?.[metric]?.value;
+    if (candidateValue === undefined || baselineValue === undefined) return undefined;
+    const change = candidateValue - baselineValue;
+    return { method: 'summary', candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };
+  }
+}

@@ -1,0 +1,46 @@
+import { KIND_ORIGINAL, type RecordTable } from '../metrics/table.js';
+import type { Policy } from '../policy/schema.js';
+import { describeKey } from '../records/key.js';
+import type { RunInput } from '../runs/load.js';
+import type { CoverageResult } from './types.js';
+
+/*
+ * Coverage (settings.coverage): a candidate that answered fewer of the baseline's instances than the
+ * policy asks (missing, or failed calls: an incomplete run, a forgotten shard, a changed suite) warns,
+ * or fails.
+ */
+
+const MISSING_SHOWN = 5;
+
+/** Instances with an answered original record (not a perturbed variant, not a failed call). */
+function answeredInstances(table: RecordTable): Set<string> {
+  const answered = new Set<string>();
+  for (let row = 0; row < table.size; row++) {
+    if (table.kind[row] === KIND_ORIGINAL && table.failed[row] === 0) answered.add(table.instanceKeys[table.instanceOf[row]]);
+  }
+  return answered;
+}
+
+/** The candidate's coverage of the baseline's instances, when both are records files. */
+export function coverageOf(candidate: RunInput, baseline: RunInput | undefined, setting: Policy['settings']['coverage']): CoverageResult | undefined {
+  if (setting.severity === 'off' || candidate.kind !== 'records' || baseline?.kind !== 'records') return undefined;
+  const answered = answeredInstances(candidate.table);
+  const missing = baseline.table.instanceKeys.filter((key) => !answered.has(key));
+  const baselineInstances = baseline.table.instanceKeys.length;
+  const covered = baselineInstances - missing.length;
+  // In whole instances: 0.07 x 100 is 7.000000000000001 in floating point, and 7 must be enough.
+  const enough = covered >= Math.ceil(setting.min * baselineInstances - 1e-9);
+  const percent = (share: number) => `${+(share * 100).toFixed(1)}%`;
+  const shown = missing.slice(0, MISSING_SHOWN).map(describeKey);
+  const more = missing.length > MISSING_SHOWN ? ` and ${missing.length - MISSING_SHOWN} more` : '';
+  return {
+    status: enough ? 'pass' : setting.severity === 'block' ? 'fail' : 'warn',
+    baselineInstances,
+    covered,
+    min: setting.min,
+    missing: shown,
+    reason:
+      `the candidate answered ${covered} of the baseline's ${baselineInstances} instances (${percent(covered / baselineInstances)}` +
+      `${enough ? '' : `, the policy asks at least ${percent(setting.min)}`})${missing.length > 0 ? `; missing or failed: ${shown.join(', ')}${more}` : ''}`,
+  };
+}

@@ -1,0 +1,58 @@
+import { OVERALL } from '../metrics/scope.js';
+import type { Budget, Policy, Tradeoff } from '../policy/schema.js';
+import { budgetValue, metricMeta, metricScopeKey, type RunComparer } from './compare.js';
+import type { TradeoffResult } from './types.js';
+
+/*
+ * Trade-offs decide which regression budgets are in effect: one applies when every improvement it
+ * names is large enough and statistically real, and then its budgets replace those of the checks it
+ * relaxes.
+ */
+
+/** Budgets that applied trade-offs grant, by metricScopeKey. */
+export type RelaxedBudgets = Map<string, Array<{ value: Budget; from: string }>>;
+
+/** Whether a p-value is small enough under the policy's significance (always, when it is off). */
+export function isSignificant(significance: Policy['settings']['significance'], p: number | undefined): boolean {
+  return significance === 'off' || (p !== undefined && p < significance);
+}
+
+function evaluateTradeoff(tradeoff: Tradeoff, policy: Policy, comparer: RunComparer | undefined): TradeoffResult {
+  if (!comparer) return { name: tradeoff.name, applied: false, reasons: ['no baseline to measure improvements against'] };
+  const reasons: string[] = [];
+  let applied = true;
+  for (const term of tradeoff.when) {
+    const label = `${term.metric} (${term.scenario ?? OVERALL})`;
+    const comparison = comparer.compare(term.metric, term.scenario, metricMeta(policy, term.metric, term.direction).direction);
+    if (!comparison) {
+      applied = false;
+      reasons.push(`${label}: not in both runs`);
+      continue;
+    }
+    const improvement = -comparison.worsening;
+    const needed = budgetValue(term.min_improvement, comparison.baseline);
+    const real = comparison.method === 'summary' || isSignificant(policy.settings.significance, comparison.pBetter);
+    const ok = improvement >= needed && real;
+    if (!ok) applied = false;
+    const evidence = comparison.pBetter === undefined ? '' : `, p = ${comparison.pBetter.toPrecision(2)}`;
+    const moved = improvement >= 0 ? `improved by ${improvement.toPrecision(3)}` : `got worse by ${(-improvement).toPrecision(3)}`;
+    reasons.push(`${label} ${moved} (needs an improvement of ${needed.toPrecision(3)}${evidence})${ok ? '' : improvement >= needed ? ': not statistically real' : ': not enough'}`);
+  }
+  return { name: tradeoff.name, applied, reasons };
+}
+
+/** Every trade-off's outcome, and the budgets those that apply grant. */
+export function evaluateTradeoffs(policy: Policy, comparer: RunComparer | undefined): { results: TradeoffResult[]; relaxed: RelaxedBudgets } {
+  const relaxed: RelaxedBudgets = new Map();
+  const results = policy.tradeoffs.map((tradeoff) => {
+    const result = evaluateTradeoff(tradeoff, policy, comparer);
+    if (result.applied) {
+      for (const term of tradeoff.allow) {
+        const key = metricScopeKey(term.metric, term.scenario);
+        relaxed.set(key, [...(relaxed.get(key) ?? []), { value: term.max_regression, from: `trade-off "${tradeoff.name}"` }]);
+      }
+    }
+    return result;
+  });
+  return { results, relaxed };
+}

@@ -1,0 +1,77 @@
+import type { MetricsReport, MetricValue } from '../metrics/compute.js';
+import type { Dimension, Direction } from '../metrics/registry.js';
+import type { Check } from '../policy/schema.js';
+
+/*
+ * The decision's data. Each check ends pass, fail, warn (a failed check of severity warn), skipped (a
+ * regression budget without a baseline to compare with; absolute bounds still apply), error (the
+ * metric is missing from the candidate, or a baseline shares no instance with it in the check's scope)
+ * or off.
+ */
+
+export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skipped' | 'error' | 'off';
+export type Verdict = 'pass' | 'warn' | 'fail';
+
+/** How the candidate was compared with the baseline. */
+export interface Comparison {
+  /** paired: bootstrap over shared instance ids; summary: point estimates of metrics files. */
+  method: 'paired' | 'summary';
+  candidate: number;
+  baseline: number;
+  /** candidate - baseline */
+  change: number;
+  /** The change in the bad direction (positive = worse). */
+  worsening: number;
+  /** One-sided p-value that the worsening is above 0 (paired only). */
+  pWorse?: number;
+  /** One-sided p-value that the improvement is above 0 (paired only). */
+  pBetter?: number;
+  /** Instances compared (paired only). */
+  shared?: number;
+  /** 95% interval of the change (paired only). */
+  ci?: [number, number];
+}
+
+export interface CheckResult {
+  check: Check;
+  scope: string;
+  dimension: Dimension;
+  direction: Direction;
+  status: CheckStatus;
+  candidate?: MetricValue;
+  comparison?: Comparison;
+  /** The regression budget in effect, in the metric's unit, and where it came from. */
+  budget?: { value: number; from: string };
+  /** Why the check ended as it did, one short sentence each. */
+  reasons: string[];
+}
+
+export interface TradeoffResult {
+  name: string;
+  applied: boolean;
+  reasons: string[];
+}
+
+/** How many of the baseline's instances (scenario and id) the candidate answered (its original record, not a failed call). */
+export interface CoverageResult {
+  status: 'pass' | 'warn' | 'fail';
+  baselineInstances: number;
+  covered: number;
+  /** The policy's least share. */
+  min: number;
+  /** A few of the instances the candidate lacks, "scenario/id". */
+  missing: string[];
+  reason: string;
+}
+
+export interface GateResult {
+  verdict: Verdict;
+  checks: CheckResult[];
+  tradeoffs: TradeoffResult[];
+  /** Present when both runs are records files and the policy checks coverage. */
+  coverage?: CoverageResult;
+  /** False when there was no baseline: regression budgets were skipped. */
+  hasBaseline: boolean;
+  /** Every metric of the candidate, with intervals. */
+  candidateMetrics: MetricsReport;
+}

@@ -1,0 +1,108 @@
+import type { Scope } from './scope.js';
+import { ECE_BINS } from './calibration.js';
+import { SlotsBuilder } from './sums.js';
+import { KIND_FAIRNESS, KIND_ROBUSTNESS, type RecordTable } from './table.js';
+
+/** What one pass over a scope's records collects for all the metrics. */
+export interface ScopeCollection {
+  sums: SlotsBuilder;
+  accuracy: number;
+  errors: number;
+  brier: number;
+  eceCorrect: number[];
+  eceConfidence: number[];
+  toxic: number;
+  outputTokens: number;
+  cost: number;
+  /** Per `groups` attribute: the slot of each value (-1 if absent) and the values in order of appearance. */
+  groups: Array<{ attribute: string; values: string[]; slotOf: Int32Array; seen: number[] }>;
+  /** Per instance, the lowest `correct` of its originals and of its perturbations of each kind (Infinity: none). */
+  worstOriginal: Float64Array;
+  worstRobust: Float64Array;
+  worstFair: Float64Array;
+  calibrationRows: number[];
+  calibrationInstances: number[];
+  latencyRows: number[];
+  latencyInstances: number[];
+}
+
+/** An empty collection for a scope: one slot per sum the metrics need. */
+function emptyCollection(table: RecordTable, scope: Scope): ScopeCollection {
+  const sums = new SlotsBuilder();
+  return {
+    sums,
+    accuracy: sums.newSlot(),
+    errors: sums.newSlot(),
+    brier: sums.newSlot(),
+    eceCorrect: Array.from({ length: ECE_BINS }, () => sums.newSlot()),
+    eceConfidence: Array.from({ length: ECE_BINS }, () => sums.newSlot()),
+    toxic: sums.newSlot(),
+    outputTokens: sums.newSlot(),
+    cost: sums.newSlot(),
+    groups: [...table.groups].map(([attribute, column]) => ({
+      attribute,
+      values: column.values,
+      slotOf: new Int32Array(column.values.length).fill(-1),
+      seen: [] as number[],
+    })),
+    worstOriginal: new Float64Array(scope.instanceCount).fill(Infinity),
+    worstRobust: new Float64Array(scope.instanceCount).fill(Infinity),
+    worstFair: new Float64Array(scope.instanceCount).fill(Infinity),
+    calibrationRows: [],
+    calibrationInstances: [],
+    latencyRows: [],
+    latencyInstances: [],
+  };
+}
+
+/** The one pass over a scope's records, kept apart from the metrics' closures so that it stays fast. */
+export function collectScope(table: RecordTable, scope: Scope): ScopeCollection {
+  const collected = emptyCollection(table, scope);
+  const { sums, accuracy, errors, brier, eceCorrect, eceConfidence, toxic, outputTokens, cost, groups } = collected;
+  const { worstOriginal, worstRobust, worstFair, calibrationRows, calibrationInstances, latencyRows, latencyInstances } = collected;
+  const groupColumns = [...table.groups.values()].map((column) => column.valueOf);
+  const { failed, kind, correct: correctOf, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
+
+  for (let index = 0; index < scope.rows.length; index++) {
+    const row = scope.rows[index];
+    const instance = scope.instanceOfRow[index];
+    const rowFailed = failed[row] === 1;
+    sums.add(errors, instance, rowFailed ? 1 : 0);
+    if (rowFailed) continue;
+    const rowKind = kind[row];
+    const correct = correctOf[row];
+    if (rowKind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], correct);
+    else if (rowKind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], correct);
+    else {
+      worstOriginal[instance] = Math.min(worstOriginal[instance], correct);
+      sums.add(accuracy, instance, correct);
+      const confidence = confidenceOf[row];
+      if (!Number.isNaN(confidence)) {
+        sums.add(brier, instance, (confidence - correct) ** 2);
+        const bin = Math.min(Math.floor(confidence * 10), ECE_BINS - 1);
+        sums.add(eceCorrect[bin], instance, correct);
+        sums.add(eceConfidence[bin], instance, confidence);
+        calibrationRows.push(row);
+        calibrationInstances.push(instance);
+      }
+      for (let attribute = 0; attribute < groupColumns.length; attribute++) {
+        const value = groupColumns[attribute][row];
+        if (value < 0) continue;
+        const group = groups[attribute];
+        if (group.slotOf[value] < 0) {
+          group.slotOf[value] = sums.newSlot();
+          group.seen.push(value);
+        }
+        sums.add(group.slotOf[value], instance, correct);
+      }
+    }
+    if (!Number.isNaN(latencyMs[row])) {
+      latencyRows.push(row);
+      latencyInstances.push(instance);
+    }
+    if (!Number.isNaN(toxicity[row])) sums.add(toxic, instance, toxicity[row] >= 0.5 ? 1 : 0);
+    if (!Number.isNaN(tokensOf[row])) sums.add(outputTokens, instance, tokensOf[row]);
+    if (!Number.isNaN(costUsd[row])) sums.add(cost, instance, costUsd[row]);
+  }
+  return collected;
+}

@@ -1,0 +1,32 @@
+import { JsonLinesProcess } from '../../process/json-lines.js';
+import { AdapterError, type ModelAdapter } from './types.js';
+
+/**
+ * `command:"CMD ARGS"`: one long-running program that reads a JSON request per line on stdin and
+ * writes a JSON response per line on stdout, matched by `id`:
+ *   request  {"id": "17", "messages": [{"role": "user", "content": "..."}], "settings": {...}}
+ *   response {"id": "17", "text": "...", "input_tokens": 12, "output_tokens": 3, "confidence": 0.9}
+ *        or  {"id": "17", "error": "...", "retryable": true}
+ * Responses may come in any order; the program's stderr goes to evalgate's stderr.
+ */
+export function commandAdapter(command: string): ModelAdapter {
+  const program = new JsonLinesProcess(command, 'the model command');
+  const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
+  return {
+    id: `command:${command}`,
+    model: command,
+    async complete(request, signal) {
+      let response: Record<string, unknown>;
+      try {
+        response = await program.request({ messages: request.messages, settings: request.settings }, signal);
+      } catch (error) {
+        // A time-out may be retried; a program that died may not.
+        throw new AdapterError((error as Error).message, signal.aborted);
+      }
+      if (typeof response.error === 'string') throw new AdapterError(response.error, response.retryable === true);
+      if (typeof response.text !== 'string') throw new AdapterError('the model command answered without "text"', false);
+      return { text: response.text, inputTokens: number(response.input_tokens), outputTokens: number(response.output_tokens), confidence: number(response.confidence) };
+    },
+    close: () => program.close(),
+  };
+}

@@ -1,0 +1,73 @@
+import { exampleKey, instanceKey } from '../records/key.js';
+import type { EvalRecord } from '../records/types.js';
+import { deriveSeed } from '../stats/random.js';
+import type { CompletionRequest } from './models/types.js';
+import { perturb } from './scoring/perturbations.js';
+import { messagesFor, type LoadedSuite } from './suite.js';
+
+/*
+ * What a suite asks: every instance of every scenario, and each perturbed variant that differs from
+ * it, in a fixed order. A shard keeps an instance and its variants together.
+ */
+
+export interface WorkItem {
+  request: CompletionRequest;
+  /** The record's fields known before the call: scenario, id, perturbation, groups, input, references. */
+  base: EvalRecord;
+  references: string[];
+  choices: string[];
+  scenarioIndex: number;
+}
+
+/** Shard `index` (1-based) of `count`. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/** Which shard (1-based) an instance belongs to: a stable hash of its key. */
+function shardOf(scenario: string, id: string, count: number): number {
+  return (deriveSeed(0, instanceKey(scenario, id)) % count) + 1;
+}
+
+export function workItems(loaded: LoadedSuite, shard?: Shard): WorkItem[] {
+  const items: WorkItem[] = [];
+  loaded.suite.scenarios.forEach((scenario, scenarioIndex) => {
+    const settings = { ...loaded.suite.generation, ...scenario.generation };
+    for (const instance of loaded.instances.get(scenario.name)!) {
+      if (shard && shardOf(scenario.name, instance.id, shard.count) !== shard.index) continue;
+      const base = {
+        scenario: scenario.name,
+        id: instance.id,
+        ...(instance.groups ? { groups: instance.groups } : {}),
+      };
+      items.push({
+        request: { scenario: scenario.name, id: instance.id, messages: messagesFor(scenario, instance, instance.input), settings },
+        base: { ...base, input: instance.input ?? instance.messages, references: instance.references } as EvalRecord,
+        references: instance.references,
+        choices: instance.choices ?? [],
+        scenarioIndex,
+      });
+      if (instance.input === undefined) continue; // chat transcripts are not perturbed
+      for (const name of scenario.perturbations) {
+        const variant = perturb(name, instance.id, instance.input, instance.references, instance.choices, scenario.typo_probability);
+        if (!variant) continue;
+        // The prompt lists the variant's own choices and references: the ones it is scored against.
+        const perturbed = { ...instance, references: variant.references, choices: variant.choices };
+        items.push({
+          request: { scenario: scenario.name, id: instance.id, perturbation: name, messages: messagesFor(scenario, perturbed, variant.input), settings },
+          base: { ...base, perturbation: variant.perturbation, input: variant.input, references: variant.references } as EvalRecord,
+          references: variant.references,
+          choices: variant.choices,
+          scenarioIndex,
+        });
+      }
+    }
+  });
+  return items;
+}
+
+/** The keys of the examples a suite produces, in run order. */
+export function exampleKeys(loaded: LoadedSuite): string[] {
+  return workItems(loaded).map(({ request }) => exampleKey(request));
+}
