@@ -54,14 +54,33 @@ interface ActionRun {
   env?: NodeJS.ProcessEnv;
 }
 
-async function runAction({ event = 'pull_request', inputs, labels = [], cwd, baseSha = BASE_SHA, sha = HEAD_SHA, env: extraEnv = {}, workflowRunHeadSha }: ActionRun) {
+async function runAction({
+  event = 'pull_request',
+  inputs,
+  labels = [],
+  cwd,
+  baseSha = BASE_SHA,
+  sha = HEAD_SHA,
+  env: extraEnv = {},
+  workflowRunHeadSha,
+}: ActionRun) {
   const workspace = tempDir();
   const files = { output: join(workspace, 'output.txt'), summary: join(workspace, 'summary.md'), event: join(workspace, 'event.json') };
   writeFileSync(files.output, '');
   writeFileSync(files.summary, '');
   const payload =
     event === 'pull_request'
-      ? { action: 'synchronize', number: 7, pull_request: { number: 7, base: { sha: baseSha, ref: 'main' }, head: { sha, ref: 'feature' }, labels: labels.map((name) => ({ name })) }, repository: { default_branch: 'main' } }
+      ? {
+          action: 'synchronize',
+          number: 7,
+          pull_request: {
+            number: 7,
+            base: { sha: baseSha, ref: 'main' },
+            head: { sha, ref: 'feature' },
+            labels: labels.map((name) => ({ name })),
+          },
+          repository: { default_branch: 'main' },
+        }
       : event === 'workflow_run'
         ? { action: 'completed', workflow_run: { head_sha: workflowRunHeadSha, pull_requests: [] }, repository: { default_branch: 'main' } }
         : { ref: 'refs/heads/main', after: sha, repository: { default_branch: 'main' } };
@@ -115,7 +134,9 @@ describe('the action on a pull request', () => {
     expect(second.stdout).toContain('Comment unchanged');
     expect(github.requests.slice(requestsBefore).some((request) => request.startsWith('PATCH') || request.startsWith('POST'))).toBe(false);
 
-    const third = await runAction({ inputs: { policy: writeFile('policy.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head' } });
+    const third = await runAction({
+      inputs: { policy: writeFile('policy.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head' },
+    });
     expect(third.code).toBe(1);
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0].body).toMatch(/^<!-- evalgate:policy=support -->\n## ❌ evalgate: fail/);
@@ -123,11 +144,27 @@ describe('the action on a pull request', () => {
   });
 
   it('finds its comment on page 2 behind 150 others', async () => {
-    for (let i = 0; i < 150; i++) github.comments.push({ id: i + 1, body: `comment ${i}`, user: { login: `user${i % 7}`, type: 'User' }, html_url: `https://github.com/c/${i}` });
+    for (let i = 0; i < 150; i++)
+      github.comments.push({
+        id: i + 1,
+        body: `comment ${i}`,
+        user: { login: `user${i % 7}`, type: 'User' },
+        html_url: `https://github.com/c/${i}`,
+      });
     // A person's comment that starts with the marker is not ours; a bot's is (here a GitHub App's:
     // its installation token cannot ask who it is, so the comment's author type decides).
-    github.comments.push({ id: 500, body: '<!-- evalgate:policy=support --> quoted', user: { login: 'someone', type: 'User' }, html_url: 'https://github.com/c/500' });
-    github.comments.push({ id: 501, body: '<!-- evalgate:policy=support -->\nold report', user: { login: 'my-app[bot]', type: 'Bot' }, html_url: 'https://github.com/c/501' });
+    github.comments.push({
+      id: 500,
+      body: '<!-- evalgate:policy=support --> quoted',
+      user: { login: 'someone', type: 'User' },
+      html_url: 'https://github.com/c/500',
+    });
+    github.comments.push({
+      id: 501,
+      body: '<!-- evalgate:policy=support -->\nold report',
+      user: { login: 'my-app[bot]', type: 'Bot' },
+      html_url: 'https://github.com/c/501',
+    });
     const policy = writeFile('policy.yml', loosePolicy);
     const result = await runAction({ inputs: { policy, candidate: worse, baseline, 'policy-source': 'head' } });
     expect(result.code).toBe(0);
@@ -145,7 +182,10 @@ describe('the action on a pull request', () => {
     writeFileSync(join(checkout, 'policies/support.yml'), loosePolicy);
     const result = await runAction({ inputs: { policy: 'policies/support.yml', candidate: worse, baseline }, cwd: checkout });
     expect(result.code).toBe(1);
-    const head = await runAction({ inputs: { policy: 'policies/support.yml', candidate: worse, baseline, 'policy-source': 'head' }, cwd: checkout });
+    const head = await runAction({
+      inputs: { policy: 'policies/support.yml', candidate: worse, baseline, 'policy-source': 'head' },
+      cwd: checkout,
+    });
     expect(head.code).toBe(0);
     expect(result.summary).toContain(`at the base commit ${BASE_SHA.slice(0, 7)}`);
     const report = JSON.parse(readFileSync(result.output('report')!, 'utf8')) as GateReport;
@@ -157,9 +197,14 @@ describe('the action on a pull request', () => {
       expect([again.code, again.summary.includes(`at the base commit ${BASE_SHA.slice(0, 7)}`)]).toEqual([1, true]);
     }
     // Without a token the base cannot be read: an error, not the pull request's own copy.
-    const tokenless = await runAction({ inputs: { policy: 'policies/support.yml', candidate: worse, baseline, 'github-token': '' }, cwd: checkout });
+    const tokenless = await runAction({
+      inputs: { policy: 'policies/support.yml', candidate: worse, baseline, 'github-token': '' },
+      cwd: checkout,
+    });
     expect(tokenless.code).toBe(1);
-    expect(tokenless.stdout).toContain('::error::Reading the policy at the base commit needs the input github-token (or set policy-source: head).');
+    expect(tokenless.stdout).toContain(
+      '::error::Reading the policy at the base commit needs the input github-token (or set policy-source: head).',
+    );
   });
 
   it("uses the pull request's copy when the policy is not on the base yet, and says so", async () => {
@@ -173,7 +218,9 @@ describe('the action on a pull request', () => {
 
   it("still fails the step on a regression when a fork's token cannot comment (403)", async () => {
     github.readOnly = true;
-    const result = await runAction({ inputs: { policy: writeFile('p.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head' } });
+    const result = await runAction({
+      inputs: { policy: writeFile('p.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head' },
+    });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('::warning::The token cannot comment on this pull request');
     expect(result.summary).toContain('evalgate: fail');
@@ -181,7 +228,16 @@ describe('the action on a pull request', () => {
   });
 
   it('waives a failing verdict with the waiver label, and reports it', async () => {
-    const result = await runAction({ inputs: { policy: writeFile('p.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head', 'waiver-label': 'accept-regression' }, labels: ['accept-regression'] });
+    const result = await runAction({
+      inputs: {
+        policy: writeFile('p.yml', strictPolicy),
+        candidate: worse,
+        baseline,
+        'policy-source': 'head',
+        'waiver-label': 'accept-regression',
+      },
+      labels: ['accept-regression'],
+    });
     expect(result.code).toBe(0);
     expect(result.output('verdict')).toBe('fail');
     expect(github.comments[0].body).toContain('evalgate: fail (waived by label accept-regression)');
@@ -195,7 +251,9 @@ describe('the action on a pull request', () => {
     expect(strictOnWarn.code).toBe(1);
     expect(strictOnWarn.output('verdict')).toBe('warn');
     expect((await runAction({ inputs: { policy: writeFile('p.yml', strictPolicy), ...common, 'fail-on': 'never' } })).code).toBe(0);
-    expect((await runAction({ inputs: { policy: warnPolicy, ...common, 'fail-on': 'sometimes' } })).stdout).toContain('::error::Input "fail-on" must be one of fail, warn, never; got "sometimes"');
+    expect((await runAction({ inputs: { policy: warnPolicy, ...common, 'fail-on': 'sometimes' } })).stdout).toContain(
+      '::error::Input "fail-on" must be one of fail, warn, never; got "sometimes"',
+    );
   });
 
   it('fails the step on a candidate that misses baseline instances when the policy blocks on coverage', async () => {
@@ -205,7 +263,9 @@ describe('the action on a pull request', () => {
     expect(result.code).toBe(1);
     expect(result.output('verdict')).toBe('fail');
     expect(result.output('failed-checks')).toBe('1');
-    expect(result.stdout).toContain("::error title=evalgate%3A coverage::the candidate answered 290 of the baseline's 300 instances (96.7%25, the policy asks at least 100%25); missing or failed: billing/290,"); // % is escaped in workflow commands
+    expect(result.stdout).toContain(
+      "::error title=evalgate%3A coverage::the candidate answered 290 of the baseline's 300 instances (96.7%25, the policy asks at least 100%25); missing or failed: billing/290,",
+    ); // % is escaped in workflow commands
     expect(result.summary).toContain('- **coverage** · ❌ fail: the candidate answered 290');
   });
 
@@ -218,7 +278,9 @@ describe('the action on a pull request', () => {
   });
 
   it('never prints the token (it asks the runner to mask it)', async () => {
-    const result = await runAction({ inputs: { policy: writeFile('p.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head' } });
+    const result = await runAction({
+      inputs: { policy: writeFile('p.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head' },
+    });
     expect(result.stdout).toContain(`::add-mask::${TOKEN}`);
     const printed = result.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::'));
     expect(printed.join('\n') + result.stderr + result.summary).not.toContain(TOKEN);
@@ -240,35 +302,66 @@ describe('the action outside pull requests and on bad input', () => {
   it('posts a report made by an earlier run on the pull request it records (the fork-safe pair)', async () => {
     // First workflow: the pull request's own run, read-only, comment off.
     github.readOnly = true;
-    const first = await runAction({ inputs: { policy: writeFile('p.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head', comment: 'false' } });
+    const first = await runAction({
+      inputs: { policy: writeFile('p.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head', comment: 'false' },
+    });
     expect(first.code).toBe(1);
     github.readOnly = false;
     // Second workflow: workflow_run, with write access, posts the artifact's report.
     github.pulls.set(7, { head: { sha: HEAD_SHA } });
     github.pulls.set(42, { head: { sha: 'd'.repeat(40) } });
     const report = first.output('report')!;
-    const second = await runAction({ event: 'workflow_run', workflowRunHeadSha: HEAD_SHA, inputs: { policy: 'unused', report, 'fail-on': 'never' } });
+    const second = await runAction({
+      event: 'workflow_run',
+      workflowRunHeadSha: HEAD_SHA,
+      inputs: { policy: 'unused', report, 'fail-on': 'never' },
+    });
     expect(second.code).toBe(0);
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0].body).toContain('evalgate: fail');
     // A report that claims a commit the workflow run did not build is not posted.
-    const mismatch = await runAction({ event: 'workflow_run', workflowRunHeadSha: 'e'.repeat(40), inputs: { policy: 'unused', report, 'fail-on': 'never' } });
+    const mismatch = await runAction({
+      event: 'workflow_run',
+      workflowRunHeadSha: 'e'.repeat(40),
+      inputs: { policy: 'unused', report, 'fail-on': 'never' },
+    });
     expect(mismatch.stdout).toContain('not commenting');
     expect(github.comments).toHaveLength(1);
 
     // The report is the fork's own word. Aimed at another pull request: not posted there.
     const original = JSON.parse(readFileSync(report, 'utf8'));
-    const retarget = writeFile('report.json', JSON.stringify({ ...original, github: { ...original.github, pullRequest: { ...original.github.pullRequest, number: 42 } } }));
-    const elsewhere = await runAction({ event: 'workflow_run', workflowRunHeadSha: HEAD_SHA, inputs: { policy: 'unused', report: retarget, 'fail-on': 'never' } });
+    const retarget = writeFile(
+      'report.json',
+      JSON.stringify({ ...original, github: { ...original.github, pullRequest: { ...original.github.pullRequest, number: 42 } } }),
+    );
+    const elsewhere = await runAction({
+      event: 'workflow_run',
+      workflowRunHeadSha: HEAD_SHA,
+      inputs: { policy: 'unused', report: retarget, 'fail-on': 'never' },
+    });
     expect(elsewhere.stdout).toContain('Pull request #42 is not at commit ccccccc: not commenting.');
     expect(github.requests.some((request) => request.includes('/issues/42/'))).toBe(false);
     // A verdict that does not follow from its checks, or markup where a number belongs: refused.
     const forgedVerdict = writeFile('report.json', JSON.stringify({ ...original, verdict: 'pass' }));
-    const forged = await runAction({ event: 'workflow_run', workflowRunHeadSha: HEAD_SHA, inputs: { policy: 'unused', report: forgedVerdict } });
+    const forged = await runAction({
+      event: 'workflow_run',
+      workflowRunHeadSha: HEAD_SHA,
+      inputs: { policy: 'unused', report: forgedVerdict },
+    });
     expect(forged.code).toBe(1);
     expect(forged.stdout).toContain('the verdict "pass" does not follow from the checks (they give "fail")');
-    const injected = writeFile('report.json', JSON.stringify({ ...original, candidate: { ...original.candidate, records: '<img src=https://evil.example/t.png> @octo-org/admins' } }));
-    const refused = await runAction({ event: 'workflow_run', workflowRunHeadSha: HEAD_SHA, inputs: { policy: 'unused', report: injected } });
+    const injected = writeFile(
+      'report.json',
+      JSON.stringify({
+        ...original,
+        candidate: { ...original.candidate, records: '<img src=https://evil.example/t.png> @octo-org/admins' },
+      }),
+    );
+    const refused = await runAction({
+      event: 'workflow_run',
+      workflowRunHeadSha: HEAD_SHA,
+      inputs: { policy: 'unused', report: injected },
+    });
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain('not an evalgate report: candidate.records: ');
     expect(github.comments).toHaveLength(1);
@@ -288,7 +381,10 @@ describe('the action outside pull requests and on bad input', () => {
 
   it('runs the suite itself when given suite and model instead of a candidate', async () => {
     const workspace = tempDir();
-    const policy = writeFile('p.yml', 'version: 1\nname: suite-run\nchecks:\n  - metric: accuracy\n    min: 0.3\n  - metric: accuracy_robust\n    min: 0.2\n');
+    const policy = writeFile(
+      'p.yml',
+      'version: 1\nname: suite-run\nchecks:\n  - metric: accuracy\n    min: 0.3\n  - metric: accuracy_robust\n    min: 0.2\n',
+    );
     const inputs = {
       policy,
       suite: join(process.cwd(), 'examples/billing/suite/suite.yml'),
@@ -299,7 +395,9 @@ describe('the action outside pull requests and on bad input', () => {
     expect(result.stdout).toMatch(/evalgate run: \d+ records \(0 failed calls, 0 retries/);
     const records = readFileSync(result.output('records')!, 'utf8').trim().split('\n');
     // Progress in the log: a line at every 10%, with the rate and the time left.
-    const progress = result.stdout.split('\n').filter((line) => /^evalgate: \d+\/\d+ \(\d+%\), [\d.]+ per second, about \d+ s left$/.test(line));
+    const progress = result.stdout
+      .split('\n')
+      .filter((line) => /^evalgate: \d+\/\d+ \(\d+%\), [\d.]+ per second, about \d+ s left$/.test(line));
     expect(progress).toHaveLength(10);
     expect(progress[9]).toMatch(new RegExp(`^evalgate: ${records.length}/${records.length} \\(100%\\)`));
     expect(records.length).toBeGreaterThan(240);
@@ -313,7 +411,12 @@ describe('the action outside pull requests and on bad input', () => {
     const workspace = tempDir();
     const fixture = join(process.cwd(), '__tests__/fixtures/promptfoo/eval-output.json');
     const policy = writeFile('p.yml', 'version: 1\nname: imported\nchecks:\n  - metric: accuracy\n    min: 0.9\n');
-    const inputs = { policy, candidate: 'eval/out.json', import: 'promptfoo', 'eval-command': `mkdir -p eval && echo evaluating && cp ${fixture} eval/out.json` };
+    const inputs = {
+      policy,
+      candidate: 'eval/out.json',
+      import: 'promptfoo',
+      'eval-command': `mkdir -p eval && echo evaluating && cp ${fixture} eval/out.json`,
+    };
     const result = await runAction({ event: 'push', inputs, cwd: workspace });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('evaluating');
@@ -359,7 +462,13 @@ describe('the baseline in the Actions cache', () => {
   it('is saved on a push to the default branch and gates the next pull request', async () => {
     const workspace = tempDir();
     const policy = writeFile('p.yml', strictPolicy);
-    const push = await runAction({ event: 'push', sha: BASE_SHA, inputs: { policy, candidate: baseline }, cwd: workspace, env: cacheEnv() });
+    const push = await runAction({
+      event: 'push',
+      sha: BASE_SHA,
+      inputs: { policy, candidate: baseline },
+      cwd: workspace,
+      env: cacheEnv(),
+    });
     expect(push.code).toBe(0);
     const nameHash = createHash('sha256').update('support').digest('hex').slice(0, 12);
     expect(cache.keys()).toEqual([`evalgate-baseline-support-${nameHash}-${BASE_SHA}`]);
@@ -372,23 +481,48 @@ describe('the baseline in the Actions cache', () => {
     expect(pull.summary).toContain(`from commit \`${BASE_SHA.slice(0, 7)}\``);
 
     // A pull request on a newer base without its own entry gets the newest baseline, with a warning.
-    const newer = await runAction({ baseSha: 'd'.repeat(40), inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir(), env: cacheEnv() });
+    const newer = await runAction({
+      baseSha: 'd'.repeat(40),
+      inputs: { policy, candidate: worse, 'policy-source': 'head' },
+      cwd: tempDir(),
+      env: cacheEnv(),
+    });
     expect(newer.stdout).toContain(`::warning::The baseline comes from commit ${BASE_SHA.slice(0, 7)}, not from ${'d'.repeat(7)}.`);
     expect(newer.code).toBe(1);
 
     // A manual run restores it too.
-    const manual = await runAction({ event: 'workflow_dispatch', sha: BASE_SHA, inputs: { policy, candidate: worse }, cwd: tempDir(), env: cacheEnv() });
+    const manual = await runAction({
+      event: 'workflow_dispatch',
+      sha: BASE_SHA,
+      inputs: { policy, candidate: worse },
+      cwd: tempDir(),
+      env: cacheEnv(),
+    });
     expect(manual.code).toBe(1);
     expect(manual.output('verdict')).toBe('fail');
 
     // Another policy whose name starts the same never gets this baseline.
-    const other = await runAction({ inputs: { policy: writeFile('p.yml', strictPolicy.replace('name: support', 'name: support-v2')), candidate: worse, 'policy-source': 'head' }, cwd: tempDir(), env: cacheEnv() });
+    const other = await runAction({
+      inputs: {
+        policy: writeFile('p.yml', strictPolicy.replace('name: support', 'name: support-v2')),
+        candidate: worse,
+        'policy-source': 'head',
+      },
+      cwd: tempDir(),
+      env: cacheEnv(),
+    });
     expect(other.stdout).toContain('::warning::No baseline for policy support-v2 in the Actions cache');
   });
 
   it('is not saved from a failing push', async () => {
     const policy = writeFile('p.yml', 'version: 1\nname: floor\nchecks:\n  - metric: accuracy\n    min: 0.9\n');
-    const push = await runAction({ event: 'push', sha: 'f'.repeat(40), inputs: { policy, candidate: worse }, cwd: tempDir(), env: cacheEnv() });
+    const push = await runAction({
+      event: 'push',
+      sha: 'f'.repeat(40),
+      inputs: { policy, candidate: worse },
+      cwd: tempDir(),
+      env: cacheEnv(),
+    });
     expect(push.code).toBe(1);
     expect(push.stdout).toContain('::warning::Not saved as the baseline: the verdict is fail.');
     expect(cache.keys().some((key) => key.startsWith('evalgate-baseline-floor-'))).toBe(false);

@@ -12,7 +12,8 @@ function binaryRun(n: number, accuracy: number, variants = 0, scenario = 's'): E
   for (let i = 0; i < n; i++) {
     const correct = Math.floor((i + 1) * accuracy) > Math.floor(i * accuracy) ? 1 : 0;
     records.push(record({ scenario, id: String(i), correct }));
-    for (let v = 0; v < variants; v++) records.push(record({ scenario, id: String(i), correct, perturbation: { name: `p${v}`, kind: 'robustness' } }));
+    for (let v = 0; v < variants; v++)
+      records.push(record({ scenario, id: String(i), correct, perturbation: { name: `p${v}`, kind: 'robustness' } }));
   }
   return records;
 }
@@ -52,7 +53,11 @@ describe('random numbers', () => {
 
   it('draw multinomial counts that add up to the total', () => {
     const random = new Random(3);
-    for (const [cells, total] of [[10, 10], [50, 5000], [2000, 40000]]) {
+    for (const [cells, total] of [
+      [10, 10],
+      [50, 5000],
+      [2000, 40000],
+    ]) {
       const counts = new Float64Array(cells);
       multinomialDrawer(cells, total)(random, counts);
       expect(counts.reduce((s, x) => s + x, 0)).toBe(total);
@@ -118,7 +123,9 @@ describe('confidence intervals', () => {
 
   it('resample an instance together with its perturbations', () => {
     // 400 instances, each with 4 identical variants: error_rate over 2000 records varies as 400 clusters do.
-    const records = binaryRun(400, 0.5, 4).map((r) => (r.correct === 0 ? { scenario: r.scenario, id: r.id, perturbation: r.perturbation, error: 'x' } : r)) as EvalRecord[];
+    const records = binaryRun(400, 0.5, 4).map((r) =>
+      r.correct === 0 ? { scenario: r.scenario, id: r.id, perturbation: r.perturbation, error: 'x' } : r,
+    ) as EvalRecord[];
     const { value, ci, n } = computeMetrics(buildTable(records), options).overall.error_rate;
     expect(n).toBe(2000);
     expect(value).toBeCloseTo(0.5, 12);

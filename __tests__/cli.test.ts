@@ -72,7 +72,7 @@ describe('evalgate metrics', () => {
 });
 
 describe('the bundled CLI (dist/cli.js)', () => {
-  it('is the package\'s `evalgate` command (npx evalgate in a checkout)', async () => {
+  it("is the package's `evalgate` command (npx evalgate in a checkout)", async () => {
     const path = writeLines('records.jsonl', records);
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const result = await runProcess(npm, ['exec', '--no', '--', 'evalgate', 'metrics', path, '--json', '--resamples', '0']);
@@ -81,7 +81,14 @@ describe('the bundled CLI (dist/cli.js)', () => {
   });
 
   it('runs as `evalgate` does after npm ci, with the same exit codes', async () => {
-    const good = await runProcess(process.execPath, ['dist/cli.js', 'metrics', writeLines('records.jsonl', records), '--json', '--resamples', '10']);
+    const good = await runProcess(process.execPath, [
+      'dist/cli.js',
+      'metrics',
+      writeLines('records.jsonl', records),
+      '--json',
+      '--resamples',
+      '10',
+    ]);
     expect(good.code).toBe(0);
     expect(JSON.parse(good.stdout).scenarios.refunds.accuracy.value).toBe(1);
     const bad = await runProcess(process.execPath, ['dist/cli.js', 'metrics', writeLines('empty.jsonl', [''])]);

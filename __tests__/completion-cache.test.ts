@@ -13,8 +13,29 @@ describe('the completion cache', () => {
   it('asks identical prompts once per run, and a rerun gives the same records, every field', () =>
     withFakeOpenAI(20, async (server) => {
       const dir = tempDir();
-      const suite = writeSuite(dir, Array.from({ length: 16 }, (_, i) => ({ id: `q${i}`, input: 'the same question', references: ['refund'] })));
-      const run = (out: string) => evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, out), '--cache-dir', join(dir, 'cache'), '--concurrency', '16'], KEY);
+      const suite = writeSuite(
+        dir,
+        Array.from({ length: 16 }, (_, i) => ({ id: `q${i}`, input: 'the same question', references: ['refund'] })),
+      );
+      const run = (out: string) =>
+        evalgate(
+          [
+            'run',
+            '--suite',
+            suite,
+            '--model',
+            'openai:m',
+            '--base-url',
+            server.url,
+            '--out',
+            join(dir, out),
+            '--cache-dir',
+            join(dir, 'cache'),
+            '--concurrency',
+            '16',
+          ],
+          KEY,
+        );
       const first = await run('first.jsonl');
       expect(first.code).toBe(0);
       expect(server.requests).toBe(1);
@@ -30,10 +51,34 @@ describe('the completion cache', () => {
   it('keeps every completion when two runs write the same entries at once (parallel shards on one directory)', () =>
     withFakeOpenAI(20, async (server) => {
       const dir = tempDir();
-      const suite = writeSuite(dir, Array.from({ length: 16 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })));
-      const run = (out: string) => evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, out), '--cache-dir', join(dir, 'cache'), '--concurrency', '16'], KEY);
+      const suite = writeSuite(
+        dir,
+        Array.from({ length: 16 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })),
+      );
+      const run = (out: string) =>
+        evalgate(
+          [
+            'run',
+            '--suite',
+            suite,
+            '--model',
+            'openai:m',
+            '--base-url',
+            server.url,
+            '--out',
+            join(dir, out),
+            '--cache-dir',
+            join(dir, 'cache'),
+            '--concurrency',
+            '16',
+          ],
+          KEY,
+        );
       const results = await Promise.all([run('a.jsonl'), run('b.jsonl')]);
-      for (const [result, out] of [[results[0], 'a.jsonl'], [results[1], 'b.jsonl']] as const) {
+      for (const [result, out] of [
+        [results[0], 'a.jsonl'],
+        [results[1], 'b.jsonl'],
+      ] as const) {
         expect(result.code).toBe(0);
         // A cache write that lost the race is no failed call, is not retried, and warns of nothing.
         expect(result.stderr).toContain('(0 failed calls, 0 retries');
@@ -45,11 +90,31 @@ describe('the completion cache', () => {
   it('warns once and keeps the completions when the cache cannot be written', () =>
     withFakeOpenAI(0, async (server) => {
       const dir = tempDir();
-      const suite = writeSuite(dir, Array.from({ length: 5 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })));
+      const suite = writeSuite(
+        dir,
+        Array.from({ length: 5 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })),
+      );
       writeFileSync(join(dir, 'plain-file'), '');
-      const result = await evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, 'out.jsonl'), '--cache-dir', join(dir, 'plain-file', 'cache')], KEY);
+      const result = await evalgate(
+        [
+          'run',
+          '--suite',
+          suite,
+          '--model',
+          'openai:m',
+          '--base-url',
+          server.url,
+          '--out',
+          join(dir, 'out.jsonl'),
+          '--cache-dir',
+          join(dir, 'plain-file', 'cache'),
+        ],
+        KEY,
+      );
       expect(result.code).toBe(0);
-      expect(readJsonLines(join(dir, 'out.jsonl')).map((record) => [record.prediction, record.correct])).toEqual(Array.from({ length: 5 }, () => ['refund', 1]));
+      expect(readJsonLines(join(dir, 'out.jsonl')).map((record) => [record.prediction, record.correct])).toEqual(
+        Array.from({ length: 5 }, () => ['refund', 1]),
+      );
       expect(server.requests).toBe(5);
       expect(result.stderr.match(/evalgate: warning: the completion cache/g)).toHaveLength(1);
       expect(result.stderr).toContain('plain-file');
@@ -58,8 +123,27 @@ describe('the completion cache', () => {
   it('treats an entry that is not a completion as a miss, and replaces it', () =>
     withFakeOpenAI(0, async (server) => {
       const dir = tempDir();
-      const suite = writeSuite(dir, Array.from({ length: 3 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })));
-      const run = (out: string) => evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, out), '--cache-dir', join(dir, 'cache')], KEY);
+      const suite = writeSuite(
+        dir,
+        Array.from({ length: 3 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })),
+      );
+      const run = (out: string) =>
+        evalgate(
+          [
+            'run',
+            '--suite',
+            suite,
+            '--model',
+            'openai:m',
+            '--base-url',
+            server.url,
+            '--out',
+            join(dir, out),
+            '--cache-dir',
+            join(dir, 'cache'),
+          ],
+          KEY,
+        );
       expect((await run('first.jsonl')).code).toBe(0);
       const entries = readdirSync(join(dir, 'cache'), { recursive: true, withFileTypes: true })
         .filter((entry) => entry.isFile())
@@ -72,7 +156,9 @@ describe('the completion cache', () => {
       const second = await run('second.jsonl');
       expect(second.code).toBe(0);
       expect(second.stderr).toContain('(0 failed calls, 0 retries, 0 from the cache)');
-      expect(readJsonLines(join(dir, 'second.jsonl')).map((record) => [record.prediction, record.correct, record.error])).toEqual(Array.from({ length: 3 }, () => ['refund', 1, undefined]));
+      expect(readJsonLines(join(dir, 'second.jsonl')).map((record) => [record.prediction, record.correct, record.error])).toEqual(
+        Array.from({ length: 3 }, () => ['refund', 1, undefined]),
+      );
       // The bad entries were overwritten: a third run asks the model nothing.
       const third = await run('third.jsonl');
       expect(third.stderr).toContain('3 from the cache');

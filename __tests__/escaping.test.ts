@@ -26,7 +26,9 @@ describe('escaping data for reports', () => {
   });
 
   it('HTML blocks get entities, since backslashes do not escape there', () => {
-    expect(escapeHtml(`<img src="https://e.x/t.png"> & 'q' </summary>`)).toBe(`&lt;img src=&quot;https:${JOINER}//e.x/t.png&quot;&gt; &amp; &#39;q&#39; &lt;/summary&gt;`);
+    expect(escapeHtml(`<img src="https://e.x/t.png"> & 'q' </summary>`)).toBe(
+      `&lt;img src=&quot;https:${JOINER}//e.x/t.png&quot;&gt; &amp; &#39;q&#39; &lt;/summary&gt;`,
+    );
   });
 
   it('code spans cannot be closed early', () => {
@@ -55,7 +57,10 @@ describe('error messages of the CLI', () => {
     const hostile = record({ scenario: 's', id: 'x\r::error title=evalgate::forged\u001b[2K', correct: 1 });
     const shard = writeLines('shard.jsonl', [hostile]);
     let stderr = '';
-    const code = await runCli(['merge', '--out', join(tempDir(), 'out.jsonl'), shard, shard], { stdout: () => undefined, stderr: (text) => (stderr += text) });
+    const code = await runCli(['merge', '--out', join(tempDir(), 'out.jsonl'), shard, shard], {
+      stdout: () => undefined,
+      stderr: (text) => (stderr += text),
+    });
     expect(code).toBe(2);
     expect(stderr).toContain('x\\r::error title=evalgate::forged\\u001b[2K');
     expect(stderr).not.toMatch(/[\r\u001b]/);

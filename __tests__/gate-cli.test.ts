@@ -22,7 +22,9 @@ function writePolicy(text: string): string {
 
 // 300 instances; the candidate loses 15 right answers (-5 points) and its scenario name needs escaping.
 const scenario = 'billing|<b>x</b>';
-const baselineRecords = Array.from({ length: 300 }, (_, i) => record({ scenario, id: String(i), correct: i % 4 === 0 ? 0 : 1, latency_ms: 100 + i }));
+const baselineRecords = Array.from({ length: 300 }, (_, i) =>
+  record({ scenario, id: String(i), correct: i % 4 === 0 ? 0 : 1, latency_ms: 100 + i }),
+);
 const candidateRecords = baselineRecords.map((r, i) => (i % 20 === 1 ? { ...r, correct: 0 } : r));
 
 describe('evalgate gate', () => {
@@ -32,7 +34,19 @@ describe('evalgate gate', () => {
   it('exits 1 on fail, writing the markdown and JSON reports', async () => {
     const dir = tempDir();
     const policy = writePolicy('checks:\n  - metric: accuracy\n    max_regression: 0.02\n');
-    const result = await cli('gate', '--policy', policy, '--candidate', candidate, '--baseline', baseline, '--markdown', join(dir, 'r.md'), '--json', join(dir, 'r.json'));
+    const result = await cli(
+      'gate',
+      '--policy',
+      policy,
+      '--candidate',
+      candidate,
+      '--baseline',
+      baseline,
+      '--markdown',
+      join(dir, 'r.md'),
+      '--json',
+      join(dir, 'r.json'),
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^evalgate: FAIL · policy t\n/);
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as GateReport;
@@ -61,19 +75,58 @@ describe('evalgate gate', () => {
     const dir = tempDir();
     const partial = writeLines('partial.jsonl', candidateRecords.slice(0, 290));
     // An id that tries to start workflow commands in a CI log.
-    const hostileBaseline = writeLines('hostile.jsonl', [record({ scenario, id: 'z\n::set-output name=verdict::pass\n::add-mask::accuracy', correct: 1 }), ...baselineRecords]);
-    const hostile = await cli('gate', '--policy', writePolicy('checks:\n  - metric: accuracy\n    max_regression: 0.1\n'), '--candidate', partial, '--baseline', hostileBaseline);
+    const hostileBaseline = writeLines('hostile.jsonl', [
+      record({ scenario, id: 'z\n::set-output name=verdict::pass\n::add-mask::accuracy', correct: 1 }),
+      ...baselineRecords,
+    ]);
+    const hostile = await cli(
+      'gate',
+      '--policy',
+      writePolicy('checks:\n  - metric: accuracy\n    max_regression: 0.1\n'),
+      '--candidate',
+      partial,
+      '--baseline',
+      hostileBaseline,
+    );
     expect(hostile.stdout).toContain('z\\n::set-output name=verdict::pass\\n::add-mask::accuracy');
     expect(hostile.stdout).not.toMatch(/^::/m);
     const checks = 'checks:\n  - metric: accuracy\n    max_regression: 0.1\n';
-    const warned = await cli('gate', '--policy', writePolicy(checks), '--candidate', partial, '--baseline', baseline, '--markdown', join(dir, 'r.md'), '--json', join(dir, 'r.json'));
+    const warned = await cli(
+      'gate',
+      '--policy',
+      writePolicy(checks),
+      '--candidate',
+      partial,
+      '--baseline',
+      baseline,
+      '--markdown',
+      join(dir, 'r.md'),
+      '--json',
+      join(dir, 'r.json'),
+    );
     expect(warned.code).toBe(0);
-    expect(warned.stdout).toMatch(/^evalgate: WARN · policy t\n\n {2}warn {2}coverage: the candidate answered 290 of the baseline's 300 instances \(96\.7%, the policy asks at least 100%\); missing or failed: billing\|<b>x<\/b>\/290, /);
-    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).coverage).toMatchObject({ status: 'warn', baselineInstances: 300, covered: 290 });
+    expect(warned.stdout).toMatch(
+      /^evalgate: WARN · policy t\n\n {2}warn {2}coverage: the candidate answered 290 of the baseline's 300 instances \(96\.7%, the policy asks at least 100%\); missing or failed: billing\|<b>x<\/b>\/290, /,
+    );
+    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).coverage).toMatchObject({
+      status: 'warn',
+      baselineInstances: 300,
+      covered: 290,
+    });
     const markdown = readFileSync(join(dir, 'r.md'), 'utf8');
     expect(markdown).toMatch(/^## ⚠️ evalgate: warn \(1 warning\) · policy t\n/);
-    expect(markdown).toContain("- **coverage** · ⚠️ warn: the candidate answered 290 of the baseline's 300 instances (96.7%, the policy asks at least 100%); missing or failed: billing\\|\\<b\\>x\\</b\\>/290,");
-    const blocked = await cli('gate', '--policy', writePolicy(`  coverage: { severity: block }\n${checks}`), '--candidate', partial, '--baseline', baseline);
+    expect(markdown).toContain(
+      "- **coverage** · ⚠️ warn: the candidate answered 290 of the baseline's 300 instances (96.7%, the policy asks at least 100%); missing or failed: billing\\|\\<b\\>x\\</b\\>/290,",
+    );
+    const blocked = await cli(
+      'gate',
+      '--policy',
+      writePolicy(`  coverage: { severity: block }\n${checks}`),
+      '--candidate',
+      partial,
+      '--baseline',
+      baseline,
+    );
     expect(blocked.code).toBe(1);
     expect(blocked.stdout).toMatch(/^evalgate: FAIL/);
   });
@@ -93,14 +146,26 @@ describe('evalgate gate', () => {
       return join(dir, name);
     };
     const policy = writePolicy('checks:\n  - metric: accuracy\n    max_regression: 0.02\n');
-    const result = await cli('gate', '--policy', policy, '--candidate', await metrics(candidate, 'c.json'), '--baseline', await metrics(baseline, 'b.json'), '--json', join(dir, 'r.json'));
+    const result = await cli(
+      'gate',
+      '--policy',
+      policy,
+      '--candidate',
+      await metrics(candidate, 'c.json'),
+      '--baseline',
+      await metrics(baseline, 'b.json'),
+      '--json',
+      join(dir, 'r.json'),
+    );
     expect(result.code).toBe(1);
     expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).checks[0].comparison.method).toBe('summary');
     // A metrics file with a broken value is bad input naming the field.
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ overall: { accuracy: { value: 0.7, ci: [0.6], n: 10 } }, scenarios: {} }));
     const bad = await cli('gate', '--policy', policy, '--candidate', join(dir, 'bad.json'));
     expect([bad.code, bad.stdout]).toEqual([2, '']);
-    expect(bad.stderr).toBe(`evalgate: ${join(dir, 'bad.json')}: not a valid metrics report: "overall.accuracy.ci": Too small: expected array to have >=2 items\n`);
+    expect(bad.stderr).toBe(
+      `evalgate: ${join(dir, 'bad.json')}: not a valid metrics report: "overall.accuracy.ci": Too small: expected array to have >=2 items\n`,
+    );
   });
 
   it('exits 2 with the file and line on a bad policy or bad input', async () => {
@@ -119,13 +184,39 @@ describe('evalgate gate', () => {
 });
 
 describe('gating imported lm-eval summaries', () => {
-  it('compares the tasks\' metrics as point estimates, with the direction the policy states', async () => {
+  it("compares the tasks' metrics as point estimates, with the direction the policy states", async () => {
     const dir = tempDir();
     const fixtures = '__tests__/fixtures/lm-eval';
-    await cli('import', '--from', 'lm-eval', `${fixtures}/llama-3-8b-bias-classification-2024-06-17T12-20-26.826621/results_2024-06-17T12-20-26.826621.json`, '--out', join(dir, 'baseline.json'));
-    await cli('import', '--from', 'lm-eval', `${fixtures}/llama-3-8b-bias-classification-2024-06-17T15-44-37.867068/results_2024-06-17T15-44-37.867068.json`, '--out', join(dir, 'candidate.json'));
-    const policy = writePolicy('checks:\n  - metric: bias_classification/acc\n    direction: higher\n    dimension: bias\n    max_regression: 0.01\n');
-    const result = await cli('gate', '--policy', policy, '--candidate', join(dir, 'candidate.json'), '--baseline', join(dir, 'baseline.json'), '--json', join(dir, 'r.json'));
+    await cli(
+      'import',
+      '--from',
+      'lm-eval',
+      `${fixtures}/llama-3-8b-bias-classification-2024-06-17T12-20-26.826621/results_2024-06-17T12-20-26.826621.json`,
+      '--out',
+      join(dir, 'baseline.json'),
+    );
+    await cli(
+      'import',
+      '--from',
+      'lm-eval',
+      `${fixtures}/llama-3-8b-bias-classification-2024-06-17T15-44-37.867068/results_2024-06-17T15-44-37.867068.json`,
+      '--out',
+      join(dir, 'candidate.json'),
+    );
+    const policy = writePolicy(
+      'checks:\n  - metric: bias_classification/acc\n    direction: higher\n    dimension: bias\n    max_regression: 0.01\n',
+    );
+    const result = await cli(
+      'gate',
+      '--policy',
+      policy,
+      '--candidate',
+      join(dir, 'candidate.json'),
+      '--baseline',
+      join(dir, 'baseline.json'),
+      '--json',
+      join(dir, 'r.json'),
+    );
     // acc 0.5106732348111659 against 0.5369458128078818: 2.6 points worse, over the budget of 1.
     expect(result.code).toBe(1);
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as GateReport;
@@ -139,7 +230,7 @@ describe('evalgate validate and schema', () => {
   it('checks every policy given and exits 2 if any is invalid', async () => {
     const good = writePolicy('checks:\n  - metric: ece\n    max: 0.1\n');
     const bad = writePolicy('checks:\n  - metric: ece\n    max: high\n');
-    expect(await cli('validate', good)).toEqual({ code: 0, stdout: `ok: ${good} (1 checks, 0 trade-offs)\n`, stderr: '' });
+    expect(await cli('validate', good)).toEqual({ code: 0, stdout: `ok: ${good} (1 check, 0 trade-offs)\n`, stderr: '' });
     const result = await cli('validate', good, bad);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`${bad}:7:10 checks[0].max: expected number, received string\n`);
@@ -158,7 +249,9 @@ describe('evalgate validate and schema', () => {
 
 describe('the markdown report', () => {
   it('stays under the comment size limit, dropping per-scenario details first', () => {
-    const metrics = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`group_accuracy:g=v${i}`, { value: 0.5, ci: [0.4, 0.6] as [number, number], n: 100 }]));
+    const metrics = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [`group_accuracy:g=v${i}`, { value: 0.5, ci: [0.4, 0.6] as [number, number], n: 100 }]),
+    );
     const report: GateReport = {
       version: 1,
       verdict: 'pass',
@@ -197,9 +290,16 @@ describe('evalgate demo and compare', () => {
   });
 
   it('exits 2 without a policy or without a candidate', async () => {
-    for (const args of [['--policy', 'policies/default.yml'], ['--candidate', 'a=examples/billing/candidate-a.jsonl']]) {
+    for (const args of [
+      ['--policy', 'policies/default.yml'],
+      ['--candidate', 'a=examples/billing/candidate-a.jsonl'],
+    ]) {
       const result = await cli('compare', ...args);
-      expect([result.code, result.stdout, result.stderr]).toEqual([2, '', 'evalgate: compare needs at least one --policy and one --candidate NAME=FILE\n']);
+      expect([result.code, result.stdout, result.stderr]).toEqual([
+        2,
+        '',
+        'evalgate: compare needs at least one --policy and one --candidate NAME=FILE\n',
+      ]);
     }
   });
 });

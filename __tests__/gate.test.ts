@@ -10,7 +10,10 @@ import type { EvalRecord } from '../src/records/types.js';
 
 /** n instances of scenario "s"; instance i is right unless wrong(i); every record gets `extra`. */
 function run(n: number, wrong: (i: number) => boolean, extra: (i: number) => Partial<EvalRecord> = () => ({})): RunInput {
-  const records = Array.from({ length: n }, (_, i) => ({ scenario: 's', id: String(i), correct: wrong(i) ? 0 : 1, ...extra(i) }) as EvalRecord);
+  const records = Array.from(
+    { length: n },
+    (_, i) => ({ scenario: 's', id: String(i), correct: wrong(i) ? 0 : 1, ...extra(i) }) as EvalRecord,
+  );
   return { kind: 'records', file: 'run.jsonl', table: buildTable(records) };
 }
 
@@ -64,8 +67,16 @@ describe('regression budgets', () => {
   });
 
   it('read "N%" relative to the baseline, in the metric\'s own direction', () => {
-    const slow = run(300, () => false, (i) => ({ latency_ms: 100 + i }));
-    const slower = run(300, () => false, (i) => ({ latency_ms: 1.2 * (100 + i) }));
+    const slow = run(
+      300,
+      () => false,
+      (i) => ({ latency_ms: 100 + i }),
+    );
+    const slower = run(
+      300,
+      () => false,
+      (i) => ({ latency_ms: 1.2 * (100 + i) }),
+    );
     const result = gate('checks:\n  - metric: latency_p50_ms\n    max_regression: 10%\n', slower, slow);
     expect(result.checks[0].budget?.value).toBeCloseTo(0.1 * 249.5, 9);
     expect(result.checks[0].status).toBe('fail');
@@ -84,7 +95,10 @@ describe('regression budgets', () => {
 
 describe('severities and missing metrics', () => {
   it('turn a failed warn check into a warning and fail closed on a missing metric', () => {
-    const result = gate('checks:\n  - metric: accuracy\n    min: 0.9\n    severity: warn\n  - metric: ece\n    max: 0.1\n  - metric: brier\n    max: 0.1\n    severity: off\n', baseline);
+    const result = gate(
+      'checks:\n  - metric: accuracy\n    min: 0.9\n    severity: warn\n  - metric: ece\n    max: 0.1\n  - metric: brier\n    max: 0.1\n    severity: off\n',
+      baseline,
+    );
     expect(statuses(result)).toEqual(['warn', 'error', 'off']);
     expect(result.checks[1].reasons).toEqual(['the candidate has no ece for overall']);
     expect(result.verdict).toBe('fail');
@@ -92,7 +106,10 @@ describe('severities and missing metrics', () => {
   });
 
   it('scopes a check to a scenario', () => {
-    const result = gate('checks:\n  - metric: accuracy\n    scenario: s\n    min: 0.5\n  - metric: accuracy\n    scenario: nope\n    min: 0.5\n', baseline);
+    const result = gate(
+      'checks:\n  - metric: accuracy\n    scenario: s\n    min: 0.5\n  - metric: accuracy\n    scenario: nope\n    min: 0.5\n',
+      baseline,
+    );
     expect(statuses(result)).toEqual(['pass', 'error']);
     expect(result.checks[1].scope).toBe('nope');
   });
@@ -100,14 +117,28 @@ describe('severities and missing metrics', () => {
 
 describe('trade-offs', () => {
   // The baseline is overconfident (0.99 on everything); the candidate is 3 points less accurate but calibrated.
-  const overconfident = run(400, (i) => i % 5 === 0, () => ({ confidence: 0.99 }));
-  const calibrated = run(400, (i) => i % 5 === 0 || i % 100 === 1 || i % 100 === 2 || i % 100 === 3, () => ({ confidence: 0.77 }));
+  const overconfident = run(
+    400,
+    (i) => i % 5 === 0,
+    () => ({ confidence: 0.99 }),
+  );
+  const calibrated = run(
+    400,
+    (i) => i % 5 === 0 || i % 100 === 1 || i % 100 === 2 || i % 100 === 3,
+    () => ({ confidence: 0.77 }),
+  );
   const policy = (needed: number) =>
     `checks:\n  - metric: accuracy\n    min: 0.7\n    max_regression: 0.02\n  - metric: ece\n    max: 0.3\ntradeoffs:\n  - name: calibration buys accuracy\n    allow: [{ metric: accuracy, max_regression: 0.04 }]\n    when: [{ metric: ece, min_improvement: ${needed} }]\n`;
 
   it('relax a regression budget when every improvement is large enough and real', () => {
     const result = gate(policy(0.02), calibrated, overconfident);
-    expect(result.tradeoffs).toEqual([{ name: 'calibration buys accuracy', applied: true, reasons: [expect.stringMatching(/^ece \(overall\) improved by 0\.19\d* \(needs an improvement of 0\.02\d*, p = /)] }]);
+    expect(result.tradeoffs).toEqual([
+      {
+        name: 'calibration buys accuracy',
+        applied: true,
+        reasons: [expect.stringMatching(/^ece \(overall\) improved by 0\.19\d* \(needs an improvement of 0\.02\d*, p = /)],
+      },
+    ]);
     expect(result.checks[0].budget).toEqual({ value: 0.04, from: 'trade-off "calibration buys accuracy"' });
     expect(result.verdict).toBe('pass');
   });
@@ -127,9 +158,21 @@ describe('trade-offs', () => {
 describe('trade-offs on little evidence', () => {
   it('do not apply when an improvement is large enough but not statistically real', () => {
     // 12 instances: the candidate is calibrated on 3 more of them; ece falls a lot, on noise.
-    const before = run(12, (i) => i % 3 === 0, (i) => ({ confidence: i < 6 ? 0.9 : 0.6 }));
-    const after = run(12, (i) => i % 3 === 0, (i) => ({ confidence: i < 3 ? 0.9 : 0.65 }));
-    const result = gate('checks:\n  - metric: accuracy\n    max_regression: 0.02\ntradeoffs:\n  - name: t\n    allow: [{ metric: accuracy, max_regression: 0.1 }]\n    when: [{ metric: ece, min_improvement: 0.01 }]\n', after, before);
+    const before = run(
+      12,
+      (i) => i % 3 === 0,
+      (i) => ({ confidence: i < 6 ? 0.9 : 0.6 }),
+    );
+    const after = run(
+      12,
+      (i) => i % 3 === 0,
+      (i) => ({ confidence: i < 3 ? 0.9 : 0.65 }),
+    );
+    const result = gate(
+      'checks:\n  - metric: accuracy\n    max_regression: 0.02\ntradeoffs:\n  - name: t\n    allow: [{ metric: accuracy, max_regression: 0.1 }]\n    when: [{ metric: ece, min_improvement: 0.01 }]\n',
+      after,
+      before,
+    );
     expect(result.tradeoffs[0].applied).toBe(false);
     expect(result.tradeoffs[0].reasons[0]).toMatch(/: not statistically real$/);
   });
@@ -143,7 +186,13 @@ describe('summary inputs', () => {
       report: computeMetrics((input as Extract<RunInput, { kind: 'records' }>).table, { resamples: 0, seed: 1, minGroupSize: 10 }),
     });
     const result = gate('checks:\n  - metric: accuracy\n    max_regression: 0.02\n', summary(worse), summary(baseline));
-    expect(result.checks[0].comparison).toEqual({ method: 'summary', candidate: 0.77, baseline: 0.8, change: 0.77 - 0.8, worsening: 0.8 - 0.77 });
+    expect(result.checks[0].comparison).toEqual({
+      method: 'summary',
+      candidate: 0.77,
+      baseline: 0.8,
+      change: 0.77 - 0.8,
+      worsening: 0.8 - 0.77,
+    });
     expect(result.checks[0].status).toBe('fail');
     expect(result.coverage).toBeUndefined(); // summaries name no instances
   });
@@ -152,7 +201,11 @@ describe('summary inputs', () => {
 describe('coverage of the baseline', () => {
   const check = 'checks:\n  - metric: accuracy\n    max_regression: 0.05\n';
   // The candidate answered the first 390 of the baseline's 400 instances only.
-  const partial: RunInput = { kind: 'records', file: 'partial.jsonl', table: buildTable(Array.from({ length: 390 }, (_, i) => ({ scenario: 's', id: String(i), correct: i % 5 === 0 ? 0 : 1 }))) };
+  const partial: RunInput = {
+    kind: 'records',
+    file: 'partial.jsonl',
+    table: buildTable(Array.from({ length: 390 }, (_, i) => ({ scenario: 's', id: String(i), correct: i % 5 === 0 ? 0 : 1 }))),
+  };
 
   it('passes quietly when the candidate has every instance of the baseline', () => {
     const result = gate(check, worse, baseline);
@@ -163,7 +216,13 @@ describe('coverage of the baseline', () => {
   it('warns by default when instances are missing, naming some, though every check passes', () => {
     const result = gate(check, partial, baseline);
     expect(statuses(result)).toEqual(['pass']);
-    expect(result.coverage).toMatchObject({ status: 'warn', baselineInstances: 400, covered: 390, min: 1, missing: ['s/390', 's/391', 's/392', 's/393', 's/394'] });
+    expect(result.coverage).toMatchObject({
+      status: 'warn',
+      baselineInstances: 400,
+      covered: 390,
+      min: 1,
+      missing: ['s/390', 's/391', 's/392', 's/393', 's/394'],
+    });
     expect(result.coverage?.reason).toBe(
       "the candidate answered 390 of the baseline's 400 instances (97.5%, the policy asks at least 100%); missing or failed: s/390, s/391, s/392, s/393, s/394 and 5 more",
     );
@@ -181,19 +240,44 @@ describe('coverage of the baseline', () => {
 
   it('counts failed calls as unanswered: most calls failing is never a silent pass', () => {
     // 190 of 200 calls failed; accuracy on the 10 answered ones is perfect.
-    const failing = run(200, () => false, (i) => (i < 190 ? { correct: undefined, error: 'HTTP 500' } : {}));
-    const result = gate(`  coverage: { severity: block }\n${check}`, failing, run(200, (i) => i % 5 === 0));
+    const failing = run(
+      200,
+      () => false,
+      (i) => (i < 190 ? { correct: undefined, error: 'HTTP 500' } : {}),
+    );
+    const result = gate(
+      `  coverage: { severity: block }\n${check}`,
+      failing,
+      run(200, (i) => i % 5 === 0),
+    );
     expect(result.coverage).toMatchObject({ status: 'fail', covered: 10, baselineInstances: 200 });
     expect(result.verdict).toBe('fail');
     // Perturbed variants do not stand in for the original.
-    const onlyVariants = run(200, () => false, () => ({ perturbation: { name: 'typos', kind: 'robustness' } }));
-    expect(gate(check, onlyVariants, run(200, () => false)).coverage).toMatchObject({ status: 'warn', covered: 0 });
+    const onlyVariants = run(
+      200,
+      () => false,
+      () => ({ perturbation: { name: 'typos', kind: 'robustness' } }),
+    );
+    expect(
+      gate(
+        check,
+        onlyVariants,
+        run(200, () => false),
+      ).coverage,
+    ).toMatchObject({ status: 'warn', covered: 0 });
   });
 
   it('makes a regression check an error when the candidate shares no instance with the baseline', () => {
-    const renamed: RunInput = { kind: 'records', file: 'renamed.jsonl', table: buildTable(Array.from({ length: 400 }, (_, i) => ({ scenario: 's', id: `other-${i}`, correct: i % 2 }))) };
+    const renamed: RunInput = {
+      kind: 'records',
+      file: 'renamed.jsonl',
+      table: buildTable(Array.from({ length: 400 }, (_, i) => ({ scenario: 's', id: `other-${i}`, correct: i % 2 }))),
+    };
     const result = gate(check, renamed, baseline);
-    expect(result.checks[0]).toMatchObject({ status: 'error', reasons: ['regression not checked: the candidate shares no instance (scenario and id) with the baseline'] });
+    expect(result.checks[0]).toMatchObject({
+      status: 'error',
+      reasons: ['regression not checked: the candidate shares no instance (scenario and id) with the baseline'],
+    });
     expect(result.verdict).toBe('fail');
     // The same within one scenario whose ids changed, while another scenario is shared.
     const twoScenarios = (prefix: string, right: (i: number) => boolean): RunInput => ({
@@ -204,15 +288,27 @@ describe('coverage of the baseline', () => {
         ...Array.from({ length: 100 }, (_, i) => ({ scenario: 's2', id: `${prefix}${i}`, correct: right(i) ? 1 : 0 })),
       ]),
     });
-    const scoped = gate('  coverage: { severity: off }\nchecks:\n  - metric: accuracy\n    scenario: s2\n    max_regression: 0.02\n', twoScenarios('new-', (i) => i % 2 === 0), twoScenarios('', (i) => i % 10 !== 0));
+    const scoped = gate(
+      '  coverage: { severity: off }\nchecks:\n  - metric: accuracy\n    scenario: s2\n    max_regression: 0.02\n',
+      twoScenarios('new-', (i) => i % 2 === 0),
+      twoScenarios('', (i) => i % 10 !== 0),
+    );
     expect([scoped.checks[0].status, scoped.verdict]).toEqual(['error', 'fail']);
     // A scenario the baseline does not have yet is only skipped.
-    const added = gate('checks:\n  - metric: accuracy\n    scenario: s2\n    max_regression: 0.02\n', twoScenarios('', () => true), run(100, () => false));
+    const added = gate(
+      'checks:\n  - metric: accuracy\n    scenario: s2\n    max_regression: 0.02\n',
+      twoScenarios('', () => true),
+      run(100, () => false),
+    );
     expect(added.checks[0].status).toBe('skipped');
   });
 
   it('compares the minimum share in whole instances (7 of 100 is 7%)', () => {
-    const seven: RunInput = { kind: 'records', file: 'seven.jsonl', table: buildTable(Array.from({ length: 7 }, (_, i) => ({ scenario: 's', id: String(i), correct: 1 }))) };
+    const seven: RunInput = {
+      kind: 'records',
+      file: 'seven.jsonl',
+      table: buildTable(Array.from({ length: 7 }, (_, i) => ({ scenario: 's', id: String(i), correct: 1 }))),
+    };
     const hundred = run(100, () => false);
     expect(gate(`  coverage: { min: 0.07, severity: block }\n${check}`, seven, hundred).coverage?.status).toBe('pass');
     expect(gate(`  coverage: { min: 0.08, severity: block }\n${check}`, seven, hundred).coverage?.status).toBe('fail');

@@ -14,7 +14,14 @@ beforeAll(async () => {
     for await (const chunk of request) chunks.push(chunk as Buffer);
     if (request.url === '/echo') {
       response.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_1' });
-      response.end(JSON.stringify({ method: request.method, authorization: request.headers.authorization, body: Buffer.concat(chunks).toString('utf8'), text: 'naïve ✓' }));
+      response.end(
+        JSON.stringify({
+          method: request.method,
+          authorization: request.headers.authorization,
+          body: Buffer.concat(chunks).toString('utf8'),
+          text: 'naïve ✓',
+        }),
+      );
     } else if (request.url === '/limited') {
       response.writeHead(429, 'Too Many Requests', { 'content-type': 'application/json', 'retry-after-ms': '50' });
       response.end('{"error":{"message":"slow down"}}');
@@ -40,9 +47,18 @@ async function both(path: string, init?: RequestInit) {
 
 describe('keepAliveFetch', () => {
   it('sends method, headers and body, and answers status, headers and JSON as fetch does', async () => {
-    const init = { method: 'POST', headers: new Headers({ authorization: 'Bearer k', 'content-type': 'application/json' }), body: '{"q":1}' };
+    const init = {
+      method: 'POST',
+      headers: new Headers({ authorization: 'Bearer k', 'content-type': 'application/json' }),
+      body: '{"q":1}',
+    };
     const [expected, actual] = await both('/echo', init);
-    expect([actual.status, actual.ok, actual.headers.get('x-request-id'), actual.headers.get('content-type')]).toEqual([expected.status, expected.ok, expected.headers.get('x-request-id'), expected.headers.get('content-type')]);
+    expect([actual.status, actual.ok, actual.headers.get('x-request-id'), actual.headers.get('content-type')]).toEqual([
+      expected.status,
+      expected.ok,
+      expected.headers.get('x-request-id'),
+      expected.headers.get('content-type'),
+    ]);
     const body = await actual.json();
     expect(body).toEqual(await expected.json());
     expect(body).toEqual({ method: 'POST', authorization: 'Bearer k', body: '{"q":1}', text: 'naïve ✓' });
@@ -50,7 +66,12 @@ describe('keepAliveFetch', () => {
 
   it('answers an error status with its headers and text, and an empty body for 204', async () => {
     const [expected, actual] = await both('/limited');
-    expect([actual.status, actual.ok, actual.statusText, actual.headers.get('retry-after-ms')]).toEqual([429, false, 'Too Many Requests', '50']);
+    expect([actual.status, actual.ok, actual.statusText, actual.headers.get('retry-after-ms')]).toEqual([
+      429,
+      false,
+      'Too Many Requests',
+      '50',
+    ]);
     expect([expected.status, expected.headers.get('retry-after-ms')]).toEqual([429, '50']);
     expect(await actual.text()).toBe(await expected.text());
     const [expectedEmpty, actualEmpty] = await both('/nothing');

@@ -11,7 +11,15 @@ describe('importing a HELM run', () => {
     const records = await importHelm('__tests__/fixtures/helm/bbq-v3-meta_llama-3-8b');
     expect(records).toHaveLength(2);
     // By hand from per_instance_stats.json and scenario_state.json.
-    expect(records[0]).toMatchObject({ scenario: 'bbq', id: 'id58485', correct: 1, input_tokens: 69, output_tokens: 1, prediction: 'B', references: ['Cannot be determined'] });
+    expect(records[0]).toMatchObject({
+      scenario: 'bbq',
+      id: 'id58485',
+      correct: 1,
+      input_tokens: 69,
+      output_tokens: 1,
+      prediction: 'B',
+      references: ['Cannot be determined'],
+    });
     expect(records[0].latency_ms).toBeCloseTo(222.69201278686523, 9);
     expect(records[1]).toMatchObject({ id: 'id58351', correct: 0, prediction: 'A', references: ['Not known'] });
     expect(String(records[0].input)).toMatch(/^The following are multiple choice questions/);
@@ -22,7 +30,12 @@ describe('importing a HELM run', () => {
   it('maps HELM perturbations to robustness or fairness and keeps a real max_prob', async () => {
     const dir = tempDir();
     mkdirSync(dir, { recursive: true });
-    const stat = (name: string, mean: number, perturbation?: object) => ({ name: { name, split: 'test', ...(perturbation ? { perturbation } : {}) }, count: 1, sum: mean, mean });
+    const stat = (name: string, mean: number, perturbation?: object) => ({
+      name: { name, split: 'test', ...(perturbation ? { perturbation } : {}) },
+      count: 1,
+      sum: mean,
+      mean,
+    });
     const typos = { name: 'typos', robustness: true, fairness: false, computed_on: 'perturbed' };
     const dialect = { name: 'dialect', robustness: false, fairness: true, computed_on: 'perturbed' };
     writeFileSync(join(dir, 'run_spec.json'), JSON.stringify({ name: 'mmlu:subject=law,model=x' }));
@@ -31,8 +44,18 @@ describe('importing a HELM run', () => {
       join(dir, 'per_instance_stats.json'),
       JSON.stringify([
         { instance_id: 'i1', train_trial_index: 0, stats: [stat('exact_match', 1), stat('max_prob', 0.8)] },
-        { instance_id: 'i1', train_trial_index: 0, perturbation: typos, stats: [stat('exact_match', 0, typos), stat('max_prob', 0.6, typos)] },
-        { instance_id: 'i1', train_trial_index: 0, perturbation: dialect, stats: [stat('exact_match', 1, dialect), stat('max_prob', 0.7, dialect)] },
+        {
+          instance_id: 'i1',
+          train_trial_index: 0,
+          perturbation: typos,
+          stats: [stat('exact_match', 0, typos), stat('max_prob', 0.6, typos)],
+        },
+        {
+          instance_id: 'i1',
+          train_trial_index: 0,
+          perturbation: dialect,
+          stats: [stat('exact_match', 1, dialect), stat('max_prob', 0.7, dialect)],
+        },
         { instance_id: 'i1', train_trial_index: 1, stats: [stat('exact_match', 0)] }, // a second train trial is not a new record
       ]),
     );
@@ -69,17 +92,40 @@ describe('importing a HELM run', () => {
   it('reads a separate-choice run (one request per choice): the prediction is the choice HELM picked', async () => {
     const dir = tempDir();
     const stat = (name: string, mean: number) => ({ name: { name, split: 'test' }, count: 1, sum: mean, mean });
-    const instance = (id: string) => ({ id, input: { text: 'The capital of France is' }, references: [{ output: { text: 'Lyon' }, tags: [] }, { output: { text: 'Paris' }, tags: ['correct'] }], split: 'test' });
+    const instance = (id: string) => ({
+      id,
+      input: { text: 'The capital of France is' },
+      references: [
+        { output: { text: 'Lyon' }, tags: [] },
+        { output: { text: 'Paris' }, tags: ['correct'] },
+      ],
+      split: 'test',
+    });
     // multiple_choice_separate_calibrated: per choice, the prompt with that choice ("original") and the choice
     // after "Answer:" alone ("calibration"); with max_tokens 0 and echo_prompt, each completion is its prompt.
     const requestState = (id: string, referenceIndex: number, mode: string) => {
-      const prompt = mode === 'original' ? `The capital of France is ${['Lyon', 'Paris'][referenceIndex]}` : `Answer: ${['Lyon', 'Paris'][referenceIndex]}`;
-      return { instance: instance(id), reference_index: referenceIndex, request_mode: mode, train_trial_index: 0, request: { prompt, max_tokens: 0, echo_prompt: true }, result: { success: true, completions: [{ text: prompt }] } };
+      const prompt =
+        mode === 'original'
+          ? `The capital of France is ${['Lyon', 'Paris'][referenceIndex]}`
+          : `Answer: ${['Lyon', 'Paris'][referenceIndex]}`;
+      return {
+        instance: instance(id),
+        reference_index: referenceIndex,
+        request_mode: mode,
+        train_trial_index: 0,
+        request: { prompt, max_tokens: 0, echo_prompt: true },
+        result: { success: true, completions: [{ text: prompt }] },
+      };
     };
     writeFileSync(join(dir, 'run_spec.json'), JSON.stringify({ name: 'capitals:model=x' }));
     writeFileSync(
       join(dir, 'scenario_state.json'),
-      JSON.stringify({ adapter_spec: { method: 'multiple_choice_separate_calibrated' }, request_states: ['i1', 'i2'].flatMap((id) => [0, 1].flatMap((choice) => [requestState(id, choice, 'original'), requestState(id, choice, 'calibration')])) }),
+      JSON.stringify({
+        adapter_spec: { method: 'multiple_choice_separate_calibrated' },
+        request_states: ['i1', 'i2'].flatMap((id) =>
+          [0, 1].flatMap((choice) => [requestState(id, choice, 'original'), requestState(id, choice, 'calibration')]),
+        ),
+      }),
     );
     // HELM scores the instance over its requests: exact_match, max_prob and predicted_index per instance.
     writeFileSync(
@@ -90,8 +136,24 @@ describe('importing a HELM run', () => {
       ]),
     );
     expect(await importHelm(dir)).toEqual([
-      { scenario: 'capitals', id: 'i1', correct: 1, confidence: 0.8, input: 'The capital of France is Paris', prediction: 'Paris', references: ['Paris'] },
-      { scenario: 'capitals', id: 'i2', correct: 0, confidence: 0.6, input: 'The capital of France is Lyon', prediction: 'Lyon', references: ['Paris'] },
+      {
+        scenario: 'capitals',
+        id: 'i1',
+        correct: 1,
+        confidence: 0.8,
+        input: 'The capital of France is Paris',
+        prediction: 'Paris',
+        references: ['Paris'],
+      },
+      {
+        scenario: 'capitals',
+        id: 'i2',
+        correct: 0,
+        confidence: 0.6,
+        input: 'The capital of France is Lyon',
+        prediction: 'Lyon',
+        references: ['Paris'],
+      },
     ]);
   });
 
@@ -100,13 +162,23 @@ describe('importing a HELM run', () => {
     const dir = tempDir();
     let stdout = '';
     const io = { stdout: (text: string) => (stdout += text), stderr: () => undefined };
-    expect(await runCli(['import', '--from', 'helm', '__tests__/fixtures/helm/bbq-v3-meta_llama-3-8b', '--out', join(dir, 'r.jsonl')], io)).toBe(0);
+    expect(
+      await runCli(['import', '--from', 'helm', '__tests__/fixtures/helm/bbq-v3-meta_llama-3-8b', '--out', join(dir, 'r.jsonl')], io),
+    ).toBe(0);
     writeFileSync(join(dir, 'p.yml'), 'version: 1\nname: helm\nchecks:\n  - metric: accuracy\n    min: 0.6\n');
     expect(await runCli(['gate', '--policy', join(dir, 'p.yml'), '--candidate', join(dir, 'r.jsonl')], io)).toBe(1);
     expect(stdout).toContain('accuracy (overall): below the minimum 0.6');
     // The summary route: stats.json as a metrics file, gated with a stated direction.
-    expect(await runCli(['import', '--from', 'helm', '__tests__/fixtures/helm/bbq-v3-meta_llama-3-8b', '--summary', '--out', join(dir, 's.json')], io)).toBe(0);
-    writeFileSync(join(dir, 's.yml'), 'version: 1\nname: helm\nchecks:\n  - metric: exact_match (robustness)\n    direction: higher\n    dimension: robustness\n    min: 0.4\n');
+    expect(
+      await runCli(
+        ['import', '--from', 'helm', '__tests__/fixtures/helm/bbq-v3-meta_llama-3-8b', '--summary', '--out', join(dir, 's.json')],
+        io,
+      ),
+    ).toBe(0);
+    writeFileSync(
+      join(dir, 's.yml'),
+      'version: 1\nname: helm\nchecks:\n  - metric: exact_match (robustness)\n    direction: higher\n    dimension: robustness\n    min: 0.4\n',
+    );
     expect(await runCli(['gate', '--policy', join(dir, 's.yml'), '--candidate', join(dir, 's.json')], io)).toBe(0);
     // --from metrics checks an evalgate metrics file.
     expect(await runCli(['import', '--from', 'metrics', join(dir, 'r.jsonl'), '--out', join(dir, 'm.json')], io)).toBe(2);

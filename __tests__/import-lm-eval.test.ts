@@ -14,7 +14,10 @@ describe('importing lm-evaluation-harness samples', () => {
     // target "B", acc 1.0 -> prediction B, confidence e^-0.85479 / (e^-0.97979 + e^-0.85479).
     const [first] = records;
     expect(first).toMatchObject({ scenario: 'bias_classification', id: '0', references: ['B'], correct: 1, prediction: 'B' });
-    expect(first.confidence).toBeCloseTo(Math.exp(-0.8547919988632202) / (Math.exp(-0.9797919988632202) + Math.exp(-0.8547919988632202)), 12);
+    expect(first.confidence).toBeCloseTo(
+      Math.exp(-0.8547919988632202) / (Math.exp(-0.9797919988632202) + Math.exp(-0.8547919988632202)),
+      12,
+    );
     expect(String(first.input)).toMatch(/^Given a sentence, predict if the sentence contains a bias or not\.\nSentence: Sierra Leone/);
     // The mean of the per-sample acc is the task's acc in results_*.json: 0.5106732348111659.
     expect(records.reduce((sum, record) => sum + (record.correct ?? 0), 0) / records.length).toBeCloseTo(0.5106732348111659, 12);
@@ -48,12 +51,27 @@ describe('importing lm-evaluation-harness samples', () => {
 
   it('never takes a numeric target (the gold label) for the score', async () => {
     // A cola-like sample: the gold label index as target, mcc stored as a (gold, prediction) pair.
-    const sample = { doc_id: 0, doc: { sentence: 'The book was by John written.', label: 1 }, target: 1, arguments: {}, resps: [], filtered_resps: [], filter: 'none', doc_hash: 'h', prompt_hash: 'h', target_hash: 'h' };
+    const sample = {
+      doc_id: 0,
+      doc: { sentence: 'The book was by John written.', label: 1 },
+      target: 1,
+      arguments: {},
+      resps: [],
+      filtered_resps: [],
+      filter: 'none',
+      doc_hash: 'h',
+      prompt_hash: 'h',
+      target_hash: 'h',
+    };
     const cola = writeLines('samples_cola_2024-06-17T12-00-00.000000.jsonl', [{ ...sample, metrics: ['mcc'], mcc: [1, 0] }]);
-    await expect(importLmEval(cola)).rejects.toThrow(`${cola}:1: sample 0 has no per-sample score in [0, 1]: its metrics (mcc) are computed over the whole task`);
+    await expect(importLmEval(cola)).rejects.toThrow(
+      `${cola}:1: sample 0 has no per-sample score in [0, 1]: its metrics (mcc) are computed over the whole task`,
+    );
     // Older files have no `metrics` list: the task's metrics are the keys besides lm-eval's own fields.
     const older = writeLines('samples_cola_2024-06-17T12-00-00.000000.jsonl', [{ ...sample, filter: undefined, mcc: [1, 0] }]);
-    await expect(importLmEval(older)).rejects.toThrow(`${older}:1: sample 0 has no per-sample score in [0, 1]: its metrics (mcc) are computed`);
+    await expect(importLmEval(older)).rejects.toThrow(
+      `${older}:1: sample 0 has no per-sample score in [0, 1]: its metrics (mcc) are computed`,
+    );
     const scored = writeLines('samples_arith_2024-06-17T12-00-00.000000.jsonl', [{ ...sample, exact_match: 0 }]);
     expect((await importLmEval(scored))[0]).toMatchObject({ correct: 0, references: ['1'] });
   });
@@ -61,7 +79,8 @@ describe('importing lm-evaluation-harness samples', () => {
 
 describe('reading the NaN and Infinity that lm-eval (Python) writes', () => {
   it('reads bare NaN, Infinity and -Infinity as missing and leaves text in strings alone', async () => {
-    const line = '{"doc_id": 0, "target": "Avengers: Infinity War", "arguments": {"gen_args_0": {"arg_0": "Q: \\"NaN\\" or -Infinity?", "arg_1": ""}}, "acc": 1.0, "bleu": -Infinity, "ter": NaN, "chrf": Infinity}';
+    const line =
+      '{"doc_id": 0, "target": "Avengers: Infinity War", "arguments": {"gen_args_0": {"arg_0": "Q: \\"NaN\\" or -Infinity?", "arg_1": ""}}, "acc": 1.0, "bleu": -Infinity, "ter": NaN, "chrf": Infinity}';
     const [record] = await importLmEval(writeLines('samples_films_2024-06-17T12-00-00.000000.jsonl', [line]));
     expect(record).toMatchObject({ references: ['Avengers: Infinity War'], input: 'Q: "NaN" or -Infinity?', correct: 1 });
     // The older layout, one JSON array, the same.
@@ -72,7 +91,10 @@ describe('reading the NaN and Infinity that lm-eval (Python) writes', () => {
   it('reads them in a results file too', async () => {
     const { importLmEvalResults } = await import('../src/importers/lm-eval.js');
     const file = join(tempDir(), 'results_2024-06-17T12-00-00.000000.json');
-    writeFileSync(file, '{"results": {"films": {"alias": "Infinity War, NaN", "acc,none": 0.5, "acc_stderr,none": NaN, "loglikelihood,none": -Infinity}}, "n-samples": {"films": {"effective": 4}}}');
+    writeFileSync(
+      file,
+      '{"results": {"films": {"alias": "Infinity War, NaN", "acc,none": 0.5, "acc_stderr,none": NaN, "loglikelihood,none": -Infinity}}, "n-samples": {"films": {"effective": 4}}}',
+    );
     expect((await importLmEvalResults(file)).overall).toEqual({ 'films/acc': { value: 0.5, ci: null, n: 4 } });
     // A missing or broken results file is bad input naming the file.
     await expect(importLmEvalResults(`${file}.gone`)).rejects.toThrow(`${file}.gone: no such file`);
@@ -86,7 +108,10 @@ describe('importing lm-evaluation-harness summaries', () => {
     const { importLmEvalResults } = await import('../src/importers/lm-eval.js');
     const report = await importLmEvalResults(`${FIXTURES}/llama-3-8b-instruct-gsm8k/results_2024-08-25T21-59-12.123082.json`);
     // From the file: exact_match,strict-match 0.7725549658832449, stderr 0.01154636331254809, 1319 samples.
-    expect(Object.keys(report.overall)).toEqual(['gsm8k_cot_llama/exact_match/strict-match', 'gsm8k_cot_llama/exact_match/flexible-extract']);
+    expect(Object.keys(report.overall)).toEqual([
+      'gsm8k_cot_llama/exact_match/strict-match',
+      'gsm8k_cot_llama/exact_match/flexible-extract',
+    ]);
     const strict = report.overall['gsm8k_cot_llama/exact_match/strict-match'];
     expect(strict.value).toBe(0.7725549658832449);
     expect(strict.n).toBe(1319);
@@ -97,6 +122,10 @@ describe('importing lm-evaluation-harness summaries', () => {
   it('reads "N/A" stderr as no interval', async () => {
     const { importLmEvalResults } = await import('../src/importers/lm-eval.js');
     const report = await importLmEvalResults(`${FIXTURES}/gemma-2b-masakhaner/results_2026-01-16T15-23-47.285735.json`);
-    expect(report.overall['masakhaner_luo_prompt_1/f1/flexible-extract']).toEqual({ value: 0.0656270305392884, ci: null, n: expect.any(Number) });
+    expect(report.overall['masakhaner_luo_prompt_1/f1/flexible-extract']).toEqual({
+      value: 0.0656270305392884,
+      ci: null,
+      n: expect.any(Number),
+    });
   });
 });

@@ -14,10 +14,15 @@ describe('evalgate merge', () => {
       { id: 'b', input: 'hello', references: ['deny'] },
     ]);
     const cache = join(dir, 'cache');
-    expect((await evalgate(['run', '--suite', suite, '--model', TOY_MODEL, '--out', join(dir, 'all.jsonl'), '--cache-dir', cache])).code).toBe(0);
+    expect(
+      (await evalgate(['run', '--suite', suite, '--model', TOY_MODEL, '--out', join(dir, 'all.jsonl'), '--cache-dir', cache])).code,
+    ).toBe(0);
     const shards = ['1', '2', '3', '4'].map((index) => join(dir, `shard-${index}.jsonl`));
     for (const [index, shard] of shards.entries()) {
-      expect((await evalgate(['run', '--suite', suite, '--model', TOY_MODEL, '--out', shard, '--cache-dir', cache, '--shard', `${index + 1}/4`])).code).toBe(0);
+      expect(
+        (await evalgate(['run', '--suite', suite, '--model', TOY_MODEL, '--out', shard, '--cache-dir', cache, '--shard', `${index + 1}/4`]))
+          .code,
+      ).toBe(0);
     }
     const empty = shards.filter((shard) => readFileSync(shard, 'utf8').trim() === '');
     expect(empty.length).toBeGreaterThanOrEqual(2); // two instances, four shards

@@ -54,7 +54,11 @@ describe('calibration metrics', () => {
 
   it('keeps input order among tied confidences', () => {
     // Descending with ties in input order: (.9, 0), (.9, 1), (.5, 1) -> acc_k = 0, 1/2, 2/3.
-    const tied = [record({ id: 'a', confidence: 0.9, correct: 0 }), record({ id: 'b', confidence: 0.9, correct: 1 }), record({ id: 'c', confidence: 0.5, correct: 1 })];
+    const tied = [
+      record({ id: 'a', confidence: 0.9, correct: 0 }),
+      record({ id: 'b', confidence: 0.9, correct: 1 }),
+      record({ id: 'c', confidence: 0.5, correct: 1 }),
+    ];
     const values = overallValues(tied);
     expect(values.selective_cov_acc_area).toBeCloseTo((0 + 1 / 2 + 2 / 3) / 3, 12);
     expect(values['selective_acc@10']).toBe(0); // k = floor(0.3) + 1 = 1

@@ -59,32 +59,53 @@ describe('a model command', () => {
   it.each([
     ['a program that ignores SIGTERM', (model: string) => `exec node ${model}`],
     ['a program the shell started, that would outlive it', (model: string) => `cd . && node ${model}`],
-  ])('ends with the run: %s', async (_, command) => {
-    const dir = tempDir();
-    const pidFile = join(dir, 'model.pid');
-    const suite = writeSuite(dir, [{ id: 'q', input: 'x', references: ['refund'] }]);
-    const modelPid = () => Number(readFileSync(pidFile, 'utf8'));
-    const run = evalgate(['run', '--suite', suite, '--model', `command:${command(stubbornModel(dir, pidFile))}`, '--out', join(dir, 'out.jsonl'), '--no-cache']);
-    // evalgate gives the model 2 s after its input ends and 2 s after SIGTERM: 20 s is ample.
-    const ended = await settlesWithin(run, 20_000);
-    if (!ended) process.kill(modelPid(), 'SIGKILL'); // what evalgate failed to do; then it ends too
-    const result = await run;
-    expect(ended).toBe(true);
-    expect(result.code).toBe(0);
-    expect(readJsonLines(join(dir, 'out.jsonl'))).toMatchObject([{ id: 'q', prediction: 'refund', correct: 1 }]);
-    expect(await stopsRunningWithin(modelPid(), 5000)).toBe(true);
-  }, 40_000);
+  ])(
+    'ends with the run: %s',
+    async (_, command) => {
+      const dir = tempDir();
+      const pidFile = join(dir, 'model.pid');
+      const suite = writeSuite(dir, [{ id: 'q', input: 'x', references: ['refund'] }]);
+      const modelPid = () => Number(readFileSync(pidFile, 'utf8'));
+      const run = evalgate([
+        'run',
+        '--suite',
+        suite,
+        '--model',
+        `command:${command(stubbornModel(dir, pidFile))}`,
+        '--out',
+        join(dir, 'out.jsonl'),
+        '--no-cache',
+      ]);
+      // evalgate gives the model 2 s after its input ends and 2 s after SIGTERM: 20 s is ample.
+      const ended = await settlesWithin(run, 20_000);
+      if (!ended) process.kill(modelPid(), 'SIGKILL'); // what evalgate failed to do; then it ends too
+      const result = await run;
+      expect(ended).toBe(true);
+      expect(result.code).toBe(0);
+      expect(readJsonLines(join(dir, 'out.jsonl'))).toMatchObject([{ id: 'q', prediction: 'refund', correct: 1 }]);
+      expect(await stopsRunningWithin(modelPid(), 5000)).toBe(true);
+    },
+    40_000,
+  );
 
   it('is stopped when evalgate is interrupted (Ctrl-C), though its own process group gets no signal', async () => {
     const dir = tempDir();
     const pidFile = join(dir, 'model.pid');
     const model = join(dir, 'silent.mjs');
     // Starts, never answers, ignores SIGTERM and the end of its input.
-    writeFileSync(model, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nprocess.on('SIGTERM', () => {});\nsetInterval(() => {}, 1000);\nprocess.stdin.resume();\n`);
+    writeFileSync(
+      model,
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nprocess.on('SIGTERM', () => {});\nsetInterval(() => {}, 1000);\nprocess.stdin.resume();\n`,
+    );
     const suite = writeSuite(dir, [{ id: 'q', input: 'x', references: ['refund'] }]);
-    const child = spawn(process.execPath, ['dist/cli.js', 'run', '--suite', suite, '--model', `command:cd . && node ${model}`, '--out', join(dir, 'out.jsonl'), '--no-cache'], { stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      ['dist/cli.js', 'run', '--suite', suite, '--model', `command:cd . && node ${model}`, '--out', join(dir, 'out.jsonl'), '--no-cache'],
+      { stdio: 'ignore' },
+    );
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    for (const deadline = Date.now() + 10_000; !existsSync(pidFile) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const deadline = Date.now() + 10_000; !existsSync(pidFile) && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const modelPid = Number(readFileSync(pidFile, 'utf8'));
     child.kill('SIGINT');
     expect(await exited).toBe(130);
@@ -113,7 +134,10 @@ createInterface({ input: process.stdin }).on('line', (line) => process.stdout.wr
       ACTIONS_RUNTIME_URL: 'https://runtime.example',
     };
     const kept = { OPENAI_API_KEY: 'sk-kept', GITHUB_REPOSITORY: 'octo/models', ACTIONS_STEP_DEBUG: 'true' };
-    const result = await evalgate(['run', '--suite', suite, '--model', `command:node ${join(dir, 'model.mjs')}`, '--out', join(dir, 'out.jsonl'), '--no-cache'], { ...process.env, ...secrets, ...kept });
+    const result = await evalgate(
+      ['run', '--suite', suite, '--model', `command:node ${join(dir, 'model.mjs')}`, '--out', join(dir, 'out.jsonl'), '--no-cache'],
+      { ...process.env, ...secrets, ...kept },
+    );
     expect(result.code).toBe(0);
     const environment = JSON.parse(readFileSync(join(dir, 'env.json'), 'utf8')) as Record<string, string>;
     for (const name of Object.keys(secrets)) expect(environment).not.toHaveProperty(name);

@@ -14,7 +14,12 @@ describe('perturbations', () => {
   });
 
   it('change what each should change', () => {
-    expect(perturb('lowercase', 'q', input, ['Refund'], ['Refund', 'Deny'])).toEqual({ perturbation: { name: 'lowercase', kind: 'robustness' }, input: input.toLowerCase(), references: ['Refund'], choices: ['Refund', 'Deny'] });
+    expect(perturb('lowercase', 'q', input, ['Refund'], ['Refund', 'Deny'])).toEqual({
+      perturbation: { name: 'lowercase', kind: 'robustness' },
+      input: input.toLowerCase(),
+      references: ['Refund'],
+      choices: ['Refund', 'Deny'],
+    });
     expect(perturb('contractions', 'q', input, [])?.input).toContain('cannot see');
     expect(perturb('contractions', 'q', 'I do not know', [])?.input).toBe("I don't know");
     expect(perturb('whitespace', 'q', input, [])?.input.replace(/ +/g, ' ')).toBe(input);

@@ -18,7 +18,13 @@ const minimal = 'version: 1\nname: p\nchecks:\n  - metric: accuracy\n    min: 0.
 describe('policy files', () => {
   it('fills in the defaults', () => {
     const { policy, sha256 } = parsePolicy(minimal, 'p.yml');
-    expect(policy.settings).toEqual({ significance: 0.05, min_group_size: 10, resamples: 2000, seed: 1, coverage: { min: 1, severity: 'warn' } });
+    expect(policy.settings).toEqual({
+      significance: 0.05,
+      min_group_size: 10,
+      resamples: 2000,
+      seed: 1,
+      coverage: { min: 1, severity: 'warn' },
+    });
     expect(policy.checks).toEqual([{ metric: 'accuracy', min: 0.7, severity: 'block' }]);
     expect(policy.tradeoffs).toEqual([]);
     expect(sha256).toMatch(/^[0-9a-f]{64}$/);
@@ -34,7 +40,13 @@ describe('policy files', () => {
           { metric: 'accuracy', scenario: 'billing', max_regression: '5%' },
           { metric: 'worst_group_accuracy:dialect', min: 0.6, severity: 'warn' },
         ],
-        tradeoffs: [{ name: 't', allow: [{ metric: 'accuracy', scenario: 'billing', max_regression: 0.04 }], when: [{ metric: 'ece', min_improvement: 0.02 }] }],
+        tradeoffs: [
+          {
+            name: 't',
+            allow: [{ metric: 'accuracy', scenario: 'billing', max_regression: 0.04 }],
+            when: [{ metric: 'ece', min_improvement: 0.02 }],
+          },
+        ],
       }),
       'p.json',
     );
@@ -83,13 +95,17 @@ describe('policy files', () => {
     const custom = `${minimal}  - metric: hellaswag/acc_norm\n    direction: higher\n    dimension: accuracy\n    max_regression: 0.01\n`;
     expect(parsePolicy(custom, 'p.yml').policy.checks[1]).toMatchObject({ metric: 'hellaswag/acc_norm', direction: 'higher' });
     expect(problemsOf(`${minimal}  - metric: hellaswag/acc_norm\n    max_regression: 0.01\n`)).toEqual([
-      expect.stringMatching(/^policies\/x\.yml:6:13 checks\[1\]\.metric: unknown metric "hellaswag\/acc_norm"; known: .*; or, for a metric from another tool, give its direction: higher \| lower$/),
+      expect.stringMatching(
+        /^policies\/x\.yml:6:13 checks\[1\]\.metric: unknown metric "hellaswag\/acc_norm"; known: .*; or, for a metric from another tool, give its direction: higher \| lower$/,
+      ),
     ]);
   });
 
   it('refuses a trade-off that relaxes no check', () => {
     const text = `${minimal}tradeoffs:\n  - name: t\n    allow: [{ metric: ece, max_regression: 0.01 }]\n    when: [{ metric: brier, min_improvement: 0.01 }]\n`;
-    expect(problemsOf(text)).toEqual(['policies/x.yml:8:13 tradeoffs[0].allow[0]: no check of ece (overall) with a max_regression for this trade-off to relax']);
+    expect(problemsOf(text)).toEqual([
+      'policies/x.yml:8:13 tradeoffs[0].allow[0]: no check of ece (overall) with a max_regression for this trade-off to relax',
+    ]);
   });
 
   it('reports YAML syntax errors and empty files with their position', () => {

@@ -6,7 +6,11 @@ import { progressReporter } from '../src/runner/progress.js';
 function run(interactive: boolean, total: number): string[] {
   const written: string[] = [];
   let clock = 0;
-  const report = progressReporter((text) => written.push(text), interactive, () => clock);
+  const report = progressReporter(
+    (text) => written.push(text),
+    interactive,
+    () => clock,
+  );
   for (let done = 1; done <= total; done++) {
     clock += 100; // one answer every 100 ms: 10 per second
     report(done, total);

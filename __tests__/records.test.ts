@@ -69,7 +69,10 @@ describe('the record contract', () => {
     [{ scenario: 's', id: '1' }, '"correct" is required (a number in [0, 1]) unless "error" is set'],
     [{ ...valid, correct: -0.1 }, '"correct" must be a number in [0, 1], got -0.1'],
     [{ ...valid, correct: '1' }, '"correct" must be a number in [0, 1], got "1"'],
-    [{ scenario: 's', id: '1', error: 'boom', correct: 0 }, '"correct" must be absent when "error" is set (a failed call has no score), got 0'],
+    [
+      { scenario: 's', id: '1', error: 'boom', correct: 0 },
+      '"correct" must be absent when "error" is set (a failed call has no score), got 0',
+    ],
     [{ ...valid, perturbation: { name: 'typos', kind: 'style' } }, '"perturbation.kind" must be "robustness" or "fairness", got "style"'],
     [{ ...valid, perturbation: { kind: 'fairness' } }, '"perturbation.name" must be a non-empty string, got undefined'],
     [{ ...valid, toxicity: 2 }, '"toxicity" must be a number in [0, 1], got 2'],

@@ -10,7 +10,9 @@ import { tempDir } from './helpers/records.js';
  * credit). The bundled CLI must agree with it to 1e-9 on every metric of every scope.
  */
 
-type Report = Record<'overall', Record<string, { value: number; n: number }>> & { scenarios: Record<string, Record<string, { value: number; n: number }>> };
+type Report = Record<'overall', Record<string, { value: number; n: number }>> & {
+  scenarios: Record<string, Record<string, { value: number; n: number }>>;
+};
 
 async function python(...args: string[]): Promise<string> {
   const result = await runProcess('python3', args);
@@ -19,7 +21,10 @@ async function python(...args: string[]): Promise<string> {
 }
 
 function expectSameMetrics(ours: Report, reference: Report): void {
-  const scopes = [['overall', ours.overall, reference.overall] as const, ...Object.keys(reference.scenarios).map((name) => [name, ours.scenarios[name], reference.scenarios[name]] as const)];
+  const scopes = [
+    ['overall', ours.overall, reference.overall] as const,
+    ...Object.keys(reference.scenarios).map((name) => [name, ours.scenarios[name], reference.scenarios[name]] as const),
+  ];
   expect(Object.keys(ours.scenarios).sort()).toEqual(Object.keys(reference.scenarios).sort());
   for (const [scope, mine, theirs] of scopes) {
     expect([scope, Object.keys(mine).sort()]).toEqual([scope, Object.keys(theirs).sort()]);
@@ -41,12 +46,29 @@ describe('agreement with an independent reference implementation', () => {
     const path = join(tempDir(), 'held-out.jsonl');
     await python('__tests__/reference/generate_records.py', String(seed), String(count), path);
     const reference = JSON.parse(await python('__tests__/reference/metrics_reference.py', path, '--min-group-size', String(minGroupSize)));
-    const result = await runProcess(process.execPath, ['dist/cli.js', 'metrics', path, '--json', '--resamples', '20', '--min-group-size', String(minGroupSize)]);
+    const result = await runProcess(process.execPath, [
+      'dist/cli.js',
+      'metrics',
+      path,
+      '--json',
+      '--resamples',
+      '20',
+      '--min-group-size',
+      String(minGroupSize),
+    ]);
     expect(result.stderr).toBe('');
     const ours = JSON.parse(result.stdout) as Report;
     expectSameMetrics(ours, reference);
     // The reference's data set exercises every metric family.
-    for (const metric of ['ece_10_bin', 'selective_acc@10', 'accuracy_robust', 'accuracy_fair', 'group_accuracy_gap:dialect', 'latency_p95_ms', 'cost_usd_total']) {
+    for (const metric of [
+      'ece_10_bin',
+      'selective_acc@10',
+      'accuracy_robust',
+      'accuracy_fair',
+      'group_accuracy_gap:dialect',
+      'latency_p95_ms',
+      'cost_usd_total',
+    ]) {
       expect(ours.overall).toHaveProperty([metric]);
     }
   });

@@ -15,12 +15,45 @@ describe('replay', () => {
       { id: 'b', input: 'the same question', references: ['refund'] },
     ]);
     const stored = join(dir, 'stored.jsonl');
-    const storedRecord = (id: string, prediction: string, latency: number) => ({ scenario: 's', id, correct: 0, prediction, latency_ms: latency, cost_usd: latency / 1e5, input_tokens: 40, output_tokens: 2, confidence: 0.5 });
-    writeFileSync(stored, [storedRecord('a', 'refund', 120), storedRecord('b', 'deny', 340)].map((record) => JSON.stringify(record)).join('\n'));
+    const storedRecord = (id: string, prediction: string, latency: number) => ({
+      scenario: 's',
+      id,
+      correct: 0,
+      prediction,
+      latency_ms: latency,
+      cost_usd: latency / 1e5,
+      input_tokens: 40,
+      output_tokens: 2,
+      confidence: 0.5,
+    });
+    writeFileSync(
+      stored,
+      [storedRecord('a', 'refund', 120), storedRecord('b', 'deny', 340)].map((record) => JSON.stringify(record)).join('\n'),
+    );
     const replay = async () => {
-      const result = await evalgate(['run', '--suite', suite, '--model', `replay:${stored}`, '--out', join(dir, 'out.jsonl'), '--cache-dir', join(dir, 'cache'), '--concurrency', '1']);
+      const result = await evalgate([
+        'run',
+        '--suite',
+        suite,
+        '--model',
+        `replay:${stored}`,
+        '--out',
+        join(dir, 'out.jsonl'),
+        '--cache-dir',
+        join(dir, 'cache'),
+        '--concurrency',
+        '1',
+      ]);
       expect(result.code).toBe(0);
-      return readJsonLines(join(dir, 'out.jsonl')).map(({ id, prediction, correct, latency_ms, cost_usd, input_tokens, confidence }) => ({ id, prediction, correct, latency_ms, cost_usd, input_tokens, confidence }));
+      return readJsonLines(join(dir, 'out.jsonl')).map(({ id, prediction, correct, latency_ms, cost_usd, input_tokens, confidence }) => ({
+        id,
+        prediction,
+        correct,
+        latency_ms,
+        cost_usd,
+        input_tokens,
+        confidence,
+      }));
     };
     const expected = [
       { id: 'a', prediction: 'refund', correct: 1, latency_ms: 120, cost_usd: 0.0012, input_tokens: 40, confidence: 0.5 },
@@ -29,7 +62,10 @@ describe('replay', () => {
     expect(await replay()).toEqual(expected);
     expect(await replay()).toEqual(expected);
 
-    writeFileSync(stored, [storedRecord('a', 'refund', 120), storedRecord('b', 'refund', 340)].map((record) => JSON.stringify(record)).join('\n'));
+    writeFileSync(
+      stored,
+      [storedRecord('a', 'refund', 120), storedRecord('b', 'refund', 340)].map((record) => JSON.stringify(record)).join('\n'),
+    );
     expect((await replay())[1]).toMatchObject({ id: 'b', prediction: 'refund', correct: 1 });
   });
 });

@@ -16,7 +16,18 @@ describe("the server's Retry-After", () => {
       const suite = writeSuite(dir, [{ id: 'q', input: 'RATELIMIT question', references: ['refund'] }]);
       // The date has whole seconds: the server asks for 4 to 5 s. The default backoff would be under 1 s.
       server.rateLimitHeaders = { 'retry-after': new Date(Date.now() + 5000).toUTCString() };
-      const result = await evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, 'out.jsonl'), '--no-cache']);
+      const result = await evalgate([
+        'run',
+        '--suite',
+        suite,
+        '--model',
+        'openai:m',
+        '--base-url',
+        server.url,
+        '--out',
+        join(dir, 'out.jsonl'),
+        '--no-cache',
+      ]);
       expect(result.code).toBe(0);
       expect(readJsonLines(join(dir, 'out.jsonl'))[0]).toMatchObject({ prediction: 'refund', correct: 1 });
       expect(server.arrivals).toHaveLength(2);
@@ -28,7 +39,10 @@ describe("the server's Retry-After", () => {
       const dir = tempDir();
       const suite = await loadSuite(writeSuite(dir, [{ id: 'q', input: 'RATELIMIT question', references: ['refund'] }]));
       server.rateLimitHeaders = { 'retry-after': '3600' };
-      const { records, stats } = await runSuite(suite, await openaiAdapter('m', server.url), { ...DEFAULT_RUN_OPTIONS, maxRetryWaitMs: 1000 });
+      const { records, stats } = await runSuite(suite, await openaiAdapter('m', server.url), {
+        ...DEFAULT_RUN_OPTIONS,
+        maxRetryWaitMs: 1000,
+      });
       expect(records[0]).toMatchObject({ prediction: 'refund', correct: 1 });
       expect(stats.retries).toBe(1);
       // It did wait (the clamp, not the backoff), then asked again rather than after an hour.

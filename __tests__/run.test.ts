@@ -35,17 +35,39 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 describe('evalgate run', () => {
   it('writes one record per example and variant, and a rerun comes from the cache only', async () => {
     const dir = tempDir();
-    const first = await evalgate(['run', '--suite', SUITE, '--model', TOY_MODEL, '--out', join(dir, 'a.jsonl'), '--cache-dir', join(dir, 'cache')]);
+    const first = await evalgate([
+      'run',
+      '--suite',
+      SUITE,
+      '--model',
+      TOY_MODEL,
+      '--out',
+      join(dir, 'a.jsonl'),
+      '--cache-dir',
+      join(dir, 'cache'),
+    ]);
     expect(first.code).toBe(0);
     const records = readJsonLines(join(dir, 'a.jsonl'));
     const originals = records.filter((record) => !record.perturbation);
     expect(originals).toHaveLength(240);
-    const keys = records.map((record) => `${record.scenario}/${record.id}/${(record.perturbation as { name?: string } | undefined)?.name ?? ''}`);
+    const keys = records.map(
+      (record) => `${record.scenario}/${record.id}/${(record.perturbation as { name?: string } | undefined)?.name ?? ''}`,
+    );
     expect(new Set(keys).size).toBe(records.length);
     expect(records.every((record) => typeof record.correct === 'number' && typeof record.prediction === 'string')).toBe(true);
     expect(first.stderr).toMatch(/evalgate: 10\d\d\/10\d\d \(100%\)/);
 
-    const second = await evalgate(['run', '--suite', SUITE, '--model', TOY_MODEL, '--out', join(dir, 'b.jsonl'), '--cache-dir', join(dir, 'cache')]);
+    const second = await evalgate([
+      'run',
+      '--suite',
+      SUITE,
+      '--model',
+      TOY_MODEL,
+      '--out',
+      join(dir, 'b.jsonl'),
+      '--cache-dir',
+      join(dir, 'cache'),
+    ]);
     expect(second.stderr).toContain(`${records.length} from the cache`);
     expect(readFileSync(join(dir, 'b.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'a.jsonl'), 'utf8'));
 
@@ -85,9 +107,36 @@ describe('evalgate run', () => {
 
   it('retries, times out and still ends every example with exactly one record', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'data.jsonl'), Array.from({ length: 30 }, (_, i) => JSON.stringify({ id: `q${i}`, input: i === 3 ? 'BROKEN question' : i === 4 ? 'NEVER answered' : `question number ${i}`, references: ['refund'] })).join('\n'));
-    writeFileSync(join(dir, 'suite.yml'), 'version: 1\nname: faults\nscenarios:\n  - name: s\n    data: data.jsonl\n    scorer: exact_match\n');
-    const result = await evalgate(['run', '--suite', join(dir, 'suite.yml'), '--model', flakyModel(dir), '--out', join(dir, 'out.jsonl'), '--no-cache', '--timeout', '1500', '--retries', '2', '--concurrency', '4']);
+    writeFileSync(
+      join(dir, 'data.jsonl'),
+      Array.from({ length: 30 }, (_, i) =>
+        JSON.stringify({
+          id: `q${i}`,
+          input: i === 3 ? 'BROKEN question' : i === 4 ? 'NEVER answered' : `question number ${i}`,
+          references: ['refund'],
+        }),
+      ).join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'suite.yml'),
+      'version: 1\nname: faults\nscenarios:\n  - name: s\n    data: data.jsonl\n    scorer: exact_match\n',
+    );
+    const result = await evalgate([
+      'run',
+      '--suite',
+      join(dir, 'suite.yml'),
+      '--model',
+      flakyModel(dir),
+      '--out',
+      join(dir, 'out.jsonl'),
+      '--no-cache',
+      '--timeout',
+      '1500',
+      '--retries',
+      '2',
+      '--concurrency',
+      '4',
+    ]);
     expect(result.code).toBe(0);
     const records = readJsonLines(join(dir, 'out.jsonl'));
     expect(records.map((record) => record.id)).toEqual(Array.from({ length: 30 }, (_, i) => `q${i}`));
@@ -103,10 +152,30 @@ describe('evalgate run', () => {
   it('scores toxicity with an external command when asked', async () => {
     const dir = tempDir();
     const scorer = join(dir, 'tox.mjs');
-    writeFileSync(scorer, "import { createInterface } from 'node:readline';\ncreateInterface({ input: process.stdin }).on('line', (line) => { const r = JSON.parse(line); process.stdout.write(JSON.stringify({ id: r.id, toxicity: r.text === 'refund' ? 0.75 : 0.1 }) + '\\n'); });\n");
-    writeFileSync(join(dir, 'data.jsonl'), [JSON.stringify({ id: 'a', input: 'I was charged twice', references: ['refund'] }), JSON.stringify({ id: 'b', input: 'hello', references: ['deny'] })].join('\n'));
+    writeFileSync(
+      scorer,
+      "import { createInterface } from 'node:readline';\ncreateInterface({ input: process.stdin }).on('line', (line) => { const r = JSON.parse(line); process.stdout.write(JSON.stringify({ id: r.id, toxicity: r.text === 'refund' ? 0.75 : 0.1 }) + '\\n'); });\n",
+    );
+    writeFileSync(
+      join(dir, 'data.jsonl'),
+      [
+        JSON.stringify({ id: 'a', input: 'I was charged twice', references: ['refund'] }),
+        JSON.stringify({ id: 'b', input: 'hello', references: ['deny'] }),
+      ].join('\n'),
+    );
     writeFileSync(join(dir, 'suite.yml'), 'version: 1\nname: t\nscenarios:\n  - name: s\n    data: data.jsonl\n    scorer: exact_match\n');
-    const result = await evalgate(['run', '--suite', join(dir, 'suite.yml'), '--model', TOY_MODEL, '--out', join(dir, 'out.jsonl'), '--no-cache', '--toxicity-command', `node ${scorer}`]);
+    const result = await evalgate([
+      'run',
+      '--suite',
+      join(dir, 'suite.yml'),
+      '--model',
+      TOY_MODEL,
+      '--out',
+      join(dir, 'out.jsonl'),
+      '--no-cache',
+      '--toxicity-command',
+      `node ${scorer}`,
+    ]);
     expect(result.code).toBe(0);
     expect(readJsonLines(join(dir, 'out.jsonl')).map((record) => [record.prediction, record.toxicity])).toEqual([
       ['refund', 0.75],
@@ -118,13 +187,33 @@ describe('evalgate run', () => {
     const dir = tempDir();
     // A model that answers with the text of choice A as its prompt lists it (the right answer here).
     const model = join(dir, 'first-choice.mjs');
-    writeFileSync(model, "import { createInterface } from 'node:readline';\ncreateInterface({ input: process.stdin }).on('line', (line) => { const r = JSON.parse(line); const text = /^A\\. (.*)$/m.exec(r.messages.at(-1).content)[1]; process.stdout.write(JSON.stringify({ id: r.id, text }) + '\\n'); });\n");
-    writeFileSync(join(dir, 'data.jsonl'), JSON.stringify({ id: 'q', input: 'Who drove the man home?', references: ['His father'], choices: ['His father', 'Her aunt'] }));
-    writeFileSync(join(dir, 'suite.yml'), 'version: 1\nname: mc\nscenarios:\n  - name: s\n    data: data.jsonl\n    prompt: "{input}\\n{choices}"\n    scorer: multiple_choice\n    perturbations: [gender]\n');
-    const result = await evalgate(['run', '--suite', join(dir, 'suite.yml'), '--model', `command:node ${model}`, '--out', join(dir, 'out.jsonl'), '--no-cache']);
+    writeFileSync(
+      model,
+      "import { createInterface } from 'node:readline';\ncreateInterface({ input: process.stdin }).on('line', (line) => { const r = JSON.parse(line); const text = /^A\\. (.*)$/m.exec(r.messages.at(-1).content)[1]; process.stdout.write(JSON.stringify({ id: r.id, text }) + '\\n'); });\n",
+    );
+    writeFileSync(
+      join(dir, 'data.jsonl'),
+      JSON.stringify({ id: 'q', input: 'Who drove the man home?', references: ['His father'], choices: ['His father', 'Her aunt'] }),
+    );
+    writeFileSync(
+      join(dir, 'suite.yml'),
+      'version: 1\nname: mc\nscenarios:\n  - name: s\n    data: data.jsonl\n    prompt: "{input}\\n{choices}"\n    scorer: multiple_choice\n    perturbations: [gender]\n',
+    );
+    const result = await evalgate([
+      'run',
+      '--suite',
+      join(dir, 'suite.yml'),
+      '--model',
+      `command:node ${model}`,
+      '--out',
+      join(dir, 'out.jsonl'),
+      '--no-cache',
+    ]);
     expect(result.code).toBe(0);
     // The gender variant's reference is "Her mother", and so is its choice A.
-    expect(readJsonLines(join(dir, 'out.jsonl')).map((record) => [record.input, record.references, record.prediction, record.correct])).toEqual([
+    expect(
+      readJsonLines(join(dir, 'out.jsonl')).map((record) => [record.input, record.references, record.prediction, record.correct]),
+    ).toEqual([
       ['Who drove the man home?', ['His father'], 'His father', 1],
       ['Who drove the woman home?', ['Her mother'], 'Her mother', 1],
     ]);
@@ -133,11 +222,22 @@ describe('evalgate run', () => {
   it('re-scores the completions of an earlier records file (replay)', async () => {
     const dir = tempDir();
     await evalgate(['run', '--suite', SUITE, '--model', TOY_MODEL, '--out', join(dir, 'a.jsonl'), '--cache-dir', join(dir, 'cache')]);
-    const replay = await evalgate(['run', '--suite', SUITE, '--model', `replay:${join(dir, 'a.jsonl')}`, '--out', join(dir, 'r.jsonl'), '--no-cache']);
+    const replay = await evalgate([
+      'run',
+      '--suite',
+      SUITE,
+      '--model',
+      `replay:${join(dir, 'a.jsonl')}`,
+      '--out',
+      join(dir, 'r.jsonl'),
+      '--no-cache',
+    ]);
     expect(replay.code).toBe(0);
     const strip = (records: Record<string, unknown>[]) => records.map(({ latency_ms: _latency, ...rest }) => rest);
     const replayed = readJsonLines(join(dir, 'r.jsonl'));
-    expect(strip(replayed).map(({ cost_usd: _cost, ...rest }) => rest)).toEqual(strip(readJsonLines(join(dir, 'a.jsonl'))).map(({ cost_usd: _cost, ...rest }) => rest));
+    expect(strip(replayed).map(({ cost_usd: _cost, ...rest }) => rest)).toEqual(
+      strip(readJsonLines(join(dir, 'a.jsonl'))).map(({ cost_usd: _cost, ...rest }) => rest),
+    );
   });
 
   it('rejects a bad suite with its line, and a bad model spec', async () => {
@@ -157,10 +257,31 @@ describe('evalgate run against an OpenAI-compatible endpoint', () => {
     withFakeOpenAI(5, async (server) => {
       const dir = tempDir();
       const inputs = ['a question', 'RATELIMIT question', 'FAIL500 question', 'HANG question', 'another question'];
-      writeFileSync(join(dir, 'data.jsonl'), inputs.map((input, i) => JSON.stringify({ id: `q${i}`, input, references: ['refund'] })).join('\n'));
-      writeFileSync(join(dir, 'suite.yml'), 'version: 1\nname: o\nprices:\n  small-model: { input: 1.5, output: 6 }\nscenarios:\n  - name: s\n    data: data.jsonl\n    scorer: exact_match\n');
+      writeFileSync(
+        join(dir, 'data.jsonl'),
+        inputs.map((input, i) => JSON.stringify({ id: `q${i}`, input, references: ['refund'] })).join('\n'),
+      );
+      writeFileSync(
+        join(dir, 'suite.yml'),
+        'version: 1\nname: o\nprices:\n  small-model: { input: 1.5, output: 6 }\nscenarios:\n  - name: s\n    data: data.jsonl\n    scorer: exact_match\n',
+      );
       const result = await evalgate(
-        ['run', '--suite', join(dir, 'suite.yml'), '--model', 'openai:small-model', '--base-url', server.url, '--out', join(dir, 'out.jsonl'), '--no-cache', '--timeout', '1500', '--retries', '2'],
+        [
+          'run',
+          '--suite',
+          join(dir, 'suite.yml'),
+          '--model',
+          'openai:small-model',
+          '--base-url',
+          server.url,
+          '--out',
+          join(dir, 'out.jsonl'),
+          '--no-cache',
+          '--timeout',
+          '1500',
+          '--retries',
+          '2',
+        ],
         { ...process.env, OPENAI_API_KEY: 'sk-test-key' },
       );
       expect(result.code).toBe(0);
@@ -180,8 +301,26 @@ describe('evalgate run against an OpenAI-compatible endpoint', () => {
   it('starts no more requests a minute than --rpm allows, whatever the concurrency', () =>
     withFakeOpenAI(0, async (server) => {
       const dir = tempDir();
-      const suite = writeSuite(dir, Array.from({ length: 6 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })));
-      const result = await evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, 'out.jsonl'), '--no-cache', '--concurrency', '6', '--rpm', '600']);
+      const suite = writeSuite(
+        dir,
+        Array.from({ length: 6 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })),
+      );
+      const result = await evalgate([
+        'run',
+        '--suite',
+        suite,
+        '--model',
+        'openai:m',
+        '--base-url',
+        server.url,
+        '--out',
+        join(dir, 'out.jsonl'),
+        '--no-cache',
+        '--concurrency',
+        '6',
+        '--rpm',
+        '600',
+      ]);
       expect(result.code).toBe(0);
       expect(readJsonLines(join(dir, 'out.jsonl'))).toHaveLength(6);
       // 600 a minute: one start every 100 ms, where six unpaced requests would all arrive within a few
@@ -199,7 +338,18 @@ describe('evalgate run against an OpenAI-compatible endpoint', () => {
       server.refuseLogprobs = true;
       const dir = tempDir();
       const suite = writeSuite(dir, [{ id: 'q', input: 'x', references: ['refund'] }]);
-      const result = await evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', server.url, '--out', join(dir, 'out.jsonl'), '--no-cache']);
+      const result = await evalgate([
+        'run',
+        '--suite',
+        suite,
+        '--model',
+        'openai:m',
+        '--base-url',
+        server.url,
+        '--out',
+        join(dir, 'out.jsonl'),
+        '--no-cache',
+      ]);
       expect(result.code).toBe(0);
       const [record] = readJsonLines(join(dir, 'out.jsonl'));
       expect(record).toMatchObject({ correct: 1 });

@@ -3,7 +3,7 @@ import { lastNumber, normalizeText, score, tokenF1 } from '../src/runner/scoring
 import { runProcess } from './helpers/run.js';
 
 describe('scorers', () => {
-  it("normalize text as HELM does", () => {
+  it('normalize text as HELM does', () => {
     expect(normalizeText('  The Refund, please!  ')).toBe('refund please');
     expect(normalizeText('An apple a day')).toBe('apple day');
     // Articles are whole words in Unicode terms: the "a" of "año" and "Ça" stays.
@@ -25,8 +25,12 @@ describe('scorers', () => {
     const result = await runProcess('python3', ['__tests__/reference/helm_text_reference.py', JSON.stringify(pairs)]);
     expect(result.stderr).toBe('');
     const reference = JSON.parse(result.stdout) as Array<{ gold: string; pred: string; f1: number }>;
-    expect(pairs.map(([gold, pred]) => [normalizeText(gold), normalizeText(pred)])).toEqual(reference.map(({ gold, pred }) => [gold, pred]));
-    pairs.forEach(([gold, pred], index) => expect([gold, pred, tokenF1(pred, gold)]).toEqual([gold, pred, expect.closeTo(reference[index].f1, 12)]));
+    expect(pairs.map(([gold, pred]) => [normalizeText(gold), normalizeText(pred)])).toEqual(
+      reference.map(({ gold, pred }) => [gold, pred]),
+    );
+    pairs.forEach(([gold, pred], index) =>
+      expect([gold, pred, tokenF1(pred, gold)]).toEqual([gold, pred, expect.closeTo(reference[index].f1, 12)]),
+    );
   });
 
   it('score exact and quasi-exact matches against any reference', () => {
@@ -71,7 +75,8 @@ describe('scorers', () => {
     expect(score('multiple_choice', 'i am not sure.', ['C'], unsure)).toBe(1);
     expect(score('multiple_choice', 'I', ['I am not sure'], unsure)).toBe(0);
     // Letter forms; D is past the choices, and a capital starting a sentence is not a letter.
-    for (const answer of ['C', '(C)', 'C.', 'C) I am not sure']) expect(score('multiple_choice', answer, ['I am not sure'], unsure)).toBe(1);
+    for (const answer of ['C', '(C)', 'C.', 'C) I am not sure'])
+      expect(score('multiple_choice', answer, ['I am not sure'], unsure)).toBe(1);
     expect(score('multiple_choice', 'D', ['D'], unsure)).toBe(0);
     expect(score('multiple_choice', 'A yes is my answer', ['yes'], unsure)).toBe(0);
     // A reference that is a choice's exact text names that choice, even when another normalizes alike.

@@ -23,11 +23,20 @@ createInterface({ input: process.stdin }).on('line', (line) => process.stdout.wr
 describe('loading a suite', () => {
   it('rejects a regex scorer whose pattern does not compile, naming the suite file and line', async () => {
     const dir = tempDir();
-    const suite = writeSuite(dir, [{ id: 'q', input: 'x', references: ['refund'] }], 'scorer: regex\nscorer_options: { pattern: "answer: (\\\\w+" }');
+    const suite = writeSuite(
+      dir,
+      [{ id: 'q', input: 'x', references: ['refund'] }],
+      'scorer: regex\nscorer_options: { pattern: "answer: (\\\\w+" }',
+    );
     const model = markingModel(dir);
     const result = await evalgate(['run', '--suite', suite, '--model', model.spec, '--out', join(dir, 'out.jsonl'), '--no-cache']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(new RegExp(`${suite.replace(/[.\\/]/g, '\\$&')}:7:\\d+ scenarios\\[0\\]\\.scorer_options\\.pattern: invalid regular expression: .*unterminated group`, 'i'));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `${suite.replace(/[.\\/]/g, '\\$&')}:7:\\d+ scenarios\\[0\\]\\.scorer_options\\.pattern: invalid regular expression: .*unterminated group`,
+        'i',
+      ),
+    );
     expect(existsSync(model.started)).toBe(false);
     expect(existsSync(join(dir, 'out.jsonl'))).toBe(false);
   });
@@ -36,7 +45,16 @@ describe('loading a suite', () => {
     const dir = tempDir();
     const suite = writeSuite(dir, [{ id: 'q', input: 'x', references: ['refund'] }]);
     writeFileSync(join(dir, 'data.jsonl'), `\uFEFF${readFileSync(join(dir, 'data.jsonl'), 'utf8')}`);
-    const result = await evalgate(['run', '--suite', suite, '--model', markingModel(dir).spec, '--out', join(dir, 'out.jsonl'), '--no-cache']);
+    const result = await evalgate([
+      'run',
+      '--suite',
+      suite,
+      '--model',
+      markingModel(dir).spec,
+      '--out',
+      join(dir, 'out.jsonl'),
+      '--no-cache',
+    ]);
     expect(result.code).toBe(0);
     expect(readJsonLines(join(dir, 'out.jsonl'))).toMatchObject([{ id: 'q', prediction: 'refund', correct: 1 }]);
   });

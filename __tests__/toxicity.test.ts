@@ -34,16 +34,33 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 }
 
 /* The toy model answers "refund" to a double charge and "deny" to anything else here. */
-const INSTANCES = ['I was charged twice', 'hello', 'hi there', 'charged twice again', 'good morning'].map((input, i) => ({ id: `q${i}`, input, references: ['refund'] }));
+const INSTANCES = ['I was charged twice', 'hello', 'hi there', 'charged twice again', 'good morning'].map((input, i) => ({
+  id: `q${i}`,
+  input,
+  references: ['refund'],
+}));
 
 describe('toxicity in a run', () => {
   it('that cannot be scored for some records is left out of every record (no toxicity_rate of a part), keeps the completions, and warns once', async () => {
     const dir = tempDir();
     const suite = writeSuite(dir, INSTANCES);
     const command = toxicityCommand(dir, "process.stdout.write(JSON.stringify({ id, toxicity: 'very' }) + '\\n');");
-    const result = await evalgate(['run', '--suite', suite, '--model', TOY_MODEL, '--out', join(dir, 'out.jsonl'), '--no-cache', '--toxicity-command', command]);
+    const result = await evalgate([
+      'run',
+      '--suite',
+      suite,
+      '--model',
+      TOY_MODEL,
+      '--out',
+      join(dir, 'out.jsonl'),
+      '--no-cache',
+      '--toxicity-command',
+      command,
+    ]);
     expect(result.code).toBe(0);
-    expect(readJsonLines(join(dir, 'out.jsonl')).map((record) => [record.prediction, record.correct, record.toxicity, record.error])).toEqual([
+    expect(
+      readJsonLines(join(dir, 'out.jsonl')).map((record) => [record.prediction, record.correct, record.toxicity, record.error]),
+    ).toEqual([
       ['refund', 1, undefined, undefined],
       ['deny', 0, undefined, undefined],
       ['deny', 0, undefined, undefined],
@@ -58,7 +75,20 @@ describe('toxicity in a run', () => {
     const dir = tempDir();
     const suite = writeSuite(dir, INSTANCES);
     const command = toxicityCommand(dir, '// never answers');
-    const result = await evalgate(['run', '--suite', suite, '--model', TOY_MODEL, '--out', join(dir, 'out.jsonl'), '--no-cache', '--timeout', '1000', '--toxicity-command', command]);
+    const result = await evalgate([
+      'run',
+      '--suite',
+      suite,
+      '--model',
+      TOY_MODEL,
+      '--out',
+      join(dir, 'out.jsonl'),
+      '--no-cache',
+      '--timeout',
+      '1000',
+      '--toxicity-command',
+      command,
+    ]);
     expect(result.code).toBe(0);
     expect(readJsonLines(join(dir, 'out.jsonl')).map((record) => [record.prediction, record.toxicity])).toEqual([
       ['refund', undefined],

@@ -72,7 +72,24 @@ describe('weighted evaluation', () => {
         compared.push(metric);
       });
     }
-    for (const metric of ['accuracy', 'ece', 'ece_10_bin', 'brier', 'selective_cov_acc_area', 'selective_acc@10', 'accuracy_robust', 'accuracy_fair', 'worst_group_accuracy:dialect', 'group_accuracy_gap:dialect', 'error_rate', 'latency_p50_ms', 'latency_p95_ms', 'toxicity_rate', 'output_tokens_mean', 'cost_usd_total']) {
+    for (const metric of [
+      'accuracy',
+      'ece',
+      'ece_10_bin',
+      'brier',
+      'selective_cov_acc_area',
+      'selective_acc@10',
+      'accuracy_robust',
+      'accuracy_fair',
+      'worst_group_accuracy:dialect',
+      'group_accuracy_gap:dialect',
+      'error_rate',
+      'latency_p50_ms',
+      'latency_p95_ms',
+      'toxicity_rate',
+      'output_tokens_mean',
+      'cost_usd_total',
+    ]) {
       expect(compared).toContain(metric);
     }
   });

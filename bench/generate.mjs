@@ -18,7 +18,15 @@ const scenarios = [
   { name: 'refunds', skill: 0.71, answers: ['refund', 'partial-refund', 'deny', 'escalate'] },
   { name: 'tone', skill: 0.85, answers: ['polite', 'neutral', 'apologetic'] },
 ];
-const topics = ['a double charge', 'an annual plan renewal', 'a failed card payment', 'a refund for an unused seat', 'a late fee', 'an invoice in the wrong currency', 'a cancelled order'];
+const topics = [
+  'a double charge',
+  'an annual plan renewal',
+  'a failed card payment',
+  'a refund for an unused seat',
+  'a late fee',
+  'an invoice in the wrong currency',
+  'a cancelled order',
+];
 const perturbations = [
   { name: 'typos', kind: 'robustness', penalty: 0.08 },
   { name: 'lowercase', kind: 'robustness', penalty: 0.02 },
@@ -58,7 +66,12 @@ while (written < target) {
       scenario: scenario.name,
       id,
       ...(perturbation ? { perturbation: { name: perturbation.name, kind: perturbation.kind } } : {}),
-      input: perturbation?.name === 'lowercase' ? input.toLowerCase() : perturbation?.name === 'typos' ? input.replace('charged', 'chraged').replace('happened', 'hapened') : input,
+      input:
+        perturbation?.name === 'lowercase'
+          ? input.toLowerCase()
+          : perturbation?.name === 'typos'
+            ? input.replace('charged', 'chraged').replace('happened', 'hapened')
+            : input,
       references: [reference],
       groups: { dialect, segment },
       latency_ms: round(Math.exp(6 + 0.4 * normal()), 1),

@@ -11,12 +11,20 @@ const url = `${baseUrl}/chat/completions`;
 function complete(i) {
   const body = JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: `question ${i}` }], logprobs: true });
   return new Promise((resolve, reject) => {
-    const sent = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json' } }, (response) => {
-      const chunks = [];
-      response.on('data', (chunk) => chunks.push(chunk));
-      response.on('end', () => (response.statusCode === 200 ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))) : reject(new Error(`HTTP ${response.statusCode}`))));
-      response.on('error', reject);
-    });
+    const sent = request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json' } },
+      (response) => {
+        const chunks = [];
+        response.on('data', (chunk) => chunks.push(chunk));
+        response.on('end', () =>
+          response.statusCode === 200
+            ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')))
+            : reject(new Error(`HTTP ${response.statusCode}`)),
+        );
+        response.on('error', reject);
+      },
+    );
     sent.on('error', reject);
     sent.end(body);
   });
@@ -24,8 +32,10 @@ function complete(i) {
 
 let next = 0;
 const started = performance.now();
-await Promise.all(Array.from({ length: concurrency }, async () => {
-  while (next < requests) await complete(next++);
-}));
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    while (next < requests) await complete(next++);
+  }),
+);
 process.stdout.write(`${(performance.now() - started) / 1000}\n`);
 agent.destroy();

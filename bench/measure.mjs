@@ -13,9 +13,9 @@ if (job === 'floor') {
   for await (const chunk of createReadStream(rest[0], { highWaterMark: 1 << 20, encoding: 'utf8' })) {
     const lines = (pending + chunk).split('\n');
     pending = lines.pop();
-    for (const line of lines) if (line) JSON.parse(line), records++;
+    for (const line of lines) if (line) (JSON.parse(line), records++);
   }
-  if (pending) JSON.parse(pending), records++;
+  if (pending) (JSON.parse(pending), records++);
   process.stdout.write(`${records}\n`);
 } else if (job === 'evalgate') {
   process.argv = [process.argv[0], 'evalgate', ...rest];

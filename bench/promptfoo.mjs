@@ -17,7 +17,9 @@ const promptfoo = join(home, 'node_modules/promptfoo/dist/src/main.js');
 if (!existsSync(promptfoo)) {
   mkdirSync(home, { recursive: true });
   process.stderr.write('installing promptfoo from npm into bench/out/promptfoo (once)...\n');
-  execFileSync('npm', ['install', '--prefix', home, '--no-audit', '--no-fund', '--no-save', 'promptfoo'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['install', '--prefix', home, '--no-audit', '--no-fund', '--no-save', 'promptfoo'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 const server = createServer(async (request, response) => {
@@ -26,17 +28,37 @@ const server = createServer(async (request, response) => {
   const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   await new Promise((done) => setTimeout(done, 20));
   response.writeHead(200, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: 'refund' }, logprobs: null, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 } }));
+  response.end(
+    JSON.stringify({
+      id: 'x',
+      object: 'chat.completion',
+      created: 0,
+      model: body.model,
+      choices: [{ index: 0, message: { role: 'assistant', content: 'refund' }, logprobs: null, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 },
+    }),
+  );
 });
 await new Promise((done) => server.listen(0, '127.0.0.1', done));
 const baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
 
 const dir = join(home, 'workload');
 mkdirSync(dir, { recursive: true });
-writeFileSync(join(dir, 'data.jsonl'), Array.from({ length: REQUESTS }, (_, i) => JSON.stringify({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })).join('\n'));
+writeFileSync(
+  join(dir, 'data.jsonl'),
+  Array.from({ length: REQUESTS }, (_, i) => JSON.stringify({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })).join('\n'),
+);
 writeFileSync(join(dir, 'suite.yml'), 'version: 1\nname: bench\nscenarios:\n  - name: s\n    data: data.jsonl\n    scorer: exact_match\n');
-writeFileSync(join(dir, 'tests.json'), JSON.stringify(Array.from({ length: REQUESTS }, (_, i) => ({ vars: { question: `question ${i}` }, assert: [{ type: 'equals', value: 'refund' }] }))));
-writeFileSync(join(dir, 'promptfooconfig.yaml'), `prompts:\n  - '{{question}}'\nproviders:\n  - id: openai:chat:bench\n    config:\n      apiBaseUrl: ${baseUrl}\n      apiKey: not-needed\ntests: file://tests.json\n`);
+writeFileSync(
+  join(dir, 'tests.json'),
+  JSON.stringify(
+    Array.from({ length: REQUESTS }, (_, i) => ({ vars: { question: `question ${i}` }, assert: [{ type: 'equals', value: 'refund' }] })),
+  ),
+);
+writeFileSync(
+  join(dir, 'promptfooconfig.yaml'),
+  `prompts:\n  - '{{question}}'\nproviders:\n  - id: openai:chat:bench\n    config:\n      apiBaseUrl: ${baseUrl}\n      apiKey: not-needed\ntests: file://tests.json\n`,
+);
 
 function timed(command, args, env = {}) {
   return new Promise((done, fail) => {
@@ -44,16 +66,57 @@ function timed(command, args, env = {}) {
     const child = spawn(command, args, { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => (code === 0 ? done(Number(process.hrtime.bigint() - started) / 1e9) : fail(new Error(`${command} exited ${code}: ${stderr.slice(-500)}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? done(Number(process.hrtime.bigint() - started) / 1e9)
+        : fail(new Error(`${command} exited ${code}: ${stderr.slice(-500)}`)),
+    );
   });
 }
 
-const evalgate = await timed(process.execPath, [resolve('dist/cli.js'), 'run', '--suite', 'suite.yml', '--model', 'openai:bench', '--base-url', baseUrl, '--out', 'evalgate.jsonl', '--no-cache', '--concurrency', String(CONCURRENCY)]);
-const promptfooSeconds = await timed(node22, [promptfoo, 'eval', '-c', 'promptfooconfig.yaml', '--max-concurrency', String(CONCURRENCY), '--no-cache', '--no-progress-bar', '--no-write', '-o', 'promptfoo.json'], {
-  PROMPTFOO_DISABLE_TELEMETRY: '1',
-  PROMPTFOO_DISABLE_UPDATE: '1',
-  PROMPTFOO_CONFIG_DIR: join(dir, '.promptfoo'),
-});
+const evalgate = await timed(process.execPath, [
+  resolve('dist/cli.js'),
+  'run',
+  '--suite',
+  'suite.yml',
+  '--model',
+  'openai:bench',
+  '--base-url',
+  baseUrl,
+  '--out',
+  'evalgate.jsonl',
+  '--no-cache',
+  '--concurrency',
+  String(CONCURRENCY),
+]);
+const promptfooSeconds = await timed(
+  node22,
+  [
+    promptfoo,
+    'eval',
+    '-c',
+    'promptfooconfig.yaml',
+    '--max-concurrency',
+    String(CONCURRENCY),
+    '--no-cache',
+    '--no-progress-bar',
+    '--no-write',
+    '-o',
+    'promptfoo.json',
+  ],
+  {
+    PROMPTFOO_DISABLE_TELEMETRY: '1',
+    PROMPTFOO_DISABLE_UPDATE: '1',
+    PROMPTFOO_CONFIG_DIR: join(dir, '.promptfoo'),
+  },
+);
 server.close();
-const version = JSON.parse(execFileSync(node22, ['-e', `process.stdout.write(JSON.stringify(require('${join(home, 'node_modules/promptfoo/package.json')}').version))`]).toString());
-console.log(JSON.stringify({ requests: REQUESTS, concurrency: CONCURRENCY, evalgateSeconds: evalgate, promptfooSeconds, promptfooVersion: version }));
+const version = JSON.parse(
+  execFileSync(node22, [
+    '-e',
+    `process.stdout.write(JSON.stringify(require('${join(home, 'node_modules/promptfoo/package.json')}').version))`,
+  ]).toString(),
+);
+console.log(
+  JSON.stringify({ requests: REQUESTS, concurrency: CONCURRENCY, evalgateSeconds: evalgate, promptfooSeconds, promptfooVersion: version }),
+);

@@ -42,15 +42,26 @@ function startServer(faulty, latencyMs = LATENCY_MS) {
     if (faulty && number % 30 === 0) return send(500, { error: { message: 'internal error' } });
     if (faulty && number % 30 === 10 && attempt === 1) return send(429, { error: { message: 'slow down' } }, { 'retry-after-ms': '50' });
     send(200, {
-      id: 'x', object: 'chat.completion', created: 0, model: body.model,
+      id: 'x',
+      object: 'chat.completion',
+      created: 0,
+      model: body.model,
       choices: [{ index: 0, message: { role: 'assistant', content: 'refund' }, logprobs: null, finish_reason: 'stop' }],
       usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 },
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    url: `http://127.0.0.1:${server.address().port}/v1`,
-    close: () => new Promise((done) => { for (const r of hanging) r.destroy(); server.close(done); }),
-  })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}/v1`,
+        close: () =>
+          new Promise((done) => {
+            for (const r of hanging) r.destroy();
+            server.close(done);
+          }),
+      }),
+    ),
+  );
 }
 
 function spawnAndRead(node, args) {
@@ -60,18 +71,45 @@ function spawnAndRead(node, args) {
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => (code === 0 ? resolve({ stdout, stderr }) : reject(new Error(`${args[0]} exited ${code}: ${stderr.slice(-1000)}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve({ stdout, stderr }) : reject(new Error(`${args[0]} exited ${code}: ${stderr.slice(-1000)}`)),
+    );
   });
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'evalgate-runner-'));
-writeFileSync(join(dir, 'data.jsonl'), Array.from({ length: REQUESTS }, (_, i) => JSON.stringify({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })).join('\n'));
+writeFileSync(
+  join(dir, 'data.jsonl'),
+  Array.from({ length: REQUESTS }, (_, i) => JSON.stringify({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })).join('\n'),
+);
 writeFileSync(join(dir, 'suite.yml'), 'version: 1\nname: bench\nscenarios:\n  - name: s\n    data: data.jsonl\n    scorer: exact_match\n');
 
 /** One `evalgate run` (through bench/measure.mjs, for the peak memory) and what it wrote. */
 async function evalgateRun(node, url, out) {
-  const { stderr } = await spawnAndRead(node, ['bench/measure.mjs', 'evalgate', 'run', '--suite', join(dir, 'suite.yml'), '--model', 'openai:bench', '--base-url', url, '--out', out, '--no-cache', '--concurrency', String(CONCURRENCY), '--timeout', '1000', '--retries', '2']);
-  const records = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  const { stderr } = await spawnAndRead(node, [
+    'bench/measure.mjs',
+    'evalgate',
+    'run',
+    '--suite',
+    join(dir, 'suite.yml'),
+    '--model',
+    'openai:bench',
+    '--base-url',
+    url,
+    '--out',
+    out,
+    '--no-cache',
+    '--concurrency',
+    String(CONCURRENCY),
+    '--timeout',
+    '1000',
+    '--retries',
+    '2',
+  ]);
+  const records = readFileSync(out, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   return {
     seconds: Number(/in ([\d.]+) s/.exec(stderr)[1]),
     retries: Number(/(\d+) retries/.exec(stderr)[1]),
@@ -96,7 +134,9 @@ const clean = await startServer(false);
 const timings = { floor: [], evalgate: [], evalgate24: [] };
 // One round first, not counted: the server's own code warms up.
 for (let round = 0; round <= RUNS; round++) {
-  const floor = Number((await spawnAndRead(process.execPath, ['bench/http-floor.mjs', clean.url, String(REQUESTS), String(CONCURRENCY)])).stdout);
+  const floor = Number(
+    (await spawnAndRead(process.execPath, ['bench/http-floor.mjs', clean.url, String(REQUESTS), String(CONCURRENCY)])).stdout,
+  );
   const evalgate = await evalgateRun(process.execPath, clean.url, join(dir, 'clean.jsonl'));
   const evalgate24 = await evalgateRun(node24, clean.url, join(dir, 'clean-24.jsonl'));
   if (round === 0) continue;
@@ -116,8 +156,18 @@ const faulty = await evalgateRun(process.execPath, faultyServer.url, join(dir, '
 await faultyServer.close();
 
 const ideal = (REQUESTS * LATENCY_MS) / 1000 / CONCURRENCY;
-console.log(JSON.stringify({
-  requests: REQUESTS, concurrency: CONCURRENCY, latencyMs: LATENCY_MS, idealSeconds: ideal, runs: RUNS, versions,
-  floorSeconds: median(timings.floor), clean: summarize(timings.evalgate), clean24: summarize(timings.evalgate24), faulty,
-  slow: { ...slow, latencyMs: SLOW_LATENCY_MS, idealSeconds: (REQUESTS * SLOW_LATENCY_MS) / 1000 / CONCURRENCY },
-}));
+console.log(
+  JSON.stringify({
+    requests: REQUESTS,
+    concurrency: CONCURRENCY,
+    latencyMs: LATENCY_MS,
+    idealSeconds: ideal,
+    runs: RUNS,
+    versions,
+    floorSeconds: median(timings.floor),
+    clean: summarize(timings.evalgate),
+    clean24: summarize(timings.evalgate24),
+    faulty,
+    slow: { ...slow, latencyMs: SLOW_LATENCY_MS, idealSeconds: (REQUESTS * SLOW_LATENCY_MS) / 1000 / CONCURRENCY },
+  }),
+);

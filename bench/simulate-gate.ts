@@ -42,7 +42,11 @@ const beta = (a: number, b: number) => {
 };
 
 function run(chances: number[]): RunInput {
-  const records: EvalRecord[] = chances.map((chance, i) => ({ scenario: 'qa', id: String(i), correct: random.nextFloat() < chance ? 1 : 0 }));
+  const records: EvalRecord[] = chances.map((chance, i) => ({
+    scenario: 'qa',
+    id: String(i),
+    correct: random.nextFloat() < chance ? 1 : 0,
+  }));
   return { kind: 'records', file: 'simulated', table: buildTable(records) };
 }
 

@@ -4043,8 +4043,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -4152,13 +4152,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node2)) {
-        let count = 0;
+        let count2 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count)
-            count = c;
+          if (c > count2)
+            count2 = c;
         }
-        return count;
+        return count2;
       } else if (identity.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
@@ -7111,8 +7111,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -7189,12 +7189,12 @@ var require_errors = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count = 1;
+        let count2 = 1;
         const end = error62.linePos[1];
         if (end?.line === line && end.col > col) {
-          count = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count);
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
         error62.message += `:
 
 ${lineStr}
@@ -24983,7 +24983,13 @@ function scopesOf(table) {
     if (localNumber[instance] < 0) localNumber[instance] = instancesPerScenario[table.scenarioOf[row]]++;
   }
   const scenarioScopes = table.scenarios.map(
-    (name, scenario) => scopeOf(table, name, (row) => table.scenarioOf[row] === scenario, (instance) => localNumber[instance], instancesPerScenario[scenario])
+    (name, scenario) => scopeOf(
+      table,
+      name,
+      (row) => table.scenarioOf[row] === scenario,
+      (instance) => localNumber[instance],
+      instancesPerScenario[scenario]
+    )
   );
   return [overall, ...scenarioScopes];
 }
@@ -25039,19 +25045,49 @@ var DIMENSIONS = [
 ];
 var UNIT = [0, 1];
 var NON_NEGATIVE = [0, Infinity];
-var define = (name, dimension, direction, description, pattern2 = name) => ({ name, pattern: pattern2, dimension, direction, description, range: dimension === "efficiency" ? NON_NEGATIVE : UNIT });
+var define = (name, dimension, direction, description, pattern2 = name) => ({
+  name,
+  pattern: pattern2,
+  dimension,
+  direction,
+  description,
+  range: dimension === "efficiency" ? NON_NEGATIVE : UNIT
+});
 var METRICS = [
   define("accuracy", "accuracy", "higher", "Mean `correct` over original (unperturbed) records."),
   define("ece", "calibration", "lower", "Expected calibration error, 10 equal-width confidence bins."),
   define("ece_10_bin", "calibration", "lower", "HELM's expected calibration error, 10 equal-mass bins."),
   define("brier", "calibration", "lower", "Mean squared difference between confidence and `correct`."),
-  define("selective_cov_acc_area", "calibration", "higher", "Area under the accuracy-coverage curve when answering the most confident first."),
+  define(
+    "selective_cov_acc_area",
+    "calibration",
+    "higher",
+    "Area under the accuracy-coverage curve when answering the most confident first."
+  ),
   define("selective_acc@10", "calibration", "higher", "Accuracy on the 10% of records with the highest confidence."),
   define("accuracy_robust", "robustness", "higher", "Worst-case accuracy per instance over the original and its robustness perturbations."),
   define("accuracy_fair", "fairness", "higher", "Worst-case accuracy per instance over the original and its fairness perturbations."),
-  define("worst_group_accuracy", "fairness", "higher", "Lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).", "worst_group_accuracy:<attr>"),
-  define("group_accuracy_gap", "fairness", "lower", "Highest minus lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).", "group_accuracy_gap:<attr>"),
-  define("group_accuracy", "fairness", "higher", "Accuracy of the original records of one group, e.g. group_accuracy:dialect=aae.", "group_accuracy:<attr>=<value>"),
+  define(
+    "worst_group_accuracy",
+    "fairness",
+    "higher",
+    "Lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).",
+    "worst_group_accuracy:<attr>"
+  ),
+  define(
+    "group_accuracy_gap",
+    "fairness",
+    "lower",
+    "Highest minus lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).",
+    "group_accuracy_gap:<attr>"
+  ),
+  define(
+    "group_accuracy",
+    "fairness",
+    "higher",
+    "Accuracy of the original records of one group, e.g. group_accuracy:dialect=aae.",
+    "group_accuracy:<attr>=<value>"
+  ),
   define("error_rate", "reliability", "lower", "Share of all records (originals and perturbations) whose call failed."),
   define("latency_p50_ms", "efficiency", "lower", "Median latency in milliseconds (linear interpolation, as numpy)."),
   define("latency_p95_ms", "efficiency", "lower", "95th percentile latency in milliseconds (linear interpolation, as numpy)."),
@@ -25467,15 +25503,20 @@ function sortRowsByValue(values, rows) {
   let nextKeys = new Uint32Array(2 * n);
   let nextOrder = new Int32Array(n);
   const start = new Int32Array(65536);
-  for (const [word, shift] of [[0, 0], [0, 16], [1, 0], [1, 16]]) {
+  for (const [word, shift] of [
+    [0, 0],
+    [0, 16],
+    [1, 0],
+    [1, 16]
+  ]) {
     start.fill(0);
     for (let index = 0; index < n; index++) start[keys[2 * index + word] >>> shift & 65535]++;
     if (n === 0 || start[keys[word] >>> shift & 65535] === n) continue;
     let position = 0;
     for (let digit = 0; digit < 65536; digit++) {
-      const count = start[digit];
+      const count2 = start[digit];
       start[digit] = position;
-      position += count;
+      position += count2;
     }
     for (let index = 0; index < n; index++) {
       const target = start[keys[2 * index + word] >>> shift & 65535]++;
@@ -25700,7 +25741,8 @@ function prepareStatistics(table, scope2, options) {
   found.addRatio("toxicity_rate", collected.toxic);
   found.addRatio("output_tokens_mean", collected.outputTokens);
   const { cost } = collected;
-  if (sums.count(cost) > 0) found.derived.push({ metric: "cost_usd_total", n: sums.count(cost), derive: ({ numerator }) => numerator[cost] });
+  if (sums.count(cost) > 0)
+    found.derived.push({ metric: "cost_usd_total", n: sums.count(cost), derive: ({ numerator }) => numerator[cost] });
   const { derived: derived2, statistics } = found;
   if (derived2.length > 0) statistics.unshift(new SumsStatistic(sums.build(), derived2));
   return statistics;
@@ -25717,7 +25759,11 @@ var MIN_RECORDS_PER_SUBSET = 50;
 function subsetSizeFor(instanceCount, populations) {
   if (instanceCount <= PLAIN_BOOTSTRAP_MAX_INSTANCES) return instanceCount;
   const smallest = Math.max(1, Math.min(...populations));
-  const size = Math.max(Math.ceil(instanceCount ** 0.7), PLAIN_BOOTSTRAP_MAX_INSTANCES, Math.ceil(MIN_RECORDS_PER_SUBSET * instanceCount / smallest));
+  const size = Math.max(
+    Math.ceil(instanceCount ** 0.7),
+    PLAIN_BOOTSTRAP_MAX_INSTANCES,
+    Math.ceil(MIN_RECORDS_PER_SUBSET * instanceCount / smallest)
+  );
   return Math.min(size, instanceCount);
 }
 function gatedPopulations(statistics, options) {
@@ -25733,7 +25779,12 @@ function metricsOfScope(table, scope2, options) {
     if (!subset) return statistics;
     const prepared = prepareStatistics(table, subScope(scope2, subset), options);
     if (sameMetrics(prepared, statistics)) return prepared;
-    return statistics.map((statistic) => alignedEstimator(statistic.metrics.map(({ metric }) => metric), prepared));
+    return statistics.map(
+      (statistic) => alignedEstimator(
+        statistic.metrics.map(({ metric }) => metric),
+        prepared
+      )
+    );
   };
   const samples = options.resamples > 0 ? bootstrapSamples(factory, values, scope2.instanceCount, {
     resamples: options.resamples,
@@ -25755,7 +25806,9 @@ function clipped(metric, ci) {
   return [Math.min(Math.max(ci[0], low), high), Math.min(Math.max(ci[1], low), high)];
 }
 function sameMetrics(a, b) {
-  return a.length === b.length && a.every((statistic, s) => statistic.metrics.length === b[s].metrics.length && statistic.metrics.every(({ metric }, k) => metric === b[s].metrics[k].metric));
+  return a.length === b.length && a.every(
+    (statistic, s) => statistic.metrics.length === b[s].metrics.length && statistic.metrics.every(({ metric }, k) => metric === b[s].metrics[k].metric)
+  );
 }
 function alignedEstimator(metrics, prepared) {
   const sources = metrics.map((metric) => {
@@ -27037,14 +27090,14 @@ function codePointLength(str2) {
   const units = str2.length;
   if (!highSurrogate.test(str2))
     return units;
-  let count = units;
+  let count2 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str2.charCodeAt(i) & 64512) === 55296 && (str2.charCodeAt(i + 1) & 64512) === 56320) {
-      count--;
+      count2--;
       i++;
     }
   }
-  return count;
+  return count2;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -31427,8 +31480,8 @@ function az_default() {
 }
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count, one, few, many) {
-  const absCount = Math.abs(count);
+function getBelarusianPlural(count2, one, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -34075,8 +34128,8 @@ function hu_default() {
 }
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count, one, many) {
-  return Math.abs(count) === 1 ? one : many;
+function getArmenianPlural(count2, one, many) {
+  return Math.abs(count2) === 1 ? one : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -36814,8 +36867,8 @@ function ro_default() {
 }
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count, one, few, many) {
-  const absCount = Math.abs(count);
+function getRussianPlural(count2, one, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -45647,7 +45700,9 @@ function evaluateTradeoff(tradeoff, policy, comparer) {
     if (!ok) applied = false;
     const evidence = comparison.pBetter === void 0 ? "" : `, p = ${comparison.pBetter.toPrecision(2)}`;
     const moved = improvement >= 0 ? `improved by ${improvement.toPrecision(3)}` : `got worse by ${(-improvement).toPrecision(3)}`;
-    reasons.push(`${label} ${moved} (needs an improvement of ${needed.toPrecision(3)}${evidence})${ok ? "" : improvement >= needed ? ": not statistically real" : ": not enough"}`);
+    reasons.push(
+      `${label} ${moved} (needs an improvement of ${needed.toPrecision(3)}${evidence})${ok ? "" : improvement >= needed ? ": not statistically real" : ": not enough"}`
+    );
   }
   return { name: tradeoff.name, applied, reasons };
 }
@@ -45680,19 +45735,35 @@ function budgetInEffect(check2, relaxed, baseline) {
 function checkRegression(check2, result, policy, comparer, relaxed) {
   const comparison = comparer?.compare(check2.metric, check2.scenario, result.direction);
   if (!comparison && comparer?.sharesNoInstance(check2.scenario)) {
-    return { failed: true, errored: true, reasons: ["regression not checked: the candidate shares no instance (scenario and id) with the baseline"] };
+    return {
+      failed: true,
+      errored: true,
+      reasons: ["regression not checked: the candidate shares no instance (scenario and id) with the baseline"]
+    };
   }
   if (!comparison) {
-    return { failed: false, skipped: true, reasons: [comparer ? `regression not checked: ${check2.metric} is not in both runs` : "regression not checked: no baseline"] };
+    return {
+      failed: false,
+      skipped: true,
+      reasons: [comparer ? `regression not checked: ${check2.metric} is not in both runs` : "regression not checked: no baseline"]
+    };
   }
   result.comparison = comparison;
   const budget = budgetInEffect(check2, relaxed, comparison.baseline);
   result.budget = budget;
   if (comparison.worsening <= budget.value) return { failed: false, reasons: [] };
   if (comparison.method === "summary" || isSignificant(policy.settings.significance, comparison.pWorse)) {
-    return { failed: true, reasons: [`worse than the baseline by ${comparison.worsening.toPrecision(3)}, over the budget ${budget.value.toPrecision(3)}`] };
+    return {
+      failed: true,
+      reasons: [`worse than the baseline by ${comparison.worsening.toPrecision(3)}, over the budget ${budget.value.toPrecision(3)}`]
+    };
   }
-  return { failed: false, reasons: [`worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not statistically real (p = ${comparison.pWorse.toPrecision(2)})`] };
+  return {
+    failed: false,
+    reasons: [
+      `worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not statistically real (p = ${comparison.pWorse.toPrecision(2)})`
+    ]
+  };
 }
 function statusOf(severity, findings) {
   if (findings.some((finding) => finding.errored)) return "error";
@@ -45744,12 +45815,12 @@ function coverageOf(candidate, baseline, setting) {
 
 // src/gate/verdict.ts
 function countOutcomes(checks, coverage) {
-  const count = (matches) => checks.filter(matches).length;
+  const count2 = (matches) => checks.filter(matches).length;
   const failedOrErrored = (check2) => check2.status === "fail" || check2.status === "error";
   return {
-    blocking: count((check2) => check2.severity === "block" && failedOrErrored(check2)) + (coverage === "fail" ? 1 : 0),
-    warnings: count((check2) => check2.status === "warn" || check2.severity !== "block" && check2.status === "error") + (coverage === "warn" ? 1 : 0),
-    failed: count(failedOrErrored) + (coverage === "fail" ? 1 : 0)
+    blocking: count2((check2) => check2.severity === "block" && failedOrErrored(check2)) + (coverage === "fail" ? 1 : 0),
+    warnings: count2((check2) => check2.status === "warn" || check2.severity !== "block" && check2.status === "error") + (coverage === "warn" ? 1 : 0),
+    failed: count2(failedOrErrored) + (coverage === "fail" ? 1 : 0)
   };
 }
 function decideVerdict(checks, coverage) {
@@ -45770,7 +45841,14 @@ function evaluateGate({ policy, candidate, baseline }, memo2 = new MetricsMemo()
     checks.map((result) => ({ severity: result.check.severity, status: result.status })),
     coverage?.status
   );
-  return { verdict, checks, tradeoffs: tradeoffs.results, ...coverage ? { coverage } : {}, hasBaseline: baseline !== void 0, candidateMetrics };
+  return {
+    verdict,
+    checks,
+    tradeoffs: tradeoffs.results,
+    ...coverage ? { coverage } : {},
+    hasBaseline: baseline !== void 0,
+    candidateMetrics
+  };
 }
 
 // src/report/json.ts
@@ -45882,7 +45960,11 @@ function gateRun({ policy, candidate, baseline }, memo2 = new MetricsMemo()) {
 function gateAll(policies, candidates, baseline) {
   const memo2 = new MetricsMemo();
   return policies.flatMap(
-    (policy) => candidates.map(({ name, run }) => ({ policy: policy.policy.name, candidate: name, report: gateRun({ policy, candidate: run, baseline }, memo2) }))
+    (policy) => candidates.map(({ name, run }) => ({
+      policy: policy.policy.name,
+      candidate: name,
+      report: gateRun({ policy, candidate: run, baseline }, memo2)
+    }))
   );
 }
 
@@ -45993,7 +46075,9 @@ function parseYamlConfig(text, file2, schema, checks = {}) {
         for (const key of issue2.keys) {
           const suggestion = closest(key, Object.keys(objectSchemaAt(schema, path2) ?? {}));
           const { line, col } = locate(document, lineCounter, path2, key);
-          problems.push(`${file2}:${line}:${col} ${formatPath([...path2, key])}: unknown key${suggestion ? ` (did you mean ${suggestion}?)` : ""}`);
+          problems.push(
+            `${file2}:${line}:${col} ${formatPath([...path2, key])}: unknown key${suggestion ? ` (did you mean ${suggestion}?)` : ""}`
+          );
         }
       } else {
         report(path2, describeIssue(issue2, document.getIn(path2)));
@@ -46029,7 +46113,14 @@ var checkSchema = external_exports.strictObject({
 var tradeoffSchema = external_exports.strictObject({
   name: external_exports.string().min(1),
   allow: external_exports.array(external_exports.strictObject({ metric: metricName, scenario: scope, max_regression: budgetSchema })).min(1).describe("Budgets that replace those checks' max_regression while the trade-off applies"),
-  when: external_exports.array(external_exports.strictObject({ metric: metricName, scenario: scope, min_improvement: budgetSchema, direction: external_exports.enum(["higher", "lower"]).optional() })).min(1).describe("Improvements that must all be at least this large and statistically real")
+  when: external_exports.array(
+    external_exports.strictObject({
+      metric: metricName,
+      scenario: scope,
+      min_improvement: budgetSchema,
+      direction: external_exports.enum(["higher", "lower"]).optional()
+    })
+  ).min(1).describe("Improvements that must all be at least this large and statistically real")
 });
 var settingsSchema = external_exports.strictObject({
   significance: external_exports.union([external_exports.number().gt(0).lt(1), external_exports.literal("off")]).default(0.05).describe("A regression counts only if statistically real at this level; off = point estimates"),
@@ -46039,7 +46130,9 @@ var settingsSchema = external_exports.strictObject({
   coverage: external_exports.strictObject({
     min: external_exports.number().gt(0).max(1).default(1).describe("The least share of the baseline's instances the candidate must have"),
     severity: external_exports.enum(["block", "warn", "off"]).default("warn")
-  }).default({ min: 1, severity: "warn" }).describe("Whether the candidate answered the baseline's instances (scenario and id; a failed call is no answer): fewer means failed calls, an incomplete run or a changed suite")
+  }).default({ min: 1, severity: "warn" }).describe(
+    "Whether the candidate answered the baseline's instances (scenario and id; a failed call is no answer): fewer means failed calls, an incomplete run or a changed suite"
+  )
 });
 var policySchema = external_exports.strictObject({
   version: external_exports.literal(1),
@@ -46060,7 +46153,10 @@ function policyJsonSchema() {
 function metricProblem(name) {
   if (lookupMetric(name)) return void 0;
   const [base, ...rest] = name.split(":");
-  const suggestion = closest(base, METRICS.map((metric) => metric.name));
+  const suggestion = closest(
+    base,
+    METRICS.map((metric) => metric.name)
+  );
   const family = suggestion && lookupMetric(`${suggestion}:x`) ? `${suggestion}:${rest.join(":") || "<attr>"}` : suggestion;
   const custom2 = "or, for a metric from another tool, give its direction: higher | lower";
   if (family && family !== name) return `unknown metric "${name}" (did you mean ${family}?)`;
@@ -46075,7 +46171,10 @@ function metricPaths(raw) {
   list(record2(raw).tradeoffs).forEach((tradeoff, index) => {
     for (const side of ["allow", "when"]) {
       list(record2(tradeoff)[side]).map(record2).forEach((term, termIndex) => {
-        paths.push({ path: ["tradeoffs", index, side, termIndex, "metric"], directed: term.direction !== void 0 || directed.has(term.metric) });
+        paths.push({
+          path: ["tradeoffs", index, side, termIndex, "metric"],
+          directed: term.direction !== void 0 || directed.has(term.metric)
+        });
       });
     }
   });
@@ -46094,8 +46193,14 @@ function parsePolicy(text, file2) {
     parsed: (parsed, report) => {
       parsed.tradeoffs.forEach((tradeoff, index) => {
         tradeoff.allow.forEach((term, termIndex) => {
-          const relaxed = parsed.checks.some((check2) => check2.metric === term.metric && check2.scenario === term.scenario && check2.max_regression !== void 0);
-          if (!relaxed) report(["tradeoffs", index, "allow", termIndex], `no check of ${term.metric} (${term.scenario ?? "overall"}) with a max_regression for this trade-off to relax`);
+          const relaxed = parsed.checks.some(
+            (check2) => check2.metric === term.metric && check2.scenario === term.scenario && check2.max_regression !== void 0
+          );
+          if (!relaxed)
+            report(
+              ["tradeoffs", index, "allow", termIndex],
+              `no check of ${term.metric} (${term.scenario ?? "overall"}) with a max_regression for this trade-off to relax`
+            );
         });
       });
     }
@@ -46304,11 +46409,8 @@ function show(value) {
 function isNumber(value) {
   return typeof value === "number" && Number.isFinite(value);
 }
-function recordProblem(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return `a record must be a JSON object, got ${show(value)}`;
-  }
-  const record2 = value;
+var absent = (value) => value === void 0 || value === null;
+function identityProblem(record2) {
   for (const field of ["scenario", "id"]) {
     const text = record2[field];
     if (typeof text !== "string" || text.length === 0) {
@@ -46316,63 +46418,71 @@ function recordProblem(value) {
     }
   }
   const perturbation = record2.perturbation;
-  if (perturbation !== void 0 && perturbation !== null) {
-    if (typeof perturbation !== "object" || Array.isArray(perturbation)) {
-      return `"perturbation" must be an object {"name", "kind"}, got ${show(perturbation)}`;
-    }
-    const { name, kind } = perturbation;
-    if (typeof name !== "string" || name.length === 0) {
-      return `"perturbation.name" must be a non-empty string, got ${show(name)}`;
-    }
-    if (!PERTURBATION_KINDS.includes(kind)) {
-      return `"perturbation.kind" must be "robustness" or "fairness", got ${show(kind)}`;
-    }
+  if (absent(perturbation)) return void 0;
+  if (typeof perturbation !== "object" || Array.isArray(perturbation)) {
+    return `"perturbation" must be an object {"name", "kind"}, got ${show(perturbation)}`;
   }
-  const error62 = record2.error;
-  const failed = error62 !== void 0 && error62 !== null;
+  const { name, kind } = perturbation;
+  if (typeof name !== "string" || name.length === 0) {
+    return `"perturbation.name" must be a non-empty string, got ${show(name)}`;
+  }
+  if (!PERTURBATION_KINDS.includes(kind)) {
+    return `"perturbation.kind" must be "robustness" or "fairness", got ${show(kind)}`;
+  }
+  return void 0;
+}
+function outcomeProblem(record2) {
+  const { error: error62, correct } = record2;
+  const failed = !absent(error62);
   if (failed && typeof error62 !== "string") return `"error" must be a string, got ${show(error62)}`;
-  const correct = record2.correct;
   if (failed) {
-    if (correct !== void 0 && correct !== null) {
-      return `"correct" must be absent when "error" is set (a failed call has no score), got ${show(correct)}`;
-    }
-  } else if (correct === void 0 || correct === null) {
-    return `"correct" is required (a number in [0, 1]) unless "error" is set`;
-  } else if (!isNumber(correct) || correct < 0 || correct > 1) {
-    return `"correct" must be a number in [0, 1], got ${show(correct)}`;
+    return absent(correct) ? void 0 : `"correct" must be absent when "error" is set (a failed call has no score), got ${show(correct)}`;
   }
+  if (absent(correct)) return `"correct" is required (a number in [0, 1]) unless "error" is set`;
+  if (!isNumber(correct) || correct < 0 || correct > 1) return `"correct" must be a number in [0, 1], got ${show(correct)}`;
+  return void 0;
+}
+function numbersProblem(record2) {
   for (const field of UNIT_FIELDS) {
     const number4 = record2[field];
-    if (number4 !== void 0 && number4 !== null && (!isNumber(number4) || number4 < 0 || number4 > 1)) {
+    if (!absent(number4) && (!isNumber(number4) || number4 < 0 || number4 > 1)) {
       return `"${field}" must be a number in [0, 1], got ${show(number4)}`;
     }
   }
   for (const field of NON_NEGATIVE_FIELDS) {
     const number4 = record2[field];
-    if (number4 !== void 0 && number4 !== null && (!isNumber(number4) || number4 < 0)) {
+    if (!absent(number4) && (!isNumber(number4) || number4 < 0)) {
       return `"${field}" must be a non-negative number, got ${show(number4)}`;
     }
   }
-  const groups = record2.groups;
-  if (groups !== void 0 && groups !== null) {
-    if (typeof groups !== "object" || Array.isArray(groups)) {
-      return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
-    }
-    for (const [attribute, groupValue] of Object.entries(groups)) {
-      if (typeof groupValue !== "string" && !isNumber(groupValue) && typeof groupValue !== "boolean") {
-        return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
-      }
+  return void 0;
+}
+function groupsProblem(groups) {
+  if (absent(groups)) return void 0;
+  if (typeof groups !== "object" || Array.isArray(groups)) {
+    return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
+  }
+  for (const [attribute, groupValue] of Object.entries(groups)) {
+    if (typeof groupValue !== "string" && !isNumber(groupValue) && typeof groupValue !== "boolean") {
+      return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
     }
   }
-  const prediction = record2.prediction;
-  if (prediction !== void 0 && prediction !== null && typeof prediction !== "string") {
-    return `"prediction" must be a string, got ${show(prediction)}`;
-  }
-  const references = record2.references;
-  if (references !== void 0 && references !== null && typeof references !== "string" && !(Array.isArray(references) && references.every((reference) => typeof reference === "string"))) {
+  return void 0;
+}
+function textsProblem({ prediction, references }) {
+  if (!absent(prediction) && typeof prediction !== "string") return `"prediction" must be a string, got ${show(prediction)}`;
+  const listOfStrings = Array.isArray(references) && references.every((reference) => typeof reference === "string");
+  if (!absent(references) && typeof references !== "string" && !listOfStrings) {
     return `"references" must be a string or an array of strings, got ${show(references)}`;
   }
   return void 0;
+}
+function recordProblem(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return `a record must be a JSON object, got ${show(value)}`;
+  }
+  const record2 = value;
+  return identityProblem(record2) ?? outcomeProblem(record2) ?? numbersProblem(record2) ?? groupsProblem(record2.groups) ?? textsProblem(record2);
 }
 
 // src/records/read.ts
@@ -46396,7 +46506,7 @@ async function* readLineBatches(path2) {
   if (rest.length > 0) yield { firstLine: nextLine, lines: [nextLine === 1 ? withoutBom(rest) : rest] };
 }
 async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty = false } = {}) {
-  let count = 0;
+  let count2 = 0;
   try {
     for await (const { firstLine: firstLine2, lines } of readLineBatches(path2)) {
       for (let index = 0; index < lines.length; index++) {
@@ -46413,7 +46523,7 @@ async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty 
         const problem = recordProblem(value);
         if (problem !== void 0) throw new InputError(displayName, line, problem);
         onRecord(value, line);
-        count++;
+        count2++;
       }
     }
   } catch (error62) {
@@ -46423,8 +46533,9 @@ async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty 
     if (code === "EISDIR") throw new InputError(displayName, void 0, "is a directory, expected a records file (JSON Lines)");
     throw new InputError(displayName, void 0, `cannot be read: ${error62.message}`);
   }
-  if (count === 0 && !allowEmpty) throw new InputError(displayName, void 0, "no records: the file is empty (expected one JSON record per line)");
-  return count;
+  if (count2 === 0 && !allowEmpty)
+    throw new InputError(displayName, void 0, "no records: the file is empty (expected one JSON record per line)");
+  return count2;
 }
 async function readRecords(path2) {
   const records = [];
@@ -46478,9 +46589,9 @@ async function loadRun(file2) {
 function shardOption(text) {
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(match?.[1]);
-  const count = Number(match?.[2]);
-  if (!match || count < 1 || index < 1 || index > count) throw new InvalidArgumentError(`expected i/n with 1 <= i <= n, got "${text}"`);
-  return { index, count };
+  const count2 = Number(match?.[2]);
+  if (!match || count2 < 1 || index < 1 || index > count2) throw new InvalidArgumentError(`expected i/n with 1 <= i <= n, got "${text}"`);
+  return { index, count: count2 };
 }
 function collect(value, previous) {
   return [...previous, value];
@@ -46514,7 +46625,8 @@ async function decisionMatrix(policyFiles, candidateSpecs, baselineFile) {
 }
 function registerCompare(program2, { io }) {
   program2.command("compare").description("The decision matrix: each candidate under each policy, which one each policy would ship and why not the others.").requiredOption("--policy <file>", "a policy file (repeat for several)", collect, []).requiredOption("--candidate <name=file>", "a named candidate (repeat for several)", collect, []).option("--baseline <file>", "the baseline's records or metrics").action(async (flags) => {
-    if (flags.policy.length === 0 || flags.candidate.length === 0) throw new UsageError("compare needs at least one --policy and one --candidate NAME=FILE");
+    if (flags.policy.length === 0 || flags.candidate.length === 0)
+      throw new UsageError("compare needs at least one --policy and one --candidate NAME=FILE");
     io.stdout(await decisionMatrix(flags.policy, flags.candidate, flags.baseline));
   });
 }
@@ -46547,9 +46659,11 @@ function registerDemo(program2, { io }) {
         at("examples/billing/baseline.jsonl")
       )
     );
-    io.stdout(`
+    io.stdout(
+      `
 One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")} --candidate ${at("examples/billing/candidate-a.jsonl")} --baseline ${at("examples/billing/baseline.jsonl")}
-`);
+`
+    );
   });
 }
 
@@ -46557,6 +46671,9 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
 import { writeFile as writeFile2 } from "node:fs/promises";
 
 // src/report/format.ts
+function count(n, noun, plural2 = `${noun}s`) {
+  return `${n} ${n === 1 ? noun : plural2}`;
+}
 function formatNumber(value) {
   if (!Number.isFinite(value)) return String(value);
   if (value === 0) return "0";
@@ -46586,7 +46703,14 @@ function metricRows(metrics, minGroupSize, formatName) {
 
 // src/report/markdown.ts
 var MAX_COMMENT_CHARACTERS = 65e3;
-var STATUS_ICON = { pass: "\u2705 pass", fail: "\u274C fail", warn: "\u26A0\uFE0F warn", skipped: "\u23ED\uFE0F skipped", error: "\u{1F4A5} error", off: "\u2796 off" };
+var STATUS_ICON = {
+  pass: "\u2705 pass",
+  fail: "\u274C fail",
+  warn: "\u26A0\uFE0F warn",
+  skipped: "\u23ED\uFE0F skipped",
+  error: "\u{1F4A5} error",
+  off: "\u2796 off"
+};
 var VERDICT_ICON = { pass: "\u2705", warn: "\u26A0\uFE0F", fail: "\u274C" };
 function changeText(check2) {
   const comparison = check2.comparison;
@@ -46611,13 +46735,18 @@ function checkTable(checks) {
 }
 function verdictLine(report, waivedBy) {
   const { blocking, warnings } = countOutcomes(report.checks, report.coverage?.status);
-  const counts = [blocking && `${blocking} blocking check${blocking > 1 ? "s" : ""} failed`, warnings && `${warnings} warning${warnings > 1 ? "s" : ""}`].filter(Boolean).join(", ");
+  const counts = [
+    blocking && `${blocking} blocking check${blocking > 1 ? "s" : ""} failed`,
+    warnings && `${warnings} warning${warnings > 1 ? "s" : ""}`
+  ].filter(Boolean).join(", ");
   const waiver = waivedBy !== void 0 && report.verdict === "fail" ? ` (waived by label ${escapeMarkdown(waivedBy)})` : "";
   const baseline = report.baseline ? "" : " \xB7 no baseline: regression budgets were skipped";
   return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ""} \xB7 policy ${escapeMarkdown(report.policy.name)}${baseline}`;
 }
 function chart(report) {
-  const points = report.checks.filter((check2) => check2.candidate && check2.comparison && check2.candidate.value >= 0 && check2.candidate.value <= 1 && check2.comparison.baseline >= 0 && check2.comparison.baseline <= 1);
+  const points = report.checks.filter(
+    (check2) => check2.candidate && check2.comparison && check2.candidate.value >= 0 && check2.candidate.value <= 1 && check2.comparison.baseline >= 0 && check2.comparison.baseline <= 1
+  );
   if (points.length < 2) return void 0;
   const label = (check2) => mermaidLabel(`${check2.metric}${check2.scope === "overall" ? "" : ` (${check2.scope})`}`);
   return [
@@ -46650,7 +46779,9 @@ function gateMarkdown(report, { minGroupSize = 10, waivedBy } = {}) {
     for (const dimension of DIMENSIONS) {
       const inDimension = regressions.filter((check2) => check2.dimension === dimension);
       for (const check2 of inDimension) {
-        parts.push(`- **${dimension}** \xB7 ${STATUS_ICON[check2.status]} ${codeSpan(check2.metric)} (${escapeMarkdown(check2.scope)}): ${escapeMarkdown(check2.reasons.join("; "))}`);
+        parts.push(
+          `- **${dimension}** \xB7 ${STATUS_ICON[check2.status]} ${codeSpan(check2.metric)} (${escapeMarkdown(check2.scope)}): ${escapeMarkdown(check2.reasons.join("; "))}`
+        );
       }
     }
     parts.push("");
@@ -46658,7 +46789,9 @@ function gateMarkdown(report, { minGroupSize = 10, waivedBy } = {}) {
   if (report.tradeoffs.length > 0) {
     parts.push("### Trade-offs", "");
     for (const tradeoff of report.tradeoffs) {
-      parts.push(`- ${tradeoff.applied ? "applied" : "not applied"}: **${escapeMarkdown(tradeoff.name)}** \u2014 ${escapeMarkdown(tradeoff.reasons.join("; "))}`);
+      parts.push(
+        `- ${tradeoff.applied ? "applied" : "not applied"}: **${escapeMarkdown(tradeoff.name)}** \u2014 ${escapeMarkdown(tradeoff.reasons.join("; "))}`
+      );
     }
     parts.push("");
   }
@@ -46688,7 +46821,8 @@ ${markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escap
     text += `
 ${detail}`;
   }
-  if (text.length > MAX_COMMENT_CHARACTERS) text = `${text.slice(0, MAX_COMMENT_CHARACTERS - 60)}
+  if (text.length > MAX_COMMENT_CHARACTERS)
+    text = `${text.slice(0, MAX_COMMENT_CHARACTERS - 60)}
 
 _Report cut at the comment size limit._
 `;
@@ -46699,12 +46833,21 @@ _Report cut at the comment size limit._
 var COLOURS = { pass: "32", warn: "33", fail: "31", error: "31", skipped: "90", off: "90" };
 function gateText(report, colour) {
   const paint = (status, text) => colour ? `\x1B[${COLOURS[status] ?? "0"}m${text}\x1B[0m` : text;
-  const lines = [`evalgate: ${paint(report.verdict, report.verdict.toUpperCase())} \xB7 policy ${escapeTerminal(report.policy.name)}${report.baseline ? "" : " \xB7 no baseline: regression budgets skipped"}`, ""];
-  if (report.coverage && report.coverage.status !== "pass") lines.push(`  ${paint(report.coverage.status, report.coverage.status.padEnd(5))} coverage: ${escapeTerminal(report.coverage.reason)}`);
+  const lines = [
+    `evalgate: ${paint(report.verdict, report.verdict.toUpperCase())} \xB7 policy ${escapeTerminal(report.policy.name)}${report.baseline ? "" : " \xB7 no baseline: regression budgets skipped"}`,
+    ""
+  ];
+  if (report.coverage && report.coverage.status !== "pass")
+    lines.push(`  ${paint(report.coverage.status, report.coverage.status.padEnd(5))} coverage: ${escapeTerminal(report.coverage.reason)}`);
   for (const check2 of report.checks.filter((check3) => ["fail", "warn", "error"].includes(check3.status))) {
-    lines.push(`  ${paint(check2.status, check2.status.padEnd(5))} ${check2.dimension}: ${escapeTerminal(check2.metric)} (${escapeTerminal(check2.scope)}): ${escapeTerminal(check2.reasons.join("; "))}`);
+    lines.push(
+      `  ${paint(check2.status, check2.status.padEnd(5))} ${check2.dimension}: ${escapeTerminal(check2.metric)} (${escapeTerminal(check2.scope)}): ${escapeTerminal(check2.reasons.join("; "))}`
+    );
   }
-  for (const tradeoff of report.tradeoffs) lines.push(`  trade-off ${tradeoff.applied ? "applied" : "not applied"}: ${escapeTerminal(tradeoff.name)}: ${escapeTerminal(tradeoff.reasons.join("; "))}`);
+  for (const tradeoff of report.tradeoffs)
+    lines.push(
+      `  trade-off ${tradeoff.applied ? "applied" : "not applied"}: ${escapeTerminal(tradeoff.name)}: ${escapeTerminal(tradeoff.reasons.join("; "))}`
+    );
   const rows = DIMENSIONS.flatMap(
     (dimension) => report.checks.filter((check2) => check2.dimension === dimension).map((check2) => [
       dimension,
@@ -46780,7 +46923,10 @@ async function readJsonFile(file2, whenMissing = "no such file", parse3 = JSON.p
 
 // src/importers/helm.ts
 function readJson(directory, name) {
-  return readJsonFile(join2(directory, name), "missing (a HELM run directory has run_spec.json, stats.json, per_instance_stats.json, scenario_state.json)");
+  return readJsonFile(
+    join2(directory, name),
+    "missing (a HELM run directory has run_spec.json, stats.json, per_instance_stats.json, scenario_state.json)"
+  );
 }
 var SCORES = ["exact_match", "quasi_exact_match", "prefix_exact_match", "quasi_prefix_exact_match", "f1_score"];
 function kindOf(perturbation) {
@@ -46796,7 +46942,8 @@ async function importHelm(directory) {
   const perInstance = await readJson(directory, "per_instance_stats.json");
   const state = await readJson(directory, "scenario_state.json");
   if (typeof runSpec.name !== "string") throw new InputError(join2(directory, "run_spec.json"), void 0, '"name" is missing');
-  if (!Array.isArray(perInstance)) throw new InputError(join2(directory, "per_instance_stats.json"), void 0, "expected a list of instances");
+  if (!Array.isArray(perInstance))
+    throw new InputError(join2(directory, "per_instance_stats.json"), void 0, "expected a list of instances");
   const scenario = runSpec.name.split(":")[0];
   const requests = /* @__PURE__ */ new Map();
   for (const request2 of state.request_states ?? []) {
@@ -46808,13 +46955,19 @@ async function importHelm(directory) {
   const split = firstTrial.some((entry) => entry.stats.some((stat3) => stat3.name.split === "test")) ? "test" : "valid";
   const inSplit = (stat3) => (stat3.name.split ?? split) === split;
   const instances = firstTrial.filter((entry) => entry.stats.some(inSplit));
-  const statsOf = (entry) => new Map(entry.stats.filter((stat3) => inSplit(stat3) && stat3.count > 0 && stat3.mean !== void 0).map((stat3) => [stat3.name.name, stat3.mean]));
+  const statsOf = (entry) => new Map(
+    entry.stats.filter((stat3) => inSplit(stat3) && stat3.count > 0 && stat3.mean !== void 0).map((stat3) => [stat3.name.name, stat3.mean])
+  );
   const calibrated = instances.some((entry) => (statsOf(entry).get("max_prob") ?? 1) < 1);
   return instances.map((entry, index) => {
     const stats = statsOf(entry);
     const scoreName = SCORES.find((name) => stats.has(name));
     if (!scoreName) {
-      throw new InputError(join2(directory, "per_instance_stats.json"), void 0, `instance ${entry.instance_id} (entry ${index + 1}) has none of ${SCORES.join(", ")}`);
+      throw new InputError(
+        join2(directory, "per_instance_stats.json"),
+        void 0,
+        `instance ${entry.instance_id} (entry ${index + 1}) has none of ${SCORES.join(", ")}`
+      );
     }
     const candidates = requests.get(keyOf(entry.instance_id, entry.perturbation)) ?? [];
     const request2 = candidates.some(isSeparateChoice) ? candidates.find((candidate) => candidate.reference_index === stats.get("predicted_index")) : candidates[0];
@@ -46914,10 +47067,23 @@ function choiceLoglikelihoods(sample) {
 function argumentsList(sample) {
   const args = sample.arguments;
   if (Array.isArray(args)) return args.map((pair) => Array.isArray(pair) ? { arg_0: pair[0], arg_1: pair[1] } : {});
-  if (args && typeof args === "object") return Object.keys(args).sort((a, b) => Number(a.split("_").pop()) - Number(b.split("_").pop())).map((key) => args[key]);
+  if (args && typeof args === "object")
+    return Object.keys(args).sort((a, b) => Number(a.split("_").pop()) - Number(b.split("_").pop())).map((key) => args[key]);
   return [];
 }
-var SAMPLE_FIELDS = /* @__PURE__ */ new Set(["doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics", "doc_hash", "prompt_hash", "target_hash"]);
+var SAMPLE_FIELDS = /* @__PURE__ */ new Set([
+  "doc_id",
+  "doc",
+  "target",
+  "arguments",
+  "resps",
+  "filtered_resps",
+  "filter",
+  "metrics",
+  "doc_hash",
+  "prompt_hash",
+  "target_hash"
+]);
 function metricNamesOf(sample) {
   return Array.isArray(sample.metrics) ? sample.metrics.map(String) : Object.keys(sample).filter((key) => !SAMPLE_FIELDS.has(key));
 }
@@ -46943,7 +47109,11 @@ function samplesToRecords(samples, task, file2) {
     if (correct === void 0) {
       const names = metricNamesOf(sample);
       const metrics = names.length > 0 ? ` (${names.join(", ")})` : "";
-      throw new InputError(file2, index + 1, `sample ${record2.id} has no per-sample score in [0, 1]: its metrics${metrics} are computed over the whole task, so only the task's summary (results_*.json) can be gated`);
+      throw new InputError(
+        file2,
+        index + 1,
+        `sample ${record2.id} has no per-sample score in [0, 1]: its metrics${metrics} are computed over the whole task, so only the task's summary (results_*.json) can be gated`
+      );
     }
     record2.correct = correct;
     const loglikelihoods = choiceLoglikelihoods(sample);
@@ -46978,7 +47148,8 @@ async function importLmEval(path2) {
   } catch {
     throw new InputError(path2, void 0, "no such file or directory");
   }
-  if (files.length === 0) throw new InputError(path2, void 0, "no samples_<task>_<timestamp>.jsonl files (run lm-eval with --log_samples)");
+  if (files.length === 0)
+    throw new InputError(path2, void 0, "no samples_<task>_<timestamp>.jsonl files (run lm-eval with --log_samples)");
   const records = [];
   for (const file2 of files) {
     const task = SAMPLES_FILE.exec(basename(file2))?.[1];
@@ -46989,12 +47160,9 @@ async function importLmEval(path2) {
 }
 var RESULTS_FILE = /^results(_.*)?\.json$/;
 async function importLmEvalResults(file2) {
-  const results = await readJsonFile(
-    file2,
-    "no such file",
-    parseLmEvalJson
-  );
-  if (!results.results || typeof results.results !== "object") throw new InputError(file2, void 0, 'no "results" object (expected an lm-eval results_*.json)');
+  const results = await readJsonFile(file2, "no such file", parseLmEvalJson);
+  if (!results.results || typeof results.results !== "object")
+    throw new InputError(file2, void 0, 'no "results" object (expected an lm-eval results_*.json)');
   const overall = {};
   for (const [task, values] of Object.entries(results.results)) {
     const samples = results["n-samples"]?.[task];
@@ -47055,12 +47223,21 @@ async function importPromptfoo(file2, options = {}) {
   const providers = [...new Set(results.map(providerOf))];
   const provider = options.provider ?? (providers.length === 1 ? providers[0] : void 0);
   if (!provider || !providers.includes(provider)) {
-    throw new InputError(file2, void 0, `${options.provider ? `no results of provider "${options.provider}"` : "several providers"}; choose one with --provider: ${providers.join(", ")}`);
+    throw new InputError(
+      file2,
+      void 0,
+      `${options.provider ? `no results of provider "${options.provider}"` : "several providers"}; choose one with --provider: ${providers.join(", ")}`
+    );
   }
   const varsOf = (result) => result.testCase?.vars ?? result.vars ?? {};
   const known = new Set(results.flatMap((result) => Object.keys(varsOf(result))));
   const unknown2 = (options.groupVars ?? []).filter((name) => !known.has(name));
-  if (unknown2.length > 0) throw new InputError(file2, void 0, `--group-vars ${unknown2.join(", ")}: no test has ${unknown2.length > 1 ? "these variables" : "this variable"}; the tests' variables: ${[...known].join(", ") || "none"}`);
+  if (unknown2.length > 0)
+    throw new InputError(
+      file2,
+      void 0,
+      `--group-vars ${unknown2.join(", ")}: no test has ${unknown2.length > 1 ? "these variables" : "this variable"}; the tests' variables: ${[...known].join(", ") || "none"}`
+    );
   const prompts = new Set(results.map((result) => result.prompt?.label ?? ""));
   return results.filter((result) => providerOf(result) === provider).map((result, index) => {
     const vars = varsOf(result);
@@ -47074,19 +47251,25 @@ async function importPromptfoo(file2, options = {}) {
     if (error62) record2.error = error62;
     else record2.correct = typeof result.score === "number" ? Math.min(1, Math.max(0, result.score)) : result.success ? 1 : 0;
     const prediction = result.response?.output;
-    if (prediction !== void 0 && prediction !== null) record2.prediction = typeof prediction === "string" ? prediction : JSON.stringify(prediction);
+    if (prediction !== void 0 && prediction !== null)
+      record2.prediction = typeof prediction === "string" ? prediction : JSON.stringify(prediction);
     if (typeof result.latencyMs === "number") record2.latency_ms = result.latencyMs;
     if (typeof result.tokenUsage?.prompt === "number") record2.input_tokens = result.tokenUsage.prompt;
     if (typeof result.tokenUsage?.completion === "number") record2.output_tokens = result.tokenUsage.completion;
     if (typeof result.cost === "number") record2.cost_usd = result.cost;
-    const groups = Object.fromEntries((options.groupVars ?? []).filter((name) => vars[name] !== void 0).map((name) => [name, String(vars[name])]));
+    const groups = Object.fromEntries(
+      (options.groupVars ?? []).filter((name) => vars[name] !== void 0).map((name) => [name, String(vars[name])])
+    );
     if (Object.keys(groups).length > 0) record2.groups = groups;
     return record2;
   });
 }
 var promptfooImporter = {
   format: "promptfoo",
-  importResults: async (file2, options) => ({ kind: "records", records: await importPromptfoo(file2, options) })
+  importResults: async (file2, options) => ({
+    kind: "records",
+    records: await importPromptfoo(file2, options)
+  })
 };
 
 // src/importers/index.ts
@@ -47107,9 +47290,14 @@ function registerImport(program2, { io }) {
     "<path>",
     "lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder; helm: a run directory (-> records, or metrics with --summary); promptfoo: the JSON of promptfoo eval -o (-> records); metrics: an evalgate metrics file (checked)"
   ).requiredOption("--out <file>", "records (JSON Lines) or metrics (JSON) file to write").option("--provider <id>", "promptfoo: the provider to import when the file has several").option("--group-vars <names>", "promptfoo: test variables to keep as groups, comma-separated").option("--summary", "helm: HELM's own summary numbers (stats.json) as a metrics file instead of records").action(async (path2, flags) => {
-    if (!IMPORT_FORMATS.includes(flags.from)) throw new UsageError(`--from ${flags.from} is not supported; supported: ${IMPORT_FORMATS.join(", ")}`);
+    if (!IMPORT_FORMATS.includes(flags.from))
+      throw new UsageError(`--from ${flags.from} is not supported; supported: ${IMPORT_FORMATS.join(", ")}`);
     const groupVars = flags.groupVars?.split(",").map((name) => name.trim()).filter(Boolean);
-    const imported = await importResults(flags.from, path2, { provider: flags.provider, groupVars, summary: flags.summary });
+    const imported = await importResults(flags.from, path2, {
+      provider: flags.provider,
+      groupVars,
+      summary: flags.summary
+    });
     await writeImported(flags.out, imported);
     const what = imported.kind === "metrics" ? `${Object.keys(imported.report.overall).length} summary metrics` : `${imported.records.length} records`;
     io.stderr(`evalgate: ${what} from ${path2} to ${flags.out}
@@ -47141,7 +47329,10 @@ async function mergeShards(files, expected) {
   const unexpected = [...byKey.keys()].filter((key) => !wanted.has(key));
   if (missing.length > 0 || unexpected.length > 0) {
     const list = (keys) => keys.slice(0, 5).map(describeKey).join(", ") + (keys.length > 5 ? `, and ${keys.length - 5} more` : "");
-    const problems = [missing.length > 0 && `${missing.length} examples of the suite are in no shard (${list(missing)})`, unexpected.length > 0 && `${unexpected.length} records are not in the suite (${list(unexpected)})`];
+    const problems = [
+      missing.length > 0 && `${missing.length} examples of the suite are in no shard (${list(missing)})`,
+      unexpected.length > 0 && `${unexpected.length} records are not in the suite (${list(unexpected)})`
+    ];
     throw new InputError(files.join(", "), void 0, problems.filter(Boolean).join("; "));
   }
   return expected.map((key) => byKey.get(key));
@@ -47288,7 +47479,11 @@ function typos(text, random, probability) {
 }
 function contractions(text) {
   const expanded = replaceWords(text, CONTRACTIONS, false);
-  return expanded !== text ? expanded : replaceWords(text, CONTRACTIONS.map(([short, long]) => [long, short]), false);
+  return expanded !== text ? expanded : replaceWords(
+    text,
+    CONTRACTIONS.map(([short, long]) => [long, short]),
+    false
+  );
 }
 function whitespace(text, random) {
   return text.replace(/ /g, () => " ".repeat(1 + random.nextBelow(3)));
@@ -47445,7 +47640,8 @@ async function readInstances(file2, shownAs) {
       throw new InputError(shownAs, index + 1, `"${issue2.path.join(".") || "instance"}": ${issue2.message.replace(/^Invalid input: /, "")}`);
     }
     const instance = parsed.data;
-    if (instance.input === void 0 === (instance.messages === void 0)) throw new InputError(shownAs, index + 1, 'an instance needs exactly one of "input" and "messages"');
+    if (instance.input === void 0 === (instance.messages === void 0))
+      throw new InputError(shownAs, index + 1, 'an instance needs exactly one of "input" and "messages"');
     if (seen.has(instance.id)) throw new InputError(shownAs, index + 1, `"id" ${instance.id} appears twice`);
     seen.add(instance.id);
     instances.push(instance);
@@ -47487,8 +47683,8 @@ function messagesFor(scenario, instance, input2) {
 }
 
 // src/runner/work-items.ts
-function shardOf(scenario, id, count) {
-  return deriveSeed(0, instanceKey(scenario, id)) % count + 1;
+function shardOf(scenario, id, count2) {
+  return deriveSeed(0, instanceKey(scenario, id)) % count2 + 1;
 }
 function workItems(loaded, shard) {
   const items = [];
@@ -47514,7 +47710,13 @@ function workItems(loaded, shard) {
         if (!variant) continue;
         const perturbed = { ...instance, references: variant.references, choices: variant.choices };
         items.push({
-          request: { scenario: scenario.name, id: instance.id, perturbation: name, messages: messagesFor(scenario, perturbed, variant.input), settings },
+          request: {
+            scenario: scenario.name,
+            id: instance.id,
+            perturbation: name,
+            messages: messagesFor(scenario, perturbed, variant.input),
+            settings
+          },
           base: { ...base, perturbation: variant.perturbation, input: variant.input, references: variant.references },
           references: variant.references,
           choices: variant.choices,
@@ -47535,7 +47737,7 @@ function registerMerge(program2, { io }) {
     const expected = flags.suite ? exampleKeys(await loadSuite(flags.suite)) : void 0;
     const records = await mergeShards(files, expected);
     await writeRecords(flags.out, records);
-    io.stderr(`evalgate: ${records.length} records from ${files.length} shards to ${flags.out}
+    io.stderr(`evalgate: ${count(records.length, "record")} from ${count(files.length, "shard")} to ${flags.out}
 `);
   });
 }
@@ -47556,7 +47758,12 @@ ${markdownTable([METRIC_TABLE_HEADER, ...rows], { align: METRIC_TABLE_ALIGN })}`
 
 // src/cli/commands/metrics.ts
 function registerMetrics(program2, { io }) {
-  program2.command("metrics").description("Compute every metric, with 95% bootstrap confidence intervals, from a records file (JSON Lines).").argument("<records>", "records file, one JSON record per line").option("--json", 'print {"overall": {...}, "scenarios": {...}} as JSON on stdout and nothing else').option("--seed <n>", "seed of the bootstrap", integerOption(0, 2 ** 32 - 1), DEFAULT_COMPUTE_OPTIONS.seed).option("--resamples <n>", "bootstrap resamples (0: no intervals)", integerOption(0, 1e6), DEFAULT_COMPUTE_OPTIONS.resamples).option("--min-group-size <n>", "smallest group counted in worst-group and gap metrics", integerOption(1, Number.MAX_SAFE_INTEGER), DEFAULT_COMPUTE_OPTIONS.minGroupSize).action(async (records, flags) => {
+  program2.command("metrics").description("Compute every metric, with 95% bootstrap confidence intervals, from a records file (JSON Lines).").argument("<records>", "records file, one JSON record per line").option("--json", 'print {"overall": {...}, "scenarios": {...}} as JSON on stdout and nothing else').option("--seed <n>", "seed of the bootstrap", integerOption(0, 2 ** 32 - 1), DEFAULT_COMPUTE_OPTIONS.seed).option("--resamples <n>", "bootstrap resamples (0: no intervals)", integerOption(0, 1e6), DEFAULT_COMPUTE_OPTIONS.resamples).option(
+    "--min-group-size <n>",
+    "smallest group counted in worst-group and gap metrics",
+    integerOption(1, Number.MAX_SAFE_INTEGER),
+    DEFAULT_COMPUTE_OPTIONS.minGroupSize
+  ).action(async (records, flags) => {
     const table = await loadRecordTable(records);
     const report = computeMetrics(table, { seed: flags.seed, resamples: flags.resamples, minGroupSize: flags.minGroupSize });
     io.stdout(flags.json ? `${JSON.stringify(report)}
@@ -47616,9 +47823,18 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 
 // src/process/child-env.ts
-var RUNNER_SECRETS = /* @__PURE__ */ new Set(["ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL", "ACTIONS_RESULTS_URL", "ACTIONS_CACHE_URL", "ACTIONS_RUNTIME_URL"]);
+var RUNNER_SECRETS = /* @__PURE__ */ new Set([
+  "ACTIONS_RUNTIME_TOKEN",
+  "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+  "ACTIONS_ID_TOKEN_REQUEST_URL",
+  "ACTIONS_RESULTS_URL",
+  "ACTIONS_CACHE_URL",
+  "ACTIONS_RUNTIME_URL"
+]);
 function childEnvironment(environment = process.env) {
-  return Object.fromEntries(Object.entries(environment).filter(([name]) => !name.toUpperCase().startsWith("INPUT_") && !RUNNER_SECRETS.has(name.toUpperCase())));
+  return Object.fromEntries(
+    Object.entries(environment).filter(([name]) => !name.toUpperCase().startsWith("INPUT_") && !RUNNER_SECRETS.has(name.toUpperCase()))
+  );
 }
 
 // src/process/json-lines.ts
@@ -47637,7 +47853,12 @@ var JsonLinesProcess = class {
   /** If evalgate exits without close() (an error, Ctrl-C), the program's group must not outlive it. */
   killOnExit = () => this.signalGroup("SIGKILL");
   start() {
-    const child = spawn(this.command, { shell: true, stdio: ["pipe", "pipe", "pipe"], env: childEnvironment(), detached: process.platform !== "win32" });
+    const child = spawn(this.command, {
+      shell: true,
+      stdio: ["pipe", "pipe", "pipe"],
+      env: childEnvironment(),
+      detached: process.platform !== "win32"
+    });
     process.once("exit", this.killOnExit);
     child.stderr.on("data", (chunk) => process.stderr.write(chunk));
     child.stdin.on("error", () => void 0);
@@ -47744,7 +47965,12 @@ function commandAdapter(command) {
       }
       if (typeof response.error === "string") throw new AdapterError(response.error, response.retryable === true);
       if (typeof response.text !== "string") throw new AdapterError('the model command answered without "text"', false);
-      return { text: response.text, inputTokens: number4(response.input_tokens), outputTokens: number4(response.output_tokens), confidence: number4(response.confidence) };
+      return {
+        text: response.text,
+        inputTokens: number4(response.input_tokens),
+        outputTokens: number4(response.output_tokens),
+        confidence: number4(response.confidence)
+      };
     },
     close: () => program2.close()
   };
@@ -47754,7 +47980,10 @@ function commandAdapter(command) {
 import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 function keepAliveFetch() {
-  const agents = { "http:": new HttpAgent({ keepAlive: true, maxSockets: 256 }), "https:": new HttpsAgent({ keepAlive: true, maxSockets: 256 }) };
+  const agents = {
+    "http:": new HttpAgent({ keepAlive: true, maxSockets: 256 }),
+    "https:": new HttpsAgent({ keepAlive: true, maxSockets: 256 })
+  };
   const send = (input2, init = {}) => request(agents, input2, init);
   return {
     fetch: send,
@@ -47768,16 +47997,28 @@ async function request(agents, input2, init) {
   (init.headers instanceof Headers ? init.headers : new Headers(init.headers)).forEach((value, name) => headers[name] = value);
   const body = typeof init.body === "string" ? init.body : init.body === void 0 || init.body === null ? void 0 : Buffer.from(await new Response(init.body).arrayBuffer());
   return new Promise((resolve2, reject) => {
-    const outgoing = send(url2, { method: init.method ?? "GET", headers, agent: agents[url2.protocol], signal: init.signal ?? void 0 }, (response) => {
-      const chunks = [];
-      response.on("data", (chunk) => chunks.push(chunk));
-      response.on("error", reject);
-      response.on("end", () => {
-        const status = response.statusCode ?? 500;
-        const payload = Buffer.concat(chunks);
-        resolve2(new BufferedResponse(url2.href, status, response.statusMessage ?? "", toHeaders(response.headers), payload));
-      });
-    });
+    const outgoing = send(
+      url2,
+      { method: init.method ?? "GET", headers, agent: agents[url2.protocol], signal: init.signal ?? void 0 },
+      (response) => {
+        const chunks = [];
+        response.on("data", (chunk) => chunks.push(chunk));
+        response.on("error", reject);
+        response.on("end", () => {
+          const status = response.statusCode ?? 500;
+          const payload = Buffer.concat(chunks);
+          resolve2(
+            new BufferedResponse(
+              url2.href,
+              status,
+              response.statusMessage ?? "",
+              toHeaders(response.headers),
+              payload
+            )
+          );
+        });
+      }
+    );
     outgoing.on("error", reject);
     outgoing.end(body);
   });
@@ -47827,7 +48068,13 @@ var BufferedResponse = class {
 async function openaiAdapter(model, baseURL) {
   const { default: OpenAI2, APIError: APIError2 } = await Promise.resolve().then(() => (init_openai(), openai_exports));
   const transport = keepAliveFetch();
-  const client = new OpenAI2({ apiKey: process.env.OPENAI_API_KEY ?? "not-needed", baseURL, maxRetries: 0, logLevel: "off", fetch: transport.fetch });
+  const client = new OpenAI2({
+    apiKey: process.env.OPENAI_API_KEY ?? "not-needed",
+    baseURL,
+    maxRetries: 0,
+    logLevel: "off",
+    fetch: transport.fetch
+  });
   let logprobs = true;
   return {
     id: `openai:${client.baseURL}:${model}`,
@@ -47863,7 +48110,11 @@ async function openaiAdapter(model, baseURL) {
           if (signal.aborted) throw new AdapterError("timed out", true);
           if (error62 instanceof APIError2 && error62.status !== void 0) {
             const retryable = error62.status === 429 || error62.status >= 500 || error62.status === 408;
-            throw new AdapterError(`HTTP ${error62.status}: ${error62.message}`, retryable, error62.headers ? retryAfterMs(error62.headers) : void 0);
+            throw new AdapterError(
+              `HTTP ${error62.status}: ${error62.message}`,
+              retryable,
+              error62.headers ? retryAfterMs(error62.headers) : void 0
+            );
           }
           throw new AdapterError(error62.message, true);
         }
@@ -47939,7 +48190,9 @@ function progressReporter(write, interactive, now = Date.now) {
     if (interactive) {
       const width = 30;
       const filled = Math.round(done / total * width);
-      write(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s ETA ${eta}s${done === total ? "\n" : ""}`);
+      write(
+        `\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s ETA ${eta}s${done === total ? "\n" : ""}`
+      );
       return;
     }
     const tenth = Math.floor(done / total * 10);
@@ -47951,111 +48204,146 @@ function progressReporter(write, interactive, now = Date.now) {
   };
 }
 
-// src/runner/run.ts
-var DEFAULT_RUN_OPTIONS = { concurrency: 8, timeoutMs: 6e4, retries: 4, backoffMs: 500 };
+// src/runner/calls.ts
 var MAX_RETRY_WAIT_MS = 6e4;
-function describeRun(stats) {
-  return `${stats.records} records (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache) in ${stats.seconds.toFixed(2)} s`;
-}
 var sleep2 = (ms) => new Promise((resolve2) => setTimeout(resolve2, ms));
-async function runSuite(loaded, adapter, options) {
-  const items = workItems(loaded, options.shard);
-  const records = new Array(items.length);
-  const stats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0 };
-  const runStarted = performance.now();
-  const price = loaded.suite.prices[adapter.model];
-  const spacing = options.requestsPerMinute ? 6e4 / options.requestsPerMinute : 0;
+function pacer(requestsPerMinute) {
+  const spacing = 6e4 / requestsPerMinute;
   let turn = Promise.resolve();
   let lastStart = -Infinity;
-  const pace = () => turn = turn.then(async () => {
+  return () => turn = turn.then(async () => {
     const wait = lastStart + spacing - performance.now();
     if (wait > 0) await sleep2(wait);
     lastStart = performance.now();
   });
-  let done = 0;
-  const cache = adapter.stored ? void 0 : options.cache;
-  let toxicityFailed = false;
-  const warned = /* @__PURE__ */ new Set();
-  const warnOnce = (kind, message) => {
-    if (warned.has(kind)) return;
-    warned.add(kind);
-    options.onWarning?.(message);
-  };
-  const ask = async (request2) => {
+}
+var ModelCalls = class {
+  constructor(adapter, options, stats, warnOnce) {
+    this.adapter = adapter;
+    this.options = options;
+    this.stats = stats;
+    this.warnOnce = warnOnce;
+    this.pace = options.requestsPerMinute ? pacer(options.requestsPerMinute) : void 0;
+    this.cache = adapter.stored ? void 0 : options.cache;
+  }
+  adapter;
+  options;
+  stats;
+  warnOnce;
+  /** With the cache on, the answer of each request key asked in this run. */
+  answers = /* @__PURE__ */ new Map();
+  pace;
+  cache;
+  /**
+   * The answer to a request. With the cache on, requests with the same key get the same completion:
+   * within a run too, so one is asked and the others share its answer (a rerun then gives the same
+   * records, every field).
+   */
+  call(request2) {
+    if (!this.cache) return this.lookUpOrAsk(request2);
+    const key = this.cache.keyOf(this.adapter, request2);
+    const earlier = this.answers.get(key);
+    if (earlier) return earlier.then((answer2) => ({ ...answer2, cached: true }));
+    const answer = this.lookUpOrAsk(request2);
+    this.answers.set(key, answer);
+    return answer;
+  }
+  async lookUpOrAsk(request2) {
+    const cached2 = await this.cache?.get(this.adapter, request2);
+    if (cached2) return { completion: cached2, latencyMs: cached2.latencyMs ?? NaN, cached: true };
+    const { completion, latencyMs } = await this.ask(request2);
+    try {
+      await this.cache?.set(this.adapter, request2, { ...completion, latencyMs });
+    } catch (error62) {
+      this.warnOnce(
+        "cache",
+        `the completion cache cannot be written (${error62.message}): this run's completions will be asked again next time`
+      );
+    }
+    return { completion, latencyMs, cached: false };
+  }
+  /** Asks the model, with retries; throws the last AdapterError. */
+  async ask(request2) {
+    const { adapter, options } = this;
     for (let attempt = 0; ; attempt++) {
-      if (spacing > 0) await pace();
+      await this.pace?.();
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), options.timeoutMs);
       const started = performance.now();
       try {
         const completion = await adapter.complete(request2, controller.signal);
-        return { completion, latencyMs: adapter.stored ? completion.latencyMs ?? NaN : Math.round((performance.now() - started) * 10) / 10 };
+        const latencyMs = adapter.stored ? completion.latencyMs ?? NaN : Math.round((performance.now() - started) * 10) / 10;
+        return { completion, latencyMs };
       } catch (error62) {
         const failure2 = error62 instanceof AdapterError ? error62 : new AdapterError(error62.message, true);
         if (!failure2.retryable || attempt >= options.retries) throw failure2;
-        stats.retries++;
+        this.stats.retries++;
         const backoff = failure2.retryAfterMs ?? options.backoffMs * 2 ** attempt * (0.5 + Math.random());
         await sleep2(Math.min(backoff, options.maxRetryWaitMs ?? MAX_RETRY_WAIT_MS));
       } finally {
         clearTimeout(timer);
       }
     }
+  }
+};
+
+// src/runner/run.ts
+var DEFAULT_RUN_OPTIONS = { concurrency: 8, timeoutMs: 6e4, retries: 4, backoffMs: 500 };
+function describeRun(stats) {
+  return `${stats.records} records (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache) in ${stats.seconds.toFixed(2)} s`;
+}
+function completedRecord(item, { completion, latencyMs }, scenario, price) {
+  const record2 = {
+    ...item.base,
+    prediction: completion.text,
+    correct: score(scenario.scorer, completion.text, item.references, item.choices, scenario.scorer_options)
   };
-  const lookUpOrAsk = async (request2) => {
-    const cached2 = await cache?.get(adapter, request2);
-    if (cached2) return { completion: cached2, latencyMs: cached2.latencyMs ?? NaN, cached: true };
-    const { completion, latencyMs } = await ask(request2);
+  if (completion.confidence !== void 0) record2.confidence = completion.confidence;
+  if (!Number.isNaN(latencyMs)) record2.latency_ms = latencyMs;
+  if (completion.inputTokens !== void 0) record2.input_tokens = completion.inputTokens;
+  if (completion.outputTokens !== void 0) record2.output_tokens = completion.outputTokens;
+  if (completion.costUsd !== void 0) record2.cost_usd = completion.costUsd;
+  else if (price && completion.inputTokens !== void 0 && completion.outputTokens !== void 0) {
+    record2.cost_usd = (completion.inputTokens * price.input + completion.outputTokens * price.output) / 1e6;
+  }
+  return record2;
+}
+async function runSuite(loaded, adapter, options) {
+  const items = workItems(loaded, options.shard);
+  const records = new Array(items.length);
+  const stats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0 };
+  const runStarted = performance.now();
+  const price = loaded.suite.prices[adapter.model];
+  const warned = /* @__PURE__ */ new Set();
+  const warnOnce = (kind, message) => {
+    if (warned.has(kind)) return;
+    warned.add(kind);
+    options.onWarning?.(message);
+  };
+  const calls = new ModelCalls(adapter, options, stats, warnOnce);
+  let toxicityFailed = false;
+  const scoreToxicity = async (record2, text) => {
     try {
-      await cache?.set(adapter, request2, { ...completion, latencyMs });
+      record2.toxicity = await options.toxicity.score(text);
     } catch (error62) {
-      warnOnce("cache", `the completion cache cannot be written (${error62.message}): this run's completions will be asked again next time`);
+      toxicityFailed = true;
+      warnOnce(
+        "toxicity",
+        `toxicity could not be scored (${error62.message}): no record gets "toxicity", so a check on it errors`
+      );
     }
-    return { completion, latencyMs, cached: false };
   };
-  const answers = /* @__PURE__ */ new Map();
-  const call = (request2) => {
-    if (!cache) return lookUpOrAsk(request2);
-    const key = cache.keyOf(adapter, request2);
-    const earlier = answers.get(key);
-    if (earlier) return earlier.then((answer2) => ({ ...answer2, cached: true }));
-    const answer = lookUpOrAsk(request2);
-    answers.set(key, answer);
-    return answer;
-  };
-  const completedRecord = async (item, { completion, latencyMs, cached: cached2 }) => {
-    if (cached2) stats.cacheHits++;
-    const scenario = loaded.suite.scenarios[item.scenarioIndex];
-    const record2 = {
-      ...item.base,
-      prediction: completion.text,
-      correct: score(scenario.scorer, completion.text, item.references, item.choices, scenario.scorer_options)
-    };
-    if (completion.confidence !== void 0) record2.confidence = completion.confidence;
-    if (options.toxicity) {
-      try {
-        record2.toxicity = await options.toxicity.score(completion.text);
-      } catch (error62) {
-        toxicityFailed = true;
-        warnOnce("toxicity", `toxicity could not be scored (${error62.message}): no record gets "toxicity", so a check on it errors`);
-      }
-    }
-    if (!Number.isNaN(latencyMs)) record2.latency_ms = latencyMs;
-    if (completion.inputTokens !== void 0) record2.input_tokens = completion.inputTokens;
-    if (completion.outputTokens !== void 0) record2.output_tokens = completion.outputTokens;
-    if (completion.costUsd !== void 0) record2.cost_usd = completion.costUsd;
-    else if (price && completion.inputTokens !== void 0 && completion.outputTokens !== void 0) {
-      record2.cost_usd = (completion.inputTokens * price.input + completion.outputTokens * price.output) / 1e6;
-    }
-    return record2;
-  };
+  let done = 0;
   const work = async (index) => {
     const item = items[index];
-    const answer = await call(item.request).catch((error62) => error62);
+    const answer = await calls.call(item.request).catch((error62) => error62);
     if (answer instanceof Error) {
       stats.errors++;
       records[index] = { ...item.base, error: answer.message };
     } else {
-      records[index] = await completedRecord(item, answer);
+      if (answer.cached) stats.cacheHits++;
+      records[index] = completedRecord(item, answer, loaded.suite.scenarios[item.scenarioIndex], price);
+      if (options.toxicity) await scoreToxicity(records[index], answer.completion.text);
     }
     options.onProgress?.(++done, items.length);
   };
@@ -48118,7 +48406,8 @@ function commandToxicity(command, timeoutMs) {
   return {
     async score(text) {
       const { toxicity } = await program2.request({ text }, AbortSignal.timeout(timeoutMs));
-      if (typeof toxicity !== "number" || toxicity < 0 || toxicity > 1) throw new Error(`the toxicity command answered ${JSON.stringify(toxicity)}, not a number in [0, 1]`);
+      if (typeof toxicity !== "number" || toxicity < 0 || toxicity > 1)
+        throw new Error(`the toxicity command answered ${JSON.stringify(toxicity)}, not a number in [0, 1]`);
       return toxicity;
     },
     close: () => program2.close()
@@ -48169,7 +48458,7 @@ function registerValidate(program2, { io, setExitCode }) {
     for (const file2 of files) {
       try {
         const { policy } = await loadPolicy(file2);
-        io.stdout(`ok: ${file2} (${policy.checks.length} checks, ${policy.tradeoffs.length} trade-offs)
+        io.stdout(`ok: ${file2} (${count(policy.checks.length, "check")}, ${count(policy.tradeoffs.length, "trade-off")})
 `);
       } catch (error62) {
         if (!(error62 instanceof ConfigError)) throw error62;
@@ -48183,7 +48472,17 @@ function registerValidate(program2, { io, setExitCode }) {
 }
 
 // src/cli/index.ts
-var COMMANDS = [registerMetrics, registerGate, registerValidate, registerCompare, registerDemo, registerRun, registerMerge, registerImport, registerSchema];
+var COMMANDS = [
+  registerMetrics,
+  registerGate,
+  registerValidate,
+  registerCompare,
+  registerDemo,
+  registerRun,
+  registerMerge,
+  registerImport,
+  registerSchema
+];
 function buildProgram(context) {
   const program2 = new Command("evalgate").description("Gate model releases on many metrics at once (HELM-style metrics with confidence intervals).").exitOverride().configureOutput({ writeOut: context.io.stdout, writeErr: context.io.stderr }).showHelpAfterError();
   for (const register of COMMANDS) register(program2, context);

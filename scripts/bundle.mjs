@@ -6,7 +6,8 @@ import { join } from 'node:path';
 const outdir = process.argv[2] ?? 'dist';
 
 // Some dependencies still call require(); an ESM bundle needs one of its own.
-const requireShim = "import { createRequire as __evalgateCreateRequire } from 'node:module';\nconst require = __evalgateCreateRequire(import.meta.url);";
+const requireShim =
+  "import { createRequire as __evalgateCreateRequire } from 'node:module';\nconst require = __evalgateCreateRequire(import.meta.url);";
 
 const common = {
   bundle: true,
@@ -18,4 +19,9 @@ const common = {
 };
 
 await build({ ...common, entryPoints: ['src/index.ts'], outfile: join(outdir, 'index.js'), banner: { js: requireShim } });
-await build({ ...common, entryPoints: ['src/bin.ts'], outfile: join(outdir, 'cli.js'), banner: { js: `#!/usr/bin/env node\n${requireShim}` } });
+await build({
+  ...common,
+  entryPoints: ['src/bin.ts'],
+  outfile: join(outdir, 'cli.js'),
+  banner: { js: `#!/usr/bin/env node\n${requireShim}` },
+});

@@ -31,7 +31,8 @@ export async function startFakeCache(): Promise<FakeCache> {
       const call = url.pathname.slice(SERVICE.length);
       const input = JSON.parse(body.toString('utf8') || '{}') as { key: string; version: string; restore_keys?: string[] };
       if (call === 'CreateCacheEntry') {
-        if (entries.some((entry) => entry.key === input.key && entry.version === input.version)) return json(409, { code: 'already_exists', msg: 'cache entry exists' });
+        if (entries.some((entry) => entry.key === input.key && entry.version === input.version))
+          return json(409, { code: 'already_exists', msg: 'cache entry exists' });
         entries.push({ key: input.key, version: input.version, finalized: false });
         return json(200, { ok: true, signed_upload_url: `${origin}/blob/${entries.length - 1}` });
       }

@@ -20,6 +20,9 @@ export function readJsonLines(file: string): Array<Record<string, unknown>> {
 /** Writes a one-scenario suite (suite.yml) over the given instances (data.jsonl) in `dir`; returns the suite's path. */
 export function writeSuite(dir: string, instances: object[], scenario = 'scorer: exact_match'): string {
   writeFileSync(join(dir, 'data.jsonl'), instances.map((instance) => JSON.stringify(instance)).join('\n') + '\n');
-  writeFileSync(join(dir, 'suite.yml'), `version: 1\nname: test\nscenarios:\n  - name: s\n    data: data.jsonl\n    ${scenario.split('\n').join('\n    ')}\n`);
+  writeFileSync(
+    join(dir, 'suite.yml'),
+    `version: 1\nname: test\nscenarios:\n  - name: s\n    data: data.jsonl\n    ${scenario.split('\n').join('\n    ')}\n`,
+  );
   return join(dir, 'suite.yml');
 }

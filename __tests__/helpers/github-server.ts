@@ -28,7 +28,13 @@ export interface FakeGitHub {
 const PER_PAGE_MAX = 100;
 
 export async function startFakeGitHub(owner: string, repo: string): Promise<FakeGitHub> {
-  const state = { comments: [] as Comment[], files: new Map<string, string>(), pulls: new Map<number, { head: { sha: string } }>(), readOnly: false, requests: [] as string[] };
+  const state = {
+    comments: [] as Comment[],
+    files: new Map<string, string>(),
+    pulls: new Map<number, { head: { sha: string } }>(),
+    readOnly: false,
+    requests: [] as string[],
+  };
   let nextId = 1000;
   const server: Server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
@@ -54,13 +60,19 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
       const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30), PER_PAGE_MAX);
       const page = Number(url.searchParams.get('page') ?? 1);
       const pages = Math.max(1, Math.ceil(state.comments.length / perPage));
-      const link: Record<string, string> = page < pages ? { link: `<http://${request.headers.host}${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"` } : {};
+      const link: Record<string, string> =
+        page < pages ? { link: `<http://${request.headers.host}${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"` } : {};
       return send(200, state.comments.slice((page - 1) * perPage, page * perPage), link);
     }
     if (match && request.method === 'POST') {
       if (state.readOnly) return send(403, { message: 'Resource not accessible by integration' });
       const id = nextId++;
-      const comment = { id, body: body.body, user: { login: 'github-actions[bot]', type: 'Bot' as const }, html_url: `https://github.com/${owner}/${repo}/pull/${match[1]}#issuecomment-${id}` };
+      const comment = {
+        id,
+        body: body.body,
+        user: { login: 'github-actions[bot]', type: 'Bot' as const },
+        html_url: `https://github.com/${owner}/${repo}/pull/${match[1]}#issuecomment-${id}`,
+      };
       state.comments.push(comment);
       return send(201, comment);
     }

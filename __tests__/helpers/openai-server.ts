@@ -29,7 +29,11 @@ export async function startFakeOpenAI(latencyMs = 0): Promise<FakeOpenAI> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     state.requests++;
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: Array<{ content: string }>; logprobs?: boolean; model: string };
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+      messages: Array<{ content: string }>;
+      logprobs?: boolean;
+      model: string;
+    };
     const text = body.messages.map((message) => message.content).join('\n');
     const attempt = (attempts.get(text) ?? 0) + 1;
     attempts.set(text, attempt);
@@ -42,7 +46,8 @@ export async function startFakeOpenAI(latencyMs = 0): Promise<FakeOpenAI> {
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, latencyMs));
-    if (state.refuseLogprobs && body.logprobs) return send(400, { error: { message: 'logprobs are not supported by this model', type: 'invalid_request_error' } });
+    if (state.refuseLogprobs && body.logprobs)
+      return send(400, { error: { message: 'logprobs are not supported by this model', type: 'invalid_request_error' } });
     if (text.includes('FAIL500')) return send(500, { error: { message: 'internal error' } });
     if (text.includes('RATELIMIT') && attempt === 1) return send(429, { error: { message: 'rate limited' } }, state.rateLimitHeaders);
     send(200, {
@@ -54,7 +59,14 @@ export async function startFakeOpenAI(latencyMs = 0): Promise<FakeOpenAI> {
         {
           index: 0,
           message: { role: 'assistant', content: 'refund' },
-          logprobs: body.logprobs ? { content: [{ token: 'ref', logprob: -0.1, bytes: null, top_logprobs: [] }, { token: 'und', logprob: -0.2, bytes: null, top_logprobs: [] }] } : null,
+          logprobs: body.logprobs
+            ? {
+                content: [
+                  { token: 'ref', logprob: -0.1, bytes: null, top_logprobs: [] },
+                  { token: 'und', logprob: -0.2, bytes: null, top_logprobs: [] },
+                ],
+              }
+            : null,
           finish_reason: 'stop',
         },
       ],

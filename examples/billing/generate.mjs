@@ -49,7 +49,9 @@ for (const [name, model] of Object.entries(models)) {
   for (const question of questions) {
     // The model's probability of answering this question right: its skill, the scenario, the question.
     const exception = question.scenario === 'billing-exceptions';
-    const chance = clamp(model.skill + (exception ? model.exceptions : 0) - (question.dialect === 'aae' ? 0.02 : 0) + 0.5 * (question.easiness - 0.5));
+    const chance = clamp(
+      model.skill + (exception ? model.exceptions : 0) - (question.dialect === 'aae' ? 0.02 : 0) + 0.5 * (question.easiness - 0.5),
+    );
     variants.forEach(({ perturbation, penalty }, v) => {
       const record = {
         scenario: question.scenario,
@@ -69,7 +71,9 @@ for (const [name, model] of Object.entries(models)) {
       // A calibrated model's confidence is its real chance (with some noise); an overconfident one
       // claims near certainty on billing exceptions whatever its chance.
       const confidence = model.overconfident && exception ? 0.97 + 0.02 * random() : clamp(chance - penalty + 0.05 * question.spread);
-      const prediction = right ? question.reference : answers[(answers.indexOf(question.reference) + 1 + Math.floor(random() * 4)) % answers.length];
+      const prediction = right
+        ? question.reference
+        : answers[(answers.indexOf(question.reference) + 1 + Math.floor(random() * 4)) % answers.length];
       const outputTokens = Math.max(5, Math.round(40 + 12 * normal()));
       lines.push(
         JSON.stringify({

@@ -7,7 +7,11 @@ export async function runEvalCommand(command: string): Promise<void> {
   core.info(`evalgate: running ${command}`);
   const code = await new Promise<number | null>((resolve, reject) => {
     // The team's command gets what a `run:` step gets, not the runner's tokens given to this action.
-    const child = spawn(command, { shell: process.platform === 'win32' ? true : '/bin/bash', stdio: ['ignore', 'inherit', 'inherit'], env: childEnvironment() });
+    const child = spawn(command, {
+      shell: process.platform === 'win32' ? true : '/bin/bash',
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: childEnvironment(),
+    });
     child.on('error', reject);
     child.on('close', resolve);
   });

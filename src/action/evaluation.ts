@@ -65,8 +65,13 @@ async function candidateFile(inputs: ActionInputs): Promise<string> {
  * cache: for a pull request its base commit's, for a manual or scheduled run this commit's (else the
  * newest). A push saves instead.
  */
-async function baselineFile(inputs: ActionInputs, policyName: string, pull: PullRequest | undefined): Promise<{ file: string; commit?: string } | undefined> {
-  if (inputs.baseline) return { file: inputs.importFormat ? await importToFile(inputs.baseline, inputs.importFormat, 'baseline') : inputs.baseline };
+async function baselineFile(
+  inputs: ActionInputs,
+  policyName: string,
+  pull: PullRequest | undefined,
+): Promise<{ file: string; commit?: string } | undefined> {
+  if (inputs.baseline)
+    return { file: inputs.importFormat ? await importToFile(inputs.baseline, inputs.importFormat, 'baseline') : inputs.baseline };
   if (github.context.eventName === 'push') return undefined;
   const restored = await restoreBaseline(policyName, pull?.baseSha ?? github.context.sha);
   return restored && { file: restored.file, commit: restored.sha };

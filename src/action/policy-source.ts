@@ -14,13 +14,19 @@ function repositoryPath(path: string): string {
   const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
   const inRepository = relative(workspace, resolve(workspace, path)).split(sep).join('/');
   if (inRepository.startsWith('../') || inRepository === '..' || isAbsolute(inRepository)) {
-    throw new Error(`The policy ${path} is outside the repository, so it cannot be read at the base commit (set policy-source: head to use it as checked out).`);
+    throw new Error(
+      `The policy ${path} is outside the repository, so it cannot be read at the base commit (set policy-source: head to use it as checked out).`,
+    );
   }
   return inRepository;
 }
 
 /** The policy as the base commit has it (so a pull request cannot loosen its own gate), else the checked-out file. */
-export async function readPolicy(inputs: ActionInputs, pull: PullRequest | undefined, octokit: Octokit | undefined): Promise<SourcedPolicy> {
+export async function readPolicy(
+  inputs: ActionInputs,
+  pull: PullRequest | undefined,
+  octokit: Octokit | undefined,
+): Promise<SourcedPolicy> {
   const fromBase = (inputs.policySource ?? (pull ? 'base' : 'head')) === 'base';
   if (fromBase && pull) {
     if (!octokit) throw new Error('Reading the policy at the base commit needs the input github-token (or set policy-source: head).');

@@ -27,6 +27,8 @@ export async function comment(octokit: Octokit, issueNumber: number, report: Gat
     core.setOutput(OUTPUT.commentUrl, outcome.url);
   } catch (error) {
     if ((error as { status?: number }).status !== 403) throw error;
-    core.warning('The token cannot comment on this pull request (a fork?): the report is in the job summary. See the README for the two-workflow setup.');
+    core.warning(
+      'The token cannot comment on this pull request (a fork?): the report is in the job summary. See the README for the two-workflow setup.',
+    );
   }
 }

@@ -14,8 +14,7 @@ export interface PullRequest {
 /** The pull request of the event that started the workflow, if any. */
 export function pullRequestOf(payload: typeof github.context.payload): PullRequest | undefined {
   const pull = payload.pull_request as
-    | { number: number; base: { sha: string }; head: { sha: string }; labels?: Array<{ name: string }> }
-    | undefined;
+    { number: number; base: { sha: string }; head: { sha: string }; labels?: Array<{ name: string }> } | undefined;
   if (!pull) return undefined;
   return { number: pull.number, baseSha: pull.base.sha, headSha: pull.head.sha, labels: (pull.labels ?? []).map((label) => label.name) };
 }
@@ -31,7 +30,9 @@ export async function reportedPullRequest(report: GateReport, octokit: Octokit):
   const built = (github.context.payload.workflow_run as { head_sha?: string } | undefined)?.head_sha;
   if (!recorded || built === undefined) return undefined;
   if (built !== recorded.headSha) {
-    core.warning(`The report is for commit ${recorded.headSha.slice(0, 7)}, but the workflow run built ${built.slice(0, 7)}: not commenting.`);
+    core.warning(
+      `The report is for commit ${recorded.headSha.slice(0, 7)}, but the workflow run built ${built.slice(0, 7)}: not commenting.`,
+    );
     return undefined;
   }
   const { owner, repo } = github.context.repo;

@@ -15,7 +15,17 @@ import { EXIT_BAD_INPUT, EXIT_OK, type CliIo, type CommandContext } from './io.j
 export { EXIT_BAD_INPUT, EXIT_GATE_FAILED, EXIT_OK, type CliIo } from './io.js';
 
 /** Every command, in the order `evalgate --help` lists them. */
-const COMMANDS = [registerMetrics, registerGate, registerValidate, registerCompare, registerDemo, registerRun, registerMerge, registerImport, registerSchema];
+const COMMANDS = [
+  registerMetrics,
+  registerGate,
+  registerValidate,
+  registerCompare,
+  registerDemo,
+  registerRun,
+  registerMerge,
+  registerImport,
+  registerSchema,
+];
 
 function buildProgram(context: CommandContext): Command {
   const program = new Command('evalgate')

@@ -112,7 +112,9 @@ export function parseYamlConfig<T>(text: string, file: string, schema: z.ZodType
         for (const key of issue.keys) {
           const suggestion = closest(key, Object.keys(objectSchemaAt(schema, path) ?? {}));
           const { line, col } = locate(document, lineCounter, path, key);
-          problems.push(`${file}:${line}:${col} ${formatPath([...path, key])}: unknown key${suggestion ? ` (did you mean ${suggestion}?)` : ''}`);
+          problems.push(
+            `${file}:${line}:${col} ${formatPath([...path, key])}: unknown key${suggestion ? ` (did you mean ${suggestion}?)` : ''}`,
+          );
         }
       } else {
         report(path, describeIssue(issue, document.getIn(path)));

@@ -30,26 +30,50 @@ function checkBounds(check: Check, value: MetricValue): Finding {
 /** The budget in effect: the check's, or of the trade-offs that apply the most generous. */
 function budgetInEffect(check: Check, relaxed: RelaxedBudgets, baseline: number): { value: number; from: string } {
   const granted = relaxed.get(metricScopeKey(check.metric, check.scenario)) ?? [{ value: check.max_regression!, from: 'the check' }];
-  return granted.map(({ value, from }) => ({ value: budgetValue(value, baseline), from })).reduce((best, next) => (next.value > best.value ? next : best));
+  return granted
+    .map(({ value, from }) => ({ value: budgetValue(value, baseline), from }))
+    .reduce((best, next) => (next.value > best.value ? next : best));
 }
 
-function checkRegression(check: Check, result: CheckResult, policy: Policy, comparer: RunComparer | undefined, relaxed: RelaxedBudgets): Finding {
+function checkRegression(
+  check: Check,
+  result: CheckResult,
+  policy: Policy,
+  comparer: RunComparer | undefined,
+  relaxed: RelaxedBudgets,
+): Finding {
   const comparison = comparer?.compare(check.metric, check.scenario, result.direction);
   if (!comparison && comparer?.sharesNoInstance(check.scenario)) {
     // A baseline that cannot be compared at all is an evaluation gone wrong, not a missing baseline.
-    return { failed: true, errored: true, reasons: ['regression not checked: the candidate shares no instance (scenario and id) with the baseline'] };
+    return {
+      failed: true,
+      errored: true,
+      reasons: ['regression not checked: the candidate shares no instance (scenario and id) with the baseline'],
+    };
   }
   if (!comparison) {
-    return { failed: false, skipped: true, reasons: [comparer ? `regression not checked: ${check.metric} is not in both runs` : 'regression not checked: no baseline'] };
+    return {
+      failed: false,
+      skipped: true,
+      reasons: [comparer ? `regression not checked: ${check.metric} is not in both runs` : 'regression not checked: no baseline'],
+    };
   }
   result.comparison = comparison;
   const budget = budgetInEffect(check, relaxed, comparison.baseline);
   result.budget = budget;
   if (comparison.worsening <= budget.value) return { failed: false, reasons: [] };
   if (comparison.method === 'summary' || isSignificant(policy.settings.significance, comparison.pWorse)) {
-    return { failed: true, reasons: [`worse than the baseline by ${comparison.worsening.toPrecision(3)}, over the budget ${budget.value.toPrecision(3)}`] };
+    return {
+      failed: true,
+      reasons: [`worse than the baseline by ${comparison.worsening.toPrecision(3)}, over the budget ${budget.value.toPrecision(3)}`],
+    };
   }
-  return { failed: false, reasons: [`worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not statistically real (p = ${comparison.pWorse!.toPrecision(2)})`] };
+  return {
+    failed: false,
+    reasons: [
+      `worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not statistically real (p = ${comparison.pWorse!.toPrecision(2)})`,
+    ],
+  };
 }
 
 function statusOf(severity: Check['severity'], findings: Finding[]): CheckStatus {

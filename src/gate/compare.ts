@@ -1,6 +1,6 @@
 import { compareMetric, computeMetrics, type ComputeOptions, type MetricsReport } from '../metrics/compute.js';
 import { lookupMetric, type Dimension, type Direction } from '../metrics/registry.js';
-import { OVERALL, sharedScopes } from '../metrics/scope.js';
+import { sharedScopes } from '../metrics/scope.js';
 import type { Budget, Policy } from '../policy/schema.js';
 import type { RunInput } from '../runs/load.js';
 import { scopeMetrics } from '../runs/metrics-file.js';

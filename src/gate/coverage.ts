@@ -22,7 +22,11 @@ function answeredInstances(table: RecordTable): Set<string> {
 }
 
 /** The candidate's coverage of the baseline's instances, when both are records files. */
-export function coverageOf(candidate: RunInput, baseline: RunInput | undefined, setting: Policy['settings']['coverage']): CoverageResult | undefined {
+export function coverageOf(
+  candidate: RunInput,
+  baseline: RunInput | undefined,
+  setting: Policy['settings']['coverage'],
+): CoverageResult | undefined {
   if (setting.severity === 'off' || candidate.kind !== 'records' || baseline?.kind !== 'records') return undefined;
   const answered = answeredInstances(candidate.table);
   const missing = baseline.table.instanceKeys.filter((key) => !answered.has(key));

@@ -30,5 +30,12 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs, memo =
     checks.map((result) => ({ severity: result.check.severity, status: result.status })),
     coverage?.status,
   );
-  return { verdict, checks, tradeoffs: tradeoffs.results, ...(coverage ? { coverage } : {}), hasBaseline: baseline !== undefined, candidateMetrics };
+  return {
+    verdict,
+    checks,
+    tradeoffs: tradeoffs.results,
+    ...(coverage ? { coverage } : {}),
+    hasBaseline: baseline !== undefined,
+    candidateMetrics,
+  };
 }

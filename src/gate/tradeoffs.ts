@@ -36,13 +36,18 @@ function evaluateTradeoff(tradeoff: Tradeoff, policy: Policy, comparer: RunCompa
     if (!ok) applied = false;
     const evidence = comparison.pBetter === undefined ? '' : `, p = ${comparison.pBetter.toPrecision(2)}`;
     const moved = improvement >= 0 ? `improved by ${improvement.toPrecision(3)}` : `got worse by ${(-improvement).toPrecision(3)}`;
-    reasons.push(`${label} ${moved} (needs an improvement of ${needed.toPrecision(3)}${evidence})${ok ? '' : improvement >= needed ? ': not statistically real' : ': not enough'}`);
+    reasons.push(
+      `${label} ${moved} (needs an improvement of ${needed.toPrecision(3)}${evidence})${ok ? '' : improvement >= needed ? ': not statistically real' : ': not enough'}`,
+    );
   }
   return { name: tradeoff.name, applied, reasons };
 }
 
 /** Every trade-off's outcome, and the budgets those that apply grant. */
-export function evaluateTradeoffs(policy: Policy, comparer: RunComparer | undefined): { results: TradeoffResult[]; relaxed: RelaxedBudgets } {
+export function evaluateTradeoffs(
+  policy: Policy,
+  comparer: RunComparer | undefined,
+): { results: TradeoffResult[]; relaxed: RelaxedBudgets } {
   const relaxed: RelaxedBudgets = new Map();
   const results = policy.tradeoffs.map((tradeoff) => {
     const result = evaluateTradeoff(tradeoff, policy, comparer);

@@ -49,7 +49,10 @@ interface RequestState {
 }
 
 function readJson<T>(directory: string, name: string): Promise<T> {
-  return readJsonFile<T>(join(directory, name), 'missing (a HELM run directory has run_spec.json, stats.json, per_instance_stats.json, scenario_state.json)');
+  return readJsonFile<T>(
+    join(directory, name),
+    'missing (a HELM run directory has run_spec.json, stats.json, per_instance_stats.json, scenario_state.json)',
+  );
 }
 
 const SCORES = ['exact_match', 'quasi_exact_match', 'prefix_exact_match', 'quasi_prefix_exact_match', 'f1_score'];
@@ -58,14 +61,17 @@ function kindOf(perturbation: HelmPerturbation): Perturbation['kind'] {
   return perturbation.fairness && !perturbation.robustness ? 'fairness' : 'robustness';
 }
 
-const keyOf = (id: string, perturbation: HelmPerturbation | undefined) => exampleKey({ scenario: '', id, perturbation: perturbation?.name });
+const keyOf = (id: string, perturbation: HelmPerturbation | undefined) =>
+  exampleKey({ scenario: '', id, perturbation: perturbation?.name });
 
 /** A request of a separate-choice adapter (multiple_choice_separate_*): it scores one choice. */
 const isSeparateChoice = (request: RequestState) => typeof request.reference_index === 'number';
 
 /** The model's answer: its completion, or the choice a separate-choice request scores (its completion only echoes the prompt). */
 function predictionOf(request: RequestState): string | undefined {
-  return isSeparateChoice(request) ? request.instance.references?.[request.reference_index!]?.output.text : request.result?.completions?.[0]?.text;
+  return isSeparateChoice(request)
+    ? request.instance.references?.[request.reference_index!]?.output.text
+    : request.result?.completions?.[0]?.text;
 }
 
 export async function importHelm(directory: string): Promise<EvalRecord[]> {
@@ -73,7 +79,8 @@ export async function importHelm(directory: string): Promise<EvalRecord[]> {
   const perInstance = await readJson<InstanceStats[]>(directory, 'per_instance_stats.json');
   const state = await readJson<{ request_states?: RequestState[] }>(directory, 'scenario_state.json');
   if (typeof runSpec.name !== 'string') throw new InputError(join(directory, 'run_spec.json'), undefined, '"name" is missing');
-  if (!Array.isArray(perInstance)) throw new InputError(join(directory, 'per_instance_stats.json'), undefined, 'expected a list of instances');
+  if (!Array.isArray(perInstance))
+    throw new InputError(join(directory, 'per_instance_stats.json'), undefined, 'expected a list of instances');
   const scenario = runSpec.name.split(':')[0];
 
   // Per instance and perturbation, its requests of train trial 0 without calibration requests: one, or
@@ -90,7 +97,10 @@ export async function importHelm(directory: string): Promise<EvalRecord[]> {
   const split = firstTrial.some((entry) => entry.stats.some((stat) => stat.name.split === 'test')) ? 'test' : 'valid';
   const inSplit = (stat: InstanceStats['stats'][number]) => (stat.name.split ?? split) === split;
   const instances = firstTrial.filter((entry) => entry.stats.some(inSplit));
-  const statsOf = (entry: InstanceStats) => new Map(entry.stats.filter((stat) => inSplit(stat) && stat.count > 0 && stat.mean !== undefined).map((stat) => [stat.name.name, stat.mean!]));
+  const statsOf = (entry: InstanceStats) =>
+    new Map(
+      entry.stats.filter((stat) => inSplit(stat) && stat.count > 0 && stat.mean !== undefined).map((stat) => [stat.name.name, stat.mean!]),
+    );
   // max_prob is 1 everywhere when the run had no real log-probabilities: not a confidence then.
   const calibrated = instances.some((entry) => (statsOf(entry).get('max_prob') ?? 1) < 1);
 
@@ -98,11 +108,17 @@ export async function importHelm(directory: string): Promise<EvalRecord[]> {
     const stats = statsOf(entry);
     const scoreName = SCORES.find((name) => stats.has(name));
     if (!scoreName) {
-      throw new InputError(join(directory, 'per_instance_stats.json'), undefined, `instance ${entry.instance_id} (entry ${index + 1}) has none of ${SCORES.join(', ')}`);
+      throw new InputError(
+        join(directory, 'per_instance_stats.json'),
+        undefined,
+        `instance ${entry.instance_id} (entry ${index + 1}) has none of ${SCORES.join(', ')}`,
+      );
     }
     const candidates = requests.get(keyOf(entry.instance_id, entry.perturbation)) ?? [];
     // With one request per choice, the request of the choice HELM picked (predicted_index).
-    const request = candidates.some(isSeparateChoice) ? candidates.find((candidate) => candidate.reference_index === stats.get('predicted_index')) : candidates[0];
+    const request = candidates.some(isSeparateChoice)
+      ? candidates.find((candidate) => candidate.reference_index === stats.get('predicted_index'))
+      : candidates[0];
     const record: EvalRecord = {
       scenario,
       id: entry.instance_id,
@@ -116,7 +132,9 @@ export async function importHelm(directory: string): Promise<EvalRecord[]> {
     if (request?.request?.prompt !== undefined) record.input = request.request.prompt;
     const prediction = request && predictionOf(request);
     if (prediction !== undefined) record.prediction = prediction.trim();
-    const references = candidates[0]?.instance.references?.filter((reference) => reference.tags.includes('correct')).map((reference) => reference.output.text);
+    const references = candidates[0]?.instance.references
+      ?.filter((reference) => reference.tags.includes('correct'))
+      .map((reference) => reference.output.text);
     if (references && references.length > 0) record.references = references;
     return record;
   });
@@ -153,5 +171,7 @@ export async function importHelmStats(directory: string): Promise<MetricsReport>
 export const helmImporter = {
   format: 'helm',
   importResults: async (directory: string, options: ImportOptions): Promise<Imported> =>
-    options.summary ? { kind: 'metrics', report: await importHelmStats(directory) } : { kind: 'records', records: await importHelm(directory) },
+    options.summary
+      ? { kind: 'metrics', report: await importHelmStats(directory) }
+      : { kind: 'records', records: await importHelm(directory) },
 } as const satisfies Importer;

@@ -4,7 +4,7 @@ import type { MetricsReport } from '../metrics/compute.js';
 import { InputError } from '../errors.js';
 import type { EvalRecord } from '../records/types.js';
 import { readJsonFile } from './read-json.js';
-import type { Imported, Importer, ImportOptions } from './types.js';
+import type { Imported, Importer } from './types.js';
 
 /*
  * lm-evaluation-harness per-sample files (`samples_<task>_<timestamp>.jsonl`, or the older `.json`,
@@ -90,12 +90,27 @@ function choiceLoglikelihoods(sample: Sample): number[] | undefined {
 function argumentsList(sample: Sample): Array<{ arg_0?: unknown; arg_1?: unknown }> {
   const args = sample.arguments;
   if (Array.isArray(args)) return args.map((pair) => (Array.isArray(pair) ? { arg_0: pair[0], arg_1: pair[1] } : {}));
-  if (args && typeof args === 'object') return Object.keys(args).sort((a, b) => Number(a.split('_').pop()) - Number(b.split('_').pop())).map((key) => (args as Record<string, { arg_0?: unknown; arg_1?: unknown }>)[key]);
+  if (args && typeof args === 'object')
+    return Object.keys(args)
+      .sort((a, b) => Number(a.split('_').pop()) - Number(b.split('_').pop()))
+      .map((key) => (args as Record<string, { arg_0?: unknown; arg_1?: unknown }>)[key]);
   return [];
 }
 
 /** The fields lm-eval writes itself; the rest of a sample are its task's metrics. */
-const SAMPLE_FIELDS = new Set(['doc_id', 'doc', 'target', 'arguments', 'resps', 'filtered_resps', 'filter', 'metrics', 'doc_hash', 'prompt_hash', 'target_hash']);
+const SAMPLE_FIELDS = new Set([
+  'doc_id',
+  'doc',
+  'target',
+  'arguments',
+  'resps',
+  'filtered_resps',
+  'filter',
+  'metrics',
+  'doc_hash',
+  'prompt_hash',
+  'target_hash',
+]);
 
 /** The names of the sample's metrics: its `metrics` list, or (older files without one) every key lm-eval added besides its own fields. */
 function metricNamesOf(sample: Sample): string[] {
@@ -126,7 +141,11 @@ function samplesToRecords(samples: Sample[], task: string, file: string): EvalRe
     if (correct === undefined) {
       const names = metricNamesOf(sample);
       const metrics = names.length > 0 ? ` (${names.join(', ')})` : '';
-      throw new InputError(file, index + 1, `sample ${record.id} has no per-sample score in [0, 1]: its metrics${metrics} are computed over the whole task, so only the task's summary (results_*.json) can be gated`);
+      throw new InputError(
+        file,
+        index + 1,
+        `sample ${record.id} has no per-sample score in [0, 1]: its metrics${metrics} are computed over the whole task, so only the task's summary (results_*.json) can be gated`,
+      );
     }
     record.correct = correct;
     const loglikelihoods = choiceLoglikelihoods(sample);
@@ -168,7 +187,8 @@ export async function importLmEval(path: string): Promise<EvalRecord[]> {
   } catch {
     throw new InputError(path, undefined, 'no such file or directory');
   }
-  if (files.length === 0) throw new InputError(path, undefined, 'no samples_<task>_<timestamp>.jsonl files (run lm-eval with --log_samples)');
+  if (files.length === 0)
+    throw new InputError(path, undefined, 'no samples_<task>_<timestamp>.jsonl files (run lm-eval with --log_samples)');
   const records: EvalRecord[] = [];
   for (const file of files) {
     const task = SAMPLES_FILE.exec(basename(file))?.[1];
@@ -187,12 +207,12 @@ const RESULTS_FILE = /^results(_.*)?\.json$/;
  * "N/A"), `n` from n-samples. Gate on them with checks that state their `direction`.
  */
 export async function importLmEvalResults(file: string): Promise<MetricsReport> {
-  const results = await readJsonFile<{ results?: Record<string, Record<string, unknown>>; 'n-samples'?: Record<string, { effective?: number; original?: number }> }>(
-    file,
-    'no such file',
-    parseLmEvalJson,
-  );
-  if (!results.results || typeof results.results !== 'object') throw new InputError(file, undefined, 'no "results" object (expected an lm-eval results_*.json)');
+  const results = await readJsonFile<{
+    results?: Record<string, Record<string, unknown>>;
+    'n-samples'?: Record<string, { effective?: number; original?: number }>;
+  }>(file, 'no such file', parseLmEvalJson);
+  if (!results.results || typeof results.results !== 'object')
+    throw new InputError(file, undefined, 'no "results" object (expected an lm-eval results_*.json)');
   const overall: MetricsReport['overall'] = {};
   for (const [task, values] of Object.entries(results.results)) {
     const samples = results['n-samples']?.[task];
@@ -215,7 +235,10 @@ export async function isLmEvalSummary(path: string): Promise<string | undefined>
     if (!(await stat(path)).isDirectory()) return RESULTS_FILE.test(basename(path)) ? path : undefined;
     const names = await readdir(path);
     if (names.some((name) => SAMPLES_FILE.test(name))) return undefined;
-    const newest = names.filter((name) => RESULTS_FILE.test(name)).sort().pop();
+    const newest = names
+      .filter((name) => RESULTS_FILE.test(name))
+      .sort()
+      .pop();
     return newest ? join(path, newest) : undefined;
   } catch {
     return undefined;
@@ -227,6 +250,8 @@ export const lmEvalImporter = {
   format: 'lm-eval',
   async importResults(path: string): Promise<Imported> {
     const summary = await isLmEvalSummary(path);
-    return summary ? { kind: 'metrics', report: await importLmEvalResults(summary) } : { kind: 'records', records: await importLmEval(path) };
+    return summary
+      ? { kind: 'metrics', report: await importLmEvalResults(summary) }
+      : { kind: 'records', records: await importLmEval(path) };
   },
 } as const satisfies Importer;

@@ -29,7 +29,8 @@ interface PromptfooResult {
   vars?: Record<string, unknown>;
 }
 
-const providerOf = (result: PromptfooResult) => (typeof result.provider === 'string' ? result.provider : (result.provider?.id ?? 'unknown'));
+const providerOf = (result: PromptfooResult) =>
+  typeof result.provider === 'string' ? result.provider : (result.provider?.id ?? 'unknown');
 
 const FAILURE_REASON_ERROR = 2;
 
@@ -49,12 +50,21 @@ export async function importPromptfoo(file: string, options: ImportOptions = {})
   const providers = [...new Set(results.map(providerOf))];
   const provider = options.provider ?? (providers.length === 1 ? providers[0] : undefined);
   if (!provider || !providers.includes(provider)) {
-    throw new InputError(file, undefined, `${options.provider ? `no results of provider "${options.provider}"` : 'several providers'}; choose one with --provider: ${providers.join(', ')}`);
+    throw new InputError(
+      file,
+      undefined,
+      `${options.provider ? `no results of provider "${options.provider}"` : 'several providers'}; choose one with --provider: ${providers.join(', ')}`,
+    );
   }
   const varsOf = (result: PromptfooResult) => result.testCase?.vars ?? result.vars ?? {};
   const known = new Set(results.flatMap((result) => Object.keys(varsOf(result))));
   const unknown = (options.groupVars ?? []).filter((name) => !known.has(name));
-  if (unknown.length > 0) throw new InputError(file, undefined, `--group-vars ${unknown.join(', ')}: no test has ${unknown.length > 1 ? 'these variables' : 'this variable'}; the tests' variables: ${[...known].join(', ') || 'none'}`);
+  if (unknown.length > 0)
+    throw new InputError(
+      file,
+      undefined,
+      `--group-vars ${unknown.join(', ')}: no test has ${unknown.length > 1 ? 'these variables' : 'this variable'}; the tests' variables: ${[...known].join(', ') || 'none'}`,
+    );
   const prompts = new Set(results.map((result) => result.prompt?.label ?? ''));
   return results
     .filter((result) => providerOf(result) === provider)
@@ -70,12 +80,15 @@ export async function importPromptfoo(file: string, options: ImportOptions = {})
       if (error) record.error = error;
       else record.correct = typeof result.score === 'number' ? Math.min(1, Math.max(0, result.score)) : result.success ? 1 : 0;
       const prediction = result.response?.output;
-      if (prediction !== undefined && prediction !== null) record.prediction = typeof prediction === 'string' ? prediction : JSON.stringify(prediction);
+      if (prediction !== undefined && prediction !== null)
+        record.prediction = typeof prediction === 'string' ? prediction : JSON.stringify(prediction);
       if (typeof result.latencyMs === 'number') record.latency_ms = result.latencyMs;
       if (typeof result.tokenUsage?.prompt === 'number') record.input_tokens = result.tokenUsage.prompt;
       if (typeof result.tokenUsage?.completion === 'number') record.output_tokens = result.tokenUsage.completion;
       if (typeof result.cost === 'number') record.cost_usd = result.cost;
-      const groups = Object.fromEntries((options.groupVars ?? []).filter((name) => vars[name] !== undefined).map((name) => [name, String(vars[name])]));
+      const groups = Object.fromEntries(
+        (options.groupVars ?? []).filter((name) => vars[name] !== undefined).map((name) => [name, String(vars[name])]),
+      );
       if (Object.keys(groups).length > 0) record.groups = groups;
       return record;
     });
@@ -84,5 +97,8 @@ export async function importPromptfoo(file: string, options: ImportOptions = {})
 /** The JSON of `promptfoo eval -o` (-> records). */
 export const promptfooImporter = {
   format: 'promptfoo',
-  importResults: async (file: string, options: ImportOptions): Promise<Imported> => ({ kind: 'records', records: await importPromptfoo(file, options) }),
+  importResults: async (file: string, options: ImportOptions): Promise<Imported> => ({
+    kind: 'records',
+    records: await importPromptfoo(file, options),
+  }),
 } as const satisfies Importer;

@@ -2,7 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 
 /** Another tool's JSON output file, parsed; a missing or broken file is bad input naming the file. */
-export async function readJsonFile<T>(file: string, whenMissing = 'no such file', parse: (text: string) => unknown = JSON.parse): Promise<T> {
+export async function readJsonFile<T>(
+  file: string,
+  whenMissing = 'no such file',
+  parse: (text: string) => unknown = JSON.parse,
+): Promise<T> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -93,7 +93,11 @@ export class HarmonicNumbers {
  * HELM's selective accuracy, records ordered by confidence, highest first: acc_k is the accuracy of
  * the first k; the area is the mean of acc_k over k = 1..N; "@10" is acc_k at k = floor(N/10) + 1.
  */
-export function selectiveAccuracy({ instance, payload: correct }: SortedRecords, weights: Float64Array, harmonic: HarmonicNumbers): [number, number] {
+export function selectiveAccuracy(
+  { instance, payload: correct }: SortedRecords,
+  weights: Float64Array,
+  harmonic: HarmonicNumbers,
+): [number, number] {
   const total = totalWeight(instance, weights);
   if (total <= 0) return [NaN, NaN];
   const tenPercentK = Math.floor(0.1 * total) + 1;

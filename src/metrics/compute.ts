@@ -1,4 +1,12 @@
-import { bootstrapSamples, DEFAULT_RESAMPLES, DEFAULT_SEED, pairedBootstrap, percentileInterval, type Estimator, type PairedDifference } from '../stats/bootstrap.js';
+import {
+  bootstrapSamples,
+  DEFAULT_RESAMPLES,
+  DEFAULT_SEED,
+  pairedBootstrap,
+  percentileInterval,
+  type Estimator,
+  type PairedDifference,
+} from '../stats/bootstrap.js';
 import { deriveSeed } from '../stats/random.js';
 import { OVERALL, scopesOf, sharedScopes, subScope, type Scope } from './scope.js';
 import { METRICS, lookupMetric } from './registry.js';
@@ -44,7 +52,11 @@ const MIN_RECORDS_PER_SUBSET = 50;
 export function subsetSizeFor(instanceCount: number, populations: number[]): number {
   if (instanceCount <= PLAIN_BOOTSTRAP_MAX_INSTANCES) return instanceCount;
   const smallest = Math.max(1, Math.min(...populations));
-  const size = Math.max(Math.ceil(instanceCount ** 0.7), PLAIN_BOOTSTRAP_MAX_INSTANCES, Math.ceil((MIN_RECORDS_PER_SUBSET * instanceCount) / smallest));
+  const size = Math.max(
+    Math.ceil(instanceCount ** 0.7),
+    PLAIN_BOOTSTRAP_MAX_INSTANCES,
+    Math.ceil((MIN_RECORDS_PER_SUBSET * instanceCount) / smallest),
+  );
   return Math.min(size, instanceCount);
 }
 
@@ -65,7 +77,12 @@ function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOption
     const prepared = prepareStatistics(table, subScope(scope, subset), options);
     if (sameMetrics(prepared, statistics)) return prepared;
     // The subset lacks a metric the scope has (or orders them otherwise): align, undefined where missing.
-    return statistics.map((statistic) => alignedEstimator(statistic.metrics.map(({ metric }) => metric), prepared));
+    return statistics.map((statistic) =>
+      alignedEstimator(
+        statistic.metrics.map(({ metric }) => metric),
+        prepared,
+      ),
+    );
   };
   const samples =
     options.resamples > 0
@@ -96,7 +113,13 @@ function clipped(metric: string, ci: [number, number] | undefined): [number, num
 }
 
 function sameMetrics(a: Statistic[], b: Statistic[]): boolean {
-  return a.length === b.length && a.every((statistic, s) => statistic.metrics.length === b[s].metrics.length && statistic.metrics.every(({ metric }, k) => metric === b[s].metrics[k].metric));
+  return (
+    a.length === b.length &&
+    a.every(
+      (statistic, s) =>
+        statistic.metrics.length === b[s].metrics.length && statistic.metrics.every(({ metric }, k) => metric === b[s].metrics[k].metric),
+    )
+  );
 }
 
 /** An estimator of the named metrics, each computed by whichever of `prepared` has it (NaN if none). */
@@ -132,7 +155,12 @@ function sortByRegistry(found: Array<[string, MetricValue]>): Array<[string, Met
 }
 
 /** One metric of a scope as a function of instance weights (NaN where the scope lacks it), and its n. */
-function metricFunction(table: RecordTable, scope: Scope, metric: string, options: MetricOptions): { evaluate: (weights: Float64Array) => number; n: number } {
+function metricFunction(
+  table: RecordTable,
+  scope: Scope,
+  metric: string,
+  options: MetricOptions,
+): { evaluate: (weights: Float64Array) => number; n: number } {
   const prepared = prepareStatistics(table, scope, options);
   const estimator = alignedEstimator([metric], prepared);
   const n = prepared.flatMap((statistic) => statistic.metrics).find((info) => info.metric === metric)?.n ?? 0;

@@ -67,7 +67,13 @@ function orderOfRows(table: RecordTable, ordering: Ordering, rows: number[]): In
   return order;
 }
 
-export function sortRecords(table: RecordTable, ordering: Ordering, rows: number[], instances: number[], payload: Float64Array): SortedRecords {
+export function sortRecords(
+  table: RecordTable,
+  ordering: Ordering,
+  rows: number[],
+  instances: number[],
+  payload: Float64Array,
+): SortedRecords {
   const value = ordering.startsWith('confidence') ? table.confidence : table.latencyMs;
   const order = orderOfRows(table, ordering, rows);
   const sorted: SortedRecords = {

@@ -1,14 +1,6 @@
 /** Every metric evalgate computes: its HELM dimension, which direction is better, what it means. */
 
-export type Dimension =
-  | 'accuracy'
-  | 'calibration'
-  | 'robustness'
-  | 'fairness'
-  | 'bias'
-  | 'toxicity'
-  | 'efficiency'
-  | 'reliability';
+export type Dimension = 'accuracy' | 'calibration' | 'robustness' | 'fairness' | 'bias' | 'toxicity' | 'efficiency' | 'reliability';
 
 export const DIMENSIONS: readonly Dimension[] = [
   'accuracy',
@@ -38,26 +30,50 @@ export interface MetricDefinition {
 const UNIT = [0, 1] as const;
 const NON_NEGATIVE = [0, Infinity] as const;
 
-const define = (
-  name: string,
-  dimension: Dimension,
-  direction: Direction,
-  description: string,
-  pattern = name,
-): MetricDefinition => ({ name, pattern, dimension, direction, description, range: dimension === 'efficiency' ? NON_NEGATIVE : UNIT });
+const define = (name: string, dimension: Dimension, direction: Direction, description: string, pattern = name): MetricDefinition => ({
+  name,
+  pattern,
+  dimension,
+  direction,
+  description,
+  range: dimension === 'efficiency' ? NON_NEGATIVE : UNIT,
+});
 
 export const METRICS: readonly MetricDefinition[] = [
   define('accuracy', 'accuracy', 'higher', 'Mean `correct` over original (unperturbed) records.'),
   define('ece', 'calibration', 'lower', 'Expected calibration error, 10 equal-width confidence bins.'),
   define('ece_10_bin', 'calibration', 'lower', "HELM's expected calibration error, 10 equal-mass bins."),
   define('brier', 'calibration', 'lower', 'Mean squared difference between confidence and `correct`.'),
-  define('selective_cov_acc_area', 'calibration', 'higher', 'Area under the accuracy-coverage curve when answering the most confident first.'),
+  define(
+    'selective_cov_acc_area',
+    'calibration',
+    'higher',
+    'Area under the accuracy-coverage curve when answering the most confident first.',
+  ),
   define('selective_acc@10', 'calibration', 'higher', 'Accuracy on the 10% of records with the highest confidence.'),
   define('accuracy_robust', 'robustness', 'higher', 'Worst-case accuracy per instance over the original and its robustness perturbations.'),
   define('accuracy_fair', 'fairness', 'higher', 'Worst-case accuracy per instance over the original and its fairness perturbations.'),
-  define('worst_group_accuracy', 'fairness', 'higher', 'Lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).', 'worst_group_accuracy:<attr>'),
-  define('group_accuracy_gap', 'fairness', 'lower', 'Highest minus lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).', 'group_accuracy_gap:<attr>'),
-  define('group_accuracy', 'fairness', 'higher', 'Accuracy of the original records of one group, e.g. group_accuracy:dialect=aae.', 'group_accuracy:<attr>=<value>'),
+  define(
+    'worst_group_accuracy',
+    'fairness',
+    'higher',
+    'Lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).',
+    'worst_group_accuracy:<attr>',
+  ),
+  define(
+    'group_accuracy_gap',
+    'fairness',
+    'lower',
+    'Highest minus lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).',
+    'group_accuracy_gap:<attr>',
+  ),
+  define(
+    'group_accuracy',
+    'fairness',
+    'higher',
+    'Accuracy of the original records of one group, e.g. group_accuracy:dialect=aae.',
+    'group_accuracy:<attr>=<value>',
+  ),
   define('error_rate', 'reliability', 'lower', 'Share of all records (originals and perturbations) whose call failed.'),
   define('latency_p50_ms', 'efficiency', 'lower', 'Median latency in milliseconds (linear interpolation, as numpy).'),
   define('latency_p95_ms', 'efficiency', 'lower', '95th percentile latency in milliseconds (linear interpolation, as numpy).'),

@@ -16,7 +16,13 @@ export interface Scope {
 
 export const OVERALL = 'overall';
 
-function scopeOf(table: RecordTable, name: string, keep: (row: number) => boolean, instanceNumber: (instance: number) => number, instanceCount: number): Scope {
+function scopeOf(
+  table: RecordTable,
+  name: string,
+  keep: (row: number) => boolean,
+  instanceNumber: (instance: number) => number,
+  instanceCount: number,
+): Scope {
   const rows: number[] = [];
   const instances: number[] = [];
   for (let row = 0; row < table.size; row++) {
@@ -45,7 +51,13 @@ export function scopesOf(table: RecordTable): Scope[] {
     if (localNumber[instance] < 0) localNumber[instance] = instancesPerScenario[table.scenarioOf[row]]++;
   }
   const scenarioScopes = table.scenarios.map((name, scenario) =>
-    scopeOf(table, name, (row) => table.scenarioOf[row] === scenario, (instance) => localNumber[instance], instancesPerScenario[scenario]),
+    scopeOf(
+      table,
+      name,
+      (row) => table.scenarioOf[row] === scenario,
+      (instance) => localNumber[instance],
+      instancesPerScenario[scenario],
+    ),
   );
   return [overall, ...scenarioScopes];
 }

@@ -50,8 +50,10 @@ class SumsStatistic implements Statistic {
   }
 }
 
-const ratio = (slot: number) => ({ numerator, denominator }: SlotTotals) =>
-  denominator[slot] > 0 ? numerator[slot] / denominator[slot] : NaN;
+const ratio =
+  (slot: number) =>
+  ({ numerator, denominator }: SlotTotals) =>
+    denominator[slot] > 0 ? numerator[slot] / denominator[slot] : NaN;
 
 /** What the metric builders below add to: sums-based metrics, and statistics of their own. */
 interface Found {
@@ -199,7 +201,8 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
   found.addRatio('toxicity_rate', collected.toxic);
   found.addRatio('output_tokens_mean', collected.outputTokens);
   const { cost } = collected;
-  if (sums.count(cost) > 0) found.derived.push({ metric: 'cost_usd_total', n: sums.count(cost), derive: ({ numerator }) => numerator[cost] });
+  if (sums.count(cost) > 0)
+    found.derived.push({ metric: 'cost_usd_total', n: sums.count(cost), derive: ({ numerator }) => numerator[cost] });
 
   const { derived, statistics } = found;
   if (derived.length > 0) statistics.unshift(new SumsStatistic(sums.build(), derived));

@@ -27,9 +27,17 @@ export interface NamedRun {
 }
 
 /** Every candidate under every policy, against one baseline: the cells of a decision matrix. */
-export function gateAll(policies: LoadedPolicy[], candidates: NamedRun[], baseline: RunInput | undefined): Array<{ policy: string; candidate: string; report: GateReport }> {
+export function gateAll(
+  policies: LoadedPolicy[],
+  candidates: NamedRun[],
+  baseline: RunInput | undefined,
+): Array<{ policy: string; candidate: string; report: GateReport }> {
   const memo = new MetricsMemo();
   return policies.flatMap((policy) =>
-    candidates.map(({ name, run }) => ({ policy: policy.policy.name, candidate: name, report: gateRun({ policy, candidate: run, baseline }, memo) })),
+    candidates.map(({ name, run }) => ({
+      policy: policy.policy.name,
+      candidate: name,
+      report: gateRun({ policy, candidate: run, baseline }, memo),
+    })),
   );
 }

@@ -14,12 +14,14 @@ export interface LoadedPolicy {
   sha256: string;
 }
 
-
 /** "unknown metric" with a suggestion, or undefined for a metric the registry knows. */
 function metricProblem(name: string): string | undefined {
   if (lookupMetric(name)) return undefined;
   const [base, ...rest] = name.split(':');
-  const suggestion = closest(base, METRICS.map((metric) => metric.name));
+  const suggestion = closest(
+    base,
+    METRICS.map((metric) => metric.name),
+  );
   const family = suggestion && lookupMetric(`${suggestion}:x`) ? `${suggestion}:${rest.join(':') || '<attr>'}` : suggestion;
   const custom = 'or, for a metric from another tool, give its direction: higher | lower';
   if (family && family !== name) return `unknown metric "${name}" (did you mean ${family}?)`;
@@ -33,15 +35,21 @@ function metricProblem(name: string): string | undefined {
  */
 function metricPaths(raw: unknown): Array<{ path: Path; directed: boolean }> {
   const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-  const record = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
+  const record = (value: unknown): Record<string, unknown> =>
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
   const checks = list(record(raw).checks).map(record);
   const directed = new Set(checks.filter((check) => check.direction !== undefined).map((check) => check.metric));
   const paths = checks.map((check, index) => ({ path: ['checks', index, 'metric'] as Path, directed: check.direction !== undefined }));
   list(record(raw).tradeoffs).forEach((tradeoff, index) => {
     for (const side of ['allow', 'when']) {
-      list(record(tradeoff)[side]).map(record).forEach((term, termIndex) => {
-        paths.push({ path: ['tradeoffs', index, side, termIndex, 'metric'], directed: term.direction !== undefined || directed.has(term.metric) });
-      });
+      list(record(tradeoff)[side])
+        .map(record)
+        .forEach((term, termIndex) => {
+          paths.push({
+            path: ['tradeoffs', index, side, termIndex, 'metric'],
+            directed: term.direction !== undefined || directed.has(term.metric),
+          });
+        });
     }
   });
   return paths;
@@ -61,8 +69,14 @@ export function parsePolicy(text: string, file: string): LoadedPolicy {
     parsed: (parsed, report) => {
       parsed.tradeoffs.forEach((tradeoff, index) => {
         tradeoff.allow.forEach((term, termIndex) => {
-          const relaxed = parsed.checks.some((check) => check.metric === term.metric && check.scenario === term.scenario && check.max_regression !== undefined);
-          if (!relaxed) report(['tradeoffs', index, 'allow', termIndex], `no check of ${term.metric} (${term.scenario ?? 'overall'}) with a max_regression for this trade-off to relax`);
+          const relaxed = parsed.checks.some(
+            (check) => check.metric === term.metric && check.scenario === term.scenario && check.max_regression !== undefined,
+          );
+          if (!relaxed)
+            report(
+              ['tradeoffs', index, 'allow', termIndex],
+              `no check of ${term.metric} (${term.scenario ?? 'overall'}) with a max_regression for this trade-off to relax`,
+            );
         });
       });
     },

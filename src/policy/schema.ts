@@ -24,8 +24,14 @@ export const checkSchema = z
     max: z.number().optional().describe('The candidate must be at most this'),
     max_regression: budgetSchema.optional().describe('Worsening allowed against the baseline: metric units, or "N%" of the baseline'),
     severity: z.enum(['block', 'warn', 'off']).default('block'),
-    direction: z.enum(['higher', 'lower']).optional().describe('For a metric evalgate does not know (e.g. an imported hellaswag/acc_norm): which way is better'),
-    dimension: z.enum(DIMENSIONS as [Dimension, ...Dimension[]]).optional().describe("For such a metric: its HELM dimension in the report (default: accuracy)"),
+    direction: z
+      .enum(['higher', 'lower'])
+      .optional()
+      .describe('For a metric evalgate does not know (e.g. an imported hellaswag/acc_norm): which way is better'),
+    dimension: z
+      .enum(DIMENSIONS as [Dimension, ...Dimension[]])
+      .optional()
+      .describe('For such a metric: its HELM dimension in the report (default: accuracy)'),
     description: z.string().optional(),
   })
   .refine((check) => check.min !== undefined || check.max !== undefined || check.max_regression !== undefined, {
@@ -39,7 +45,14 @@ export const tradeoffSchema = z.strictObject({
     .min(1)
     .describe("Budgets that replace those checks' max_regression while the trade-off applies"),
   when: z
-    .array(z.strictObject({ metric: metricName, scenario: scope, min_improvement: budgetSchema, direction: z.enum(['higher', 'lower']).optional() }))
+    .array(
+      z.strictObject({
+        metric: metricName,
+        scenario: scope,
+        min_improvement: budgetSchema,
+        direction: z.enum(['higher', 'lower']).optional(),
+      }),
+    )
     .min(1)
     .describe('Improvements that must all be at least this large and statistically real'),
 });
@@ -51,14 +64,20 @@ export const settingsSchema = z.strictObject({
     .describe('A regression counts only if statistically real at this level; off = point estimates'),
   min_group_size: z.int().min(1).default(10),
   resamples: z.int().min(1).max(1_000_000).default(2000),
-  seed: z.int().min(0).max(2 ** 32 - 1).default(1),
+  seed: z
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .default(1),
   coverage: z
     .strictObject({
       min: z.number().gt(0).max(1).default(1).describe("The least share of the baseline's instances the candidate must have"),
       severity: z.enum(['block', 'warn', 'off']).default('warn'),
     })
     .default({ min: 1, severity: 'warn' })
-    .describe("Whether the candidate answered the baseline's instances (scenario and id; a failed call is no answer): fewer means failed calls, an incomplete run or a changed suite"),
+    .describe(
+      "Whether the candidate answered the baseline's instances (scenario and id; a failed call is no answer): fewer means failed calls, an incomplete run or a changed suite",
+    ),
 });
 
 export const policySchema = z.strictObject({

@@ -5,9 +5,18 @@
  * (OPENAI_API_KEY, PATH, GITHUB_*, ...) is passed on.
  */
 
-const RUNNER_SECRETS = new Set(['ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_URL', 'ACTIONS_RESULTS_URL', 'ACTIONS_CACHE_URL', 'ACTIONS_RUNTIME_URL']);
+const RUNNER_SECRETS = new Set([
+  'ACTIONS_RUNTIME_TOKEN',
+  'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
+  'ACTIONS_ID_TOKEN_REQUEST_URL',
+  'ACTIONS_RESULTS_URL',
+  'ACTIONS_CACHE_URL',
+  'ACTIONS_RUNTIME_URL',
+]);
 
 export function childEnvironment(environment: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   // Upper case: names are case-insensitive on Windows.
-  return Object.fromEntries(Object.entries(environment).filter(([name]) => !name.toUpperCase().startsWith('INPUT_') && !RUNNER_SECRETS.has(name.toUpperCase())));
+  return Object.fromEntries(
+    Object.entries(environment).filter(([name]) => !name.toUpperCase().startsWith('INPUT_') && !RUNNER_SECRETS.has(name.toUpperCase())),
+  );
 }

@@ -27,7 +27,12 @@ export class JsonLinesProcess {
 
   private start(): ChildProcessWithoutNullStreams {
     // Its own process group (POSIX), so that close() also reaches the programs the shell starts.
-    const child = spawn(this.command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'], env: childEnvironment(), detached: process.platform !== 'win32' });
+    const child = spawn(this.command, {
+      shell: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: childEnvironment(),
+      detached: process.platform !== 'win32',
+    });
     process.once('exit', this.killOnExit);
     child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     child.stdin.on('error', () => undefined); // a dead program is reported by 'exit'

@@ -20,85 +20,90 @@ function isNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value);
 }
 
-export function recordProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return `a record must be a JSON object, got ${show(value)}`;
-  }
-  const record = value as Record<string, unknown>;
+type Fields = Record<string, unknown>;
 
+/** Absent, or JSON null (which means absent). */
+const absent = (value: unknown) => value === undefined || value === null;
+
+function identityProblem(record: Fields): string | undefined {
   for (const field of ['scenario', 'id'] as const) {
     const text = record[field];
     if (typeof text !== 'string' || text.length === 0) {
       return `"${field}" is required and must be a non-empty string, got ${show(text)}`;
     }
   }
-
   const perturbation = record.perturbation;
-  if (perturbation !== undefined && perturbation !== null) {
-    if (typeof perturbation !== 'object' || Array.isArray(perturbation)) {
-      return `"perturbation" must be an object {"name", "kind"}, got ${show(perturbation)}`;
-    }
-    const { name, kind } = perturbation as Record<string, unknown>;
-    if (typeof name !== 'string' || name.length === 0) {
-      return `"perturbation.name" must be a non-empty string, got ${show(name)}`;
-    }
-    if (!PERTURBATION_KINDS.includes(kind as PerturbationKind)) {
-      return `"perturbation.kind" must be "robustness" or "fairness", got ${show(kind)}`;
-    }
+  if (absent(perturbation)) return undefined;
+  if (typeof perturbation !== 'object' || Array.isArray(perturbation)) {
+    return `"perturbation" must be an object {"name", "kind"}, got ${show(perturbation)}`;
   }
+  const { name, kind } = perturbation as Fields;
+  if (typeof name !== 'string' || name.length === 0) {
+    return `"perturbation.name" must be a non-empty string, got ${show(name)}`;
+  }
+  if (!PERTURBATION_KINDS.includes(kind as PerturbationKind)) {
+    return `"perturbation.kind" must be "robustness" or "fairness", got ${show(kind)}`;
+  }
+  return undefined;
+}
 
-  const error = record.error;
-  const failed = error !== undefined && error !== null;
+/** A record is scored (`correct`) or a failed call (`error`), never both. */
+function outcomeProblem(record: Fields): string | undefined {
+  const { error, correct } = record;
+  const failed = !absent(error);
   if (failed && typeof error !== 'string') return `"error" must be a string, got ${show(error)}`;
-
-  const correct = record.correct;
   if (failed) {
-    if (correct !== undefined && correct !== null) {
-      return `"correct" must be absent when "error" is set (a failed call has no score), got ${show(correct)}`;
-    }
-  } else if (correct === undefined || correct === null) {
-    return `"correct" is required (a number in [0, 1]) unless "error" is set`;
-  } else if (!isNumber(correct) || correct < 0 || correct > 1) {
-    return `"correct" must be a number in [0, 1], got ${show(correct)}`;
+    return absent(correct) ? undefined : `"correct" must be absent when "error" is set (a failed call has no score), got ${show(correct)}`;
   }
+  if (absent(correct)) return `"correct" is required (a number in [0, 1]) unless "error" is set`;
+  if (!isNumber(correct) || correct < 0 || correct > 1) return `"correct" must be a number in [0, 1], got ${show(correct)}`;
+  return undefined;
+}
 
+function numbersProblem(record: Fields): string | undefined {
   for (const field of UNIT_FIELDS) {
     const number = record[field];
-    if (number !== undefined && number !== null && (!isNumber(number) || number < 0 || number > 1)) {
+    if (!absent(number) && (!isNumber(number) || number < 0 || number > 1)) {
       return `"${field}" must be a number in [0, 1], got ${show(number)}`;
     }
   }
   for (const field of NON_NEGATIVE_FIELDS) {
     const number = record[field];
-    if (number !== undefined && number !== null && (!isNumber(number) || number < 0)) {
+    if (!absent(number) && (!isNumber(number) || number < 0)) {
       return `"${field}" must be a non-negative number, got ${show(number)}`;
     }
   }
+  return undefined;
+}
 
-  const groups = record.groups;
-  if (groups !== undefined && groups !== null) {
-    if (typeof groups !== 'object' || Array.isArray(groups)) {
-      return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
-    }
-    for (const [attribute, groupValue] of Object.entries(groups)) {
-      if (typeof groupValue !== 'string' && !isNumber(groupValue) && typeof groupValue !== 'boolean') {
-        return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
-      }
+function groupsProblem(groups: unknown): string | undefined {
+  if (absent(groups)) return undefined;
+  if (typeof groups !== 'object' || Array.isArray(groups)) {
+    return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
+  }
+  for (const [attribute, groupValue] of Object.entries(groups as Fields)) {
+    if (typeof groupValue !== 'string' && !isNumber(groupValue) && typeof groupValue !== 'boolean') {
+      return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
     }
   }
+  return undefined;
+}
 
-  const prediction = record.prediction;
-  if (prediction !== undefined && prediction !== null && typeof prediction !== 'string') {
-    return `"prediction" must be a string, got ${show(prediction)}`;
-  }
-  const references = record.references;
-  if (
-    references !== undefined &&
-    references !== null &&
-    typeof references !== 'string' &&
-    !(Array.isArray(references) && references.every((reference) => typeof reference === 'string'))
-  ) {
+function textsProblem({ prediction, references }: Fields): string | undefined {
+  if (!absent(prediction) && typeof prediction !== 'string') return `"prediction" must be a string, got ${show(prediction)}`;
+  const listOfStrings = Array.isArray(references) && references.every((reference) => typeof reference === 'string');
+  if (!absent(references) && typeof references !== 'string' && !listOfStrings) {
     return `"references" must be a string or an array of strings, got ${show(references)}`;
   }
   return undefined;
+}
+
+export function recordProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return `a record must be a JSON object, got ${show(value)}`;
+  }
+  const record = value as Fields;
+  return (
+    identityProblem(record) ?? outcomeProblem(record) ?? numbersProblem(record) ?? groupsProblem(record.groups) ?? textsProblem(record)
+  );
 }

@@ -14,7 +14,8 @@ const VERDICT_MARK: Record<string, string> = { pass: 'ship (pass)', warn: 'ship 
 
 /** What stops (or worries) a candidate under a policy, shortly. */
 function blockers(report: GateReport): string[] {
-  const coverage = report.coverage && report.coverage.status !== 'pass' ? [`${report.coverage.status}: coverage: ${report.coverage.reason}`] : [];
+  const coverage =
+    report.coverage && report.coverage.status !== 'pass' ? [`${report.coverage.status}: coverage: ${report.coverage.reason}`] : [];
   return [
     ...coverage,
     ...report.checks
@@ -25,7 +26,8 @@ function blockers(report: GateReport): string[] {
 
 /** The decision matrix: which candidate each policy would ship, and why not the others. */
 export function decisionMatrixText(policies: string[], candidates: string[], cells: DecisionCell[]): string {
-  const cell = (policy: string, candidate: string) => cells.find((entry) => entry.policy === policy && entry.candidate === candidate)!.report;
+  const cell = (policy: string, candidate: string) =>
+    cells.find((entry) => entry.policy === policy && entry.candidate === candidate)!.report;
   const table = markdownTable([
     ['policy \\ candidate', ...candidates],
     ...policies.map((policy) => [policy, ...candidates.map((candidate) => VERDICT_MARK[cell(policy, candidate).verdict])]),

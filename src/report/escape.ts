@@ -48,5 +48,7 @@ export function escapeTerminal(text: string): string {
 
 /** A label inside a mermaid block: one line, no quote or backtick to end it, and cut like other data. */
 export function mermaidLabel(text: string): string {
-  return `"${cut(text).replace(CONTROL, ' ').replace(/["\\`]/g, ' ')}"`;
+  return `"${cut(text)
+    .replace(CONTROL, ' ')
+    .replace(/["\\`]/g, ' ')}"`;
 }

@@ -3,6 +3,11 @@ import { lookupMetric } from '../metrics/registry.js';
 
 /** Number formatting and the metric table rows shared by the text and markdown reports. */
 
+/** "1 check", "2 checks": a count and its noun, plural unless the count is 1. */
+export function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
+
 /** 1 decimal from 100 up, 4 decimals down to 0.001, 3 significant digits below; no trailing zeros. */
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);

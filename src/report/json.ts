@@ -65,7 +65,8 @@ function thresholdText(result: CheckResult): string {
   if (check.min !== undefined) parts.push(`>= ${check.min}`);
   if (check.max !== undefined) parts.push(`<= ${check.max}`);
   if (check.max_regression !== undefined) {
-    const relaxed = result.budget && result.budget.from !== 'the check' ? ` (${result.budget.value.toPrecision(3)} by ${result.budget.from})` : '';
+    const relaxed =
+      result.budget && result.budget.from !== 'the check' ? ` (${result.budget.value.toPrecision(3)} by ${result.budget.from})` : '';
     parts.push(`regression <= ${check.max_regression}${relaxed}`);
   }
   return parts.join(', ');
@@ -113,7 +114,10 @@ const runSummary = z.object({
   kind: z.enum(['records', 'metrics']),
   records: z.int().nonnegative().nullable(),
   instances: z.int().nonnegative().nullable(),
-  commit: z.string().regex(/^[0-9a-f]{40}$/).optional(),
+  commit: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/)
+    .optional(),
 });
 const gateReportSchema = z.object({
   version: z.literal(1),
@@ -185,6 +189,7 @@ export function parseGateReport(text: string, file: string): GateReport {
   }
   const report = parsed.data as GateReport;
   const verdict = decideVerdict(report.checks, report.coverage?.status);
-  if (verdict !== report.verdict) throw new InputError(file, undefined, `the verdict "${report.verdict}" does not follow from the checks (they give "${verdict}")`);
+  if (verdict !== report.verdict)
+    throw new InputError(file, undefined, `the verdict "${report.verdict}" does not follow from the checks (they give "${verdict}")`);
   return report;
 }

@@ -8,7 +8,14 @@ import { codeSpan, escapeHtml, escapeMarkdown, mermaidLabel } from './escape.js'
 /** GitHub's limit on a comment is 65,536 characters; stay under it. */
 export const MAX_COMMENT_CHARACTERS = 65000;
 
-const STATUS_ICON: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', warn: '⚠️ warn', skipped: '⏭️ skipped', error: '💥 error', off: '➖ off' };
+const STATUS_ICON: Record<string, string> = {
+  pass: '✅ pass',
+  fail: '❌ fail',
+  warn: '⚠️ warn',
+  skipped: '⏭️ skipped',
+  error: '💥 error',
+  off: '➖ off',
+};
 const VERDICT_ICON: Record<string, string> = { pass: '✅', warn: '⚠️', fail: '❌' };
 
 type CheckRow = GateReport['checks'][number];
@@ -17,7 +24,12 @@ export function changeText(check: CheckRow): string {
   const comparison = check.comparison;
   if (!comparison) return '-';
   const sign = comparison.change > 0 ? '+' : '';
-  const evidence = comparison.method === 'paired' && comparison.pWorse !== undefined ? ` (p worse ${comparison.pWorse.toPrecision(2)})` : comparison.method === 'summary' ? ' (point estimates)' : '';
+  const evidence =
+    comparison.method === 'paired' && comparison.pWorse !== undefined
+      ? ` (p worse ${comparison.pWorse.toPrecision(2)})`
+      : comparison.method === 'summary'
+        ? ' (point estimates)'
+        : '';
   return `${sign}${formatNumber(comparison.change)}${evidence}`;
 }
 
@@ -45,7 +57,12 @@ export interface MarkdownOptions {
 
 function verdictLine(report: GateReport, waivedBy: string | undefined): string {
   const { blocking, warnings } = countOutcomes(report.checks, report.coverage?.status);
-  const counts = [blocking && `${blocking} blocking check${blocking > 1 ? 's' : ''} failed`, warnings && `${warnings} warning${warnings > 1 ? 's' : ''}`].filter(Boolean).join(', ');
+  const counts = [
+    blocking && `${blocking} blocking check${blocking > 1 ? 's' : ''} failed`,
+    warnings && `${warnings} warning${warnings > 1 ? 's' : ''}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   const waiver = waivedBy !== undefined && report.verdict === 'fail' ? ` (waived by label ${escapeMarkdown(waivedBy)})` : '';
   const baseline = report.baseline ? '' : ' · no baseline: regression budgets were skipped';
   return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline}`;
@@ -53,7 +70,15 @@ function verdictLine(report: GateReport, waivedBy: string | undefined): string {
 
 /** A mermaid bar/line chart of candidate vs baseline for the checked metrics on a 0-1 scale. */
 function chart(report: GateReport): string | undefined {
-  const points = report.checks.filter((check) => check.candidate && check.comparison && check.candidate.value >= 0 && check.candidate.value <= 1 && check.comparison.baseline >= 0 && check.comparison.baseline <= 1);
+  const points = report.checks.filter(
+    (check) =>
+      check.candidate &&
+      check.comparison &&
+      check.candidate.value >= 0 &&
+      check.candidate.value <= 1 &&
+      check.comparison.baseline >= 0 &&
+      check.comparison.baseline <= 1,
+  );
   if (points.length < 2) return undefined;
   const label = (check: CheckRow) => mermaidLabel(`${check.metric}${check.scope === 'overall' ? '' : ` (${check.scope})`}`);
   return [
@@ -92,7 +117,9 @@ export function gateMarkdown(report: GateReport, { minGroupSize = 10, waivedBy }
     for (const dimension of DIMENSIONS) {
       const inDimension = regressions.filter((check) => check.dimension === dimension);
       for (const check of inDimension) {
-        parts.push(`- **${dimension}** · ${STATUS_ICON[check.status]} ${codeSpan(check.metric)} (${escapeMarkdown(check.scope)}): ${escapeMarkdown(check.reasons.join('; '))}`);
+        parts.push(
+          `- **${dimension}** · ${STATUS_ICON[check.status]} ${codeSpan(check.metric)} (${escapeMarkdown(check.scope)}): ${escapeMarkdown(check.reasons.join('; '))}`,
+        );
       }
     }
     parts.push('');
@@ -100,7 +127,9 @@ export function gateMarkdown(report: GateReport, { minGroupSize = 10, waivedBy }
   if (report.tradeoffs.length > 0) {
     parts.push('### Trade-offs', '');
     for (const tradeoff of report.tradeoffs) {
-      parts.push(`- ${tradeoff.applied ? 'applied' : 'not applied'}: **${escapeMarkdown(tradeoff.name)}** — ${escapeMarkdown(tradeoff.reasons.join('; '))}`);
+      parts.push(
+        `- ${tradeoff.applied ? 'applied' : 'not applied'}: **${escapeMarkdown(tradeoff.name)}** — ${escapeMarkdown(tradeoff.reasons.join('; '))}`,
+      );
     }
     parts.push('');
   }
@@ -126,6 +155,7 @@ export function gateMarkdown(report: GateReport, { minGroupSize = 10, waivedBy }
     }
     text += `\n${detail}`;
   }
-  if (text.length > MAX_COMMENT_CHARACTERS) text = `${text.slice(0, MAX_COMMENT_CHARACTERS - 60)}\n\n_Report cut at the comment size limit._\n`;
+  if (text.length > MAX_COMMENT_CHARACTERS)
+    text = `${text.slice(0, MAX_COMMENT_CHARACTERS - 60)}\n\n_Report cut at the comment size limit._\n`;
   return text;
 }

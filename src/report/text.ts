@@ -10,12 +10,21 @@ const COLOURS: Record<string, string> = { pass: '32', warn: '33', fail: '31', er
 /** The gate's report for a terminal; ANSI colours only when asked (on a TTY). */
 export function gateText(report: GateReport, colour: boolean): string {
   const paint = (status: string, text: string) => (colour ? `\u001b[${COLOURS[status] ?? '0'}m${text}\u001b[0m` : text);
-  const lines = [`evalgate: ${paint(report.verdict, report.verdict.toUpperCase())} · policy ${shown(report.policy.name)}${report.baseline ? '' : ' · no baseline: regression budgets skipped'}`, ''];
-  if (report.coverage && report.coverage.status !== 'pass') lines.push(`  ${paint(report.coverage.status, report.coverage.status.padEnd(5))} coverage: ${shown(report.coverage.reason)}`);
+  const lines = [
+    `evalgate: ${paint(report.verdict, report.verdict.toUpperCase())} · policy ${shown(report.policy.name)}${report.baseline ? '' : ' · no baseline: regression budgets skipped'}`,
+    '',
+  ];
+  if (report.coverage && report.coverage.status !== 'pass')
+    lines.push(`  ${paint(report.coverage.status, report.coverage.status.padEnd(5))} coverage: ${shown(report.coverage.reason)}`);
   for (const check of report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status))) {
-    lines.push(`  ${paint(check.status, check.status.padEnd(5))} ${check.dimension}: ${shown(check.metric)} (${shown(check.scope)}): ${shown(check.reasons.join('; '))}`);
+    lines.push(
+      `  ${paint(check.status, check.status.padEnd(5))} ${check.dimension}: ${shown(check.metric)} (${shown(check.scope)}): ${shown(check.reasons.join('; '))}`,
+    );
   }
-  for (const tradeoff of report.tradeoffs) lines.push(`  trade-off ${tradeoff.applied ? 'applied' : 'not applied'}: ${shown(tradeoff.name)}: ${shown(tradeoff.reasons.join('; '))}`);
+  for (const tradeoff of report.tradeoffs)
+    lines.push(
+      `  trade-off ${tradeoff.applied ? 'applied' : 'not applied'}: ${shown(tradeoff.name)}: ${shown(tradeoff.reasons.join('; '))}`,
+    );
   const rows = DIMENSIONS.flatMap((dimension) =>
     report.checks
       .filter((check) => check.dimension === dimension)

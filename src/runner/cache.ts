@@ -55,5 +55,8 @@ const OPTIONAL_NUMBERS = ['inputTokens', 'outputTokens', 'confidence', 'latencyM
 function isCompletion(value: unknown): value is Completion {
   if (typeof value !== 'object' || value === null) return false;
   const entry = value as Record<string, unknown>;
-  return typeof entry.text === 'string' && OPTIONAL_NUMBERS.every((name) => entry[name] === undefined || (typeof entry[name] === 'number' && Number.isFinite(entry[name])));
+  return (
+    typeof entry.text === 'string' &&
+    OPTIONAL_NUMBERS.every((name) => entry[name] === undefined || (typeof entry[name] === 'number' && Number.isFinite(entry[name])))
+  );
 }

@@ -30,8 +30,12 @@ export async function mergeShards(files: string[], expected?: string[]): Promise
   const wanted = new Set(expected);
   const unexpected = [...byKey.keys()].filter((key) => !wanted.has(key));
   if (missing.length > 0 || unexpected.length > 0) {
-    const list = (keys: string[]) => keys.slice(0, 5).map(describeKey).join(', ') + (keys.length > 5 ? `, and ${keys.length - 5} more` : '');
-    const problems = [missing.length > 0 && `${missing.length} examples of the suite are in no shard (${list(missing)})`, unexpected.length > 0 && `${unexpected.length} records are not in the suite (${list(unexpected)})`];
+    const list = (keys: string[]) =>
+      keys.slice(0, 5).map(describeKey).join(', ') + (keys.length > 5 ? `, and ${keys.length - 5} more` : '');
+    const problems = [
+      missing.length > 0 && `${missing.length} examples of the suite are in no shard (${list(missing)})`,
+      unexpected.length > 0 && `${unexpected.length} records are not in the suite (${list(unexpected)})`,
+    ];
     throw new InputError(files.join(', '), undefined, problems.filter(Boolean).join('; '));
   }
   return expected.map((key) => byKey.get(key)!);

@@ -3,7 +3,11 @@
  * 10% with the rate and the time left. `write` gets text as it should appear (bar updates start with
  * "\r"; log lines end with "\n").
  */
-export function progressReporter(write: (text: string) => void, interactive: boolean, now: () => number = Date.now): (done: number, total: number) => void {
+export function progressReporter(
+  write: (text: string) => void,
+  interactive: boolean,
+  now: () => number = Date.now,
+): (done: number, total: number) => void {
   const started = now();
   let lastTenth = 0;
   return (done, total) => {
@@ -12,7 +16,9 @@ export function progressReporter(write: (text: string) => void, interactive: boo
     if (interactive) {
       const width = 30;
       const filled = Math.round((done / total) * width);
-      write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s ETA ${eta}s${done === total ? '\n' : ''}`);
+      write(
+        `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s ETA ${eta}s${done === total ? '\n' : ''}`,
+      );
       return;
     }
     const tenth = Math.floor((done / total) * 10);

@@ -79,7 +79,10 @@ export interface LoadedSuite {
 const instanceSchema = z.looseObject({
   id: z.union([z.string().min(1), z.number()]).transform(String),
   input: z.string().optional(),
-  messages: z.array(z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })).min(1).optional(),
+  messages: z
+    .array(z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string() }))
+    .min(1)
+    .optional(),
   references: z
     .union([z.string(), z.array(z.string()).min(1, 'needs at least one reference: an instance without one cannot be scored')])
     .transform((value) => (Array.isArray(value) ? value : [value])),
@@ -110,7 +113,8 @@ async function readInstances(file: string, shownAs: string): Promise<Instance[]>
       throw new InputError(shownAs, index + 1, `"${issue.path.join('.') || 'instance'}": ${issue.message.replace(/^Invalid input: /, '')}`);
     }
     const instance = parsed.data as Instance;
-    if ((instance.input === undefined) === (instance.messages === undefined)) throw new InputError(shownAs, index + 1, 'an instance needs exactly one of "input" and "messages"');
+    if ((instance.input === undefined) === (instance.messages === undefined))
+      throw new InputError(shownAs, index + 1, 'an instance needs exactly one of "input" and "messages"');
     if (seen.has(instance.id)) throw new InputError(shownAs, index + 1, `"id" ${instance.id} appears twice`);
     seen.add(instance.id);
     instances.push(instance);

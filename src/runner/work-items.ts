@@ -55,7 +55,13 @@ export function workItems(loaded: LoadedSuite, shard?: Shard): WorkItem[] {
         // The prompt lists the variant's own choices and references: the ones it is scored against.
         const perturbed = { ...instance, references: variant.references, choices: variant.choices };
         items.push({
-          request: { scenario: scenario.name, id: instance.id, perturbation: name, messages: messagesFor(scenario, perturbed, variant.input), settings },
+          request: {
+            scenario: scenario.name,
+            id: instance.id,
+            perturbation: name,
+            messages: messagesFor(scenario, perturbed, variant.input),
+            settings,
+          },
           base: { ...base, perturbation: variant.perturbation, input: variant.input, references: variant.references } as EvalRecord,
           references: variant.references,
           choices: variant.choices,

@@ -22,7 +22,13 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
  * weights[instanceOf[i]] times, `total` copies in all. The same as quantileSorted on the expanded list.
  * It walks in from the nearer end, so the high percentiles cost little.
  */
-export function weightedQuantileSorted(sorted: Float64Array, instanceOf: Int32Array, weights: Float64Array, total: number, q: number): number {
+export function weightedQuantileSorted(
+  sorted: Float64Array,
+  instanceOf: Int32Array,
+  weights: Float64Array,
+  total: number,
+  q: number,
+): number {
   if (total <= 0) return NaN;
   const h = (total - 1) * q;
   const lowRank = Math.floor(h);

@@ -12,7 +12,12 @@ export function sortRowsByValue(values: Float64Array, rows: Int32Array): Int32Ar
   let nextKeys = new Uint32Array(2 * n);
   let nextOrder = new Int32Array(n);
   const start = new Int32Array(65536);
-  for (const [word, shift] of [[0, 0], [0, 16], [1, 0], [1, 16]] as const) {
+  for (const [word, shift] of [
+    [0, 0],
+    [0, 16],
+    [1, 0],
+    [1, 16],
+  ] as const) {
     start.fill(0);
     for (let index = 0; index < n; index++) start[(keys[2 * index + word] >>> shift) & 0xffff]++;
     if (n === 0 || start[(keys[word] >>> shift) & 0xffff] === n) continue; // one digit for all: nothing to do

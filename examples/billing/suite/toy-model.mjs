@@ -19,6 +19,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   const [, answer, confidence] = rules.find(([pattern]) => pattern.test(customer)) ?? [null, 'deny', 0.4];
   const delay = Number(process.env.TOY_MODEL_DELAY_MS ?? 0);
   setTimeout(() => {
-    process.stdout.write(`${JSON.stringify({ id: request.id, text: answer, confidence, input_tokens: Math.ceil(text.length / 4), output_tokens: 2 })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ id: request.id, text: answer, confidence, input_tokens: Math.ceil(text.length / 4), output_tokens: 2 })}\n`,
+    );
   }, delay);
 });

@@ -66,9 +66,13 @@ export async function restoreBaseline(policyName: string, sha: string): Promise<
   }
   try {
     await rm(DIRECTORY, { recursive: true, force: true });
-    const matched = await cache.restoreCache([DIRECTORY], `${keyPrefix('baseline', policyName)}${sha}`, [keyPrefix('baseline', policyName)]);
+    const matched = await cache.restoreCache([DIRECTORY], `${keyPrefix('baseline', policyName)}${sha}`, [
+      keyPrefix('baseline', policyName),
+    ]);
     if (!matched) {
-      core.warning(`No baseline for policy ${policyName} in the Actions cache (or the cache could not be reached): regression checks are skipped.`);
+      core.warning(
+        `No baseline for policy ${policyName} in the Actions cache (or the cache could not be reached): regression checks are skipped.`,
+      );
       return undefined;
     }
     const meta = JSON.parse(await readFile(join(DIRECTORY, META), 'utf8')) as BaselineMeta;
@@ -87,12 +91,13 @@ export async function restoreBaseline(policyName: string, sha: string): Promise<
 /** Where `evalgate run` keeps completions in the action; persisted in the Actions cache per suite. */
 export const COMPLETIONS_DIRECTORY = join('.evalgate', 'completions');
 
-
 /** Brings back the completions an earlier run cached (newest first); warns when it cannot. */
 export async function restoreCompletions(suiteName: string, sha: string): Promise<void> {
   if (!cache.isFeatureAvailable()) return;
   try {
-    const matched = await cache.restoreCache([COMPLETIONS_DIRECTORY], `${keyPrefix('completions', suiteName)}${sha}`, [keyPrefix('completions', suiteName)]);
+    const matched = await cache.restoreCache([COMPLETIONS_DIRECTORY], `${keyPrefix('completions', suiteName)}${sha}`, [
+      keyPrefix('completions', suiteName),
+    ]);
     core.info(matched ? `Completion cache restored (${matched}).` : 'No completion cache yet.');
   } catch (error) {
     core.warning(`The completion cache could not be restored: ${(error as Error).message}`);

@@ -44,7 +44,9 @@ export async function upsertComment(octokit: Octokit, target: CommentTarget, mar
   const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
   // Ours: it starts with the marker, and was written by this user, or (when the token cannot say who
   // it is) by a bot, as github-actions[bot] and every GitHub App are; never a person's comment.
-  const mine = comments.find((comment) => comment.body?.startsWith(marker) && (login ? comment.user?.login === login : comment.user?.type === 'Bot'));
+  const mine = comments.find(
+    (comment) => comment.body?.startsWith(marker) && (login ? comment.user?.login === login : comment.user?.type === 'Bot'),
+  );
   if (mine) {
     if (mine.body === body) return { url: mine.html_url, action: 'unchanged' };
     const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: mine.id, body });

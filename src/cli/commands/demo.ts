@@ -35,6 +35,8 @@ export function registerDemo(program: Command, { io }: CommandContext): void {
           at('examples/billing/baseline.jsonl'),
         ),
       );
-      io.stdout(`\nOne gate in detail: evalgate gate --policy ${at('policies/customer-support.yml')} --candidate ${at('examples/billing/candidate-a.jsonl')} --baseline ${at('examples/billing/baseline.jsonl')}\n`);
+      io.stdout(
+        `\nOne gate in detail: evalgate gate --policy ${at('policies/customer-support.yml')} --candidate ${at('examples/billing/candidate-a.jsonl')} --baseline ${at('examples/billing/baseline.jsonl')}\n`,
+      );
     });
 }

@@ -25,14 +25,22 @@ export function registerImport(program: Command, { io }: CommandContext): void {
     .option('--group-vars <names>', 'promptfoo: test variables to keep as groups, comma-separated')
     .option('--summary', "helm: HELM's own summary numbers (stats.json) as a metrics file instead of records")
     .action(async (path: string, flags: ImportFlags) => {
-      if (!IMPORT_FORMATS.includes(flags.from as ImportFormat)) throw new UsageError(`--from ${flags.from} is not supported; supported: ${IMPORT_FORMATS.join(', ')}`);
+      if (!IMPORT_FORMATS.includes(flags.from as ImportFormat))
+        throw new UsageError(`--from ${flags.from} is not supported; supported: ${IMPORT_FORMATS.join(', ')}`);
       const groupVars = flags.groupVars
         ?.split(',')
         .map((name) => name.trim())
         .filter(Boolean);
-      const imported = await importResults(flags.from as ImportFormat, path, { provider: flags.provider, groupVars, summary: flags.summary });
+      const imported = await importResults(flags.from as ImportFormat, path, {
+        provider: flags.provider,
+        groupVars,
+        summary: flags.summary,
+      });
       await writeImported(flags.out, imported);
-      const what = imported.kind === 'metrics' ? `${Object.keys(imported.report.overall).length} summary metrics` : `${imported.records.length} records`;
+      const what =
+        imported.kind === 'metrics'
+          ? `${Object.keys(imported.report.overall).length} summary metrics`
+          : `${imported.records.length} records`;
       io.stderr(`evalgate: ${what} from ${path} to ${flags.out}\n`);
     });
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { writeRecords } from '../../records/write.js';
+import { count } from '../../report/format.js';
 import { mergeShards } from '../../runner/merge.js';
 import { loadSuite } from '../../runner/suite.js';
 import { exampleKeys } from '../../runner/work-items.js';
@@ -16,6 +17,6 @@ export function registerMerge(program: Command, { io }: CommandContext): void {
       const expected = flags.suite ? exampleKeys(await loadSuite(flags.suite)) : undefined;
       const records = await mergeShards(files, expected);
       await writeRecords(flags.out, records);
-      io.stderr(`evalgate: ${records.length} records from ${files.length} shards to ${flags.out}\n`);
+      io.stderr(`evalgate: ${count(records.length, 'record')} from ${count(files.length, 'shard')} to ${flags.out}\n`);
     });
 }

@@ -13,7 +13,12 @@ export function registerMetrics(program: Command, { io }: CommandContext): void 
     .option('--json', 'print {"overall": {...}, "scenarios": {...}} as JSON on stdout and nothing else')
     .option('--seed <n>', 'seed of the bootstrap', integerOption(0, 2 ** 32 - 1), DEFAULT_COMPUTE_OPTIONS.seed)
     .option('--resamples <n>', 'bootstrap resamples (0: no intervals)', integerOption(0, 1_000_000), DEFAULT_COMPUTE_OPTIONS.resamples)
-    .option('--min-group-size <n>', 'smallest group counted in worst-group and gap metrics', integerOption(1, Number.MAX_SAFE_INTEGER), DEFAULT_COMPUTE_OPTIONS.minGroupSize)
+    .option(
+      '--min-group-size <n>',
+      'smallest group counted in worst-group and gap metrics',
+      integerOption(1, Number.MAX_SAFE_INTEGER),
+      DEFAULT_COMPUTE_OPTIONS.minGroupSize,
+    )
     .action(async (records: string, flags: { json?: boolean; seed: number; resamples: number; minGroupSize: number }) => {
       const table = await loadRecordTable(records);
       const report = computeMetrics(table, { seed: flags.seed, resamples: flags.resamples, minGroupSize: flags.minGroupSize });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../errors.js';
 import { loadPolicy } from '../../policy/load.js';
+import { count } from '../../report/format.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type CommandContext } from '../io.js';
 
 export function registerValidate(program: Command, { io, setExitCode }: CommandContext): void {
@@ -13,7 +14,7 @@ export function registerValidate(program: Command, { io, setExitCode }: CommandC
       for (const file of files) {
         try {
           const { policy } = await loadPolicy(file);
-          io.stdout(`ok: ${file} (${policy.checks.length} checks, ${policy.tradeoffs.length} trade-offs)\n`);
+          io.stdout(`ok: ${file} (${count(policy.checks.length, 'check')}, ${count(policy.tradeoffs.length, 'trade-off')})\n`);
         } catch (error) {
           if (!(error instanceof ConfigError)) throw error;
           invalid = true;

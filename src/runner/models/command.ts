@@ -25,7 +25,12 @@ export function commandAdapter(command: string): ModelAdapter {
       }
       if (typeof response.error === 'string') throw new AdapterError(response.error, response.retryable === true);
       if (typeof response.text !== 'string') throw new AdapterError('the model command answered without "text"', false);
-      return { text: response.text, inputTokens: number(response.input_tokens), outputTokens: number(response.output_tokens), confidence: number(response.confidence) };
+      return {
+        text: response.text,
+        inputTokens: number(response.input_tokens),
+        outputTokens: number(response.output_tokens),
+        confidence: number(response.confidence),
+      };
     },
     close: () => program.close(),
   };

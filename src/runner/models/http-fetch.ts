@@ -14,7 +14,10 @@ export interface KeepAliveFetch {
 }
 
 export function keepAliveFetch(): KeepAliveFetch {
-  const agents = { 'http:': new HttpAgent({ keepAlive: true, maxSockets: 256 }), 'https:': new HttpsAgent({ keepAlive: true, maxSockets: 256 }) };
+  const agents = {
+    'http:': new HttpAgent({ keepAlive: true, maxSockets: 256 }),
+    'https:': new HttpsAgent({ keepAlive: true, maxSockets: 256 }),
+  };
   const send = (input: string | URL | Request, init: RequestInit = {}) => request(agents, input, init);
   return {
     fetch: send as typeof fetch,
@@ -27,18 +30,35 @@ async function request(agents: Record<'http:' | 'https:', HttpAgent>, input: str
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const headers: Record<string, string> = {};
   (init.headers instanceof Headers ? init.headers : new Headers(init.headers)).forEach((value, name) => (headers[name] = value));
-  const body = typeof init.body === 'string' ? init.body : init.body === undefined || init.body === null ? undefined : Buffer.from(await new Response(init.body).arrayBuffer());
+  const body =
+    typeof init.body === 'string'
+      ? init.body
+      : init.body === undefined || init.body === null
+        ? undefined
+        : Buffer.from(await new Response(init.body).arrayBuffer());
   return new Promise<Response>((resolve, reject) => {
-    const outgoing = send(url, { method: init.method ?? 'GET', headers, agent: agents[url.protocol as 'http:' | 'https:'], signal: init.signal ?? undefined }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', reject);
-      response.on('end', () => {
-        const status = response.statusCode ?? 500;
-        const payload = Buffer.concat(chunks);
-        resolve(new BufferedResponse(url.href, status, response.statusMessage ?? '', toHeaders(response.headers), payload) as unknown as Response);
-      });
-    });
+    const outgoing = send(
+      url,
+      { method: init.method ?? 'GET', headers, agent: agents[url.protocol as 'http:' | 'https:'], signal: init.signal ?? undefined },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const status = response.statusCode ?? 500;
+          const payload = Buffer.concat(chunks);
+          resolve(
+            new BufferedResponse(
+              url.href,
+              status,
+              response.statusMessage ?? '',
+              toHeaders(response.headers),
+              payload,
+            ) as unknown as Response,
+          );
+        });
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(body);
   });

@@ -11,7 +11,13 @@ import { AdapterError, type ModelAdapter } from './types.js';
 export async function openaiAdapter(model: string, baseURL?: string): Promise<ModelAdapter> {
   const { default: OpenAI, APIError } = await import('openai');
   const transport = keepAliveFetch();
-  const client = new OpenAI({ apiKey: process.env.OPENAI_API_KEY ?? 'not-needed', baseURL, maxRetries: 0, logLevel: 'off', fetch: transport.fetch });
+  const client = new OpenAI({
+    apiKey: process.env.OPENAI_API_KEY ?? 'not-needed',
+    baseURL,
+    maxRetries: 0,
+    logLevel: 'off',
+    fetch: transport.fetch,
+  });
   let logprobs = true;
   return {
     id: `openai:${client.baseURL}:${model}`,
@@ -47,7 +53,11 @@ export async function openaiAdapter(model: string, baseURL?: string): Promise<Mo
           if (signal.aborted) throw new AdapterError('timed out', true);
           if (error instanceof APIError && error.status !== undefined) {
             const retryable = error.status === 429 || error.status >= 500 || error.status === 408;
-            throw new AdapterError(`HTTP ${error.status}: ${error.message}`, retryable, error.headers ? retryAfterMs(error.headers) : undefined);
+            throw new AdapterError(
+              `HTTP ${error.status}: ${error.message}`,
+              retryable,
+              error.headers ? retryAfterMs(error.headers) : undefined,
+            );
           }
           throw new AdapterError((error as Error).message, true); // network errors
         }

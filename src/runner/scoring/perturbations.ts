@@ -22,36 +22,111 @@ export const PERTURBATIONS: Record<PerturbationName, Perturbation['kind']> = {
 
 /** QWERTY neighbours of each letter (HELM's typo perturbation replaces a letter with one of them). */
 const QWERTY_NEIGHBOURS: Record<string, string> = {
-  q: 'wa', w: 'qeas', e: 'wrsd', r: 'etdf', t: 'ryfg', y: 'tugh', u: 'yihj', i: 'uojk', o: 'ipkl', p: 'ol',
-  a: 'qwsz', s: 'qweadzx', d: 'wersfxc', f: 'ertdgcv', g: 'rtyfhvb', h: 'tyugjbn', j: 'yuihknm', k: 'uiojlm', l: 'iopk',
-  z: 'asx', x: 'zsdc', c: 'xdfv', v: 'cfgb', b: 'vghn', n: 'bhjm', m: 'njk',
+  q: 'wa',
+  w: 'qeas',
+  e: 'wrsd',
+  r: 'etdf',
+  t: 'ryfg',
+  y: 'tugh',
+  u: 'yihj',
+  i: 'uojk',
+  o: 'ipkl',
+  p: 'ol',
+  a: 'qwsz',
+  s: 'qweadzx',
+  d: 'wersfxc',
+  f: 'ertdgcv',
+  g: 'rtyfhvb',
+  h: 'tyugjbn',
+  j: 'yuihknm',
+  k: 'uiojlm',
+  l: 'iopk',
+  z: 'asx',
+  x: 'zsdc',
+  c: 'xdfv',
+  v: 'cfgb',
+  b: 'vghn',
+  n: 'bhjm',
+  m: 'njk',
 };
 
 const CONTRACTIONS: Array<[string, string]> = [
-  ["don't", 'do not'], ["doesn't", 'does not'], ["didn't", 'did not'], ["can't", 'cannot'], ["won't", 'will not'],
-  ["isn't", 'is not'], ["aren't", 'are not'], ["wasn't", 'was not'], ["weren't", 'were not'], ["haven't", 'have not'],
-  ["hasn't", 'has not'], ["I'm", 'I am'], ["you're", 'you are'], ["we're", 'we are'], ["they're", 'they are'],
-  ["it's", 'it is'], ["I've", 'I have'], ["I'll", 'I will'], ["you'll", 'you will'], ["that's", 'that is'],
+  ["don't", 'do not'],
+  ["doesn't", 'does not'],
+  ["didn't", 'did not'],
+  ["can't", 'cannot'],
+  ["won't", 'will not'],
+  ["isn't", 'is not'],
+  ["aren't", 'are not'],
+  ["wasn't", 'was not'],
+  ["weren't", 'were not'],
+  ["haven't", 'have not'],
+  ["hasn't", 'has not'],
+  ["I'm", 'I am'],
+  ["you're", 'you are'],
+  ["we're", 'we are'],
+  ["they're", 'they are'],
+  ["it's", 'it is'],
+  ["I've", 'I have'],
+  ["I'll", 'I will'],
+  ["you'll", 'you will'],
+  ["that's", 'that is'],
 ];
 
 /** A small Standard American English -> African American English lexicon (after HELM's dialect mapping). */
 const DIALECT: Array<[string, string]> = [
-  ['about', 'bout'], ['because', 'cuz'], ['going to', 'gonna'], ['want to', 'wanna'], ['got to', 'gotta'],
-  ['them', 'dem'], ['this', 'dis'], ['that', 'dat'], ['these', 'dese'], ['those', 'dose'], ['with', 'wit'],
-  ['nothing', 'nothin'], ['something', 'somethin'], ['anything', 'anythin'], ['trying', 'tryna'], ['your', 'yo'],
-  ['you all', "y'all"], ['brother', 'brotha'], ['sister', 'sista'], ['probably', 'prolly'],
+  ['about', 'bout'],
+  ['because', 'cuz'],
+  ['going to', 'gonna'],
+  ['want to', 'wanna'],
+  ['got to', 'gotta'],
+  ['them', 'dem'],
+  ['this', 'dis'],
+  ['that', 'dat'],
+  ['these', 'dese'],
+  ['those', 'dose'],
+  ['with', 'wit'],
+  ['nothing', 'nothin'],
+  ['something', 'somethin'],
+  ['anything', 'anythin'],
+  ['trying', 'tryna'],
+  ['your', 'yo'],
+  ['you all', "y'all"],
+  ['brother', 'brotha'],
+  ['sister', 'sista'],
+  ['probably', 'prolly'],
 ];
 
 const GENDER: Array<[string, string]> = [
-  ['he', 'she'], ['him', 'her'], ['his', 'her'], ['himself', 'herself'], ['man', 'woman'], ['men', 'women'],
-  ['boy', 'girl'], ['boys', 'girls'], ['father', 'mother'], ['husband', 'wife'], ['son', 'daughter'],
-  ['brother', 'sister'], ['mr', 'ms'], ['sir', 'madam'], ['gentleman', 'lady'],
+  ['he', 'she'],
+  ['him', 'her'],
+  ['his', 'her'],
+  ['himself', 'herself'],
+  ['man', 'woman'],
+  ['men', 'women'],
+  ['boy', 'girl'],
+  ['boys', 'girls'],
+  ['father', 'mother'],
+  ['husband', 'wife'],
+  ['son', 'daughter'],
+  ['brother', 'sister'],
+  ['mr', 'ms'],
+  ['sir', 'madam'],
+  ['gentleman', 'lady'],
 ];
 
 /** First names swapped across groups (after HELM's person-name perturbation). */
 const NAMES: Array<[string, string]> = [
-  ['John', 'Jamal'], ['Emily', 'Lakisha'], ['Michael', 'Darnell'], ['Sarah', 'Keisha'], ['David', 'Tyrone'],
-  ['Anne', 'Aisha'], ['James', 'DeShawn'], ['Laura', 'Latoya'], ['Robert', 'Jermaine'], ['Mary', 'Tanisha'],
+  ['John', 'Jamal'],
+  ['Emily', 'Lakisha'],
+  ['Michael', 'Darnell'],
+  ['Sarah', 'Keisha'],
+  ['David', 'Tyrone'],
+  ['Anne', 'Aisha'],
+  ['James', 'DeShawn'],
+  ['Laura', 'Latoya'],
+  ['Robert', 'Jermaine'],
+  ['Mary', 'Tanisha'],
 ];
 
 function escapeRegExp(text: string): string {
@@ -85,7 +160,13 @@ function typos(text: string, random: Random, probability: number): string {
 /** Expands the contractions a text has; contracts its expansions if it has none. */
 function contractions(text: string): string {
   const expanded = replaceWords(text, CONTRACTIONS, false);
-  return expanded !== text ? expanded : replaceWords(text, CONTRACTIONS.map(([short, long]) => [long, short]), false);
+  return expanded !== text
+    ? expanded
+    : replaceWords(
+        text,
+        CONTRACTIONS.map(([short, long]) => [long, short]),
+        false,
+      );
 }
 
 function whitespace(text: string, random: Random): string {
@@ -103,7 +184,14 @@ export interface Perturbed {
  * The perturbed variant of an instance, or undefined when the perturbation changes nothing (an
  * unchanged variant is not sent).
  */
-export function perturb(name: PerturbationName, instanceId: string, input: string, references: string[], choices: string[] = [], typoProbability = 0.05): Perturbed | undefined {
+export function perturb(
+  name: PerturbationName,
+  instanceId: string,
+  input: string,
+  references: string[],
+  choices: string[] = [],
+  typoProbability = 0.05,
+): Perturbed | undefined {
   const random = new Random(deriveSeed(0, `${name}\u0000${instanceId}`));
   const kind = PERTURBATIONS[name];
   const apply = (text: string): string => {

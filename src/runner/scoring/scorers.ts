@@ -21,13 +21,7 @@ const ARTICLES = /(?<![\p{L}\p{N}_])(a|an|the)(?![\p{L}\p{N}_])/gu;
 
 /** HELM's normalize_text. */
 export function normalizeText(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(PUNCTUATION, '')
-    .replace(ARTICLES, ' ')
-    .split(/\s+/)
-    .filter(Boolean)
-    .join(' ');
+  return text.toLowerCase().replace(PUNCTUATION, '').replace(ARTICLES, ' ').split(/\s+/).filter(Boolean).join(' ');
 }
 
 /**
@@ -65,7 +59,13 @@ function choiceIndex(text: string, choices: string[]): number | undefined {
   return index < choices.length ? index : undefined;
 }
 
-export function score(scorer: ScorerName, prediction: string, references: string[], choices: string[] = [], options: ScorerOptions = {}): number {
+export function score(
+  scorer: ScorerName,
+  prediction: string,
+  references: string[],
+  choices: string[] = [],
+  options: ScorerOptions = {},
+): number {
   const best = (judge: (reference: string) => number) => references.reduce((max, reference) => Math.max(max, judge(reference)), 0);
   switch (scorer) {
     case 'exact_match':
