@@ -1,7 +1,42 @@
-// Lint: typescript-eslint's recommended rules with type information (for floating promises), plus
-// the house limits on size: no function over 80 lines, no source file over 400.
+// Lint: typescript-eslint's recommended rules with type information (for floating promises), the
+// house limits on size (no function over 80 lines, no source file over 400), and the rooms of src/:
+// what each folder may import (docs/architecture.md), so that data keeps flowing one way.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+/** Each room of src/ and the rooms it may import (errors.ts, at the top, any room may). */
+const ROOMS = {
+  config: [],
+  stats: [],
+  process: [],
+  records: ['stats'],
+  metrics: ['records', 'stats'],
+  runs: ['records', 'metrics'],
+  policy: ['config', 'metrics'],
+  gate: ['records', 'metrics', 'stats', 'runs', 'policy'],
+  report: ['records', 'metrics', 'runs', 'policy', 'gate'],
+  runner: ['records', 'stats', 'config', 'process'],
+  importers: ['records', 'metrics', 'runs'],
+  pipeline: ['metrics', 'runs', 'policy', 'gate', 'report'],
+  cli: ['config', 'stats', 'process', 'records', 'metrics', 'runs', 'policy', 'gate', 'report', 'runner', 'importers', 'pipeline'],
+  action: ['config', 'stats', 'process', 'records', 'metrics', 'runs', 'policy', 'gate', 'report', 'runner', 'importers', 'pipeline'],
+};
+
+/** The report reads gate's result types and the pure functions over them, nothing that decides. */
+const GATE_FOR_REPORT = ['!**/gate/types.js', '!**/gate/verdict.js'];
+
+function roomRules(room, allowed) {
+  const forbidden = Object.keys(ROOMS).filter((other) => other !== room && !allowed.includes(other));
+  const patterns = forbidden.map((other) => ({
+    group: [`**/${other}/*`, ...(room === 'report' && other === 'gate' ? GATE_FOR_REPORT : [])],
+    message: `src/${room}/ may import only ${allowed.join(', ') || 'nothing of the other rooms'} (docs/architecture.md).`,
+  }));
+  if (room === 'report')
+    patterns.push({ group: ['**/gate/*', ...GATE_FOR_REPORT], message: 'src/report/ reads only gate/types.ts and gate/verdict.ts.' });
+  // Only the action's shell talks to GitHub: everything else runs in the CLI too.
+  if (room !== 'action') patterns.push({ group: ['@actions/*'], message: 'Only src/action/ imports @actions/*.' });
+  return { files: [`src/${room}/**/*.ts`], rules: { 'no-restricted-imports': ['error', { patterns }] } };
+}
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', '**/*.mjs', '**/*.js', '!eslint.config.js'] },
@@ -24,11 +59,10 @@ export default tseslint.config(
     rules: {
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }],
       'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
-      // Only the action's shell talks to GitHub: everything else runs in the CLI too.
       'no-restricted-imports': ['error', { patterns: [{ group: ['@actions/*'], message: 'Only src/action/ imports @actions/*.' }] }],
     },
   },
-  { files: ['src/action/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
+  ...Object.entries(ROOMS).map(([room, allowed]) => roomRules(room, allowed)),
   // Test servers take async request handlers: a rejection there fails the test run loudly.
   {
     files: ['__tests__/**/*.ts'],

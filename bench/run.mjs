@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // npm run bench: (1) times `evalgate metrics --json` on 100k and 1M generated records beside the floor
 // (reading and JSON-parsing the same file, nothing else); (2) simulates the gate's false alarms (A/A)
-// and power (bench/simulate-gate.ts). Writes both into README.md.
+// and power (bench/simulate-gate.ts).
 // (3) runs 2,000 requests through `evalgate run` against a local OpenAI-compatible endpoint, beside a
 // bare HTTP client's floor, on this Node and on Node 24 (from npm, into bench/out/node24 once).
 // (4) the same workload through promptfoo (installed from npm into bench/out/promptfoo once, on Node 22).
-// Options: --sizes 100000,1000000  --runs 5  --trials 1000  --only metrics|runner|promptfoo|simulation  --no-readme
+// Prints every table, and writes each into docs/benchmarks.md between its markers
+// <!-- bench:start --> ... <!-- bench:end --> (likewise runner, promptfoo, simulation).
+// Options: --sizes 100000,1000000  --runs 5  --trials 1000  --only metrics|runner|promptfoo|simulation
+//          --no-docs (print only; --no-readme is the older name)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -19,6 +22,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     trials: { type: 'string', default: '1000' },
     only: { type: 'string' },
+    'no-docs': { type: 'boolean', default: false },
     'no-readme': { type: 'boolean', default: false },
   },
 });
@@ -57,12 +61,23 @@ async function measurePair(floorArgs, evalgateArgs) {
   return { floor: summary(floors), evalgate: summary(evalgates), ratio: median(evalgates.map((r, i) => r.seconds / floors[i].seconds)) };
 }
 
-/** Replaces the text between <!-- NAME:start --> and <!-- NAME:end --> in README.md. */
-function writeIntoReadme(name, text) {
-  if (values['no-readme']) return;
-  const readme = readFileSync('README.md', 'utf8');
+const benchmarksPage = 'docs/benchmarks.md';
+
+/** Replaces the text between <!-- NAME:start --> and <!-- NAME:end --> in docs/benchmarks.md. */
+function replaceBetweenMarkers(page, name, text) {
   const pattern = new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`);
-  writeFileSync('README.md', readme.replace(pattern, `<!-- ${name}:start -->\n${text}\n<!-- ${name}:end -->`));
+  if (!pattern.test(page)) return undefined;
+  return page.replace(pattern, () => `<!-- ${name}:start -->\n${text}\n<!-- ${name}:end -->`);
+}
+
+function writeIntoDocs(name, text) {
+  if (values['no-docs'] || values['no-readme']) return;
+  const updated = replaceBetweenMarkers(readFileSync(benchmarksPage, 'utf8'), name, text);
+  if (updated === undefined) {
+    process.stderr.write(`warning: ${benchmarksPage} has no <!-- ${name}:start --> ... <!-- ${name}:end --> markers; table not written\n`);
+    return;
+  }
+  writeFileSync(benchmarksPage, updated);
 }
 
 async function simulation() {
@@ -87,7 +102,7 @@ async function simulation() {
     `${result.trials} trials of each, ${result.resamples} resamples per gate (the policy default), measured ${new Date().toISOString().slice(0, 10)}.`,
   ].join('\n');
   process.stdout.write(`${text}\n`);
-  writeIntoReadme('simulation', text);
+  writeIntoDocs('simulation', text);
 }
 
 async function metricsBenchmark() {
@@ -100,21 +115,25 @@ async function metricsBenchmark() {
     }
     const megabytes = statSync(file).size / 1e6;
     process.stderr.write(`measuring ${size} records (${megabytes.toFixed(0)} MB), ${runs} runs each...\n`);
-    const { floor, evalgate, ratio } = await measurePair(['bench/measure.mjs', 'floor', file], ['bench/measure.mjs', 'evalgate', 'metrics', file, '--json']);
+    const { floor, evalgate, ratio } = await measurePair(
+      ['bench/measure.mjs', 'floor', file],
+      ['bench/measure.mjs', 'evalgate', 'metrics', file, '--json'],
+    );
     rows.push({ size, megabytes, floor, evalgate, ratio });
   }
 
   const table = [
     '| records | file | floor: read + JSON.parse | `evalgate metrics --json` | ratio | peak memory (floor / evalgate) |',
     '|---:|---:|---:|---:|---:|---:|',
-    ...rows.map(({ size, megabytes, floor, evalgate, ratio }) =>
-      `| ${size.toLocaleString('en-US')} | ${megabytes.toFixed(0)} MB | ${floor.seconds.toFixed(2)} s | ${evalgate.seconds.toFixed(2)} s | ${ratio.toFixed(2)}x | ${mib(floor.maxRss)} / ${mib(evalgate.maxRss)} |`,
+    ...rows.map(
+      ({ size, megabytes, floor, evalgate, ratio }) =>
+        `| ${size.toLocaleString('en-US')} | ${megabytes.toFixed(0)} MB | ${floor.seconds.toFixed(2)} s | ${evalgate.seconds.toFixed(2)} s | ${ratio.toFixed(2)}x | ${mib(floor.maxRss)} / ${mib(evalgate.maxRss)} |`,
     ),
   ].join('\n');
   const machine = `Medians of ${runs} runs of each, taken in turn (the ratio is the median of the run-by-run ratios); Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, measured ${new Date().toISOString().slice(0, 10)}.`;
   process.stdout.write(`${table}\n\n${machine}\n`);
 
-  writeIntoReadme('bench', `${table}\n\n${machine}`);
+  writeIntoDocs('bench', `${table}\n\n${machine}`);
 }
 
 /** Runs a benchmark script and parses the JSON it prints. */
@@ -139,7 +158,10 @@ async function runnerBenchmark() {
     `| floor: a bare keep-alive \`node:http\` client, no model client, no records (Node ${result.versions.node}) | ${result.floorSeconds.toFixed(2)} s | ${vsIdeal(result.floorSeconds)} | | | |`,
     row(`\`evalgate run\`, all answered (Node ${result.versions.node})`, result.clean),
     row(`\`evalgate run\`, all answered (Node ${result.versions.node24}, the action's runtime)`, result.clean24),
-    row(`\`evalgate run\`, 10% faulty: 500 always, 429 then answer, hang then answer (Node ${result.versions.node}, one run)`, result.faulty),
+    row(
+      `\`evalgate run\`, 10% faulty: 500 always, 429 then answer, hang then answer (Node ${result.versions.node}, one run)`,
+      result.faulty,
+    ),
     '',
     `| the same against a server answering after ${result.slow.latencyMs} ms | run time | vs ideal ${result.slow.idealSeconds.toFixed(2)} s | outcome | retries | peak memory |`,
     '|---|---:|---:|---|---:|---:|',
@@ -148,7 +170,7 @@ async function runnerBenchmark() {
     `Medians of ${result.runs} runs of each, taken in turn; run time is from the first request to the last record. The local server runs on the same ${cpus().length} vCPUs; measured ${new Date().toISOString().slice(0, 10)}.`,
   ].join('\n');
   process.stdout.write(`${text}\n`);
-  writeIntoReadme('runner', text);
+  writeIntoDocs('runner', text);
 }
 
 async function promptfooBenchmark() {
@@ -161,7 +183,7 @@ async function promptfooBenchmark() {
     `| \`promptfoo eval\` ${result.promptfooVersion} (Node 22, from npm) | ${result.promptfooSeconds.toFixed(2)} s | ${(result.promptfooSeconds / result.evalgateSeconds).toFixed(1)}x |`,
   ].join('\n');
   process.stdout.write(`${text}\n`);
-  writeIntoReadme('promptfoo', text);
+  writeIntoDocs('promptfoo', text);
 }
 
 const mib = (bytes) => `${Math.round(bytes / 2 ** 20)} MiB`;
