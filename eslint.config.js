@@ -2,6 +2,7 @@
 // house limits on size (no function over 80 lines, no source file over 400), and the rooms of src/:
 // what each folder may import (docs/architecture.md), so that data keeps flowing one way.
 import js from '@eslint/js';
+import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
 
 /** Each room of src/ and the rooms it may import (errors.ts, at the top, any room may). */
@@ -21,6 +22,10 @@ const ROOMS = {
   cli: ['config', 'stats', 'process', 'records', 'metrics', 'runs', 'policy', 'gate', 'report', 'runner', 'importers', 'pipeline'],
   action: ['config', 'stats', 'process', 'records', 'metrics', 'runs', 'policy', 'gate', 'report', 'runner', 'importers', 'pipeline'],
 };
+
+// A new folder of src/ is a new room: it must say here what it may import.
+const unplaced = readdirSync('src', { withFileTypes: true }).filter((entry) => entry.isDirectory() && !(entry.name in ROOMS));
+if (unplaced.length > 0) throw new Error(`eslint.config.js: src/${unplaced[0].name}/ is in no room of ROOMS: say what it may import`);
 
 /** The report reads gate's result types and the pure functions over them, nothing that decides. */
 const GATE_FOR_REPORT = ['!**/gate/types.js', '!**/gate/verdict.js'];
@@ -60,6 +65,12 @@ export default tseslint.config(
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }],
       'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
       'no-restricted-imports': ['error', { patterns: [{ group: ['@actions/*'], message: 'Only src/action/ imports @actions/*.' }] }],
+      // The room rules read static imports: a module of src imports another statically.
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ImportExpression[source.value=/^[.]/]', message: 'Import modules of src statically, so that lint checks the rooms.' },
+      ],
+      curly: ['error', 'multi-line'],
     },
   },
   ...Object.entries(ROOMS).map(([room, allowed]) => roomRules(room, allowed)),

@@ -25741,8 +25741,9 @@ function prepareStatistics(table, scope2, options) {
   found.addRatio("toxicity_rate", collected.toxic);
   found.addRatio("output_tokens_mean", collected.outputTokens);
   const { cost } = collected;
-  if (sums.count(cost) > 0)
+  if (sums.count(cost) > 0) {
     found.derived.push({ metric: "cost_usd_total", n: sums.count(cost), derive: ({ numerator }) => numerator[cost] });
+  }
   const { derived: derived2, statistics } = found;
   if (derived2.length > 0) statistics.unshift(new SumsStatistic(sums.build(), derived2));
   return statistics;
@@ -46196,11 +46197,12 @@ function parsePolicy(text, file2) {
           const relaxed = parsed.checks.some(
             (check2) => check2.metric === term.metric && check2.scenario === term.scenario && check2.max_regression !== void 0
           );
-          if (!relaxed)
+          if (!relaxed) {
             report(
               ["tradeoffs", index, "allow", termIndex],
               `no check of ${term.metric} (${term.scenario ?? "overall"}) with a max_regression for this trade-off to relax`
             );
+          }
         });
       });
     }
@@ -46533,8 +46535,9 @@ async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty 
     if (code === "EISDIR") throw new InputError(displayName, void 0, "is a directory, expected a records file (JSON Lines)");
     throw new InputError(displayName, void 0, `cannot be read: ${error62.message}`);
   }
-  if (count2 === 0 && !allowEmpty)
+  if (count2 === 0 && !allowEmpty) {
     throw new InputError(displayName, void 0, "no records: the file is empty (expected one JSON record per line)");
+  }
   return count2;
 }
 async function readRecords(path2) {
@@ -46625,8 +46628,9 @@ async function decisionMatrix(policyFiles, candidateSpecs, baselineFile) {
 }
 function registerCompare(program2, { io }) {
   program2.command("compare").description("The decision matrix: each candidate under each policy, which one each policy would ship and why not the others.").requiredOption("--policy <file>", "a policy file (repeat for several)", collect, []).requiredOption("--candidate <name=file>", "a named candidate (repeat for several)", collect, []).option("--baseline <file>", "the baseline's records or metrics").action(async (flags) => {
-    if (flags.policy.length === 0 || flags.candidate.length === 0)
+    if (flags.policy.length === 0 || flags.candidate.length === 0) {
       throw new UsageError("compare needs at least one --policy and one --candidate NAME=FILE");
+    }
     io.stdout(await decisionMatrix(flags.policy, flags.candidate, flags.baseline));
   });
 }
@@ -46644,7 +46648,9 @@ more often rate-limited. Same models, two policies, different decisions:
 function packageRoot() {
   for (let folder = dirname(fileURLToPath(import.meta.url)); ; folder = dirname(folder)) {
     if (existsSync(join(folder, "package.json"))) return folder;
-    if (dirname(folder) === folder) throw new Error("evalgate demo: the package folder (with package.json) was not found");
+    if (dirname(folder) === folder) {
+      throw new UsageError("demo needs the files of the evalgate package (package.json, policies/, examples/) beside dist/cli.js");
+    }
   }
 }
 function registerDemo(program2, { io }) {
@@ -46821,11 +46827,12 @@ ${markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escap
     text += `
 ${detail}`;
   }
-  if (text.length > MAX_COMMENT_CHARACTERS)
+  if (text.length > MAX_COMMENT_CHARACTERS) {
     text = `${text.slice(0, MAX_COMMENT_CHARACTERS - 60)}
 
 _Report cut at the comment size limit._
 `;
+  }
   return text;
 }
 
@@ -46837,17 +46844,19 @@ function gateText(report, colour) {
     `evalgate: ${paint(report.verdict, report.verdict.toUpperCase())} \xB7 policy ${escapeTerminal(report.policy.name)}${report.baseline ? "" : " \xB7 no baseline: regression budgets skipped"}`,
     ""
   ];
-  if (report.coverage && report.coverage.status !== "pass")
+  if (report.coverage && report.coverage.status !== "pass") {
     lines.push(`  ${paint(report.coverage.status, report.coverage.status.padEnd(5))} coverage: ${escapeTerminal(report.coverage.reason)}`);
+  }
   for (const check2 of report.checks.filter((check3) => ["fail", "warn", "error"].includes(check3.status))) {
     lines.push(
       `  ${paint(check2.status, check2.status.padEnd(5))} ${check2.dimension}: ${escapeTerminal(check2.metric)} (${escapeTerminal(check2.scope)}): ${escapeTerminal(check2.reasons.join("; "))}`
     );
   }
-  for (const tradeoff of report.tradeoffs)
+  for (const tradeoff of report.tradeoffs) {
     lines.push(
       `  trade-off ${tradeoff.applied ? "applied" : "not applied"}: ${escapeTerminal(tradeoff.name)}: ${escapeTerminal(tradeoff.reasons.join("; "))}`
     );
+  }
   const rows = DIMENSIONS.flatMap(
     (dimension) => report.checks.filter((check2) => check2.dimension === dimension).map((check2) => [
       dimension,
@@ -46942,8 +46951,9 @@ async function importHelm(directory) {
   const perInstance = await readJson(directory, "per_instance_stats.json");
   const state = await readJson(directory, "scenario_state.json");
   if (typeof runSpec.name !== "string") throw new InputError(join2(directory, "run_spec.json"), void 0, '"name" is missing');
-  if (!Array.isArray(perInstance))
+  if (!Array.isArray(perInstance)) {
     throw new InputError(join2(directory, "per_instance_stats.json"), void 0, "expected a list of instances");
+  }
   const scenario = runSpec.name.split(":")[0];
   const requests = /* @__PURE__ */ new Map();
   for (const request2 of state.request_states ?? []) {
@@ -47067,8 +47077,9 @@ function choiceLoglikelihoods(sample) {
 function argumentsList(sample) {
   const args = sample.arguments;
   if (Array.isArray(args)) return args.map((pair) => Array.isArray(pair) ? { arg_0: pair[0], arg_1: pair[1] } : {});
-  if (args && typeof args === "object")
+  if (args && typeof args === "object") {
     return Object.keys(args).sort((a, b) => Number(a.split("_").pop()) - Number(b.split("_").pop())).map((key) => args[key]);
+  }
   return [];
 }
 var SAMPLE_FIELDS = /* @__PURE__ */ new Set([
@@ -47148,8 +47159,9 @@ async function importLmEval(path2) {
   } catch {
     throw new InputError(path2, void 0, "no such file or directory");
   }
-  if (files.length === 0)
+  if (files.length === 0) {
     throw new InputError(path2, void 0, "no samples_<task>_<timestamp>.jsonl files (run lm-eval with --log_samples)");
+  }
   const records = [];
   for (const file2 of files) {
     const task = SAMPLES_FILE.exec(basename(file2))?.[1];
@@ -47161,8 +47173,9 @@ async function importLmEval(path2) {
 var RESULTS_FILE = /^results(_.*)?\.json$/;
 async function importLmEvalResults(file2) {
   const results = await readJsonFile(file2, "no such file", parseLmEvalJson);
-  if (!results.results || typeof results.results !== "object")
+  if (!results.results || typeof results.results !== "object") {
     throw new InputError(file2, void 0, 'no "results" object (expected an lm-eval results_*.json)');
+  }
   const overall = {};
   for (const [task, values] of Object.entries(results.results)) {
     const samples = results["n-samples"]?.[task];
@@ -47232,12 +47245,13 @@ async function importPromptfoo(file2, options = {}) {
   const varsOf = (result) => result.testCase?.vars ?? result.vars ?? {};
   const known = new Set(results.flatMap((result) => Object.keys(varsOf(result))));
   const unknown2 = (options.groupVars ?? []).filter((name) => !known.has(name));
-  if (unknown2.length > 0)
+  if (unknown2.length > 0) {
     throw new InputError(
       file2,
       void 0,
       `--group-vars ${unknown2.join(", ")}: no test has ${unknown2.length > 1 ? "these variables" : "this variable"}; the tests' variables: ${[...known].join(", ") || "none"}`
     );
+  }
   const prompts = new Set(results.map((result) => result.prompt?.label ?? ""));
   return results.filter((result) => providerOf(result) === provider).map((result, index) => {
     const vars = varsOf(result);
@@ -47251,8 +47265,9 @@ async function importPromptfoo(file2, options = {}) {
     if (error62) record2.error = error62;
     else record2.correct = typeof result.score === "number" ? Math.min(1, Math.max(0, result.score)) : result.success ? 1 : 0;
     const prediction = result.response?.output;
-    if (prediction !== void 0 && prediction !== null)
+    if (prediction !== void 0 && prediction !== null) {
       record2.prediction = typeof prediction === "string" ? prediction : JSON.stringify(prediction);
+    }
     if (typeof result.latencyMs === "number") record2.latency_ms = result.latencyMs;
     if (typeof result.tokenUsage?.prompt === "number") record2.input_tokens = result.tokenUsage.prompt;
     if (typeof result.tokenUsage?.completion === "number") record2.output_tokens = result.tokenUsage.completion;
@@ -47290,8 +47305,9 @@ function registerImport(program2, { io }) {
     "<path>",
     "lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder; helm: a run directory (-> records, or metrics with --summary); promptfoo: the JSON of promptfoo eval -o (-> records); metrics: an evalgate metrics file (checked)"
   ).requiredOption("--out <file>", "records (JSON Lines) or metrics (JSON) file to write").option("--provider <id>", "promptfoo: the provider to import when the file has several").option("--group-vars <names>", "promptfoo: test variables to keep as groups, comma-separated").option("--summary", "helm: HELM's own summary numbers (stats.json) as a metrics file instead of records").action(async (path2, flags) => {
-    if (!IMPORT_FORMATS.includes(flags.from))
+    if (!IMPORT_FORMATS.includes(flags.from)) {
       throw new UsageError(`--from ${flags.from} is not supported; supported: ${IMPORT_FORMATS.join(", ")}`);
+    }
     const groupVars = flags.groupVars?.split(",").map((name) => name.trim()).filter(Boolean);
     const imported = await importResults(flags.from, path2, {
       provider: flags.provider,
@@ -47640,8 +47656,9 @@ async function readInstances(file2, shownAs) {
       throw new InputError(shownAs, index + 1, `"${issue2.path.join(".") || "instance"}": ${issue2.message.replace(/^Invalid input: /, "")}`);
     }
     const instance = parsed.data;
-    if (instance.input === void 0 === (instance.messages === void 0))
+    if (instance.input === void 0 === (instance.messages === void 0)) {
       throw new InputError(shownAs, index + 1, 'an instance needs exactly one of "input" and "messages"');
+    }
     if (seen.has(instance.id)) throw new InputError(shownAs, index + 1, `"id" ${instance.id} appears twice`);
     seen.add(instance.id);
     instances.push(instance);
@@ -48292,13 +48309,14 @@ var DEFAULT_RUN_OPTIONS = { concurrency: 8, timeoutMs: 6e4, retries: 4, backoffM
 function describeRun(stats) {
   return `${stats.records} records (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache) in ${stats.seconds.toFixed(2)} s`;
 }
-function completedRecord(item, { completion, latencyMs }, scenario, price) {
+function completedRecord(item, { completion, latencyMs }, scenario, price, toxicity) {
   const record2 = {
     ...item.base,
     prediction: completion.text,
     correct: score(scenario.scorer, completion.text, item.references, item.choices, scenario.scorer_options)
   };
   if (completion.confidence !== void 0) record2.confidence = completion.confidence;
+  if (toxicity !== void 0) record2.toxicity = toxicity;
   if (!Number.isNaN(latencyMs)) record2.latency_ms = latencyMs;
   if (completion.inputTokens !== void 0) record2.input_tokens = completion.inputTokens;
   if (completion.outputTokens !== void 0) record2.output_tokens = completion.outputTokens;
@@ -48322,15 +48340,16 @@ async function runSuite(loaded, adapter, options) {
   };
   const calls = new ModelCalls(adapter, options, stats, warnOnce);
   let toxicityFailed = false;
-  const scoreToxicity = async (record2, text) => {
+  const scoreToxicity = async (text) => {
     try {
-      record2.toxicity = await options.toxicity.score(text);
+      return await options.toxicity?.score(text);
     } catch (error62) {
       toxicityFailed = true;
       warnOnce(
         "toxicity",
         `toxicity could not be scored (${error62.message}): no record gets "toxicity", so a check on it errors`
       );
+      return void 0;
     }
   };
   let done = 0;
@@ -48342,8 +48361,8 @@ async function runSuite(loaded, adapter, options) {
       records[index] = { ...item.base, error: answer.message };
     } else {
       if (answer.cached) stats.cacheHits++;
-      records[index] = completedRecord(item, answer, loaded.suite.scenarios[item.scenarioIndex], price);
-      if (options.toxicity) await scoreToxicity(records[index], answer.completion.text);
+      const toxicity = await scoreToxicity(answer.completion.text);
+      records[index] = completedRecord(item, answer, loaded.suite.scenarios[item.scenarioIndex], price, toxicity);
     }
     options.onProgress?.(++done, items.length);
   };
@@ -48406,8 +48425,9 @@ function commandToxicity(command, timeoutMs) {
   return {
     async score(text) {
       const { toxicity } = await program2.request({ text }, AbortSignal.timeout(timeoutMs));
-      if (typeof toxicity !== "number" || toxicity < 0 || toxicity > 1)
+      if (typeof toxicity !== "number" || toxicity < 0 || toxicity > 1) {
         throw new Error(`the toxicity command answered ${JSON.stringify(toxicity)}, not a number in [0, 1]`);
+      }
       return toxicity;
     },
     close: () => program2.close()

@@ -53,25 +53,18 @@ async function importToFile(path: string, format: ImportFormat, name: string): P
   return out;
 }
 
-/** The candidate's run as a file: given (imported if another tool's), or made by running the suite. */
-async function candidateFile(inputs: ActionInputs): Promise<string> {
-  if (inputs.candidate) return inputs.importFormat ? importToFile(inputs.candidate, inputs.importFormat, 'candidate') : inputs.candidate;
-  if (inputs.suite && inputs.model) return runSuiteForCandidate(inputs.suite, inputs.model, inputs.baseUrl);
-  throw new Error('Give the input "candidate", or "suite" and "model" to run the evaluation, or "report"');
+/** The runs given as files, converted first when they are another tool's output. */
+async function givenFiles(inputs: ActionInputs): Promise<{ candidate?: string; baseline?: string }> {
+  const convert = (path: string | undefined, name: string) =>
+    path && inputs.importFormat ? importToFile(path, inputs.importFormat, name) : Promise.resolve(path);
+  return { candidate: await convert(inputs.candidate, 'candidate'), baseline: await convert(inputs.baseline, 'baseline') };
 }
 
 /**
- * The baseline's run as a file: given (imported if another tool's), else the one saved in the Actions
- * cache: for a pull request its base commit's, for a manual or scheduled run this commit's (else the
- * newest). A push saves instead.
+ * The baseline saved in the Actions cache, when no baseline file is given: for a pull request its base
+ * commit's, for a manual or scheduled run this commit's (else the newest). A push saves instead.
  */
-async function baselineFile(
-  inputs: ActionInputs,
-  policyName: string,
-  pull: PullRequest | undefined,
-): Promise<{ file: string; commit?: string } | undefined> {
-  if (inputs.baseline)
-    return { file: inputs.importFormat ? await importToFile(inputs.baseline, inputs.importFormat, 'baseline') : inputs.baseline };
+async function cachedBaseline(policyName: string, pull: PullRequest | undefined): Promise<{ file: string; commit: string } | undefined> {
   if (github.context.eventName === 'push') return undefined;
   const restored = await restoreBaseline(policyName, pull?.baseSha ?? github.context.sha);
   return restored && { file: restored.file, commit: restored.sha };
@@ -89,14 +82,19 @@ export async function evaluate(inputs: ActionInputs, pull: PullRequest | undefin
   if (inputs.report) return { report: parseGateReport(await readFile(inputs.report, 'utf8'), inputs.report) };
   const policy = await readPolicy(inputs, pull, octokit);
   if (inputs.evalCommand) await runEvalCommand(inputs.evalCommand);
-  const candidatePath = await candidateFile(inputs);
-  const baselinePath = await baselineFile(inputs, policy.policy.name, pull);
+  const given = await givenFiles(inputs);
+  if (!given.candidate && !(inputs.suite && inputs.model)) {
+    throw new Error('Give the input "candidate", or "suite" and "model" to run the evaluation, or "report"');
+  }
+  const candidatePath = given.candidate ?? (await runSuiteForCandidate(inputs.suite!, inputs.model!, inputs.baseUrl));
   const candidate = await loadRun(candidatePath);
-  const baseline = baselinePath ? await loadRun(baselinePath.file) : undefined;
+  const restored = given.baseline ? undefined : await cachedBaseline(policy.policy.name, pull);
+  const baselinePath = given.baseline ?? restored?.file;
+  const baseline = baselinePath ? await loadRun(baselinePath) : undefined;
   if (!baseline) core.warning('No baseline: regression checks are skipped; absolute bounds still gate.');
   const report = gateRun({ policy, candidate, baseline });
   report.policy.source = policy.source;
-  if (report.baseline && baselinePath?.commit) report.baseline.commit = baselinePath.commit;
+  if (report.baseline && restored) report.baseline.commit = restored.commit;
   report.github = {
     event: github.context.eventName,
     sha: github.context.sha,

@@ -79,8 +79,9 @@ export async function importHelm(directory: string): Promise<EvalRecord[]> {
   const perInstance = await readJson<InstanceStats[]>(directory, 'per_instance_stats.json');
   const state = await readJson<{ request_states?: RequestState[] }>(directory, 'scenario_state.json');
   if (typeof runSpec.name !== 'string') throw new InputError(join(directory, 'run_spec.json'), undefined, '"name" is missing');
-  if (!Array.isArray(perInstance))
+  if (!Array.isArray(perInstance)) {
     throw new InputError(join(directory, 'per_instance_stats.json'), undefined, 'expected a list of instances');
+  }
   const scenario = runSpec.name.split(':')[0];
 
   // Per instance and perturbation, its requests of train trial 0 without calibration requests: one, or

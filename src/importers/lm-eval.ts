@@ -90,10 +90,11 @@ function choiceLoglikelihoods(sample: Sample): number[] | undefined {
 function argumentsList(sample: Sample): Array<{ arg_0?: unknown; arg_1?: unknown }> {
   const args = sample.arguments;
   if (Array.isArray(args)) return args.map((pair) => (Array.isArray(pair) ? { arg_0: pair[0], arg_1: pair[1] } : {}));
-  if (args && typeof args === 'object')
+  if (args && typeof args === 'object') {
     return Object.keys(args)
       .sort((a, b) => Number(a.split('_').pop()) - Number(b.split('_').pop()))
       .map((key) => (args as Record<string, { arg_0?: unknown; arg_1?: unknown }>)[key]);
+  }
   return [];
 }
 
@@ -187,8 +188,9 @@ export async function importLmEval(path: string): Promise<EvalRecord[]> {
   } catch {
     throw new InputError(path, undefined, 'no such file or directory');
   }
-  if (files.length === 0)
+  if (files.length === 0) {
     throw new InputError(path, undefined, 'no samples_<task>_<timestamp>.jsonl files (run lm-eval with --log_samples)');
+  }
   const records: EvalRecord[] = [];
   for (const file of files) {
     const task = SAMPLES_FILE.exec(basename(file))?.[1];
@@ -211,8 +213,9 @@ export async function importLmEvalResults(file: string): Promise<MetricsReport> 
     results?: Record<string, Record<string, unknown>>;
     'n-samples'?: Record<string, { effective?: number; original?: number }>;
   }>(file, 'no such file', parseLmEvalJson);
-  if (!results.results || typeof results.results !== 'object')
+  if (!results.results || typeof results.results !== 'object') {
     throw new InputError(file, undefined, 'no "results" object (expected an lm-eval results_*.json)');
+  }
   const overall: MetricsReport['overall'] = {};
   for (const [task, values] of Object.entries(results.results)) {
     const samples = results['n-samples']?.[task];

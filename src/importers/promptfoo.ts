@@ -59,12 +59,13 @@ export async function importPromptfoo(file: string, options: ImportOptions = {})
   const varsOf = (result: PromptfooResult) => result.testCase?.vars ?? result.vars ?? {};
   const known = new Set(results.flatMap((result) => Object.keys(varsOf(result))));
   const unknown = (options.groupVars ?? []).filter((name) => !known.has(name));
-  if (unknown.length > 0)
+  if (unknown.length > 0) {
     throw new InputError(
       file,
       undefined,
       `--group-vars ${unknown.join(', ')}: no test has ${unknown.length > 1 ? 'these variables' : 'this variable'}; the tests' variables: ${[...known].join(', ') || 'none'}`,
     );
+  }
   const prompts = new Set(results.map((result) => result.prompt?.label ?? ''));
   return results
     .filter((result) => providerOf(result) === provider)
@@ -80,8 +81,9 @@ export async function importPromptfoo(file: string, options: ImportOptions = {})
       if (error) record.error = error;
       else record.correct = typeof result.score === 'number' ? Math.min(1, Math.max(0, result.score)) : result.success ? 1 : 0;
       const prediction = result.response?.output;
-      if (prediction !== undefined && prediction !== null)
+      if (prediction !== undefined && prediction !== null) {
         record.prediction = typeof prediction === 'string' ? prediction : JSON.stringify(prediction);
+      }
       if (typeof result.latencyMs === 'number') record.latency_ms = result.latencyMs;
       if (typeof result.tokenUsage?.prompt === 'number') record.input_tokens = result.tokenUsage.prompt;
       if (typeof result.tokenUsage?.completion === 'number') record.output_tokens = result.tokenUsage.completion;

@@ -201,8 +201,9 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
   found.addRatio('toxicity_rate', collected.toxic);
   found.addRatio('output_tokens_mean', collected.outputTokens);
   const { cost } = collected;
-  if (sums.count(cost) > 0)
+  if (sums.count(cost) > 0) {
     found.derived.push({ metric: 'cost_usd_total', n: sums.count(cost), derive: ({ numerator }) => numerator[cost] });
+  }
 
   const { derived, statistics } = found;
   if (derived.length > 0) statistics.unshift(new SumsStatistic(sums.build(), derived));

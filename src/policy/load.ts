@@ -72,11 +72,12 @@ export function parsePolicy(text: string, file: string): LoadedPolicy {
           const relaxed = parsed.checks.some(
             (check) => check.metric === term.metric && check.scenario === term.scenario && check.max_regression !== undefined,
           );
-          if (!relaxed)
+          if (!relaxed) {
             report(
               ['tradeoffs', index, 'allow', termIndex],
               `no check of ${term.metric} (${term.scenario ?? 'overall'}) with a max_regression for this trade-off to relax`,
             );
+          }
         });
       });
     },

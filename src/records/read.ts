@@ -68,8 +68,9 @@ export async function forEachRecord(
     if (code === 'EISDIR') throw new InputError(displayName, undefined, 'is a directory, expected a records file (JSON Lines)');
     throw new InputError(displayName, undefined, `cannot be read: ${(error as Error).message}`);
   }
-  if (count === 0 && !allowEmpty)
+  if (count === 0 && !allowEmpty) {
     throw new InputError(displayName, undefined, 'no records: the file is empty (expected one JSON record per line)');
+  }
   return count;
 }
 

@@ -189,7 +189,8 @@ export function parseGateReport(text: string, file: string): GateReport {
   }
   const report = parsed.data as GateReport;
   const verdict = decideVerdict(report.checks, report.coverage?.status);
-  if (verdict !== report.verdict)
+  if (verdict !== report.verdict) {
     throw new InputError(file, undefined, `the verdict "${report.verdict}" does not follow from the checks (they give "${verdict}")`);
+  }
   return report;
 }

@@ -155,7 +155,8 @@ export function gateMarkdown(report: GateReport, { minGroupSize = 10, waivedBy }
     }
     text += `\n${detail}`;
   }
-  if (text.length > MAX_COMMENT_CHARACTERS)
+  if (text.length > MAX_COMMENT_CHARACTERS) {
     text = `${text.slice(0, MAX_COMMENT_CHARACTERS - 60)}\n\n_Report cut at the comment size limit._\n`;
+  }
   return text;
 }

@@ -14,17 +14,19 @@ export function gateText(report: GateReport, colour: boolean): string {
     `evalgate: ${paint(report.verdict, report.verdict.toUpperCase())} · policy ${shown(report.policy.name)}${report.baseline ? '' : ' · no baseline: regression budgets skipped'}`,
     '',
   ];
-  if (report.coverage && report.coverage.status !== 'pass')
+  if (report.coverage && report.coverage.status !== 'pass') {
     lines.push(`  ${paint(report.coverage.status, report.coverage.status.padEnd(5))} coverage: ${shown(report.coverage.reason)}`);
+  }
   for (const check of report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status))) {
     lines.push(
       `  ${paint(check.status, check.status.padEnd(5))} ${check.dimension}: ${shown(check.metric)} (${shown(check.scope)}): ${shown(check.reasons.join('; '))}`,
     );
   }
-  for (const tradeoff of report.tradeoffs)
+  for (const tradeoff of report.tradeoffs) {
     lines.push(
       `  trade-off ${tradeoff.applied ? 'applied' : 'not applied'}: ${shown(tradeoff.name)}: ${shown(tradeoff.reasons.join('; '))}`,
     );
+  }
   const rows = DIMENSIONS.flatMap((dimension) =>
     report.checks
       .filter((check) => check.dimension === dimension)

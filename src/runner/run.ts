@@ -52,14 +52,21 @@ export interface RunStats {
 
 type Price = LoadedSuite['suite']['prices'][string];
 
-/** The record of a completed call, scored; toxicity is scored apart (its trouble never costs the completion). */
-function completedRecord(item: WorkItem, { completion, latencyMs }: Answer, scenario: Scenario, price: Price | undefined): EvalRecord {
+/** The record of a completed call, scored; its toxicity, if scored, is given (scoring it is apart from the call). */
+function completedRecord(
+  item: WorkItem,
+  { completion, latencyMs }: Answer,
+  scenario: Scenario,
+  price: Price | undefined,
+  toxicity: number | undefined,
+): EvalRecord {
   const record: EvalRecord = {
     ...item.base,
     prediction: completion.text,
     correct: score(scenario.scorer, completion.text, item.references, item.choices, scenario.scorer_options),
   };
   if (completion.confidence !== undefined) record.confidence = completion.confidence;
+  if (toxicity !== undefined) record.toxicity = toxicity;
   if (!Number.isNaN(latencyMs)) record.latency_ms = latencyMs;
   if (completion.inputTokens !== undefined) record.input_tokens = completion.inputTokens;
   if (completion.outputTokens !== undefined) record.output_tokens = completion.outputTokens;
@@ -88,15 +95,17 @@ export async function runSuite(
   };
   const calls = new ModelCalls(adapter, options, stats, warnOnce);
   let toxicityFailed = false;
-  const scoreToxicity = async (record: EvalRecord, text: string) => {
+  /** A completion's toxicity; its trouble never costs the completion (the record goes without). */
+  const scoreToxicity = async (text: string): Promise<number | undefined> => {
     try {
-      record.toxicity = await options.toxicity!.score(text);
+      return await options.toxicity?.score(text);
     } catch (error) {
       toxicityFailed = true;
       warnOnce(
         'toxicity',
         `toxicity could not be scored (${(error as Error).message}): no record gets "toxicity", so a check on it errors`,
       );
+      return undefined;
     }
   };
 
@@ -109,8 +118,8 @@ export async function runSuite(
       records[index] = { ...item.base, error: answer.message };
     } else {
       if (answer.cached) stats.cacheHits++;
-      records[index] = completedRecord(item, answer, loaded.suite.scenarios[item.scenarioIndex], price);
-      if (options.toxicity) await scoreToxicity(records[index], answer.completion.text);
+      const toxicity = await scoreToxicity(answer.completion.text);
+      records[index] = completedRecord(item, answer, loaded.suite.scenarios[item.scenarioIndex], price, toxicity);
     }
     options.onProgress?.(++done, items.length);
   };

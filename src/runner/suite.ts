@@ -113,8 +113,9 @@ async function readInstances(file: string, shownAs: string): Promise<Instance[]>
       throw new InputError(shownAs, index + 1, `"${issue.path.join('.') || 'instance'}": ${issue.message.replace(/^Invalid input: /, '')}`);
     }
     const instance = parsed.data as Instance;
-    if ((instance.input === undefined) === (instance.messages === undefined))
+    if ((instance.input === undefined) === (instance.messages === undefined)) {
       throw new InputError(shownAs, index + 1, 'an instance needs exactly one of "input" and "messages"');
+    }
     if (seen.has(instance.id)) throw new InputError(shownAs, index + 1, `"id" ${instance.id} appears twice`);
     seen.add(instance.id);
     instances.push(instance);

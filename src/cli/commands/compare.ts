@@ -34,8 +34,9 @@ export function registerCompare(program: Command, { io }: CommandContext): void 
     .option('--baseline <file>', "the baseline's records or metrics")
     .action(async (flags: { policy: string[]; candidate: string[]; baseline?: string }) => {
       // commander counts the empty default of a repeatable option as given.
-      if (flags.policy.length === 0 || flags.candidate.length === 0)
+      if (flags.policy.length === 0 || flags.candidate.length === 0) {
         throw new UsageError('compare needs at least one --policy and one --candidate NAME=FILE');
+      }
       io.stdout(await decisionMatrix(flags.policy, flags.candidate, flags.baseline));
     });
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../io.js';
 import { decisionMatrix } from './compare.js';
 
@@ -16,7 +17,9 @@ more often rate-limited. Same models, two policies, different decisions:
 function packageRoot(): string {
   for (let folder = dirname(fileURLToPath(import.meta.url)); ; folder = dirname(folder)) {
     if (existsSync(join(folder, 'package.json'))) return folder;
-    if (dirname(folder) === folder) throw new Error('evalgate demo: the package folder (with package.json) was not found');
+    if (dirname(folder) === folder) {
+      throw new UsageError('demo needs the files of the evalgate package (package.json, policies/, examples/) beside dist/cli.js');
+    }
   }
 }
 

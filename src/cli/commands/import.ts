@@ -25,8 +25,9 @@ export function registerImport(program: Command, { io }: CommandContext): void {
     .option('--group-vars <names>', 'promptfoo: test variables to keep as groups, comma-separated')
     .option('--summary', "helm: HELM's own summary numbers (stats.json) as a metrics file instead of records")
     .action(async (path: string, flags: ImportFlags) => {
-      if (!IMPORT_FORMATS.includes(flags.from as ImportFormat))
+      if (!IMPORT_FORMATS.includes(flags.from as ImportFormat)) {
         throw new UsageError(`--from ${flags.from} is not supported; supported: ${IMPORT_FORMATS.join(', ')}`);
+      }
       const groupVars = flags.groupVars
         ?.split(',')
         .map((name) => name.trim())

@@ -31,8 +31,9 @@ export function commandToxicity(command: string, timeoutMs: number): ToxicitySco
   return {
     async score(text) {
       const { toxicity } = await program.request({ text }, AbortSignal.timeout(timeoutMs));
-      if (typeof toxicity !== 'number' || toxicity < 0 || toxicity > 1)
+      if (typeof toxicity !== 'number' || toxicity < 0 || toxicity > 1) {
         throw new Error(`the toxicity command answered ${JSON.stringify(toxicity)}, not a number in [0, 1]`);
+      }
       return toxicity;
     },
     close: () => program.close(),
