@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../src/cli/index.js';
 import { gateMarkdown, MAX_COMMENT_CHARACTERS } from '../src/report/markdown.js';
-import type { GateReport } from '../src/report/json.js';
+import { parseGateReport, type GateReport } from '../src/report/json.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 import { runProcess } from './helpers/run.js';
 
@@ -60,6 +60,51 @@ describe('evalgate gate', () => {
     // Data is escaped: no raw HTML or table-breaking pipe from the scenario name.
     expect(markdown).not.toContain('<b>');
     expect(markdown).toContain('<summary>Scenario billing|&lt;b&gt;x&lt;/b&gt;:'); // an HTML line: entities
+  });
+
+  it('shows adjusted p-values, the power and the flags in every report, and reads them back (and older reports)', async () => {
+    const dir = tempDir();
+    const policy = writePolicy(
+      'checks:\n  - metric: accuracy\n    min: 0.7\n    bounds: lenient\n    max_regression: 0.02\n    detect: 0.03\n' +
+        '  - metric: latency_p50_ms\n    max_regression: "50%"\n',
+    );
+    const result = await cli(
+      'gate',
+      '--policy',
+      policy,
+      '--candidate',
+      candidate,
+      '--baseline',
+      baseline,
+      '--markdown',
+      join(dir, 'r.md'),
+      '--json',
+      join(dir, 'r.json'),
+    );
+    const text = readFileSync(join(dir, 'r.json'), 'utf8');
+    const report = parseGateReport(text, 'r.json');
+    const [accuracy, latency] = report.checks;
+    expect(accuracy).toMatchObject({
+      test: 'regression',
+      bounds: 'lenient',
+      flags: ['borderline', 'underpowered'],
+      boundTest: { bound: 'min', claim: 'crossed' },
+    });
+    expect(accuracy.power!.detect).toBe(0.03);
+    expect(accuracy.power!.mde!).toBeGreaterThan(0.03); // 300 instances cannot see 3 points
+    // Two blocking regression tests and a lenient bound: Holm over three.
+    expect(accuracy.comparison!.pWorseAdjusted!).toBeGreaterThanOrEqual(accuracy.comparison!.pWorse!);
+    expect(latency.power!.detect).toBeNull();
+    expect(accuracy.threshold).toBe('>= 0.7 (lenient), regression <= 0.02, detect 0.03');
+    const markdown = readFileSync(join(dir, 'r.md'), 'utf8');
+    expect(markdown).toContain('| can detect (80%) |');
+    expect(markdown).toMatch(/\| 0\.0\d+ \(must: 0\.03\) \|/);
+    expect(markdown).toMatch(/❌ fail · borderline · underpowered/);
+    expect(result.stdout).toMatch(/-0\.05 \(0\.7 vs 0\.75 on 300 shared; p worse 0\.\d+, adjusted 0\.\d+\)/);
+    // A version-1 report written before these fields reads back as it is.
+    const older = JSON.parse(text);
+    for (const check of older.checks) for (const field of ['test', 'bounds', 'boundTest', 'power', 'flags']) delete check[field];
+    expect(parseGateReport(JSON.stringify(older), 'old.json').checks[0].flags).toBeUndefined();
   });
 
   it('exits 0 on pass and on warn', async () => {

@@ -20,6 +20,11 @@ describe('policy files', () => {
     const { policy, sha256 } = parsePolicy(minimal, 'p.yml');
     expect(policy.settings).toEqual({
       significance: 0.05,
+      multiplicity: 'holm',
+      power: 'warn',
+      test: 'regression',
+      bounds: 'point',
+      min_shared_instances: 20,
       min_group_size: 10,
       resamples: 2000,
       seed: 1,
@@ -106,6 +111,51 @@ describe('policy files', () => {
     expect(problemsOf(text)).toEqual([
       'policies/x.yml:8:13 tradeoffs[0].allow[0]: no check of ece (overall) with a max_regression for this trade-off to relax',
     ]);
+  });
+
+  it('refuses a direction that contradicts a metric evalgate knows, and accepts the right one', () => {
+    const text = `${minimal}  - metric: ece\n    max_regression: 0.01\n    direction: higher\n  - metric: accuracy\n    max_regression: 0.01\n    direction: higher\n`;
+    expect(problemsOf(text)).toEqual([
+      'policies/x.yml:8:16 checks[1].direction: ece is better lower: direction higher contradicts it (leave direction out for a metric evalgate knows)',
+    ]);
+    const term = `${minimal}  - metric: accuracy\n    max_regression: 0.01\ntradeoffs:\n  - name: t\n    allow: [{ metric: accuracy, max_regression: 0.03 }]\n    when: [{ metric: brier, min_improvement: 0.01, direction: higher }]\n`;
+    expect(problemsOf(term)).toEqual([
+      expect.stringMatching(/^policies\/x\.yml:11:\d+ tradeoffs\[0\]\.when\[0\]\.direction: brier is better lower/),
+    ]);
+  });
+
+  it('refuses a detect that is not above the budget, and detect, test or bounds where they do not apply', () => {
+    const check = (lines: string) => `version: 1\nname: p\nchecks:\n  - metric: accuracy\n${lines}`;
+    expect(problemsOf(check('    max_regression: 0.02\n    detect: 0.02\n'))).toEqual([
+      "policies/x.yml:6:13 checks[0].detect: detect 0.02 must be above the check's max_regression 0.02",
+    ]);
+    expect(problemsOf(check('    max_regression: "2%"\n    detect: "1%"\n'))).toHaveLength(1);
+    // Different units are compared at the gate, on the baseline's value.
+    expect(problemsOf(check('    max_regression: 0.02\n    detect: "1%"\n'))).toEqual([]);
+    expect(problemsOf(check('    min: 0.7\n    detect: 0.03\n'))).toEqual([
+      'policies/x.yml:4:5 checks[0]: detect and test apply to a max_regression: this check has none',
+    ]);
+    expect(problemsOf(check('    max_regression: 0.02\n    bounds: strict\n'))).toEqual([
+      'policies/x.yml:4:5 checks[0]: bounds applies to min and max: this check has neither',
+    ]);
+  });
+
+  it('refuses resample counts that cannot reach the corrected significance', () => {
+    const checks = (n: number) =>
+      Array.from({ length: n }, (_, i) => `  - metric: group_accuracy:g=${i}\n    max_regression: 0.01\n`).join('');
+    const policy = (resamples: number, n: number, multiplicity = 'holm') =>
+      `version: 1\nname: p\nsettings:\n  resamples: ${resamples}\n  multiplicity: ${multiplicity}\nchecks:\n${checks(n)}`;
+    // One test at 0.05: p >= 1/(B + 1) must get below 0.05, so B >= 20.
+    expect(problemsOf(policy(19, 1))).toEqual([
+      'policies/x.yml:4:14 settings.resamples: 19 resamples cannot reach significance 0.05: a p-value is at least 1/(resamples + 1); use at least 20',
+    ]);
+    expect(problemsOf(policy(20, 1))).toEqual([]);
+    // Ten blocking tests under Holm: the smallest adjusted p is 10/(B + 1), so B >= 200.
+    expect(problemsOf(policy(199, 10))).toEqual([
+      'policies/x.yml:4:14 settings.resamples: 199 resamples cannot reach significance 0.05 over 10 tests (holm): a p-value is at least 1/(resamples + 1); use at least 200',
+    ]);
+    expect(problemsOf(policy(200, 10))).toEqual([]);
+    expect(problemsOf(policy(20, 10, 'none'))).toEqual([]);
   });
 
   it('reports YAML syntax errors and empty files with their position', () => {

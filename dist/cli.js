@@ -24933,12 +24933,21 @@ function percentileInterval(samples, level = 0.95) {
 function pairedBootstrap(factory, instanceCount, options) {
   const ones = new Float64Array(instanceCount).fill(1);
   const full = factory();
-  const difference = full.candidate(ones) - full.baseline(ones);
+  const baselineValue = full.baseline(ones);
+  const difference = full.candidate(ones) - baselineValue;
   const differenceOf = (subset) => {
     const { candidate, baseline } = subset ? factory(subset) : full;
-    return [{ evaluate: (weights) => [candidate(weights) - baseline(weights)] }];
+    return [
+      {
+        evaluate: (weights) => {
+          const base = baseline(weights);
+          const change = candidate(weights) - base;
+          return Number.isNaN(change) ? [NaN, NaN] : [change, base];
+        }
+      }
+    ];
   };
-  const [[samples]] = bootstrapSamples(differenceOf, [[difference]], instanceCount, options);
+  const [[samples, baselines]] = bootstrapSamples(differenceOf, [[difference, baselineValue]], instanceCount, options);
   let notAbove = 0;
   let notBelow = 0;
   for (const value of samples) {
@@ -24951,8 +24960,20 @@ function pairedBootstrap(factory, instanceCount, options) {
     ci: percentileInterval(samples, options.level),
     pAbove: (notAbove + 1) / (valid + 1),
     pBelow: (notBelow + 1) / (valid + 1),
-    resamples: valid
+    resamples: valid,
+    sd: standardDeviation(samples),
+    differences: samples,
+    baselines
   };
+}
+function standardDeviation(values) {
+  if (values.length < 2) return NaN;
+  let mean = 0;
+  for (const value of values) mean += value;
+  mean /= values.length;
+  let squares = 0;
+  for (const value of values) squares += (value - mean) ** 2;
+  return Math.sqrt(squares / (values.length - 1));
 }
 
 // src/metrics/scope.ts
@@ -25793,13 +25814,15 @@ function metricsOfScope(table, scope2, options) {
     subsetSize: subsetSizeFor(scope2.instanceCount, gatedPopulations(statistics, options))
   }) : void 0;
   const found = [];
+  const resampled = {};
   statistics.forEach((statistic, s) => {
     statistic.metrics.forEach(({ metric, n }, k) => {
       if (Number.isNaN(values[s][k])) return;
       found.push([metric, { value: values[s][k], ci: clipped(metric, samples && percentileInterval(samples[s][k])), n }]);
+      if (samples) resampled[metric] = samples[s][k];
     });
   });
-  return Object.fromEntries(sortByRegistry(found));
+  return { metrics: Object.fromEntries(sortByRegistry(found)), samples: resampled };
 }
 function clipped(metric, ci) {
   if (!ci) return null;
@@ -25828,10 +25851,19 @@ function alignedEstimator(metrics, prepared) {
   };
 }
 function computeMetrics(table, options = DEFAULT_COMPUTE_OPTIONS) {
+  return computeMetricsAndSamples(table, options).report;
+}
+function computeMetricsAndSamples(table, options) {
   const [overall, ...scenarios] = scopesOf(table);
-  const report = { overall: metricsOfScope(table, overall, options), scenarios: {} };
-  for (const scope2 of scenarios) report.scenarios[scope2.name] = metricsOfScope(table, scope2, options);
-  return report;
+  const first = metricsOfScope(table, overall, options);
+  const report = { overall: first.metrics, scenarios: {} };
+  const samples = { overall: first.samples, scenarios: {} };
+  for (const scope2 of scenarios) {
+    const computed = metricsOfScope(table, scope2, options);
+    report.scenarios[scope2.name] = computed.metrics;
+    samples.scenarios[scope2.name] = computed.samples;
+  }
+  return { report, samples };
 }
 function sortByRegistry(found) {
   const rank = (name) => METRICS.indexOf(lookupMetric(name));
@@ -45609,15 +45641,21 @@ function scopeMetrics(report, scenario) {
 
 // src/gate/compare.ts
 var MetricsMemo = class {
-  reports = /* @__PURE__ */ new Map();
+  computed = /* @__PURE__ */ new Map();
   of(run, options) {
-    if (run.kind === "metrics") return run.report;
-    let byOptions = this.reports.get(run);
-    if (!byOptions) this.reports.set(run, byOptions = /* @__PURE__ */ new Map());
+    return run.kind === "metrics" ? run.report : this.compute(run, options).report;
+  }
+  /** The bootstrap values behind a records run's intervals; undefined for a metrics file. */
+  samplesOf(run, options) {
+    return run.kind === "metrics" ? void 0 : this.compute(run, options).samples;
+  }
+  compute(run, options) {
+    let byOptions = this.computed.get(run);
+    if (!byOptions) this.computed.set(run, byOptions = /* @__PURE__ */ new Map());
     const key = JSON.stringify(options);
-    let report = byOptions.get(key);
-    if (!report) byOptions.set(key, report = computeMetrics(run.table, options));
-    return report;
+    let result = byOptions.get(key);
+    if (!result) byOptions.set(key, result = computeMetricsAndSamples(run.table, options));
+    return result;
   }
 };
 function metricMeta(policy, metric, termDirection) {
@@ -45642,10 +45680,15 @@ var RunComparer = class {
   options;
   memo;
   comparisons = /* @__PURE__ */ new Map();
+  distributions = /* @__PURE__ */ new Map();
   compare(metric, scenario, direction) {
     const key = metricScopeKey(metric, scenario);
     if (!this.comparisons.has(key)) this.comparisons.set(key, this.compareOnce(metric, scenario, direction));
     return this.comparisons.get(key);
+  }
+  /** The bootstrap behind a paired comparison made by `compare`. */
+  samples(metric, scenario) {
+    return this.distributions.get(metricScopeKey(metric, scenario));
   }
   /** Both runs have instances in the scope, but not one in common: nothing can be compared. */
   sharesNoInstance(scenario) {
@@ -45658,6 +45701,10 @@ var RunComparer = class {
     if (candidate.kind === "records" && baseline.kind === "records") {
       const paired = compareMetric(candidate.table, baseline.table, metric, scenario, options);
       if (!paired) return void 0;
+      this.distributions.set(metricScopeKey(metric, scenario), {
+        worsenings: paired.differences.map((change2) => sign * change2),
+        baselines: paired.baselines
+      });
       return {
         method: "paired",
         candidate: paired.candidateValue,
@@ -45667,7 +45714,9 @@ var RunComparer = class {
         pWorse: direction === "higher" ? paired.pBelow : paired.pAbove,
         pBetter: direction === "higher" ? paired.pAbove : paired.pBelow,
         shared: paired.shared,
-        ci: paired.ci
+        ci: paired.ci,
+        sd: paired.sd,
+        resamples: paired.resamples
       };
     }
     const candidateValue = scopeMetrics(this.memo.of(candidate, options), scenario)?.[metric]?.value;
@@ -45677,6 +45726,166 @@ var RunComparer = class {
     return { method: "summary", candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };
   }
 };
+
+// src/policy/family.ts
+var testOf = (check2, policy) => check2.test ?? policy.settings.test;
+var boundsOf = (check2, policy) => check2.bounds ?? policy.settings.bounds;
+function familyKey(kind, metric, scenario) {
+  return JSON.stringify([kind, scenario ?? null, metric]);
+}
+function familyOf(check2) {
+  return check2.severity === "block" ? "block" : check2.severity === "warn" ? "warn" : void 0;
+}
+function correctedTests(check2, policy) {
+  const keys = [];
+  if (check2.max_regression !== void 0 && testOf(check2, policy) === "regression") {
+    keys.push(familyKey("regression", check2.metric, check2.scenario));
+  }
+  if (boundsOf(check2, policy) === "lenient") {
+    if (check2.min !== void 0) keys.push(familyKey("min", check2.metric, check2.scenario));
+    if (check2.max !== void 0) keys.push(familyKey("max", check2.metric, check2.scenario));
+  }
+  return keys;
+}
+function familiesOf(policy) {
+  const families = { block: /* @__PURE__ */ new Set(), warn: /* @__PURE__ */ new Set() };
+  for (const check2 of policy.checks) {
+    const family = familyOf(check2);
+    if (family) for (const key of correctedTests(check2, policy)) families[family].add(key);
+  }
+  return { block: [...families.block], warn: [...families.warn] };
+}
+function correctionFactor(policy, familySize) {
+  return policy.settings.multiplicity === "none" ? 1 : Math.max(1, familySize);
+}
+function minimumResamples(policy) {
+  const { significance } = policy.settings;
+  const tested = policy.tradeoffs.length > 0 || policy.checks.some((check2) => check2.max_regression !== void 0 || boundsOf(check2, policy) !== "point");
+  if (significance === "off" || !tested) return void 0;
+  const families = familiesOf(policy);
+  const m = Math.max(1, correctionFactor(policy, families.block.length), correctionFactor(policy, families.warn.length));
+  return Math.floor(m / significance + 1e-9);
+}
+
+// src/stats/normal.ts
+function normalCdf(x) {
+  const z2 = Math.abs(x) / Math.SQRT2;
+  const t = 1 / (1 + 0.5 * z2);
+  const poly = -z2 * z2 - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+  const erfc = t * Math.exp(poly);
+  return x >= 0 ? 1 - erfc / 2 : erfc / 2;
+}
+function normalQuantile(p) {
+  if (!(p > 0 && p < 1)) {
+    if (p === 0) return -Infinity;
+    if (p === 1) return Infinity;
+    return NaN;
+  }
+  const q = p - 0.5;
+  if (Math.abs(q) <= 0.425) {
+    const r2 = 0.180625 - q * q;
+    return q * (((((((2509.0809287301227 * r2 + 33430.57558358813) * r2 + 67265.7709270087) * r2 + 45921.95393154987) * r2 + 13731.69376550946) * r2 + 1971.5909503065513) * r2 + 133.14166789178438) * r2 + 3.3871328727963665) / (((((((5226.495278852546 * r2 + 28729.085735721943) * r2 + 39307.89580009271) * r2 + 21213.794301586597) * r2 + 5394.196021424751) * r2 + 687.1870074920579) * r2 + 42.31333070160091) * r2 + 1);
+  }
+  let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
+  let value;
+  if (r <= 5) {
+    r -= 1.6;
+    value = (((((((7745450142783414e-19 * r + 0.022723844989269184) * r + 0.2417807251774506) * r + 1.2704582524523684) * r + 3.6478483247632045) * r + 5.769497221460691) * r + 4.630337846156546) * r + 1.4234371107496835) / (((((((10507500716444169e-25 * r + 5475938084995345e-19) * r + 0.015198666563616457) * r + 0.14810397642748008) * r + 0.6897673349851) * r + 1.6763848301838038) * r + 2.053191626637759) * r + 1);
+  } else {
+    r -= 5;
+    value = (((((((20103343992922881e-23 * r + 27115555687434876e-21) * r + 0.0012426609473880784) * r + 0.026532189526576124) * r + 0.29656057182850487) * r + 1.7848265399172913) * r + 5.463784911164114) * r + 6.657904643501103) / (((((((20442631033899397e-31 * r + 1421511758316446e-22) * r + 18463183175100548e-21) * r + 7868691311456133e-19) * r + 0.014875361290850615) * r + 0.1369298809227358) * r + 0.599832206555888) * r + 1);
+  }
+  return q < 0 ? -value : value;
+}
+
+// src/gate/bounds.ts
+var Z_975 = 1.959963984540054;
+function claimP(claimBelow, bound, value, samples) {
+  if (samples && samples.length > 0) {
+    let against = 0;
+    for (const sample of samples) if (claimBelow ? sample >= bound : sample <= bound) against++;
+    return { p: (against + 1) / (samples.length + 1), method: "bootstrap" };
+  }
+  if (!value.ci || value.ci[1] <= value.ci[0]) return void 0;
+  const se = (value.ci[1] - value.ci[0]) / (2 * Z_975);
+  return { p: normalCdf((claimBelow ? value.value - bound : bound - value.value) / se), method: "normal" };
+}
+function boundEvidence(check2, mode, value, samples) {
+  const straddles = (bound) => value.ci !== null && value.ci[0] < bound && bound < value.ci[1];
+  const borderline = check2.min !== void 0 && straddles(check2.min) || check2.max !== void 0 && straddles(check2.max);
+  const tests = [];
+  if (mode !== "point") {
+    for (const [bound, limit2] of [
+      ["min", check2.min],
+      ["max", check2.max]
+    ]) {
+      if (limit2 === void 0) continue;
+      const claim2 = mode === "lenient" ? "crossed" : "inside";
+      const found = claimP(bound === "min" === (claim2 === "crossed"), limit2, value, samples);
+      if (found) tests.push({ bound, claim: claim2, ...found });
+    }
+  }
+  return { mode, tests, borderline };
+}
+function judgeBounds(check2, value, evidence, significance) {
+  const reasons = [];
+  let failed = false;
+  for (const [bound, limit2] of [
+    ["min", check2.min],
+    ["max", check2.max]
+  ]) {
+    if (limit2 === void 0) continue;
+    const crossed = bound === "min" ? value.value < limit2 : value.value > limit2;
+    const words = bound === "min" ? `below the minimum ${limit2}` : `above the maximum ${limit2}`;
+    const test = evidence.tests.find((entry) => entry.bound === bound);
+    const alpha = significance === "off" ? void 0 : significance;
+    if (evidence.mode === "point" || alpha === void 0 || evidence.mode === "lenient" && !test) {
+      if (crossed) {
+        failed = true;
+        reasons.push(words);
+      }
+    } else if (evidence.mode === "lenient") {
+      const p = test.pAdjusted ?? test.p;
+      if (crossed && p < alpha) {
+        failed = true;
+        reasons.push(`${words} with confidence (p = ${formatP(test)})`);
+      } else if (crossed) {
+        reasons.push(`${words}, but not with confidence (p = ${formatP(test)})`);
+      }
+    } else if (!test) {
+      failed = true;
+      reasons.push(`a strict ${bound} needs an interval: the value ${+value.value.toPrecision(4)} has none`);
+    } else if (!(test.p < alpha)) {
+      failed = true;
+      reasons.push(`not shown to be ${bound === "min" ? "at least" : "at most"} ${limit2} with confidence (p = ${formatP(test)})`);
+    }
+  }
+  return { failed, reasons };
+}
+function formatP(test) {
+  return test.pAdjusted === void 0 || test.pAdjusted === test.p ? test.p.toPrecision(2) : `${test.p.toPrecision(2)}, adjusted ${test.pAdjusted.toPrecision(2)}`;
+}
+
+// src/gate/multiplicity.ts
+function adjustPValues(method, pValues) {
+  const m = pValues.length;
+  if (method === "none") return [...pValues];
+  if (method === "bonferroni") return pValues.map((p) => Math.min(1, m * p));
+  const order = pValues.map((_, index) => index).sort((a, b) => pValues[a] - pValues[b]);
+  const adjusted = new Array(m);
+  let running = 0;
+  order.forEach((index, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
+    adjusted[index] = running;
+  });
+  return adjusted;
+}
+
+// src/gate/power.ts
+var POWER = 0.8;
+function minimumDetectableWorsening(sd, budget, alphaPerTest) {
+  return Math.max(budget, normalQuantile(1 - alphaPerTest) * sd) + normalQuantile(POWER) * sd;
+}
 
 // src/gate/tradeoffs.ts
 function isSignificant(significance, p) {
@@ -45722,67 +45931,184 @@ function evaluateTradeoffs(policy, comparer) {
   return { results, relaxed };
 }
 
-// src/gate/checks.ts
-function checkBounds(check2, value) {
-  const reasons = [];
-  if (check2.min !== void 0 && value.value < check2.min) reasons.push(`below the minimum ${check2.min}`);
-  if (check2.max !== void 0 && value.value > check2.max) reasons.push(`above the maximum ${check2.max}`);
-  return { failed: reasons.length > 0, reasons };
-}
+// src/gate/regression.ts
 function budgetInEffect(check2, relaxed, baseline) {
-  const granted = relaxed.get(metricScopeKey(check2.metric, check2.scenario)) ?? [{ value: check2.max_regression, from: "the check" }];
-  return granted.map(({ value, from }) => ({ value: budgetValue(value, baseline), from })).reduce((best, next) => next.value > best.value ? next : best);
+  const granted = [
+    { value: check2.max_regression, from: "the check" },
+    ...relaxed.get(metricScopeKey(check2.metric, check2.scenario)) ?? []
+  ];
+  return granted.map(({ value, from }) => ({ value: budgetValue(value, baseline), from, stated: value })).reduce((best, next) => next.value > best.value ? next : best);
 }
-function checkRegression(check2, result, policy, comparer, relaxed) {
+function nonInferiorityP(check2, budgetOf, comparer) {
+  const samples = comparer.samples(check2.metric, check2.scenario);
+  if (!samples || samples.worsenings.length === 0) return void 0;
+  let reaching = 0;
+  samples.worsenings.forEach((worsening, index) => {
+    if (worsening >= budgetOf(samples.baselines[index])) reaching++;
+  });
+  return (reaching + 1) / (samples.worsenings.length + 1);
+}
+function regressionEvidence(check2, result, test, policy, comparer, relaxed) {
   const comparison = comparer?.compare(check2.metric, check2.scenario, result.direction);
   if (!comparison && comparer?.sharesNoInstance(check2.scenario)) {
-    return {
-      failed: true,
-      errored: true,
-      reasons: ["regression not checked: the candidate shares no instance (scenario and id) with the baseline"]
-    };
+    const reason = "regression not checked: the candidate shares no instance (scenario and id) with the baseline";
+    return { test, early: { failed: true, errored: true, reasons: [reason] } };
   }
   if (!comparison) {
-    return {
-      failed: false,
-      skipped: true,
-      reasons: [comparer ? `regression not checked: ${check2.metric} is not in both runs` : "regression not checked: no baseline"]
-    };
+    const reason = comparer ? `regression not checked: ${check2.metric} is not in both runs` : "regression not checked: no baseline";
+    return { test, early: { failed: false, skipped: true, reasons: [reason] } };
   }
-  result.comparison = comparison;
-  const budget = budgetInEffect(check2, relaxed, comparison.baseline);
-  result.budget = budget;
-  if (comparison.worsening <= budget.value) return { failed: false, reasons: [] };
-  if (comparison.method === "summary" || isSignificant(policy.settings.significance, comparison.pWorse)) {
+  const minimum = policy.settings.min_shared_instances;
+  if (comparison.method === "paired" && comparison.shared < minimum) {
+    const reason = `regression not checked: ${comparison.shared} shared instances, fewer than the ${minimum} a paired comparison needs (settings.min_shared_instances)`;
+    return { test, comparison, early: { failed: true, errored: true, reasons: [reason] } };
+  }
+  const { stated, ...budget } = budgetInEffect(check2, relaxed, comparison.baseline);
+  if (test === "non-inferiority" && comparison.method === "paired" && policy.settings.significance !== "off") {
+    comparison.pNotInferior = nonInferiorityP(check2, (baseline) => budgetValue(stated, baseline), comparer);
+  }
+  return { test, comparison, budget };
+}
+function plannedSpread(check2, comparison, detect) {
+  const sd = comparison.sd;
+  if (sd === void 0 || !Number.isFinite(sd)) return void 0;
+  const unit = lookupMetric(check2.metric)?.range[1] === 1;
+  const d = detect === null ? 0 : Math.min(Math.max(detect, 0), 1);
+  return unit && comparison.shared ? Math.max(sd, Math.sqrt(d * (1 - d) / comparison.shared)) : sd;
+}
+function powerOf(check2, evidence, alphaPerTest) {
+  const { comparison, budget, test } = evidence;
+  if (!comparison || !budget || test !== "regression") return void 0;
+  const detect = check2.detect === void 0 ? null : budgetValue(check2.detect, comparison.baseline);
+  const sd = plannedSpread(check2, comparison, detect);
+  const mde = sd === void 0 ? null : minimumDetectableWorsening(sd, budget.value, alphaPerTest);
+  return { mde, detect, underpowered: detect !== null && (mde === null || mde > detect) };
+}
+function judgeRegression(evidence, policy) {
+  if (evidence.early) return evidence.early;
+  const comparison = evidence.comparison;
+  const budget = evidence.budget;
+  const { significance } = policy.settings;
+  const pointEstimates = comparison.method === "summary" || significance === "off";
+  const over = `worse than the baseline by ${comparison.worsening.toPrecision(3)}, over the budget ${budget.value.toPrecision(3)}`;
+  if (evidence.test === "non-inferiority") {
+    if (pointEstimates || comparison.pNotInferior === void 0) {
+      return comparison.worsening >= budget.value ? { failed: true, reasons: [over.replace(", over", ", at or over")] } : { failed: false, reasons: [] };
+    }
+    if (isSignificant(significance, comparison.pNotInferior)) return { failed: false, reasons: [] };
     return {
       failed: true,
-      reasons: [`worse than the baseline by ${comparison.worsening.toPrecision(3)}, over the budget ${budget.value.toPrecision(3)}`]
+      reasons: [
+        `not shown to be within the budget ${budget.value.toPrecision(3)} of the baseline (non-inferiority p = ${comparison.pNotInferior.toPrecision(2)}, worsening ${comparison.worsening.toPrecision(3)})`
+      ]
     };
   }
+  if (comparison.worsening <= budget.value) return { failed: false, reasons: [] };
+  const p = comparison.pWorseAdjusted ?? comparison.pWorse;
+  if (pointEstimates || isSignificant(significance, p)) return { failed: true, reasons: [over] };
+  const shown = comparison.pWorseAdjusted !== void 0 && comparison.pWorseAdjusted !== comparison.pWorse ? `p = ${comparison.pWorse.toPrecision(2)}, adjusted ${comparison.pWorseAdjusted.toPrecision(2)}` : `p = ${comparison.pWorse.toPrecision(2)}`;
   return {
     failed: false,
-    reasons: [
-      `worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not statistically real (p = ${comparison.pWorse.toPrecision(2)})`
-    ]
+    reasons: [`worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not statistically real (${shown})`]
   };
+}
+
+// src/gate/checks.ts
+function gather(check2, { policy, candidateMetrics, candidateSamples, comparer, relaxed }) {
+  const { direction, dimension } = metricMeta(policy, check2.metric, check2.direction);
+  const result = { check: check2, scope: check2.scenario ?? OVERALL, dimension, direction, status: "pass", reasons: [], flags: [] };
+  if (check2.severity === "off") return { result: { ...result, status: "off", reasons: ["turned off"] }, decided: true };
+  const value = scopeMetrics(candidateMetrics, check2.scenario)?.[check2.metric];
+  if (!value) {
+    return { result: { ...result, status: "error", reasons: [`the candidate has no ${check2.metric} for ${result.scope}`] }, decided: true };
+  }
+  result.candidate = value;
+  const pending = { result };
+  if (check2.min !== void 0 || check2.max !== void 0) {
+    const samples = candidateSamples && scopeMetrics(candidateSamples, check2.scenario)?.[check2.metric];
+    pending.bounds = boundEvidence(check2, boundsOf(check2, policy), value, samples);
+    result.bounds = pending.bounds.mode;
+    if (pending.bounds.borderline) result.flags.push("borderline");
+  }
+  if (check2.max_regression !== void 0) {
+    pending.regression = regressionEvidence(check2, result, testOf(check2, policy), policy, comparer, relaxed);
+    result.test = pending.regression.test;
+    result.comparison = pending.regression.comparison;
+    result.budget = pending.regression.budget;
+  }
+  return pending;
+}
+function familyTests(pending) {
+  const { check: check2 } = pending.result;
+  const tests = [];
+  const comparison = pending.regression?.comparison;
+  if (pending.regression?.test === "regression" && !pending.regression.early && comparison?.pWorse !== void 0) {
+    tests.push({
+      key: familyKey("regression", check2.metric, check2.scenario),
+      p: comparison.pWorse,
+      apply: (p) => comparison.pWorseAdjusted = p
+    });
+  }
+  for (const test of pending.bounds?.mode === "lenient" ? pending.bounds.tests : []) {
+    tests.push({ key: familyKey(test.bound, check2.metric, check2.scenario), p: test.p, apply: (p) => test.pAdjusted = p });
+  }
+  return tests;
+}
+function correctFamilies(policy, pendings) {
+  const sizes = { block: 0, warn: 0 };
+  for (const family of ["block", "warn"]) {
+    const members2 = pendings.filter((pending) => !pending.decided && familyOf(pending.result.check) === family).flatMap(familyTests);
+    const byKey = /* @__PURE__ */ new Map();
+    for (const { key, p } of members2) byKey.set(key, Math.min(p, byKey.get(key) ?? Infinity));
+    const keys = [...byKey.keys()];
+    const adjusted = adjustPValues(policy.settings.multiplicity, [...byKey.values()]);
+    for (const member of members2) member.apply(adjusted[keys.indexOf(member.key)]);
+    sizes[family] = keys.length;
+  }
+  return sizes;
 }
 function statusOf(severity, findings) {
   if (findings.some((finding) => finding.errored)) return "error";
   if (findings.some((finding) => finding.failed)) return severity === "warn" ? "warn" : "fail";
   return findings.some((finding) => finding.skipped) ? "skipped" : "pass";
 }
-function evaluateCheck(check2, { policy, candidateMetrics, comparer, relaxed }) {
-  const { direction, dimension } = metricMeta(policy, check2.metric, check2.direction);
-  const result = { check: check2, scope: check2.scenario ?? OVERALL, dimension, direction, status: "pass", reasons: [] };
-  if (check2.severity === "off") return { ...result, status: "off", reasons: ["turned off"] };
-  const value = scopeMetrics(candidateMetrics, check2.scenario)?.[check2.metric];
-  if (!value) return { ...result, status: "error", reasons: [`the candidate has no ${check2.metric} for ${result.scope}`] };
-  result.candidate = value;
-  const findings = [checkBounds(check2, value)];
-  if (check2.max_regression !== void 0) findings.push(checkRegression(check2, result, policy, comparer, relaxed));
+function resampleShortfall(pending, policy, familySize) {
+  const comparison = pending.regression?.comparison;
+  const { significance } = policy.settings;
+  if (significance === "off" || comparison?.resamples === void 0 || pending.regression?.early) return void 0;
+  const factor = pending.regression.test === "regression" ? correctionFactor(policy, familySize) : 1;
+  if (factor / (comparison.resamples + 1) < significance) return void 0;
+  const reason = `regression not checked: ${comparison.resamples} valid resamples cannot reach significance ${significance}${factor > 1 ? ` over ${factor} tests` : ""}`;
+  return { failed: true, errored: true, reasons: [reason] };
+}
+function decide(pending, policy, familySizes) {
+  const { result } = pending;
+  if (pending.decided) return result;
+  const { check: check2 } = result;
+  const familySize = familySizes[familyOf(check2) ?? "block"];
+  const findings = [];
+  if (pending.bounds) findings.push(judgeBounds(check2, result.candidate, pending.bounds, policy.settings.significance));
+  if (pending.bounds?.tests.length) result.boundTest = pending.bounds.tests[0];
+  if (pending.regression) {
+    findings.push(resampleShortfall(pending, policy, familySize) ?? judgeRegression(pending.regression, policy));
+    const alpha = policy.settings.significance === "off" ? 0.05 : policy.settings.significance;
+    result.power = powerOf(check2, pending.regression, alpha / correctionFactor(policy, familySize));
+  }
   result.reasons = findings.flatMap((finding) => finding.reasons);
   result.status = statusOf(check2.severity, findings);
+  if (result.power?.underpowered) result.flags.push("underpowered");
+  if (result.power?.underpowered && policy.settings.power !== "off" && result.status === "pass") {
+    const { mde, detect } = result.power;
+    const sees = mde === null ? "point estimates show no spread" : `it sees a worsening of ${mde.toPrecision(3)} at 80% power`;
+    result.reasons.push(`underpowered: must detect ${detect.toPrecision(3)}, ${sees}`);
+    result.status = policy.settings.power === "block" && check2.severity === "block" ? "fail" : "warn";
+  }
   return result;
+}
+function evaluateChecks(context) {
+  const pendings = context.policy.checks.map((check2) => gather(check2, context));
+  const familySizes = correctFamilies(context.policy, pendings);
+  return pendings.map((pending) => decide(pending, context.policy, familySizes));
 }
 
 // src/gate/coverage.ts
@@ -45836,7 +46162,8 @@ function evaluateGate({ policy, candidate, baseline }, memo2 = new MetricsMemo()
   const comparer = baseline ? new RunComparer(candidate, baseline, options, memo2) : void 0;
   const tradeoffs = evaluateTradeoffs(policy, comparer);
   const candidateMetrics = memo2.of(candidate, options);
-  const checks = policy.checks.map((check2) => evaluateCheck(check2, { policy, candidateMetrics, comparer, relaxed: tradeoffs.relaxed }));
+  const candidateSamples = memo2.samplesOf(candidate, options);
+  const checks = evaluateChecks({ policy, candidateMetrics, candidateSamples, comparer, relaxed: tradeoffs.relaxed });
   const coverage = coverageOf(candidate, baseline, settings.coverage);
   const verdict = decideVerdict(
     checks.map((result) => ({ severity: result.check.severity, status: result.status })),
@@ -45854,18 +46181,104 @@ function evaluateGate({ policy, candidate, baseline }, memo2 = new MetricsMemo()
 
 // src/report/json.ts
 import { writeFile } from "node:fs/promises";
+
+// src/policy/schema.ts
+var budgetSchema = external_exports.union([
+  external_exports.number().nonnegative(),
+  external_exports.string().regex(/^\d+(\.\d+)?%$/, 'expected a number or a percentage such as "5%"')
+]);
+var metricName = external_exports.string().min(1);
+var scope = external_exports.string().min(1).optional();
+var TESTS = ["regression", "non-inferiority"];
+var testSchema = external_exports.enum(TESTS).describe(
+  "regression: fail when a worsening over the budget is statistically real; non-inferiority: pass only when the candidate is shown to be no worse than the budget"
+);
+var BOUNDS = ["point", "lenient", "strict"];
+var boundsSchema = external_exports.enum(BOUNDS).describe(
+  "point: the estimate; lenient: fail only when the bound is crossed with confidence; strict: pass only when inside the bound with confidence"
+);
+var checkSchema = external_exports.strictObject({
+  metric: metricName,
+  scenario: scope.describe("Scope of the check; default: overall"),
+  min: external_exports.number().optional().describe("The candidate must be at least this"),
+  max: external_exports.number().optional().describe("The candidate must be at most this"),
+  max_regression: budgetSchema.optional().describe('Worsening allowed against the baseline: metric units, or "N%" of the baseline'),
+  detect: budgetSchema.optional().describe(
+    'The regression the comparison must be able to catch (80% power): metric units, or "N%" of the baseline; above max_regression'
+  ),
+  test: testSchema.optional().describe("Default: settings.test"),
+  bounds: boundsSchema.optional().describe("Default: settings.bounds"),
+  severity: external_exports.enum(["block", "warn", "off"]).default("block"),
+  direction: external_exports.enum(["higher", "lower"]).optional().describe("For a metric evalgate does not know (e.g. an imported hellaswag/acc_norm): which way is better"),
+  dimension: external_exports.enum(DIMENSIONS).optional().describe("For such a metric: its HELM dimension in the report (default: accuracy)"),
+  description: external_exports.string().optional()
+}).refine((check2) => check2.min !== void 0 || check2.max !== void 0 || check2.max_regression !== void 0, {
+  message: "a check needs at least one of min, max, max_regression"
+}).refine((check2) => check2.max_regression !== void 0 || check2.detect === void 0 && check2.test === void 0, {
+  message: "detect and test apply to a max_regression: this check has none"
+}).refine((check2) => check2.min !== void 0 || check2.max !== void 0 || check2.bounds === void 0, {
+  message: "bounds applies to min and max: this check has neither"
+});
+var tradeoffSchema = external_exports.strictObject({
+  name: external_exports.string().min(1),
+  allow: external_exports.array(external_exports.strictObject({ metric: metricName, scenario: scope, max_regression: budgetSchema })).min(1).describe("Budgets that replace those checks' max_regression while the trade-off applies"),
+  when: external_exports.array(
+    external_exports.strictObject({
+      metric: metricName,
+      scenario: scope,
+      min_improvement: budgetSchema,
+      direction: external_exports.enum(["higher", "lower"]).optional()
+    })
+  ).min(1).describe("Improvements that must all be at least this large and statistically real")
+});
+var settingsSchema = external_exports.strictObject({
+  significance: external_exports.union([external_exports.number().gt(0).lt(1), external_exports.literal("off")]).default(0.05).describe("A regression counts only if statistically real at this level; off = point estimates"),
+  multiplicity: external_exports.enum(["holm", "bonferroni", "none"]).default("holm").describe("How the blocking checks' tests share the significance level, so that the whole gate falsely blocks at most that often"),
+  power: external_exports.enum(["warn", "block", "off"]).default("warn").describe("What a check whose comparison cannot see the regression it must detect (detect) does"),
+  test: testSchema.default("regression"),
+  bounds: boundsSchema.default("point"),
+  min_shared_instances: external_exports.int().min(1).default(20).describe("A paired comparison on fewer shared instances is an error: its bootstrap p-values mean nothing"),
+  min_group_size: external_exports.int().min(1).default(10),
+  resamples: external_exports.int().min(1).max(1e6).default(2e3),
+  seed: external_exports.int().min(0).max(2 ** 32 - 1).default(1),
+  coverage: external_exports.strictObject({
+    min: external_exports.number().gt(0).max(1).default(1).describe("The least share of the baseline's instances the candidate must have"),
+    severity: external_exports.enum(["block", "warn", "off"]).default("warn")
+  }).default({ min: 1, severity: "warn" }).describe(
+    "Whether the candidate answered the baseline's instances (scenario and id; a failed call is no answer): fewer means failed calls, an incomplete run or a changed suite"
+  )
+});
+var policySchema = external_exports.strictObject({
+  version: external_exports.literal(1),
+  name: external_exports.string().min(1),
+  description: external_exports.string().optional(),
+  settings: settingsSchema.default(settingsSchema.parse({})),
+  checks: external_exports.array(checkSchema).min(1),
+  tradeoffs: external_exports.array(tradeoffSchema).default([])
+});
+function policyJsonSchema() {
+  return {
+    ...external_exports.toJSONSchema(policySchema, { io: "input" }),
+    title: "evalgate policy"
+  };
+}
+
+// src/report/json.ts
 function summarizeRun(run) {
   return run.kind === "records" ? { file: run.file, kind: "records", records: run.table.size, instances: run.table.instanceKeys.length } : { file: run.file, kind: "metrics", records: null, instances: null };
 }
 function thresholdText(result) {
   const { check: check2 } = result;
   const parts = [];
-  if (check2.min !== void 0) parts.push(`>= ${check2.min}`);
-  if (check2.max !== void 0) parts.push(`<= ${check2.max}`);
+  const bounds = result.bounds && result.bounds !== "point" ? ` (${result.bounds})` : "";
+  if (check2.min !== void 0) parts.push(`>= ${check2.min}${bounds}`);
+  if (check2.max !== void 0) parts.push(`<= ${check2.max}${bounds}`);
   if (check2.max_regression !== void 0) {
     const relaxed = result.budget && result.budget.from !== "the check" ? ` (${result.budget.value.toPrecision(3)} by ${result.budget.from})` : "";
-    parts.push(`regression <= ${check2.max_regression}${relaxed}`);
+    const test = result.test === "non-inferiority" ? " (non-inferiority)" : "";
+    parts.push(`regression <= ${check2.max_regression}${relaxed}${test}`);
   }
+  if (check2.detect !== void 0) parts.push(`detect ${check2.detect}`);
   return parts.join(", ");
 }
 function buildGateReport(result, policy, candidate, baseline) {
@@ -45886,7 +46299,12 @@ function buildGateReport(result, policy, candidate, baseline) {
       candidate: check2.candidate ?? null,
       comparison: check2.comparison ?? null,
       budget: check2.budget ?? null,
-      reasons: check2.reasons
+      reasons: check2.reasons,
+      test: check2.test ?? null,
+      bounds: check2.bounds ?? null,
+      boundTest: check2.boundTest ?? null,
+      power: check2.power ?? null,
+      flags: check2.flags
     })),
     tradeoffs: result.tradeoffs,
     coverage: result.coverage ?? null,
@@ -45934,11 +46352,26 @@ var gateReportSchema = external_exports.object({
         worsening: finiteNumber,
         pWorse: finiteNumber.optional(),
         pBetter: finiteNumber.optional(),
+        pWorseAdjusted: finiteNumber.optional(),
+        pNotInferior: finiteNumber.optional(),
+        sd: finiteNumber.optional(),
+        resamples: external_exports.int().nonnegative().optional(),
         shared: external_exports.int().nonnegative().optional(),
         ci: external_exports.tuple([finiteNumber, finiteNumber]).optional()
       }).nullable(),
       budget: external_exports.object({ value: finiteNumber, from: external_exports.string() }).nullable(),
-      reasons: external_exports.array(external_exports.string())
+      reasons: external_exports.array(external_exports.string()),
+      test: external_exports.enum(TESTS).nullable().optional(),
+      bounds: external_exports.enum(BOUNDS).nullable().optional(),
+      boundTest: external_exports.object({
+        bound: external_exports.enum(["min", "max"]),
+        claim: external_exports.enum(["crossed", "inside"]),
+        p: finiteNumber,
+        pAdjusted: finiteNumber.optional(),
+        method: external_exports.enum(["bootstrap", "normal"])
+      }).nullable().optional(),
+      power: external_exports.object({ mde: finiteNumber.nullable(), detect: finiteNumber.nullable(), underpowered: external_exports.boolean() }).nullable().optional(),
+      flags: external_exports.array(external_exports.enum(["borderline", "underpowered"])).optional()
     })
   ),
   tradeoffs: external_exports.array(external_exports.object({ name: external_exports.string(), applied: external_exports.boolean(), reasons: external_exports.array(external_exports.string()) })),
@@ -46091,65 +46524,6 @@ function parseYamlConfig(text, file2, schema, checks = {}) {
   return parsed.data;
 }
 
-// src/policy/schema.ts
-var budgetSchema = external_exports.union([
-  external_exports.number().nonnegative(),
-  external_exports.string().regex(/^\d+(\.\d+)?%$/, 'expected a number or a percentage such as "5%"')
-]);
-var metricName = external_exports.string().min(1);
-var scope = external_exports.string().min(1).optional();
-var checkSchema = external_exports.strictObject({
-  metric: metricName,
-  scenario: scope.describe("Scope of the check; default: overall"),
-  min: external_exports.number().optional().describe("The candidate must be at least this"),
-  max: external_exports.number().optional().describe("The candidate must be at most this"),
-  max_regression: budgetSchema.optional().describe('Worsening allowed against the baseline: metric units, or "N%" of the baseline'),
-  severity: external_exports.enum(["block", "warn", "off"]).default("block"),
-  direction: external_exports.enum(["higher", "lower"]).optional().describe("For a metric evalgate does not know (e.g. an imported hellaswag/acc_norm): which way is better"),
-  dimension: external_exports.enum(DIMENSIONS).optional().describe("For such a metric: its HELM dimension in the report (default: accuracy)"),
-  description: external_exports.string().optional()
-}).refine((check2) => check2.min !== void 0 || check2.max !== void 0 || check2.max_regression !== void 0, {
-  message: "a check needs at least one of min, max, max_regression"
-});
-var tradeoffSchema = external_exports.strictObject({
-  name: external_exports.string().min(1),
-  allow: external_exports.array(external_exports.strictObject({ metric: metricName, scenario: scope, max_regression: budgetSchema })).min(1).describe("Budgets that replace those checks' max_regression while the trade-off applies"),
-  when: external_exports.array(
-    external_exports.strictObject({
-      metric: metricName,
-      scenario: scope,
-      min_improvement: budgetSchema,
-      direction: external_exports.enum(["higher", "lower"]).optional()
-    })
-  ).min(1).describe("Improvements that must all be at least this large and statistically real")
-});
-var settingsSchema = external_exports.strictObject({
-  significance: external_exports.union([external_exports.number().gt(0).lt(1), external_exports.literal("off")]).default(0.05).describe("A regression counts only if statistically real at this level; off = point estimates"),
-  min_group_size: external_exports.int().min(1).default(10),
-  resamples: external_exports.int().min(1).max(1e6).default(2e3),
-  seed: external_exports.int().min(0).max(2 ** 32 - 1).default(1),
-  coverage: external_exports.strictObject({
-    min: external_exports.number().gt(0).max(1).default(1).describe("The least share of the baseline's instances the candidate must have"),
-    severity: external_exports.enum(["block", "warn", "off"]).default("warn")
-  }).default({ min: 1, severity: "warn" }).describe(
-    "Whether the candidate answered the baseline's instances (scenario and id; a failed call is no answer): fewer means failed calls, an incomplete run or a changed suite"
-  )
-});
-var policySchema = external_exports.strictObject({
-  version: external_exports.literal(1),
-  name: external_exports.string().min(1),
-  description: external_exports.string().optional(),
-  settings: settingsSchema.default(settingsSchema.parse({})),
-  checks: external_exports.array(checkSchema).min(1),
-  tradeoffs: external_exports.array(tradeoffSchema).default([])
-});
-function policyJsonSchema() {
-  return {
-    ...external_exports.toJSONSchema(policySchema, { io: "input" }),
-    title: "evalgate policy"
-  };
-}
-
 // src/policy/load.ts
 function metricProblem(name) {
   if (lookupMetric(name)) return void 0;
@@ -46181,6 +46555,56 @@ function metricPaths(raw) {
   });
   return paths;
 }
+function checkTradeoffTargets(policy, report) {
+  policy.tradeoffs.forEach((tradeoff, index) => {
+    tradeoff.allow.forEach((term, termIndex) => {
+      const relaxed = policy.checks.some(
+        (check2) => check2.metric === term.metric && check2.scenario === term.scenario && check2.max_regression !== void 0
+      );
+      if (!relaxed) {
+        report(
+          ["tradeoffs", index, "allow", termIndex],
+          `no check of ${term.metric} (${term.scenario ?? "overall"}) with a max_regression for this trade-off to relax`
+        );
+      }
+    });
+  });
+}
+function checkDirections(policy, report) {
+  const check2 = (metric, direction, path2) => {
+    const known = lookupMetric(metric);
+    if (known && direction !== void 0 && direction !== known.direction) {
+      report(
+        path2,
+        `${metric} is better ${known.direction}: direction ${direction} contradicts it (leave direction out for a metric evalgate knows)`
+      );
+    }
+  };
+  policy.checks.forEach((entry, index) => check2(entry.metric, entry.direction, ["checks", index, "direction"]));
+  policy.tradeoffs.forEach(
+    (tradeoff, index) => tradeoff.when.forEach((term, termIndex) => check2(term.metric, term.direction, ["tradeoffs", index, "when", termIndex, "direction"]))
+  );
+}
+function checkDetect(policy, report) {
+  const percent = (budget) => typeof budget === "string";
+  policy.checks.forEach((check2, index) => {
+    const { detect, max_regression: budget } = check2;
+    if (detect === void 0 || budget === void 0 || percent(detect) !== percent(budget)) return;
+    if (Number.parseFloat(String(detect)) <= Number.parseFloat(String(budget))) {
+      report(["checks", index, "detect"], `detect ${detect} must be above the check's max_regression ${budget}`);
+    }
+  });
+}
+function checkResamples(policy, report) {
+  const needed = minimumResamples(policy);
+  if (needed === void 0 || policy.settings.resamples >= needed) return;
+  const { block, warn } = familiesOf(policy);
+  const tests = Math.max(block.length, warn.length, 1);
+  report(
+    ["settings", "resamples"],
+    `${policy.settings.resamples} resamples cannot reach significance ${policy.settings.significance}${policy.settings.multiplicity === "none" || tests === 1 ? "" : ` over ${tests} tests (${policy.settings.multiplicity})`}: a p-value is at least 1/(resamples + 1); use at least ${needed}`
+  );
+}
 function parsePolicy(text, file2) {
   const policy = parseYamlConfig(text, file2, policySchema, {
     // Metric names are checked on the raw data too, so that one run reports every problem.
@@ -46192,19 +46616,10 @@ function parsePolicy(text, file2) {
       }
     },
     parsed: (parsed, report) => {
-      parsed.tradeoffs.forEach((tradeoff, index) => {
-        tradeoff.allow.forEach((term, termIndex) => {
-          const relaxed = parsed.checks.some(
-            (check2) => check2.metric === term.metric && check2.scenario === term.scenario && check2.max_regression !== void 0
-          );
-          if (!relaxed) {
-            report(
-              ["tradeoffs", index, "allow", termIndex],
-              `no check of ${term.metric} (${term.scenario ?? "overall"}) with a max_regression for this trade-off to relax`
-            );
-          }
-        });
-      });
+      checkTradeoffTargets(parsed, report);
+      checkDirections(parsed, report);
+      checkDetect(parsed, report);
+      checkResamples(parsed, report);
     }
   });
   return { policy, file: file2, sha256: createHash("sha256").update(text).digest("hex") };
@@ -46680,15 +47095,46 @@ import { writeFile as writeFile2 } from "node:fs/promises";
 function count(n, noun, plural2 = `${noun}s`) {
   return `${n} ${n === 1 ? noun : plural2}`;
 }
+var RESIDUE = 1e-12;
 function formatNumber(value) {
   if (!Number.isFinite(value)) return String(value);
-  if (value === 0) return "0";
+  if (Math.abs(value) < RESIDUE) return "0";
   const magnitude = Math.abs(value);
   const text = magnitude >= 100 ? value.toFixed(1) : magnitude >= 1e-3 ? value.toFixed(4) : value.toPrecision(3);
   return text.includes(".") && !text.includes("e") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
 }
 function formatInterval(ci) {
   return ci ? `[${formatNumber(ci[0])}, ${formatNumber(ci[1])}]` : "-";
+}
+var CHECK_TABLE_HEADER = [
+  "metric",
+  "scope",
+  "candidate (95% CI)",
+  "baseline",
+  "change",
+  "can detect (80%)",
+  "threshold",
+  "status"
+];
+var CHECK_TABLE_ALIGN = ["l", "l", "r", "r", "r", "r", "l", "l"];
+function changeText(check2) {
+  const comparison = check2.comparison;
+  if (!comparison) return "-";
+  const sign = comparison.change > 0 ? "+" : "";
+  const change = `${sign}${formatNumber(comparison.change)}`;
+  if (comparison.method === "summary") return `${change} (point estimates)`;
+  const values = `${formatNumber(comparison.candidate)} vs ${formatNumber(comparison.baseline)} on ${comparison.shared} shared`;
+  const p = comparison.pNotInferior ?? comparison.pWorse;
+  if (p === void 0) return `${change} (${values})`;
+  const kind = comparison.pNotInferior !== void 0 ? "p non-inferior" : "p worse";
+  const adjusted = comparison.pWorseAdjusted !== void 0 && comparison.pWorseAdjusted !== comparison.pWorse && comparison.pNotInferior === void 0 ? `, adjusted ${comparison.pWorseAdjusted.toPrecision(2)}` : "";
+  return `${change} (${values}; ${kind} ${p.toPrecision(2)}${adjusted})`;
+}
+function detectText(check2) {
+  const power = check2.power;
+  if (!power) return "-";
+  const mde = power.mde === null ? "unknown" : formatNumber(power.mde);
+  return power.detect === null ? mde : `${mde} (must: ${formatNumber(power.detect)})`;
 }
 var METRIC_TABLE_HEADER = ["metric", "value", "95% CI", "n", "dimension", "note"];
 var METRIC_TABLE_ALIGN = ["l", "r", "r", "r", "l", "l"];
@@ -46718,13 +47164,6 @@ var STATUS_ICON = {
   off: "\u2796 off"
 };
 var VERDICT_ICON = { pass: "\u2705", warn: "\u26A0\uFE0F", fail: "\u274C" };
-function changeText(check2) {
-  const comparison = check2.comparison;
-  if (!comparison) return "-";
-  const sign = comparison.change > 0 ? "+" : "";
-  const evidence = comparison.method === "paired" && comparison.pWorse !== void 0 ? ` (p worse ${comparison.pWorse.toPrecision(2)})` : comparison.method === "summary" ? " (point estimates)" : "";
-  return `${sign}${formatNumber(comparison.change)}${evidence}`;
-}
 function checkTable(checks) {
   const rows = checks.map((check2) => [
     escapeMarkdown(check2.metric),
@@ -46732,12 +47171,11 @@ function checkTable(checks) {
     check2.candidate ? `${formatNumber(check2.candidate.value)} ${formatInterval(check2.candidate.ci)}` : "-",
     check2.comparison ? formatNumber(check2.comparison.baseline) : "-",
     changeText(check2),
+    detectText(check2),
     escapeMarkdown(check2.threshold),
-    STATUS_ICON[check2.status]
+    [STATUS_ICON[check2.status], ...check2.flags ?? []].join(" \xB7 ")
   ]);
-  return markdownTable([["metric", "scope", "candidate (95% CI)", "baseline", "change", "threshold", "status"], ...rows], {
-    align: ["l", "l", "r", "r", "r", "l", "l"]
-  });
+  return markdownTable([CHECK_TABLE_HEADER, ...rows], { align: CHECK_TABLE_ALIGN });
 }
 function verdictLine(report, waivedBy) {
   const { blocking, warnings } = countOutcomes(report.checks, report.coverage?.status);
@@ -46865,14 +47303,15 @@ function gateText(report, colour) {
       check2.candidate ? `${formatNumber(check2.candidate.value)} ${formatInterval(check2.candidate.ci)}` : "-",
       check2.comparison ? formatNumber(check2.comparison.baseline) : "-",
       changeText(check2),
-      check2.threshold,
-      paint(check2.status, check2.status)
+      detectText(check2),
+      escapeTerminal(check2.threshold),
+      [paint(check2.status, check2.status), ...check2.flags ?? []].join(" \xB7 ")
     ])
   );
   lines.push(
     "",
-    markdownTable([["dimension", "metric", "scope", "candidate (95% CI)", "baseline", "change", "threshold", "status"], ...rows], {
-      align: ["l", "l", "l", "r", "r", "r", "l", "l"],
+    markdownTable([["dimension", ...CHECK_TABLE_HEADER], ...rows], {
+      align: ["l", ...CHECK_TABLE_ALIGN],
       stringLength: (text) => text.replace(/\u001b\[\d+m/g, "").length
     }),
     "",

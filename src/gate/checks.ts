@@ -1,79 +1,98 @@
-import type { MetricsReport, MetricValue } from '../metrics/compute.js';
+import type { MetricSamples, MetricsReport } from '../metrics/compute.js';
 import { OVERALL } from '../metrics/scope.js';
+import { boundsOf, correctionFactor, familyKey, familyOf, testOf, type FamilyName } from '../policy/family.js';
 import type { Check, Policy } from '../policy/schema.js';
 import { scopeMetrics } from '../runs/metrics-file.js';
-import { budgetValue, metricMeta, metricScopeKey, type RunComparer } from './compare.js';
-import { isSignificant, type RelaxedBudgets } from './tradeoffs.js';
+import { boundEvidence, judgeBounds, type BoundEvidence, type Finding } from './bounds.js';
+import { metricMeta, type RunComparer } from './compare.js';
+import { adjustPValues } from './multiplicity.js';
+import { judgeRegression, powerOf, regressionEvidence, type RegressionEvidence } from './regression.js';
+import type { RelaxedBudgets } from './tradeoffs.js';
 import type { CheckResult, CheckStatus } from './types.js';
 
 /*
- * One check of the policy: its absolute bounds on the candidate, then its regression budget against
- * the baseline (as trade-offs relax it). A regression counts only when statistically real (paired
- * comparisons) at the policy's significance.
+ * Every check of the policy, in three steps: each check's evidence (its value, its bounds' tests, its
+ * comparison with the baseline); then each family's p-values corrected together (settings.multiplicity:
+ * the blocking checks' regression and lenient bound tests, and apart from them the warn checks'); then
+ * each check's decision.
  */
 
-/** What a part of a check found: failed (or errored) and why. */
-interface Finding {
-  failed: boolean;
-  skipped?: boolean;
-  errored?: boolean;
-  reasons: string[];
+export interface CheckContext {
+  policy: Policy;
+  candidateMetrics: MetricsReport;
+  /** The bootstrap values behind the candidate's intervals (a records file). */
+  candidateSamples: MetricSamples | undefined;
+  /** Undefined without a baseline. */
+  comparer: RunComparer | undefined;
+  relaxed: RelaxedBudgets;
 }
 
-function checkBounds(check: Check, value: MetricValue): Finding {
-  const reasons: string[] = [];
-  if (check.min !== undefined && value.value < check.min) reasons.push(`below the minimum ${check.min}`);
-  if (check.max !== undefined && value.value > check.max) reasons.push(`above the maximum ${check.max}`);
-  return { failed: reasons.length > 0, reasons };
+/** A check with its evidence gathered, before the correction. */
+interface Pending {
+  result: CheckResult;
+  bounds?: BoundEvidence;
+  regression?: RegressionEvidence;
+  /** Set when the check is already decided (off, or no value). */
+  decided?: boolean;
 }
 
-/** The budget in effect: the check's, or of the trade-offs that apply the most generous. */
-function budgetInEffect(check: Check, relaxed: RelaxedBudgets, baseline: number): { value: number; from: string } {
-  const granted = relaxed.get(metricScopeKey(check.metric, check.scenario)) ?? [{ value: check.max_regression!, from: 'the check' }];
-  return granted
-    .map(({ value, from }) => ({ value: budgetValue(value, baseline), from }))
-    .reduce((best, next) => (next.value > best.value ? next : best));
+function gather(check: Check, { policy, candidateMetrics, candidateSamples, comparer, relaxed }: CheckContext): Pending {
+  const { direction, dimension } = metricMeta(policy, check.metric, check.direction);
+  const result: CheckResult = { check, scope: check.scenario ?? OVERALL, dimension, direction, status: 'pass', reasons: [], flags: [] };
+  if (check.severity === 'off') return { result: { ...result, status: 'off', reasons: ['turned off'] }, decided: true };
+  const value = scopeMetrics(candidateMetrics, check.scenario)?.[check.metric];
+  if (!value) {
+    return { result: { ...result, status: 'error', reasons: [`the candidate has no ${check.metric} for ${result.scope}`] }, decided: true };
+  }
+  result.candidate = value;
+  const pending: Pending = { result };
+  if (check.min !== undefined || check.max !== undefined) {
+    const samples = candidateSamples && scopeMetrics(candidateSamples, check.scenario)?.[check.metric];
+    pending.bounds = boundEvidence(check, boundsOf(check, policy), value, samples);
+    result.bounds = pending.bounds.mode;
+    if (pending.bounds.borderline) result.flags.push('borderline');
+  }
+  if (check.max_regression !== undefined) {
+    pending.regression = regressionEvidence(check, result, testOf(check, policy), policy, comparer, relaxed);
+    result.test = pending.regression.test;
+    result.comparison = pending.regression.comparison;
+    result.budget = pending.regression.budget;
+  }
+  return pending;
 }
 
-function checkRegression(
-  check: Check,
-  result: CheckResult,
-  policy: Policy,
-  comparer: RunComparer | undefined,
-  relaxed: RelaxedBudgets,
-): Finding {
-  const comparison = comparer?.compare(check.metric, check.scenario, result.direction);
-  if (!comparison && comparer?.sharesNoInstance(check.scenario)) {
-    // A baseline that cannot be compared at all is an evaluation gone wrong, not a missing baseline.
-    return {
-      failed: true,
-      errored: true,
-      reasons: ['regression not checked: the candidate shares no instance (scenario and id) with the baseline'],
-    };
+/** The p-value of each corrected test a pending check has, by family key. */
+function familyTests(pending: Pending): Array<{ key: string; p: number; apply: (adjusted: number) => void }> {
+  const { check } = pending.result;
+  const tests: Array<{ key: string; p: number; apply: (adjusted: number) => void }> = [];
+  const comparison = pending.regression?.comparison;
+  if (pending.regression?.test === 'regression' && !pending.regression.early && comparison?.pWorse !== undefined) {
+    tests.push({
+      key: familyKey('regression', check.metric, check.scenario),
+      p: comparison.pWorse,
+      apply: (p) => (comparison.pWorseAdjusted = p),
+    });
   }
-  if (!comparison) {
-    return {
-      failed: false,
-      skipped: true,
-      reasons: [comparer ? `regression not checked: ${check.metric} is not in both runs` : 'regression not checked: no baseline'],
-    };
+  for (const test of pending.bounds?.mode === 'lenient' ? pending.bounds.tests : []) {
+    tests.push({ key: familyKey(test.bound, check.metric, check.scenario), p: test.p, apply: (p) => (test.pAdjusted = p) });
   }
-  result.comparison = comparison;
-  const budget = budgetInEffect(check, relaxed, comparison.baseline);
-  result.budget = budget;
-  if (comparison.worsening <= budget.value) return { failed: false, reasons: [] };
-  if (comparison.method === 'summary' || isSignificant(policy.settings.significance, comparison.pWorse)) {
-    return {
-      failed: true,
-      reasons: [`worse than the baseline by ${comparison.worsening.toPrecision(3)}, over the budget ${budget.value.toPrecision(3)}`],
-    };
+  return tests;
+}
+
+/** Corrects each family's tests together; returns each family's size (distinct tests). */
+function correctFamilies(policy: Policy, pendings: Pending[]): Record<FamilyName, number> {
+  const sizes: Record<FamilyName, number> = { block: 0, warn: 0 };
+  for (const family of ['block', 'warn'] as const) {
+    const members = pendings.filter((pending) => !pending.decided && familyOf(pending.result.check) === family).flatMap(familyTests);
+    // A (metric, scope) tested by two checks is one test: its smallest p stands for it.
+    const byKey = new Map<string, number>();
+    for (const { key, p } of members) byKey.set(key, Math.min(p, byKey.get(key) ?? Infinity));
+    const keys = [...byKey.keys()];
+    const adjusted = adjustPValues(policy.settings.multiplicity, [...byKey.values()]);
+    for (const member of members) member.apply(adjusted[keys.indexOf(member.key)]);
+    sizes[family] = keys.length;
   }
-  return {
-    failed: false,
-    reasons: [
-      `worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not statistically real (p = ${comparison.pWorse!.toPrecision(2)})`,
-    ],
-  };
+  return sizes;
 }
 
 function statusOf(severity: Check['severity'], findings: Finding[]): CheckStatus {
@@ -82,24 +101,44 @@ function statusOf(severity: Check['severity'], findings: Finding[]): CheckStatus
   return findings.some((finding) => finding.skipped) ? 'skipped' : 'pass';
 }
 
-export interface CheckContext {
-  policy: Policy;
-  candidateMetrics: MetricsReport;
-  /** Undefined without a baseline. */
-  comparer: RunComparer | undefined;
-  relaxed: RelaxedBudgets;
+/** Too few valid resamples for a paired test to reach its corrected level: it cannot decide, so it errors. */
+function resampleShortfall(pending: Pending, policy: Policy, familySize: number): Finding | undefined {
+  const comparison = pending.regression?.comparison;
+  const { significance } = policy.settings;
+  if (significance === 'off' || comparison?.resamples === undefined || pending.regression?.early) return undefined;
+  const factor = pending.regression!.test === 'regression' ? correctionFactor(policy, familySize) : 1;
+  if (factor / (comparison.resamples + 1) < significance) return undefined;
+  const reason = `regression not checked: ${comparison.resamples} valid resamples cannot reach significance ${significance}${factor > 1 ? ` over ${factor} tests` : ''}`;
+  return { failed: true, errored: true, reasons: [reason] };
 }
 
-export function evaluateCheck(check: Check, { policy, candidateMetrics, comparer, relaxed }: CheckContext): CheckResult {
-  const { direction, dimension } = metricMeta(policy, check.metric, check.direction);
-  const result: CheckResult = { check, scope: check.scenario ?? OVERALL, dimension, direction, status: 'pass', reasons: [] };
-  if (check.severity === 'off') return { ...result, status: 'off', reasons: ['turned off'] };
-  const value = scopeMetrics(candidateMetrics, check.scenario)?.[check.metric];
-  if (!value) return { ...result, status: 'error', reasons: [`the candidate has no ${check.metric} for ${result.scope}`] };
-  result.candidate = value;
-  const findings = [checkBounds(check, value)];
-  if (check.max_regression !== undefined) findings.push(checkRegression(check, result, policy, comparer, relaxed));
+function decide(pending: Pending, policy: Policy, familySizes: Record<FamilyName, number>): CheckResult {
+  const { result } = pending;
+  if (pending.decided) return result;
+  const { check } = result;
+  const familySize = familySizes[familyOf(check) ?? 'block'];
+  const findings: Finding[] = [];
+  if (pending.bounds) findings.push(judgeBounds(check, result.candidate!, pending.bounds, policy.settings.significance));
+  if (pending.bounds?.tests.length) result.boundTest = pending.bounds.tests[0];
+  if (pending.regression) {
+    findings.push(resampleShortfall(pending, policy, familySize) ?? judgeRegression(pending.regression, policy));
+    const alpha = policy.settings.significance === 'off' ? 0.05 : policy.settings.significance;
+    result.power = powerOf(check, pending.regression, alpha / correctionFactor(policy, familySize));
+  }
   result.reasons = findings.flatMap((finding) => finding.reasons);
   result.status = statusOf(check.severity, findings);
+  if (result.power?.underpowered) result.flags.push('underpowered');
+  if (result.power?.underpowered && policy.settings.power !== 'off' && result.status === 'pass') {
+    const { mde, detect } = result.power;
+    const sees = mde === null ? 'point estimates show no spread' : `it sees a worsening of ${mde.toPrecision(3)} at 80% power`;
+    result.reasons.push(`underpowered: must detect ${detect!.toPrecision(3)}, ${sees}`);
+    result.status = policy.settings.power === 'block' && check.severity === 'block' ? 'fail' : 'warn';
+  }
   return result;
+}
+
+export function evaluateChecks(context: CheckContext): CheckResult[] {
+  const pendings = context.policy.checks.map((check) => gather(check, context));
+  const familySizes = correctFamilies(context.policy, pendings);
+  return pendings.map((pending) => decide(pending, context.policy, familySizes));
 }

@@ -1,4 +1,10 @@
-import { compareMetric, computeMetrics, type ComputeOptions, type MetricsReport } from '../metrics/compute.js';
+import {
+  compareMetric,
+  computeMetricsAndSamples,
+  type ComputeOptions,
+  type MetricSamples,
+  type MetricsReport,
+} from '../metrics/compute.js';
 import { lookupMetric, type Dimension, type Direction } from '../metrics/registry.js';
 import { sharedScopes } from '../metrics/scope.js';
 import type { Budget, Policy } from '../policy/schema.js';
@@ -13,16 +19,24 @@ import type { Comparison } from './types.js';
 
 /** The metrics of runs, computed once per run and options: several policies may gate one run. */
 export class MetricsMemo {
-  private readonly reports = new Map<RunInput, Map<string, MetricsReport>>();
+  private readonly computed = new Map<RunInput, Map<string, { report: MetricsReport; samples: MetricSamples }>>();
 
   of(run: RunInput, options: ComputeOptions): MetricsReport {
-    if (run.kind === 'metrics') return run.report;
-    let byOptions = this.reports.get(run);
-    if (!byOptions) this.reports.set(run, (byOptions = new Map()));
+    return run.kind === 'metrics' ? run.report : this.compute(run, options).report;
+  }
+
+  /** The bootstrap values behind a records run's intervals; undefined for a metrics file. */
+  samplesOf(run: RunInput, options: ComputeOptions): MetricSamples | undefined {
+    return run.kind === 'metrics' ? undefined : this.compute(run, options).samples;
+  }
+
+  private compute(run: Extract<RunInput, { kind: 'records' }>, options: ComputeOptions) {
+    let byOptions = this.computed.get(run);
+    if (!byOptions) this.computed.set(run, (byOptions = new Map()));
     const key = JSON.stringify(options);
-    let report = byOptions.get(key);
-    if (!report) byOptions.set(key, (report = computeMetrics(run.table, options)));
-    return report;
+    let result = byOptions.get(key);
+    if (!result) byOptions.set(key, (result = computeMetricsAndSamples(run.table, options)));
+    return result;
   }
 }
 
@@ -42,9 +56,16 @@ export function budgetValue(budget: Budget, baseline: number): number {
 /** One key per metric and scope (a check's, a trade-off term's). */
 export const metricScopeKey = (metric: string, scenario: string | undefined) => JSON.stringify([scenario ?? null, metric]);
 
+/** The resampled worsenings of a paired comparison, and the baseline's value on each resample. */
+export interface WorseningSamples {
+  worsenings: Float64Array;
+  baselines: Float64Array;
+}
+
 /** Compares the runs once per metric and scope, whoever asks (trade-offs and checks share the result). */
 export class RunComparer {
   private readonly comparisons = new Map<string, Comparison | undefined>();
+  private readonly distributions = new Map<string, WorseningSamples>();
 
   constructor(
     private readonly candidate: RunInput,
@@ -57,6 +78,11 @@ export class RunComparer {
     const key = metricScopeKey(metric, scenario);
     if (!this.comparisons.has(key)) this.comparisons.set(key, this.compareOnce(metric, scenario, direction));
     return this.comparisons.get(key);
+  }
+
+  /** The bootstrap behind a paired comparison made by `compare`. */
+  samples(metric: string, scenario: string | undefined): WorseningSamples | undefined {
+    return this.distributions.get(metricScopeKey(metric, scenario));
   }
 
   /** Both runs have instances in the scope, but not one in common: nothing can be compared. */
@@ -76,6 +102,10 @@ export class RunComparer {
     if (candidate.kind === 'records' && baseline.kind === 'records') {
       const paired = compareMetric(candidate.table, baseline.table, metric, scenario, options);
       if (!paired) return undefined;
+      this.distributions.set(metricScopeKey(metric, scenario), {
+        worsenings: paired.differences.map((change) => sign * change),
+        baselines: paired.baselines,
+      });
       return {
         method: 'paired',
         candidate: paired.candidateValue,
@@ -86,6 +116,8 @@ export class RunComparer {
         pBetter: direction === 'higher' ? paired.pAbove : paired.pBelow,
         shared: paired.shared,
         ci: paired.ci,
+        sd: paired.sd,
+        resamples: paired.resamples,
       };
     }
     // Point estimates; the baseline's intervals are not needed.

@@ -1,7 +1,7 @@
 import type { ComputeOptions } from '../metrics/compute.js';
 import type { Policy } from '../policy/schema.js';
 import type { RunInput } from '../runs/load.js';
-import { evaluateCheck } from './checks.js';
+import { evaluateChecks } from './checks.js';
 import { MetricsMemo, RunComparer } from './compare.js';
 import { coverageOf } from './coverage.js';
 import { evaluateTradeoffs } from './tradeoffs.js';
@@ -24,7 +24,8 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs, memo =
   const comparer = baseline ? new RunComparer(candidate, baseline, options, memo) : undefined;
   const tradeoffs = evaluateTradeoffs(policy, comparer);
   const candidateMetrics = memo.of(candidate, options);
-  const checks = policy.checks.map((check) => evaluateCheck(check, { policy, candidateMetrics, comparer, relaxed: tradeoffs.relaxed }));
+  const candidateSamples = memo.samplesOf(candidate, options);
+  const checks = evaluateChecks({ policy, candidateMetrics, candidateSamples, comparer, relaxed: tradeoffs.relaxed });
   const coverage = coverageOf(candidate, baseline, settings.coverage);
   const verdict = decideVerdict(
     checks.map((result) => ({ severity: result.check.severity, status: result.status })),

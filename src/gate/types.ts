@@ -1,5 +1,6 @@
 import type { MetricsReport, MetricValue } from '../metrics/compute.js';
 import type { Dimension, Direction } from '../metrics/registry.js';
+import type { Bounds, Test } from '../policy/family.js';
 import type { Check } from '../policy/schema.js';
 
 /*
@@ -24,6 +25,14 @@ export interface Comparison {
   worsening: number;
   /** One-sided p-value that the worsening is above 0 (paired only). */
   pWorse?: number;
+  /** pWorse corrected for the other tests of its family (settings.multiplicity). */
+  pWorseAdjusted?: number;
+  /** Non-inferiority: the p-value that the worsening is below the budget (paired only). */
+  pNotInferior?: number;
+  /** The standard error of the change: the standard deviation of its bootstrap (paired only). */
+  sd?: number;
+  /** Valid bootstrap resamples behind the p-values (paired only). */
+  resamples?: number;
   /** One-sided p-value that the improvement is above 0 (paired only). */
   pBetter?: number;
   /** Instances compared (paired only). */
@@ -42,8 +51,38 @@ export interface CheckResult {
   comparison?: Comparison;
   /** The regression budget in effect, in the metric's unit, and where it came from. */
   budget?: { value: number; from: string };
+  /** How the comparison with the baseline was judged (budgeted checks). */
+  test?: Test;
+  /** How min and max were judged (bounded checks), and the bound's test when it had one. */
+  bounds?: Bounds;
+  boundTest?: BoundTest;
+  /** The smallest worsening the comparison sees at 80% power, and what the check must detect (paired regression tests). */
+  power?: PowerResult;
+  /** borderline: the interval straddles a bound; underpowered: cannot see what the check must detect. */
+  flags: CheckFlag[];
   /** Why the check ended as it did, one short sentence each. */
   reasons: string[];
+}
+
+export type CheckFlag = 'borderline' | 'underpowered';
+
+/** A bound judged with confidence: the p-value of its claim (crossed: lenient; inside: strict). */
+export interface BoundTest {
+  bound: 'min' | 'max';
+  claim: 'crossed' | 'inside';
+  p: number;
+  /** Corrected for the family (lenient bounds only). */
+  pAdjusted?: number;
+  /** bootstrap: the candidate's resampled values; normal: from its interval (a metrics file). */
+  method: 'bootstrap' | 'normal';
+}
+
+export interface PowerResult {
+  /** MDE80, in the metric's unit; null when the comparison has no spread (point estimates). */
+  mde: number | null;
+  /** What the check must detect (detect), in the metric's unit, if it says. */
+  detect: number | null;
+  underpowered: boolean;
 }
 
 export interface TradeoffResult {

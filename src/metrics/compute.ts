@@ -67,8 +67,18 @@ function gatedPopulations(statistics: Statistic[], options: MetricOptions): numb
   );
 }
 
-/** The metrics of one scope, with their intervals. */
-function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOptions): MetricSet {
+/** Each metric's bootstrap values (NaN resamples left out), laid out as a MetricsReport. */
+export interface MetricSamples {
+  overall: Record<string, Float64Array>;
+  scenarios: Record<string, Record<string, Float64Array>>;
+}
+
+/** The metrics of one scope, with their intervals, and the resampled values the intervals come from. */
+function metricsOfScope(
+  table: RecordTable,
+  scope: Scope,
+  options: ComputeOptions,
+): { metrics: MetricSet; samples: Record<string, Float64Array> } {
   const statistics = prepareStatistics(table, scope, options);
   const ones = new Float64Array(scope.instanceCount).fill(1);
   const values = statistics.map((statistic) => statistic.evaluate(ones));
@@ -93,13 +103,15 @@ function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOption
         })
       : undefined;
   const found: Array<[string, MetricValue]> = [];
+  const resampled: Record<string, Float64Array> = {};
   statistics.forEach((statistic, s) => {
     statistic.metrics.forEach(({ metric, n }, k) => {
       if (Number.isNaN(values[s][k])) return;
       found.push([metric, { value: values[s][k], ci: clipped(metric, samples && percentileInterval(samples[s][k])), n }]);
+      if (samples) resampled[metric] = samples[s][k];
     });
   });
-  return Object.fromEntries(sortByRegistry(found));
+  return { metrics: Object.fromEntries(sortByRegistry(found)), samples: resampled };
 }
 
 /**
@@ -142,10 +154,21 @@ function alignedEstimator(metrics: string[], prepared: Statistic[]): Estimator {
 
 /** Every metric, with its confidence interval, overall and per scenario. */
 export function computeMetrics(table: RecordTable, options: ComputeOptions = DEFAULT_COMPUTE_OPTIONS): MetricsReport {
+  return computeMetricsAndSamples(table, options).report;
+}
+
+/** Every metric with its interval, and the bootstrap values behind the intervals (for tests on a metric's value). */
+export function computeMetricsAndSamples(table: RecordTable, options: ComputeOptions): { report: MetricsReport; samples: MetricSamples } {
   const [overall, ...scenarios] = scopesOf(table);
-  const report: MetricsReport = { overall: metricsOfScope(table, overall, options), scenarios: {} };
-  for (const scope of scenarios) report.scenarios[scope.name] = metricsOfScope(table, scope, options);
-  return report;
+  const first = metricsOfScope(table, overall, options);
+  const report: MetricsReport = { overall: first.metrics, scenarios: {} };
+  const samples: MetricSamples = { overall: first.samples, scenarios: {} };
+  for (const scope of scenarios) {
+    const computed = metricsOfScope(table, scope, options);
+    report.scenarios[scope.name] = computed.metrics;
+    samples.scenarios[scope.name] = computed.samples;
+  }
+  return { report, samples };
 }
 
 /** Orders metrics as the registry lists them; a family's members keep the order they were found in. */

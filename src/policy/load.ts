@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { parseYamlConfig, type Path } from '../config/yaml-config.js';
+import { parseYamlConfig, type Path, type Reporter } from '../config/yaml-config.js';
 import { ConfigError } from '../errors.js';
+import { familiesOf, minimumResamples } from './family.js';
 import { closest } from '../config/suggest.js';
 import { lookupMetric, METRICS } from '../metrics/registry.js';
-import { policySchema, type Policy } from './schema.js';
+import { policySchema, type Budget, type Policy } from './schema.js';
 
 export interface LoadedPolicy {
   policy: Policy;
@@ -55,7 +56,67 @@ function metricPaths(raw: unknown): Array<{ path: Path; directed: boolean }> {
   return paths;
 }
 
-/** Validates a policy's text. Throws a PolicyError listing every problem with its line and column. */
+/** A trade-off's allowance must have a budgeted check to relax. */
+function checkTradeoffTargets(policy: Policy, report: Reporter): void {
+  policy.tradeoffs.forEach((tradeoff, index) => {
+    tradeoff.allow.forEach((term, termIndex) => {
+      const relaxed = policy.checks.some(
+        (check) => check.metric === term.metric && check.scenario === term.scenario && check.max_regression !== undefined,
+      );
+      if (!relaxed) {
+        report(
+          ['tradeoffs', index, 'allow', termIndex],
+          `no check of ${term.metric} (${term.scenario ?? 'overall'}) with a max_regression for this trade-off to relax`,
+        );
+      }
+    });
+  });
+}
+
+/** A direction stated for a metric evalgate knows must be its own (it would be ignored otherwise). */
+function checkDirections(policy: Policy, report: Reporter): void {
+  const check = (metric: string, direction: string | undefined, path: Path) => {
+    const known = lookupMetric(metric);
+    if (known && direction !== undefined && direction !== known.direction) {
+      report(
+        path,
+        `${metric} is better ${known.direction}: direction ${direction} contradicts it (leave direction out for a metric evalgate knows)`,
+      );
+    }
+  };
+  policy.checks.forEach((entry, index) => check(entry.metric, entry.direction, ['checks', index, 'direction']));
+  policy.tradeoffs.forEach((tradeoff, index) =>
+    tradeoff.when.forEach((term, termIndex) => check(term.metric, term.direction, ['tradeoffs', index, 'when', termIndex, 'direction'])),
+  );
+}
+
+/** `detect` must be above the budget (a check cannot be asked to catch what it allows); compared when both are in one unit. */
+function checkDetect(policy: Policy, report: Reporter): void {
+  const percent = (budget: Budget) => typeof budget === 'string';
+  policy.checks.forEach((check, index) => {
+    const { detect, max_regression: budget } = check;
+    if (detect === undefined || budget === undefined || percent(detect) !== percent(budget)) return;
+    if (Number.parseFloat(String(detect)) <= Number.parseFloat(String(budget))) {
+      report(['checks', index, 'detect'], `detect ${detect} must be above the check's max_regression ${budget}`);
+    }
+  });
+}
+
+/** Enough resamples for every test to reach its (corrected) level. */
+function checkResamples(policy: Policy, report: Reporter): void {
+  const needed = minimumResamples(policy);
+  if (needed === undefined || policy.settings.resamples >= needed) return;
+  const { block, warn } = familiesOf(policy);
+  const tests = Math.max(block.length, warn.length, 1);
+  report(
+    ['settings', 'resamples'],
+    `${policy.settings.resamples} resamples cannot reach significance ${policy.settings.significance}` +
+      `${policy.settings.multiplicity === 'none' || tests === 1 ? '' : ` over ${tests} tests (${policy.settings.multiplicity})`}: ` +
+      `a p-value is at least 1/(resamples + 1); use at least ${needed}`,
+  );
+}
+
+/** Validates a policy's text. Throws a ConfigError listing every problem with its line and column. */
 export function parsePolicy(text: string, file: string): LoadedPolicy {
   const policy = parseYamlConfig(text, file, policySchema, {
     // Metric names are checked on the raw data too, so that one run reports every problem.
@@ -67,19 +128,10 @@ export function parsePolicy(text: string, file: string): LoadedPolicy {
       }
     },
     parsed: (parsed, report) => {
-      parsed.tradeoffs.forEach((tradeoff, index) => {
-        tradeoff.allow.forEach((term, termIndex) => {
-          const relaxed = parsed.checks.some(
-            (check) => check.metric === term.metric && check.scenario === term.scenario && check.max_regression !== undefined,
-          );
-          if (!relaxed) {
-            report(
-              ['tradeoffs', index, 'allow', termIndex],
-              `no check of ${term.metric} (${term.scenario ?? 'overall'}) with a max_regression for this trade-off to relax`,
-            );
-          }
-        });
-      });
+      checkTradeoffTargets(parsed, report);
+      checkDirections(parsed, report);
+      checkDetect(parsed, report);
+      checkResamples(parsed, report);
     },
   });
   return { policy, file, sha256: createHash('sha256').update(text).digest('hex') };

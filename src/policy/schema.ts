@@ -16,6 +16,22 @@ export const budgetSchema = z.union([
 const metricName = z.string().min(1);
 const scope = z.string().min(1).optional();
 
+/** How a budgeted check judges the comparison with the baseline (docs/statistics.md). */
+export const TESTS = ['regression', 'non-inferiority'] as const;
+const testSchema = z
+  .enum(TESTS)
+  .describe(
+    'regression: fail when a worsening over the budget is statistically real; non-inferiority: pass only when the candidate is shown to be no worse than the budget',
+  );
+
+/** How min and max judge a value with an interval (docs/statistics.md). */
+export const BOUNDS = ['point', 'lenient', 'strict'] as const;
+const boundsSchema = z
+  .enum(BOUNDS)
+  .describe(
+    'point: the estimate; lenient: fail only when the bound is crossed with confidence; strict: pass only when inside the bound with confidence',
+  );
+
 export const checkSchema = z
   .strictObject({
     metric: metricName,
@@ -23,6 +39,13 @@ export const checkSchema = z
     min: z.number().optional().describe('The candidate must be at least this'),
     max: z.number().optional().describe('The candidate must be at most this'),
     max_regression: budgetSchema.optional().describe('Worsening allowed against the baseline: metric units, or "N%" of the baseline'),
+    detect: budgetSchema
+      .optional()
+      .describe(
+        'The regression the comparison must be able to catch (80% power): metric units, or "N%" of the baseline; above max_regression',
+      ),
+    test: testSchema.optional().describe('Default: settings.test'),
+    bounds: boundsSchema.optional().describe('Default: settings.bounds'),
     severity: z.enum(['block', 'warn', 'off']).default('block'),
     direction: z
       .enum(['higher', 'lower'])
@@ -36,6 +59,12 @@ export const checkSchema = z
   })
   .refine((check) => check.min !== undefined || check.max !== undefined || check.max_regression !== undefined, {
     message: 'a check needs at least one of min, max, max_regression',
+  })
+  .refine((check) => check.max_regression !== undefined || (check.detect === undefined && check.test === undefined), {
+    message: 'detect and test apply to a max_regression: this check has none',
+  })
+  .refine((check) => check.min !== undefined || check.max !== undefined || check.bounds === undefined, {
+    message: 'bounds applies to min and max: this check has neither',
   });
 
 export const tradeoffSchema = z.strictObject({
@@ -62,6 +91,21 @@ export const settingsSchema = z.strictObject({
     .union([z.number().gt(0).lt(1), z.literal('off')])
     .default(0.05)
     .describe('A regression counts only if statistically real at this level; off = point estimates'),
+  multiplicity: z
+    .enum(['holm', 'bonferroni', 'none'])
+    .default('holm')
+    .describe("How the blocking checks' tests share the significance level, so that the whole gate falsely blocks at most that often"),
+  power: z
+    .enum(['warn', 'block', 'off'])
+    .default('warn')
+    .describe('What a check whose comparison cannot see the regression it must detect (detect) does'),
+  test: testSchema.default('regression'),
+  bounds: boundsSchema.default('point'),
+  min_shared_instances: z
+    .int()
+    .min(1)
+    .default(20)
+    .describe('A paired comparison on fewer shared instances is an error: its bootstrap p-values mean nothing'),
   min_group_size: z.int().min(1).default(10),
   resamples: z.int().min(1).max(1_000_000).default(2000),
   seed: z

@@ -1,5 +1,6 @@
 import type { MetricSet } from '../metrics/compute.js';
 import { lookupMetric } from '../metrics/registry.js';
+import type { GateReport } from './json.js';
 
 /** Number formatting and the metric table rows shared by the text and markdown reports. */
 
@@ -8,10 +9,13 @@ export function count(n: number, noun: string, plural = `${noun}s`): string {
   return `${n} ${n === 1 ? noun : plural}`;
 }
 
+/** Below this a value is floating-point residue of a sum that is 0 (an ece of 6.66e-16). */
+const RESIDUE = 1e-12;
+
 /** 1 decimal from 100 up, 4 decimals down to 0.001, 3 significant digits below; no trailing zeros. */
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
-  if (value === 0) return '0';
+  if (Math.abs(value) < RESIDUE) return '0';
   const magnitude = Math.abs(value);
   const text = magnitude >= 100 ? value.toFixed(1) : magnitude >= 0.001 ? value.toFixed(4) : value.toPrecision(3);
   return text.includes('.') && !text.includes('e') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
@@ -19,6 +23,50 @@ export function formatNumber(value: number): string {
 
 export function formatInterval(ci: [number, number] | null): string {
   return ci ? `[${formatNumber(ci[0])}, ${formatNumber(ci[1])}]` : '-';
+}
+
+type CheckRow = GateReport['checks'][number];
+
+/** The columns of the checks' table (markdown; the text report adds the dimension first). */
+export const CHECK_TABLE_HEADER = [
+  'metric',
+  'scope',
+  'candidate (95% CI)',
+  'baseline',
+  'change',
+  'can detect (80%)',
+  'threshold',
+  'status',
+];
+export const CHECK_TABLE_ALIGN = ['l', 'l', 'r', 'r', 'r', 'r', 'l', 'l'];
+
+/**
+ * The change and its evidence: paired, with both runs' values on the instances they share (so that
+ * the columns add up) and the p-value (adjusted for the family, when that changed it).
+ */
+export function changeText(check: CheckRow): string {
+  const comparison = check.comparison;
+  if (!comparison) return '-';
+  const sign = comparison.change > 0 ? '+' : '';
+  const change = `${sign}${formatNumber(comparison.change)}`;
+  if (comparison.method === 'summary') return `${change} (point estimates)`;
+  const values = `${formatNumber(comparison.candidate)} vs ${formatNumber(comparison.baseline)} on ${comparison.shared} shared`;
+  const p = comparison.pNotInferior ?? comparison.pWorse;
+  if (p === undefined) return `${change} (${values})`;
+  const kind = comparison.pNotInferior !== undefined ? 'p non-inferior' : 'p worse';
+  const adjusted =
+    comparison.pWorseAdjusted !== undefined && comparison.pWorseAdjusted !== comparison.pWorse && comparison.pNotInferior === undefined
+      ? `, adjusted ${comparison.pWorseAdjusted.toPrecision(2)}`
+      : '';
+  return `${change} (${values}; ${kind} ${p.toPrecision(2)}${adjusted})`;
+}
+
+/** The smallest worsening the comparison sees at 80% power, and what the check must detect. */
+export function detectText(check: CheckRow): string {
+  const power = check.power;
+  if (!power) return '-';
+  const mde = power.mde === null ? 'unknown' : formatNumber(power.mde);
+  return power.detect === null ? mde : `${mde} (must: ${formatNumber(power.detect)})`;
 }
 
 export const METRIC_TABLE_HEADER = ['metric', 'value', '95% CI', 'n', 'dimension', 'note'];

@@ -7,6 +7,7 @@ import { finiteNumber as finite, metricsReportSchema, metricValueSchema } from '
 import type { MetricsReport } from '../metrics/compute.js';
 import { DIMENSIONS, type Dimension } from '../metrics/registry.js';
 import type { LoadedPolicy } from '../policy/load.js';
+import { BOUNDS, TESTS } from '../policy/schema.js';
 import { InputError } from '../errors.js';
 
 /**
@@ -34,6 +35,12 @@ export interface GateReport {
     comparison: CheckResult['comparison'] | null;
     budget: CheckResult['budget'] | null;
     reasons: string[];
+    /** Added within version 1 (absent from older reports): how the check was judged, and its power. */
+    test?: CheckResult['test'] | null;
+    bounds?: CheckResult['bounds'] | null;
+    boundTest?: CheckResult['boundTest'] | null;
+    power?: CheckResult['power'] | null;
+    flags?: CheckResult['flags'];
   }>;
   tradeoffs: GateResult['tradeoffs'];
   /** How many of the baseline's instances the candidate has (both runs records files), else null. */
@@ -62,13 +69,16 @@ function summarizeRun(run: RunInput): RunSummary {
 function thresholdText(result: CheckResult): string {
   const { check } = result;
   const parts: string[] = [];
-  if (check.min !== undefined) parts.push(`>= ${check.min}`);
-  if (check.max !== undefined) parts.push(`<= ${check.max}`);
+  const bounds = result.bounds && result.bounds !== 'point' ? ` (${result.bounds})` : '';
+  if (check.min !== undefined) parts.push(`>= ${check.min}${bounds}`);
+  if (check.max !== undefined) parts.push(`<= ${check.max}${bounds}`);
   if (check.max_regression !== undefined) {
     const relaxed =
       result.budget && result.budget.from !== 'the check' ? ` (${result.budget.value.toPrecision(3)} by ${result.budget.from})` : '';
-    parts.push(`regression <= ${check.max_regression}${relaxed}`);
+    const test = result.test === 'non-inferiority' ? ' (non-inferiority)' : '';
+    parts.push(`regression <= ${check.max_regression}${relaxed}${test}`);
   }
+  if (check.detect !== undefined) parts.push(`detect ${check.detect}`);
   return parts.join(', ');
 }
 
@@ -92,6 +102,11 @@ export function buildGateReport(result: GateResult, policy: LoadedPolicy, candid
       comparison: check.comparison ?? null,
       budget: check.budget ?? null,
       reasons: check.reasons,
+      test: check.test ?? null,
+      bounds: check.bounds ?? null,
+      boundTest: check.boundTest ?? null,
+      power: check.power ?? null,
+      flags: check.flags,
     })),
     tradeoffs: result.tradeoffs,
     coverage: result.coverage ?? null,
@@ -151,12 +166,30 @@ const gateReportSchema = z.object({
           worsening: finite,
           pWorse: finite.optional(),
           pBetter: finite.optional(),
+          pWorseAdjusted: finite.optional(),
+          pNotInferior: finite.optional(),
+          sd: finite.optional(),
+          resamples: z.int().nonnegative().optional(),
           shared: z.int().nonnegative().optional(),
           ci: z.tuple([finite, finite]).optional(),
         })
         .nullable(),
       budget: z.object({ value: finite, from: z.string() }).nullable(),
       reasons: z.array(z.string()),
+      test: z.enum(TESTS).nullable().optional(),
+      bounds: z.enum(BOUNDS).nullable().optional(),
+      boundTest: z
+        .object({
+          bound: z.enum(['min', 'max']),
+          claim: z.enum(['crossed', 'inside']),
+          p: finite,
+          pAdjusted: finite.optional(),
+          method: z.enum(['bootstrap', 'normal']),
+        })
+        .nullable()
+        .optional(),
+      power: z.object({ mde: finite.nullable(), detect: finite.nullable(), underpowered: z.boolean() }).nullable().optional(),
+      flags: z.array(z.enum(['borderline', 'underpowered'])).optional(),
     }),
   ),
   tradeoffs: z.array(z.object({ name: z.string(), applied: z.boolean(), reasons: z.array(z.string()) })),

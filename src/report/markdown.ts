@@ -1,7 +1,17 @@
 import { markdownTable } from 'markdown-table';
 import { countOutcomes } from '../gate/verdict.js';
 import { DIMENSIONS } from '../metrics/registry.js';
-import { formatInterval, formatNumber, METRIC_TABLE_ALIGN, METRIC_TABLE_HEADER, metricRows } from './format.js';
+import {
+  changeText,
+  CHECK_TABLE_ALIGN,
+  CHECK_TABLE_HEADER,
+  detectText,
+  formatInterval,
+  formatNumber,
+  METRIC_TABLE_ALIGN,
+  METRIC_TABLE_HEADER,
+  metricRows,
+} from './format.js';
 import type { GateReport } from './json.js';
 import { codeSpan, escapeHtml, escapeMarkdown, mermaidLabel } from './escape.js';
 
@@ -20,19 +30,6 @@ const VERDICT_ICON: Record<string, string> = { pass: '✅', warn: '⚠️', fail
 
 type CheckRow = GateReport['checks'][number];
 
-export function changeText(check: CheckRow): string {
-  const comparison = check.comparison;
-  if (!comparison) return '-';
-  const sign = comparison.change > 0 ? '+' : '';
-  const evidence =
-    comparison.method === 'paired' && comparison.pWorse !== undefined
-      ? ` (p worse ${comparison.pWorse.toPrecision(2)})`
-      : comparison.method === 'summary'
-        ? ' (point estimates)'
-        : '';
-  return `${sign}${formatNumber(comparison.change)}${evidence}`;
-}
-
 function checkTable(checks: CheckRow[]): string {
   const rows = checks.map((check) => [
     escapeMarkdown(check.metric),
@@ -40,12 +37,11 @@ function checkTable(checks: CheckRow[]): string {
     check.candidate ? `${formatNumber(check.candidate.value)} ${formatInterval(check.candidate.ci)}` : '-',
     check.comparison ? formatNumber(check.comparison.baseline) : '-',
     changeText(check),
+    detectText(check),
     escapeMarkdown(check.threshold),
-    STATUS_ICON[check.status],
+    [STATUS_ICON[check.status], ...(check.flags ?? [])].join(' · '),
   ]);
-  return markdownTable([['metric', 'scope', 'candidate (95% CI)', 'baseline', 'change', 'threshold', 'status'], ...rows], {
-    align: ['l', 'l', 'r', 'r', 'r', 'l', 'l'],
-  });
+  return markdownTable([CHECK_TABLE_HEADER, ...rows], { align: CHECK_TABLE_ALIGN });
 }
 
 export interface MarkdownOptions {

@@ -1,7 +1,6 @@
 import { markdownTable } from 'markdown-table';
 import { DIMENSIONS } from '../metrics/registry.js';
-import { formatInterval, formatNumber } from './format.js';
-import { changeText } from './markdown.js';
+import { changeText, CHECK_TABLE_ALIGN, CHECK_TABLE_HEADER, detectText, formatInterval, formatNumber } from './format.js';
 import type { GateReport } from './json.js';
 import { escapeTerminal as shown } from './escape.js';
 
@@ -37,14 +36,15 @@ export function gateText(report: GateReport, colour: boolean): string {
         check.candidate ? `${formatNumber(check.candidate.value)} ${formatInterval(check.candidate.ci)}` : '-',
         check.comparison ? formatNumber(check.comparison.baseline) : '-',
         changeText(check),
-        check.threshold,
-        paint(check.status, check.status),
+        detectText(check),
+        shown(check.threshold),
+        [paint(check.status, check.status), ...(check.flags ?? [])].join(' · '),
       ]),
   );
   lines.push(
     '',
-    markdownTable([['dimension', 'metric', 'scope', 'candidate (95% CI)', 'baseline', 'change', 'threshold', 'status'], ...rows], {
-      align: ['l', 'l', 'l', 'r', 'r', 'r', 'l', 'l'],
+    markdownTable([['dimension', ...CHECK_TABLE_HEADER], ...rows], {
+      align: ['l', ...CHECK_TABLE_ALIGN],
       stringLength: (text) => text.replace(/\u001b\[\d+m/g, '').length,
     }),
     '',

@@ -34,7 +34,10 @@ export function parseMetricsFile(value: unknown, file: string): MetricsReport {
   return parsed.data;
 }
 
-/** The metric set of a scope ("overall" or a scenario) of a report. */
-export function scopeMetrics(report: MetricsReport, scenario: string | undefined): MetricSet | undefined {
+/** The metric set of a scope ("overall" or a scenario) of a report (or of anything laid out as one). */
+export function scopeMetrics<Set = MetricSet>(
+  report: { overall: Set; scenarios: Record<string, Set> },
+  scenario: string | undefined,
+): Set | undefined {
   return scenario === undefined ? report.overall : report.scenarios[scenario];
 }

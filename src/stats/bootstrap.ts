@@ -137,6 +137,11 @@ export interface PairedDifference {
   /** One-sided p-value for "the difference is really below 0" (H0: difference >= 0). */
   pBelow: number;
   resamples: number;
+  /** The standard deviation of the resampled differences: the comparison's standard error. */
+  sd: number;
+  /** The resampled differences, and the baseline's value on each of the same resamples. */
+  differences: Float64Array;
+  baselines: Float64Array;
 }
 
 /**
@@ -151,12 +156,23 @@ export function pairedBootstrap(
 ): PairedDifference {
   const ones = new Float64Array(instanceCount).fill(1);
   const full = factory();
-  const difference = full.candidate(ones) - full.baseline(ones);
+  const baselineValue = full.baseline(ones);
+  const difference = full.candidate(ones) - baselineValue;
+  // The baseline's value rides along with each difference (a budget relative to the baseline is
+  // applied to each resample's own); both are undefined together, so the two stay aligned.
   const differenceOf = (subset?: Int32Array): Estimator[] => {
     const { candidate, baseline } = subset ? factory(subset) : full;
-    return [{ evaluate: (weights) => [candidate(weights) - baseline(weights)] }];
+    return [
+      {
+        evaluate: (weights) => {
+          const base = baseline(weights);
+          const change = candidate(weights) - base;
+          return Number.isNaN(change) ? [NaN, NaN] : [change, base];
+        },
+      },
+    ];
   };
-  const [[samples]] = bootstrapSamples(differenceOf, [[difference]], instanceCount, options);
+  const [[samples, baselines]] = bootstrapSamples(differenceOf, [[difference, baselineValue]], instanceCount, options);
   let notAbove = 0;
   let notBelow = 0;
   for (const value of samples) {
@@ -170,5 +186,19 @@ export function pairedBootstrap(
     pAbove: (notAbove + 1) / (valid + 1),
     pBelow: (notBelow + 1) / (valid + 1),
     resamples: valid,
+    sd: standardDeviation(samples),
+    differences: samples,
+    baselines,
   };
+}
+
+/** The sample standard deviation (n - 1); NaN for fewer than two values. */
+export function standardDeviation(values: Float64Array): number {
+  if (values.length < 2) return NaN;
+  let mean = 0;
+  for (const value of values) mean += value;
+  mean /= values.length;
+  let squares = 0;
+  for (const value of values) squares += (value - mean) ** 2;
+  return Math.sqrt(squares / (values.length - 1));
 }

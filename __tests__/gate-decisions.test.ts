@@ -1,0 +1,215 @@
+import { describe, expect, it } from '@jest/globals';
+import { evaluateGate } from '../src/gate/evaluate.js';
+import type { CheckResult, GateResult } from '../src/gate/types.js';
+import { buildTable } from '../src/metrics/table.js';
+import { parsePolicy } from '../src/policy/load.js';
+import type { EvalRecord } from '../src/records/types.js';
+import type { RunInput } from '../src/runs/load.js';
+
+/*
+ * The gate's decision as a whole: multiplicity over the blocking checks, non-inferiority, bounds under
+ * uncertainty, power, and the review's fixes. Runs are built so that each outcome can be worked out
+ * by hand.
+ */
+
+type Wrong = (scenario: string, i: number) => boolean;
+
+/** `n` instances in each scenario; an instance is right unless wrong(scenario, i). */
+function run(scenarios: string[], n: number, wrong: Wrong): RunInput {
+  const records = scenarios.flatMap((scenario) =>
+    Array.from({ length: n }, (_, i) => ({ scenario, id: String(i), correct: wrong(scenario, i) ? 0 : 1 }) as EvalRecord),
+  );
+  return { kind: 'records', file: 'run.jsonl', table: buildTable(records) };
+}
+
+function gate(policyYaml: string, candidate: RunInput, baseline?: RunInput): GateResult {
+  const { policy } = parsePolicy(`version: 1\nname: test\n${policyYaml}`, 'policy.yml');
+  return evaluateGate({ policy, candidate, baseline });
+}
+
+const statuses = (result: GateResult) => result.checks.map((check) => check.status);
+
+describe('family-wise control of false blocks', () => {
+  // Four scenarios of 100 instances; the candidate loses 4 in each and gains none. A resample keeps
+  // none of the 4 with probability (1 - 4/100)^100 = 0.017: each raw p is about 0.017, each change -0.04.
+  const scenarios = ['s0', 's1', 's2', 's3'];
+  const baseline = run(scenarios, 100, (_, i) => i % 10 === 0);
+  const candidate = run(scenarios, 100, (_, i) => i % 10 === 0 || i % 25 === 1);
+  const checks = scenarios.map((scenario) => `  - metric: accuracy\n    scenario: ${scenario}\n    max_regression: 0\n`).join('');
+  const policy = (multiplicity: string) => `settings:\n  multiplicity: ${multiplicity}\nchecks:\n${checks}`;
+
+  it('blocks every check uncorrected, none under Holm or Bonferroni (4 x 0.017 > 0.05)', () => {
+    const none = gate(policy('none'), candidate, baseline);
+    expect(statuses(none)).toEqual(['fail', 'fail', 'fail', 'fail']);
+    for (const check of none.checks) expect(check.comparison!.pWorse!).toBeGreaterThan(0.008);
+    for (const multiplicity of ['holm', 'bonferroni']) {
+      const corrected = gate(policy(multiplicity), candidate, baseline);
+      expect(statuses(corrected)).toEqual(['pass', 'pass', 'pass', 'pass']);
+      for (const check of corrected.checks) {
+        const { pWorse, pWorseAdjusted } = check.comparison!;
+        expect(pWorseAdjusted!).toBeGreaterThanOrEqual(
+          Math.min(1, 4 * Math.min(...corrected.checks.map((c) => c.comparison!.pWorse!))) - 1e-12,
+        );
+        expect(pWorseAdjusted!).toBeGreaterThan(pWorse!);
+        expect(check.reasons[0]).toMatch(
+          /^worse by 0\.0400, over the budget, but not statistically real \(p = 0\.0\d+, adjusted 0\.\d+\)$/,
+        );
+      }
+    }
+  });
+
+  it('keeps warn checks in a family of their own, and a lone blocking check uncorrected', () => {
+    const mixed = `settings:\n  multiplicity: holm\nchecks:\n${checks.replace(/max_regression: 0\n/g, 'max_regression: 0\n    severity: warn\n')}  - metric: accuracy\n    max_regression: 0\n`;
+    const result = gate(mixed, candidate, baseline);
+    // Overall: 16 losses of 400, p about e^-16: a family of one blocks on it.
+    expect(result.checks[4].comparison!.pWorseAdjusted).toBe(result.checks[4].comparison!.pWorse);
+    expect(statuses(result)).toEqual(['pass', 'pass', 'pass', 'pass', 'fail']);
+  });
+});
+
+describe('non-inferiority', () => {
+  const same = run(['s'], 400, (_, i) => i % 5 === 0);
+
+  it('passes an unchanged model on a large suite: no resample reaches the budget, p = 1/(B+1)', () => {
+    const result = gate(
+      'settings:\n  resamples: 400\n  test: non-inferiority\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n',
+      same,
+      same,
+    );
+    expect(result.checks[0].status).toBe('pass');
+    expect(result.checks[0].comparison!.pNotInferior).toBeCloseTo(1 / 401, 12);
+  });
+
+  it('fails a budget of 0: every resample reaches it (p = 1)', () => {
+    const result = gate(
+      'settings:\n  resamples: 400\nchecks:\n  - metric: accuracy\n    max_regression: 0\n    test: non-inferiority\n',
+      same,
+      same,
+    );
+    expect(result.checks[0].status).toBe('fail');
+    expect(result.checks[0].comparison!.pNotInferior).toBe(1);
+    expect(result.checks[0].reasons[0]).toMatch(/^not shown to be within the budget 0\.00 of the baseline \(non-inferiority p = 1\.0/);
+  });
+
+  it('fails a small suite that cannot show it, where the regression test passes the same data', () => {
+    const baseline = run(['s'], 30, (_, i) => i % 5 === 0);
+    const candidate = run(['s'], 30, (_, i) => i % 5 === 0 || i === 1 || i === 2);
+    const policy = (test: string) =>
+      `settings:\n  resamples: 1000\nchecks:\n  - metric: accuracy\n    max_regression: 0.1\n    test: ${test}\n`;
+    expect(gate(policy('regression'), candidate, baseline).checks[0].status).toBe('pass');
+    const ni = gate(policy('non-inferiority'), candidate, baseline).checks[0];
+    expect(ni.status).toBe('fail');
+    // 2 losses in 30 (-0.067): a resample reaches -0.1 whenever it holds 3 or more copies of them.
+    expect(ni.comparison!.pNotInferior!).toBeGreaterThan(0.05);
+  });
+
+  it('judges point estimates under significance off', () => {
+    const policy = (budget: number) =>
+      `settings:\n  significance: off\n  test: non-inferiority\nchecks:\n  - metric: accuracy\n    max_regression: ${budget}\n`;
+    const baseline = run(['s'], 100, (_, i) => i % 5 === 0);
+    const candidate = run(['s'], 100, (_, i) => i % 5 === 0 || i === 1);
+    expect(gate(policy(0.02), candidate, baseline).checks[0].status).toBe('pass');
+    expect(gate(policy(0.01), candidate, baseline).checks[0].status).toBe('fail');
+  });
+});
+
+describe('absolute bounds under uncertainty', () => {
+  // 100 instances, 69 right: the point estimate 0.69 is below a min of 0.7, within noise of it.
+  const near = run(['s'], 100, (_, i) => i % 100 < 31);
+  const far = run(['s'], 100, (_, i) => i % 2 === 0);
+  const policy = (bounds: string, min: number) => `settings:\n  bounds: ${bounds}\nchecks:\n  - metric: accuracy\n    min: ${min}\n`;
+  const only = (result: GateResult): CheckResult => result.checks[0];
+
+  it('point judges the estimate, and flags an interval that straddles the bound', () => {
+    expect(only(gate(policy('point', 0.7), near))).toMatchObject({
+      status: 'fail',
+      flags: ['borderline'],
+      reasons: ['below the minimum 0.7'],
+    });
+    expect(only(gate(policy('point', 0.4), far)).flags).toEqual([]);
+  });
+
+  it('lenient fails only when the bound is crossed with confidence', () => {
+    const lenient = only(gate(policy('lenient', 0.7), near));
+    expect(lenient.status).toBe('pass');
+    expect(lenient.boundTest).toMatchObject({ bound: 'min', claim: 'crossed', method: 'bootstrap' });
+    expect(lenient.reasons[0]).toMatch(/^below the minimum 0\.7, but not with confidence \(p = 0\.\d+\)$/);
+    expect(only(gate(policy('lenient', 0.7), far)).status).toBe('fail');
+  });
+
+  it('strict passes only when inside the bound with confidence', () => {
+    expect(only(gate(policy('strict', 0.6), near)).status).toBe('pass');
+    const doubtful = only(gate(policy('strict', 0.66), near));
+    expect(doubtful.status).toBe('fail');
+    expect(doubtful.reasons[0]).toMatch(/^not shown to be at least 0\.66 with confidence/);
+  });
+
+  it('a metrics file: the normal approximation from its interval, and strict fails without one', () => {
+    const metrics = (ci: [number, number] | null): RunInput => ({
+      kind: 'metrics',
+      file: 'm.json',
+      report: { overall: { accuracy: { value: 0.69, ci, n: 100 } }, scenarios: {} },
+    });
+    // se = 0.18 / (2 x 1.96) = 0.0459; p(below 0.7) = Phi((0.69 - 0.7) / 0.0459) = Phi(-0.218) = 0.414.
+    const lenient = only(gate(policy('lenient', 0.7), metrics([0.6, 0.78])));
+    expect(lenient.status).toBe('pass');
+    expect(lenient.boundTest!.method).toBe('normal');
+    expect(lenient.boundTest!.p).toBeCloseTo(0.4137, 3);
+    expect(only(gate(policy('lenient', 0.7), metrics(null))).status).toBe('fail'); // no interval: the estimate
+    expect(only(gate(policy('strict', 0.5), metrics(null))).reasons).toEqual(['a strict min needs an interval: the value 0.69 has none']);
+  });
+});
+
+describe('power', () => {
+  // 150 instances, a 6-point drop: the paired spread is about 0.02, so the check cannot see 0.03.
+  const baseline = run(['s'], 150, (_, i) => i % 5 === 0);
+  const candidate = run(['s'], 150, (_, i) => i % 5 === 0 || i % 17 === 3);
+  const policy = (power: string) =>
+    `settings:\n  power: ${power}\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n    detect: 0.03\n`;
+
+  it('reports the minimum detectable worsening and warns when it is above what the check must detect', () => {
+    const check = gate(policy('warn'), candidate, baseline).checks[0];
+    expect(check.power!.detect).toBe(0.03);
+    expect(check.power!.mde!).toBeGreaterThan(0.03);
+    expect(check.flags).toContain('underpowered');
+    if (check.reasons.some((reason) => reason.startsWith('worse than the baseline'))) {
+      expect(check.status).toBe('fail'); // a real regression still blocks
+    } else {
+      expect(check.status).toBe('warn');
+      expect(check.reasons.at(-1)).toMatch(/^underpowered: must detect 0\.0300, it sees a worsening of 0\.0\d+ at 80% power$/);
+    }
+  });
+
+  it('blocks an underpowered pass where the policy says so, and a large suite is not underpowered', () => {
+    const same = run(['s'], 150, (_, i) => i % 5 === 0);
+    expect(gate(policy('block'), same, same).checks[0]).toMatchObject({ status: 'fail', flags: ['underpowered'] });
+    expect(gate(policy('warn'), same, same).checks[0].status).toBe('warn');
+    expect(gate(policy('off'), same, same).checks[0].status).toBe('pass');
+    const large = run(['s'], 4000, (_, i) => i % 5 === 0);
+    expect(gate(policy('block'), large, large).checks[0]).toMatchObject({ status: 'pass', flags: [] });
+  });
+});
+
+describe('fixes from the review', () => {
+  it('a trade-off only relaxes: a smaller allowance than the check keeps the check budget', () => {
+    const baseline = run(['s'], 400, (_, i) => i % 5 === 0);
+    const policy = `checks:\n  - metric: accuracy\n    max_regression: 0.05\ntradeoffs:\n  - name: t\n    allow: [{ metric: accuracy, max_regression: 0.01 }]\n    when: [{ metric: error_rate, min_improvement: 0, direction: lower }]\n`;
+    const candidate = run(['s'], 400, (_, i) => i % 5 === 0 || i % 50 === 1);
+    const result = gate(policy, candidate, baseline);
+    expect(result.tradeoffs[0].applied).toBe(false); // error_rate is 0 in both: not a real improvement
+    expect(result.checks[0].budget).toEqual({ value: 0.05, from: 'the check' });
+  });
+
+  it('a paired comparison on too few shared instances errors, failing closed', () => {
+    const baseline = run(['s'], 300, (_, i) => i % 5 === 0);
+    const records = ['0', '1', ...Array.from({ length: 298 }, (_, i) => `other-${i}`)].map(
+      (id) => ({ scenario: 's', id, correct: 0 }) as EvalRecord,
+    );
+    const candidate: RunInput = { kind: 'records', file: 'c.jsonl', table: buildTable(records) };
+    const check = gate('checks:\n  - metric: accuracy\n    max_regression: 0.02\n', candidate, baseline).checks[0];
+    expect(check.status).toBe('error');
+    expect(check.reasons[0]).toBe(
+      'regression not checked: 2 shared instances, fewer than the 20 a paired comparison needs (settings.min_shared_instances)',
+    );
+  });
+});

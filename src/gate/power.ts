@@ -1,0 +1,26 @@
+import { normalQuantile } from '../stats/normal.js';
+
+/*
+ * The smallest worsening a regression check sees at 80% power. With sigma the standard error of the
+ * paired difference (the standard deviation of its bootstrap), b the budget and alpha' the level of
+ * one test (alpha / m: Holm's own level depends on the data, so plan with Bonferroni's), the check
+ * blocks iff the observed worsening exceeds max(b, z(1 - alpha') sigma); a true worsening d is then
+ * caught with probability Phi((d - max(b, z(1 - alpha') sigma)) / sigma), which is 0.8 at
+ *   MDE80 = max(b, z(1 - alpha') sigma) + z(0.8) sigma.
+ */
+
+export const POWER = 0.8;
+
+export function minimumDetectableWorsening(sd: number, budget: number, alphaPerTest: number): number {
+  return Math.max(budget, normalQuantile(1 - alphaPerTest) * sd) + normalQuantile(POWER) * sd;
+}
+
+/**
+ * The standard error at which a check reaches MDE80 = detect: below both (detect - b) / z(0.8) and
+ * detect / (z(1 - alpha') + z(0.8)). Undefined when detect is not above the budget.
+ */
+export function standardErrorToDetect(detect: number, budget: number, alphaPerTest: number): number | undefined {
+  if (!(detect > budget)) return undefined;
+  const zPower = normalQuantile(POWER);
+  return Math.min((detect - budget) / zPower, detect / (normalQuantile(1 - alphaPerTest) + zPower));
+}

@@ -1,0 +1,138 @@
+import type { Test } from '../policy/family.js';
+import { lookupMetric } from '../metrics/registry.js';
+import type { Budget, Check, Policy } from '../policy/schema.js';
+import type { Finding } from './bounds.js';
+import { budgetValue, metricScopeKey, type RunComparer } from './compare.js';
+import { minimumDetectableWorsening } from './power.js';
+import { isSignificant, type RelaxedBudgets } from './tradeoffs.js';
+import type { CheckResult, Comparison, PowerResult } from './types.js';
+
+/*
+ * A check's regression budget against the baseline (as trade-offs relax it), by one of two tests:
+ *   regression (the default): fail iff the worsening w exceeds the budget b and p(w > 0) is below
+ *     alpha after the family's correction;
+ *   non-inferiority: pass iff p_NI = (#{resamples with w* >= b*} + 1) / (B + 1) < alpha, b* the budget
+ *     on each resample's own baseline value (for a percentage budget).
+ * Point estimates (significance off, or a metrics file) judge w against b: regression fails iff w > b,
+ * non-inferiority iff w >= b.
+ */
+
+/** What the comparison gave, before the family's correction. */
+export interface RegressionEvidence {
+  test: Test;
+  /** Set when the comparison could not be made (an error, or skipped). */
+  early?: Finding;
+  comparison?: Comparison;
+  budget?: { value: number; from: string };
+}
+
+/** The budget in effect: the check's, or a more generous one from a trade-off that applies (trade-offs only relax). */
+function budgetInEffect(check: Check, relaxed: RelaxedBudgets, baseline: number): { value: number; from: string; stated: Budget } {
+  const granted = [
+    { value: check.max_regression!, from: 'the check' },
+    ...(relaxed.get(metricScopeKey(check.metric, check.scenario)) ?? []),
+  ];
+  return granted
+    .map(({ value, from }) => ({ value: budgetValue(value, baseline), from, stated: value }))
+    .reduce((best, next) => (next.value > best.value ? next : best));
+}
+
+/** p_NI over the resamples: the share whose worsening reaches the budget on that resample's baseline. */
+function nonInferiorityP(check: Check, budgetOf: (baseline: number) => number, comparer: RunComparer): number | undefined {
+  const samples = comparer.samples(check.metric, check.scenario);
+  if (!samples || samples.worsenings.length === 0) return undefined;
+  let reaching = 0;
+  samples.worsenings.forEach((worsening, index) => {
+    if (worsening >= budgetOf(samples.baselines[index])) reaching++;
+  });
+  return (reaching + 1) / (samples.worsenings.length + 1);
+}
+
+export function regressionEvidence(
+  check: Check,
+  result: CheckResult,
+  test: Test,
+  policy: Policy,
+  comparer: RunComparer | undefined,
+  relaxed: RelaxedBudgets,
+): RegressionEvidence {
+  const comparison = comparer?.compare(check.metric, check.scenario, result.direction);
+  if (!comparison && comparer?.sharesNoInstance(check.scenario)) {
+    // A baseline that cannot be compared at all is an evaluation gone wrong, not a missing baseline.
+    const reason = 'regression not checked: the candidate shares no instance (scenario and id) with the baseline';
+    return { test, early: { failed: true, errored: true, reasons: [reason] } };
+  }
+  if (!comparison) {
+    const reason = comparer ? `regression not checked: ${check.metric} is not in both runs` : 'regression not checked: no baseline';
+    return { test, early: { failed: false, skipped: true, reasons: [reason] } };
+  }
+  const minimum = policy.settings.min_shared_instances;
+  if (comparison.method === 'paired' && comparison.shared! < minimum) {
+    const reason = `regression not checked: ${comparison.shared} shared instances, fewer than the ${minimum} a paired comparison needs (settings.min_shared_instances)`;
+    return { test, comparison, early: { failed: true, errored: true, reasons: [reason] } };
+  }
+  const { stated, ...budget } = budgetInEffect(check, relaxed, comparison.baseline);
+  if (test === 'non-inferiority' && comparison.method === 'paired' && policy.settings.significance !== 'off') {
+    comparison.pNotInferior = nonInferiorityP(check, (baseline) => budgetValue(stated, baseline), comparer!);
+  }
+  return { test, comparison, budget };
+}
+
+/**
+ * The spread to plan with: the bootstrap's, but for a metric in [0, 1] at least sqrt(d (1 - d) / n),
+ * the spread of a worsening d of 0/1 scores on n shared instances (at least a share d of them must
+ * change). Two runs that agree on every instance (a deterministic model, cached answers) show no
+ * spread at all, which says nothing about the regressions the comparison could see.
+ */
+function plannedSpread(check: Check, comparison: Comparison, detect: number | null): number | undefined {
+  const sd = comparison.sd;
+  if (sd === undefined || !Number.isFinite(sd)) return undefined;
+  const unit = lookupMetric(check.metric)?.range[1] === 1;
+  const d = detect === null ? 0 : Math.min(Math.max(detect, 0), 1);
+  return unit && comparison.shared ? Math.max(sd, Math.sqrt((d * (1 - d)) / comparison.shared)) : sd;
+}
+
+/** The power of a paired regression test at its family's per-test level, and whether it sees what the check must detect. */
+export function powerOf(check: Check, evidence: RegressionEvidence, alphaPerTest: number): PowerResult | undefined {
+  const { comparison, budget, test } = evidence;
+  if (!comparison || !budget || test !== 'regression') return undefined;
+  const detect = check.detect === undefined ? null : budgetValue(check.detect, comparison.baseline);
+  const sd = plannedSpread(check, comparison, detect);
+  const mde = sd === undefined ? null : minimumDetectableWorsening(sd, budget.value, alphaPerTest);
+  // Point estimates have no spread: nothing shows what they can see.
+  return { mde, detect, underpowered: detect !== null && (mde === null || mde > detect) };
+}
+
+export function judgeRegression(evidence: RegressionEvidence, policy: Policy): Finding {
+  if (evidence.early) return evidence.early;
+  const comparison = evidence.comparison!;
+  const budget = evidence.budget!;
+  const { significance } = policy.settings;
+  const pointEstimates = comparison.method === 'summary' || significance === 'off';
+  const over = `worse than the baseline by ${comparison.worsening.toPrecision(3)}, over the budget ${budget.value.toPrecision(3)}`;
+  if (evidence.test === 'non-inferiority') {
+    if (pointEstimates || comparison.pNotInferior === undefined) {
+      return comparison.worsening >= budget.value
+        ? { failed: true, reasons: [over.replace(', over', ', at or over')] }
+        : { failed: false, reasons: [] };
+    }
+    if (isSignificant(significance, comparison.pNotInferior)) return { failed: false, reasons: [] };
+    return {
+      failed: true,
+      reasons: [
+        `not shown to be within the budget ${budget.value.toPrecision(3)} of the baseline (non-inferiority p = ${comparison.pNotInferior.toPrecision(2)}, worsening ${comparison.worsening.toPrecision(3)})`,
+      ],
+    };
+  }
+  if (comparison.worsening <= budget.value) return { failed: false, reasons: [] };
+  const p = comparison.pWorseAdjusted ?? comparison.pWorse;
+  if (pointEstimates || isSignificant(significance, p)) return { failed: true, reasons: [over] };
+  const shown =
+    comparison.pWorseAdjusted !== undefined && comparison.pWorseAdjusted !== comparison.pWorse
+      ? `p = ${comparison.pWorse!.toPrecision(2)}, adjusted ${comparison.pWorseAdjusted.toPrecision(2)}`
+      : `p = ${comparison.pWorse!.toPrecision(2)}`;
+  return {
+    failed: false,
+    reasons: [`worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not statistically real (${shown})`],
+  };
+}

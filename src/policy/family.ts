@@ -1,0 +1,70 @@
+import type { Check, Policy } from './schema.js';
+
+/*
+ * Which hypothesis tests of a policy share the significance level. A gate falsely blocks when any of
+ * its blocking tests does, so the blocking checks' paired regression tests and lenient bound tests
+ * form one family, corrected together (settings.multiplicity); warn checks, which cannot block, form
+ * their own. Non-inferiority and strict bounds pass only when every one of them shows its claim
+ * (intersection-union), so they need no correction; nor do trade-offs, which only relax.
+ */
+
+export type Test = NonNullable<Check['test']>;
+export type Bounds = NonNullable<Check['bounds']>;
+export type FamilyName = 'block' | 'warn';
+
+export const testOf = (check: Check, policy: Policy): Test => check.test ?? policy.settings.test;
+export const boundsOf = (check: Check, policy: Policy): Bounds => check.bounds ?? policy.settings.bounds;
+
+/** One test of the family: a regression test of a (metric, scope), or a test of its min or max. */
+export function familyKey(kind: 'regression' | 'min' | 'max', metric: string, scenario: string | undefined): string {
+  return JSON.stringify([kind, scenario ?? null, metric]);
+}
+
+/** The family a check's corrected tests belong to, if any. */
+export function familyOf(check: Check): FamilyName | undefined {
+  return check.severity === 'block' ? 'block' : check.severity === 'warn' ? 'warn' : undefined;
+}
+
+/** The keys of the corrected tests a check has. */
+export function correctedTests(check: Check, policy: Policy): string[] {
+  const keys: string[] = [];
+  if (check.max_regression !== undefined && testOf(check, policy) === 'regression') {
+    keys.push(familyKey('regression', check.metric, check.scenario));
+  }
+  if (boundsOf(check, policy) === 'lenient') {
+    if (check.min !== undefined) keys.push(familyKey('min', check.metric, check.scenario));
+    if (check.max !== undefined) keys.push(familyKey('max', check.metric, check.scenario));
+  }
+  return keys;
+}
+
+/** Every family's distinct tests, as the policy states them (those that turn out not paired drop out at the gate). */
+export function familiesOf(policy: Policy): Record<FamilyName, string[]> {
+  const families: Record<FamilyName, Set<string>> = { block: new Set(), warn: new Set() };
+  for (const check of policy.checks) {
+    const family = familyOf(check);
+    if (family) for (const key of correctedTests(check, policy)) families[family].add(key);
+  }
+  return { block: [...families.block], warn: [...families.warn] };
+}
+
+/** How many tests the smallest p-value of a family is multiplied by: the family's size, or 1 uncorrected. */
+export function correctionFactor(policy: Policy, familySize: number): number {
+  return policy.settings.multiplicity === 'none' ? 1 : Math.max(1, familySize);
+}
+
+/**
+ * The fewest bootstrap resamples with which every test of the policy can reach its level: a p-value
+ * is at least 1 / (B + 1), and the correction multiplies the smallest by the family's size, so
+ * B + 1 must exceed m / alpha. Undefined when significance is off.
+ */
+export function minimumResamples(policy: Policy): number | undefined {
+  const { significance } = policy.settings;
+  const tested =
+    policy.tradeoffs.length > 0 || policy.checks.some((check) => check.max_regression !== undefined || boundsOf(check, policy) !== 'point');
+  if (significance === 'off' || !tested) return undefined;
+  const families = familiesOf(policy);
+  const m = Math.max(1, correctionFactor(policy, families.block.length), correctionFactor(policy, families.warn.length));
+  // The smallest B with (B + 1) * alpha > m.
+  return Math.floor(m / significance + 1e-9);
+}
