@@ -160,6 +160,18 @@ describe('absolute bounds under uncertainty', () => {
   });
 });
 
+describe('group metrics', () => {
+  it('say how many records each group had (both lean toward worse on small groups)', () => {
+    const records = Array.from(
+      { length: 60 },
+      (_, i) => ({ scenario: 's', id: String(i), correct: i % 3 === 0 ? 0 : 1, groups: { dialect: i < 45 ? 'sae' : 'aae' } }) as EvalRecord,
+    );
+    const candidate: RunInput = { kind: 'records', file: 'c.jsonl', table: buildTable(records) };
+    const check = gate('checks:\n  - metric: group_accuracy_gap:dialect\n    max: 0.5\n', candidate).checks[0];
+    expect(check.reasons).toEqual(['groups of dialect (records): sae 45, aae 15']);
+  });
+});
+
 describe('power', () => {
   // 150 instances, a 6-point drop: the paired spread is about 0.02, so the check cannot see 0.03.
   const baseline = run(['s'], 150, (_, i) => i % 5 === 0);

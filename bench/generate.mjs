@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // Seeded generator of plausible evaluation records for a billing-support assistant:
-//   node bench/generate.mjs N OUT.jsonl [SEED]
+//   node bench/generate.mjs N OUT.jsonl [SEED] [--compact]
 // About N records: originals plus robustness and fairness perturbations, groups, confidences,
 // latency, tokens, cost, toxicity and a few failed calls; prompts and completions of realistic size.
+// --compact: only what the metrics read (scenario, id, perturbation, correct, confidence, groups,
+// latency; about 170 bytes a record, a third of them perturbed), where parsing costs least and the
+// metric engine's own work shows most.
 import { createWriteStream } from 'node:fs';
 import { seededRandom } from '../scripts/seeded-random.mjs';
 
-const [count = '1000', out = '/dev/stdout', seedText = '1'] = process.argv.slice(2);
+const compact = process.argv.includes('--compact');
+const [count = '1000', out = '/dev/stdout', seedText = '1'] = process.argv.slice(2).filter((arg) => arg !== '--compact');
 const target = Number(count);
 
 const { random, pick, normal } = seededRandom(Number(seedText) >>> 0 || 1);
@@ -53,13 +57,26 @@ while (written < target) {
   const topic = pick(topics);
   const input = `You are a billing support assistant. A ${segment} customer writes about ${topic}: "I was charged twice this month and I would like to know what happened and what you can do about it." Answer with one action from: ${scenario.answers.join(', ')}.`;
   const skill = scenario.skill - (dialect === 'aae' ? 0.04 : 0);
-  const variants = [undefined, ...perturbations.filter(() => random() < 0.6)];
+  const variants = [undefined, ...perturbations.filter(() => random() < (compact ? 0.125 : 0.6))];
   for (const perturbation of variants) {
     if (written >= target) break;
     const failed = random() < 0.01;
     const right = random() < skill - (perturbation?.penalty ?? 0);
     const prediction = right ? reference : pick(scenario.answers.filter((answer) => answer !== reference));
     const confidence = Math.min(1, Math.max(0, (right ? 0.8 : 0.6) + 0.15 * normal()));
+    if (compact) {
+      write({
+        scenario: scenario.name,
+        id,
+        ...(perturbation ? { perturbation: { name: perturbation.name, kind: perturbation.kind } } : {}),
+        correct: right ? 1 : 0,
+        confidence: round(confidence, 4),
+        groups: { dialect, segment },
+        latency_ms: round(Math.exp(6 + 0.4 * normal()), 1),
+      });
+      await pendingDrain;
+      continue;
+    }
     const outputTokens = Math.max(1, Math.round(40 + 15 * normal()));
     const inputTokens = Math.round(input.length / 4);
     const record = {

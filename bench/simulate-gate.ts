@@ -1,25 +1,35 @@
 // The gate's error rates, measured by simulation (run by `npm run bench`, or alone:
-//   node bench/run.mjs --only simulation).
+//   node bench/run.mjs --only simulation [--trials N]).
 //
-// Each trial evaluates 1,000 shared instances twice. Instance i has its own chance q_i of being
-// answered right, drawn from Beta(1.5, 0.5) (mean 0.75, most questions clearly easy or hard, as
-// evaluation questions are); each run answers it right with its own independent draw.
-// - A/A: candidate and baseline are the same model (same q_i). Policy: accuracy max_regression 0 at
-//   significance 0.05. A block is a false alarm; their share must be at most 0.05.
-// - Power: the candidate is truly 5 points worse (q_i * 0.70 / 0.75); the share of trials that block
-//   is the power (target: at least 0.9).
+// Each trial evaluates shared instances twice, each with a robustness and a fairness variant. Instance
+// i has its own chance q_i of being answered right, drawn from Beta(1.5, 0.5) (mean 0.75, most
+// questions clearly easy or hard, as evaluation questions are); its variants are a little harder
+// (0.9 q_i, 0.95 q_i). Each run answers every record with its own independent draw, states a
+// calibrated confidence (its chance, blurred), and takes a log-normal latency. The policy gates five
+// metrics at once, every check blocking with a budget of 0 (noise alone decides):
+// accuracy, ece, accuracy_robust, accuracy_fair, latency_p95_ms.
+// - A/A (1,000 instances): the same model twice. A blocked gate is a false alarm; their share must be at
+//   most 5% under the default Holm correction; today's rule (no correction) measured on the same pairs.
+// - Power (1,000 instances): the candidate is truly 5 points worse on every record (q * 0.70 / 0.75);
+//   the share of trials that block must be at least 80%.
+// - Small suite (150 instances, a true 6-point drop): the gate must never say a clean pass (it blocks,
+//   or warns that a check is underpowered) in at least 95% of trials.
+import { MetricsMemo } from '../src/gate/compare.js';
 import { evaluateGate } from '../src/gate/evaluate.js';
-import type { RunInput } from '../src/runs/load.js';
+import type { GateResult } from '../src/gate/types.js';
 import { buildTable } from '../src/metrics/table.js';
 import { parsePolicy } from '../src/policy/load.js';
 import type { EvalRecord } from '../src/records/types.js';
+import type { RunInput } from '../src/runs/load.js';
 import { Random } from '../src/stats/random.js';
 
-const INSTANCES = 1000;
 const trials = Number(process.argv[2] ?? 500);
+const resamples = Number(process.argv[3] ?? 1000);
 const random = new Random(2026);
 
-/** Beta(a, b) for a, b < 1 or not: by the ratio of two gamma draws (Marsaglia-Tsang, boosted below 1). */
+const normal = () => Math.sqrt(-2 * Math.log(1 - random.nextFloat())) * Math.cos(2 * Math.PI * random.nextFloat());
+
+/** Gamma(shape) by Marsaglia-Tsang, boosted below 1; Beta(a, b) as the ratio of two gamma draws. */
 function gamma(shape: number): number {
   if (shape < 1) return gamma(shape + 1) * random.nextFloat() ** (1 / shape);
   const d = shape - 1 / 3;
@@ -28,12 +38,11 @@ function gamma(shape: number): number {
     let x: number;
     let v: number;
     do {
-      x = Math.sqrt(-2 * Math.log(1 - random.nextFloat())) * Math.cos(2 * Math.PI * random.nextFloat());
+      x = normal();
       v = 1 + c * x;
     } while (v <= 0);
     v = v * v * v;
-    const u = random.nextFloat();
-    if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v)) return d * v;
+    if (Math.log(random.nextFloat()) < 0.5 * x * x + d - d * v + d * Math.log(v)) return d * v;
   }
 }
 const beta = (a: number, b: number) => {
@@ -41,36 +50,72 @@ const beta = (a: number, b: number) => {
   return x / (x + gamma(b));
 };
 
-function run(chances: number[]): RunInput {
-  const records: EvalRecord[] = chances.map((chance, i) => ({
-    scenario: 'qa',
-    id: String(i),
-    correct: random.nextFloat() < chance ? 1 : 0,
-  }));
+const VARIANTS = [
+  { perturbation: undefined, harder: 1 },
+  { perturbation: { name: 'typos', kind: 'robustness' as const }, harder: 0.9 },
+  { perturbation: { name: 'dialect', kind: 'fairness' as const }, harder: 0.95 },
+];
+
+/** One run over the instances' chances, each scaled by `skill` (1: the baseline model). */
+function run(chances: number[], skill: number): RunInput {
+  const records: EvalRecord[] = chances.flatMap((chance, i) =>
+    VARIANTS.map(({ perturbation, harder }) => {
+      const q = chance * harder * skill;
+      return {
+        scenario: 'qa',
+        id: String(i),
+        ...(perturbation ? { perturbation } : {}),
+        correct: random.nextFloat() < q ? 1 : 0,
+        confidence: Math.min(0.99, Math.max(0.01, q + 0.05 * normal())),
+        latency_ms: 400 * Math.exp(0.3 * normal()),
+      };
+    }),
+  );
   return { kind: 'records', file: 'simulated', table: buildTable(records) };
 }
 
-const { policy } = parsePolicy('version: 1\nname: simulation\nchecks:\n  - metric: accuracy\n    max_regression: 0\n', 'simulation.yml');
+const checks = ['accuracy', 'ece', 'accuracy_robust', 'accuracy_fair']
+  .map((metric) => `  - metric: ${metric}\n    max_regression: 0\n    detect: 0.05\n`)
+  .join('');
+const policyFor = (multiplicity: string) =>
+  parsePolicy(
+    `version: 1\nname: simulation\nsettings:\n  resamples: ${resamples}\n  multiplicity: ${multiplicity}\nchecks:\n${checks}` +
+      '  - metric: latency_p95_ms\n    max_regression: 0\n',
+    'simulation.yml',
+  ).policy;
+const holm = policyFor('holm');
+const uncorrected = policyFor('none');
 
-let falseAlarms = 0;
-let detections = 0;
+const instances = (count: number) => Array.from({ length: count }, () => beta(1.5, 0.5));
+const gate = (policy: typeof holm, candidate: RunInput, baseline: RunInput, memo?: MetricsMemo): GateResult =>
+  evaluateGate({ policy, candidate, baseline }, memo);
+
+const counts = { falseBlocks: 0, falseBlocksUncorrected: 0, detections: 0, smallCleanPasses: 0, smallBlocks: 0 };
 for (let trial = 0; trial < trials; trial++) {
-  const chances = Array.from({ length: INSTANCES }, () => beta(1.5, 0.5));
-  const baseline = run(chances);
-  if (evaluateGate({ policy, candidate: run(chances), baseline }).verdict === 'fail') falseAlarms++;
-  if (evaluateGate({ policy, candidate: run(chances.map((q) => (q * 0.7) / 0.75)), baseline }).verdict === 'fail') detections++;
+  const chances = instances(1000);
+  const baseline = run(chances, 1);
+  const same = run(chances, 1);
+  const memo = new MetricsMemo();
+  if (gate(holm, same, baseline, memo).verdict === 'fail') counts.falseBlocks++;
+  if (gate(uncorrected, same, baseline, memo).verdict === 'fail') counts.falseBlocksUncorrected++;
+  if (gate(holm, run(chances, 0.7 / 0.75), baseline).verdict === 'fail') counts.detections++;
+  const small = instances(150);
+  const verdict = gate(holm, run(small, 0.69 / 0.75), run(small, 1)).verdict;
+  if (verdict === 'pass') counts.smallCleanPasses++;
+  if (verdict === 'fail') counts.smallBlocks++;
 }
 const rate = (count: number) => count / trials;
-const margin = (p: number) => 1.96 * Math.sqrt((p * (1 - p)) / trials);
+const margin = (count: number) => 1.96 * Math.sqrt((rate(count) * (1 - rate(count))) / trials);
+const measured = (count: number) => ({ rate: rate(count), margin95: margin(count) });
 console.log(
   JSON.stringify({
     trials,
-    instances: INSTANCES,
-    significance: policy.settings.significance,
-    resamples: policy.settings.resamples,
-    falseAlarmRate: rate(falseAlarms),
-    falseAlarmMargin95: margin(rate(falseAlarms)),
-    power: rate(detections),
-    powerMargin95: margin(rate(detections)),
+    resamples,
+    significance: holm.settings.significance,
+    falseBlocks: measured(counts.falseBlocks),
+    falseBlocksUncorrected: measured(counts.falseBlocksUncorrected),
+    power: measured(counts.detections),
+    smallNotCleanPass: measured(trials - counts.smallCleanPasses),
+    smallBlocks: measured(counts.smallBlocks),
   }),
 );

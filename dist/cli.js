@@ -25020,13 +25020,13 @@ function sharedScopes(candidate, baseline, scenario) {
     const index = table.scenarios.indexOf(scenario);
     return (row) => table.scenarioOf[row] === index;
   };
-  const baselineInstances = new Map(baseline.instanceKeys.map((key, instance) => [key, instance]));
+  const baselineInstances2 = new Map(baseline.instanceKeys.map((key, instance) => [key, instance]));
   const sharedNumber = /* @__PURE__ */ new Map();
   const candidateKeep = inScope(candidate);
   for (let row = 0; row < candidate.size; row++) {
     if (!candidateKeep(row)) continue;
     const key = candidate.instanceKeys[candidate.instanceOf[row]];
-    if (!sharedNumber.has(key) && baselineInstances.has(key)) sharedNumber.set(key, sharedNumber.size);
+    if (!sharedNumber.has(key) && baselineInstances2.has(key)) sharedNumber.set(key, sharedNumber.size);
   }
   const numbering = (table) => {
     const numbers = table.instanceKeys.map((key) => sharedNumber.get(key) ?? -1);
@@ -45886,6 +45886,15 @@ var POWER = 0.8;
 function minimumDetectableWorsening(sd, budget, alphaPerTest) {
   return Math.max(budget, normalQuantile(1 - alphaPerTest) * sd) + normalQuantile(POWER) * sd;
 }
+function plannedSpread(sd, unitMetric, detect, instances) {
+  const d = detect === null ? 0 : Math.min(Math.max(detect, 0), 1);
+  return unitMetric && instances > 0 ? Math.max(sd, Math.sqrt(d * (1 - d) / instances)) : sd;
+}
+function standardErrorToDetect(detect, budget, alphaPerTest) {
+  if (!(detect > budget)) return void 0;
+  const zPower = normalQuantile(POWER);
+  return Math.min((detect - budget) / zPower, detect / (normalQuantile(1 - alphaPerTest) + zPower));
+}
 
 // src/gate/tradeoffs.ts
 function isSignificant(significance, p) {
@@ -45969,18 +45978,12 @@ function regressionEvidence(check2, result, test, policy, comparer, relaxed) {
   }
   return { test, comparison, budget };
 }
-function plannedSpread(check2, comparison, detect) {
-  const sd = comparison.sd;
-  if (sd === void 0 || !Number.isFinite(sd)) return void 0;
-  const unit = lookupMetric(check2.metric)?.range[1] === 1;
-  const d = detect === null ? 0 : Math.min(Math.max(detect, 0), 1);
-  return unit && comparison.shared ? Math.max(sd, Math.sqrt(d * (1 - d) / comparison.shared)) : sd;
-}
 function powerOf(check2, evidence, alphaPerTest) {
   const { comparison, budget, test } = evidence;
   if (!comparison || !budget || test !== "regression") return void 0;
   const detect = check2.detect === void 0 ? null : budgetValue(check2.detect, comparison.baseline);
-  const sd = plannedSpread(check2, comparison, detect);
+  const unit = lookupMetric(check2.metric)?.range[1] === 1;
+  const sd = comparison.sd !== void 0 && Number.isFinite(comparison.sd) ? plannedSpread(comparison.sd, unit, detect, comparison.shared ?? 0) : void 0;
   const mde = sd === void 0 ? null : minimumDetectableWorsening(sd, budget.value, alphaPerTest);
   return { mde, detect, underpowered: detect !== null && (mde === null || mde > detect) };
 }
@@ -46067,6 +46070,13 @@ function correctFamilies(policy, pendings) {
   }
   return sizes;
 }
+function groupSizes(check2, metrics) {
+  const [family, attribute] = check2.metric.split(":");
+  if (attribute === void 0 || family !== "worst_group_accuracy" && family !== "group_accuracy_gap") return void 0;
+  const prefix = `group_accuracy:${attribute}=`;
+  const sizes = Object.entries(scopeMetrics(metrics, check2.scenario) ?? {}).filter(([name]) => name.startsWith(prefix)).map(([name, value]) => `${name.slice(prefix.length)} ${value.n}`);
+  return sizes.length > 0 ? `groups of ${attribute} (records): ${sizes.join(", ")}` : void 0;
+}
 function statusOf(severity, findings) {
   if (findings.some((finding) => finding.errored)) return "error";
   if (findings.some((finding) => finding.failed)) return severity === "warn" ? "warn" : "fail";
@@ -46108,7 +46118,11 @@ function decide(pending, policy, familySizes) {
 function evaluateChecks(context) {
   const pendings = context.policy.checks.map((check2) => gather(check2, context));
   const familySizes = correctFamilies(context.policy, pendings);
-  return pendings.map((pending) => decide(pending, context.policy, familySizes));
+  return pendings.map((pending) => {
+    const result = decide(pending, context.policy, familySizes);
+    const sizes = result.candidate && groupSizes(result.check, context.candidateMetrics);
+    return sizes ? { ...result, reasons: [...result.reasons, sizes] } : result;
+  });
 }
 
 // src/gate/coverage.ts
@@ -46124,19 +46138,19 @@ function coverageOf(candidate, baseline, setting) {
   if (setting.severity === "off" || candidate.kind !== "records" || baseline?.kind !== "records") return void 0;
   const answered = answeredInstances(candidate.table);
   const missing = baseline.table.instanceKeys.filter((key) => !answered.has(key));
-  const baselineInstances = baseline.table.instanceKeys.length;
-  const covered = baselineInstances - missing.length;
-  const enough = covered >= Math.ceil(setting.min * baselineInstances - 1e-9);
+  const baselineInstances2 = baseline.table.instanceKeys.length;
+  const covered = baselineInstances2 - missing.length;
+  const enough = covered >= Math.ceil(setting.min * baselineInstances2 - 1e-9);
   const percent = (share) => `${+(share * 100).toFixed(1)}%`;
   const shown = missing.slice(0, MISSING_SHOWN).map(describeKey);
   const more = missing.length > MISSING_SHOWN ? ` and ${missing.length - MISSING_SHOWN} more` : "";
   return {
     status: enough ? "pass" : setting.severity === "block" ? "fail" : "warn",
-    baselineInstances,
+    baselineInstances: baselineInstances2,
     covered,
     min: setting.min,
     missing: shown,
-    reason: `the candidate answered ${covered} of the baseline's ${baselineInstances} instances (${percent(covered / baselineInstances)}${enough ? "" : `, the policy asks at least ${percent(setting.min)}`})${missing.length > 0 ? `; missing or failed: ${shown.join(", ")}${more}` : ""}`
+    reason: `the candidate answered ${covered} of the baseline's ${baselineInstances2} instances (${percent(covered / baselineInstances2)}${enough ? "" : `, the policy asks at least ${percent(setting.min)}`})${missing.length > 0 ? `; missing or failed: ${shown.join(", ")}${more}` : ""}`
   };
 }
 
@@ -46165,12 +46179,12 @@ function evaluateGate({ policy, candidate, baseline }, memo2 = new MetricsMemo()
   const candidateSamples = memo2.samplesOf(candidate, options);
   const checks = evaluateChecks({ policy, candidateMetrics, candidateSamples, comparer, relaxed: tradeoffs.relaxed });
   const coverage = coverageOf(candidate, baseline, settings.coverage);
-  const verdict = decideVerdict(
+  const verdict2 = decideVerdict(
     checks.map((result) => ({ severity: result.check.severity, status: result.status })),
     coverage?.status
   );
   return {
-    verdict,
+    verdict: verdict2,
     checks,
     tradeoffs: tradeoffs.results,
     ...coverage ? { coverage } : {},
@@ -48227,6 +48241,117 @@ function registerMetrics(program2, { io }) {
   });
 }
 
+// src/pipeline/plan.ts
+function baselineInstances(run, scenario) {
+  const name = scenario ?? OVERALL;
+  return scopesOf(run.table).find((scope2) => scenario === void 0 ? scope2.name === OVERALL : scope2.name === name)?.instanceCount ?? 0;
+}
+function spreadOf(check2, direction, baseline, candidate, memo2, options) {
+  if (candidate) {
+    const comparison = new RunComparer(candidate, baseline, options, memo2).compare(check2.metric, check2.scenario, direction);
+    if (comparison?.method !== "paired" || comparison.sd === void 0) return { reason: `${check2.metric} is not in both runs` };
+    return { spread: comparison.sd, from: "paired", instances: comparison.shared, value: comparison.baseline };
+  }
+  const samples = scopeMetrics(memo2.samplesOf(baseline, options), check2.scenario)?.[check2.metric];
+  const value = scopeMetrics(memo2.of(baseline, options), check2.scenario)?.[check2.metric]?.value;
+  if (!samples || samples.length < 2 || value === void 0) return { reason: `the baseline has no ${check2.metric} with an interval` };
+  return {
+    spread: Math.SQRT2 * standardDeviation(samples),
+    from: "sqrt(2) x baseline",
+    instances: baselineInstances(baseline, check2.scenario),
+    value
+  };
+}
+function planSuite(loaded, baseline, candidate) {
+  const { policy } = loaded;
+  if (baseline.kind !== "records") {
+    return { rows: [], problems: [{ metric: "-", scope: "-", reason: "the baseline is a metrics file: a plan needs its records" }] };
+  }
+  const options = {
+    resamples: policy.settings.resamples,
+    seed: policy.settings.seed,
+    minGroupSize: policy.settings.min_group_size
+  };
+  const alpha = policy.settings.significance === "off" ? 0.05 : policy.settings.significance;
+  const families = familiesOf(policy);
+  const memo2 = new MetricsMemo();
+  const rows = [];
+  const problems = [];
+  for (const check2 of policy.checks) {
+    const family = familyOf(check2);
+    if (!family || check2.max_regression === void 0 || testOf(check2, policy) !== "regression") continue;
+    const scope2 = check2.scenario ?? OVERALL;
+    const found = spreadOf(check2, metricMeta(policy, check2.metric, check2.direction).direction, baseline, candidate, memo2, options);
+    if ("reason" in found) {
+      problems.push({ metric: check2.metric, scope: scope2, reason: found.reason });
+      continue;
+    }
+    const budget = budgetValue(check2.max_regression, found.value);
+    const detect = check2.detect === void 0 ? null : budgetValue(check2.detect, found.value);
+    const alphaPerTest = alpha / correctionFactor(policy, families[family].length);
+    const unit = lookupMetric(check2.metric)?.range[1] === 1;
+    const spread = plannedSpread(found.spread, unit, detect, found.instances);
+    const needSpread = detect === null ? void 0 : standardErrorToDetect(detect, budget, alphaPerTest);
+    rows.push({
+      metric: check2.metric,
+      scope: scope2,
+      budget,
+      detect,
+      spread,
+      spreadFrom: found.from,
+      instances: found.instances,
+      mde: minimumDetectableWorsening(spread, budget, alphaPerTest),
+      needed: needSpread === void 0 ? null : Math.ceil(found.instances * (spread / needSpread) ** 2)
+    });
+  }
+  return { rows, problems };
+}
+
+// src/cli/commands/plan.ts
+function verdict(row) {
+  if (row.needed === null) return "no detect stated";
+  return row.needed <= row.instances ? "enough" : `needs ${row.needed} instances (${row.needed - row.instances} more)`;
+}
+function planText(rows, problems, paired) {
+  const table = markdownTable(
+    [
+      ["metric", "scope", "budget", "must detect", "spread", "instances", "can detect now (80%)", "for what it must detect"],
+      ...rows.map((row) => [
+        escapeTerminal(row.metric),
+        escapeTerminal(row.scope),
+        formatNumber(row.budget),
+        row.detect === null ? "-" : formatNumber(row.detect),
+        formatNumber(row.spread),
+        String(row.instances),
+        formatNumber(row.mde),
+        verdict(row)
+      ])
+    ],
+    { align: ["l", "l", "r", "r", "r", "r", "r", "l"] }
+  );
+  const spread = paired ? "spread: the standard error of the paired comparison (bootstrap of the shared instances)." : "spread: sqrt(2) x the baseline's standard error, the spread of two independent runs; a candidate (--candidate) gives the paired spread, usually smaller.";
+  const lines = [
+    table,
+    "",
+    spread,
+    ...problems.map((problem) => `not planned: ${escapeTerminal(problem.metric)} (${escapeTerminal(problem.scope)}): ${escapeTerminal(problem.reason)}`)
+  ];
+  return `${lines.join("\n")}
+`;
+}
+function registerPlan(program2, { io }) {
+  program2.command("plan").description(
+    "Size the suite: per regression check, the smallest regression it sees today (80% power) and the instances it needs to see what it must detect."
+  ).requiredOption("--policy <file>", "policy file (YAML or JSON)").requiredOption("--baseline <file>", "the baseline's records").option("--candidate <file>", "a candidate's records, for the paired spread").option("--json", "print the plan as JSON").action(async (flags) => {
+    const policy = await loadPolicy(flags.policy);
+    const baseline = await loadRun(flags.baseline);
+    const candidate = flags.candidate ? await loadRun(flags.candidate) : void 0;
+    const { rows, problems } = planSuite(policy, baseline, candidate);
+    io.stdout(flags.json ? `${JSON.stringify({ rows, problems }, null, 2)}
+` : planText(rows, problems, candidate !== void 0));
+  });
+}
+
 // src/runner/cache.ts
 import { createHash as createHash2, randomBytes } from "node:crypto";
 import { mkdir, readFile as readFile6, rename, rm, writeFile as writeFile5 } from "node:fs/promises";
@@ -48937,6 +49062,7 @@ var COMMANDS = [
   registerValidate,
   registerCompare,
   registerDemo,
+  registerPlan,
   registerRun,
   registerMerge,
   registerImport,

@@ -7,6 +7,7 @@ import { registerGate } from './commands/gate.js';
 import { registerImport } from './commands/import.js';
 import { registerMerge } from './commands/merge.js';
 import { registerMetrics } from './commands/metrics.js';
+import { registerPlan } from './commands/plan.js';
 import { registerRun } from './commands/run.js';
 import { registerSchema } from './commands/schema.js';
 import { registerValidate } from './commands/validate.js';
@@ -21,6 +22,7 @@ const COMMANDS = [
   registerValidate,
   registerCompare,
   registerDemo,
+  registerPlan,
   registerRun,
   registerMerge,
   registerImport,

@@ -95,6 +95,20 @@ function correctFamilies(policy: Policy, pendings: Pending[]): Record<FamilyName
   return sizes;
 }
 
+/**
+ * For a worst-group or gap metric, how many records each group had: both lean toward worse on small
+ * groups, so a reader needs the sizes to judge them.
+ */
+function groupSizes(check: Check, metrics: MetricsReport): string | undefined {
+  const [family, attribute] = check.metric.split(':');
+  if (attribute === undefined || (family !== 'worst_group_accuracy' && family !== 'group_accuracy_gap')) return undefined;
+  const prefix = `group_accuracy:${attribute}=`;
+  const sizes = Object.entries(scopeMetrics(metrics, check.scenario) ?? {})
+    .filter(([name]) => name.startsWith(prefix))
+    .map(([name, value]) => `${name.slice(prefix.length)} ${value.n}`);
+  return sizes.length > 0 ? `groups of ${attribute} (records): ${sizes.join(', ')}` : undefined;
+}
+
 function statusOf(severity: Check['severity'], findings: Finding[]): CheckStatus {
   if (findings.some((finding) => finding.errored)) return 'error';
   if (findings.some((finding) => finding.failed)) return severity === 'warn' ? 'warn' : 'fail';
@@ -140,5 +154,9 @@ function decide(pending: Pending, policy: Policy, familySizes: Record<FamilyName
 export function evaluateChecks(context: CheckContext): CheckResult[] {
   const pendings = context.policy.checks.map((check) => gather(check, context));
   const familySizes = correctFamilies(context.policy, pendings);
-  return pendings.map((pending) => decide(pending, context.policy, familySizes));
+  return pendings.map((pending) => {
+    const result = decide(pending, context.policy, familySizes);
+    const sizes = result.candidate && groupSizes(result.check, context.candidateMetrics);
+    return sizes ? { ...result, reasons: [...result.reasons, sizes] } : result;
+  });
 }

@@ -16,6 +16,17 @@ export function minimumDetectableWorsening(sd: number, budget: number, alphaPerT
 }
 
 /**
+ * The spread to plan with: the bootstrap's, but for a metric in [0, 1] at least sqrt(d (1 - d) / n),
+ * the spread of a worsening d of 0/1 scores on n shared instances (at least a share d of them must
+ * change). Two runs that agree on every instance (a deterministic model, cached answers) show no
+ * spread at all, which says nothing about the regressions the comparison could see.
+ */
+export function plannedSpread(sd: number, unitMetric: boolean, detect: number | null, instances: number): number {
+  const d = detect === null ? 0 : Math.min(Math.max(detect, 0), 1);
+  return unitMetric && instances > 0 ? Math.max(sd, Math.sqrt((d * (1 - d)) / instances)) : sd;
+}
+
+/**
  * The standard error at which a check reaches MDE80 = detect: below both (detect - b) / z(0.8) and
  * detect / (z(1 - alpha') + z(0.8)). Undefined when detect is not above the budget.
  */

@@ -3,7 +3,7 @@ import { lookupMetric } from '../metrics/registry.js';
 import type { Budget, Check, Policy } from '../policy/schema.js';
 import type { Finding } from './bounds.js';
 import { budgetValue, metricScopeKey, type RunComparer } from './compare.js';
-import { minimumDetectableWorsening } from './power.js';
+import { minimumDetectableWorsening, plannedSpread } from './power.js';
 import { isSignificant, type RelaxedBudgets } from './tradeoffs.js';
 import type { CheckResult, Comparison, PowerResult } from './types.js';
 
@@ -78,26 +78,16 @@ export function regressionEvidence(
   return { test, comparison, budget };
 }
 
-/**
- * The spread to plan with: the bootstrap's, but for a metric in [0, 1] at least sqrt(d (1 - d) / n),
- * the spread of a worsening d of 0/1 scores on n shared instances (at least a share d of them must
- * change). Two runs that agree on every instance (a deterministic model, cached answers) show no
- * spread at all, which says nothing about the regressions the comparison could see.
- */
-function plannedSpread(check: Check, comparison: Comparison, detect: number | null): number | undefined {
-  const sd = comparison.sd;
-  if (sd === undefined || !Number.isFinite(sd)) return undefined;
-  const unit = lookupMetric(check.metric)?.range[1] === 1;
-  const d = detect === null ? 0 : Math.min(Math.max(detect, 0), 1);
-  return unit && comparison.shared ? Math.max(sd, Math.sqrt((d * (1 - d)) / comparison.shared)) : sd;
-}
-
 /** The power of a paired regression test at its family's per-test level, and whether it sees what the check must detect. */
 export function powerOf(check: Check, evidence: RegressionEvidence, alphaPerTest: number): PowerResult | undefined {
   const { comparison, budget, test } = evidence;
   if (!comparison || !budget || test !== 'regression') return undefined;
   const detect = check.detect === undefined ? null : budgetValue(check.detect, comparison.baseline);
-  const sd = plannedSpread(check, comparison, detect);
+  const unit = lookupMetric(check.metric)?.range[1] === 1;
+  const sd =
+    comparison.sd !== undefined && Number.isFinite(comparison.sd)
+      ? plannedSpread(comparison.sd, unit, detect, comparison.shared ?? 0)
+      : undefined;
   const mde = sd === undefined ? null : minimumDetectableWorsening(sd, budget.value, alphaPerTest);
   // Point estimates have no spread: nothing shows what they can see.
   return { mde, detect, underpowered: detect !== null && (mde === null || mde > detect) };

@@ -1,0 +1,61 @@
+import type { Command } from 'commander';
+import { markdownTable } from 'markdown-table';
+import { planSuite, type PlanRow } from '../../pipeline/plan.js';
+import { loadPolicy } from '../../policy/load.js';
+import { escapeTerminal as shown } from '../../report/escape.js';
+import { formatNumber } from '../../report/format.js';
+import { loadRun } from '../../runs/load.js';
+import type { CommandContext } from '../io.js';
+
+function verdict(row: PlanRow): string {
+  if (row.needed === null) return 'no detect stated';
+  return row.needed <= row.instances ? 'enough' : `needs ${row.needed} instances (${row.needed - row.instances} more)`;
+}
+
+function planText(rows: PlanRow[], problems: Array<{ metric: string; scope: string; reason: string }>, paired: boolean): string {
+  const table = markdownTable(
+    [
+      ['metric', 'scope', 'budget', 'must detect', 'spread', 'instances', 'can detect now (80%)', 'for what it must detect'],
+      ...rows.map((row) => [
+        shown(row.metric),
+        shown(row.scope),
+        formatNumber(row.budget),
+        row.detect === null ? '-' : formatNumber(row.detect),
+        formatNumber(row.spread),
+        String(row.instances),
+        formatNumber(row.mde),
+        verdict(row),
+      ]),
+    ],
+    { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l'] },
+  );
+  const spread = paired
+    ? 'spread: the standard error of the paired comparison (bootstrap of the shared instances).'
+    : "spread: sqrt(2) x the baseline's standard error, the spread of two independent runs; a candidate (--candidate) gives the paired spread, usually smaller.";
+  const lines = [
+    table,
+    '',
+    spread,
+    ...problems.map((problem) => `not planned: ${shown(problem.metric)} (${shown(problem.scope)}): ${shown(problem.reason)}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export function registerPlan(program: Command, { io }: CommandContext): void {
+  program
+    .command('plan')
+    .description(
+      'Size the suite: per regression check, the smallest regression it sees today (80% power) and the instances it needs to see what it must detect.',
+    )
+    .requiredOption('--policy <file>', 'policy file (YAML or JSON)')
+    .requiredOption('--baseline <file>', "the baseline's records")
+    .option('--candidate <file>', "a candidate's records, for the paired spread")
+    .option('--json', 'print the plan as JSON')
+    .action(async (flags: { policy: string; baseline: string; candidate?: string; json?: boolean }) => {
+      const policy = await loadPolicy(flags.policy);
+      const baseline = await loadRun(flags.baseline);
+      const candidate = flags.candidate ? await loadRun(flags.candidate) : undefined;
+      const { rows, problems } = planSuite(policy, baseline, candidate);
+      io.stdout(flags.json ? `${JSON.stringify({ rows, problems }, null, 2)}\n` : planText(rows, problems, candidate !== undefined));
+    });
+}

@@ -1,0 +1,118 @@
+import { MetricsMemo, RunComparer, budgetValue, metricMeta } from '../gate/compare.js';
+import { plannedSpread, minimumDetectableWorsening, standardErrorToDetect } from '../gate/power.js';
+import type { ComputeOptions } from '../metrics/compute.js';
+import { lookupMetric } from '../metrics/registry.js';
+import { OVERALL, scopesOf } from '../metrics/scope.js';
+import { correctionFactor, familiesOf, familyOf, testOf } from '../policy/family.js';
+import type { LoadedPolicy } from '../policy/load.js';
+import type { Check } from '../policy/schema.js';
+import type { RunInput } from '../runs/load.js';
+import { scopeMetrics } from '../runs/metrics-file.js';
+import { standardDeviation } from '../stats/bootstrap.js';
+
+/*
+ * Sizing a suite before trusting the gate (`evalgate plan`): for each paired regression check, the
+ * spread of the comparison, the smallest worsening it sees at 80% power today (docs/statistics.md), and
+ * how many instances it needs to see what the check must `detect`. The spread shrinks as 1 / sqrt(n),
+ * so n' = n (sigma / sigma_needed)^2. With a baseline alone the paired spread is unknown: the plan uses
+ * sqrt(2) times the baseline's standard error, the spread of two independent runs (conservative: two
+ * runs of related models on the same instances are positively correlated, and their paired spread is
+ * smaller).
+ */
+
+export interface PlanRow {
+  metric: string;
+  scope: string;
+  /** The budget and what the check must detect, in the metric's unit (detect null when not stated). */
+  budget: number;
+  detect: number | null;
+  /** The standard error of the comparison, and where it comes from. */
+  spread: number;
+  spreadFrom: 'paired' | 'sqrt(2) x baseline';
+  instances: number;
+  mde: number;
+  /** Instances needed for MDE80 <= detect (null without detect). */
+  needed: number | null;
+}
+
+export interface PlanProblem {
+  metric: string;
+  scope: string;
+  reason: string;
+}
+
+function baselineInstances(run: Extract<RunInput, { kind: 'records' }>, scenario: string | undefined): number {
+  const name = scenario ?? OVERALL;
+  return scopesOf(run.table).find((scope) => (scenario === undefined ? scope.name === OVERALL : scope.name === name))?.instanceCount ?? 0;
+}
+
+/** The spread of one check's comparison and the instances it rests on, or why there is none. */
+function spreadOf(
+  check: Check,
+  direction: 'higher' | 'lower',
+  baseline: Extract<RunInput, { kind: 'records' }>,
+  candidate: RunInput | undefined,
+  memo: MetricsMemo,
+  options: ComputeOptions,
+) {
+  if (candidate) {
+    const comparison = new RunComparer(candidate, baseline, options, memo).compare(check.metric, check.scenario, direction);
+    if (comparison?.method !== 'paired' || comparison.sd === undefined) return { reason: `${check.metric} is not in both runs` };
+    return { spread: comparison.sd, from: 'paired' as const, instances: comparison.shared!, value: comparison.baseline };
+  }
+  const samples = scopeMetrics(memo.samplesOf(baseline, options)!, check.scenario)?.[check.metric];
+  const value = scopeMetrics(memo.of(baseline, options), check.scenario)?.[check.metric]?.value;
+  if (!samples || samples.length < 2 || value === undefined) return { reason: `the baseline has no ${check.metric} with an interval` };
+  return {
+    spread: Math.SQRT2 * standardDeviation(samples),
+    from: 'sqrt(2) x baseline' as const,
+    instances: baselineInstances(baseline, check.scenario),
+    value,
+  };
+}
+
+/** The plan of every paired regression check of a policy, on a baseline (and a candidate, for the paired spread). */
+export function planSuite(loaded: LoadedPolicy, baseline: RunInput, candidate?: RunInput): { rows: PlanRow[]; problems: PlanProblem[] } {
+  const { policy } = loaded;
+  if (baseline.kind !== 'records') {
+    return { rows: [], problems: [{ metric: '-', scope: '-', reason: 'the baseline is a metrics file: a plan needs its records' }] };
+  }
+  const options: ComputeOptions = {
+    resamples: policy.settings.resamples,
+    seed: policy.settings.seed,
+    minGroupSize: policy.settings.min_group_size,
+  };
+  const alpha = policy.settings.significance === 'off' ? 0.05 : policy.settings.significance;
+  const families = familiesOf(policy);
+  const memo = new MetricsMemo();
+  const rows: PlanRow[] = [];
+  const problems: PlanProblem[] = [];
+  for (const check of policy.checks) {
+    const family = familyOf(check);
+    if (!family || check.max_regression === undefined || testOf(check, policy) !== 'regression') continue;
+    const scope = check.scenario ?? OVERALL;
+    const found = spreadOf(check, metricMeta(policy, check.metric, check.direction).direction, baseline, candidate, memo, options);
+    if ('reason' in found) {
+      problems.push({ metric: check.metric, scope, reason: found.reason! });
+      continue;
+    }
+    const budget = budgetValue(check.max_regression, found.value);
+    const detect = check.detect === undefined ? null : budgetValue(check.detect, found.value);
+    const alphaPerTest = alpha / correctionFactor(policy, families[family].length);
+    const unit = lookupMetric(check.metric)?.range[1] === 1;
+    const spread = plannedSpread(found.spread, unit, detect, found.instances);
+    const needSpread = detect === null ? undefined : standardErrorToDetect(detect, budget, alphaPerTest);
+    rows.push({
+      metric: check.metric,
+      scope,
+      budget,
+      detect,
+      spread,
+      spreadFrom: found.from,
+      instances: found.instances,
+      mde: minimumDetectableWorsening(spread, budget, alphaPerTest),
+      needed: needSpread === undefined ? null : Math.ceil(found.instances * (spread / needSpread) ** 2),
+    });
+  }
+  return { rows, problems };
+}
