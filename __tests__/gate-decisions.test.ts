@@ -103,6 +103,15 @@ describe('non-inferiority', () => {
     expect(ni.comparison!.pNotInferior!).toBeGreaterThan(0.05);
   });
 
+  it('keeps each check its own p-values when two checks test one metric differently', () => {
+    const policy =
+      'settings:\n  resamples: 400\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n  - metric: accuracy\n    max_regression: 0.02\n    test: non-inferiority\n';
+    const [regression, nonInferiority] = gate(policy, same, same).checks;
+    expect(regression.comparison!.pNotInferior).toBeUndefined();
+    expect(nonInferiority.comparison!.pNotInferior).toBeCloseTo(1 / 401, 12);
+    expect(nonInferiority.comparison!.pWorseAdjusted).toBeUndefined();
+  });
+
   it('judges point estimates under significance off', () => {
     const policy = (budget: number) =>
       `settings:\n  significance: off\n  test: non-inferiority\nchecks:\n  - metric: accuracy\n    max_regression: ${budget}\n`;

@@ -45958,7 +45958,8 @@ function nonInferiorityP(check2, budgetOf, comparer) {
   return (reaching + 1) / (samples.worsenings.length + 1);
 }
 function regressionEvidence(check2, result, test, policy, comparer, relaxed) {
-  const comparison = comparer?.compare(check2.metric, check2.scenario, result.direction);
+  const shared = comparer?.compare(check2.metric, check2.scenario, result.direction);
+  const comparison = shared && { ...shared };
   if (!comparison && comparer?.sharesNoInstance(check2.scenario)) {
     const reason = "regression not checked: the candidate shares no instance (scenario and id) with the baseline";
     return { test, early: { failed: true, errored: true, reasons: [reason] } };

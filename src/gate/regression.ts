@@ -56,7 +56,9 @@ export function regressionEvidence(
   comparer: RunComparer | undefined,
   relaxed: RelaxedBudgets,
 ): RegressionEvidence {
-  const comparison = comparer?.compare(check.metric, check.scenario, result.direction);
+  // A copy: the check adds its own p-values, and other checks and trade-offs share the comparer's.
+  const shared = comparer?.compare(check.metric, check.scenario, result.direction);
+  const comparison = shared && { ...shared };
   if (!comparison && comparer?.sharesNoInstance(check.scenario)) {
     // A baseline that cannot be compared at all is an evaluation gone wrong, not a missing baseline.
     const reason = 'regression not checked: the candidate shares no instance (scenario and id) with the baseline';
