@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { runCli } from '../src/cli/index.js';
 import { gateMarkdown, MAX_COMMENT_CHARACTERS } from '../src/report/markdown.js';
 import { parseGateReport, type GateReport } from '../src/report/json.js';
+
+type ReportCheck = GateReport['checks'][number];
 import { record, tempDir, writeLines } from './helpers/records.js';
 import { runProcess } from './helpers/run.js';
 
@@ -105,6 +107,18 @@ describe('evalgate gate', () => {
     const older = JSON.parse(text);
     for (const check of older.checks) for (const field of ['test', 'bounds', 'boundTest', 'power', 'flags']) delete check[field];
     expect(parseGateReport(JSON.stringify(older), 'old.json').checks[0].flags).toBeUndefined();
+    // A posted report is untrusted: numbers that contradict each other are refused.
+    const forged = (change: (check: ReportCheck) => void) => {
+      const copy = JSON.parse(text) as { checks: ReportCheck[] };
+      change(copy.checks[0]);
+      return () => parseGateReport(JSON.stringify(copy), 'forged.json');
+    };
+    expect(forged((check) => (check.comparison!.pWorse = -3))).toThrow(/checks\.0\.comparison\.pWorse: expected a probability in \[0, 1\]/);
+    expect(forged((check) => (check.comparison!.pWorseAdjusted = 0))).toThrow(/pWorseAdjusted is below pWorse/);
+    expect(forged((check) => (check.comparison!.worsening = 0.5))).toThrow(/worsening is not the change/);
+    expect(forged((check) => (check.power!.mde = -0.4))).toThrow(/expected a number >= 0/);
+    expect(forged((check) => (check.flags = ['borderline']))).toThrow(/the underpowered flag does not follow from power/);
+    expect(forged((check) => (check.power!.underpowered = false))).toThrow(/underpowered does not follow from mde and detect/);
   });
 
   it('exits 0 on pass and on warn', async () => {

@@ -234,3 +234,90 @@ describe('fixes from the review', () => {
     );
   });
 });
+
+describe('fixes from the review of the statistics', () => {
+  it('a trade-off improvement seen on a handful of instances does not apply', () => {
+    // big: a real 13-point drop; tiny: 3 instances from all wrong to all right.
+    const baseline = run(['big', 'tiny'], 300, (scenario, i) => (scenario === 'tiny' ? true : i % 10 === 0));
+    const candidate = run(['big', 'tiny'], 300, (scenario, i) => (scenario === 'tiny' ? false : i % 10 === 0 || i % 8 === 1));
+    const keep = (input: RunInput): RunInput => {
+      if (input.kind !== 'records') return input;
+      const records: EvalRecord[] = [];
+      for (let row = 0; row < input.table.size; row++) {
+        const [scenario, id] = input.table.instanceKeys[input.table.instanceOf[row]].split('\u0000');
+        if (scenario === 'tiny' && Number(id) >= 3) continue;
+        records.push({ scenario, id, correct: input.table.correct[row] });
+      }
+      return { kind: 'records', file: input.file, table: buildTable(records) };
+    };
+    const policy =
+      'checks:\n  - metric: accuracy\n    scenario: big\n    max_regression: 0.02\ntradeoffs:\n  - name: t\n' +
+      '    allow: [{ metric: accuracy, scenario: big, max_regression: 0.3 }]\n    when: [{ metric: accuracy, scenario: tiny, min_improvement: 0.5 }]\n';
+    const result = gate(policy, keep(candidate), keep(baseline));
+    expect(result.tradeoffs[0].applied).toBe(false);
+    expect(result.tradeoffs[0].reasons[0]).toBe(
+      'accuracy (tiny): 3 shared instances, fewer than the 20 a paired comparison needs (settings.min_shared_instances)',
+    );
+    expect(result.checks[0].status).toBe('fail');
+  });
+
+  it('the minimum counts the records a group metric rests on, and the power floor uses them', () => {
+    const withGroup = (aae: number, wrong: (i: number) => boolean): RunInput => ({
+      kind: 'records',
+      file: 'g.jsonl',
+      table: buildTable(
+        Array.from(
+          { length: 1000 },
+          (_, i) =>
+            ({ scenario: 's', id: String(i), correct: wrong(i) ? 0 : 1, groups: { dialect: i < aae ? 'aae' : 'sae' } }) as EvalRecord,
+        ),
+      ),
+    });
+    const three = gate(
+      'checks:\n  - metric: group_accuracy:dialect=aae\n    max_regression: 0\n',
+      withGroup(3, (i) => i < 3),
+      withGroup(3, () => false),
+    );
+    expect(three.checks[0].status).toBe('error');
+    expect(three.checks[0].reasons[0]).toBe(
+      'regression not checked: 3 records of the metric on the shared instances, fewer than the 20 a paired comparison needs (settings.min_shared_instances)',
+    );
+    // 30 records, identical runs: the floor sqrt(0.05 x 0.95 / 30) = 0.040 cannot see 0.05.
+    const same = withGroup(30, (i) => i % 5 === 0);
+    const thirty = gate('checks:\n  - metric: group_accuracy:dialect=aae\n    max_regression: 0\n    detect: 0.05\n', same, same).checks[0];
+    expect(thirty.power!.mde!).toBeCloseTo(
+      Math.max(0, 1.6448536269514715 * Math.sqrt(0.0475 / 30)) + 0.8416212335729144 * Math.sqrt(0.0475 / 30),
+      9,
+    );
+    expect(thirty).toMatchObject({ status: 'warn', flags: ['underpowered'] });
+  });
+
+  it('a metric outside [0, 1] with no spread has no known power', () => {
+    const records = Array.from(
+      { length: 100 },
+      (_, i) => ({ scenario: 's', id: String(i), correct: 1, latency_ms: 100 + i }) as EvalRecord,
+    );
+    const same: RunInput = { kind: 'records', file: 'l.jsonl', table: buildTable(records) };
+    const check = gate('checks:\n  - metric: latency_p95_ms\n    max_regression: "10%"\n    detect: "20%"\n', same, same).checks[0];
+    expect(check.power).toEqual({ mde: null, detect: expect.closeTo(0.2 * 194.05, 6), underpowered: true });
+    expect(check.status).toBe('warn');
+  });
+
+  it('two lenient bounds of one metric are two tests of the family', () => {
+    const near = run(['s'], 100, (_, i) => i % 100 < 22);
+    const result = gate(
+      'settings:\n  bounds: lenient\nchecks:\n  - metric: accuracy\n    min: 0.9\n  - metric: accuracy\n    min: 0.8\n',
+      near,
+    );
+    for (const check of result.checks) expect(check.boundTest!.pAdjusted!).toBeGreaterThanOrEqual(check.boundTest!.p);
+    expect(result.checks[1].status).toBe('pass'); // 0.78 against 0.8: not crossed with confidence
+  });
+
+  it('a detect that comes out at or below the budget on this baseline errors', () => {
+    const baseline = run(['s'], 400, (_, i) => i % 5 === 0);
+    // 1% of 0.8 is 0.008, below the budget 0.02.
+    const check = gate('checks:\n  - metric: accuracy\n    max_regression: 0.02\n    detect: "1%"\n', baseline, baseline).checks[0];
+    expect(check.status).toBe('error');
+    expect(check.reasons[0]).toBe('detect 1% is 0.00800 on this baseline, not above the budget 0.0200');
+  });
+});

@@ -169,12 +169,19 @@ describe('trade-offs on little evidence', () => {
       (i) => ({ confidence: i < 3 ? 0.9 : 0.65 }),
     );
     const result = gate(
-      'checks:\n  - metric: accuracy\n    max_regression: 0.02\ntradeoffs:\n  - name: t\n    allow: [{ metric: accuracy, max_regression: 0.1 }]\n    when: [{ metric: ece, min_improvement: 0.01 }]\n',
+      '  min_shared_instances: 10\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\ntradeoffs:\n  - name: t\n    allow: [{ metric: accuracy, max_regression: 0.1 }]\n    when: [{ metric: ece, min_improvement: 0.01 }]\n',
       after,
       before,
     );
     expect(result.tradeoffs[0].applied).toBe(false);
     expect(result.tradeoffs[0].reasons[0]).toMatch(/: not statistically real$/);
+    // Under the default minimum, 12 shared instances are too few to weigh at all.
+    const defaults = gate(
+      'checks:\n  - metric: accuracy\n    max_regression: 0.02\ntradeoffs:\n  - name: t\n    allow: [{ metric: accuracy, max_regression: 0.1 }]\n    when: [{ metric: ece, min_improvement: 0.01 }]\n',
+      after,
+      before,
+    );
+    expect(defaults.tradeoffs[0].reasons[0]).toMatch(/12 shared instances, fewer than the 20/);
   });
 });
 

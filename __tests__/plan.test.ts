@@ -59,6 +59,12 @@ describe('evalgate plan', () => {
     expect(paired.needed!).toBeLessThan(alone.needed!);
   });
 
+  it('never asks for fewer instances than a paired comparison needs', async () => {
+    const easy = join(tempDir(), 'easy.yml');
+    writeFileSync(easy, 'version: 1\nname: p\nchecks:\n  - metric: accuracy\n    max_regression: 0.01\n    detect: 0.9\n');
+    expect((await plan('--policy', easy, '--baseline', baseline)).rows[0].needed).toBe(20);
+  });
+
   it('prints a table that says what is enough, and exits 2 on a bad policy', async () => {
     let stdout = '';
     const code = await runCli(['plan', '--policy', policy, '--baseline', baseline], {

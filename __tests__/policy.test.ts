@@ -135,6 +135,9 @@ describe('policy files', () => {
     expect(problemsOf(check('    min: 0.7\n    detect: 0.03\n'))).toEqual([
       'policies/x.yml:4:5 checks[0]: detect and test apply to a max_regression: this check has none',
     ]);
+    expect(problemsOf(check('    max_regression: 0.02\n    detect: 0.05\n    test: non-inferiority\n'))).toEqual([
+      'policies/x.yml:6:13 checks[0].detect: detect applies to the regression test: a non-inferiority check shows its claim or fails',
+    ]);
     expect(problemsOf(check('    max_regression: 0.02\n    bounds: strict\n'))).toEqual([
       'policies/x.yml:4:5 checks[0]: bounds applies to min and max: this check has neither',
     ]);

@@ -25893,7 +25893,7 @@ function compareMetric(candidate, baseline, metric, scenario, options = DEFAULT_
     seed,
     subsetSize: subsetSizeFor(scopes.shared, full.populations)
   });
-  return { ...comparison, shared: scopes.shared, candidateValue, baselineValue };
+  return { ...comparison, shared: scopes.shared, population: Math.min(...full.populations), candidateValue, baselineValue };
 }
 
 // node_modules/zod/v4/classic/external.js
@@ -45668,6 +45668,18 @@ function budgetValue(budget, baseline) {
   return typeof budget === "number" ? budget : Number.parseFloat(budget) / 100 * Math.abs(baseline);
 }
 var metricScopeKey = (metric, scenario) => JSON.stringify([scenario ?? null, metric]);
+function pairedBasis(comparison) {
+  return Math.min(comparison.shared ?? 0, comparison.population ?? Infinity);
+}
+function isSignificant(significance, p) {
+  return significance === "off" || p !== void 0 && p < significance;
+}
+function tooFewShared(comparison, policy) {
+  const minimum = policy.settings.min_shared_instances;
+  if (comparison.method !== "paired" || pairedBasis(comparison) >= minimum) return void 0;
+  const basis = comparison.shared < minimum ? `${comparison.shared} shared instances` : `${comparison.population} records of the metric on the shared instances`;
+  return `${basis}, fewer than the ${minimum} a paired comparison needs (settings.min_shared_instances)`;
+}
 var RunComparer = class {
   constructor(candidate, baseline, options, memo2) {
     this.candidate = candidate;
@@ -45714,6 +45726,7 @@ var RunComparer = class {
         pWorse: direction === "higher" ? paired.pBelow : paired.pAbove,
         pBetter: direction === "higher" ? paired.pAbove : paired.pBelow,
         shared: paired.shared,
+        population: paired.population,
         ci: paired.ci,
         sd: paired.sd,
         resamples: paired.resamples
@@ -45730,8 +45743,8 @@ var RunComparer = class {
 // src/policy/family.ts
 var testOf = (check2, policy) => check2.test ?? policy.settings.test;
 var boundsOf = (check2, policy) => check2.bounds ?? policy.settings.bounds;
-function familyKey(kind, metric, scenario) {
-  return JSON.stringify([kind, scenario ?? null, metric]);
+function familyKey(kind, metric, scenario, limit2) {
+  return JSON.stringify([kind, scenario ?? null, metric, limit2 ?? null]);
 }
 function familyOf(check2) {
   return check2.severity === "block" ? "block" : check2.severity === "warn" ? "warn" : void 0;
@@ -45742,8 +45755,8 @@ function correctedTests(check2, policy) {
     keys.push(familyKey("regression", check2.metric, check2.scenario));
   }
   if (boundsOf(check2, policy) === "lenient") {
-    if (check2.min !== void 0) keys.push(familyKey("min", check2.metric, check2.scenario));
-    if (check2.max !== void 0) keys.push(familyKey("max", check2.metric, check2.scenario));
+    if (check2.min !== void 0) keys.push(familyKey("min", check2.metric, check2.scenario, check2.min));
+    if (check2.max !== void 0) keys.push(familyKey("max", check2.metric, check2.scenario, check2.max));
   }
   return keys;
 }
@@ -45896,50 +45909,6 @@ function standardErrorToDetect(detect, budget, alphaPerTest) {
   return Math.min((detect - budget) / zPower, detect / (normalQuantile(1 - alphaPerTest) + zPower));
 }
 
-// src/gate/tradeoffs.ts
-function isSignificant(significance, p) {
-  return significance === "off" || p !== void 0 && p < significance;
-}
-function evaluateTradeoff(tradeoff, policy, comparer) {
-  if (!comparer) return { name: tradeoff.name, applied: false, reasons: ["no baseline to measure improvements against"] };
-  const reasons = [];
-  let applied = true;
-  for (const term of tradeoff.when) {
-    const label = `${term.metric} (${term.scenario ?? OVERALL})`;
-    const comparison = comparer.compare(term.metric, term.scenario, metricMeta(policy, term.metric, term.direction).direction);
-    if (!comparison) {
-      applied = false;
-      reasons.push(`${label}: not in both runs`);
-      continue;
-    }
-    const improvement = -comparison.worsening;
-    const needed = budgetValue(term.min_improvement, comparison.baseline);
-    const real = comparison.method === "summary" || isSignificant(policy.settings.significance, comparison.pBetter);
-    const ok = improvement >= needed && real;
-    if (!ok) applied = false;
-    const evidence = comparison.pBetter === void 0 ? "" : `, p = ${comparison.pBetter.toPrecision(2)}`;
-    const moved = improvement >= 0 ? `improved by ${improvement.toPrecision(3)}` : `got worse by ${(-improvement).toPrecision(3)}`;
-    reasons.push(
-      `${label} ${moved} (needs an improvement of ${needed.toPrecision(3)}${evidence})${ok ? "" : improvement >= needed ? ": not statistically real" : ": not enough"}`
-    );
-  }
-  return { name: tradeoff.name, applied, reasons };
-}
-function evaluateTradeoffs(policy, comparer) {
-  const relaxed = /* @__PURE__ */ new Map();
-  const results = policy.tradeoffs.map((tradeoff) => {
-    const result = evaluateTradeoff(tradeoff, policy, comparer);
-    if (result.applied) {
-      for (const term of tradeoff.allow) {
-        const key = metricScopeKey(term.metric, term.scenario);
-        relaxed.set(key, [...relaxed.get(key) ?? [], { value: term.max_regression, from: `trade-off "${tradeoff.name}"` }]);
-      }
-    }
-    return result;
-  });
-  return { results, relaxed };
-}
-
 // src/gate/regression.ts
 function budgetInEffect(check2, relaxed, baseline) {
   const granted = [
@@ -45968,12 +45937,13 @@ function regressionEvidence(check2, result, test, policy, comparer, relaxed) {
     const reason = comparer ? `regression not checked: ${check2.metric} is not in both runs` : "regression not checked: no baseline";
     return { test, early: { failed: false, skipped: true, reasons: [reason] } };
   }
-  const minimum = policy.settings.min_shared_instances;
-  if (comparison.method === "paired" && comparison.shared < minimum) {
-    const reason = `regression not checked: ${comparison.shared} shared instances, fewer than the ${minimum} a paired comparison needs (settings.min_shared_instances)`;
-    return { test, comparison, early: { failed: true, errored: true, reasons: [reason] } };
-  }
+  const tooFew = tooFewShared(comparison, policy);
+  if (tooFew) return { test, comparison, early: { failed: true, errored: true, reasons: [`regression not checked: ${tooFew}`] } };
   const { stated, ...budget } = budgetInEffect(check2, relaxed, comparison.baseline);
+  if (check2.detect !== void 0 && budgetValue(check2.detect, comparison.baseline) <= budget.value) {
+    const reason = `detect ${check2.detect} is ${budgetValue(check2.detect, comparison.baseline).toPrecision(3)} on this baseline, not above the budget ${budget.value.toPrecision(3)}`;
+    return { test, comparison, budget, early: { failed: true, errored: true, reasons: [reason] } };
+  }
   if (test === "non-inferiority" && comparison.method === "paired" && policy.settings.significance !== "off") {
     comparison.pNotInferior = nonInferiorityP(check2, (baseline) => budgetValue(stated, baseline), comparer);
   }
@@ -45984,8 +45954,8 @@ function powerOf(check2, evidence, alphaPerTest) {
   if (!comparison || !budget || test !== "regression") return void 0;
   const detect = check2.detect === void 0 ? null : budgetValue(check2.detect, comparison.baseline);
   const unit = lookupMetric(check2.metric)?.range[1] === 1;
-  const sd = comparison.sd !== void 0 && Number.isFinite(comparison.sd) ? plannedSpread(comparison.sd, unit, detect, comparison.shared ?? 0) : void 0;
-  const mde = sd === void 0 ? null : minimumDetectableWorsening(sd, budget.value, alphaPerTest);
+  const sd = comparison.sd !== void 0 && Number.isFinite(comparison.sd) ? plannedSpread(comparison.sd, unit, detect, pairedBasis(comparison)) : void 0;
+  const mde = sd === void 0 || sd === 0 ? null : minimumDetectableWorsening(sd, budget.value, alphaPerTest);
   return { mde, detect, underpowered: detect !== null && (mde === null || mde > detect) };
 }
 function judgeRegression(evidence, policy) {
@@ -46054,7 +46024,8 @@ function familyTests(pending) {
     });
   }
   for (const test of pending.bounds?.mode === "lenient" ? pending.bounds.tests : []) {
-    tests.push({ key: familyKey(test.bound, check2.metric, check2.scenario), p: test.p, apply: (p) => test.pAdjusted = p });
+    const limit2 = test.bound === "min" ? check2.min : check2.max;
+    tests.push({ key: familyKey(test.bound, check2.metric, check2.scenario, limit2), p: test.p, apply: (p) => test.pAdjusted = p });
   }
   return tests;
 }
@@ -46083,14 +46054,27 @@ function statusOf(severity, findings) {
   if (findings.some((finding) => finding.failed)) return severity === "warn" ? "warn" : "fail";
   return findings.some((finding) => finding.skipped) ? "skipped" : "pass";
 }
-function resampleShortfall(pending, policy, familySize) {
-  const comparison = pending.regression?.comparison;
+function shortfall(what, resamples, factor, policy) {
   const { significance } = policy.settings;
-  if (significance === "off" || comparison?.resamples === void 0 || pending.regression?.early) return void 0;
-  const factor = pending.regression.test === "regression" ? correctionFactor(policy, familySize) : 1;
-  if (factor / (comparison.resamples + 1) < significance) return void 0;
-  const reason = `regression not checked: ${comparison.resamples} valid resamples cannot reach significance ${significance}${factor > 1 ? ` over ${factor} tests` : ""}`;
-  return { failed: true, errored: true, reasons: [reason] };
+  if (significance === "off" || resamples === void 0 || factor / (resamples + 1) < significance) return void 0;
+  const over = factor > 1 ? ` over ${factor} tests` : "";
+  return {
+    failed: true,
+    errored: true,
+    reasons: [`${what} not checked: ${resamples} valid resamples cannot reach significance ${significance}${over}`]
+  };
+}
+function regressionShortfall(pending, policy, familySize) {
+  const evidence = pending.regression;
+  if (evidence.early) return void 0;
+  const factor = evidence.test === "regression" ? correctionFactor(policy, familySize) : 1;
+  return shortfall("regression", evidence.comparison?.resamples, factor, policy);
+}
+function boundsShortfall(pending, policy, familySize) {
+  const evidence = pending.bounds;
+  const factor = evidence.mode === "lenient" ? correctionFactor(policy, familySize) : 1;
+  const fewest = Math.min(...evidence.tests.map((test) => test.resamples ?? Infinity));
+  return shortfall("bound", Number.isFinite(fewest) ? fewest : void 0, factor, policy);
 }
 function decide(pending, policy, familySizes) {
   const { result } = pending;
@@ -46098,10 +46082,14 @@ function decide(pending, policy, familySizes) {
   const { check: check2 } = result;
   const familySize = familySizes[familyOf(check2) ?? "block"];
   const findings = [];
-  if (pending.bounds) findings.push(judgeBounds(check2, result.candidate, pending.bounds, policy.settings.significance));
+  if (pending.bounds) {
+    findings.push(
+      boundsShortfall(pending, policy, familySize) ?? judgeBounds(check2, result.candidate, pending.bounds, policy.settings.significance)
+    );
+  }
   if (pending.bounds?.tests.length) result.boundTest = pending.bounds.tests[0];
   if (pending.regression) {
-    findings.push(resampleShortfall(pending, policy, familySize) ?? judgeRegression(pending.regression, policy));
+    findings.push(regressionShortfall(pending, policy, familySize) ?? judgeRegression(pending.regression, policy));
     const alpha = policy.settings.significance === "off" ? 0.05 : policy.settings.significance;
     result.power = powerOf(check2, pending.regression, alpha / correctionFactor(policy, familySize));
   }
@@ -46153,6 +46141,53 @@ function coverageOf(candidate, baseline, setting) {
     missing: shown,
     reason: `the candidate answered ${covered} of the baseline's ${baselineInstances2} instances (${percent(covered / baselineInstances2)}${enough ? "" : `, the policy asks at least ${percent(setting.min)}`})${missing.length > 0 ? `; missing or failed: ${shown.join(", ")}${more}` : ""}`
   };
+}
+
+// src/gate/tradeoffs.ts
+function evaluateTradeoff(tradeoff, policy, comparer) {
+  if (!comparer) return { name: tradeoff.name, applied: false, reasons: ["no baseline to measure improvements against"] };
+  const reasons = [];
+  let applied = true;
+  for (const term of tradeoff.when) {
+    const label = `${term.metric} (${term.scenario ?? OVERALL})`;
+    const comparison = comparer.compare(term.metric, term.scenario, metricMeta(policy, term.metric, term.direction).direction);
+    if (!comparison) {
+      applied = false;
+      reasons.push(`${label}: not in both runs`);
+      continue;
+    }
+    const tooFew = tooFewShared(comparison, policy);
+    if (tooFew) {
+      applied = false;
+      reasons.push(`${label}: ${tooFew}`);
+      continue;
+    }
+    const improvement = -comparison.worsening;
+    const needed = budgetValue(term.min_improvement, comparison.baseline);
+    const real = comparison.method === "summary" || isSignificant(policy.settings.significance, comparison.pBetter);
+    const ok = improvement >= needed && real;
+    if (!ok) applied = false;
+    const evidence = comparison.pBetter === void 0 ? "" : `, p = ${comparison.pBetter.toPrecision(2)}`;
+    const moved = improvement >= 0 ? `improved by ${improvement.toPrecision(3)}` : `got worse by ${(-improvement).toPrecision(3)}`;
+    reasons.push(
+      `${label} ${moved} (needs an improvement of ${needed.toPrecision(3)}${evidence})${ok ? "" : improvement >= needed ? ": not statistically real" : ": not enough"}`
+    );
+  }
+  return { name: tradeoff.name, applied, reasons };
+}
+function evaluateTradeoffs(policy, comparer) {
+  const relaxed = /* @__PURE__ */ new Map();
+  const results = policy.tradeoffs.map((tradeoff) => {
+    const result = evaluateTradeoff(tradeoff, policy, comparer);
+    if (result.applied) {
+      for (const term of tradeoff.allow) {
+        const key = metricScopeKey(term.metric, term.scenario);
+        relaxed.set(key, [...relaxed.get(key) ?? [], { value: term.max_regression, from: `trade-off "${tradeoff.name}"` }]);
+      }
+    }
+    return result;
+  });
+  return { results, relaxed };
 }
 
 // src/gate/verdict.ts
@@ -46337,6 +46372,8 @@ var runSummary = external_exports.object({
   instances: external_exports.int().nonnegative().nullable(),
   commit: external_exports.string().regex(/^[0-9a-f]{40}$/).optional()
 });
+var probability = finiteNumber.refine((p) => p >= 0 && p <= 1, "expected a probability in [0, 1]");
+var nonNegative = finiteNumber.refine((x) => x >= 0, "expected a number >= 0");
 var gateReportSchema = external_exports.object({
   version: external_exports.literal(1),
   verdict: external_exports.enum(["pass", "warn", "fail"]),
@@ -46365,15 +46402,22 @@ var gateReportSchema = external_exports.object({
         baseline: finiteNumber,
         change: finiteNumber,
         worsening: finiteNumber,
-        pWorse: finiteNumber.optional(),
-        pBetter: finiteNumber.optional(),
-        pWorseAdjusted: finiteNumber.optional(),
-        pNotInferior: finiteNumber.optional(),
-        sd: finiteNumber.optional(),
+        pWorse: probability.optional(),
+        pBetter: probability.optional(),
+        pWorseAdjusted: probability.optional(),
+        pNotInferior: probability.optional(),
+        sd: nonNegative.optional(),
         resamples: external_exports.int().nonnegative().optional(),
         shared: external_exports.int().nonnegative().optional(),
+        population: nonNegative.optional(),
         ci: external_exports.tuple([finiteNumber, finiteNumber]).optional()
-      }).nullable(),
+      }).refine(
+        (c) => Math.abs(Math.abs(c.worsening) - Math.abs(c.change)) <= 1e-9 * Math.max(1, Math.abs(c.change)),
+        "worsening is not the change"
+      ).refine(
+        (c) => c.pWorseAdjusted === void 0 || c.pWorse !== void 0 && c.pWorseAdjusted >= c.pWorse,
+        "pWorseAdjusted is below pWorse"
+      ).nullable(),
       budget: external_exports.object({ value: finiteNumber, from: external_exports.string() }).nullable(),
       reasons: external_exports.array(external_exports.string()),
       test: external_exports.enum(TESTS).nullable().optional(),
@@ -46381,13 +46425,20 @@ var gateReportSchema = external_exports.object({
       boundTest: external_exports.object({
         bound: external_exports.enum(["min", "max"]),
         claim: external_exports.enum(["crossed", "inside"]),
-        p: finiteNumber,
-        pAdjusted: finiteNumber.optional(),
-        method: external_exports.enum(["bootstrap", "normal"])
-      }).nullable().optional(),
-      power: external_exports.object({ mde: finiteNumber.nullable(), detect: finiteNumber.nullable(), underpowered: external_exports.boolean() }).nullable().optional(),
+        p: probability,
+        pAdjusted: probability.optional(),
+        method: external_exports.enum(["bootstrap", "normal"]),
+        resamples: external_exports.int().nonnegative().optional()
+      }).refine((test) => test.pAdjusted === void 0 || test.pAdjusted >= test.p, "pAdjusted is below p").nullable().optional(),
+      power: external_exports.object({ mde: nonNegative.nullable(), detect: finiteNumber.nullable(), underpowered: external_exports.boolean() }).refine(
+        (power) => power.underpowered === (power.detect !== null && (power.mde === null || power.mde > power.detect)),
+        "underpowered does not follow from mde and detect"
+      ).nullable().optional(),
       flags: external_exports.array(external_exports.enum(["borderline", "underpowered"])).optional()
-    })
+    }).refine(
+      (check2) => (check2.flags ?? []).includes("underpowered") === (check2.power?.underpowered ?? false),
+      "the underpowered flag does not follow from power"
+    )
   ),
   tradeoffs: external_exports.array(external_exports.object({ name: external_exports.string(), applied: external_exports.boolean(), reasons: external_exports.array(external_exports.string()) })),
   coverage: external_exports.object({
@@ -46604,6 +46655,10 @@ function checkDetect(policy, report) {
   const percent = (budget) => typeof budget === "string";
   policy.checks.forEach((check2, index) => {
     const { detect, max_regression: budget } = check2;
+    if (detect !== void 0 && testOf(check2, policy) === "non-inferiority") {
+      report(["checks", index, "detect"], "detect applies to the regression test: a non-inferiority check shows its claim or fails");
+      return;
+    }
     if (detect === void 0 || budget === void 0 || percent(detect) !== percent(budget)) return;
     if (Number.parseFloat(String(detect)) <= Number.parseFloat(String(budget))) {
       report(["checks", index, "detect"], `detect ${detect} must be above the check's max_regression ${budget}`);
@@ -47939,10 +47994,10 @@ function replaceWords(text, pairs, bothWays) {
     return word[0] === word[0].toUpperCase() ? replacement[0].toUpperCase() + replacement.slice(1) : replacement;
   });
 }
-function typos(text, random, probability) {
+function typos(text, random, probability2) {
   return text.replace(/[a-z]/gi, (letter) => {
     const neighbours = QWERTY_NEIGHBOURS[letter.toLowerCase()];
-    if (!neighbours || random.nextFloat() >= probability) return letter;
+    if (!neighbours || random.nextFloat() >= probability2) return letter;
     const typo = neighbours[random.nextBelow(neighbours.length)];
     return letter === letter.toUpperCase() ? typo.toUpperCase() : typo;
   });
@@ -48302,7 +48357,8 @@ function planSuite(loaded, baseline, candidate) {
       spreadFrom: found.from,
       instances: found.instances,
       mde: minimumDetectableWorsening(spread, budget, alphaPerTest),
-      needed: needSpread === void 0 ? null : Math.ceil(found.instances * (spread / needSpread) ** 2)
+      // Never fewer than a paired comparison needs at all.
+      needed: needSpread === void 0 ? null : Math.max(policy.settings.min_shared_instances, Math.ceil(found.instances * (spread / needSpread) ** 2))
     });
   }
   return { rows, problems };

@@ -35,7 +35,7 @@ function claimP(
   bound: number,
   value: MetricValue,
   samples: Float64Array | undefined,
-): { p: number; method: BoundTest['method'] } | undefined {
+): Pick<BoundTest, 'p' | 'method' | 'resamples'> | undefined {
   if (samples && samples.length > 0) {
     let against = 0;
     for (const sample of samples) if (claimBelow ? sample >= bound : sample <= bound) against++;

@@ -74,7 +74,8 @@ function familyTests(pending: Pending): Array<{ key: string; p: number; apply: (
     });
   }
   for (const test of pending.bounds?.mode === 'lenient' ? pending.bounds.tests : []) {
-    tests.push({ key: familyKey(test.bound, check.metric, check.scenario), p: test.p, apply: (p) => (test.pAdjusted = p) });
+    const limit = test.bound === 'min' ? check.min : check.max;
+    tests.push({ key: familyKey(test.bound, check.metric, check.scenario, limit), p: test.p, apply: (p) => (test.pAdjusted = p) });
   }
   return tests;
 }
@@ -115,15 +116,30 @@ function statusOf(severity: Check['severity'], findings: Finding[]): CheckStatus
   return findings.some((finding) => finding.skipped) ? 'skipped' : 'pass';
 }
 
-/** Too few valid resamples for a paired test to reach its corrected level: it cannot decide, so it errors. */
-function resampleShortfall(pending: Pending, policy: Policy, familySize: number): Finding | undefined {
-  const comparison = pending.regression?.comparison;
+/** Why `resamples` valid resamples cannot reach the (corrected) level, if they cannot: the test cannot decide, so it errors. */
+function shortfall(what: string, resamples: number | undefined, factor: number, policy: Policy): Finding | undefined {
   const { significance } = policy.settings;
-  if (significance === 'off' || comparison?.resamples === undefined || pending.regression?.early) return undefined;
-  const factor = pending.regression!.test === 'regression' ? correctionFactor(policy, familySize) : 1;
-  if (factor / (comparison.resamples + 1) < significance) return undefined;
-  const reason = `regression not checked: ${comparison.resamples} valid resamples cannot reach significance ${significance}${factor > 1 ? ` over ${factor} tests` : ''}`;
-  return { failed: true, errored: true, reasons: [reason] };
+  if (significance === 'off' || resamples === undefined || factor / (resamples + 1) < significance) return undefined;
+  const over = factor > 1 ? ` over ${factor} tests` : '';
+  return {
+    failed: true,
+    errored: true,
+    reasons: [`${what} not checked: ${resamples} valid resamples cannot reach significance ${significance}${over}`],
+  };
+}
+
+function regressionShortfall(pending: Pending, policy: Policy, familySize: number): Finding | undefined {
+  const evidence = pending.regression!;
+  if (evidence.early) return undefined;
+  const factor = evidence.test === 'regression' ? correctionFactor(policy, familySize) : 1;
+  return shortfall('regression', evidence.comparison?.resamples, factor, policy);
+}
+
+function boundsShortfall(pending: Pending, policy: Policy, familySize: number): Finding | undefined {
+  const evidence = pending.bounds!;
+  const factor = evidence.mode === 'lenient' ? correctionFactor(policy, familySize) : 1;
+  const fewest = Math.min(...evidence.tests.map((test) => test.resamples ?? Infinity));
+  return shortfall('bound', Number.isFinite(fewest) ? fewest : undefined, factor, policy);
 }
 
 function decide(pending: Pending, policy: Policy, familySizes: Record<FamilyName, number>): CheckResult {
@@ -132,10 +148,14 @@ function decide(pending: Pending, policy: Policy, familySizes: Record<FamilyName
   const { check } = result;
   const familySize = familySizes[familyOf(check) ?? 'block'];
   const findings: Finding[] = [];
-  if (pending.bounds) findings.push(judgeBounds(check, result.candidate!, pending.bounds, policy.settings.significance));
+  if (pending.bounds) {
+    findings.push(
+      boundsShortfall(pending, policy, familySize) ?? judgeBounds(check, result.candidate!, pending.bounds, policy.settings.significance),
+    );
+  }
   if (pending.bounds?.tests.length) result.boundTest = pending.bounds.tests[0];
   if (pending.regression) {
-    findings.push(resampleShortfall(pending, policy, familySize) ?? judgeRegression(pending.regression, policy));
+    findings.push(regressionShortfall(pending, policy, familySize) ?? judgeRegression(pending.regression, policy));
     const alpha = policy.settings.significance === 'off' ? 0.05 : policy.settings.significance;
     result.power = powerOf(check, pending.regression, alpha / correctionFactor(policy, familySize));
   }

@@ -62,6 +62,30 @@ export interface WorseningSamples {
   baselines: Float64Array;
 }
 
+/** How many instances, or records of the metric (a group's), a paired comparison rests on: the fewer. */
+export function pairedBasis(comparison: Comparison): number {
+  return Math.min(comparison.shared ?? 0, comparison.population ?? Infinity);
+}
+
+/** Whether a p-value is small enough under the policy's significance (always, when it is off). */
+export function isSignificant(significance: Policy['settings']['significance'], p: number | undefined): boolean {
+  return significance === 'off' || (p !== undefined && p < significance);
+}
+
+/**
+ * Why a paired comparison rests on too little to mean anything, if it does: fewer shared instances, or
+ * records of the metric within them (a group's), than settings.min_shared_instances.
+ */
+export function tooFewShared(comparison: Comparison, policy: Policy): string | undefined {
+  const minimum = policy.settings.min_shared_instances;
+  if (comparison.method !== 'paired' || pairedBasis(comparison) >= minimum) return undefined;
+  const basis =
+    comparison.shared! < minimum
+      ? `${comparison.shared} shared instances`
+      : `${comparison.population} records of the metric on the shared instances`;
+  return `${basis}, fewer than the ${minimum} a paired comparison needs (settings.min_shared_instances)`;
+}
+
 /** Compares the runs once per metric and scope, whoever asks (trade-offs and checks share the result). */
 export class RunComparer {
   private readonly comparisons = new Map<string, Comparison | undefined>();
@@ -115,6 +139,7 @@ export class RunComparer {
         pWorse: direction === 'higher' ? paired.pBelow : paired.pAbove,
         pBetter: direction === 'higher' ? paired.pAbove : paired.pBelow,
         shared: paired.shared,
+        population: paired.population,
         ci: paired.ci,
         sd: paired.sd,
         resamples: paired.resamples,

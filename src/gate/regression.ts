@@ -2,9 +2,9 @@ import type { Test } from '../policy/family.js';
 import { lookupMetric } from '../metrics/registry.js';
 import type { Budget, Check, Policy } from '../policy/schema.js';
 import type { Finding } from './bounds.js';
-import { budgetValue, metricScopeKey, type RunComparer } from './compare.js';
+import { budgetValue, isSignificant, metricScopeKey, pairedBasis, tooFewShared, type RunComparer } from './compare.js';
 import { minimumDetectableWorsening, plannedSpread } from './power.js';
-import { isSignificant, type RelaxedBudgets } from './tradeoffs.js';
+import type { RelaxedBudgets } from './tradeoffs.js';
 import type { CheckResult, Comparison, PowerResult } from './types.js';
 
 /*
@@ -68,12 +68,14 @@ export function regressionEvidence(
     const reason = comparer ? `regression not checked: ${check.metric} is not in both runs` : 'regression not checked: no baseline';
     return { test, early: { failed: false, skipped: true, reasons: [reason] } };
   }
-  const minimum = policy.settings.min_shared_instances;
-  if (comparison.method === 'paired' && comparison.shared! < minimum) {
-    const reason = `regression not checked: ${comparison.shared} shared instances, fewer than the ${minimum} a paired comparison needs (settings.min_shared_instances)`;
-    return { test, comparison, early: { failed: true, errored: true, reasons: [reason] } };
-  }
+  const tooFew = tooFewShared(comparison, policy);
+  if (tooFew) return { test, comparison, early: { failed: true, errored: true, reasons: [`regression not checked: ${tooFew}`] } };
   const { stated, ...budget } = budgetInEffect(check, relaxed, comparison.baseline);
+  if (check.detect !== undefined && budgetValue(check.detect, comparison.baseline) <= budget.value) {
+    // Stated in different units, detect fell at or below the budget on this baseline: nothing could see it.
+    const reason = `detect ${check.detect} is ${budgetValue(check.detect, comparison.baseline).toPrecision(3)} on this baseline, not above the budget ${budget.value.toPrecision(3)}`;
+    return { test, comparison, budget, early: { failed: true, errored: true, reasons: [reason] } };
+  }
   if (test === 'non-inferiority' && comparison.method === 'paired' && policy.settings.significance !== 'off') {
     comparison.pNotInferior = nonInferiorityP(check, (baseline) => budgetValue(stated, baseline), comparer!);
   }
@@ -88,10 +90,11 @@ export function powerOf(check: Check, evidence: RegressionEvidence, alphaPerTest
   const unit = lookupMetric(check.metric)?.range[1] === 1;
   const sd =
     comparison.sd !== undefined && Number.isFinite(comparison.sd)
-      ? plannedSpread(comparison.sd, unit, detect, comparison.shared ?? 0)
+      ? plannedSpread(comparison.sd, unit, detect, pairedBasis(comparison))
       : undefined;
-  const mde = sd === undefined ? null : minimumDetectableWorsening(sd, budget.value, alphaPerTest);
-  // Point estimates have no spread: nothing shows what they can see.
+  // Point estimates have no spread, nor has a comparison of runs that agree everywhere on a metric
+  // with no floor to plan with: nothing shows what they can see.
+  const mde = sd === undefined || sd === 0 ? null : minimumDetectableWorsening(sd, budget.value, alphaPerTest);
   return { mde, detect, underpowered: detect !== null && (mde === null || mde > detect) };
 }
 

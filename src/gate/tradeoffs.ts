@@ -1,6 +1,6 @@
 import { OVERALL } from '../metrics/scope.js';
 import type { Budget, Policy, Tradeoff } from '../policy/schema.js';
-import { budgetValue, metricMeta, metricScopeKey, type RunComparer } from './compare.js';
+import { budgetValue, isSignificant, metricMeta, metricScopeKey, tooFewShared, type RunComparer } from './compare.js';
 import type { TradeoffResult } from './types.js';
 
 /*
@@ -12,11 +12,6 @@ import type { TradeoffResult } from './types.js';
 /** Budgets that applied trade-offs grant, by metricScopeKey. */
 export type RelaxedBudgets = Map<string, Array<{ value: Budget; from: string }>>;
 
-/** Whether a p-value is small enough under the policy's significance (always, when it is off). */
-export function isSignificant(significance: Policy['settings']['significance'], p: number | undefined): boolean {
-  return significance === 'off' || (p !== undefined && p < significance);
-}
-
 function evaluateTradeoff(tradeoff: Tradeoff, policy: Policy, comparer: RunComparer | undefined): TradeoffResult {
   if (!comparer) return { name: tradeoff.name, applied: false, reasons: ['no baseline to measure improvements against'] };
   const reasons: string[] = [];
@@ -27,6 +22,13 @@ function evaluateTradeoff(tradeoff: Tradeoff, policy: Policy, comparer: RunCompa
     if (!comparison) {
       applied = false;
       reasons.push(`${label}: not in both runs`);
+      continue;
+    }
+    const tooFew = tooFewShared(comparison, policy);
+    if (tooFew) {
+      // An improvement seen on a handful of instances must not buy a regression elsewhere.
+      applied = false;
+      reasons.push(`${label}: ${tooFew}`);
       continue;
     }
     const improvement = -comparison.worsening;

@@ -37,6 +37,8 @@ export interface Comparison {
   pBetter?: number;
   /** Instances compared (paired only). */
   shared?: number;
+  /** The fewer of the two runs' records (or instances) the metric rests on there: a group metric's group (paired only). */
+  population?: number;
   /** 95% interval of the change (paired only). */
   ci?: [number, number];
 }
@@ -75,6 +77,8 @@ export interface BoundTest {
   pAdjusted?: number;
   /** bootstrap: the candidate's resampled values; normal: from its interval (a metrics file). */
   method: 'bootstrap' | 'normal';
+  /** Valid resamples behind the p-value (bootstrap only). */
+  resamples?: number;
 }
 
 export interface PowerResult {

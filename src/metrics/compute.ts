@@ -193,6 +193,8 @@ function metricFunction(
 export interface MetricComparison extends PairedDifference {
   /** Instances present in both runs, the only ones compared. */
   shared: number;
+  /** The fewer of the two runs' records (or instances) the metric rests on, within the shared instances. */
+  population: number;
   /** The metric of each run on the shared instances. */
   candidateValue: number;
   baselineValue: number;
@@ -226,5 +228,5 @@ export function compareMetric(
     seed,
     subsetSize: subsetSizeFor(scopes.shared, full.populations),
   });
-  return { ...comparison, shared: scopes.shared, candidateValue, baselineValue };
+  return { ...comparison, shared: scopes.shared, population: Math.min(...full.populations), candidateValue, baselineValue };
 }

@@ -111,7 +111,11 @@ export function planSuite(loaded: LoadedPolicy, baseline: RunInput, candidate?: 
       spreadFrom: found.from,
       instances: found.instances,
       mde: minimumDetectableWorsening(spread, budget, alphaPerTest),
-      needed: needSpread === undefined ? null : Math.ceil(found.instances * (spread / needSpread) ** 2),
+      // Never fewer than a paired comparison needs at all.
+      needed:
+        needSpread === undefined
+          ? null
+          : Math.max(policy.settings.min_shared_instances, Math.ceil(found.instances * (spread / needSpread) ** 2)),
     });
   }
   return { rows, problems };

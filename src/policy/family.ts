@@ -15,9 +15,9 @@ export type FamilyName = 'block' | 'warn';
 export const testOf = (check: Check, policy: Policy): Test => check.test ?? policy.settings.test;
 export const boundsOf = (check: Check, policy: Policy): Bounds => check.bounds ?? policy.settings.bounds;
 
-/** One test of the family: a regression test of a (metric, scope), or a test of its min or max. */
-export function familyKey(kind: 'regression' | 'min' | 'max', metric: string, scenario: string | undefined): string {
-  return JSON.stringify([kind, scenario ?? null, metric]);
+/** One test of the family: a regression test of a (metric, scope), or a test of one of its bounds (a min or max and its value). */
+export function familyKey(kind: 'regression' | 'min' | 'max', metric: string, scenario: string | undefined, limit?: number): string {
+  return JSON.stringify([kind, scenario ?? null, metric, limit ?? null]);
 }
 
 /** The family a check's corrected tests belong to, if any. */
@@ -32,8 +32,8 @@ export function correctedTests(check: Check, policy: Policy): string[] {
     keys.push(familyKey('regression', check.metric, check.scenario));
   }
   if (boundsOf(check, policy) === 'lenient') {
-    if (check.min !== undefined) keys.push(familyKey('min', check.metric, check.scenario));
-    if (check.max !== undefined) keys.push(familyKey('max', check.metric, check.scenario));
+    if (check.min !== undefined) keys.push(familyKey('min', check.metric, check.scenario, check.min));
+    if (check.max !== undefined) keys.push(familyKey('max', check.metric, check.scenario, check.max));
   }
   return keys;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseYamlConfig, type Path, type Reporter } from '../config/yaml-config.js';
 import { ConfigError } from '../errors.js';
-import { familiesOf, minimumResamples } from './family.js';
+import { familiesOf, minimumResamples, testOf } from './family.js';
 import { closest } from '../config/suggest.js';
 import { lookupMetric, METRICS } from '../metrics/registry.js';
 import { policySchema, type Budget, type Policy } from './schema.js';
@@ -95,6 +95,10 @@ function checkDetect(policy: Policy, report: Reporter): void {
   const percent = (budget: Budget) => typeof budget === 'string';
   policy.checks.forEach((check, index) => {
     const { detect, max_regression: budget } = check;
+    if (detect !== undefined && testOf(check, policy) === 'non-inferiority') {
+      report(['checks', index, 'detect'], 'detect applies to the regression test: a non-inferiority check shows its claim or fails');
+      return;
+    }
     if (detect === undefined || budget === undefined || percent(detect) !== percent(budget)) return;
     if (Number.parseFloat(String(detect)) <= Number.parseFloat(String(budget))) {
       report(['checks', index, 'detect'], `detect ${detect} must be above the check's max_regression ${budget}`);

@@ -134,6 +134,8 @@ const runSummary = z.object({
     .regex(/^[0-9a-f]{40}$/)
     .optional(),
 });
+const probability = finite.refine((p) => p >= 0 && p <= 1, 'expected a probability in [0, 1]');
+const nonNegative = finite.refine((x) => x >= 0, 'expected a number >= 0');
 const gateReportSchema = z.object({
   version: z.literal(1),
   verdict: z.enum(['pass', 'warn', 'fail']),
@@ -148,49 +150,73 @@ const gateReportSchema = z.object({
   candidate: runSummary,
   baseline: runSummary.nullable(),
   checks: z.array(
-    z.object({
-      metric: z.string(),
-      scope: z.string(),
-      dimension: z.enum(DIMENSIONS as [Dimension, ...Dimension[]]),
-      direction: z.enum(['higher', 'lower']),
-      severity: z.enum(['block', 'warn', 'off']),
-      status: z.enum(['pass', 'fail', 'warn', 'skipped', 'error', 'off']),
-      threshold: z.string(),
-      candidate: metricValueSchema.nullable(), // as metrics files have them: a report gated from one must read back
-      comparison: z
-        .object({
-          method: z.enum(['paired', 'summary']),
-          candidate: finite,
-          baseline: finite,
-          change: finite,
-          worsening: finite,
-          pWorse: finite.optional(),
-          pBetter: finite.optional(),
-          pWorseAdjusted: finite.optional(),
-          pNotInferior: finite.optional(),
-          sd: finite.optional(),
-          resamples: z.int().nonnegative().optional(),
-          shared: z.int().nonnegative().optional(),
-          ci: z.tuple([finite, finite]).optional(),
-        })
-        .nullable(),
-      budget: z.object({ value: finite, from: z.string() }).nullable(),
-      reasons: z.array(z.string()),
-      test: z.enum(TESTS).nullable().optional(),
-      bounds: z.enum(BOUNDS).nullable().optional(),
-      boundTest: z
-        .object({
-          bound: z.enum(['min', 'max']),
-          claim: z.enum(['crossed', 'inside']),
-          p: finite,
-          pAdjusted: finite.optional(),
-          method: z.enum(['bootstrap', 'normal']),
-        })
-        .nullable()
-        .optional(),
-      power: z.object({ mde: finite.nullable(), detect: finite.nullable(), underpowered: z.boolean() }).nullable().optional(),
-      flags: z.array(z.enum(['borderline', 'underpowered'])).optional(),
-    }),
+    z
+      .object({
+        metric: z.string(),
+        scope: z.string(),
+        dimension: z.enum(DIMENSIONS as [Dimension, ...Dimension[]]),
+        direction: z.enum(['higher', 'lower']),
+        severity: z.enum(['block', 'warn', 'off']),
+        status: z.enum(['pass', 'fail', 'warn', 'skipped', 'error', 'off']),
+        threshold: z.string(),
+        candidate: metricValueSchema.nullable(), // as metrics files have them: a report gated from one must read back
+        comparison: z
+          .object({
+            method: z.enum(['paired', 'summary']),
+            candidate: finite,
+            baseline: finite,
+            change: finite,
+            worsening: finite,
+            pWorse: probability.optional(),
+            pBetter: probability.optional(),
+            pWorseAdjusted: probability.optional(),
+            pNotInferior: probability.optional(),
+            sd: nonNegative.optional(),
+            resamples: z.int().nonnegative().optional(),
+            shared: z.int().nonnegative().optional(),
+            population: nonNegative.optional(),
+            ci: z.tuple([finite, finite]).optional(),
+          })
+          // The numbers must agree: a worsening is the change, signed by direction; a correction only raises p.
+          .refine(
+            (c) => Math.abs(Math.abs(c.worsening) - Math.abs(c.change)) <= 1e-9 * Math.max(1, Math.abs(c.change)),
+            'worsening is not the change',
+          )
+          .refine(
+            (c) => c.pWorseAdjusted === undefined || (c.pWorse !== undefined && c.pWorseAdjusted >= c.pWorse),
+            'pWorseAdjusted is below pWorse',
+          )
+          .nullable(),
+        budget: z.object({ value: finite, from: z.string() }).nullable(),
+        reasons: z.array(z.string()),
+        test: z.enum(TESTS).nullable().optional(),
+        bounds: z.enum(BOUNDS).nullable().optional(),
+        boundTest: z
+          .object({
+            bound: z.enum(['min', 'max']),
+            claim: z.enum(['crossed', 'inside']),
+            p: probability,
+            pAdjusted: probability.optional(),
+            method: z.enum(['bootstrap', 'normal']),
+            resamples: z.int().nonnegative().optional(),
+          })
+          .refine((test) => test.pAdjusted === undefined || test.pAdjusted >= test.p, 'pAdjusted is below p')
+          .nullable()
+          .optional(),
+        power: z
+          .object({ mde: nonNegative.nullable(), detect: finite.nullable(), underpowered: z.boolean() })
+          .refine(
+            (power) => power.underpowered === (power.detect !== null && (power.mde === null || power.mde > power.detect)),
+            'underpowered does not follow from mde and detect',
+          )
+          .nullable()
+          .optional(),
+        flags: z.array(z.enum(['borderline', 'underpowered'])).optional(),
+      })
+      .refine(
+        (check) => (check.flags ?? []).includes('underpowered') === (check.power?.underpowered ?? false),
+        'the underpowered flag does not follow from power',
+      ),
   ),
   tradeoffs: z.array(z.object({ name: z.string(), applied: z.boolean(), reasons: z.array(z.string()) })),
   coverage: z
