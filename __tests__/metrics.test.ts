@@ -150,6 +150,19 @@ describe('group fairness', () => {
     expect(overall).not.toHaveProperty('group_accuracy_gap:dialect');
     expect(overall).toHaveProperty(['group_accuracy:dialect=aae']);
   });
+
+  it('omits worst group and gap when only one group is large enough (one group has nothing to compare)', () => {
+    // 190 sae records all right, 9 aae all wrong, min_group_size 10: only sae counts. Before, the gap
+    // read "0 [0, 0]" and the worst group 1, hiding the 9 aae failures behind a pass.
+    const skewed = [
+      ...Array.from({ length: 190 }, (_, i) => groupRecord(`s${i}`, 'sae', 1)),
+      ...Array.from({ length: 9 }, (_, i) => groupRecord(`a${i}`, 'aae', 0)),
+    ];
+    const { overall } = metricsOf(skewed, 10);
+    expect(overall).not.toHaveProperty(['worst_group_accuracy:dialect']);
+    expect(overall).not.toHaveProperty(['group_accuracy_gap:dialect']);
+    expect(overall['group_accuracy:dialect=aae']).toEqual({ value: 0, ci: null, n: 9 });
+  });
 });
 
 describe('efficiency, toxicity and reliability', () => {

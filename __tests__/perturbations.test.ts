@@ -34,18 +34,26 @@ describe('perturbations', () => {
   });
 
   it('change the choices of a multiple-choice instance with its references (fairness only)', () => {
-    // "his" -> "her", "father" -> "mother"; "her" -> "him" (the first pair that has it), "aunt" stays.
+    // "his" -> "her", "father" -> "mother"; possessive "her" -> "his" ("aunt" stays).
     const variant = perturb('gender', 'q', 'Who drove the man home?', ['His father'], ['His father', 'Her aunt'])!;
     expect(variant).toEqual({
       perturbation: { name: 'gender', kind: 'fairness' },
       input: 'Who drove the woman home?',
       references: ['Her mother'],
-      choices: ['Her mother', 'Him aunt'],
+      choices: ['Her mother', 'His aunt'],
     });
     // The right answer to the variant, by text or letter, is right; the other choice is not.
     expect(score('multiple_choice', 'Her mother', variant.references, variant.choices)).toBe(1);
     expect(score('multiple_choice', 'A', variant.references, variant.choices)).toBe(1);
     expect(score('multiple_choice', 'B', variant.references, variant.choices)).toBe(0);
+  });
+
+  it('swap "her" as the sentence uses it: possessive to "his", object to "him"', () => {
+    const swap = (text: string) => perturb('gender', 'q', text, [])!.input;
+    expect(swap('Her aunt paid her bill.')).toBe('His aunt paid his bill.');
+    expect(swap('I gave her the refund and told her about the fee.')).toBe('I gave him the refund and told him about the fee.');
+    expect(swap('We called her yesterday; we thanked her.')).toBe('We called him yesterday; we thanked him.');
+    expect(swap('His card and his account')).toBe('Her card and her account');
   });
 
   it('return nothing when the text does not change', () => {

@@ -25691,7 +25691,7 @@ function addGroups(options, { collected, derived: derived2, addRatio }) {
   for (const { attribute, values, slotOf, seen } of groups) {
     if (seen.length === 0) continue;
     const eligible = seen.map((value) => slotOf[value]).filter((slot) => sums.count(slot) >= options.minGroupSize);
-    if (eligible.length > 0) {
+    if (eligible.length >= 2) {
       const n = eligible.reduce((sum, slot) => sum + sums.count(slot), 0);
       const accuracies = eligible.map(ratio);
       const range = (totals) => {
@@ -47981,6 +47981,13 @@ var NAMES = [
 function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+var AFTER_OBJECT_HER = new Set(
+  "a an the this that these those some any no every each my your our their his its to for with about from in on at by of into onto up down out off over back away again now then there here today tomorrow yesterday tonight and or but so because if when as than too very more much once twice all both what which who how why where i you he she we they it me him us them not".split(" ")
+);
+function swappedHer(text, after) {
+  const next = /^\s+([A-Za-z']+)/.exec(text.slice(after))?.[1]?.toLowerCase();
+  return next === void 0 || AFTER_OBJECT_HER.has(next) ? "him" : "his";
+}
 function replaceWords(text, pairs, bothWays) {
   const map2 = /* @__PURE__ */ new Map();
   for (const [from, to] of pairs) {
@@ -47989,8 +47996,8 @@ function replaceWords(text, pairs, bothWays) {
   }
   const keys = [...map2.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
   const pattern2 = new RegExp(`\\b(${keys.join("|")})\\b`, "gi");
-  return text.replace(pattern2, (word) => {
-    const replacement = map2.get(word.toLowerCase());
+  return text.replace(pattern2, (word, _group, offset) => {
+    const replacement = bothWays && word.toLowerCase() === "her" && map2.get("her") === "him" ? swappedHer(text, offset + word.length) : map2.get(word.toLowerCase());
     return word[0] === word[0].toUpperCase() ? replacement[0].toUpperCase() + replacement.slice(1) : replacement;
   });
 }

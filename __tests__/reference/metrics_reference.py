@@ -189,7 +189,7 @@ def group_metrics(records, min_group_size, out):
             if len(scores) >= min_group_size:
                 eligible_acc.append(acc)
                 eligible_n += len(scores)
-        if eligible_acc:
+        if len(eligible_acc) >= 2:  # one group alone has no worst and no gap
             put(out, "worst_group_accuracy:%s" % attr, min(eligible_acc), eligible_n)
             put(out, "group_accuracy_gap:%s" % attr,
                 max(eligible_acc) - min(eligible_acc), eligible_n)

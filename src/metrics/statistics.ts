@@ -124,7 +124,8 @@ function addGroups(options: MetricOptions, { collected, derived, addRatio }: Fou
   for (const { attribute, values, slotOf, seen } of groups) {
     if (seen.length === 0) continue;
     const eligible = seen.map((value) => slotOf[value]).filter((slot) => sums.count(slot) >= options.minGroupSize);
-    if (eligible.length > 0) {
+    // A worst group and a gap need two groups to compare: one alone is no fairness measure.
+    if (eligible.length >= 2) {
       const n = eligible.reduce((sum, slot) => sum + sums.count(slot), 0);
       const accuracies = eligible.map(ratio);
       // Lowest and highest accuracy among the groups with weight in these totals.

@@ -134,6 +134,24 @@ function escapeRegExp(text: string): string {
 }
 
 /** Replaces whole words by a mapping, keeping the case of the first letter. */
+/**
+ * Words after which "her" is an object ("gave her the book", "told her about it", "saw her yesterday"),
+ * not a possessive: a determiner, preposition, conjunction, pronoun or adverb, or nothing.
+ */
+const AFTER_OBJECT_HER = new Set(
+  (
+    'a an the this that these those some any no every each my your our their his its to for with about from in on at by of into onto ' +
+    'up down out off over back away again now then there here today tomorrow yesterday tonight and or but so because if when as ' +
+    'than too very more much once twice all both what which who how why where i you he she we they it me him us them not'
+  ).split(' '),
+);
+
+/** "her" as the gender swap reads it: "his" before a noun ("her aunt"), else "him" ("told her"). */
+function swappedHer(text: string, after: number): string {
+  const next = /^\s+([A-Za-z']+)/.exec(text.slice(after))?.[1]?.toLowerCase();
+  return next === undefined || AFTER_OBJECT_HER.has(next) ? 'him' : 'his';
+}
+
 function replaceWords(text: string, pairs: Array<[string, string]>, bothWays: boolean): string {
   const map = new Map<string, string>();
   for (const [from, to] of pairs) {
@@ -142,8 +160,12 @@ function replaceWords(text: string, pairs: Array<[string, string]>, bothWays: bo
   }
   const keys = [...map.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
   const pattern = new RegExp(`\\b(${keys.join('|')})\\b`, 'gi');
-  return text.replace(pattern, (word) => {
-    const replacement = map.get(word.toLowerCase())!;
+  return text.replace(pattern, (word: string, _group: string, offset: number) => {
+    // "her" is both "him" and "his": which one, the next word says.
+    const replacement =
+      bothWays && word.toLowerCase() === 'her' && map.get('her') === 'him'
+        ? swappedHer(text, offset + word.length)
+        : map.get(word.toLowerCase())!;
     return word[0] === word[0].toUpperCase() ? replacement[0].toUpperCase() + replacement.slice(1) : replacement;
   });
 }
