@@ -44,7 +44,10 @@ describe('evalgate metrics', () => {
     const run = async (...flags: string[]) => JSON.parse((await cli('metrics', path, '--json', ...flags)).stdout);
     expect((await run('--seed', '3')).overall.accuracy.ci).toEqual((await run('--seed', '3')).overall.accuracy.ci);
     expect((await run('--resamples', '0')).overall.accuracy.ci).toBeNull();
-    const grouped = writeLines('groups.jsonl', [record({ id: '1', groups: { g: 'a' } }), record({ id: '2', groups: { g: 'a' } })]);
+    const grouped = writeLines(
+      'groups.jsonl',
+      ['a', 'a', 'b', 'b'].map((g, i) => record({ id: String(i), groups: { g } })),
+    );
     const parse = async (...flags: string[]) => JSON.parse((await cli('metrics', grouped, '--json', ...flags)).stdout).overall;
     expect(await parse('--min-group-size', '2')).toHaveProperty(['worst_group_accuracy:g']);
     expect(await parse('--min-group-size', '3')).not.toHaveProperty(['worst_group_accuracy:g']);
@@ -56,6 +59,20 @@ describe('evalgate metrics', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(`evalgate: ${path}:2: "confidence" must be a number in [0, 1], got 1.3\n`);
+  });
+
+  it('exits 2 on a second record of one example, naming both lines, in metrics and gate alike', async () => {
+    const variant = { perturbation: { name: 'typos', kind: 'robustness' as const } };
+    const path = writeLines('twice.jsonl', [
+      record({ scenario: 's', id: '1' }),
+      record({ scenario: 's', id: '1', ...variant }),
+      record({ scenario: 's', id: '2' }),
+      record({ scenario: 's', id: '1', ...variant, correct: 0 }),
+    ]);
+    const message = `evalgate: ${path}:4: s/1 (typos) appears twice (first on line 2): one record per example\n`;
+    expect(await cli('metrics', path, '--json')).toEqual({ code: 2, stdout: '', stderr: message });
+    const policy = writeLines('p.json', [{ version: 1, name: 'p', checks: [{ metric: 'accuracy', min: 0 }] }]);
+    expect(await cli('gate', '--policy', policy, '--candidate', path)).toEqual({ code: 2, stdout: '', stderr: message });
   });
 
   it('exits 2 on bad usage and 0 on help', async () => {

@@ -25332,6 +25332,9 @@ var GrowableColumn = class {
     grown.set(this.data);
     this.data = grown;
   }
+  get(index) {
+    return index < this.data.length ? this.data[index] : this.fill;
+  }
   set(index, value) {
     this.reserve(index + 1);
     this.data[index] = value;
@@ -25363,8 +25366,22 @@ var RecordTableBuilder = class {
   costUsd = new GrowableColumn(float64, NaN);
   toxicity = new GrowableColumn(float64, NaN);
   groupColumns = /* @__PURE__ */ new Map();
-  add(record2) {
-    const row = this.size++;
+  /*
+   * One record per example: each perturbation name gets a number (0 the original), each instance a
+   * bit mask of the numbers seen (names past the 31st in a set), and each row its name and line, read
+   * only to name the first record of a duplicate.
+   */
+  perturbationNumbers = /* @__PURE__ */ new Map([["", 0]]);
+  seenMask = new GrowableColumn(int32, 0);
+  seenBeyondMask = /* @__PURE__ */ new Set();
+  exampleOf = new GrowableColumn(int32, 0);
+  lineOf = new GrowableColumn(int32, 0);
+  /**
+   * Adds a record (from `line` of its file). Returns the line of an earlier record of the same example
+   * (scenario, id, perturbation), which the record then does not replace: a duplicate is the caller's
+   * error to report.
+   */
+  add(record2, line = this.size + 1) {
     let scenario = this.scenarioIndex.get(record2.scenario);
     let ids = this.instanceIndex.get(record2.scenario);
     if (scenario === void 0 || ids === void 0) {
@@ -25378,6 +25395,11 @@ var RecordTableBuilder = class {
       ids.set(record2.id, instance);
       this.instanceKeys.push(instanceKey(record2.scenario, record2.id));
     }
+    const example = this.perturbationNumber(record2.perturbation?.name);
+    if (this.seen(instance, example)) return this.lineOfExample(instance, example);
+    const row = this.size++;
+    this.exampleOf.set(row, example);
+    this.lineOf.set(row, line);
     this.scenarioOf.set(row, scenario);
     this.instanceOf.set(row, instance);
     const perturbation = record2.perturbation;
@@ -25409,6 +25431,33 @@ var RecordTableBuilder = class {
         column.valueOf.set(row, valueIndex);
       }
     }
+    return void 0;
+  }
+  perturbationNumber(name) {
+    if (name === void 0) return 0;
+    let number4 = this.perturbationNumbers.get(name);
+    if (number4 === void 0) this.perturbationNumbers.set(name, number4 = this.perturbationNumbers.size);
+    return number4;
+  }
+  /** Whether the instance already has this example; marks it seen if not. */
+  seen(instance, example) {
+    if (example >= 31) {
+      const key = `${instance}:${example}`;
+      if (this.seenBeyondMask.has(key)) return true;
+      this.seenBeyondMask.add(key);
+      return false;
+    }
+    const mask = this.seenMask.get(instance);
+    if (mask & 1 << example) return true;
+    this.seenMask.set(instance, mask | 1 << example);
+    return false;
+  }
+  /** The line of the record already added for an example (a pass over the rows: only on a duplicate). */
+  lineOfExample(instance, example) {
+    for (let row = 0; row < this.size; row++) {
+      if (this.instanceOf.get(row) === instance && this.exampleOf.get(row) === example) return this.lineOf.get(row);
+    }
+    return 0;
   }
   build() {
     const size = this.size;
@@ -47034,7 +47083,16 @@ async function readRecords(path2) {
 // src/runs/records.ts
 async function loadRecordTable(path2) {
   const builder = new RecordTableBuilder();
-  await forEachRecord(path2, (record2) => builder.add(record2));
+  await forEachRecord(path2, (record2, line) => {
+    const earlier = builder.add(record2, line);
+    if (earlier !== void 0) {
+      throw new InputError(
+        path2,
+        line,
+        `${describeKey(exampleKey(exampleOf(record2)))} appears twice (first on line ${earlier}): one record per example`
+      );
+    }
+  });
   return builder.build();
 }
 

@@ -155,7 +155,8 @@ def main(argv):
         else:
             perts = [x for x in PERTURBATIONS if rng.random() < 0.6]
 
-        n_originals = 2 if rng.random() < 0.03 else 1  # occasionally duplicate originals
+        rng.random()  # once drew a duplicate original: one record per example now (the draw keeps the stream)
+        n_originals = 1
         has_original = case != "orphan_pert_only" and rng.random() > 0.02
         orig_correct = None
         if has_original:

@@ -26,6 +26,9 @@ class GrowableColumn<T extends Float64Array | Int32Array | Uint8Array> {
     grown.set(this.data);
     this.data = grown;
   }
+  get(index: number): number {
+    return index < this.data.length ? this.data[index] : this.fill;
+  }
   set(index: number, value: number): void {
     this.reserve(index + 1);
     this.data[index] = value;
@@ -94,8 +97,23 @@ export class RecordTableBuilder {
   private readonly toxicity = new GrowableColumn(float64, NaN);
   private readonly groupColumns = new Map<string, { values: Map<string, number>; valueOf: GrowableColumn<Int32Array> }>();
 
-  add(record: EvalRecord): void {
-    const row = this.size++;
+  /*
+   * One record per example: each perturbation name gets a number (0 the original), each instance a
+   * bit mask of the numbers seen (names past the 31st in a set), and each row its name and line, read
+   * only to name the first record of a duplicate.
+   */
+  private readonly perturbationNumbers = new Map<string, number>([['', 0]]);
+  private readonly seenMask = new GrowableColumn(int32, 0);
+  private readonly seenBeyondMask = new Set<string>();
+  private readonly exampleOf = new GrowableColumn(int32, 0);
+  private readonly lineOf = new GrowableColumn(int32, 0);
+
+  /**
+   * Adds a record (from `line` of its file). Returns the line of an earlier record of the same example
+   * (scenario, id, perturbation), which the record then does not replace: a duplicate is the caller's
+   * error to report.
+   */
+  add(record: EvalRecord, line = this.size + 1): number | undefined {
     let scenario = this.scenarioIndex.get(record.scenario);
     let ids = this.instanceIndex.get(record.scenario);
     if (scenario === undefined || ids === undefined) {
@@ -109,6 +127,11 @@ export class RecordTableBuilder {
       ids.set(record.id, instance);
       this.instanceKeys.push(instanceKey(record.scenario, record.id));
     }
+    const example = this.perturbationNumber(record.perturbation?.name);
+    if (this.seen(instance, example)) return this.lineOfExample(instance, example);
+    const row = this.size++;
+    this.exampleOf.set(row, example);
+    this.lineOf.set(row, line);
     this.scenarioOf.set(row, scenario);
     this.instanceOf.set(row, instance);
     const perturbation = record.perturbation;
@@ -140,6 +163,36 @@ export class RecordTableBuilder {
         column.valueOf.set(row, valueIndex);
       }
     }
+    return undefined;
+  }
+
+  private perturbationNumber(name: string | undefined): number {
+    if (name === undefined) return 0;
+    let number = this.perturbationNumbers.get(name);
+    if (number === undefined) this.perturbationNumbers.set(name, (number = this.perturbationNumbers.size));
+    return number;
+  }
+
+  /** Whether the instance already has this example; marks it seen if not. */
+  private seen(instance: number, example: number): boolean {
+    if (example >= 31) {
+      const key = `${instance}:${example}`;
+      if (this.seenBeyondMask.has(key)) return true;
+      this.seenBeyondMask.add(key);
+      return false;
+    }
+    const mask = this.seenMask.get(instance);
+    if (mask & (1 << example)) return true;
+    this.seenMask.set(instance, mask | (1 << example));
+    return false;
+  }
+
+  /** The line of the record already added for an example (a pass over the rows: only on a duplicate). */
+  private lineOfExample(instance: number, example: number): number {
+    for (let row = 0; row < this.size; row++) {
+      if (this.instanceOf.get(row) === instance && this.exampleOf.get(row) === example) return this.lineOf.get(row);
+    }
+    return 0;
   }
 
   build(): RecordTable {
