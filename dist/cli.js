@@ -47258,6 +47258,18 @@ function changeText(check2) {
   const adjusted = comparison.pWorseAdjusted !== void 0 && comparison.pWorseAdjusted !== comparison.pWorse && comparison.pNotInferior === void 0 ? `, adjusted ${comparison.pWorseAdjusted.toPrecision(2)}` : "";
   return `${change} (${values}; ${kind} ${p.toPrecision(2)}${adjusted})`;
 }
+function checkCells(check2, escape2, status) {
+  return [
+    escape2(check2.metric),
+    escape2(check2.scope),
+    check2.candidate ? `${formatNumber(check2.candidate.value)} ${formatInterval(check2.candidate.ci)}` : "-",
+    check2.comparison ? formatNumber(check2.comparison.baseline) : "-",
+    changeText(check2),
+    detectText(check2),
+    escape2(check2.threshold),
+    [status(check2.status), ...check2.flags ?? []].join(" \xB7 ")
+  ];
+}
 function detectText(check2) {
   const power = check2.power;
   if (!power) return "-";
@@ -47293,16 +47305,7 @@ var STATUS_ICON = {
 };
 var VERDICT_ICON = { pass: "\u2705", warn: "\u26A0\uFE0F", fail: "\u274C" };
 function checkTable(checks) {
-  const rows = checks.map((check2) => [
-    escapeMarkdown(check2.metric),
-    escapeMarkdown(check2.scope),
-    check2.candidate ? `${formatNumber(check2.candidate.value)} ${formatInterval(check2.candidate.ci)}` : "-",
-    check2.comparison ? formatNumber(check2.comparison.baseline) : "-",
-    changeText(check2),
-    detectText(check2),
-    escapeMarkdown(check2.threshold),
-    [STATUS_ICON[check2.status], ...check2.flags ?? []].join(" \xB7 ")
-  ]);
+  const rows = checks.map((check2) => checkCells(check2, escapeMarkdown, (status) => STATUS_ICON[status]));
   return markdownTable([CHECK_TABLE_HEADER, ...rows], { align: CHECK_TABLE_ALIGN });
 }
 function verdictLine(report, waivedBy) {
@@ -47424,17 +47427,7 @@ function gateText(report, colour) {
     );
   }
   const rows = DIMENSIONS.flatMap(
-    (dimension) => report.checks.filter((check2) => check2.dimension === dimension).map((check2) => [
-      dimension,
-      escapeTerminal(check2.metric),
-      escapeTerminal(check2.scope),
-      check2.candidate ? `${formatNumber(check2.candidate.value)} ${formatInterval(check2.candidate.ci)}` : "-",
-      check2.comparison ? formatNumber(check2.comparison.baseline) : "-",
-      changeText(check2),
-      detectText(check2),
-      escapeTerminal(check2.threshold),
-      [paint(check2.status, check2.status), ...check2.flags ?? []].join(" \xB7 ")
-    ])
+    (dimension) => report.checks.filter((check2) => check2.dimension === dimension).map((check2) => [dimension, ...checkCells(check2, escapeTerminal, (status) => paint(status, status))])
   );
   lines.push(
     "",

@@ -61,6 +61,23 @@ export function changeText(check: CheckRow): string {
   return `${change} (${values}; ${kind} ${p.toPrecision(2)}${adjusted})`;
 }
 
+/**
+ * A check's cells under CHECK_TABLE_HEADER: data (names, thresholds) through `escape` for the output
+ * format, the status as `status` renders it, followed by the check's flags.
+ */
+export function checkCells(check: CheckRow, escape: (text: string) => string, status: (status: string) => string): string[] {
+  return [
+    escape(check.metric),
+    escape(check.scope),
+    check.candidate ? `${formatNumber(check.candidate.value)} ${formatInterval(check.candidate.ci)}` : '-',
+    check.comparison ? formatNumber(check.comparison.baseline) : '-',
+    changeText(check),
+    detectText(check),
+    escape(check.threshold),
+    [status(check.status), ...(check.flags ?? [])].join(' · '),
+  ];
+}
+
 /** The smallest worsening the comparison sees at 80% power, and what the check must detect. */
 export function detectText(check: CheckRow): string {
   const power = check.power;

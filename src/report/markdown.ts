@@ -2,11 +2,9 @@ import { markdownTable } from 'markdown-table';
 import { countOutcomes } from '../gate/verdict.js';
 import { DIMENSIONS } from '../metrics/registry.js';
 import {
-  changeText,
   CHECK_TABLE_ALIGN,
   CHECK_TABLE_HEADER,
-  detectText,
-  formatInterval,
+  checkCells,
   formatNumber,
   METRIC_TABLE_ALIGN,
   METRIC_TABLE_HEADER,
@@ -31,16 +29,7 @@ const VERDICT_ICON: Record<string, string> = { pass: '✅', warn: '⚠️', fail
 type CheckRow = GateReport['checks'][number];
 
 function checkTable(checks: CheckRow[]): string {
-  const rows = checks.map((check) => [
-    escapeMarkdown(check.metric),
-    escapeMarkdown(check.scope),
-    check.candidate ? `${formatNumber(check.candidate.value)} ${formatInterval(check.candidate.ci)}` : '-',
-    check.comparison ? formatNumber(check.comparison.baseline) : '-',
-    changeText(check),
-    detectText(check),
-    escapeMarkdown(check.threshold),
-    [STATUS_ICON[check.status], ...(check.flags ?? [])].join(' · '),
-  ]);
+  const rows = checks.map((check) => checkCells(check, escapeMarkdown, (status) => STATUS_ICON[status]));
   return markdownTable([CHECK_TABLE_HEADER, ...rows], { align: CHECK_TABLE_ALIGN });
 }
 

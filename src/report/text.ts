@@ -1,6 +1,6 @@
 import { markdownTable } from 'markdown-table';
 import { DIMENSIONS } from '../metrics/registry.js';
-import { changeText, CHECK_TABLE_ALIGN, CHECK_TABLE_HEADER, detectText, formatInterval, formatNumber } from './format.js';
+import { CHECK_TABLE_ALIGN, CHECK_TABLE_HEADER, checkCells } from './format.js';
 import type { GateReport } from './json.js';
 import { escapeTerminal as shown } from './escape.js';
 
@@ -29,17 +29,7 @@ export function gateText(report: GateReport, colour: boolean): string {
   const rows = DIMENSIONS.flatMap((dimension) =>
     report.checks
       .filter((check) => check.dimension === dimension)
-      .map((check) => [
-        dimension,
-        shown(check.metric),
-        shown(check.scope),
-        check.candidate ? `${formatNumber(check.candidate.value)} ${formatInterval(check.candidate.ci)}` : '-',
-        check.comparison ? formatNumber(check.comparison.baseline) : '-',
-        changeText(check),
-        detectText(check),
-        shown(check.threshold),
-        [paint(check.status, check.status), ...(check.flags ?? [])].join(' · '),
-      ]),
+      .map((check) => [dimension, ...checkCells(check, shown, (status) => paint(status, status))]),
   );
   lines.push(
     '',
