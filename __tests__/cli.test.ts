@@ -44,7 +44,11 @@ describe('evalgate metrics', () => {
     const run = async (...flags: string[]) => JSON.parse((await cli('metrics', path, '--json', ...flags)).stdout);
     expect((await run('--seed', '3')).overall.accuracy.ci).toEqual((await run('--seed', '3')).overall.accuracy.ci);
     expect((await run('--resamples', '0')).overall.accuracy.ci).toBeNull();
-    const grouped = writeLines('groups.jsonl', [record({ id: '1', groups: { g: 'a' } }), record({ id: '2', groups: { g: 'a' } })]);
+    // Two groups of two records: a worst group needs two groups of at least --min-group-size.
+    const grouped = writeLines(
+      'groups.jsonl',
+      ['1', '2', '3', '4'].map((id) => record({ id, groups: { g: id < '3' ? 'a' : 'b' } })),
+    );
     const parse = async (...flags: string[]) => JSON.parse((await cli('metrics', grouped, '--json', ...flags)).stdout).overall;
     expect(await parse('--min-group-size', '2')).toHaveProperty(['worst_group_accuracy:g']);
     expect(await parse('--min-group-size', '3')).not.toHaveProperty(['worst_group_accuracy:g']);
