@@ -25296,25 +25296,34 @@ var SEPARATOR = "\0";
 function instanceKey(scenario, id) {
   return `${scenario}${SEPARATOR}${id}`;
 }
-function exampleKey({ scenario, id, perturbation }) {
-  return `${instanceKey(scenario, id)}${SEPARATOR}${perturbation ?? ""}`;
+function exampleKey({ scenario, id, perturbation, sample }) {
+  return `${instanceKey(scenario, id)}${SEPARATOR}${perturbation ?? ""}${sample ? `${SEPARATOR}${sample}` : ""}`;
 }
 function exampleOf(record2) {
-  return { scenario: record2.scenario, id: record2.id, ...record2.perturbation ? { perturbation: record2.perturbation.name } : {} };
+  return {
+    scenario: record2.scenario,
+    id: record2.id,
+    ...record2.perturbation ? { perturbation: record2.perturbation.name } : {},
+    ...record2.sample ? { sample: record2.sample } : {}
+  };
 }
 function parseKey(key) {
-  const [scenario, id, perturbation] = key.split(SEPARATOR);
-  return { scenario, id, ...perturbation ? { perturbation } : {} };
+  const [scenario, id, perturbation, sample] = key.split(SEPARATOR);
+  return { scenario, id, ...perturbation ? { perturbation } : {}, ...sample ? { sample: Number(sample) } : {} };
 }
 function describeKey(key) {
-  const { scenario, id, perturbation } = parseKey(key);
-  return `${scenario}/${id}${perturbation ? ` (${perturbation})` : ""}`;
+  const { scenario, id, perturbation, sample } = parseKey(key);
+  return `${scenario}/${id}${perturbation ? ` (${perturbation})` : ""}${sample ? `, sample ${sample}` : ""}`;
+}
+function duplicateExample(file2, line, key, earlier) {
+  return new InputError(
+    file2,
+    line,
+    `${describeKey(key)} appears twice (first on line ${earlier}): one record per example and sample (scenario, id, perturbation, sample)`
+  );
 }
 
-// src/metrics/table.ts
-var KIND_ORIGINAL = 0;
-var KIND_ROBUSTNESS = 1;
-var KIND_FAIRNESS = 2;
+// src/metrics/columns.ts
 var GrowableColumn = class {
   constructor(make, fill) {
     this.make = make;
@@ -25336,6 +25345,10 @@ var GrowableColumn = class {
     this.reserve(index + 1);
     this.data[index] = value;
   }
+  /** The value at `index`, the fill value where nothing was set yet. */
+  get(index) {
+    return index < this.data.length ? this.data[index] : this.fill;
+  }
   /** A copy of the first `length` entries; a column that started late reads as its fill value before that. */
   trimmed(length) {
     this.reserve(length);
@@ -25345,6 +25358,82 @@ var GrowableColumn = class {
 var float64 = (size) => new Float64Array(size);
 var int32 = (size) => new Int32Array(size);
 var uint8 = (size) => new Uint8Array(size);
+
+// src/metrics/examples.ts
+var ExampleIndex = class {
+  /** Perturbation names, numbered from 1 (0 is the original). */
+  perturbationNumber = /* @__PURE__ */ new Map();
+  /** Per instance: its newest example; per example: the one before it of the same instance, and its perturbation. */
+  newestExample = new GrowableColumn(int32, -1);
+  previousExample = new GrowableColumn(int32, -1);
+  perturbationOf = new GrowableColumn(int32, 0);
+  /** Per example: its newest row; per row: the row before it of the same example, its line and its sample. */
+  newestRow = new GrowableColumn(int32, -1);
+  previousRow = new GrowableColumn(int32, -1);
+  lineOf = new GrowableColumn(int32, 0);
+  sampleOf = new GrowableColumn(float64, 0);
+  count = 0;
+  /** Whether some example has more than one record (sample). */
+  repeated = false;
+  /** The example of an instance's original (`perturbation` undefined) or of one of its perturbations, numbered if new. */
+  exampleOf(instance, perturbation) {
+    let wanted = 0;
+    if (perturbation !== void 0) {
+      wanted = this.perturbationNumber.get(perturbation) ?? this.perturbationNumber.size + 1;
+      if (wanted > this.perturbationNumber.size) this.perturbationNumber.set(perturbation, wanted);
+    }
+    for (let example2 = this.newestExample.get(instance); example2 >= 0; example2 = this.previousExample.get(example2)) {
+      if (this.perturbationOf.get(example2) === wanted) return example2;
+    }
+    const example = this.count++;
+    this.previousExample.set(example, this.newestExample.get(instance));
+    this.perturbationOf.set(example, wanted);
+    this.newestExample.set(instance, example);
+    return example;
+  }
+  /** The line of the record of this sample of the example, if there is one already. */
+  lineOfSample(example, sample) {
+    for (let row = this.newestRow.get(example); row >= 0; row = this.previousRow.get(row)) {
+      if (this.sampleOf.get(row) === sample) return this.lineOf.get(row);
+    }
+    return void 0;
+  }
+  /** Records that `row` (from `line` of its file) is this sample of the example. */
+  addRow(row, example, sample, line) {
+    const before = this.newestRow.get(example);
+    if (before >= 0) {
+      this.repeated = true;
+      this.previousRow.set(row, before);
+    }
+    this.newestRow.set(example, row);
+    this.lineOf.set(row, line);
+    if (sample !== 0) this.sampleOf.set(row, sample);
+  }
+  /** For a table with repeated samples: each row's example, and per example its answered samples and their mean `correct`. */
+  repeatedSamples(size, failed, correct, confidence) {
+    const exampleOf2 = new Int32Array(size);
+    for (let example = 0; example < this.count; example++) {
+      for (let row = this.newestRow.get(example); row >= 0; row = this.previousRow.get(row)) exampleOf2[row] = example;
+    }
+    const answered = new Int32Array(this.count);
+    const calibrated = new Int32Array(this.count);
+    const meanCorrect = new Float64Array(this.count);
+    for (let row = 0; row < size; row++) {
+      if (failed[row] === 1) continue;
+      const example = exampleOf2[row];
+      answered[example]++;
+      meanCorrect[example] += correct[row];
+      if (!Number.isNaN(confidence[row])) calibrated[example]++;
+    }
+    for (let example = 0; example < this.count; example++) meanCorrect[example] /= answered[example];
+    return { exampleOf: exampleOf2, answered, calibrated, meanCorrect };
+  }
+};
+
+// src/metrics/table.ts
+var KIND_ORIGINAL = 0;
+var KIND_ROBUSTNESS = 1;
+var KIND_FAIRNESS = 2;
 var optionalNumber = (value) => typeof value === "number" ? value : NaN;
 var RecordTableBuilder = class {
   size = 0;
@@ -25363,8 +25452,13 @@ var RecordTableBuilder = class {
   costUsd = new GrowableColumn(float64, NaN);
   toxicity = new GrowableColumn(float64, NaN);
   groupColumns = /* @__PURE__ */ new Map();
-  add(record2) {
-    const row = this.size++;
+  examples = new ExampleIndex();
+  /**
+   * Adds a record (from `line` of its file). Returns the line of an earlier record of the same sample of
+   * the same example (scenario, id, perturbation, sample), which the record then does not replace: a
+   * duplicate is the caller's error to report.
+   */
+  add(record2, line = this.size + 1) {
     let scenario = this.scenarioIndex.get(record2.scenario);
     let ids = this.instanceIndex.get(record2.scenario);
     if (scenario === void 0 || ids === void 0) {
@@ -25378,6 +25472,12 @@ var RecordTableBuilder = class {
       ids.set(record2.id, instance);
       this.instanceKeys.push(instanceKey(record2.scenario, record2.id));
     }
+    const example = this.examples.exampleOf(instance, record2.perturbation?.name);
+    const sample = record2.sample ?? 0;
+    const earlier = this.examples.lineOfSample(example, sample);
+    if (earlier !== void 0) return earlier;
+    const row = this.size++;
+    this.examples.addRow(row, example, sample, line);
     this.scenarioOf.set(row, scenario);
     this.instanceOf.set(row, instance);
     const perturbation = record2.perturbation;
@@ -25409,6 +25509,7 @@ var RecordTableBuilder = class {
         column.valueOf.set(row, valueIndex);
       }
     }
+    return void 0;
   }
   build() {
     const size = this.size;
@@ -25416,6 +25517,9 @@ var RecordTableBuilder = class {
     for (const [attribute, column] of this.groupColumns) {
       groups.set(attribute, { values: [...column.values.keys()], valueOf: column.valueOf.trimmed(size) });
     }
+    const failed = this.failed.trimmed(size);
+    const correct = this.correct.trimmed(size);
+    const confidence = this.confidence.trimmed(size);
     return {
       size,
       scenarios: [...this.scenarioIndex.keys()],
@@ -25423,14 +25527,15 @@ var RecordTableBuilder = class {
       scenarioOf: this.scenarioOf.trimmed(size),
       instanceOf: this.instanceOf.trimmed(size),
       kind: this.kind.trimmed(size),
-      failed: this.failed.trimmed(size),
-      correct: this.correct.trimmed(size),
-      confidence: this.confidence.trimmed(size),
+      failed,
+      correct,
+      confidence,
       latencyMs: this.latencyMs.trimmed(size),
       outputTokens: this.outputTokens.trimmed(size),
       costUsd: this.costUsd.trimmed(size),
       toxicity: this.toxicity.trimmed(size),
       groups,
+      ...this.examples.repeated ? { samples: this.examples.repeatedSamples(size, failed, correct, confidence) } : {},
       orderings: /* @__PURE__ */ new Map()
     };
   }
@@ -46904,6 +47009,10 @@ function identityProblem(record2) {
       return `"${field}" is required and must be a non-empty string, got ${show(text)}`;
     }
   }
+  const sample = record2.sample;
+  if (!absent(sample) && !(Number.isSafeInteger(sample) && sample >= 0)) {
+    return `"sample" must be an integer >= 0 (which repeated generation of the example, 0-based), got ${show(sample)}`;
+  }
   const perturbation = record2.perturbation;
   if (absent(perturbation)) return void 0;
   if (typeof perturbation !== "object" || Array.isArray(perturbation)) {
@@ -47025,16 +47134,14 @@ async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty 
   }
   return count2;
 }
-async function readRecords(path2) {
-  const records = [];
-  await forEachRecord(path2, (record2) => records.push(record2));
-  return records;
-}
 
 // src/runs/records.ts
 async function loadRecordTable(path2) {
   const builder = new RecordTableBuilder();
-  await forEachRecord(path2, (record2) => builder.add(record2));
+  await forEachRecord(path2, (record2, line) => {
+    const earlier = builder.add(record2, line);
+    if (earlier !== void 0) throw duplicateExample(path2, line, exampleKey(exampleOf(record2)), earlier);
+  });
   return builder.build();
 }
 
@@ -48783,9 +48890,12 @@ function retryAfterMs(headers) {
 // src/runner/models/replay.ts
 async function replayAdapter(file2) {
   const stored = /* @__PURE__ */ new Map();
-  for (const record2 of await readRecords(file2)) {
-    stored.set(exampleKey(exampleOf(record2)), { prediction: record2.prediction, error: record2.error, record: record2 });
-  }
+  await forEachRecord(file2, (record2, line) => {
+    const key = exampleKey(exampleOf(record2));
+    const earlier = stored.get(key);
+    if (earlier) throw duplicateExample(file2, line, key, earlier.line);
+    stored.set(key, { prediction: record2.prediction, error: record2.error, record: record2, line });
+  });
   return {
     id: `replay:${file2}`,
     model: file2,

@@ -155,12 +155,14 @@ def main(argv):
         else:
             perts = [x for x in PERTURBATIONS if rng.random() < 0.6]
 
-        n_originals = 2 if rng.random() < 0.03 else 1  # occasionally duplicate originals
+        n_originals = 2 if rng.random() < 0.03 else 1  # occasionally a second sample of the original
         has_original = case != "orphan_pert_only" and rng.random() > 0.02
         orig_correct = None
         if has_original:
-            for _ in range(n_originals):
+            for sample in range(n_originals):
                 o = make_record(rng, scenario, iid, p, None)
+                if sample > 0:
+                    o["sample"] = sample
                 orig_correct = o["correct"]
                 if case == "err_orig_with_ok_perts" or (case is None and rng.random() < 0.03):
                     o = make_error(o, rng)

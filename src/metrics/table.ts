@@ -1,5 +1,7 @@
-import { instanceKey } from '../records/key.js';
+import { duplicateExample, exampleKey, exampleOf, instanceKey } from '../records/key.js';
 import type { EvalRecord } from '../records/types.js';
+import { float64, GrowableColumn, int32, uint8 } from './columns.js';
+import { ExampleIndex, type RepeatedSamples } from './examples.js';
 
 /*
  * A column store of the records, holding only what the metrics read (no prompt or completion text),
@@ -9,37 +11,6 @@ import type { EvalRecord } from '../records/types.js';
 export const KIND_ORIGINAL = 0;
 export const KIND_ROBUSTNESS = 1;
 export const KIND_FAIRNESS = 2;
-
-class GrowableColumn<T extends Float64Array | Int32Array | Uint8Array> {
-  data: T;
-  constructor(
-    private readonly make: (size: number) => T,
-    private readonly fill: number,
-  ) {
-    this.data = make(1024);
-    this.data.fill(fill);
-  }
-  private reserve(length: number): void {
-    if (length <= this.data.length) return;
-    const grown = this.make(Math.max(length, this.data.length * 2));
-    grown.fill(this.fill, this.data.length);
-    grown.set(this.data);
-    this.data = grown;
-  }
-  set(index: number, value: number): void {
-    this.reserve(index + 1);
-    this.data[index] = value;
-  }
-  /** A copy of the first `length` entries; a column that started late reads as its fill value before that. */
-  trimmed(length: number): T {
-    this.reserve(length);
-    return this.data.slice(0, length) as T;
-  }
-}
-
-const float64 = (size: number): Float64Array => new Float64Array(size);
-const int32 = (size: number): Int32Array => new Int32Array(size);
-const uint8 = (size: number): Uint8Array => new Uint8Array(size);
 
 /** Values of one `groups` attribute: a value index per record (-1: the record has no value). */
 export interface GroupColumn {
@@ -69,6 +40,8 @@ export interface RecordTable {
   costUsd: Float64Array;
   toxicity: Float64Array;
   groups: Map<string, GroupColumn>;
+  /** Only when some example (an instance's original or one perturbation of it) has several samples: what averaging them needs. */
+  samples?: RepeatedSamples;
   /** Orderings of the rows by a column, filled in by the metrics as they need them. */
   orderings: Map<string, RowOrder>;
 }
@@ -93,9 +66,14 @@ export class RecordTableBuilder {
   private readonly costUsd = new GrowableColumn(float64, NaN);
   private readonly toxicity = new GrowableColumn(float64, NaN);
   private readonly groupColumns = new Map<string, { values: Map<string, number>; valueOf: GrowableColumn<Int32Array> }>();
+  private readonly examples = new ExampleIndex();
 
-  add(record: EvalRecord): void {
-    const row = this.size++;
+  /**
+   * Adds a record (from `line` of its file). Returns the line of an earlier record of the same sample of
+   * the same example (scenario, id, perturbation, sample), which the record then does not replace: a
+   * duplicate is the caller's error to report.
+   */
+  add(record: EvalRecord, line = this.size + 1): number | undefined {
     let scenario = this.scenarioIndex.get(record.scenario);
     let ids = this.instanceIndex.get(record.scenario);
     if (scenario === undefined || ids === undefined) {
@@ -109,6 +87,12 @@ export class RecordTableBuilder {
       ids.set(record.id, instance);
       this.instanceKeys.push(instanceKey(record.scenario, record.id));
     }
+    const example = this.examples.exampleOf(instance, record.perturbation?.name);
+    const sample = record.sample ?? 0;
+    const earlier = this.examples.lineOfSample(example, sample);
+    if (earlier !== undefined) return earlier;
+    const row = this.size++;
+    this.examples.addRow(row, example, sample, line);
     this.scenarioOf.set(row, scenario);
     this.instanceOf.set(row, instance);
     const perturbation = record.perturbation;
@@ -140,6 +124,7 @@ export class RecordTableBuilder {
         column.valueOf.set(row, valueIndex);
       }
     }
+    return undefined;
   }
 
   build(): RecordTable {
@@ -148,6 +133,9 @@ export class RecordTableBuilder {
     for (const [attribute, column] of this.groupColumns) {
       groups.set(attribute, { values: [...column.values.keys()], valueOf: column.valueOf.trimmed(size) });
     }
+    const failed = this.failed.trimmed(size);
+    const correct = this.correct.trimmed(size);
+    const confidence = this.confidence.trimmed(size);
     return {
       size,
       scenarios: [...this.scenarioIndex.keys()],
@@ -155,21 +143,27 @@ export class RecordTableBuilder {
       scenarioOf: this.scenarioOf.trimmed(size),
       instanceOf: this.instanceOf.trimmed(size),
       kind: this.kind.trimmed(size),
-      failed: this.failed.trimmed(size),
-      correct: this.correct.trimmed(size),
-      confidence: this.confidence.trimmed(size),
+      failed,
+      correct,
+      confidence,
       latencyMs: this.latencyMs.trimmed(size),
       outputTokens: this.outputTokens.trimmed(size),
       costUsd: this.costUsd.trimmed(size),
       toxicity: this.toxicity.trimmed(size),
       groups,
+      ...(this.examples.repeated ? { samples: this.examples.repeatedSamples(size, failed, correct, confidence) } : {}),
       orderings: new Map(),
     };
   }
 }
 
-export function buildTable(records: Iterable<EvalRecord>): RecordTable {
+/** A table of records in memory (tests, imports); `name` stands for the file in errors, the record's position for its line. */
+export function buildTable(records: Iterable<EvalRecord>, name = 'records'): RecordTable {
   const builder = new RecordTableBuilder();
-  for (const record of records) builder.add(record);
+  let line = 0;
+  for (const record of records) {
+    const earlier = builder.add(record, ++line);
+    if (earlier !== undefined) throw duplicateExample(name, line, exampleKey(exampleOf(record)), earlier);
+  }
   return builder.build();
 }
