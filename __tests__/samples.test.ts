@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildTable } from '../src/metrics/table.js';
 import { evalgate, writeSuite } from './helpers/evalgate.js';
@@ -66,5 +66,53 @@ describe('a second record of one sample of an example', () => {
     const result = await evalgate(['run', '--suite', suite, '--model', `replay:${stored}`, '--out', join(dir, 'out.jsonl'), '--no-cache']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${stored}:2: s/a appears twice (first on line 1)`);
+  });
+});
+
+describe('evalgate metrics with repeated samples', () => {
+  it("averages an example's samples first: (1/3 + 1) / 2, not 2/4", async () => {
+    const file = writeLines('samples.jsonl', [
+      record({ id: 'i1', sample: 0, correct: 1 }),
+      record({ id: 'i1', sample: 1, correct: 0 }),
+      record({ id: 'i1', sample: 2, correct: 0 }),
+      record({ id: 'i2' }),
+    ]);
+    const result = await evalgate(['metrics', file, '--json', '--resamples', '0']);
+    expect(result.code).toBe(0);
+    const { overall } = JSON.parse(result.stdout) as { overall: Record<string, { value: number; n: number }> };
+    expect(overall.accuracy.value).toBeCloseTo(2 / 3, 15);
+    expect(overall.accuracy.n).toBe(2);
+    expect(overall.error_rate).toMatchObject({ value: 0, n: 4 });
+  });
+});
+
+describe('coverage with repeated samples', () => {
+  it('counts an instance as answered when one sample of its original answered', async () => {
+    const ids = Array.from({ length: 25 }, (_, i) => `q${i}`);
+    const baseline = writeLines(
+      'baseline.jsonl',
+      ids.map((id) => record({ id })),
+    );
+    // q0: the first of two samples failed, the second answered; q1: both failed; q2: only its variant answered.
+    const failedCall = (id: string, sample: number) => ({ scenario: 's', id, sample, error: 'HTTP 500' });
+    const candidate = writeLines('candidate.jsonl', [
+      failedCall('q0', 0),
+      record({ id: 'q0', sample: 1 }),
+      failedCall('q1', 0),
+      failedCall('q1', 1),
+      failedCall('q2', 0),
+      record({ id: 'q2', perturbation: typos }),
+      ...ids.slice(3).flatMap((id) => [record({ id, sample: 0 }), record({ id, sample: 1, correct: 0 })]),
+    ]);
+    const policy = join(tempDir(), 'policy.yml');
+    writeFileSync(
+      policy,
+      'version: 1\nname: t\nsettings:\n  coverage: { min: 1, severity: block }\nchecks:\n  - metric: error_rate\n    max: 1\n',
+    );
+    const json = join(tempDir(), 'report.json');
+    const result = await evalgate(['gate', '--policy', policy, '--candidate', candidate, '--baseline', baseline, '--json', json]);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { coverage: { status: string; covered: number; missing: string[] } };
+    expect(report.coverage).toMatchObject({ status: 'fail', covered: 23, missing: ['s/q1', 's/q2'] });
   });
 });

@@ -25225,15 +25225,18 @@ function selectiveAccuracy({ instance, payload: correct }, weights, harmonic) {
 // src/metrics/sums.ts
 var SlotsBuilder = class {
   // While building, each slot is one growing array of (instance, value) pairs: a single array type
-  // keeps the hot add() monomorphic.
+  // keeps the hot add() monomorphic. Shares other than 1 go to a second array, made on the first.
   pairs = [];
   lengths = [];
+  shares = [];
   newSlot() {
     this.pairs.push(new Float64Array(64));
     this.lengths.push(0);
+    this.shares.push(void 0);
     return this.pairs.length - 1;
   }
-  add(slot, instance, value) {
+  /** Adds an entry; `share` is the part of its instance's weight it carries (1/K for one of K samples of an example). */
+  add(slot, instance, value, share = 1) {
     let pairs = this.pairs[slot];
     const length = this.lengths[slot];
     if (length + 2 > pairs.length) {
@@ -25244,21 +25247,37 @@ var SlotsBuilder = class {
     pairs[length] = instance;
     pairs[length + 1] = value;
     this.lengths[slot] = length + 2;
+    if (share !== 1 || this.shares[slot] !== void 0) this.addShare(slot, length / 2, share);
   }
-  /** How many entries the slot has: the records (or instances) its metric rests on. */
+  addShare(slot, entry, share) {
+    let shares = this.shares[slot];
+    if (shares === void 0 || entry >= shares.length) {
+      const grown = new Float64Array(Math.max(64, 2 * (entry + 1))).fill(1);
+      if (shares) grown.set(shares);
+      this.shares[slot] = shares = grown;
+    }
+    shares[entry] = share;
+  }
+  /** What the slot's metric rests on: its entries, each counting its share (K samples of an example count as one). */
   count(slot) {
-    return this.lengths[slot] / 2;
+    const entries = this.lengths[slot] / 2;
+    const shares = this.shares[slot];
+    if (shares === void 0) return entries;
+    let total = 0;
+    for (let entry = 0; entry < entries; entry++) total += shares[entry];
+    return Math.round(total);
   }
   build() {
     return this.pairs.map((pairs, slot) => {
-      const entries = this.count(slot);
+      const entries = this.lengths[slot] / 2;
       const instance = new Int32Array(entries);
       const value = new Float64Array(entries);
       for (let entry = 0; entry < entries; entry++) {
         instance[entry] = pairs[2 * entry];
         value[entry] = pairs[2 * entry + 1];
       }
-      return { instance, value };
+      const shares = this.shares[slot];
+      return shares === void 0 ? { instance, value } : { instance, value, share: shares.slice(0, entries) };
     });
   }
 };
@@ -25266,7 +25285,11 @@ function sumSlots(slots, weights) {
   const numerator = new Float64Array(slots.length);
   const denominator = new Float64Array(slots.length);
   for (let index = 0; index < slots.length; index++) {
-    const { instance, value } = slots[index];
+    const { instance, value, share } = slots[index];
+    if (share !== void 0) {
+      sumShared(instance, value, share, weights, numerator, denominator, index);
+      continue;
+    }
     let numeratorEven = 0;
     let numeratorOdd = 0;
     let denominatorEven = 0;
@@ -25289,6 +25312,17 @@ function sumSlots(slots, weights) {
     denominator[index] = denominatorEven + denominatorOdd;
   }
   return { numerator, denominator };
+}
+function sumShared(instance, value, share, weights, numerator, denominator, slot) {
+  let numeratorSum = 0;
+  let denominatorSum = 0;
+  for (let entry = 0; entry < instance.length; entry++) {
+    const weight = weights[instance[entry]] * share[entry];
+    numeratorSum += weight * value[entry];
+    denominatorSum += weight;
+  }
+  numerator[slot] = numeratorSum;
+  denominator[slot] = denominatorSum;
 }
 
 // src/records/key.ts
@@ -25575,6 +25609,7 @@ function collectScope(table, scope2) {
   const { worstOriginal, worstRobust, worstFair, calibrationRows, calibrationInstances, latencyRows, latencyInstances } = collected;
   const groupColumns = [...table.groups.values()].map((column) => column.valueOf);
   const { failed, kind, correct: correctOf2, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
+  const samples = table.samples;
   for (let index = 0; index < scope2.rows.length; index++) {
     const row = scope2.rows[index];
     const instance = scope2.instanceOfRow[index];
@@ -25583,17 +25618,21 @@ function collectScope(table, scope2) {
     if (rowFailed) continue;
     const rowKind = kind[row];
     const correct = correctOf2[row];
-    if (rowKind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], correct);
-    else if (rowKind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], correct);
+    const example = samples ? samples.exampleOf[row] : -1;
+    const exampleCorrect = samples ? samples.meanCorrect[example] : correct;
+    if (rowKind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], exampleCorrect);
+    else if (rowKind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], exampleCorrect);
     else {
-      worstOriginal[instance] = Math.min(worstOriginal[instance], correct);
-      sums.add(accuracy, instance, correct);
+      worstOriginal[instance] = Math.min(worstOriginal[instance], exampleCorrect);
+      const share = samples ? 1 / samples.answered[example] : 1;
+      sums.add(accuracy, instance, correct, share);
       const confidence = confidenceOf[row];
       if (!Number.isNaN(confidence)) {
-        sums.add(brier, instance, (confidence - correct) ** 2);
+        const calibratedShare = samples ? 1 / samples.calibrated[example] : 1;
+        sums.add(brier, instance, (confidence - correct) ** 2, calibratedShare);
         const bin = Math.min(Math.floor(confidence * 10), ECE_BINS - 1);
-        sums.add(eceCorrect[bin], instance, correct);
-        sums.add(eceConfidence[bin], instance, confidence);
+        sums.add(eceCorrect[bin], instance, correct, calibratedShare);
+        sums.add(eceConfidence[bin], instance, confidence, calibratedShare);
         calibrationRows.push(row);
         calibrationInstances.push(instance);
       }
@@ -25605,7 +25644,7 @@ function collectScope(table, scope2) {
           group.slotOf[value] = sums.newSlot();
           group.seen.push(value);
         }
-        sums.add(group.slotOf[value], instance, correct);
+        sums.add(group.slotOf[value], instance, correct, share);
       }
     }
     if (!Number.isNaN(latencyMs[row])) {
@@ -25752,7 +25791,8 @@ function addCalibration(table, { collected, derived: derived2, statistics, addRa
   const binConfidence = new Float64Array(ECE_BINS);
   derived2.push({
     metric: "ece",
-    n: calibrated,
+    n: collected.sums.count(brier),
+    // calibrated examples (records without repeated samples)
     derive: ({ numerator, denominator }) => {
       for (let bin = 0; bin < ECE_BINS; bin++) {
         binWeight[bin] = denominator[eceCorrect[bin]];
