@@ -121,8 +121,8 @@ describe('example keys', () => {
     const second = exampleKey(exampleOf({ scenario: 's', id: '1', perturbation: typos, sample: 2 }));
     expect(second).toBe('s\u00001\u0000typos\u00002');
     expect(parseKey(second)).toEqual({ scenario: 's', id: '1', perturbation: 'typos', sample: 2 });
-    expect(describeKey(second)).toBe('s/1 (typos), sample 2');
-    expect(describeKey(exampleKey({ scenario: 's', id: '1', sample: 1 }))).toBe('s/1, sample 1');
+    expect(describeKey(second)).toBe('s/1 (typos, sample 2)');
+    expect(describeKey(exampleKey({ scenario: 's', id: '1', sample: 1 }))).toBe('s/1 (sample 1)');
     expect(parseKey(exampleKey({ scenario: 's', id: '1', sample: 1 }))).toEqual({ scenario: 's', id: '1', sample: 1 });
   });
 });

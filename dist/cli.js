@@ -25347,7 +25347,8 @@ function parseKey(key) {
 }
 function describeKey(key) {
   const { scenario, id, perturbation, sample } = parseKey(key);
-  return `${scenario}/${id}${perturbation ? ` (${perturbation})` : ""}${sample ? `, sample ${sample}` : ""}`;
+  const details = [perturbation, sample && `sample ${sample}`].filter(Boolean);
+  return `${scenario}/${id}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
 }
 function duplicateExample(file2, line, key, earlier) {
   return new InputError(
@@ -48001,9 +48002,10 @@ async function mergeShards(files, expected) {
   const unexpected = [...byKey.keys()].filter((key) => !wanted.has(key));
   if (missing.length > 0 || unexpected.length > 0) {
     const list = (keys) => keys.slice(0, 5).map(describeKey).join(", ") + (keys.length > 5 ? `, and ${keys.length - 5} more` : "");
+    const samplesHint = unexpected.some((key) => parseKey(key).sample) ? ": give merge the --samples the shards ran with" : "";
     const problems = [
       missing.length > 0 && `${missing.length} examples of the suite are in no shard (${list(missing)})`,
-      unexpected.length > 0 && `${unexpected.length} records are not in the suite (${list(unexpected)})`
+      unexpected.length > 0 && `${unexpected.length} records are not in the suite (${list(unexpected)})${samplesHint}`
     ];
     throw new InputError(files.join(", "), void 0, problems.filter(Boolean).join("; "));
   }
@@ -48366,8 +48368,22 @@ function messagesFor(scenario, instance, input2) {
 function shardOf(scenario, id, count2) {
   return deriveSeed(0, instanceKey(scenario, id)) % count2 + 1;
 }
-function workItems(loaded, shard) {
-  const items = [];
+function repeated(items, samples) {
+  if (samples === 1) return items;
+  return items.flatMap((item) => {
+    const { scenario, id, ...rest } = item.base;
+    return Array.from({ length: samples }, (_, sample) => ({
+      ...item,
+      request: sample === 0 ? item.request : { ...item.request, sample },
+      base: { scenario, id, sample, ...rest }
+    }));
+  });
+}
+function workItems(loaded, shard, samples = 1) {
+  return examples(loaded, shard).flatMap((items) => repeated(items, samples));
+}
+function examples(loaded, shard) {
+  const instances = [];
   loaded.suite.scenarios.forEach((scenario, scenarioIndex) => {
     const settings = { ...loaded.suite.generation, ...scenario.generation };
     for (const instance of loaded.instances.get(scenario.name)) {
@@ -48377,6 +48393,8 @@ function workItems(loaded, shard) {
         id: instance.id,
         ...instance.groups ? { groups: instance.groups } : {}
       };
+      const items = [];
+      instances.push(items);
       items.push({
         request: { scenario: scenario.name, id: instance.id, messages: messagesFor(scenario, instance, instance.input), settings },
         base: { ...base, input: instance.input ?? instance.messages, references: instance.references },
@@ -48405,16 +48423,16 @@ function workItems(loaded, shard) {
       }
     }
   });
-  return items;
+  return instances;
 }
-function exampleKeys(loaded) {
-  return workItems(loaded).map(({ request: request2 }) => exampleKey(request2));
+function exampleKeys(loaded, samples = 1) {
+  return workItems(loaded, void 0, samples).map(({ request: request2 }) => exampleKey(request2));
 }
 
 // src/cli/commands/merge.ts
 function registerMerge(program2, { io }) {
-  program2.command("merge").description("Combine the records of shards (evalgate run --shard) into one file; refuse duplicates, and with --suite gaps.").argument("<shards...>", "records files of the shards").requiredOption("--out <file>", "merged records file").option("--suite <file>", "the suite the shards ran: every example must be in exactly one shard").action(async (files, flags) => {
-    const expected = flags.suite ? exampleKeys(await loadSuite(flags.suite)) : void 0;
+  program2.command("merge").description("Combine the records of shards (evalgate run --shard) into one file; refuse duplicates, and with --suite gaps.").argument("<shards...>", "records files of the shards").requiredOption("--out <file>", "merged records file").option("--suite <file>", "the suite the shards ran: every example must be in exactly one shard").option("--samples <k>", "with --suite: the shards ran with --samples k, so every example has k samples", integerOption(1, 1e4), 1).action(async (files, flags) => {
+    const expected = flags.suite ? exampleKeys(await loadSuite(flags.suite), flags.samples) : void 0;
     const records = await mergeShards(files, expected);
     await writeRecords(flags.out, records);
     io.stderr(`evalgate: ${count(records.length, "record")} from ${count(files.length, "shard")} to ${flags.out}
@@ -48572,9 +48590,10 @@ var CompletionCache = class {
     this.directory = directory;
   }
   directory;
-  /** What identifies a completion: requests with the same key get the same completion. */
+  /** What identifies a completion: requests with the same key get the same completion (each sample its own). */
   keyOf(adapter, request2) {
-    return createHash2("sha256").update(JSON.stringify({ adapter: adapter.id, messages: request2.messages, settings: request2.settings })).digest("hex");
+    const { messages, settings, sample } = request2;
+    return createHash2("sha256").update(JSON.stringify({ adapter: adapter.id, messages, settings, ...sample ? { sample } : {} })).digest("hex");
   }
   path(adapter, request2) {
     const key = this.keyOf(adapter, request2);
@@ -49105,7 +49124,7 @@ function completedRecord(item, { completion, latencyMs }, scenario, price, toxic
   return record2;
 }
 async function runSuite(loaded, adapter, options) {
-  const items = workItems(loaded, options.shard);
+  const items = workItems(loaded, options.shard, options.samples);
   const records = new Array(items.length);
   const stats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0 };
   const runStarted = performance.now();
@@ -49227,6 +49246,7 @@ async function runCommand(flags, { io }) {
       cache: flags.cache ? new CompletionCache(flags.cacheDir) : void 0,
       toxicity,
       shard: flags.shard,
+      samples: flags.samples,
       onProgress: progressReporter(io.stderr, io.interactive === true),
       onWarning: (message) => io.stderr(`evalgate: warning: ${message}
 `)
@@ -49240,7 +49260,7 @@ async function runCommand(flags, { io }) {
   }
 }
 function registerRun(program2, context) {
-  program2.command("run").description("Run an evaluation suite against a model and write one record per example (JSON Lines).").requiredOption("--suite <file>", "suite file (YAML or JSON)").requiredOption("--model <spec>", 'openai:MODEL | command:"CMD ARGS" | replay:RECORDS.jsonl').option("--base-url <url>", "OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)").requiredOption("--out <file>", "records file to write").option("--concurrency <n>", "requests in flight", integerOption(1, 1024), DEFAULT_RUN_OPTIONS.concurrency).option("--rpm <n>", "at most this many requests started per minute", integerOption(1, 1e6)).option("--timeout <ms>", "per-request time-out in milliseconds", integerOption(1, 36e5), DEFAULT_RUN_OPTIONS.timeoutMs).option("--retries <n>", "retries of a failed call (429, 5xx, network, time-out)", integerOption(0, 20), DEFAULT_RUN_OPTIONS.retries).option("--cache-dir <dir>", "completion cache directory", ".evalgate/completions").option("--no-cache", "ask the model even for cached completions").option("--shard <i/n>", "run only shard i of n (1-based); an instance and its variants stay together", shardOption).option("--toxicity-command <cmd>", "score toxicity with this program (JSON Lines) instead of the built-in word list").action((flags) => runCommand(flags, context));
+  program2.command("run").description("Run an evaluation suite against a model and write one record per example (JSON Lines).").requiredOption("--suite <file>", "suite file (YAML or JSON)").requiredOption("--model <spec>", 'openai:MODEL | command:"CMD ARGS" | replay:RECORDS.jsonl').option("--base-url <url>", "OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)").requiredOption("--out <file>", "records file to write").option("--concurrency <n>", "requests in flight", integerOption(1, 1024), DEFAULT_RUN_OPTIONS.concurrency).option("--rpm <n>", "at most this many requests started per minute", integerOption(1, 1e6)).option("--timeout <ms>", "per-request time-out in milliseconds", integerOption(1, 36e5), DEFAULT_RUN_OPTIONS.timeoutMs).option("--retries <n>", "retries of a failed call (429, 5xx, network, time-out)", integerOption(0, 20), DEFAULT_RUN_OPTIONS.retries).option("--cache-dir <dir>", "completion cache directory", ".evalgate/completions").option("--no-cache", "ask the model even for cached completions").option("--shard <i/n>", "run only shard i of n (1-based); an instance and its variants stay together", shardOption).option("--samples <k>", 'ask every example k times (temperature > 0); records carry "sample" 0..k-1', integerOption(1, 1e4), 1).option("--toxicity-command <cmd>", "score toxicity with this program (JSON Lines) instead of the built-in word list").action((flags) => runCommand(flags, context));
 }
 
 // src/cli/commands/schema.ts

@@ -52,10 +52,14 @@ export function parseKey(key: string): ExampleRef {
   return { scenario, id, ...(perturbation ? { perturbation } : {}), ...(sample ? { sample: Number(sample) } : {}) };
 }
 
-/** "scenario/id", with " (perturbation)" for a variant and ", sample k" for k > 0: how messages name an instance or example. */
+/**
+ * "scenario/id", with " (perturbation)" for a variant, " (perturbation, sample k)" or " (sample k)" for
+ * a sample k > 0: how messages name an instance or example.
+ */
 export function describeKey(key: string): string {
   const { scenario, id, perturbation, sample } = parseKey(key);
-  return `${scenario}/${id}${perturbation ? ` (${perturbation})` : ''}${sample ? `, sample ${sample}` : ''}`;
+  const details = [perturbation, sample && `sample ${sample}`].filter(Boolean);
+  return `${scenario}/${id}${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
 }
 
 /** The error for a second record of one sample of an example (its key) at `line` of `file`, the first at `earlier`. */
