@@ -47880,6 +47880,24 @@ var metricsImporter = {
 // src/importers/promptfoo.ts
 var providerOf = (result) => typeof result.provider === "string" ? result.provider : result.provider?.id ?? "unknown";
 var FAILURE_REASON_ERROR = 2;
+function placement(results) {
+  const plain = (result, index) => ({ id: String(result.testIdx ?? index) });
+  if (results.some((result) => typeof result.testIdx !== "number" || result.testCase === void 0)) return plain;
+  const testCaseOf = (result) => JSON.stringify(result.testCase);
+  const repeatsOf = /* @__PURE__ */ new Map();
+  for (const result of [...results].sort((a, b) => a.testIdx - b.testIdx)) {
+    const testIdx = repeatsOf.get(testCaseOf(result)) ?? [];
+    if (testIdx.at(-1) !== result.testIdx) testIdx.push(result.testIdx);
+    repeatsOf.set(testCaseOf(result), testIdx);
+  }
+  if ([...repeatsOf.values()].every((testIdx) => testIdx.length === 1)) return plain;
+  const position = new Map([...repeatsOf.keys()].map((testCase, index) => [testCase, index]));
+  return (result) => {
+    const testCase = testCaseOf(result);
+    const repeats = repeatsOf.get(testCase);
+    return { id: String(position.get(testCase)), ...repeats.length > 1 ? { sample: repeats.indexOf(result.testIdx) } : {} };
+  };
+}
 function callErrorOf(result) {
   const error62 = result.error ?? result.response?.error;
   if (result.failureReason !== void 0) return result.failureReason === FAILURE_REASON_ERROR ? String(error62 || "error") : void 0;
@@ -47910,12 +47928,13 @@ async function importPromptfoo(file2, options = {}) {
     );
   }
   const prompts = new Set(results.map((result) => result.prompt?.label ?? ""));
+  const place = placement(results);
   return results.filter((result) => providerOf(result) === provider).map((result, index) => {
     const vars = varsOf(result);
     const label = result.prompt?.label ?? "";
     const record2 = {
       scenario: prompts.size > 1 ? `promptfoo/${label}` : "promptfoo",
-      id: String(result.testIdx ?? index),
+      ...place(result, index),
       input: result.prompt?.raw
     };
     const error62 = callErrorOf(result);
