@@ -53,6 +53,21 @@ describe('evalgate metrics', () => {
     expect(await parse('--min-group-size', '3')).not.toHaveProperty(['worst_group_accuracy:g']);
   });
 
+  it('leaves out the worst group and the gap with one group of min_group_size, so that a gate check on them errors', async () => {
+    // 190 sae records all right, 9 aae all wrong: only sae has 10 records. This gave a gap of "0 [0, 0]".
+    const skewed = writeLines('skewed.jsonl', [
+      ...Array.from({ length: 190 }, (_, i) => record({ id: `s${i}`, groups: { dialect: 'sae' } })),
+      ...Array.from({ length: 9 }, (_, i) => record({ id: `a${i}`, correct: 0, groups: { dialect: 'aae' } })),
+    ]);
+    const overall = JSON.parse((await cli('metrics', skewed, '--json')).stdout).overall;
+    expect(overall).not.toHaveProperty(['group_accuracy_gap:dialect']);
+    expect(overall).not.toHaveProperty(['worst_group_accuracy:dialect']);
+    const policy = writeLines('policy.yml', ['version: 1', 'name: t', 'checks:', '  - metric: group_accuracy_gap:dialect', '    max: 0.1']);
+    const gate = await cli('gate', '--policy', policy, '--candidate', skewed);
+    expect(gate.code).toBe(1);
+    expect(gate.stdout).toContain('the candidate has no group_accuracy_gap:dialect for overall');
+  });
+
   it('exits 2 with the file, line and field on bad input', async () => {
     const path = writeLines('records.jsonl', [records[0], { scenario: 's', id: '9', correct: 1, confidence: 1.3 }]);
     const { code, stdout, stderr } = await cli('metrics', path, '--json');
@@ -69,7 +84,7 @@ describe('evalgate metrics', () => {
       record({ scenario: 's', id: '2' }),
       record({ scenario: 's', id: '1', ...variant, correct: 0 }),
     ]);
-    const message = `evalgate: ${path}:4: s/1 (typos) appears twice (first on line 2): one record per example\n`;
+    const message = `evalgate: ${path}:4: s/1 (typos) appears twice (first on line 2): one record per example and sample (scenario, id, perturbation, sample)\n`;
     expect(await cli('metrics', path, '--json')).toEqual({ code: 2, stdout: '', stderr: message });
     const policy = writeLines('p.json', [{ version: 1, name: 'p', checks: [{ metric: 'accuracy', min: 0 }] }]);
     expect(await cli('gate', '--policy', policy, '--candidate', path)).toEqual({ code: 2, stdout: '', stderr: message });

@@ -7,6 +7,32 @@ import { tempDir, writeLines } from './helpers/records.js';
 const FIXTURES = '__tests__/fixtures/lm-eval';
 
 describe('importing lm-evaluation-harness samples', () => {
+  it('keeps one record per document and filter for a task with repeats: lm-eval scores its own reduction of them', async () => {
+    // No real samples file of a task with `repeats` is at hand; this one follows lm-eval's format (its
+    // evaluator logs, per document and filter, `resps` as each request's K generations and one score
+    // of `filtered_resps`), shaped like gsm8k-cot-self-consistency: 4 generations, filters
+    // score-first (take_first) and maj@4 (majority_vote).
+    const generations = ['... #### 17', '... #### 18', '... #### 18', '... #### 16'];
+    const line = (filter: string, answer: string, score: number) => ({
+      doc_id: 0,
+      doc: { question: 'How many?', answer: '#### 18' },
+      target: '18',
+      arguments: { gen_args_0: { arg_0: 'Q: How many?\nA:', arg_1: { do_sample: true, temperature: 0.2 } } },
+      resps: [generations],
+      filtered_resps: [answer],
+      filter,
+      metrics: ['exact_match'],
+      exact_match: score,
+    });
+    const dir = tempDir();
+    const file = join(dir, 'samples_gsm8k-cot-self-consistency_2026-12-01T00-00-00.000000.jsonl');
+    writeFileSync(file, [line('score-first', '17', 0), line('maj@4', '18', 1)].map((entry) => JSON.stringify(entry)).join('\n'));
+    const records = await importLmEval(file);
+    expect(records.map(({ scenario, id, sample, correct, prediction }) => ({ scenario, id, sample, correct, prediction }))).toEqual([
+      { scenario: 'gsm8k-cot-self-consistency/score-first', id: '0', sample: undefined, correct: 0, prediction: '17' },
+      { scenario: 'gsm8k-cot-self-consistency/maj@4', id: '0', sample: undefined, correct: 1, prediction: '18' },
+    ]);
+  });
   it('reads a multiple-choice task with the softmax confidence of the chosen answer', async () => {
     const records = await importLmEval(`${FIXTURES}/llama-3-8b-bias-classification-2024-06-17T15-44-37.867068`);
     expect(records).toHaveLength(609);

@@ -2,7 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importPromptfoo } from '../src/importers/promptfoo.js';
-import { overallValues, tempDir } from './helpers/records.js';
+import { compareMetric } from '../src/metrics/compute.js';
+import { buildTable } from '../src/metrics/table.js';
+import { metricsOf, overallValues, tempDir } from './helpers/records.js';
 
 const FIXTURE = '__tests__/fixtures/promptfoo/eval-output.json';
 
@@ -30,7 +32,7 @@ describe('importing promptfoo results', () => {
       provider: { id: provider },
       prompt: { raw: `q${testIdx}`, label: 'p' },
       response: { output: 'x' },
-      testCase: { vars: { dialect: testIdx % 2 ? 'aae' : 'sae', other: 1 } },
+      testCase: { description: `test ${testIdx}`, vars: { dialect: testIdx % 2 ? 'aae' : 'sae', other: 1 } },
       ...extra,
     });
     const file = join(tempDir(), 'out.json');
@@ -89,5 +91,70 @@ describe('importing promptfoo results', () => {
       [0, undefined],
       [undefined, 'API error: 500'],
     ]);
+  });
+
+  it('reads the repeats of --repeat 3 as samples of one instance (a real run)', async () => {
+    // promptfoo 0.121.20 gave the 3 repeats of each of 3 tests testIdx 0-2, 3-5 and 6-8, with the
+    // same test case and no repeat number. The local server answered each prompt refund, deny, refund;
+    // the third test's calls all got HTTP 400.
+    const records = await importPromptfoo('__tests__/fixtures/promptfoo/repeat-3.json', { groupVars: ['segment'] });
+    expect(records.map((record) => [record.id, record.sample, record.correct ?? record.error?.slice(0, 13), record.groups])).toEqual([
+      ['0', 0, 1, { segment: 'business' }],
+      ['0', 1, 0, { segment: 'business' }],
+      ['0', 2, 1, { segment: 'business' }],
+      ['1', 0, 1, { segment: 'consumer' }],
+      ['1', 1, 0, { segment: 'consumer' }],
+      ['1', 2, 1, { segment: 'consumer' }],
+      ['2', 0, 'API error: 40', { segment: 'consumer' }],
+      ['2', 1, 'API error: 40', { segment: 'consumer' }],
+      ['2', 2, 'API error: 40', { segment: 'consumer' }],
+    ]);
+    // Each answered test averages its repeats: (2/3 + 2/3) / 2 over 2 examples; 3 of 9 calls failed.
+    const { overall } = metricsOf(records);
+    expect(overall.accuracy.value).toBeCloseTo(2 / 3, 15);
+    expect(overall.accuracy.n).toBe(2);
+    expect(overall.error_rate.value).toBeCloseTo(3 / 9, 15);
+  });
+
+  it('gives a test the same id with and without --repeat, so the runs pair on their tests (real runs)', async () => {
+    // repeat-1.json is the same configuration run once: ids 0, 1, 2 are its testIdx, as always.
+    const once = await importPromptfoo('__tests__/fixtures/promptfoo/repeat-1.json');
+    expect(once.map((record) => [record.id, record.sample, record.input])).toEqual([
+      ['0', undefined, 'question 0'],
+      ['1', undefined, 'question 1'],
+      ['2', undefined, 'FAIL question 2'],
+    ]);
+    const thrice = await importPromptfoo('__tests__/fixtures/promptfoo/repeat-3.json');
+    expect([...new Set(thrice.map((record) => `${record.id} ${String(record.input)}`))]).toEqual([
+      '0 question 0',
+      '1 question 1',
+      '2 FAIL question 2',
+    ]);
+    const comparison = compareMetric(buildTable(thrice), buildTable(once), 'accuracy', undefined, {
+      resamples: 0,
+      seed: 1,
+      minGroupSize: 10,
+    })!;
+    expect(comparison.shared).toBe(3);
+    // Once: both answered tests wrong (deny). Three times: 2/3 each.
+    expect(comparison.baselineValue).toBe(0);
+    expect(comparison.candidateValue).toBeCloseTo(2 / 3, 15);
+  });
+
+  it('numbers the repeats of each variable combination and prompt (a real run with two prompts and --repeat 2)', async () => {
+    // One test with question [A, B] (two combinations) and one with C, two prompts, --repeat 2:
+    // testIdx 0 A, 1 B, 2 A, 3 B, 4 C, 5 C, each for both prompts.
+    const records = await importPromptfoo('__tests__/fixtures/promptfoo/two-prompts-repeat-2.json');
+    const plain = records.filter((record) => record.scenario === 'promptfoo/{{question}}');
+    expect(plain.map((record) => [record.input, record.id, record.sample, record.prediction])).toEqual([
+      ['question A', '0', 0, 'refund'],
+      ['question B', '1', 0, 'refund'],
+      ['question A', '0', 1, 'deny'],
+      ['question B', '1', 1, 'deny'],
+      ['question C', '2', 0, 'refund'],
+      ['question C', '2', 1, 'deny'],
+    ]);
+    expect(records.filter((record) => record.scenario === 'promptfoo/Customer: {{question}}')).toHaveLength(6);
+    expect(metricsOf(records).overall.accuracy).toMatchObject({ value: 0.5, n: 6 });
   });
 });

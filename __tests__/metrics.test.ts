@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { compareMetric } from '../src/metrics/compute.js';
 import { lookupMetric, METRICS } from '../src/metrics/registry.js';
+import { buildTable } from '../src/metrics/table.js';
 import type { EvalRecord } from '../src/records/types.js';
 import { metricsOf, overallValues, record } from './helpers/records.js';
 
@@ -221,5 +223,142 @@ describe('the registry', () => {
     expect(lookupMetric('worst_group_accuracy')).toBeUndefined();
     expect(lookupMetric('accuracy:dialect')).toBeUndefined();
     expect(lookupMetric('acuracy')).toBeUndefined();
+  });
+});
+
+describe('repeated samples', () => {
+  // sample(id, k, fields): sample k of an example (one of K generations of the same prompt).
+  const sample = (id: string, k: number, fields: Partial<EvalRecord> = {}) => record({ id, sample: k, ...fields });
+  const typos = { name: 'typos', kind: 'robustness' } as const;
+  const lowercase = { name: 'lowercase', kind: 'robustness' } as const;
+  const dialect = { name: 'dialect', kind: 'fairness' } as const;
+
+  it("average an example's samples before the mean over examples", () => {
+    // i1: three samples 1, 0, 0 (mean 1/3); i2: one sample, right. (1/3 + 1) / 2 = 2/3, not 2/4.
+    const records = [
+      sample('i1', 0, { correct: 1 }),
+      sample('i1', 1, { correct: 0 }),
+      sample('i1', 2, { correct: 0 }),
+      record({ id: 'i2' }),
+    ];
+    expect(metricsOf(records).overall.accuracy).toEqual({ value: (1 / 3 + 1) / 2, ci: null, n: 2 });
+    expect(metricsOf(records).overall.accuracy.value).toBeCloseTo(0.6667, 4);
+    // A failed fourth sample is left out of the mean (i1 stays 1/3) and counts in error_rate: 1 call of 5.
+    const failed = metricsOf([...records, { scenario: 's', id: 'i1', sample: 3, error: 'timeout' }]).overall;
+    expect(failed.accuracy.value).toBeCloseTo(2 / 3, 15);
+    expect(failed.error_rate).toEqual({ value: 1 / 5, ci: null, n: 5 });
+  });
+
+  it('take the worst case over the per-example means of the samples', () => {
+    const records: EvalRecord[] = [
+      // i1: original 1, 1, 0 (2/3); typos 1, 0 and a failed call (1/2); lowercase 1; dialect 0, 1, 1 (2/3).
+      sample('i1', 0, { correct: 1 }),
+      sample('i1', 1, { correct: 1 }),
+      sample('i1', 2, { correct: 0 }),
+      sample('i1', 0, { correct: 1, perturbation: typos }),
+      sample('i1', 1, { correct: 0, perturbation: typos }),
+      { scenario: 's', id: 'i1', sample: 2, perturbation: typos, error: 'HTTP 500' },
+      record({ id: 'i1', correct: 1, perturbation: lowercase }),
+      sample('i1', 0, { correct: 0, perturbation: dialect }),
+      sample('i1', 1, { correct: 1, perturbation: dialect }),
+      sample('i1', 2, { correct: 1, perturbation: dialect }),
+      // i2: original 1, 1 (1); typos 0, 1, 1, 1 (3/4); no fairness variant.
+      sample('i2', 0),
+      sample('i2', 1),
+      ...[0, 1, 1, 1].map((correct, k) => sample('i2', k, { correct, perturbation: typos })),
+    ];
+    const { overall } = metricsOf(records);
+    // Robust: i1 min(2/3, 1/2, 1) = 1/2, i2 min(1, 3/4) = 3/4 -> 5/8. Per record it would be min 0 and 0.
+    expect(overall.accuracy_robust).toEqual({ value: 5 / 8, ci: null, n: 2 });
+    // Fair: i1 min(2/3, 2/3), i2 1 (no fairness variant) -> 5/6.
+    expect(overall.accuracy_fair.value).toBeCloseTo(5 / 6, 15);
+    expect(overall.accuracy.value).toBeCloseTo(5 / 6, 15);
+    expect(overall.error_rate).toEqual({ value: 1 / 16, ci: null, n: 16 });
+  });
+
+  it('give each example one vote in its group, and count examples against min_group_size', () => {
+    const groupSamples = (id: string, dialect: string, scores: number[]) =>
+      scores.map((correct, k) => sample(id, k, { correct, groups: { dialect } }));
+    const records = [
+      ...groupSamples('e1', 'sae', [1, 1, 1, 0]), // 3/4
+      ...groupSamples('e2', 'sae', [1]), // 1
+      ...groupSamples('e3', 'sae', [0, 0]), // 0
+      ...groupSamples('e4', 'aae', [1, 0]), // 1/2
+      ...groupSamples('e5', 'aae', [0, 0, 1]), // 1/3
+    ];
+    const { overall } = metricsOf(records, 2);
+    // sae (3/4 + 1 + 0) / 3 = 7/12 over 3 examples; aae (1/2 + 1/3) / 2 = 5/12 over 2 examples (5 records).
+    expect(overall['group_accuracy:dialect=sae'].value).toBeCloseTo(7 / 12, 15);
+    expect(overall['group_accuracy:dialect=sae'].n).toBe(3);
+    expect(overall['group_accuracy:dialect=aae']).toMatchObject({ n: 2 });
+    expect(overall['group_accuracy:dialect=aae'].value).toBeCloseTo(5 / 12, 15);
+    expect(overall['worst_group_accuracy:dialect'].value).toBeCloseTo(5 / 12, 15);
+    expect(overall['worst_group_accuracy:dialect'].n).toBe(5);
+    expect(overall['group_accuracy_gap:dialect'].value).toBeCloseTo(1 / 6, 15);
+    // min_group_size 3: aae has 2 examples (though 5 records), so one group is left: no worst group, no gap.
+    const three = metricsOf(records, 3).overall;
+    expect(three).not.toHaveProperty(['worst_group_accuracy:dialect']);
+    expect(three).not.toHaveProperty(['group_accuracy_gap:dialect']);
+  });
+
+  it('weight each calibrated sample 1/K of its example in ece and brier, and count every sample in ece_10_bin', () => {
+    const records = [
+      sample('e1', 0, { confidence: 0.9, correct: 1 }),
+      sample('e1', 1, { confidence: 0.9, correct: 0 }),
+      record({ id: 'e2', confidence: 0.25, correct: 0 }),
+      sample('e3', 0, { confidence: 0.6, correct: 1 }),
+      sample('e3', 1, { confidence: 0.8, correct: 1 }),
+      sample('e3', 2, { correct: 0 }), // no confidence: in accuracy, not in calibration
+    ];
+    const { overall } = metricsOf(records);
+    // Brier: e1 (0.01 + 0.81) / 2 = 0.41, e2 0.0625, e3 (0.16 + 0.04) / 2 = 0.1; mean over 3 examples.
+    expect(overall.brier.value).toBeCloseTo((0.41 + 0.0625 + 0.1) / 3, 15);
+    expect(overall.brier.n).toBe(3);
+    // ECE bins (weights): 0.9 -> 1 (acc 0.5, off 0.4); 0.25 -> 1 (off 0.25); 0.6 -> 1/2 (off 0.4); 0.8 -> 1/2 (off 0.2).
+    expect(overall.ece.value).toBeCloseTo((0.4 + 0.25 + 0.5 * 0.4 + 0.5 * 0.2) / 3, 15);
+    expect(overall.ece.n).toBe(3);
+    // ece_10_bin over the 5 calibrated records: one per chunk, the two 0.9 in one bin (acc 0.5):
+    // (0.25 + 0.4 + 0.2 + 2 * 0.4) / 5.
+    expect(overall.ece_10_bin.value).toBeCloseTo(1.65 / 5, 15);
+    expect(overall.ece_10_bin.n).toBe(5);
+    expect(overall['selective_acc@10'].n).toBe(5);
+    // Accuracy: e1 1/2, e2 0, e3 2/3.
+    expect(overall.accuracy).toMatchObject({ n: 3 });
+    expect(overall.accuracy.value).toBeCloseTo((1 / 2 + 0 + 2 / 3) / 3, 15);
+  });
+
+  it('count every call in error_rate, latency, tokens, cost and toxicity', () => {
+    const { overall } = metricsOf([
+      sample('e1', 0, { latency_ms: 100, output_tokens: 10, cost_usd: 0.1, toxicity: 0.9 }),
+      sample('e1', 1, { latency_ms: 200, output_tokens: 20, cost_usd: 0.2, toxicity: 0.1 }),
+      { scenario: 's', id: 'e1', sample: 2, error: 'timeout' },
+      record({ id: 'e2', latency_ms: 600, output_tokens: 30, cost_usd: 0.3, toxicity: 0 }),
+    ]);
+    expect(overall.error_rate).toEqual({ value: 1 / 4, ci: null, n: 4 });
+    expect(overall.latency_p50_ms).toEqual({ value: 200, ci: null, n: 3 });
+    expect(overall.output_tokens_mean).toEqual({ value: 20, ci: null, n: 3 });
+    expect(overall.cost_usd_total.value).toBeCloseTo(0.6, 15);
+    expect(overall.toxicity_rate).toEqual({ value: 1 / 3, ci: null, n: 3 });
+  });
+
+  it('compare runs with different numbers of samples on the instances they share, each averaging its own', () => {
+    // Candidate, three samples each: 2/3, 1, 1/3 (mean 2/3); baseline, one each: 1, 1, 1.
+    const candidate = ['i1', 'i2', 'i3'].flatMap((id, i) =>
+      [
+        [1, 1, 0],
+        [1, 1, 1],
+        [0, 0, 1],
+      ][i].map((correct, k) => sample(id, k, { correct })),
+    );
+    const baseline = ['i1', 'i2', 'i3', 'i4'].map((id) => record({ id }));
+    const comparison = compareMetric(buildTable(candidate), buildTable(baseline), 'accuracy', undefined, {
+      resamples: 200,
+      seed: 1,
+      minGroupSize: 10,
+    })!;
+    expect(comparison.shared).toBe(3);
+    expect(comparison.candidateValue).toBeCloseTo(2 / 3, 15);
+    expect(comparison.baselineValue).toBe(1);
+    expect(comparison.difference).toBeCloseTo(-1 / 3, 15);
   });
 });

@@ -54,6 +54,13 @@ describe('perturbations', () => {
     expect(swap('I gave her the refund and told her about the fee.')).toBe('I gave him the refund and told him about the fee.');
     expect(swap('We called her yesterday; we thanked her.')).toBe('We called him yesterday; we thanked him.');
     expect(swap('His card and his account')).toBe('Her card and her account');
+    // Billing messages: a possessive before a noun (or "own"), an object before a preposition, a comma or the end.
+    expect(swap('My wife said her card was charged twice.')).toBe('My husband said his card was charged twice.');
+    expect(swap('I asked her to update her card.')).toBe('I asked him to update his card.');
+    expect(swap('She paid for her own plan but nobody told her.')).toBe('He paid for his own plan but nobody told him.');
+    expect(swap('I emailed her, but her invoice is wrong. Can you refund her?')).toBe(
+      'I emailed him, but his invoice is wrong. Can you refund him?',
+    );
   });
 
   it('return nothing when the text does not change', () => {

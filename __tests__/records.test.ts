@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../src/errors.js';
+import { describeKey, exampleKey, exampleOf, parseKey } from '../src/records/key.js';
 import { readRecords } from '../src/records/read.js';
 import { recordProblem } from '../src/records/validate.js';
 import { tempDir, writeLines } from './helpers/records.js';
@@ -81,6 +82,9 @@ describe('the record contract', () => {
     [{ ...valid, groups: ['a'] }, '"groups" must be an object of attribute -> value, got ["a"]'],
     [{ ...valid, groups: { dialect: { x: 1 } } }, '"groups.dialect" must be a string, number or boolean, got {"x":1}'],
     [{ ...valid, references: [1] }, '"references" must be a string or an array of strings, got [1]'],
+    [{ ...valid, sample: -1 }, '"sample" must be an integer >= 0 (which repeated generation of the example, 0-based), got -1'],
+    [{ ...valid, sample: 1.5 }, '"sample" must be an integer >= 0 (which repeated generation of the example, 0-based), got 1.5'],
+    [{ ...valid, sample: '2' }, '"sample" must be an integer >= 0 (which repeated generation of the example, 0-based), got "2"'],
     [[1, 2], 'a record must be a JSON object, got [1,2]'],
   ])('rejects %j', (value, message) => {
     expect(recordProblem(value)).toBe(message);
@@ -91,6 +95,7 @@ describe('the record contract', () => {
       recordProblem({
         ...valid,
         perturbation: { name: 'dialect', kind: 'fairness' },
+        sample: 3,
         confidence: 0,
         groups: { dialect: 'aae', age: 30, member: true },
         latency_ms: 0,
@@ -103,6 +108,21 @@ describe('the record contract', () => {
         references: ['yes'],
       }),
     ).toBeUndefined();
-    expect(recordProblem({ ...valid, confidence: null, perturbation: null, error: null })).toBeUndefined();
+    expect(recordProblem({ ...valid, confidence: null, perturbation: null, error: null, sample: null })).toBeUndefined();
+    expect(recordProblem({ ...valid, sample: 0 })).toBeUndefined();
+  });
+});
+
+describe('example keys', () => {
+  it('carry the sample, and leave the keys of sample 0 as they were', () => {
+    const typos = { name: 'typos', kind: 'robustness' } as const;
+    expect(exampleKey(exampleOf({ scenario: 's', id: '1', perturbation: typos }))).toBe('s\u00001\u0000typos');
+    expect(exampleKey(exampleOf({ scenario: 's', id: '1', perturbation: typos, sample: 0 }))).toBe('s\u00001\u0000typos');
+    const second = exampleKey(exampleOf({ scenario: 's', id: '1', perturbation: typos, sample: 2 }));
+    expect(second).toBe('s\u00001\u0000typos\u00002');
+    expect(parseKey(second)).toEqual({ scenario: 's', id: '1', perturbation: 'typos', sample: 2 });
+    expect(describeKey(second)).toBe('s/1 (typos, sample 2)');
+    expect(describeKey(exampleKey({ scenario: 's', id: '1', sample: 1 }))).toBe('s/1 (sample 1)');
+    expect(parseKey(exampleKey({ scenario: 's', id: '1', sample: 1 }))).toEqual({ scenario: 's', id: '1', sample: 1 });
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runProcess } from './helpers/run.js';
 import { tempDir } from './helpers/records.js';
@@ -6,8 +7,8 @@ import { tempDir } from './helpers/records.js';
 /*
  * The metric engine against an independent implementation: __tests__/reference/ holds a plain Python
  * version of the metric definitions, written separately from the TypeScript one, and a seeded generator
- * of a few thousand records with every feature (scenarios, groups, perturbations, errors, ties, partial
- * credit). The bundled CLI must agree with it to 1e-9 on every metric of every scope.
+ * of a few thousand records with every feature (scenarios, groups, perturbations, repeated samples,
+ * errors, ties, partial credit). The bundled CLI must agree with it to 1e-9 on every metric of every scope.
  */
 
 type Report = Record<'overall', Record<string, { value: number; n: number }>> & {
@@ -45,6 +46,8 @@ describe('agreement with an independent reference implementation', () => {
   ])('seed %i, %i records, min group size %i', async (seed, count, minGroupSize) => {
     const path = join(tempDir(), 'held-out.jsonl');
     await python('__tests__/reference/generate_records.py', String(seed), String(count), path);
+    // Some instances were asked two or three times: their records carry "sample".
+    expect(readFileSync(path, 'utf8')).toContain('"sample": 2');
     const reference = JSON.parse(await python('__tests__/reference/metrics_reference.py', path, '--min-group-size', String(minGroupSize)));
     const result = await runProcess(process.execPath, [
       'dist/cli.js',

@@ -28,13 +28,24 @@ function dataset(random: Random): EvalRecord[] {
     };
     // Few distinct confidences, so that ties and bin boundaries matter.
     const confidence = () => pick([0, 0.1, 0.25, 0.5, 0.5, 0.75, 0.9, 1]);
-    if (random.nextFloat() < 0.05) records.push({ scenario, id, error: 'timeout' });
-    else records.push({ ...base, correct: pick([0, 1, 1, 0.5]), confidence: confidence() });
+    // A third of the examples have two or three samples (repeated generations), some failed, some without a confidence.
+    const samples = () => (random.nextFloat() < 0.33 ? 2 + random.nextBelow(2) : 1);
+    const sampled = (k: number, count: number) => (count > 1 ? { sample: k } : {});
+    for (let k = 0, count = samples(); k < count; k++) {
+      if (random.nextFloat() < 0.05) records.push({ scenario, id, error: 'timeout', ...sampled(k, count) });
+      else {
+        const confident = random.nextFloat() < 0.9 ? { confidence: confidence() } : {};
+        records.push({ ...base, correct: pick([0, 1, 1, 0.5]), ...confident, ...sampled(k, count) });
+      }
+    }
     for (const perturbation of [
       { name: 'typos', kind: 'robustness' as const },
       { name: 'dialect', kind: 'fairness' as const },
     ]) {
-      if (random.nextFloat() < 0.6) records.push({ ...base, perturbation, correct: pick([0, 1]), confidence: confidence() });
+      if (random.nextFloat() >= 0.6) continue;
+      for (let k = 0, count = samples(); k < count; k++) {
+        records.push({ ...base, perturbation, correct: pick([0, 1]), confidence: confidence(), ...sampled(k, count) });
+      }
     }
   }
   return records;

@@ -25225,15 +25225,18 @@ function selectiveAccuracy({ instance, payload: correct }, weights, harmonic) {
 // src/metrics/sums.ts
 var SlotsBuilder = class {
   // While building, each slot is one growing array of (instance, value) pairs: a single array type
-  // keeps the hot add() monomorphic.
+  // keeps the hot add() monomorphic. Shares other than 1 go to a second array, made on the first.
   pairs = [];
   lengths = [];
+  shares = [];
   newSlot() {
     this.pairs.push(new Float64Array(64));
     this.lengths.push(0);
+    this.shares.push(void 0);
     return this.pairs.length - 1;
   }
-  add(slot, instance, value) {
+  /** Adds an entry; `share` is the part of its instance's weight it carries (1/K for one of K samples of an example). */
+  add(slot, instance, value, share = 1) {
     let pairs = this.pairs[slot];
     const length = this.lengths[slot];
     if (length + 2 > pairs.length) {
@@ -25244,21 +25247,37 @@ var SlotsBuilder = class {
     pairs[length] = instance;
     pairs[length + 1] = value;
     this.lengths[slot] = length + 2;
+    if (share !== 1 || this.shares[slot] !== void 0) this.addShare(slot, length / 2, share);
   }
-  /** How many entries the slot has: the records (or instances) its metric rests on. */
+  addShare(slot, entry, share) {
+    let shares = this.shares[slot];
+    if (shares === void 0 || entry >= shares.length) {
+      const grown = new Float64Array(Math.max(64, 2 * (entry + 1))).fill(1);
+      if (shares) grown.set(shares);
+      this.shares[slot] = shares = grown;
+    }
+    shares[entry] = share;
+  }
+  /** What the slot's metric rests on: its entries, each counting its share (K samples of an example count as one). */
   count(slot) {
-    return this.lengths[slot] / 2;
+    const entries = this.lengths[slot] / 2;
+    const shares = this.shares[slot];
+    if (shares === void 0) return entries;
+    let total = 0;
+    for (let entry = 0; entry < entries; entry++) total += shares[entry];
+    return Math.round(total);
   }
   build() {
     return this.pairs.map((pairs, slot) => {
-      const entries = this.count(slot);
+      const entries = this.lengths[slot] / 2;
       const instance = new Int32Array(entries);
       const value = new Float64Array(entries);
       for (let entry = 0; entry < entries; entry++) {
         instance[entry] = pairs[2 * entry];
         value[entry] = pairs[2 * entry + 1];
       }
-      return { instance, value };
+      const shares = this.shares[slot];
+      return shares === void 0 ? { instance, value } : { instance, value, share: shares.slice(0, entries) };
     });
   }
 };
@@ -25266,7 +25285,11 @@ function sumSlots(slots, weights) {
   const numerator = new Float64Array(slots.length);
   const denominator = new Float64Array(slots.length);
   for (let index = 0; index < slots.length; index++) {
-    const { instance, value } = slots[index];
+    const { instance, value, share } = slots[index];
+    if (share !== void 0) {
+      sumShared(instance, value, share, weights, numerator, denominator, index);
+      continue;
+    }
     let numeratorEven = 0;
     let numeratorOdd = 0;
     let denominatorEven = 0;
@@ -25290,31 +25313,52 @@ function sumSlots(slots, weights) {
   }
   return { numerator, denominator };
 }
+function sumShared(instance, value, share, weights, numerator, denominator, slot) {
+  let numeratorSum = 0;
+  let denominatorSum = 0;
+  for (let entry = 0; entry < instance.length; entry++) {
+    const weight = weights[instance[entry]] * share[entry];
+    numeratorSum += weight * value[entry];
+    denominatorSum += weight;
+  }
+  numerator[slot] = numeratorSum;
+  denominator[slot] = denominatorSum;
+}
 
 // src/records/key.ts
 var SEPARATOR = "\0";
 function instanceKey(scenario, id) {
   return `${scenario}${SEPARATOR}${id}`;
 }
-function exampleKey({ scenario, id, perturbation }) {
-  return `${instanceKey(scenario, id)}${SEPARATOR}${perturbation ?? ""}`;
+function exampleKey({ scenario, id, perturbation, sample }) {
+  return `${instanceKey(scenario, id)}${SEPARATOR}${perturbation ?? ""}${sample ? `${SEPARATOR}${sample}` : ""}`;
 }
 function exampleOf(record2) {
-  return { scenario: record2.scenario, id: record2.id, ...record2.perturbation ? { perturbation: record2.perturbation.name } : {} };
+  return {
+    scenario: record2.scenario,
+    id: record2.id,
+    ...record2.perturbation ? { perturbation: record2.perturbation.name } : {},
+    ...record2.sample ? { sample: record2.sample } : {}
+  };
 }
 function parseKey(key) {
-  const [scenario, id, perturbation] = key.split(SEPARATOR);
-  return { scenario, id, ...perturbation ? { perturbation } : {} };
+  const [scenario, id, perturbation, sample] = key.split(SEPARATOR);
+  return { scenario, id, ...perturbation ? { perturbation } : {}, ...sample ? { sample: Number(sample) } : {} };
 }
 function describeKey(key) {
-  const { scenario, id, perturbation } = parseKey(key);
-  return `${scenario}/${id}${perturbation ? ` (${perturbation})` : ""}`;
+  const { scenario, id, perturbation, sample } = parseKey(key);
+  const details = [perturbation, sample && `sample ${sample}`].filter(Boolean);
+  return `${scenario}/${id}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
+}
+function duplicateExample(file2, line, key, earlier) {
+  return new InputError(
+    file2,
+    line,
+    `${describeKey(key)} appears twice (first on line ${earlier}): one record per example and sample (scenario, id, perturbation, sample)`
+  );
 }
 
-// src/metrics/table.ts
-var KIND_ORIGINAL = 0;
-var KIND_ROBUSTNESS = 1;
-var KIND_FAIRNESS = 2;
+// src/metrics/columns.ts
 var GrowableColumn = class {
   constructor(make, fill) {
     this.make = make;
@@ -25332,12 +25376,13 @@ var GrowableColumn = class {
     grown.set(this.data);
     this.data = grown;
   }
-  get(index) {
-    return index < this.data.length ? this.data[index] : this.fill;
-  }
   set(index, value) {
     this.reserve(index + 1);
     this.data[index] = value;
+  }
+  /** The value at `index`, the fill value where nothing was set yet. */
+  get(index) {
+    return index < this.data.length ? this.data[index] : this.fill;
   }
   /** A copy of the first `length` entries; a column that started late reads as its fill value before that. */
   trimmed(length) {
@@ -25348,6 +25393,82 @@ var GrowableColumn = class {
 var float64 = (size) => new Float64Array(size);
 var int32 = (size) => new Int32Array(size);
 var uint8 = (size) => new Uint8Array(size);
+
+// src/metrics/examples.ts
+var ExampleIndex = class {
+  /** Perturbation names, numbered from 1 (0 is the original). */
+  perturbationNumber = /* @__PURE__ */ new Map();
+  /** Per instance: its newest example; per example: the one before it of the same instance, and its perturbation. */
+  newestExample = new GrowableColumn(int32, -1);
+  previousExample = new GrowableColumn(int32, -1);
+  perturbationOf = new GrowableColumn(int32, 0);
+  /** Per example: its newest row; per row: the row before it of the same example, its line and its sample. */
+  newestRow = new GrowableColumn(int32, -1);
+  previousRow = new GrowableColumn(int32, -1);
+  lineOf = new GrowableColumn(int32, 0);
+  sampleOf = new GrowableColumn(float64, 0);
+  count = 0;
+  /** Whether some example has more than one record (sample). */
+  repeated = false;
+  /** The example of an instance's original (`perturbation` undefined) or of one of its perturbations, numbered if new. */
+  exampleOf(instance, perturbation) {
+    let wanted = 0;
+    if (perturbation !== void 0) {
+      wanted = this.perturbationNumber.get(perturbation) ?? this.perturbationNumber.size + 1;
+      if (wanted > this.perturbationNumber.size) this.perturbationNumber.set(perturbation, wanted);
+    }
+    for (let example2 = this.newestExample.get(instance); example2 >= 0; example2 = this.previousExample.get(example2)) {
+      if (this.perturbationOf.get(example2) === wanted) return example2;
+    }
+    const example = this.count++;
+    this.previousExample.set(example, this.newestExample.get(instance));
+    this.perturbationOf.set(example, wanted);
+    this.newestExample.set(instance, example);
+    return example;
+  }
+  /** The line of the record of this sample of the example, if there is one already. */
+  lineOfSample(example, sample) {
+    for (let row = this.newestRow.get(example); row >= 0; row = this.previousRow.get(row)) {
+      if (this.sampleOf.get(row) === sample) return this.lineOf.get(row);
+    }
+    return void 0;
+  }
+  /** Records that `row` (from `line` of its file) is this sample of the example. */
+  addRow(row, example, sample, line) {
+    const before = this.newestRow.get(example);
+    if (before >= 0) {
+      this.repeated = true;
+      this.previousRow.set(row, before);
+    }
+    this.newestRow.set(example, row);
+    this.lineOf.set(row, line);
+    if (sample !== 0) this.sampleOf.set(row, sample);
+  }
+  /** For a table with repeated samples: each row's example, and per example its answered samples and their mean `correct`. */
+  repeatedSamples(size, failed, correct, confidence) {
+    const exampleOf2 = new Int32Array(size);
+    for (let example = 0; example < this.count; example++) {
+      for (let row = this.newestRow.get(example); row >= 0; row = this.previousRow.get(row)) exampleOf2[row] = example;
+    }
+    const answered = new Int32Array(this.count);
+    const calibrated = new Int32Array(this.count);
+    const meanCorrect = new Float64Array(this.count);
+    for (let row = 0; row < size; row++) {
+      if (failed[row] === 1) continue;
+      const example = exampleOf2[row];
+      answered[example]++;
+      meanCorrect[example] += correct[row];
+      if (!Number.isNaN(confidence[row])) calibrated[example]++;
+    }
+    for (let example = 0; example < this.count; example++) meanCorrect[example] /= answered[example];
+    return { exampleOf: exampleOf2, answered, calibrated, meanCorrect };
+  }
+};
+
+// src/metrics/table.ts
+var KIND_ORIGINAL = 0;
+var KIND_ROBUSTNESS = 1;
+var KIND_FAIRNESS = 2;
 var optionalNumber = (value) => typeof value === "number" ? value : NaN;
 var RecordTableBuilder = class {
   size = 0;
@@ -25366,20 +25487,11 @@ var RecordTableBuilder = class {
   costUsd = new GrowableColumn(float64, NaN);
   toxicity = new GrowableColumn(float64, NaN);
   groupColumns = /* @__PURE__ */ new Map();
-  /*
-   * One record per example: each perturbation name gets a number (0 the original), each instance a
-   * bit mask of the numbers seen (names past the 31st in a set), and each row its name and line, read
-   * only to name the first record of a duplicate.
-   */
-  perturbationNumbers = /* @__PURE__ */ new Map([["", 0]]);
-  seenMask = new GrowableColumn(int32, 0);
-  seenBeyondMask = /* @__PURE__ */ new Set();
-  exampleOf = new GrowableColumn(int32, 0);
-  lineOf = new GrowableColumn(int32, 0);
+  examples = new ExampleIndex();
   /**
-   * Adds a record (from `line` of its file). Returns the line of an earlier record of the same example
-   * (scenario, id, perturbation), which the record then does not replace: a duplicate is the caller's
-   * error to report.
+   * Adds a record (from `line` of its file). Returns the line of an earlier record of the same sample of
+   * the same example (scenario, id, perturbation, sample), which the record then does not replace: a
+   * duplicate is the caller's error to report.
    */
   add(record2, line = this.size + 1) {
     let scenario = this.scenarioIndex.get(record2.scenario);
@@ -25395,11 +25507,12 @@ var RecordTableBuilder = class {
       ids.set(record2.id, instance);
       this.instanceKeys.push(instanceKey(record2.scenario, record2.id));
     }
-    const example = this.perturbationNumber(record2.perturbation?.name);
-    if (this.seen(instance, example)) return this.lineOfExample(instance, example);
+    const example = this.examples.exampleOf(instance, record2.perturbation?.name);
+    const sample = record2.sample ?? 0;
+    const earlier = this.examples.lineOfSample(example, sample);
+    if (earlier !== void 0) return earlier;
     const row = this.size++;
-    this.exampleOf.set(row, example);
-    this.lineOf.set(row, line);
+    this.examples.addRow(row, example, sample, line);
     this.scenarioOf.set(row, scenario);
     this.instanceOf.set(row, instance);
     const perturbation = record2.perturbation;
@@ -25433,38 +25546,15 @@ var RecordTableBuilder = class {
     }
     return void 0;
   }
-  perturbationNumber(name) {
-    if (name === void 0) return 0;
-    let number4 = this.perturbationNumbers.get(name);
-    if (number4 === void 0) this.perturbationNumbers.set(name, number4 = this.perturbationNumbers.size);
-    return number4;
-  }
-  /** Whether the instance already has this example; marks it seen if not. */
-  seen(instance, example) {
-    if (example >= 31) {
-      const key = `${instance}:${example}`;
-      if (this.seenBeyondMask.has(key)) return true;
-      this.seenBeyondMask.add(key);
-      return false;
-    }
-    const mask = this.seenMask.get(instance);
-    if (mask & 1 << example) return true;
-    this.seenMask.set(instance, mask | 1 << example);
-    return false;
-  }
-  /** The line of the record already added for an example (a pass over the rows: only on a duplicate). */
-  lineOfExample(instance, example) {
-    for (let row = 0; row < this.size; row++) {
-      if (this.instanceOf.get(row) === instance && this.exampleOf.get(row) === example) return this.lineOf.get(row);
-    }
-    return 0;
-  }
   build() {
     const size = this.size;
     const groups = /* @__PURE__ */ new Map();
     for (const [attribute, column] of this.groupColumns) {
       groups.set(attribute, { values: [...column.values.keys()], valueOf: column.valueOf.trimmed(size) });
     }
+    const failed = this.failed.trimmed(size);
+    const correct = this.correct.trimmed(size);
+    const confidence = this.confidence.trimmed(size);
     return {
       size,
       scenarios: [...this.scenarioIndex.keys()],
@@ -25472,14 +25562,15 @@ var RecordTableBuilder = class {
       scenarioOf: this.scenarioOf.trimmed(size),
       instanceOf: this.instanceOf.trimmed(size),
       kind: this.kind.trimmed(size),
-      failed: this.failed.trimmed(size),
-      correct: this.correct.trimmed(size),
-      confidence: this.confidence.trimmed(size),
+      failed,
+      correct,
+      confidence,
       latencyMs: this.latencyMs.trimmed(size),
       outputTokens: this.outputTokens.trimmed(size),
       costUsd: this.costUsd.trimmed(size),
       toxicity: this.toxicity.trimmed(size),
       groups,
+      ...this.examples.repeated ? { samples: this.examples.repeatedSamples(size, failed, correct, confidence) } : {},
       orderings: /* @__PURE__ */ new Map()
     };
   }
@@ -25519,6 +25610,7 @@ function collectScope(table, scope2) {
   const { worstOriginal, worstRobust, worstFair, calibrationRows, calibrationInstances, latencyRows, latencyInstances } = collected;
   const groupColumns = [...table.groups.values()].map((column) => column.valueOf);
   const { failed, kind, correct: correctOf2, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
+  const samples = table.samples;
   for (let index = 0; index < scope2.rows.length; index++) {
     const row = scope2.rows[index];
     const instance = scope2.instanceOfRow[index];
@@ -25527,17 +25619,21 @@ function collectScope(table, scope2) {
     if (rowFailed) continue;
     const rowKind = kind[row];
     const correct = correctOf2[row];
-    if (rowKind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], correct);
-    else if (rowKind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], correct);
+    const example = samples ? samples.exampleOf[row] : -1;
+    const exampleCorrect = samples ? samples.meanCorrect[example] : correct;
+    if (rowKind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], exampleCorrect);
+    else if (rowKind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], exampleCorrect);
     else {
-      worstOriginal[instance] = Math.min(worstOriginal[instance], correct);
-      sums.add(accuracy, instance, correct);
+      worstOriginal[instance] = Math.min(worstOriginal[instance], exampleCorrect);
+      const share = samples ? 1 / samples.answered[example] : 1;
+      sums.add(accuracy, instance, correct, share);
       const confidence = confidenceOf[row];
       if (!Number.isNaN(confidence)) {
-        sums.add(brier, instance, (confidence - correct) ** 2);
+        const calibratedShare = samples ? 1 / samples.calibrated[example] : 1;
+        sums.add(brier, instance, (confidence - correct) ** 2, calibratedShare);
         const bin = Math.min(Math.floor(confidence * 10), ECE_BINS - 1);
-        sums.add(eceCorrect[bin], instance, correct);
-        sums.add(eceConfidence[bin], instance, confidence);
+        sums.add(eceCorrect[bin], instance, correct, calibratedShare);
+        sums.add(eceConfidence[bin], instance, confidence, calibratedShare);
         calibrationRows.push(row);
         calibrationInstances.push(instance);
       }
@@ -25549,7 +25645,7 @@ function collectScope(table, scope2) {
           group.slotOf[value] = sums.newSlot();
           group.seen.push(value);
         }
-        sums.add(group.slotOf[value], instance, correct);
+        sums.add(group.slotOf[value], instance, correct, share);
       }
     }
     if (!Number.isNaN(latencyMs[row])) {
@@ -25696,7 +25792,8 @@ function addCalibration(table, { collected, derived: derived2, statistics, addRa
   const binConfidence = new Float64Array(ECE_BINS);
   derived2.push({
     metric: "ece",
-    n: calibrated,
+    n: collected.sums.count(brier),
+    // calibrated examples (records without repeated samples)
     derive: ({ numerator, denominator }) => {
       for (let bin = 0; bin < ECE_BINS; bin++) {
         binWeight[bin] = denominator[eceCorrect[bin]];
@@ -46953,6 +47050,10 @@ function identityProblem(record2) {
       return `"${field}" is required and must be a non-empty string, got ${show(text)}`;
     }
   }
+  const sample = record2.sample;
+  if (!absent(sample) && !(Number.isSafeInteger(sample) && sample >= 0)) {
+    return `"sample" must be an integer >= 0 (which repeated generation of the example, 0-based), got ${show(sample)}`;
+  }
   const perturbation = record2.perturbation;
   if (absent(perturbation)) return void 0;
   if (typeof perturbation !== "object" || Array.isArray(perturbation)) {
@@ -47074,24 +47175,13 @@ async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty 
   }
   return count2;
 }
-async function readRecords(path2) {
-  const records = [];
-  await forEachRecord(path2, (record2) => records.push(record2));
-  return records;
-}
 
 // src/runs/records.ts
 async function loadRecordTable(path2) {
   const builder = new RecordTableBuilder();
   await forEachRecord(path2, (record2, line) => {
     const earlier = builder.add(record2, line);
-    if (earlier !== void 0) {
-      throw new InputError(
-        path2,
-        line,
-        `${describeKey(exampleKey(exampleOf(record2)))} appears twice (first on line ${earlier}): one record per example`
-      );
-    }
+    if (earlier !== void 0) throw duplicateExample(path2, line, exampleKey(exampleOf(record2)), earlier);
   });
   return builder.build();
 }
@@ -47783,6 +47873,24 @@ var metricsImporter = {
 // src/importers/promptfoo.ts
 var providerOf = (result) => typeof result.provider === "string" ? result.provider : result.provider?.id ?? "unknown";
 var FAILURE_REASON_ERROR = 2;
+function placement(results) {
+  const plain = (result, index) => ({ id: String(result.testIdx ?? index) });
+  if (results.some((result) => typeof result.testIdx !== "number" || result.testCase === void 0)) return plain;
+  const testCaseOf = (result) => JSON.stringify(result.testCase);
+  const repeatsOf = /* @__PURE__ */ new Map();
+  for (const result of [...results].sort((a, b) => a.testIdx - b.testIdx)) {
+    const testIdx = repeatsOf.get(testCaseOf(result)) ?? [];
+    if (testIdx.at(-1) !== result.testIdx) testIdx.push(result.testIdx);
+    repeatsOf.set(testCaseOf(result), testIdx);
+  }
+  if ([...repeatsOf.values()].every((testIdx) => testIdx.length === 1)) return plain;
+  const position = new Map([...repeatsOf.keys()].map((testCase, index) => [testCase, index]));
+  return (result) => {
+    const testCase = testCaseOf(result);
+    const repeats = repeatsOf.get(testCase);
+    return { id: String(position.get(testCase)), ...repeats.length > 1 ? { sample: repeats.indexOf(result.testIdx) } : {} };
+  };
+}
 function callErrorOf(result) {
   const error62 = result.error ?? result.response?.error;
   if (result.failureReason !== void 0) return result.failureReason === FAILURE_REASON_ERROR ? String(error62 || "error") : void 0;
@@ -47813,12 +47921,13 @@ async function importPromptfoo(file2, options = {}) {
     );
   }
   const prompts = new Set(results.map((result) => result.prompt?.label ?? ""));
+  const place = placement(results);
   return results.filter((result) => providerOf(result) === provider).map((result, index) => {
     const vars = varsOf(result);
     const label = result.prompt?.label ?? "";
     const record2 = {
       scenario: prompts.size > 1 ? `promptfoo/${label}` : "promptfoo",
-      id: String(result.testIdx ?? index),
+      ...place(result, index),
       input: result.prompt?.raw
     };
     const error62 = callErrorOf(result);
@@ -47905,9 +48014,10 @@ async function mergeShards(files, expected) {
   const unexpected = [...byKey.keys()].filter((key) => !wanted.has(key));
   if (missing.length > 0 || unexpected.length > 0) {
     const list = (keys) => keys.slice(0, 5).map(describeKey).join(", ") + (keys.length > 5 ? `, and ${keys.length - 5} more` : "");
+    const samplesHint = unexpected.some((key) => parseKey(key).sample) ? ": give merge the --samples the shards ran with" : "";
     const problems = [
       missing.length > 0 && `${missing.length} examples of the suite are in no shard (${list(missing)})`,
-      unexpected.length > 0 && `${unexpected.length} records are not in the suite (${list(unexpected)})`
+      unexpected.length > 0 && `${unexpected.length} records are not in the suite (${list(unexpected)})${samplesHint}`
     ];
     throw new InputError(files.join(", "), void 0, problems.filter(Boolean).join("; "));
   }
@@ -48270,8 +48380,22 @@ function messagesFor(scenario, instance, input2) {
 function shardOf(scenario, id, count2) {
   return deriveSeed(0, instanceKey(scenario, id)) % count2 + 1;
 }
-function workItems(loaded, shard) {
-  const items = [];
+function repeated(items, samples) {
+  if (samples === 1) return items;
+  return items.flatMap((item) => {
+    const { scenario, id, ...rest } = item.base;
+    return Array.from({ length: samples }, (_, sample) => ({
+      ...item,
+      request: sample === 0 ? item.request : { ...item.request, sample },
+      base: { scenario, id, sample, ...rest }
+    }));
+  });
+}
+function workItems(loaded, shard, samples = 1) {
+  return examples(loaded, shard).flatMap((items) => repeated(items, samples));
+}
+function examples(loaded, shard) {
+  const instances = [];
   loaded.suite.scenarios.forEach((scenario, scenarioIndex) => {
     const settings = { ...loaded.suite.generation, ...scenario.generation };
     for (const instance of loaded.instances.get(scenario.name)) {
@@ -48281,6 +48405,8 @@ function workItems(loaded, shard) {
         id: instance.id,
         ...instance.groups ? { groups: instance.groups } : {}
       };
+      const items = [];
+      instances.push(items);
       items.push({
         request: { scenario: scenario.name, id: instance.id, messages: messagesFor(scenario, instance, instance.input), settings },
         base: { ...base, input: instance.input ?? instance.messages, references: instance.references },
@@ -48309,16 +48435,16 @@ function workItems(loaded, shard) {
       }
     }
   });
-  return items;
+  return instances;
 }
-function exampleKeys(loaded) {
-  return workItems(loaded).map(({ request: request2 }) => exampleKey(request2));
+function exampleKeys(loaded, samples = 1) {
+  return workItems(loaded, void 0, samples).map(({ request: request2 }) => exampleKey(request2));
 }
 
 // src/cli/commands/merge.ts
 function registerMerge(program2, { io }) {
-  program2.command("merge").description("Combine the records of shards (evalgate run --shard) into one file; refuse duplicates, and with --suite gaps.").argument("<shards...>", "records files of the shards").requiredOption("--out <file>", "merged records file").option("--suite <file>", "the suite the shards ran: every example must be in exactly one shard").action(async (files, flags) => {
-    const expected = flags.suite ? exampleKeys(await loadSuite(flags.suite)) : void 0;
+  program2.command("merge").description("Combine the records of shards (evalgate run --shard) into one file; refuse duplicates, and with --suite gaps.").argument("<shards...>", "records files of the shards").requiredOption("--out <file>", "merged records file").option("--suite <file>", "the suite the shards ran: every example must be in exactly one shard").option("--samples <k>", "with --suite: the shards ran with --samples k, so every example has k samples", integerOption(1, 1e4), 1).action(async (files, flags) => {
+    const expected = flags.suite ? exampleKeys(await loadSuite(flags.suite), flags.samples) : void 0;
     const records = await mergeShards(files, expected);
     await writeRecords(flags.out, records);
     io.stderr(`evalgate: ${count(records.length, "record")} from ${count(files.length, "shard")} to ${flags.out}
@@ -48476,9 +48602,10 @@ var CompletionCache = class {
     this.directory = directory;
   }
   directory;
-  /** What identifies a completion: requests with the same key get the same completion. */
+  /** What identifies a completion: requests with the same key get the same completion (each sample its own). */
   keyOf(adapter, request2) {
-    return createHash2("sha256").update(JSON.stringify({ adapter: adapter.id, messages: request2.messages, settings: request2.settings })).digest("hex");
+    const { messages, settings, sample } = request2;
+    return createHash2("sha256").update(JSON.stringify({ adapter: adapter.id, messages, settings, ...sample ? { sample } : {} })).digest("hex");
   }
   path(adapter, request2) {
     const key = this.keyOf(adapter, request2);
@@ -48834,9 +48961,12 @@ function retryAfterMs(headers) {
 // src/runner/models/replay.ts
 async function replayAdapter(file2) {
   const stored = /* @__PURE__ */ new Map();
-  for (const record2 of await readRecords(file2)) {
-    stored.set(exampleKey(exampleOf(record2)), { prediction: record2.prediction, error: record2.error, record: record2 });
-  }
+  await forEachRecord(file2, (record2, line) => {
+    const key = exampleKey(exampleOf(record2));
+    const earlier = stored.get(key);
+    if (earlier) throw duplicateExample(file2, line, key, earlier.line);
+    stored.set(key, { prediction: record2.prediction, error: record2.error, record: record2, line });
+  });
   return {
     id: `replay:${file2}`,
     model: file2,
@@ -49006,7 +49136,7 @@ function completedRecord(item, { completion, latencyMs }, scenario, price, toxic
   return record2;
 }
 async function runSuite(loaded, adapter, options) {
-  const items = workItems(loaded, options.shard);
+  const items = workItems(loaded, options.shard, options.samples);
   const records = new Array(items.length);
   const stats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0 };
   const runStarted = performance.now();
@@ -49128,6 +49258,7 @@ async function runCommand(flags, { io }) {
       cache: flags.cache ? new CompletionCache(flags.cacheDir) : void 0,
       toxicity,
       shard: flags.shard,
+      samples: flags.samples,
       onProgress: progressReporter(io.stderr, io.interactive === true),
       onWarning: (message) => io.stderr(`evalgate: warning: ${message}
 `)
@@ -49141,7 +49272,7 @@ async function runCommand(flags, { io }) {
   }
 }
 function registerRun(program2, context) {
-  program2.command("run").description("Run an evaluation suite against a model and write one record per example (JSON Lines).").requiredOption("--suite <file>", "suite file (YAML or JSON)").requiredOption("--model <spec>", 'openai:MODEL | command:"CMD ARGS" | replay:RECORDS.jsonl').option("--base-url <url>", "OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)").requiredOption("--out <file>", "records file to write").option("--concurrency <n>", "requests in flight", integerOption(1, 1024), DEFAULT_RUN_OPTIONS.concurrency).option("--rpm <n>", "at most this many requests started per minute", integerOption(1, 1e6)).option("--timeout <ms>", "per-request time-out in milliseconds", integerOption(1, 36e5), DEFAULT_RUN_OPTIONS.timeoutMs).option("--retries <n>", "retries of a failed call (429, 5xx, network, time-out)", integerOption(0, 20), DEFAULT_RUN_OPTIONS.retries).option("--cache-dir <dir>", "completion cache directory", ".evalgate/completions").option("--no-cache", "ask the model even for cached completions").option("--shard <i/n>", "run only shard i of n (1-based); an instance and its variants stay together", shardOption).option("--toxicity-command <cmd>", "score toxicity with this program (JSON Lines) instead of the built-in word list").action((flags) => runCommand(flags, context));
+  program2.command("run").description("Run an evaluation suite against a model and write one record per example (JSON Lines).").requiredOption("--suite <file>", "suite file (YAML or JSON)").requiredOption("--model <spec>", 'openai:MODEL | command:"CMD ARGS" | replay:RECORDS.jsonl').option("--base-url <url>", "OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)").requiredOption("--out <file>", "records file to write").option("--concurrency <n>", "requests in flight", integerOption(1, 1024), DEFAULT_RUN_OPTIONS.concurrency).option("--rpm <n>", "at most this many requests started per minute", integerOption(1, 1e6)).option("--timeout <ms>", "per-request time-out in milliseconds", integerOption(1, 36e5), DEFAULT_RUN_OPTIONS.timeoutMs).option("--retries <n>", "retries of a failed call (429, 5xx, network, time-out)", integerOption(0, 20), DEFAULT_RUN_OPTIONS.retries).option("--cache-dir <dir>", "completion cache directory", ".evalgate/completions").option("--no-cache", "ask the model even for cached completions").option("--shard <i/n>", "run only shard i of n (1-based); an instance and its variants stay together", shardOption).option("--samples <k>", 'ask every example k times (temperature > 0); records carry "sample" 0..k-1', integerOption(1, 1e4), 1).option("--toxicity-command <cmd>", "score toxicity with this program (JSON Lines) instead of the built-in word list").action((flags) => runCommand(flags, context));
 }
 
 // src/cli/commands/schema.ts

@@ -155,26 +155,39 @@ def main(argv):
         else:
             perts = [x for x in PERTURBATIONS if rng.random() < 0.6]
 
-        rng.random()  # once drew a duplicate original: one record per example now (the draw keeps the stream)
-        n_originals = 1
+        # Repeated samples: about one instance in eight was asked two or three times (every example of
+        # it: the original and each variant), sample 0 written with or without its "sample" field. The
+        # samples of an example share its groups. The rest was asked once.
+        n_samples = rng.choice([2, 3]) if rng.random() < 0.12 else 1
+
+        def with_samples(make_one, failed=False):
+            first = None
+            for sample in range(n_samples):
+                r = make_one()
+                if first is None:
+                    first = r
+                elif "groups" in first:
+                    r["groups"] = first["groups"]
+                else:
+                    r.pop("groups", None)
+                if n_samples > 1 and (sample > 0 or rng.random() < 0.5):
+                    r["sample"] = sample
+                if failed or (case is None and rng.random() < 0.03):
+                    r = make_error(r, rng)
+                records.append(r)
+            return first
+
         has_original = case != "orphan_pert_only" and rng.random() > 0.02
         orig_correct = None
         if has_original:
-            for _ in range(n_originals):
-                o = make_record(rng, scenario, iid, p, None)
-                orig_correct = o["correct"]
-                if case == "err_orig_with_ok_perts" or (case is None and rng.random() < 0.03):
-                    o = make_error(o, rng)
-                records.append(o)
+            first = with_samples(lambda: make_record(rng, scenario, iid, p, None),
+                                 failed=case == "err_orig_with_ok_perts")
+            orig_correct = first["correct"]
         if case == "orphan_pert_only" and not perts:
             perts = [PERTURBATIONS[0]]
         for pert in perts:
-            pr = make_record(rng, scenario, iid, p, pert, orig_correct)
-            if case == "err_pert" and pert is perts[0]:
-                pr = make_error(pr, rng)
-            elif case is None and rng.random() < 0.03:
-                pr = make_error(pr, rng)
-            records.append(pr)
+            with_samples(lambda: make_record(rng, scenario, iid, p, pert, orig_correct),
+                         failed=case == "err_pert" and pert is perts[0])
 
     rng.shuffle(records)
     with open(out_path, "w") as f:

@@ -7,6 +7,11 @@ Prints one JSON object:
   {"overall": {metric: {"value": x, "n": k}, ...},
    "scenarios": {scenario: {metric: {"value": x, "n": k}, ...}, ...}}
 
+Repeated samples: records of one example (scenario, id, perturbation) with different "sample" are
+generations of the same prompt. Accuracy, group accuracy, the worst cases, ece and brier average an
+example's samples first (each answered sample weighs 1/K of its example); every other metric counts
+every record, as it does without samples.
+
 Standard library only; written for clarity, not speed.
 """
 import bisect
@@ -46,45 +51,46 @@ def put(out, name, value, n):
 
 # ---------------------------------------------------------------- metrics
 
+def example_of(r):
+    name = None if is_original(r) else r["perturbation"]["name"]
+    return (r["scenario"], r["id"], name)
+
+
+def answered_by_example(records):
+    """example -> the `correct` of its answered samples, examples in order of first appearance."""
+    by_example = {}
+    for r in records:
+        if not is_error(r):
+            by_example.setdefault(example_of(r), []).append(r["correct"])
+    return by_example
+
+
 def accuracy_metrics(records, out):
-    originals = [r for r in records if is_original(r) and not is_error(r)]
+    originals = {e: scores for e, scores in answered_by_example(records).items() if e[2] is None}
     if originals:
-        put(out, "accuracy", mean(r["correct"] for r in originals), len(originals))
+        put(out, "accuracy", mean(mean(scores) for scores in originals.values()), len(originals))
 
 
 def worst_case_accuracy(records, kind, name, out):
-    # instance key -> list of `correct` from original non-error records
-    original_scores = {}
+    # The mean over each example's samples; per instance the lowest of its original's and its variants' of this kind.
+    kinds = {example_of(r): perturbation_kind(r) for r in records}
+    example_means = {e: mean(scores) for e, scores in answered_by_example(records).items()}
     instance_order = []
-    for r in records:
-        if is_original(r) and not is_error(r):
-            key = (r["scenario"], r["id"])
-            if key not in original_scores:
-                original_scores[key] = []
-                instance_order.append(key)
-            original_scores[key].append(r["correct"])
-
-    perturbed_scores = {}
+    worst = {}
+    for (scenario, iid, perturbation), value in example_means.items():
+        if perturbation is None:
+            instance_order.append((scenario, iid))
+            worst[(scenario, iid)] = min(worst.get((scenario, iid), value), value)
     any_perturbed = False
-    for r in records:
-        if is_error(r) or is_original(r):
-            continue
-        if perturbation_kind(r) != kind:
-            continue
-        key = (r["scenario"], r["id"])
-        if key not in original_scores:
-            continue  # original missing or errored -> ignored
-        perturbed_scores.setdefault(key, []).append(r["correct"])
+    for (scenario, iid, perturbation), value in example_means.items():
+        key = (scenario, iid)
+        if perturbation is None or kinds[(scenario, iid, perturbation)] != kind or key not in worst:
+            continue  # an original missing or failed: its variants are ignored
+        worst[key] = min(worst[key], value)
         any_perturbed = True
-
     if not instance_order or not any_perturbed:
         return
-
-    worsts = []
-    for key in instance_order:
-        scores = list(original_scores[key]) + perturbed_scores.get(key, [])
-        worsts.append(min(scores))
-    put(out, name, mean(worsts), len(worsts))
+    put(out, name, mean(worst[key] for key in instance_order), len(instance_order))
 
 
 def calibration_records(records):
@@ -92,21 +98,30 @@ def calibration_records(records):
             if is_original(r) and not is_error(r) and has(r, "confidence")]
 
 
-def ece_equal_width(cal, out):
-    N = len(cal)
-    bins = {}
+def sample_weights(cal):
+    """Each calibrated record's weight: 1 / the calibrated samples of its example (1 without samples)."""
+    per_example = {}
     for r in cal:
+        per_example[example_of(r)] = per_example.get(example_of(r), 0) + 1
+    return [1.0 / per_example[example_of(r)] for r in cal], len(per_example)
+
+
+def ece_equal_width(cal, out):
+    weights, examples = sample_weights(cal)
+    W = sum(weights)
+    bins = {}
+    for r, w in zip(cal, weights):
         c = r["confidence"]
         b = min(math.floor(c * 10), 9)
-        bins.setdefault(b, []).append(r)
+        bins.setdefault(b, []).append((r, w))
     total = 0.0
     for b in sorted(bins):
         members = bins[b]
-        n_b = len(members)
-        acc_b = mean(m["correct"] for m in members)
-        conf_b = mean(m["confidence"] for m in members)
-        total += (n_b / N) * abs(acc_b - conf_b)
-    put(out, "ece", total, N)
+        w_b = sum(w for _, w in members)
+        acc_b = sum(w * m["correct"] for m, w in members) / w_b
+        conf_b = sum(w * m["confidence"] for m, w in members) / w_b
+        total += (w_b / W) * abs(acc_b - conf_b)
+    put(out, "ece", total, examples)
 
 
 def array_split_sizes(N, k):
@@ -147,8 +162,10 @@ def ece_equal_mass(cal, out):
 
 
 def brier(cal, out):
-    N = len(cal)
-    put(out, "brier", mean((r["confidence"] - r["correct"]) ** 2 for r in cal), N)
+    by_example = {}
+    for r in cal:
+        by_example.setdefault(example_of(r), []).append((r["confidence"] - r["correct"]) ** 2)
+    put(out, "brier", mean(mean(errors) for errors in by_example.values()), len(by_example))
 
 
 def selective(cal, out):
@@ -167,6 +184,9 @@ def selective(cal, out):
 
 def group_metrics(records, min_group_size, out):
     originals = [r for r in records if is_original(r) and not is_error(r)]
+    answered = {}
+    for r in originals:
+        answered[example_of(r)] = answered.get(example_of(r), 0) + 1
     attrs = []
     for r in originals:
         g = r.get("groups")
@@ -175,20 +195,23 @@ def group_metrics(records, min_group_size, out):
                 if a not in attrs:
                     attrs.append(a)
     for attr in attrs:
+        # Each answered sample carries 1/K of its example: a group's accuracy is the mean over its
+        # examples of their samples' mean, and its size the number of examples.
         by_value = {}
         for r in originals:
             g = r.get("groups")
             if isinstance(g, dict) and attr in g and g[attr] is not None:
-                by_value.setdefault(g[attr], []).append(r["correct"])
+                by_value.setdefault(g[attr], []).append((r["correct"], 1.0 / answered[example_of(r)]))
         eligible_acc = []
         eligible_n = 0
         for v in by_value:
             scores = by_value[v]
-            acc = mean(scores)
-            put(out, "group_accuracy:%s=%s" % (attr, v), acc, len(scores))
-            if len(scores) >= min_group_size:
+            acc = sum(c * w for c, w in scores) / sum(w for _, w in scores)
+            size = round(sum(w for _, w in scores))
+            put(out, "group_accuracy:%s=%s" % (attr, v), acc, size)
+            if size >= min_group_size:
                 eligible_acc.append(acc)
-                eligible_n += len(scores)
+                eligible_n += size
         if len(eligible_acc) >= 2:  # one group alone has no worst and no gap
             put(out, "worst_group_accuracy:%s" % attr, min(eligible_acc), eligible_n)
             put(out, "group_accuracy_gap:%s" % attr,

@@ -12,7 +12,10 @@ import type { CoverageResult } from './types.js';
 
 const MISSING_SHOWN = 5;
 
-/** Instances with an answered original record (not a perturbed variant, not a failed call). */
+/**
+ * Instances with an answered original record (not a perturbed variant, not a failed call): with
+ * repeated samples, one answered sample of the original is enough.
+ */
 function answeredInstances(table: RecordTable): Set<string> {
   const answered = new Set<string>();
   for (let row = 0; row < table.size; row++) {

@@ -4,9 +4,9 @@ import { readJsonFile } from './read-json.js';
 import type { Imported, Importer, ImportOptions } from './types.js';
 
 /*
- * promptfoo's `promptfoo eval -o results.json` -> records: one per test case (and prompt), `correct`
- * from its score (else success), latency, token usage and cost as promptfoo measured them, the
- * prompt and the output kept; test variables become `groups` when named. One provider per import
+ * promptfoo's `promptfoo eval -o results.json` -> records: one per test case and prompt (and per
+ * repeat, as its samples), `correct` from its score (else success), latency, token usage and cost as
+ * promptfoo measured them, the prompt and the output kept; test variables become `groups` when named. One provider per import
  * (the model being gated): with several in the file, say which. Only a failed call is an `error`
  * record: a failed assertion is a wrong answer, though promptfoo puts its reason in `error` too.
  */
@@ -33,6 +33,38 @@ const providerOf = (result: PromptfooResult) =>
   typeof result.provider === 'string' ? result.provider : (result.provider?.id ?? 'unknown');
 
 const FAILURE_REASON_ERROR = 2;
+
+/** Where a result belongs: its instance id and, for a repeated test, which repeat it is. */
+type Placement = (result: PromptfooResult, index: number) => { id: string; sample?: number };
+
+/**
+ * promptfoo gives every (test, repeat, variable combination) its own testIdx: the N repeats of a test
+ * (`--repeat N`, or the test's options.repeat) are N testIdx with the same test case, and the output
+ * has no repeat number. Without repeats a record's id is its testIdx, as it always was. With them, the
+ * results of one test case (its variables, assertions and options: identical tests are read as
+ * repeats of one) are the samples of one instance: its id is the test case's position among the
+ * distinct test cases in testIdx order (the testIdx it has in a run without repeats, so that runs
+ * with and without repeats pair), its sample the repeat, 0..N-1 in testIdx order.
+ */
+function placement(results: PromptfooResult[]): Placement {
+  const plain: Placement = (result, index) => ({ id: String(result.testIdx ?? index) });
+  // Older outputs without testIdx or testCase cannot tell repeats apart: their ids are as they were.
+  if (results.some((result) => typeof result.testIdx !== 'number' || result.testCase === undefined)) return plain;
+  const testCaseOf = (result: PromptfooResult) => JSON.stringify(result.testCase);
+  const repeatsOf = new Map<string, number[]>(); // test case -> its testIdx, ascending
+  for (const result of [...results].sort((a, b) => a.testIdx! - b.testIdx!)) {
+    const testIdx = repeatsOf.get(testCaseOf(result)) ?? [];
+    if (testIdx.at(-1) !== result.testIdx) testIdx.push(result.testIdx!);
+    repeatsOf.set(testCaseOf(result), testIdx);
+  }
+  if ([...repeatsOf.values()].every((testIdx) => testIdx.length === 1)) return plain;
+  const position = new Map([...repeatsOf.keys()].map((testCase, index) => [testCase, index]));
+  return (result) => {
+    const testCase = testCaseOf(result);
+    const repeats = repeatsOf.get(testCase)!;
+    return { id: String(position.get(testCase)), ...(repeats.length > 1 ? { sample: repeats.indexOf(result.testIdx!) } : {}) };
+  };
+}
 
 /** The error of a result whose call failed (no answer to score), else undefined. */
 function callErrorOf(result: PromptfooResult): string | undefined {
@@ -67,6 +99,7 @@ export async function importPromptfoo(file: string, options: ImportOptions = {})
     );
   }
   const prompts = new Set(results.map((result) => result.prompt?.label ?? ''));
+  const place = placement(results);
   return results
     .filter((result) => providerOf(result) === provider)
     .map((result, index) => {
@@ -74,7 +107,7 @@ export async function importPromptfoo(file: string, options: ImportOptions = {})
       const label = result.prompt?.label ?? '';
       const record: EvalRecord = {
         scenario: prompts.size > 1 ? `promptfoo/${label}` : 'promptfoo',
-        id: String(result.testIdx ?? index),
+        ...place(result, index),
         input: result.prompt?.raw,
       };
       const error = callErrorOf(result);

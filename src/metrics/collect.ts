@@ -55,13 +55,19 @@ function emptyCollection(table: RecordTable, scope: Scope): ScopeCollection {
   };
 }
 
-/** The one pass over a scope's records, kept apart from the metrics' closures so that it stays fast. */
+/**
+ * The one pass over a scope's records, kept apart from the metrics' closures so that it stays fast.
+ * Several samples of an example count as one example: each answered sample carries 1/K of it in the
+ * means over examples (accuracy, groups; among the samples with a confidence, ece and brier), and the
+ * worst case reads the mean of its answered samples. Every call counts in the rest.
+ */
 export function collectScope(table: RecordTable, scope: Scope): ScopeCollection {
   const collected = emptyCollection(table, scope);
   const { sums, accuracy, errors, brier, eceCorrect, eceConfidence, toxic, outputTokens, cost, groups } = collected;
   const { worstOriginal, worstRobust, worstFair, calibrationRows, calibrationInstances, latencyRows, latencyInstances } = collected;
   const groupColumns = [...table.groups.values()].map((column) => column.valueOf);
   const { failed, kind, correct: correctOf, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
+  const samples = table.samples;
 
   for (let index = 0; index < scope.rows.length; index++) {
     const row = scope.rows[index];
@@ -71,17 +77,21 @@ export function collectScope(table: RecordTable, scope: Scope): ScopeCollection 
     if (rowFailed) continue;
     const rowKind = kind[row];
     const correct = correctOf[row];
-    if (rowKind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], correct);
-    else if (rowKind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], correct);
+    const example = samples ? samples.exampleOf[row] : -1;
+    const exampleCorrect = samples ? samples.meanCorrect[example] : correct;
+    if (rowKind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], exampleCorrect);
+    else if (rowKind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], exampleCorrect);
     else {
-      worstOriginal[instance] = Math.min(worstOriginal[instance], correct);
-      sums.add(accuracy, instance, correct);
+      worstOriginal[instance] = Math.min(worstOriginal[instance], exampleCorrect);
+      const share = samples ? 1 / samples.answered[example] : 1;
+      sums.add(accuracy, instance, correct, share);
       const confidence = confidenceOf[row];
       if (!Number.isNaN(confidence)) {
-        sums.add(brier, instance, (confidence - correct) ** 2);
+        const calibratedShare = samples ? 1 / samples.calibrated[example] : 1;
+        sums.add(brier, instance, (confidence - correct) ** 2, calibratedShare);
         const bin = Math.min(Math.floor(confidence * 10), ECE_BINS - 1);
-        sums.add(eceCorrect[bin], instance, correct);
-        sums.add(eceConfidence[bin], instance, confidence);
+        sums.add(eceCorrect[bin], instance, correct, calibratedShare);
+        sums.add(eceConfidence[bin], instance, confidence, calibratedShare);
         calibrationRows.push(row);
         calibrationInstances.push(instance);
       }
@@ -93,7 +103,7 @@ export function collectScope(table: RecordTable, scope: Scope): ScopeCollection 
           group.slotOf[value] = sums.newSlot();
           group.seen.push(value);
         }
-        sums.add(group.slotOf[value], instance, correct);
+        sums.add(group.slotOf[value], instance, correct, share);
       }
     }
     if (!Number.isNaN(latencyMs[row])) {

@@ -15,7 +15,7 @@ import type { RecordTable } from './table.js';
 
 export interface MetricInfo {
   metric: string;
-  /** How many records (instances for worst-case accuracy) the value rests on. */
+  /** What the value rests on: records, examples (the means over examples, when examples have several samples: docs/metrics.md) or instances (the worst cases). */
   n: number;
 }
 
@@ -73,7 +73,7 @@ function addCalibration(table: RecordTable, { collected, derived, statistics, ad
   const binConfidence = new Float64Array(ECE_BINS);
   derived.push({
     metric: 'ece',
-    n: calibrated,
+    n: collected.sums.count(brier), // calibrated examples (records without repeated samples)
     derive: ({ numerator, denominator }) => {
       for (let bin = 0; bin < ECE_BINS; bin++) {
         binWeight[bin] = denominator[eceCorrect[bin]];

@@ -1,5 +1,7 @@
-import { instanceKey } from '../records/key.js';
+import { duplicateExample, exampleKey, exampleOf, instanceKey } from '../records/key.js';
 import type { EvalRecord } from '../records/types.js';
+import { float64, GrowableColumn, int32, uint8 } from './columns.js';
+import { ExampleIndex, type RepeatedSamples } from './examples.js';
 
 /*
  * A column store of the records, holding only what the metrics read (no prompt or completion text),
@@ -9,40 +11,6 @@ import type { EvalRecord } from '../records/types.js';
 export const KIND_ORIGINAL = 0;
 export const KIND_ROBUSTNESS = 1;
 export const KIND_FAIRNESS = 2;
-
-class GrowableColumn<T extends Float64Array | Int32Array | Uint8Array> {
-  data: T;
-  constructor(
-    private readonly make: (size: number) => T,
-    private readonly fill: number,
-  ) {
-    this.data = make(1024);
-    this.data.fill(fill);
-  }
-  private reserve(length: number): void {
-    if (length <= this.data.length) return;
-    const grown = this.make(Math.max(length, this.data.length * 2));
-    grown.fill(this.fill, this.data.length);
-    grown.set(this.data);
-    this.data = grown;
-  }
-  get(index: number): number {
-    return index < this.data.length ? this.data[index] : this.fill;
-  }
-  set(index: number, value: number): void {
-    this.reserve(index + 1);
-    this.data[index] = value;
-  }
-  /** A copy of the first `length` entries; a column that started late reads as its fill value before that. */
-  trimmed(length: number): T {
-    this.reserve(length);
-    return this.data.slice(0, length) as T;
-  }
-}
-
-const float64 = (size: number): Float64Array => new Float64Array(size);
-const int32 = (size: number): Int32Array => new Int32Array(size);
-const uint8 = (size: number): Uint8Array => new Uint8Array(size);
 
 /** Values of one `groups` attribute: a value index per record (-1: the record has no value). */
 export interface GroupColumn {
@@ -72,6 +40,8 @@ export interface RecordTable {
   costUsd: Float64Array;
   toxicity: Float64Array;
   groups: Map<string, GroupColumn>;
+  /** Only when some example (an instance's original or one perturbation of it) has several samples: what averaging them needs. */
+  samples?: RepeatedSamples;
   /** Orderings of the rows by a column, filled in by the metrics as they need them. */
   orderings: Map<string, RowOrder>;
 }
@@ -96,22 +66,12 @@ export class RecordTableBuilder {
   private readonly costUsd = new GrowableColumn(float64, NaN);
   private readonly toxicity = new GrowableColumn(float64, NaN);
   private readonly groupColumns = new Map<string, { values: Map<string, number>; valueOf: GrowableColumn<Int32Array> }>();
-
-  /*
-   * One record per example: each perturbation name gets a number (0 the original), each instance a
-   * bit mask of the numbers seen (names past the 31st in a set), and each row its name and line, read
-   * only to name the first record of a duplicate.
-   */
-  private readonly perturbationNumbers = new Map<string, number>([['', 0]]);
-  private readonly seenMask = new GrowableColumn(int32, 0);
-  private readonly seenBeyondMask = new Set<string>();
-  private readonly exampleOf = new GrowableColumn(int32, 0);
-  private readonly lineOf = new GrowableColumn(int32, 0);
+  private readonly examples = new ExampleIndex();
 
   /**
-   * Adds a record (from `line` of its file). Returns the line of an earlier record of the same example
-   * (scenario, id, perturbation), which the record then does not replace: a duplicate is the caller's
-   * error to report.
+   * Adds a record (from `line` of its file). Returns the line of an earlier record of the same sample of
+   * the same example (scenario, id, perturbation, sample), which the record then does not replace: a
+   * duplicate is the caller's error to report.
    */
   add(record: EvalRecord, line = this.size + 1): number | undefined {
     let scenario = this.scenarioIndex.get(record.scenario);
@@ -127,11 +87,12 @@ export class RecordTableBuilder {
       ids.set(record.id, instance);
       this.instanceKeys.push(instanceKey(record.scenario, record.id));
     }
-    const example = this.perturbationNumber(record.perturbation?.name);
-    if (this.seen(instance, example)) return this.lineOfExample(instance, example);
+    const example = this.examples.exampleOf(instance, record.perturbation?.name);
+    const sample = record.sample ?? 0;
+    const earlier = this.examples.lineOfSample(example, sample);
+    if (earlier !== undefined) return earlier;
     const row = this.size++;
-    this.exampleOf.set(row, example);
-    this.lineOf.set(row, line);
+    this.examples.addRow(row, example, sample, line);
     this.scenarioOf.set(row, scenario);
     this.instanceOf.set(row, instance);
     const perturbation = record.perturbation;
@@ -166,41 +127,15 @@ export class RecordTableBuilder {
     return undefined;
   }
 
-  private perturbationNumber(name: string | undefined): number {
-    if (name === undefined) return 0;
-    let number = this.perturbationNumbers.get(name);
-    if (number === undefined) this.perturbationNumbers.set(name, (number = this.perturbationNumbers.size));
-    return number;
-  }
-
-  /** Whether the instance already has this example; marks it seen if not. */
-  private seen(instance: number, example: number): boolean {
-    if (example >= 31) {
-      const key = `${instance}:${example}`;
-      if (this.seenBeyondMask.has(key)) return true;
-      this.seenBeyondMask.add(key);
-      return false;
-    }
-    const mask = this.seenMask.get(instance);
-    if (mask & (1 << example)) return true;
-    this.seenMask.set(instance, mask | (1 << example));
-    return false;
-  }
-
-  /** The line of the record already added for an example (a pass over the rows: only on a duplicate). */
-  private lineOfExample(instance: number, example: number): number {
-    for (let row = 0; row < this.size; row++) {
-      if (this.instanceOf.get(row) === instance && this.exampleOf.get(row) === example) return this.lineOf.get(row);
-    }
-    return 0;
-  }
-
   build(): RecordTable {
     const size = this.size;
     const groups = new Map<string, GroupColumn>();
     for (const [attribute, column] of this.groupColumns) {
       groups.set(attribute, { values: [...column.values.keys()], valueOf: column.valueOf.trimmed(size) });
     }
+    const failed = this.failed.trimmed(size);
+    const correct = this.correct.trimmed(size);
+    const confidence = this.confidence.trimmed(size);
     return {
       size,
       scenarios: [...this.scenarioIndex.keys()],
@@ -208,21 +143,27 @@ export class RecordTableBuilder {
       scenarioOf: this.scenarioOf.trimmed(size),
       instanceOf: this.instanceOf.trimmed(size),
       kind: this.kind.trimmed(size),
-      failed: this.failed.trimmed(size),
-      correct: this.correct.trimmed(size),
-      confidence: this.confidence.trimmed(size),
+      failed,
+      correct,
+      confidence,
       latencyMs: this.latencyMs.trimmed(size),
       outputTokens: this.outputTokens.trimmed(size),
       costUsd: this.costUsd.trimmed(size),
       toxicity: this.toxicity.trimmed(size),
       groups,
+      ...(this.examples.repeated ? { samples: this.examples.repeatedSamples(size, failed, correct, confidence) } : {}),
       orderings: new Map(),
     };
   }
 }
 
-export function buildTable(records: Iterable<EvalRecord>): RecordTable {
+/** A table of records in memory (tests, imports); `name` stands for the file in errors, the record's position for its line. */
+export function buildTable(records: Iterable<EvalRecord>, name = 'records'): RecordTable {
   const builder = new RecordTableBuilder();
-  for (const record of records) builder.add(record);
+  let line = 0;
+  for (const record of records) {
+    const earlier = builder.add(record, ++line);
+    if (earlier !== undefined) throw duplicateExample(name, line, exampleKey(exampleOf(record)), earlier);
+  }
   return builder.build();
 }

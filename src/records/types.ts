@@ -19,6 +19,11 @@ export interface EvalRecord {
   id: string;
   /** Absent on the original example. */
   perturbation?: Perturbation;
+  /**
+   * Which of the repeated generations of the same example this is (0-based), for models asked several
+   * times (temperature > 0). Absent means sample 0.
+   */
+  sample?: number;
   /** 1 right, 0 wrong, fractions for partial credit. Absent exactly when `error` is set. */
   correct?: number;
   /** The model's probability for the answer it gave. */

@@ -32,6 +32,10 @@ function identityProblem(record: Fields): string | undefined {
       return `"${field}" is required and must be a non-empty string, got ${show(text)}`;
     }
   }
+  const sample = record.sample;
+  if (!absent(sample) && !(Number.isSafeInteger(sample) && (sample as number) >= 0)) {
+    return `"sample" must be an integer >= 0 (which repeated generation of the example, 0-based), got ${show(sample)}`;
+  }
   const perturbation = record.perturbation;
   if (absent(perturbation)) return undefined;
   if (typeof perturbation !== 'object' || Array.isArray(perturbation)) {

@@ -5,15 +5,18 @@ import type { Completion, CompletionRequest, ModelAdapter } from './models/types
 
 /**
  * Completions on disk, addressed by the hash of what determines them (adapter, model, messages,
- * settings): a rerun of an unchanged suite asks the model nothing. Failed calls are not cached.
+ * settings, and the sample for samples after the first): a rerun of an unchanged suite asks the model
+ * nothing. Sample 0 has the key a run without samples has, so caches made before stay valid. Failed
+ * calls are not cached.
  */
 export class CompletionCache {
   constructor(readonly directory: string) {}
 
-  /** What identifies a completion: requests with the same key get the same completion. */
+  /** What identifies a completion: requests with the same key get the same completion (each sample its own). */
   keyOf(adapter: ModelAdapter, request: CompletionRequest): string {
+    const { messages, settings, sample } = request;
     return createHash('sha256')
-      .update(JSON.stringify({ adapter: adapter.id, messages: request.messages, settings: request.settings }))
+      .update(JSON.stringify({ adapter: adapter.id, messages, settings, ...(sample ? { sample } : {}) }))
       .digest('hex');
   }
 

@@ -1,11 +1,12 @@
 import { InputError } from '../errors.js';
 import { forEachRecord } from '../records/read.js';
 import type { EvalRecord } from '../records/types.js';
-import { describeKey, exampleKey, exampleOf } from '../records/key.js';
+import { describeKey, exampleKey, exampleOf, parseKey } from '../records/key.js';
 
 /**
- * Combines the records files of shards into one. A duplicate example is an error; with the keys the
- * suite expects, so is a missing or an unexpected one, and the result comes in the suite's order. A
+ * Combines the records files of shards into one. A duplicate example (or sample of one) is an error;
+ * with the keys the suite expects, so is a missing or an unexpected one, and the result comes in the
+ * suite's order. A
  * shard may be empty (a suite with fewer instances than shards), but not all of them.
  */
 export async function mergeShards(files: string[], expected?: string[]): Promise<EvalRecord[]> {
@@ -32,9 +33,10 @@ export async function mergeShards(files: string[], expected?: string[]): Promise
   if (missing.length > 0 || unexpected.length > 0) {
     const list = (keys: string[]) =>
       keys.slice(0, 5).map(describeKey).join(', ') + (keys.length > 5 ? `, and ${keys.length - 5} more` : '');
+    const samplesHint = unexpected.some((key) => parseKey(key).sample) ? ': give merge the --samples the shards ran with' : '';
     const problems = [
       missing.length > 0 && `${missing.length} examples of the suite are in no shard (${list(missing)})`,
-      unexpected.length > 0 && `${unexpected.length} records are not in the suite (${list(unexpected)})`,
+      unexpected.length > 0 && `${unexpected.length} records are not in the suite (${list(unexpected)})${samplesHint}`,
     ];
     throw new InputError(files.join(', '), undefined, problems.filter(Boolean).join('; '));
   }

@@ -28,6 +28,8 @@ export interface RunOptions {
   toxicity?: ToxicityScorer;
   /** Run only shard `index` (1-based) of `count`; an instance and its variants stay together. */
   shard?: Shard;
+  /** Ask every example this many times (default 1); the records carry `sample` 0..K-1 when K > 1. */
+  samples?: number;
   onProgress?: (done: number, total: number) => void;
   /** Trouble that costs no record (the cache cannot be written, ...): each kind is reported once. */
   onWarning?: (message: string) => void;
@@ -82,7 +84,7 @@ export async function runSuite(
   adapter: ModelAdapter,
   options: RunOptions,
 ): Promise<{ records: EvalRecord[]; stats: RunStats }> {
-  const items = workItems(loaded, options.shard);
+  const items = workItems(loaded, options.shard, options.samples);
   const records: EvalRecord[] = new Array(items.length);
   const stats: RunStats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0 };
   const runStarted = performance.now();

@@ -7,7 +7,8 @@ import { messagesFor, type LoadedSuite } from './suite.js';
 
 /*
  * What a suite asks: every instance of every scenario, and each perturbed variant that differs from
- * it, in a fixed order. A shard keeps an instance and its variants together.
+ * it, in a fixed order; with `samples` K > 1, each of them K times (samples 0..K-1, one after the
+ * other). A shard keeps an instance, its variants and their samples together.
  */
 
 export interface WorkItem {
@@ -30,8 +31,26 @@ function shardOf(scenario: string, id: string, count: number): number {
   return (deriveSeed(0, instanceKey(scenario, id)) % count) + 1;
 }
 
-export function workItems(loaded: LoadedSuite, shard?: Shard): WorkItem[] {
-  const items: WorkItem[] = [];
+/** Each item `samples` times, sample 0..K-1; records carry `sample` only when K > 1, requests only when it is not 0. */
+function repeated(items: WorkItem[], samples: number): WorkItem[] {
+  if (samples === 1) return items;
+  return items.flatMap((item) => {
+    const { scenario, id, ...rest } = item.base;
+    return Array.from({ length: samples }, (_, sample) => ({
+      ...item,
+      request: sample === 0 ? item.request : { ...item.request, sample },
+      base: { scenario, id, sample, ...rest },
+    }));
+  });
+}
+
+export function workItems(loaded: LoadedSuite, shard?: Shard, samples = 1): WorkItem[] {
+  return examples(loaded, shard).flatMap((items) => repeated(items, samples));
+}
+
+/** Per instance, its original and its variants. */
+function examples(loaded: LoadedSuite, shard?: Shard): WorkItem[][] {
+  const instances: WorkItem[][] = [];
   loaded.suite.scenarios.forEach((scenario, scenarioIndex) => {
     const settings = { ...loaded.suite.generation, ...scenario.generation };
     for (const instance of loaded.instances.get(scenario.name)!) {
@@ -41,6 +60,8 @@ export function workItems(loaded: LoadedSuite, shard?: Shard): WorkItem[] {
         id: instance.id,
         ...(instance.groups ? { groups: instance.groups } : {}),
       };
+      const items: WorkItem[] = [];
+      instances.push(items);
       items.push({
         request: { scenario: scenario.name, id: instance.id, messages: messagesFor(scenario, instance, instance.input), settings },
         base: { ...base, input: instance.input ?? instance.messages, references: instance.references } as EvalRecord,
@@ -70,10 +91,10 @@ export function workItems(loaded: LoadedSuite, shard?: Shard): WorkItem[] {
       }
     }
   });
-  return items;
+  return instances;
 }
 
-/** The keys of the examples a suite produces, in run order. */
-export function exampleKeys(loaded: LoadedSuite): string[] {
-  return workItems(loaded).map(({ request }) => exampleKey(request));
+/** The keys of the examples (and their samples) a suite produces, in run order. */
+export function exampleKeys(loaded: LoadedSuite, samples = 1): string[] {
+  return workItems(loaded, undefined, samples).map(({ request }) => exampleKey(request));
 }

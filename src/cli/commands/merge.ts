@@ -5,6 +5,7 @@ import { mergeShards } from '../../runner/merge.js';
 import { loadSuite } from '../../runner/suite.js';
 import { exampleKeys } from '../../runner/work-items.js';
 import type { CommandContext } from '../io.js';
+import { integerOption } from '../options.js';
 
 export function registerMerge(program: Command, { io }: CommandContext): void {
   program
@@ -13,8 +14,9 @@ export function registerMerge(program: Command, { io }: CommandContext): void {
     .argument('<shards...>', 'records files of the shards')
     .requiredOption('--out <file>', 'merged records file')
     .option('--suite <file>', 'the suite the shards ran: every example must be in exactly one shard')
-    .action(async (files: string[], flags: { out: string; suite?: string }) => {
-      const expected = flags.suite ? exampleKeys(await loadSuite(flags.suite)) : undefined;
+    .option('--samples <k>', 'with --suite: the shards ran with --samples k, so every example has k samples', integerOption(1, 10_000), 1)
+    .action(async (files: string[], flags: { out: string; suite?: string; samples: number }) => {
+      const expected = flags.suite ? exampleKeys(await loadSuite(flags.suite), flags.samples) : undefined;
       const records = await mergeShards(files, expected);
       await writeRecords(flags.out, records);
       io.stderr(`evalgate: ${count(records.length, 'record')} from ${count(files.length, 'shard')} to ${flags.out}\n`);

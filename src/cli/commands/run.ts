@@ -22,6 +22,7 @@ interface RunFlags {
   cacheDir: string;
   cache: boolean;
   shard?: Shard;
+  samples: number;
   toxicityCommand?: string;
 }
 
@@ -39,6 +40,7 @@ async function runCommand(flags: RunFlags, { io }: CommandContext): Promise<void
       cache: flags.cache ? new CompletionCache(flags.cacheDir) : undefined,
       toxicity,
       shard: flags.shard,
+      samples: flags.samples,
       onProgress: progressReporter(io.stderr, io.interactive === true),
       onWarning: (message) => io.stderr(`evalgate: warning: ${message}\n`),
     });
@@ -65,6 +67,7 @@ export function registerRun(program: Command, context: CommandContext): void {
     .option('--cache-dir <dir>', 'completion cache directory', '.evalgate/completions')
     .option('--no-cache', 'ask the model even for cached completions')
     .option('--shard <i/n>', 'run only shard i of n (1-based); an instance and its variants stay together', shardOption)
+    .option('--samples <k>', 'ask every example k times (temperature > 0); records carry "sample" 0..k-1', integerOption(1, 10_000), 1)
     .option('--toxicity-command <cmd>', 'score toxicity with this program (JSON Lines) instead of the built-in word list')
     .action((flags: RunFlags) => runCommand(flags, context));
 }

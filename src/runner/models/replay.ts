@@ -1,13 +1,16 @@
-import { describeKey, exampleKey, exampleOf } from '../../records/key.js';
-import { readRecords } from '../../records/read.js';
+import { describeKey, duplicateExample, exampleKey, exampleOf } from '../../records/key.js';
+import { forEachRecord } from '../../records/read.js';
 import { AdapterError, type ModelAdapter } from './types.js';
 
-/** `replay:RECORDS.jsonl`: the completions stored in an earlier records file, scored again. */
+/** `replay:RECORDS.jsonl`: the completions stored in an earlier records file, scored again; each sample of an example its own. */
 export async function replayAdapter(file: string): Promise<ModelAdapter> {
-  const stored = new Map<string, { prediction?: string; error?: string; record: Record<string, unknown> }>();
-  for (const record of await readRecords(file)) {
-    stored.set(exampleKey(exampleOf(record)), { prediction: record.prediction, error: record.error, record });
-  }
+  const stored = new Map<string, { prediction?: string; error?: string; record: Record<string, unknown>; line: number }>();
+  await forEachRecord(file, (record, line) => {
+    const key = exampleKey(exampleOf(record));
+    const earlier = stored.get(key);
+    if (earlier) throw duplicateExample(file, line, key, earlier.line);
+    stored.set(key, { prediction: record.prediction, error: record.error, record, line });
+  });
   return {
     id: `replay:${file}`,
     model: file,

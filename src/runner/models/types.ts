@@ -1,10 +1,12 @@
 import type { ChatMessage, GenerationSettings } from '../suite.js';
 
-/** What a model is asked: the conversation, the settings, and which example it is (for replay). */
+/** What a model is asked: the conversation, the settings, and which example and sample it is (for replay and the cache). */
 export interface CompletionRequest {
   scenario: string;
   id: string;
   perturbation?: string;
+  /** Which repeated sample of the example (`evalgate run --samples`); absent for sample 0. */
+  sample?: number;
   messages: ChatMessage[];
   settings: GenerationSettings;
 }

@@ -1,0 +1,35 @@
+/** A typed column that grows as rows are added: the column store's building block (absent numbers are its fill value). */
+export class GrowableColumn<T extends Float64Array | Int32Array | Uint8Array> {
+  data: T;
+  constructor(
+    private readonly make: (size: number) => T,
+    private readonly fill: number,
+  ) {
+    this.data = make(1024);
+    this.data.fill(fill);
+  }
+  private reserve(length: number): void {
+    if (length <= this.data.length) return;
+    const grown = this.make(Math.max(length, this.data.length * 2));
+    grown.fill(this.fill, this.data.length);
+    grown.set(this.data);
+    this.data = grown;
+  }
+  set(index: number, value: number): void {
+    this.reserve(index + 1);
+    this.data[index] = value;
+  }
+  /** The value at `index`, the fill value where nothing was set yet. */
+  get(index: number): number {
+    return index < this.data.length ? this.data[index] : this.fill;
+  }
+  /** A copy of the first `length` entries; a column that started late reads as its fill value before that. */
+  trimmed(length: number): T {
+    this.reserve(length);
+    return this.data.slice(0, length) as T;
+  }
+}
+
+export const float64 = (size: number): Float64Array => new Float64Array(size);
+export const int32 = (size: number): Int32Array => new Int32Array(size);
+export const uint8 = (size: number): Uint8Array => new Uint8Array(size);

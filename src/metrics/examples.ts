@@ -1,0 +1,93 @@
+import { float64, GrowableColumn, int32 } from './columns.js';
+
+/*
+ * The examples of a table being built: an instance's original, or one perturbation of it, numbered in
+ * order of first appearance; and their samples (repeated generations), each of which may have one
+ * record only. Linked lists in typed columns keep this to a few bytes a record: an instance's examples
+ * (few: its perturbations) and an example's rows (its samples) are walked, nothing is hashed.
+ */
+
+/** What the metrics need to average an example's samples, for a table where some example has more than one. */
+export interface RepeatedSamples {
+  /** Per row: its example. */
+  exampleOf: Int32Array;
+  /** Per example: how many of its samples answered (no `error`), and how many of those have a `confidence`. */
+  answered: Int32Array;
+  calibrated: Int32Array;
+  /** Per example: the mean `correct` over its answered samples (NaN when none answered). */
+  meanCorrect: Float64Array;
+}
+
+export class ExampleIndex {
+  /** Perturbation names, numbered from 1 (0 is the original). */
+  private readonly perturbationNumber = new Map<string, number>();
+  /** Per instance: its newest example; per example: the one before it of the same instance, and its perturbation. */
+  private readonly newestExample = new GrowableColumn(int32, -1);
+  private readonly previousExample = new GrowableColumn(int32, -1);
+  private readonly perturbationOf = new GrowableColumn(int32, 0);
+  /** Per example: its newest row; per row: the row before it of the same example, its line and its sample. */
+  private readonly newestRow = new GrowableColumn(int32, -1);
+  private readonly previousRow = new GrowableColumn(int32, -1);
+  private readonly lineOf = new GrowableColumn(int32, 0);
+  private readonly sampleOf = new GrowableColumn(float64, 0);
+  private count = 0;
+  /** Whether some example has more than one record (sample). */
+  repeated = false;
+
+  /** The example of an instance's original (`perturbation` undefined) or of one of its perturbations, numbered if new. */
+  exampleOf(instance: number, perturbation: string | undefined): number {
+    let wanted = 0;
+    if (perturbation !== undefined) {
+      wanted = this.perturbationNumber.get(perturbation) ?? this.perturbationNumber.size + 1;
+      if (wanted > this.perturbationNumber.size) this.perturbationNumber.set(perturbation, wanted);
+    }
+    for (let example = this.newestExample.get(instance); example >= 0; example = this.previousExample.get(example)) {
+      if (this.perturbationOf.get(example) === wanted) return example;
+    }
+    const example = this.count++;
+    this.previousExample.set(example, this.newestExample.get(instance));
+    this.perturbationOf.set(example, wanted);
+    this.newestExample.set(instance, example);
+    return example;
+  }
+
+  /** The line of the record of this sample of the example, if there is one already. */
+  lineOfSample(example: number, sample: number): number | undefined {
+    for (let row = this.newestRow.get(example); row >= 0; row = this.previousRow.get(row)) {
+      if (this.sampleOf.get(row) === sample) return this.lineOf.get(row);
+    }
+    return undefined;
+  }
+
+  /** Records that `row` (from `line` of its file) is this sample of the example. */
+  addRow(row: number, example: number, sample: number, line: number): void {
+    const before = this.newestRow.get(example);
+    if (before >= 0) {
+      this.repeated = true;
+      this.previousRow.set(row, before);
+    }
+    this.newestRow.set(example, row);
+    this.lineOf.set(row, line);
+    if (sample !== 0) this.sampleOf.set(row, sample);
+  }
+
+  /** For a table with repeated samples: each row's example, and per example its answered samples and their mean `correct`. */
+  repeatedSamples(size: number, failed: Uint8Array, correct: Float64Array, confidence: Float64Array): RepeatedSamples {
+    const exampleOf = new Int32Array(size);
+    for (let example = 0; example < this.count; example++) {
+      for (let row = this.newestRow.get(example); row >= 0; row = this.previousRow.get(row)) exampleOf[row] = example;
+    }
+    const answered = new Int32Array(this.count);
+    const calibrated = new Int32Array(this.count);
+    const meanCorrect = new Float64Array(this.count);
+    for (let row = 0; row < size; row++) {
+      if (failed[row] === 1) continue;
+      const example = exampleOf[row];
+      answered[example]++;
+      meanCorrect[example] += correct[row];
+      if (!Number.isNaN(confidence[row])) calibrated[example]++;
+    }
+    for (let example = 0; example < this.count; example++) meanCorrect[example] /= answered[example]; // 0/0: NaN
+    return { exampleOf, answered, calibrated, meanCorrect };
+  }
+}
