@@ -7,7 +7,7 @@
 // (4) the same workload through promptfoo (installed from npm into bench/out/promptfoo once, on Node 22).
 // Prints every table, and writes each into docs/benchmarks.md between its markers
 // <!-- bench:start --> ... <!-- bench:end --> (likewise runner, promptfoo, simulation).
-// Options: --sizes 100000,1000000  --runs 5  --trials 500  --only metrics|runner|promptfoo|simulation
+// Options: --sizes 100000,1000000  --runs 5  --trials 500  --only metrics|runner|promptfoo|simulation|samples
 //          --no-docs (print only; --no-readme is the older name)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -86,16 +86,39 @@ function writeIntoDocs(name, text) {
     );
 }
 
-async function simulation() {
-  await build({
-    entryPoints: ['bench/simulate-gate.ts'],
-    outfile: join(outDir, 'simulate-gate.mjs'),
+/** Bundles a TypeScript benchmark script into bench/out. */
+function bundleScript(name) {
+  return build({
+    entryPoints: [`bench/${name}.ts`],
+    outfile: join(outDir, `${name}.mjs`),
     bundle: true,
     platform: 'node',
     format: 'esm',
     logLevel: 'warning',
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   });
+}
+
+async function samplesBenchmark() {
+  await bundleScript('samples-mde');
+  process.stderr.write('measuring what repeated samples let a check see...\n');
+  const result = await runJsonScript(join(outDir, 'samples-mde.mjs'), ['20']);
+  const text = [
+    '| samples per example (K) | records | accuracy check: can detect (80%), mean | underpowered for detect 0.03 |',
+    '|---:|---:|---:|---:|',
+    ...result.rows.map(
+      ({ samples, mde, underpowered }) =>
+        `| ${samples} | ${(samples * result.instances).toLocaleString('en-US')} | ${mde.toFixed(4)} | ${(100 * underpowered).toFixed(0)}% of trials |`,
+    ),
+    '',
+    `${result.instances} instances, the same non-deterministic model twice, ${result.trials} trials of each K (bench/samples-mde.ts), measured ${new Date().toISOString().slice(0, 10)}.`,
+  ].join('\n');
+  process.stdout.write(`${text}\n`);
+  writeIntoDocs('samples', text);
+}
+
+async function simulation() {
+  await bundleScript('simulate-gate');
   process.stderr.write(`simulating the gate, ${values.trials} trials...\n`);
   const result = await runJsonScript(join(outDir, 'simulate-gate.mjs'), [values.trials, '1000']);
   const percent = (x) => `${(100 * x).toFixed(1)}%`;
@@ -206,3 +229,4 @@ if (!values.only || values.only === 'metrics') await metricsBenchmark();
 if (!values.only || values.only === 'runner') await runnerBenchmark();
 if (!values.only || values.only === 'promptfoo') await promptfooBenchmark();
 if (!values.only || values.only === 'simulation') await simulation();
+if (!values.only || values.only === 'samples') await samplesBenchmark();
