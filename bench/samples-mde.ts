@@ -13,30 +13,13 @@ import { parsePolicy } from '../src/policy/load.js';
 import type { EvalRecord } from '../src/records/types.js';
 import type { RunInput } from '../src/runs/load.js';
 import { Random } from '../src/stats/random.js';
+import { betaSampler } from './beta.js';
 
 const INSTANCES = 300;
 const trials = Number(process.argv[2] ?? 20);
 const random = new Random(7);
 
-function gamma(shape: number): number {
-  if (shape < 1) return gamma(shape + 1) * random.nextFloat() ** (1 / shape);
-  const d = shape - 1 / 3;
-  const c = 1 / Math.sqrt(9 * d);
-  for (;;) {
-    let x: number;
-    let v: number;
-    do {
-      x = Math.sqrt(-2 * Math.log(1 - random.nextFloat())) * Math.cos(2 * Math.PI * random.nextFloat());
-      v = 1 + c * x;
-    } while (v <= 0);
-    v = v * v * v;
-    if (Math.log(random.nextFloat()) < 0.5 * x * x + d - d * v + d * Math.log(v)) return d * v;
-  }
-}
-const beta = (a: number, b: number) => {
-  const x = gamma(a);
-  return x / (x + gamma(b));
-};
+const beta = betaSampler(random);
 
 function run(chances: number[], samples: number): RunInput {
   const records: EvalRecord[] = chances.flatMap((chance, i) =>

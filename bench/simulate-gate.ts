@@ -22,6 +22,7 @@ import { parsePolicy } from '../src/policy/load.js';
 import type { EvalRecord } from '../src/records/types.js';
 import type { RunInput } from '../src/runs/load.js';
 import { Random } from '../src/stats/random.js';
+import { betaSampler } from './beta.js';
 
 const trials = Number(process.argv[2] ?? 500);
 const resamples = Number(process.argv[3] ?? 1000);
@@ -29,26 +30,7 @@ const random = new Random(2026);
 
 const normal = () => Math.sqrt(-2 * Math.log(1 - random.nextFloat())) * Math.cos(2 * Math.PI * random.nextFloat());
 
-/** Gamma(shape) by Marsaglia-Tsang, boosted below 1; Beta(a, b) as the ratio of two gamma draws. */
-function gamma(shape: number): number {
-  if (shape < 1) return gamma(shape + 1) * random.nextFloat() ** (1 / shape);
-  const d = shape - 1 / 3;
-  const c = 1 / Math.sqrt(9 * d);
-  for (;;) {
-    let x: number;
-    let v: number;
-    do {
-      x = normal();
-      v = 1 + c * x;
-    } while (v <= 0);
-    v = v * v * v;
-    if (Math.log(random.nextFloat()) < 0.5 * x * x + d - d * v + d * Math.log(v)) return d * v;
-  }
-}
-const beta = (a: number, b: number) => {
-  const x = gamma(a);
-  return x / (x + gamma(b));
-};
+const beta = betaSampler(random);
 
 const VARIANTS = [
   { perturbation: undefined, harder: 1 },
