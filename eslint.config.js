@@ -18,7 +18,7 @@ const ROOMS = {
   report: ['records', 'metrics', 'runs', 'policy', 'gate'],
   runner: ['records', 'stats', 'config', 'process'],
   importers: ['records', 'metrics', 'runs'],
-  pipeline: ['stats', 'metrics', 'runs', 'policy', 'gate', 'report'],
+  pipeline: ['stats', 'records', 'metrics', 'runs', 'policy', 'gate', 'report'],
   cli: ['config', 'stats', 'process', 'records', 'metrics', 'runs', 'policy', 'gate', 'report', 'runner', 'importers', 'pipeline'],
   action: ['config', 'stats', 'process', 'records', 'metrics', 'runs', 'policy', 'gate', 'report', 'runner', 'importers', 'pipeline'],
 };

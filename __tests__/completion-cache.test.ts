@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { evalgate, readJsonLines, writeSuite } from './helpers/evalgate.js';
+import { readJsonLines, runAgainst, writeSuite } from './helpers/evalgate.js';
 import { withFakeOpenAI } from './helpers/openai-server.js';
 import { tempDir } from './helpers/records.js';
 
@@ -18,24 +18,7 @@ describe('the completion cache', () => {
         Array.from({ length: 16 }, (_, i) => ({ id: `q${i}`, input: 'the same question', references: ['refund'] })),
       );
       const run = (out: string) =>
-        evalgate(
-          [
-            'run',
-            '--suite',
-            suite,
-            '--model',
-            'openai:m',
-            '--base-url',
-            server.url,
-            '--out',
-            join(dir, out),
-            '--cache-dir',
-            join(dir, 'cache'),
-            '--concurrency',
-            '16',
-          ],
-          KEY,
-        );
+        runAgainst(server.url, suite, join(dir, out), ['--cache-dir', join(dir, 'cache'), '--concurrency', '16'], KEY);
       const first = await run('first.jsonl');
       expect(first.code).toBe(0);
       expect(server.requests).toBe(1);
@@ -56,24 +39,7 @@ describe('the completion cache', () => {
         Array.from({ length: 16 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })),
       );
       const run = (out: string) =>
-        evalgate(
-          [
-            'run',
-            '--suite',
-            suite,
-            '--model',
-            'openai:m',
-            '--base-url',
-            server.url,
-            '--out',
-            join(dir, out),
-            '--cache-dir',
-            join(dir, 'cache'),
-            '--concurrency',
-            '16',
-          ],
-          KEY,
-        );
+        runAgainst(server.url, suite, join(dir, out), ['--cache-dir', join(dir, 'cache'), '--concurrency', '16'], KEY);
       const results = await Promise.all([run('a.jsonl'), run('b.jsonl')]);
       for (const [result, out] of [
         [results[0], 'a.jsonl'],
@@ -95,22 +61,7 @@ describe('the completion cache', () => {
         Array.from({ length: 5 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })),
       );
       writeFileSync(join(dir, 'plain-file'), '');
-      const result = await evalgate(
-        [
-          'run',
-          '--suite',
-          suite,
-          '--model',
-          'openai:m',
-          '--base-url',
-          server.url,
-          '--out',
-          join(dir, 'out.jsonl'),
-          '--cache-dir',
-          join(dir, 'plain-file', 'cache'),
-        ],
-        KEY,
-      );
+      const result = await runAgainst(server.url, suite, join(dir, 'out.jsonl'), ['--cache-dir', join(dir, 'plain-file', 'cache')], KEY);
       expect(result.code).toBe(0);
       expect(readJsonLines(join(dir, 'out.jsonl')).map((record) => [record.prediction, record.correct])).toEqual(
         Array.from({ length: 5 }, () => ['refund', 1]),
@@ -127,23 +78,7 @@ describe('the completion cache', () => {
         dir,
         Array.from({ length: 3 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })),
       );
-      const run = (out: string) =>
-        evalgate(
-          [
-            'run',
-            '--suite',
-            suite,
-            '--model',
-            'openai:m',
-            '--base-url',
-            server.url,
-            '--out',
-            join(dir, out),
-            '--cache-dir',
-            join(dir, 'cache'),
-          ],
-          KEY,
-        );
+      const run = (out: string) => runAgainst(server.url, suite, join(dir, out), ['--cache-dir', join(dir, 'cache')], KEY);
       expect((await run('first.jsonl')).code).toBe(0);
       const entries = readdirSync(join(dir, 'cache'), { recursive: true, withFileTypes: true })
         .filter((entry) => entry.isFile())

@@ -32,11 +32,9 @@ const candidateRecords = baselineRecords.map((r, i) => (i % 20 === 1 ? { ...r, c
 describe('evalgate gate', () => {
   const baseline = writeLines('baseline.jsonl', baselineRecords);
   const candidate = writeLines('candidate.jsonl', candidateRecords);
-
-  it('exits 1 on fail, writing the markdown and JSON reports', async () => {
-    const dir = tempDir();
-    const policy = writePolicy('checks:\n  - metric: accuracy\n    max_regression: 0.02\n');
-    const result = await cli(
+  /** The candidate gated against the baseline, with the markdown and JSON reports written into `dir`. */
+  const gateWithReports = (policy: string, dir: string) =>
+    cli(
       'gate',
       '--policy',
       policy,
@@ -49,6 +47,11 @@ describe('evalgate gate', () => {
       '--json',
       join(dir, 'r.json'),
     );
+
+  it('exits 1 on fail, writing the markdown and JSON reports', async () => {
+    const dir = tempDir();
+    const policy = writePolicy('checks:\n  - metric: accuracy\n    max_regression: 0.02\n');
+    const result = await gateWithReports(policy, dir);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^evalgate: FAIL · policy t\n/);
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as GateReport;
@@ -70,19 +73,7 @@ describe('evalgate gate', () => {
       'checks:\n  - metric: accuracy\n    min: 0.7\n    bounds: lenient\n    max_regression: 0.02\n    detect: 0.03\n' +
         '  - metric: latency_p50_ms\n    max_regression: "50%"\n',
     );
-    const result = await cli(
-      'gate',
-      '--policy',
-      policy,
-      '--candidate',
-      candidate,
-      '--baseline',
-      baseline,
-      '--markdown',
-      join(dir, 'r.md'),
-      '--json',
-      join(dir, 'r.json'),
-    );
+    const result = await gateWithReports(policy, dir);
     const text = readFileSync(join(dir, 'r.json'), 'utf8');
     const report = parseGateReport(text, 'r.json');
     const [accuracy, latency] = report.checks;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { openaiAdapter } from '../src/runner/models/openai.js';
 import { DEFAULT_RUN_OPTIONS, runSuite } from '../src/runner/run.js';
 import { loadSuite } from '../src/runner/suite.js';
-import { evalgate, readJsonLines, writeSuite } from './helpers/evalgate.js';
+import { readJsonLines, runAgainst, writeSuite } from './helpers/evalgate.js';
 import { withFakeOpenAI } from './helpers/openai-server.js';
 import { tempDir } from './helpers/records.js';
 
@@ -16,18 +16,7 @@ describe("the server's Retry-After", () => {
       const suite = writeSuite(dir, [{ id: 'q', input: 'RATELIMIT question', references: ['refund'] }]);
       // The date has whole seconds: the server asks for 4 to 5 s. The default backoff would be under 1 s.
       server.rateLimitHeaders = { 'retry-after': new Date(Date.now() + 5000).toUTCString() };
-      const result = await evalgate([
-        'run',
-        '--suite',
-        suite,
-        '--model',
-        'openai:m',
-        '--base-url',
-        server.url,
-        '--out',
-        join(dir, 'out.jsonl'),
-        '--no-cache',
-      ]);
+      const result = await runAgainst(server.url, suite, join(dir, 'out.jsonl'), ['--no-cache']);
       expect(result.code).toBe(0);
       expect(readJsonLines(join(dir, 'out.jsonl'))[0]).toMatchObject({ prediction: 'refund', correct: 1 });
       expect(server.arrivals).toHaveLength(2);

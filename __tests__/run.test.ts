@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { evalgate, readJsonLines, TOY_MODEL, writeSuite } from './helpers/evalgate.js';
+import { evalgate, readJsonLines, runAgainst, TOY_MODEL, writeSuite } from './helpers/evalgate.js';
 import { withFakeOpenAI } from './helpers/openai-server.js';
 import { tempDir } from './helpers/records.js';
 
@@ -305,22 +305,7 @@ describe('evalgate run against an OpenAI-compatible endpoint', () => {
         dir,
         Array.from({ length: 6 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })),
       );
-      const result = await evalgate([
-        'run',
-        '--suite',
-        suite,
-        '--model',
-        'openai:m',
-        '--base-url',
-        server.url,
-        '--out',
-        join(dir, 'out.jsonl'),
-        '--no-cache',
-        '--concurrency',
-        '6',
-        '--rpm',
-        '600',
-      ]);
+      const result = await runAgainst(server.url, suite, join(dir, 'out.jsonl'), ['--no-cache', '--concurrency', '6', '--rpm', '600']);
       expect(result.code).toBe(0);
       expect(readJsonLines(join(dir, 'out.jsonl'))).toHaveLength(6);
       // 600 a minute: one start every 100 ms, where six unpaced requests would all arrive within a few
@@ -338,18 +323,7 @@ describe('evalgate run against an OpenAI-compatible endpoint', () => {
       server.refuseLogprobs = true;
       const dir = tempDir();
       const suite = writeSuite(dir, [{ id: 'q', input: 'x', references: ['refund'] }]);
-      const result = await evalgate([
-        'run',
-        '--suite',
-        suite,
-        '--model',
-        'openai:m',
-        '--base-url',
-        server.url,
-        '--out',
-        join(dir, 'out.jsonl'),
-        '--no-cache',
-      ]);
+      const result = await runAgainst(server.url, suite, join(dir, 'out.jsonl'), ['--no-cache']);
       expect(result.code).toBe(0);
       const [record] = readJsonLines(join(dir, 'out.jsonl'));
       expect(record).toMatchObject({ correct: 1 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildTable } from '../src/metrics/table.js';
-import { evalgate, readJsonLines, TOY_MODEL, writeSuite } from './helpers/evalgate.js';
+import { evalgate, readJsonLines, runAgainst, TOY_MODEL, writeSuite } from './helpers/evalgate.js';
 import { withFakeOpenAI } from './helpers/openai-server.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 
@@ -248,19 +248,9 @@ describe('evalgate run --samples', () => {
         { id: 'q0', input: 'a question', references: ['refund'] },
         { id: 'q1', input: 'FAIL500 question', references: ['refund'] },
       ]);
-      const result = await run(
-        suite,
-        'openai:m',
-        join(dir, 'out.jsonl'),
-        '--base-url',
-        server.url,
-        '--cache-dir',
-        join(dir, 'cache'),
-        '--samples',
-        '3',
-        '--retries',
-        '0',
-      );
+      const ask = (out: string) =>
+        runAgainst(server.url, suite, join(dir, out), ['--cache-dir', join(dir, 'cache'), '--samples', '3', '--retries', '0']);
+      const result = await ask('out.jsonl');
       expect(result.code).toBe(0);
       expect(server.requests).toBe(6);
       const records = readJsonLines(join(dir, 'out.jsonl'));
@@ -274,23 +264,7 @@ describe('evalgate run --samples', () => {
       ]);
       expect(records[1].confidence).toBeCloseTo(Math.exp(-0.3), 12);
       // A rerun asks only what failed (failed calls are not cached).
-      expect(
-        (
-          await run(
-            suite,
-            'openai:m',
-            join(dir, 'again.jsonl'),
-            '--base-url',
-            server.url,
-            '--cache-dir',
-            join(dir, 'cache'),
-            '--samples',
-            '3',
-            '--retries',
-            '0',
-          )
-        ).code,
-      ).toBe(0);
+      expect((await ask('again.jsonl')).code).toBe(0);
       expect(server.requests).toBe(9);
     }));
 });

@@ -25020,13 +25020,13 @@ function sharedScopes(candidate, baseline, scenario) {
     const index = table.scenarios.indexOf(scenario);
     return (row) => table.scenarioOf[row] === index;
   };
-  const baselineInstances2 = new Map(baseline.instanceKeys.map((key, instance) => [key, instance]));
+  const baselineInstances = new Map(baseline.instanceKeys.map((key, instance) => [key, instance]));
   const sharedNumber = /* @__PURE__ */ new Map();
   const candidateKeep = inScope(candidate);
   for (let row = 0; row < candidate.size; row++) {
     if (!candidateKeep(row)) continue;
     const key = candidate.instanceKeys[candidate.instanceOf[row]];
-    if (!sharedNumber.has(key) && baselineInstances2.has(key)) sharedNumber.set(key, sharedNumber.size);
+    if (!sharedNumber.has(key) && baselineInstances.has(key)) sharedNumber.set(key, sharedNumber.size);
   }
   const numbering = (table) => {
     const numbers = table.instanceKeys.map((key) => sharedNumber.get(key) ?? -1);
@@ -46273,19 +46273,19 @@ function coverageOf(candidate, baseline, setting) {
   if (setting.severity === "off" || candidate.kind !== "records" || baseline?.kind !== "records") return void 0;
   const answered = answeredInstances(candidate.table);
   const missing = baseline.table.instanceKeys.filter((key) => !answered.has(key));
-  const baselineInstances2 = baseline.table.instanceKeys.length;
-  const covered = baselineInstances2 - missing.length;
-  const enough = covered >= Math.ceil(setting.min * baselineInstances2 - 1e-9);
+  const baselineInstances = baseline.table.instanceKeys.length;
+  const covered = baselineInstances - missing.length;
+  const enough = covered >= Math.ceil(setting.min * baselineInstances - 1e-9);
   const percent = (share) => `${+(share * 100).toFixed(1)}%`;
   const shown = missing.slice(0, MISSING_SHOWN).map(describeKey);
   const more = missing.length > MISSING_SHOWN ? ` and ${missing.length - MISSING_SHOWN} more` : "";
   return {
     status: enough ? "pass" : setting.severity === "block" ? "fail" : "warn",
-    baselineInstances: baselineInstances2,
+    baselineInstances,
     covered,
     min: setting.min,
     missing: shown,
-    reason: `the candidate answered ${covered} of the baseline's ${baselineInstances2} instances (${percent(covered / baselineInstances2)}${enough ? "" : `, the policy asks at least ${percent(setting.min)}`})${missing.length > 0 ? `; missing or failed: ${shown.join(", ")}${more}` : ""}`
+    reason: `the candidate answered ${covered} of the baseline's ${baselineInstances} instances (${percent(covered / baselineInstances)}${enough ? "" : `, the policy asks at least ${percent(setting.min)}`})${missing.length > 0 ? `; missing or failed: ${shown.join(", ")}${more}` : ""}`
   };
 }
 
@@ -48482,9 +48482,9 @@ function registerMetrics(program2, { io }) {
 }
 
 // src/pipeline/plan.ts
-function baselineInstances(run, scenario) {
-  const name = scenario ?? OVERALL;
-  return scopesOf(run.table).find((scope2) => scenario === void 0 ? scope2.name === OVERALL : scope2.name === name)?.instanceCount ?? 0;
+function instancesIn(run, scenario) {
+  const keys = run.table.instanceKeys;
+  return scenario === void 0 ? keys.length : keys.filter((key) => parseKey(key).scenario === scenario).length;
 }
 function spreadOf(check2, direction, baseline, candidate, memo2, options) {
   if (candidate) {
@@ -48498,7 +48498,7 @@ function spreadOf(check2, direction, baseline, candidate, memo2, options) {
   return {
     spread: Math.SQRT2 * standardDeviation(samples),
     from: "sqrt(2) x baseline",
-    instances: baselineInstances(baseline, check2.scenario),
+    instances: instancesIn(baseline, check2.scenario),
     value
   };
 }

@@ -26,3 +26,8 @@ export function writeSuite(dir: string, instances: object[], scenario = 'scorer:
   );
   return join(dir, 'suite.yml');
 }
+
+/** `evalgate run` of a suite against an OpenAI-compatible endpoint (model "m"), writing `out`; `extra` flags follow. */
+export function runAgainst(url: string, suite: string, out: string, extra: string[] = [], env?: NodeJS.ProcessEnv): Promise<RunResult> {
+  return evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', url, '--out', out, ...extra], env);
+}

@@ -2,11 +2,12 @@ import { MetricsMemo, RunComparer, budgetValue, metricMeta } from '../gate/compa
 import { plannedSpread, minimumDetectableWorsening, standardErrorToDetect } from '../gate/power.js';
 import type { ComputeOptions } from '../metrics/compute.js';
 import { lookupMetric } from '../metrics/registry.js';
-import { OVERALL, scopesOf } from '../metrics/scope.js';
+import { OVERALL } from '../metrics/scope.js';
 import { correctionFactor, familiesOf, familyOf, testOf } from '../policy/family.js';
 import type { LoadedPolicy } from '../policy/load.js';
 import type { Check } from '../policy/schema.js';
 import type { RunInput } from '../runs/load.js';
+import { parseKey } from '../records/key.js';
 import { scopeMetrics } from '../runs/metrics-file.js';
 import { standardDeviation } from '../stats/bootstrap.js';
 
@@ -41,9 +42,10 @@ export interface PlanProblem {
   reason: string;
 }
 
-function baselineInstances(run: Extract<RunInput, { kind: 'records' }>, scenario: string | undefined): number {
-  const name = scenario ?? OVERALL;
-  return scopesOf(run.table).find((scope) => (scenario === undefined ? scope.name === OVERALL : scope.name === name))?.instanceCount ?? 0;
+/** The instances of a scope of a run: all of them, or a scenario's. */
+function instancesIn(run: Extract<RunInput, { kind: 'records' }>, scenario: string | undefined): number {
+  const keys = run.table.instanceKeys;
+  return scenario === undefined ? keys.length : keys.filter((key) => parseKey(key).scenario === scenario).length;
 }
 
 /** The spread of one check's comparison and the instances it rests on, or why there is none. */
@@ -66,7 +68,7 @@ function spreadOf(
   return {
     spread: Math.SQRT2 * standardDeviation(samples),
     from: 'sqrt(2) x baseline' as const,
-    instances: baselineInstances(baseline, check.scenario),
+    instances: instancesIn(baseline, check.scenario),
     value,
   };
 }
