@@ -2,9 +2,16 @@ import { describe, expect, it } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../src/cli/index.js';
-import { minimumDetectableWorsening } from '../src/gate/power.js';
+import { minimumDetectableWorsening, standardErrorToDetect } from '../src/gate/power.js';
+import { computeMetrics } from '../src/metrics/compute.js';
+import { recordValue, sampledValues } from '../src/metrics/record-values.js';
+import { scopeNamed } from '../src/metrics/scope.js';
 import type { PlanRow } from '../src/pipeline/plan.js';
+import { loadRun } from '../src/runs/load.js';
+import { Random } from '../src/stats/random.js';
+import { varianceComponents } from '../src/stats/variance-components.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
+import { runProcess } from './helpers/run.js';
 
 async function plan(...argv: string[]): Promise<{ code: number; rows: PlanRow[]; problems: unknown[] }> {
   let stdout = '';
@@ -78,5 +85,296 @@ describe('evalgate plan', () => {
     expect(await runCli(['plan', '--policy', baseline, '--baseline', baseline], { stdout: () => undefined, stderr: () => undefined })).toBe(
       2,
     );
+  });
+});
+
+/*
+ * Samples per example: the split of a comparison's variance into the part between instances and the
+ * noise within examples (one-way random-effects ANOVA), and the samples per example it takes to see
+ * what a check must detect.
+ */
+
+async function reference<T>(key: string, cases: unknown[]): Promise<T[]> {
+  const file = join(tempDir(), 'cases.json');
+  writeFileSync(file, JSON.stringify({ [key]: cases }));
+  const result = await runProcess('python3', ['__tests__/reference/gate_statistics_reference.py', file]);
+  if (result.code !== 0) throw new Error(result.stderr);
+  return JSON.parse(result.stdout)[key];
+}
+
+function policyFile(checks: string): string {
+  const file = join(tempDir(), 'policy.yml');
+  writeFileSync(file, `version: 1\nname: p\nchecks:\n${checks}`);
+  return file;
+}
+
+/** Records of instances "0", "1", ... with the given samples' `correct` each. */
+const sampled = (name: string, instances: number[][]) =>
+  writeLines(
+    name,
+    instances.flatMap((values, id) => values.map((correct, sample) => record({ id: String(id), sample, correct }))),
+  );
+
+describe('the split of the variance (one-way random-effects ANOVA)', () => {
+  it('of one run, by hand, with unequal samples', () => {
+    // Examples A = [1, 1, 0], B = [0, 0], C = [1, 0, 1, 1]; means 2/3, 0, 3/4.
+    // Within: SS = (2 (1/3)^2 + (2/3)^2) + 0 + (3 (1/4)^2 + (3/4)^2) = 2/3 + 3/4 = 17/12 on 2 + 1 + 3 = 6
+    // degrees of freedom: sigma_w^2 = 17/72. Sampling adds sigma_w^2 mean(1/K) = 17/72 x 13/36 = 221/2592,
+    // so K = 36/13 (the harmonic mean of 3, 2, 4). The means' variance: mean 17/36, deviations 7/36,
+    // -17/36, 10/36: S^2 = (49 + 289 + 100) / 1296 / 2 = 219/1296; sigma_b^2 = 219/1296 - 221/2592 = 217/2592.
+    const split = varianceComponents([[[[1, 1, 0]], [[0, 0]], [[1, 0, 1, 1]]]])!;
+    expect(split.within).toBeCloseTo(17 / 72, 12);
+    expect(split.samples).toBeCloseTo(36 / 13, 12);
+    expect(split.between).toBeCloseTo(217 / 2592, 12);
+    expect(split.share).toBeCloseTo(221 / 438, 12); // sampling / S^2
+    expect(split.units).toBe(3);
+  });
+
+  it('with K equal samples it is the textbook (MS_between - MS_within) / K', () => {
+    const groups = [
+      [1, 0, 1],
+      [0, 0, 1],
+      [1, 1, 1],
+      [0, 1, 0.5],
+    ];
+    const grand = groups.flat().reduce((a, b) => a + b) / 12;
+    const means = groups.map((group) => group.reduce((a, b) => a + b) / 3);
+    const msBetween = (3 * means.reduce((sum, m) => sum + (m - grand) ** 2, 0)) / 3;
+    const msWithin = groups.reduce((sum, group, g) => sum + group.reduce((s, y) => s + (y - means[g]) ** 2, 0), 0) / 8;
+    const split = varianceComponents([groups.map((group) => [group])])!;
+    expect(split.within).toBeCloseTo(msWithin, 12);
+    expect(split.between).toBeCloseTo((msBetween - msWithin) / 3, 12);
+    expect(split.samples).toBeCloseTo(3, 12);
+  });
+
+  it('of two runs paired on their units, by hand; units missing in a run are left out', () => {
+    // Candidate A = [1, 0], B = [1, 1], C = [0, 0]: SS 1/2 on 3 degrees, s_c^2 = 1/6, K_c = 2.
+    // Baseline A = [1, 1, 1], B = [0, 1, 0], C = [0, 1, 1]: SS 0 + 2/3 + 2/3 on 6, s_b^2 = 2/9, K_b = 3.
+    // Sampling adds s_c^2 / 2 + s_b^2 / 3 = 1/12 + 2/27 = 17/108 to a difference; within (at K = 1)
+    // 1/6 + 2/9 = 7/18, so K = (7/18) / (17/108) = 42/17. The differences -1/2, 2/3, -2/3 (mean -1/6):
+    // S^2 = (1/9 + 25/36 + 1/4) / 2 = 19/36; sigma_b^2 = 19/36 - 17/108 = 10/27.
+    const candidate = [[[1, 0]], [[1, 1]], [[0, 0]], [[1, 1]]];
+    const baseline = [[[1, 1, 1]], [[0, 1, 0]], [[0, 1, 1]], []];
+    const split = varianceComponents([candidate, baseline])!;
+    expect(split.within).toBeCloseTo(7 / 18, 12);
+    expect(split.samples).toBeCloseTo(42 / 17, 12);
+    expect(split.between).toBeCloseTo(10 / 27, 12);
+    expect(split.share).toBeCloseTo(17 / 57, 12);
+    expect(split.units).toBe(3);
+  });
+
+  it('is not identifiable with one sample per example, nor on one unit', () => {
+    expect(varianceComponents([[[[1]], [[0]], [[1]]]])).toBeUndefined();
+    expect(
+      varianceComponents([
+        [[[1, 0]], [[1, 1]]],
+        [[[1]], [[0]]],
+      ]),
+    ).toBeUndefined();
+    expect(varianceComponents([[[[1, 0, 1]]]])).toBeUndefined();
+  });
+
+  it('agrees with the Python reference on random units: several examples, unequal samples, one and two runs', async () => {
+    const random = new Random(23);
+    const values = (count: number) =>
+      Array.from({ length: count }, () => (random.nextFloat() < 0.3 ? random.nextFloat() : random.nextBelow(2)));
+    const run = (units: number) =>
+      Array.from({ length: units }, () => Array.from({ length: random.nextBelow(4) }, () => values(1 + random.nextBelow(4))));
+    const cases = Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? [run(5 + i)] : [run(5 + i), run(5 + i)]));
+    const expected = await reference<{ between: number; within: number; samples: number; share: number } | null>(
+      'variance_components',
+      cases,
+    );
+    expect(expected.filter((split) => split !== null).length).toBeGreaterThan(25);
+    cases.forEach((runs, i) => {
+      const split = varianceComponents(runs);
+      if (expected[i] === null) return expect(split).toBeUndefined();
+      for (const key of ['between', 'within', 'samples', 'share'] as const) {
+        expect([i, key, Math.abs(split![key] - expected[i]![key]) < 1e-9]).toEqual([i, key, true]);
+      }
+    });
+  });
+});
+
+describe('evalgate plan: samples per example', () => {
+  const detect = (value: number) => policyFile(`  - metric: accuracy\n    max_regression: 0\n    detect: ${value}\n`);
+
+  it('gives the hand-worked split of a paired comparison, and the samples that reach detect', async () => {
+    // The paired case worked by hand above, as records.
+    const candidate = sampled('hand-candidate.jsonl', [
+      [1, 0],
+      [1, 1],
+      [0, 0],
+    ]);
+    const baseline = sampled('hand-baseline.jsonl', [
+      [1, 1, 1],
+      [0, 1, 0],
+      [0, 1, 1],
+    ]);
+    // Three instances are too few for the gate's paired comparison: allow them here.
+    const few = (detect: number) =>
+      policyFile(`  - metric: accuracy\n    max_regression: 0\n    detect: ${detect}\nsettings:\n  min_shared_instances: 3\n`);
+    const [row] = (await plan('--policy', few(0.8), '--baseline', baseline, '--candidate', candidate)).rows;
+    expect(row.samples).toBeCloseTo(15 / 6, 12); // 6 + 9 records, 6 examples
+    expect(row.withinShare).toBeCloseTo(17 / 57, 12);
+    // se(K')^2 = se^2 ((1 - f) + f K / K'), K = 42/17: K' is the fewest samples that bring it to the se detect needs.
+    const at = (k: number) => row.spread * Math.sqrt(1 - 17 / 57 + ((17 / 57) * (42 / 17)) / k);
+    const needed = standardErrorToDetect(0.8, 0, 0.05)!;
+    expect(row.samplesNeeded).toBeGreaterThan(2);
+    expect(at(row.samplesNeeded!)).toBeLessThanOrEqual(needed * (1 + 1e-12));
+    expect(at(row.samplesNeeded! - 1)).toBeGreaterThan(needed);
+    // Detect 0.6 needs a spread below what lies between the instances, se sqrt(1 - f): no number of samples reaches it.
+    const [far] = (await plan('--policy', few(0.6), '--baseline', baseline, '--candidate', candidate)).rows;
+    expect(far.spread * Math.sqrt(1 - 17 / 57)).toBeGreaterThan(standardErrorToDetect(0.6, 0, 0.05)!);
+    expect(far).toMatchObject({ withinShare: row.withinShare, samplesNeeded: null });
+    expect(far.samplesNote).toBe('more samples cannot reach it at this size: needs more instances');
+  });
+
+  it('says why there is no split: one sample per example, a metric that is not a mean of per-record values', async () => {
+    const [once] = (await plan('--policy', policy, '--baseline', baseline)).rows;
+    expect(once).toMatchObject({ samples: 1, withinShare: null, samplesNeeded: null });
+    expect(once.samplesNote).toMatch(/^one sample per example/);
+    const twice = sampled(
+      'twice.jsonl',
+      Array.from({ length: 40 }, (_, i) => [i % 2, i % 3 === 0 ? 1 : 0]),
+    );
+    const [paired] = (await plan('--policy', detect(0.2), '--baseline', baseline, '--candidate', twice)).rows;
+    expect(paired.samplesNote).toMatch(/^the baseline has one sample per example/);
+    const calibrated = writeLines(
+      'calibrated.jsonl',
+      Array.from({ length: 80 }, (_, i) => record({ id: String(i % 40), sample: i < 40 ? 0 : 1, correct: i % 3 ? 1 : 0, confidence: 0.7 })),
+    );
+    const ece = policyFile('  - metric: ece\n    max_regression: 0.01\n    detect: 0.05\n');
+    const [row] = (await plan('--policy', ece, '--baseline', calibrated)).rows;
+    expect(row).toMatchObject({ samples: 2, withinShare: null, samplesNeeded: null });
+    expect(row.samplesNote).toBe('ece is not a mean of a per-record value: not split');
+  });
+
+  it('agrees with the Python reference on generated records: every split metric, overall and per scenario, paired and alone', async () => {
+    const [first, second] = [join(tempDir(), 'a.jsonl'), join(tempDir(), 'b.jsonl')];
+    for (const [seed, file] of [
+      ['42', first],
+      ['7', second],
+    ]) {
+      const result = await runProcess('python3', ['__tests__/reference/generate_records.py', seed, '4000', file]);
+      expect(result.code).toBe(0);
+    }
+    const metrics = ['accuracy', 'brier', 'error_rate', 'toxicity_rate', 'output_tokens_mean', 'group_accuracy:dialect=aae'];
+    const checks = metrics.flatMap((metric) => [undefined, 'billing'].map((scenario) => ({ metric, scenario })));
+    const file = policyFile(
+      checks
+        .map(({ metric, scenario }) => `  - metric: ${metric}\n    max_regression: 0.01\n${scenario ? `    scenario: ${scenario}\n` : ''}`)
+        .join(''),
+    );
+    const cases = [false, true].flatMap((paired) =>
+      checks.map((check) => ({ ...check, scenario: check.scenario ?? null, baseline: first, candidate: paired ? second : null })),
+    );
+    const expected = await reference<{ samples: number; share: number | null }>('plan_split', cases);
+    const alone = (await plan('--policy', file, '--baseline', first)).rows;
+    const paired = (await plan('--policy', file, '--baseline', first, '--candidate', second)).rows;
+    const rows = [...alone, ...paired];
+    expect(rows).toHaveLength(cases.length);
+    rows.forEach((row, i) => {
+      expect([row.metric, row.scope]).toEqual([cases[i].metric, cases[i].scenario ?? 'overall']);
+      expect(expected[i].share).not.toBeNull();
+      expect([i, Math.abs(row.samples - expected[i].samples) < 1e-12, Math.abs(row.withinShare! - expected[i].share!) < 1e-9]).toEqual([
+        i,
+        true,
+        true,
+      ]);
+    });
+  });
+});
+
+describe('the per-record values the split reads', () => {
+  it('are the ones the metrics average: per example, then over examples (or over every call)', async () => {
+    const file = join(tempDir(), 'records.jsonl');
+    expect((await runProcess('python3', ['__tests__/reference/generate_records.py', '3', '3000', file])).code).toBe(0);
+    const run = await loadRun(file);
+    if (run.kind !== 'records') throw new Error('records expected');
+    const report = computeMetrics(run.table, { resamples: 0, seed: 1, minGroupSize: 10 });
+    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+    const overExamples = ['accuracy', 'brier', 'group_accuracy:dialect=aae', 'group_accuracy:segment=business'];
+    for (const metric of [...overExamples, 'error_rate', 'toxicity_rate', 'output_tokens_mean']) {
+      for (const scenario of [undefined, 'refunds']) {
+        const units = sampledValues(run.table, scopeNamed(run.table, scenario), recordValue(run.table, metric)!);
+        const examples = units.flat();
+        const value = overExamples.includes(metric) ? mean(examples.map(mean)) : mean(examples.flat());
+        const expected = (scenario ? report.scenarios[scenario] : report.overall)[metric].value;
+        expect([metric, scenario, Math.abs(value - expected) < 1e-12]).toEqual([metric, scenario, true]);
+      }
+    }
+    // Some examples of this data set have several samples, and they are kept together.
+    expect(sampledValues(run.table, scopeNamed(run.table), recordValue(run.table, 'accuracy')!).some((unit) => unit[0]?.length > 1)).toBe(
+      true,
+    );
+    for (const metric of ['ece', 'latency_p95_ms', 'accuracy_robust', 'worst_group_accuracy:dialect', 'cost_usd_total', 'unknown']) {
+      expect(recordValue(run.table, metric)).toBeUndefined();
+    }
+  });
+});
+
+describe('evalgate plan on a model that is noisy within examples', () => {
+  // 800 instances. The baseline answers instance i right with probability p_i ~ U(0.3, 0.7) each time it
+  // is asked; the candidate with q_i = p_i +- 0.25. The paired difference's variance between instances
+  // is Var(q - p) (what samples cannot remove); sampling adds (p(1-p) + q(1-q)) / K per instance.
+  const instances = 800;
+  const random = new Random(3);
+  const p = Array.from({ length: instances }, () => 0.3 + 0.4 * random.nextFloat());
+  const q = p.map((value) => value + (random.nextFloat() < 0.5 ? -0.25 : 0.25));
+  const sampleRun = (name: string, probabilities: number[], samples: number, seed: number) => {
+    const draws = new Random(seed);
+    return writeLines(
+      name,
+      probabilities.flatMap((probability, id) =>
+        Array.from({ length: samples }, (_, sample) =>
+          record({ id: String(id), sample, correct: draws.nextFloat() < probability ? 1 : 0 }),
+        ),
+      ),
+    );
+  };
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  const differences = q.map((value, i) => value - p[i]);
+  const between = mean(differences.map((d) => (d - mean(differences)) ** 2));
+  const within = mean(p.map((value) => value * (1 - value))) + mean(q.map((value) => value * (1 - value)));
+  const file = policyFile('  - metric: accuracy\n    max_regression: 0\n    detect: 0.03\n');
+
+  it('recommends more samples, and that many samples shrink the spread as predicted', async () => {
+    const [now] = (
+      await plan('--policy', file, '--baseline', sampleRun('b2.jsonl', p, 2, 11), '--candidate', sampleRun('c2.jsonl', q, 2, 12))
+    ).rows;
+    expect(now.samples).toBe(2);
+    // The estimated share of sampling noise is near the true one, (within / 2) / (between + within / 2) (about 0.77).
+    expect(Math.abs(now.withinShare! - within / 2 / (between + within / 2))).toBeLessThan(0.06);
+    expect(now.needed!).toBeGreaterThan(instances);
+    const k = now.samplesNeeded!;
+    expect(k).toBeGreaterThan(2);
+    expect(k).toBeLessThanOrEqual(20);
+
+    // The same instances asked k times, fresh draws: the spread measured is what the plan predicted.
+    const [later] = (
+      await plan('--policy', file, '--baseline', sampleRun('bk.jsonl', p, k, 21), '--candidate', sampleRun('ck.jsonl', q, k, 22))
+    ).rows;
+    expect(later.samples).toBe(k);
+    const predicted = now.spread * Math.sqrt(1 - now.withinShare! + (now.withinShare! * 2) / k);
+    expect(Math.abs(later.spread / predicted - 1)).toBeLessThan(0.1);
+    // Samples shrink only the noise within examples: not the whole spread as 1/sqrt(K), and not nothing.
+    expect(later.spread).toBeGreaterThan(1.15 * now.spread * Math.sqrt(2 / k));
+    expect(later.spread).toBeLessThan(0.8 * now.spread);
+    // At k samples the check sees what it must detect, within the noise of two runs; k - 1 were predicted short of it.
+    expect(later.mde).toBeLessThan(0.03 * 1.04);
+    const short = now.spread * Math.sqrt(1 - now.withinShare! + (now.withinShare! * 2) / (k - 1));
+    expect(short).toBeGreaterThan(standardErrorToDetect(0.03, 0, 0.05)!);
+  });
+
+  it('prints the samples per example in the table', async () => {
+    let stdout = '';
+    const code = await runCli(
+      ['plan', '--policy', file, '--baseline', sampleRun('b2.jsonl', p, 2, 11), '--candidate', sampleRun('c2.jsonl', q, 2, 12)],
+      { stdout: (text) => (stdout += text), stderr: () => undefined },
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/\| 2 now, \d+ needed \(\d+% within\)\s+\|/);
+    expect(stdout).toContain('samples per example: now, and needed');
   });
 });

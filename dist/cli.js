@@ -24990,13 +24990,31 @@ function scopeOf(table, name, keep, instanceNumber, instanceCount) {
   }
   return { name, rows: Int32Array.from(rows), instanceOfRow: Int32Array.from(instances), instanceCount };
 }
+function scopeNamed(table, scenario) {
+  if (scenario === void 0) {
+    return {
+      name: OVERALL,
+      rows: Int32Array.from({ length: table.size }, (_, row) => row),
+      instanceOfRow: table.instanceOf,
+      instanceCount: table.instanceKeys.length
+    };
+  }
+  const index = table.scenarios.indexOf(scenario);
+  const localNumber = new Int32Array(table.instanceKeys.length).fill(-1);
+  let count2 = 0;
+  for (let row = 0; row < table.size; row++) {
+    if (table.scenarioOf[row] === index && localNumber[table.instanceOf[row]] < 0) localNumber[table.instanceOf[row]] = count2++;
+  }
+  return scopeOf(
+    table,
+    scenario,
+    (row) => table.scenarioOf[row] === index,
+    (instance) => localNumber[instance],
+    count2
+  );
+}
 function scopesOf(table) {
-  const overall = {
-    name: OVERALL,
-    rows: Int32Array.from({ length: table.size }, (_, row) => row),
-    instanceOfRow: table.instanceOf,
-    instanceCount: table.instanceKeys.length
-  };
+  const overall = scopeNamed(table);
   const localNumber = new Int32Array(table.instanceKeys.length).fill(-1);
   const instancesPerScenario = new Int32Array(table.scenarios.length);
   for (let row = 0; row < table.size; row++) {
@@ -25577,6 +25595,7 @@ var RecordTableBuilder = class {
 };
 
 // src/metrics/collect.ts
+var TOXIC = 0.5;
 function emptyCollection(table, scope2) {
   const sums = new SlotsBuilder();
   return {
@@ -25652,7 +25671,7 @@ function collectScope(table, scope2) {
       latencyRows.push(row);
       latencyInstances.push(instance);
     }
-    if (!Number.isNaN(toxicity[row])) sums.add(toxic, instance, toxicity[row] >= 0.5 ? 1 : 0);
+    if (!Number.isNaN(toxicity[row])) sums.add(toxic, instance, toxicity[row] >= TOXIC ? 1 : 0);
     if (!Number.isNaN(tokensOf[row])) sums.add(outputTokens, instance, tokensOf[row]);
     if (!Number.isNaN(costUsd[row])) sums.add(cost, instance, costUsd[row]);
   }
@@ -46054,6 +46073,11 @@ function standardErrorToDetect(detect, budget, alphaPerTest) {
   const zPower = normalQuantile(POWER);
   return Math.min((detect - budget) / zPower, detect / (normalQuantile(1 - alphaPerTest) + zPower));
 }
+function samplesToDetect(spread, share, samples, needed) {
+  const room = (needed / spread) ** 2 - (1 - share);
+  if (!(room > 0)) return void 0;
+  return Math.max(1, Math.ceil(share * samples / room));
+}
 
 // src/gate/regression.ts
 function budgetInEffect(check2, relaxed, baseline) {
@@ -48481,6 +48505,140 @@ function registerMetrics(program2, { io }) {
   });
 }
 
+// src/metrics/record-values.ts
+function recordValue(table, metric) {
+  const { kind, failed, correct, confidence, toxicity, outputTokens } = table;
+  const original = (row) => kind[row] === KIND_ORIGINAL && failed[row] === 0;
+  const answered = (row, column) => failed[row] === 0 && !Number.isNaN(column[row]);
+  switch (metric) {
+    case "accuracy":
+      return (row) => original(row) ? correct[row] : void 0;
+    case "brier":
+      return (row) => original(row) && !Number.isNaN(confidence[row]) ? (confidence[row] - correct[row]) ** 2 : void 0;
+    case "error_rate":
+      return (row) => failed[row];
+    case "toxicity_rate":
+      return (row) => answered(row, toxicity) ? toxicity[row] >= TOXIC ? 1 : 0 : void 0;
+    case "output_tokens_mean":
+      return (row) => answered(row, outputTokens) ? outputTokens[row] : void 0;
+  }
+  if (!metric.startsWith("group_accuracy:")) return void 0;
+  for (const [attribute, column] of table.groups) {
+    const value = column.values.findIndex((name) => metric === `group_accuracy:${attribute}=${name}`);
+    if (value >= 0) return (row) => original(row) && column.valueOf[row] === value ? correct[row] : void 0;
+  }
+  return () => void 0;
+}
+function sampledValues(table, scope2, value) {
+  const units = Array.from({ length: scope2.instanceCount }, () => []);
+  const ofExample = /* @__PURE__ */ new Map();
+  for (let index = 0; index < scope2.rows.length; index++) {
+    const row = scope2.rows[index];
+    const found = value(row);
+    if (found === void 0) continue;
+    const example = table.samples ? table.samples.exampleOf[row] : row;
+    let values = ofExample.get(example);
+    if (!values) {
+      ofExample.set(example, values = []);
+      units[scope2.instanceOfRow[index]].push(values);
+    }
+    values.push(found);
+  }
+  return units;
+}
+function samplesOfScope(table, scope2) {
+  const records = scope2.rows.length;
+  if (!table.samples) return { records, examples: records };
+  const examples2 = /* @__PURE__ */ new Set();
+  for (const row of scope2.rows) examples2.add(table.samples.exampleOf[row]);
+  return { records, examples: examples2.size };
+}
+
+// src/stats/variance-components.ts
+function runMoments(run, units, sign, values) {
+  let squares = 0;
+  let degrees = 0;
+  let perGroup = 0;
+  let perSample = 0;
+  units.forEach((unit, index) => {
+    const groups = run[unit];
+    let means = 0;
+    let inverseSizes = 0;
+    for (const group of groups) {
+      let mean = 0;
+      for (let k = 0; k < group.length; k++) mean += group[k] / group.length;
+      for (let k = 0; k < group.length; k++) squares += (group[k] - mean) ** 2;
+      degrees += group.length - 1;
+      means += mean;
+      inverseSizes += 1 / group.length;
+    }
+    values[index] += sign * means / groups.length;
+    perGroup += 1 / groups.length / units.length;
+    perSample += inverseSizes / groups.length ** 2 / units.length;
+  });
+  return { variance: degrees > 0 ? squares / degrees : void 0, perGroup, perSample };
+}
+function varianceComponents(runs) {
+  const units = [...runs[0].keys()].filter((unit) => runs.every((run) => run[unit].length > 0));
+  if (units.length < 2) return void 0;
+  const values = new Float64Array(units.length);
+  let within = 0;
+  let sampling = 0;
+  let effective = 0;
+  for (const [index, run] of runs.entries()) {
+    const { variance, perGroup, perSample } = runMoments(run, units, index === 0 ? 1 : -1, values);
+    if (variance === void 0) return void 0;
+    within += variance * perGroup;
+    sampling += variance * perSample;
+    effective += perGroup / perSample / runs.length;
+  }
+  const between = Math.max(0, standardDeviation(values) ** 2 - sampling);
+  return {
+    between,
+    within,
+    // Samples that all agree (no sampling noise) leave K as the runs' own effective count.
+    samples: sampling > 0 ? within / sampling : effective,
+    share: sampling > 0 ? sampling / (between + sampling) : 0,
+    units: units.length
+  };
+}
+
+// src/pipeline/plan-samples.ts
+function splitSamples(metric, scenario, baseline, candidate) {
+  let runs;
+  if (candidate) {
+    const scopes = sharedScopes(candidate, baseline, scenario);
+    runs = [
+      { name: "the candidate", table: candidate, scope: scopes.candidate },
+      { name: "the baseline", table: baseline, scope: scopes.baseline }
+    ];
+  } else {
+    runs = [{ name: "the baseline", table: baseline, scope: scopeNamed(baseline, scenario) }];
+  }
+  const counts = runs.map(({ table, scope: scope2 }) => samplesOfScope(table, scope2));
+  const examples2 = counts.reduce((total, count2) => total + count2.examples, 0);
+  const samples = examples2 > 0 ? counts.reduce((total, count2) => total + count2.records, 0) / examples2 : 1;
+  const values = runs.map(({ table }) => recordValue(table, metric));
+  if (values.some((value) => value === void 0)) return { samples, note: `${metric} is not a mean of a per-record value: not split` };
+  const once = counts.findIndex((count2) => count2.records === count2.examples);
+  if (once >= 0) {
+    const who = runs.length > 1 ? `${runs[once].name} has ` : "";
+    return { samples, note: `${who}one sample per example: the noise within examples cannot be told apart` };
+  }
+  const split = varianceComponents(runs.map(({ table, scope: scope2 }, index) => sampledValues(table, scope2, values[index])));
+  if (!split) return { samples, note: `no example with two samples of ${metric} in a run, or fewer than two instances: not split` };
+  return { samples, split };
+}
+function samplesColumns(found, spread, needSpread, context) {
+  const { samples, split } = found;
+  if (!split) return { samples, withinShare: null, samplesNeeded: null, samplesNote: found.note ?? null };
+  const columns = { samples, withinShare: split.share };
+  if (needSpread === void 0) return { ...columns, samplesNeeded: null, samplesNote: "no detect stated" };
+  const { instances, minInstances, unitMetric, detect } = context;
+  const needed = instances < minInstances || plannedSpread(0, unitMetric, detect, instances) > needSpread ? void 0 : samplesToDetect(spread, split.share, split.samples, needSpread);
+  return needed === void 0 ? { ...columns, samplesNeeded: null, samplesNote: "more samples cannot reach it at this size: needs more instances" } : { ...columns, samplesNeeded: needed, samplesNote: null };
+}
+
 // src/pipeline/plan.ts
 function instancesIn(run, scenario) {
   const keys = run.table.instanceKeys;
@@ -48532,6 +48690,8 @@ function planSuite(loaded, baseline, candidate) {
     const unit = lookupMetric(check2.metric)?.range[1] === 1;
     const spread = plannedSpread(found.spread, unit, detect, found.instances);
     const needSpread = detect === null ? void 0 : standardErrorToDetect(detect, budget, alphaPerTest);
+    const split = splitSamples(check2.metric, check2.scenario, baseline.table, candidate?.kind === "records" ? candidate.table : void 0);
+    const context = { instances: found.instances, minInstances: policy.settings.min_shared_instances, unitMetric: unit, detect };
     rows.push({
       metric: check2.metric,
       scope: scope2,
@@ -48542,7 +48702,8 @@ function planSuite(loaded, baseline, candidate) {
       instances: found.instances,
       mde: minimumDetectableWorsening(spread, budget, alphaPerTest),
       // Never fewer than a paired comparison needs at all.
-      needed: needSpread === void 0 ? null : Math.max(policy.settings.min_shared_instances, Math.ceil(found.instances * (spread / needSpread) ** 2))
+      needed: needSpread === void 0 ? null : Math.max(policy.settings.min_shared_instances, Math.ceil(found.instances * (spread / needSpread) ** 2)),
+      ...samplesColumns(split, found.spread, needSpread, context)
     });
   }
   return { rows, problems };
@@ -48553,10 +48714,25 @@ function verdict(row) {
   if (row.needed === null) return "no detect stated";
   return row.needed <= row.instances ? "enough" : `needs ${row.needed} instances (${row.needed - row.instances} more)`;
 }
+function samplesCell(row) {
+  const within = row.withinShare === null ? "" : ` (${Math.round(row.withinShare * 100)}% within)`;
+  const needed = row.samplesNeeded === null ? `-${within}: ${row.samplesNote}` : `${row.samplesNeeded} needed${within}`;
+  return `${formatNumber(row.samples)} now, ${needed}`;
+}
 function planText(rows, problems, paired) {
   const table = markdownTable(
     [
-      ["metric", "scope", "budget", "must detect", "spread", "instances", "can detect now (80%)", "for what it must detect"],
+      [
+        "metric",
+        "scope",
+        "budget",
+        "must detect",
+        "spread",
+        "instances",
+        "can detect now (80%)",
+        "for what it must detect",
+        "samples per example"
+      ],
       ...rows.map((row) => [
         escapeTerminal(row.metric),
         escapeTerminal(row.scope),
@@ -48565,16 +48741,18 @@ function planText(rows, problems, paired) {
         formatNumber(row.spread),
         String(row.instances),
         formatNumber(row.mde),
-        verdict(row)
+        verdict(row),
+        escapeTerminal(samplesCell(row))
       ])
     ],
-    { align: ["l", "l", "r", "r", "r", "r", "r", "l"] }
+    { align: ["l", "l", "r", "r", "r", "r", "r", "l", "l"] }
   );
   const spread = paired ? "spread: the standard error of the paired comparison (bootstrap of the shared instances)." : "spread: sqrt(2) x the baseline's standard error, the spread of two independent runs; a candidate (--candidate) gives the paired spread, usually smaller.";
   const lines = [
     table,
     "",
     spread,
+    "samples per example: now, and needed at today's instances for what it must detect; within: the share of the variance that is noise within examples (more samples shrink it as 1/K).",
     ...problems.map((problem) => `not planned: ${escapeTerminal(problem.metric)} (${escapeTerminal(problem.scope)}): ${escapeTerminal(problem.reason)}`)
   ];
   return `${lines.join("\n")}

@@ -35,3 +35,16 @@ export function standardErrorToDetect(detect: number, budget: number, alphaPerTe
   const zPower = normalQuantile(POWER);
   return Math.min((detect - budget) / zPower, detect / (normalQuantile(1 - alphaPerTest) + zPower));
 }
+
+/**
+ * The fewest samples per example K' (at least 1) at which the spread reaches `needed`, when a share f of
+ * its variance is noise within examples (which shrinks as 1/K) and the rest lies between instances:
+ * se(K') = se sqrt((1 - f) + f K / K') <= needed at K' = ceil(f K / ((needed / se)^2 - (1 - f))).
+ * Undefined when the part between instances alone, se^2 (1 - f), is not below needed^2: no number of
+ * samples reaches it, only more instances.
+ */
+export function samplesToDetect(spread: number, share: number, samples: number, needed: number): number | undefined {
+  const room = (needed / spread) ** 2 - (1 - share);
+  if (!(room > 0)) return undefined;
+  return Math.max(1, Math.ceil((share * samples) / room));
+}

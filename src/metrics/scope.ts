@@ -35,14 +35,34 @@ function scopeOf(
   return { name, rows: Int32Array.from(rows), instanceOfRow: Int32Array.from(instances), instanceCount };
 }
 
+/** One scope: overall (`scenario` undefined), or a scenario's, its instances numbered from 0 in order of first appearance. */
+export function scopeNamed(table: RecordTable, scenario?: string): Scope {
+  if (scenario === undefined) {
+    return {
+      name: OVERALL,
+      rows: Int32Array.from({ length: table.size }, (_, row) => row),
+      instanceOfRow: table.instanceOf,
+      instanceCount: table.instanceKeys.length,
+    };
+  }
+  const index = table.scenarios.indexOf(scenario);
+  const localNumber = new Int32Array(table.instanceKeys.length).fill(-1);
+  let count = 0;
+  for (let row = 0; row < table.size; row++) {
+    if (table.scenarioOf[row] === index && localNumber[table.instanceOf[row]] < 0) localNumber[table.instanceOf[row]] = count++;
+  }
+  return scopeOf(
+    table,
+    scenario,
+    (row) => table.scenarioOf[row] === index,
+    (instance) => localNumber[instance],
+    count,
+  );
+}
+
 /** "overall" followed by one scope per scenario, in order of first appearance. */
 export function scopesOf(table: RecordTable): Scope[] {
-  const overall: Scope = {
-    name: OVERALL,
-    rows: Int32Array.from({ length: table.size }, (_, row) => row),
-    instanceOfRow: table.instanceOf,
-    instanceCount: table.instanceKeys.length,
-  };
+  const overall = scopeNamed(table);
   // Number each scenario's instances from 0 in order of first appearance.
   const localNumber = new Int32Array(table.instanceKeys.length).fill(-1);
   const instancesPerScenario = new Int32Array(table.scenarios.length);

@@ -10,6 +10,7 @@ import type { RunInput } from '../runs/load.js';
 import { parseKey } from '../records/key.js';
 import { scopeMetrics } from '../runs/metrics-file.js';
 import { standardDeviation } from '../stats/bootstrap.js';
+import { samplesColumns, splitSamples, type SamplesColumns } from './plan-samples.js';
 
 /*
  * Sizing a suite before trusting the gate (`evalgate plan`): for each paired regression check, the
@@ -18,10 +19,11 @@ import { standardDeviation } from '../stats/bootstrap.js';
  * so n' = n (sigma / sigma_needed)^2. With a baseline alone the paired spread is unknown: the plan uses
  * sqrt(2) times the baseline's standard error, the spread of two independent runs (conservative: two
  * runs of related models on the same instances are positively correlated, and their paired spread is
- * smaller).
+ * smaller). With repeated samples, the plan also splits the spread into the part between instances and
+ * the noise within examples, which more samples per example shrink (plan-samples.ts).
  */
 
-export interface PlanRow {
+export interface PlanRow extends SamplesColumns {
   metric: string;
   scope: string;
   /** The budget and what the check must detect, in the metric's unit (detect null when not stated). */
@@ -104,6 +106,8 @@ export function planSuite(loaded: LoadedPolicy, baseline: RunInput, candidate?: 
     const unit = lookupMetric(check.metric)?.range[1] === 1;
     const spread = plannedSpread(found.spread, unit, detect, found.instances);
     const needSpread = detect === null ? undefined : standardErrorToDetect(detect, budget, alphaPerTest);
+    const split = splitSamples(check.metric, check.scenario, baseline.table, candidate?.kind === 'records' ? candidate.table : undefined);
+    const context = { instances: found.instances, minInstances: policy.settings.min_shared_instances, unitMetric: unit, detect };
     rows.push({
       metric: check.metric,
       scope,
@@ -118,6 +122,7 @@ export function planSuite(loaded: LoadedPolicy, baseline: RunInput, candidate?: 
         needSpread === undefined
           ? null
           : Math.max(policy.settings.min_shared_instances, Math.ceil(found.instances * (spread / needSpread) ** 2)),
+      ...samplesColumns(split, found.spread, needSpread, context),
     });
   }
   return { rows, problems };

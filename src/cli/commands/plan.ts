@@ -12,10 +12,27 @@ function verdict(row: PlanRow): string {
   return row.needed <= row.instances ? 'enough' : `needs ${row.needed} instances (${row.needed - row.instances} more)`;
 }
 
+/** Samples per example: now, needed for what the check must detect, and the share of the variance within examples. */
+function samplesCell(row: PlanRow): string {
+  const within = row.withinShare === null ? '' : ` (${Math.round(row.withinShare * 100)}% within)`;
+  const needed = row.samplesNeeded === null ? `-${within}: ${row.samplesNote}` : `${row.samplesNeeded} needed${within}`;
+  return `${formatNumber(row.samples)} now, ${needed}`;
+}
+
 function planText(rows: PlanRow[], problems: Array<{ metric: string; scope: string; reason: string }>, paired: boolean): string {
   const table = markdownTable(
     [
-      ['metric', 'scope', 'budget', 'must detect', 'spread', 'instances', 'can detect now (80%)', 'for what it must detect'],
+      [
+        'metric',
+        'scope',
+        'budget',
+        'must detect',
+        'spread',
+        'instances',
+        'can detect now (80%)',
+        'for what it must detect',
+        'samples per example',
+      ],
       ...rows.map((row) => [
         shown(row.metric),
         shown(row.scope),
@@ -25,9 +42,10 @@ function planText(rows: PlanRow[], problems: Array<{ metric: string; scope: stri
         String(row.instances),
         formatNumber(row.mde),
         verdict(row),
+        shown(samplesCell(row)),
       ]),
     ],
-    { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l'] },
+    { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l'] },
   );
   const spread = paired
     ? 'spread: the standard error of the paired comparison (bootstrap of the shared instances).'
@@ -36,6 +54,7 @@ function planText(rows: PlanRow[], problems: Array<{ metric: string; scope: stri
     table,
     '',
     spread,
+    "samples per example: now, and needed at today's instances for what it must detect; within: the share of the variance that is noise within examples (more samples shrink it as 1/K).",
     ...problems.map((problem) => `not planned: ${shown(problem.metric)} (${shown(problem.scope)}): ${shown(problem.reason)}`),
   ];
   return `${lines.join('\n')}\n`;

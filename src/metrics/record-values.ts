@@ -1,0 +1,66 @@
+import { TOXIC } from './collect.js';
+import type { Scope } from './scope.js';
+import { KIND_ORIGINAL, type RecordTable } from './table.js';
+
+/*
+ * The metrics that are means of a per-record value over examples or calls, and that value, as
+ * collect.ts counts it: what `evalgate plan` splits into the variance between instances and the noise
+ * within an example's repeated samples (docs/statistics.md, "Samples per example"). The other metrics
+ * (binned or ordered calibration, percentiles, worst cases, worst group and gap, totals) are not means
+ * of one value per record: their variance does not split this way.
+ */
+
+/** The value a record adds to a mean metric (undefined: the metric does not read the record); undefined for any other metric. */
+export function recordValue(table: RecordTable, metric: string): ((row: number) => number | undefined) | undefined {
+  const { kind, failed, correct, confidence, toxicity, outputTokens } = table;
+  const original = (row: number) => kind[row] === KIND_ORIGINAL && failed[row] === 0;
+  const answered = (row: number, column: Float64Array) => failed[row] === 0 && !Number.isNaN(column[row]);
+  switch (metric) {
+    case 'accuracy':
+      return (row) => (original(row) ? correct[row] : undefined);
+    case 'brier':
+      return (row) => (original(row) && !Number.isNaN(confidence[row]) ? (confidence[row] - correct[row]) ** 2 : undefined);
+    case 'error_rate':
+      return (row) => failed[row];
+    case 'toxicity_rate':
+      return (row) => (answered(row, toxicity) ? (toxicity[row] >= TOXIC ? 1 : 0) : undefined);
+    case 'output_tokens_mean':
+      return (row) => (answered(row, outputTokens) ? outputTokens[row] : undefined);
+  }
+  if (!metric.startsWith('group_accuracy:')) return undefined;
+  // group_accuracy:<attr>=<value>: the attribute itself may hold "=", so match the names the metrics give.
+  for (const [attribute, column] of table.groups) {
+    const value = column.values.findIndex((name) => metric === `group_accuracy:${attribute}=${name}`);
+    if (value >= 0) return (row) => (original(row) && column.valueOf[row] === value ? correct[row] : undefined);
+  }
+  return () => undefined; // a group this run does not have
+}
+
+/** Per instance of the scope, per example the metric reads, the values of its samples. */
+export function sampledValues(table: RecordTable, scope: Scope, value: (row: number) => number | undefined): number[][][] {
+  const units: number[][][] = Array.from({ length: scope.instanceCount }, () => []);
+  const ofExample = new Map<number, number[]>();
+  for (let index = 0; index < scope.rows.length; index++) {
+    const row = scope.rows[index];
+    const found = value(row);
+    if (found === undefined) continue;
+    // Without repeated samples every record is an example of its own.
+    const example = table.samples ? table.samples.exampleOf[row] : row;
+    let values = ofExample.get(example);
+    if (!values) {
+      ofExample.set(example, (values = []));
+      units[scope.instanceOfRow[index]].push(values);
+    }
+    values.push(found);
+  }
+  return units;
+}
+
+/** The records of a scope and the examples they are samples of. */
+export function samplesOfScope(table: RecordTable, scope: Scope): { records: number; examples: number } {
+  const records = scope.rows.length;
+  if (!table.samples) return { records, examples: records };
+  const examples = new Set<number>();
+  for (const row of scope.rows) examples.add(table.samples.exampleOf[row]);
+  return { records, examples: examples.size };
+}
