@@ -7,7 +7,7 @@
 // (4) the same workload through promptfoo (installed from npm into bench/out/promptfoo once, on Node 22).
 // Prints every table, and writes each into docs/benchmarks.md between its markers
 // <!-- bench:start --> ... <!-- bench:end --> (likewise runner, promptfoo, simulation).
-// Options: --sizes 100000,1000000  --runs 5  --trials 500  --only metrics|runner|promptfoo|simulation|samples
+// Options: --sizes 100000,1000000  --compact-sizes 300000 ('' for none)  --runs 5  --trials 500  --only metrics|runner|promptfoo|simulation|samples
 //          --no-docs (print only; --no-readme is the older name)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { build } from 'esbuild';
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '100000,1000000' },
+    'compact-sizes': { type: 'string', default: '300000' },
     runs: { type: 'string', default: '5' },
     trials: { type: 'string', default: '500' },
     only: { type: 'string' },
@@ -27,6 +28,7 @@ const { values } = parseArgs({
   },
 });
 const sizes = values.sizes.split(',').map(Number);
+const compactSizes = values['compact-sizes'] ? values['compact-sizes'].split(',').map(Number) : [];
 const runs = Number(values.runs);
 const outDir = 'bench/out';
 mkdirSync(outDir, { recursive: true });
@@ -144,11 +146,14 @@ async function simulation() {
 
 async function metricsBenchmark() {
   const rows = [];
-  for (const size of sizes) {
-    const file = join(outDir, `records-${size}.jsonl`);
+  // Full records (prompts, completions, tokens, cost: ~570 bytes) and compact ones (scenario, id,
+  // correct, confidence, groups, latency: ~160 bytes), whose floor is smaller beside the same metrics.
+  const jobs = [...sizes.map((size) => ({ size, compact: false })), ...compactSizes.map((size) => ({ size, compact: true }))];
+  for (const { size, compact } of jobs) {
+    const file = join(outDir, `records-${size}${compact ? '-compact' : ''}.jsonl`);
     if (!existsSync(file)) {
-      process.stderr.write(`generating ${size} records...\n`);
-      await run(['bench/generate.mjs', String(size), file, '1']);
+      process.stderr.write(`generating ${size} ${compact ? 'compact ' : ''}records...\n`);
+      await run(['bench/generate.mjs', String(size), file, '1', ...(compact ? ['--compact'] : [])]);
     }
     const megabytes = statSync(file).size / 1e6;
     process.stderr.write(`measuring ${size} records (${megabytes.toFixed(0)} MB), ${runs} runs each...\n`);
@@ -156,15 +161,15 @@ async function metricsBenchmark() {
       ['bench/measure.mjs', 'floor', file],
       ['bench/measure.mjs', 'evalgate', 'metrics', file, '--json'],
     );
-    rows.push({ size, megabytes, floor, evalgate, ratio });
+    rows.push({ size, compact, megabytes, floor, evalgate, ratio });
   }
 
   const table = [
     '| records | file | floor: read + JSON.parse | `evalgate metrics --json` | ratio | peak memory (floor / evalgate) |',
     '|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
-      ({ size, megabytes, floor, evalgate, ratio }) =>
-        `| ${size.toLocaleString('en-US')} | ${megabytes.toFixed(0)} MB | ${floor.seconds.toFixed(2)} s | ${evalgate.seconds.toFixed(2)} s | ${ratio.toFixed(2)}x | ${mib(floor.maxRss)} / ${mib(evalgate.maxRss)} |`,
+      ({ size, compact, megabytes, floor, evalgate, ratio }) =>
+        `| ${size.toLocaleString('en-US')}${compact ? ' compact' : ''} | ${megabytes.toFixed(0)} MB | ${floor.seconds.toFixed(2)} s | ${evalgate.seconds.toFixed(2)} s | ${ratio.toFixed(2)}x | ${mib(floor.maxRss)} / ${mib(evalgate.maxRss)} |`,
     ),
   ].join('\n');
   const machine = `Medians of ${runs} runs of each, taken in turn (the ratio is the median of the run-by-run ratios); Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, measured ${new Date().toISOString().slice(0, 10)}.`;

@@ -47056,8 +47056,6 @@ import { StringDecoder } from "node:string_decoder";
 var PERTURBATION_KINDS = ["robustness", "fairness"];
 
 // src/records/validate.ts
-var UNIT_FIELDS = ["confidence", "toxicity"];
-var NON_NEGATIVE_FIELDS = ["latency_ms", "input_tokens", "output_tokens", "cost_usd"];
 function show(value) {
   const text = JSON.stringify(value);
   if (text === void 0) return String(value);
@@ -47103,27 +47101,22 @@ function outcomeProblem(record2) {
   if (!isNumber(correct) || correct < 0 || correct > 1) return `"correct" must be a number in [0, 1], got ${show(correct)}`;
   return void 0;
 }
+function numberProblem(field, number4, unit) {
+  if (absent(number4)) return void 0;
+  if (unit)
+    return isNumber(number4) && number4 >= 0 && number4 <= 1 ? void 0 : `"${field}" must be a number in [0, 1], got ${show(number4)}`;
+  return isNumber(number4) && number4 >= 0 ? void 0 : `"${field}" must be a non-negative number, got ${show(number4)}`;
+}
 function numbersProblem(record2) {
-  for (const field of UNIT_FIELDS) {
-    const number4 = record2[field];
-    if (!absent(number4) && (!isNumber(number4) || number4 < 0 || number4 > 1)) {
-      return `"${field}" must be a number in [0, 1], got ${show(number4)}`;
-    }
-  }
-  for (const field of NON_NEGATIVE_FIELDS) {
-    const number4 = record2[field];
-    if (!absent(number4) && (!isNumber(number4) || number4 < 0)) {
-      return `"${field}" must be a non-negative number, got ${show(number4)}`;
-    }
-  }
-  return void 0;
+  return numberProblem("confidence", record2.confidence, true) ?? numberProblem("toxicity", record2.toxicity, true) ?? numberProblem("latency_ms", record2.latency_ms, false) ?? numberProblem("input_tokens", record2.input_tokens, false) ?? numberProblem("output_tokens", record2.output_tokens, false) ?? numberProblem("cost_usd", record2.cost_usd, false);
 }
 function groupsProblem(groups) {
   if (absent(groups)) return void 0;
   if (typeof groups !== "object" || Array.isArray(groups)) {
     return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
   }
-  for (const [attribute, groupValue] of Object.entries(groups)) {
+  for (const attribute in groups) {
+    const groupValue = groups[attribute];
     if (typeof groupValue !== "string" && !isNumber(groupValue) && typeof groupValue !== "boolean") {
       return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
     }

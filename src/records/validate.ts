@@ -7,9 +7,6 @@ import { PERTURBATION_KINDS, type PerturbationKind } from './types.js';
  * JSON `null` in an optional field means the field is absent.
  */
 
-const UNIT_FIELDS = ['confidence', 'toxicity'] as const;
-const NON_NEGATIVE_FIELDS = ['latency_ms', 'input_tokens', 'output_tokens', 'cost_usd'] as const;
-
 function show(value: unknown): string {
   const text = JSON.stringify(value);
   if (text === undefined) return String(value);
@@ -64,20 +61,23 @@ function outcomeProblem(record: Fields): string | undefined {
   return undefined;
 }
 
+/** A number field's problem: `unit` ones must lie in [0, 1], the others be non-negative. Called per field, not in a loop over names: keyed reads by a variable name are several times slower on millions of records. */
+function numberProblem(field: string, number: unknown, unit: boolean): string | undefined {
+  if (absent(number)) return undefined;
+  if (unit)
+    return isNumber(number) && number >= 0 && number <= 1 ? undefined : `"${field}" must be a number in [0, 1], got ${show(number)}`;
+  return isNumber(number) && number >= 0 ? undefined : `"${field}" must be a non-negative number, got ${show(number)}`;
+}
+
 function numbersProblem(record: Fields): string | undefined {
-  for (const field of UNIT_FIELDS) {
-    const number = record[field];
-    if (!absent(number) && (!isNumber(number) || number < 0 || number > 1)) {
-      return `"${field}" must be a number in [0, 1], got ${show(number)}`;
-    }
-  }
-  for (const field of NON_NEGATIVE_FIELDS) {
-    const number = record[field];
-    if (!absent(number) && (!isNumber(number) || number < 0)) {
-      return `"${field}" must be a non-negative number, got ${show(number)}`;
-    }
-  }
-  return undefined;
+  return (
+    numberProblem('confidence', record.confidence, true) ??
+    numberProblem('toxicity', record.toxicity, true) ??
+    numberProblem('latency_ms', record.latency_ms, false) ??
+    numberProblem('input_tokens', record.input_tokens, false) ??
+    numberProblem('output_tokens', record.output_tokens, false) ??
+    numberProblem('cost_usd', record.cost_usd, false)
+  );
 }
 
 function groupsProblem(groups: unknown): string | undefined {
@@ -85,7 +85,8 @@ function groupsProblem(groups: unknown): string | undefined {
   if (typeof groups !== 'object' || Array.isArray(groups)) {
     return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
   }
-  for (const [attribute, groupValue] of Object.entries(groups as Fields)) {
+  for (const attribute in groups as Fields) {
+    const groupValue = (groups as Fields)[attribute];
     if (typeof groupValue !== 'string' && !isNumber(groupValue) && typeof groupValue !== 'boolean') {
       return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
     }
