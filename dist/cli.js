@@ -47103,8 +47103,9 @@ function outcomeProblem(record2) {
 }
 function numberProblem(field, number4, unit) {
   if (absent(number4)) return void 0;
-  if (unit)
+  if (unit) {
     return isNumber(number4) && number4 >= 0 && number4 <= 1 ? void 0 : `"${field}" must be a number in [0, 1], got ${show(number4)}`;
+  }
   return isNumber(number4) && number4 >= 0 ? void 0 : `"${field}" must be a non-negative number, got ${show(number4)}`;
 }
 function numbersProblem(record2) {
