@@ -9,7 +9,7 @@ describe('dist/', () => {
     const fresh = tempDir();
     const result = await runProcess(process.execPath, ['scripts/bundle.mjs', fresh]);
     expect(result.stderr).toBe('');
-    for (const file of ['index.js', 'cli.js']) {
+    for (const file of ['index.js', 'cli.js', 'licenses.txt']) {
       const same = readFileSync(join(fresh, file), 'utf8') === readFileSync(join('dist', file), 'utf8');
       expect([file, same ? 'up to date' : 'stale']).toEqual([file, 'up to date']);
     }

@@ -1,0 +1,47 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from './helpers/records.js';
+import { runProcess } from './helpers/run.js';
+
+/*
+ * The CLI as npm users get it: `npm pack` of this checkout, installed from the tarball alone into an
+ * empty folder without the network (the bundle carries every dependency), then `npx evalgate`.
+ */
+describe('the npm package', () => {
+  it('installs offline from its tarball and runs demo, validate and gate with npx', async () => {
+    const packed = tempDir();
+    const pack = await runProcess('npm', ['pack', '--json', '--pack-destination', packed]);
+    expect(pack.code).toBe(0);
+    const [{ filename, files }] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const paths = files.map((file) => file.path);
+    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'dist/cli.js', 'dist/licenses.txt', 'policies/default.yml', 'README.md']));
+    expect(paths.filter((path) => /^(src|__tests__|node_modules)\//.test(path))).toEqual([]);
+
+    const project = tempDir();
+    writeFileSync(join(project, 'package.json'), '{"name": "a-team-project", "private": true}\n');
+    const offline = { ...process.env, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+    const install = await runProcess('npm', ['install', join(packed, filename)], offline, project);
+    expect([install.code, install.stderr]).toEqual([0, '']);
+    const installed = JSON.parse(readFileSync(join(project, 'node_modules/evalgate/package.json'), 'utf8')) as Record<string, unknown>;
+    expect(installed.dependencies).toBeUndefined(); // nothing to fetch at install
+
+    const npx = (args: string[]) => runProcess('npx', ['--offline', 'evalgate', ...args], offline, project);
+    const at = (path: string) => join('node_modules/evalgate', path);
+    const demo = await npx(['demo']);
+    expect([demo.code, demo.stderr]).toEqual([0, '']);
+    expect(demo.stdout).toMatch(/customer-support/);
+    const validate = await npx(['validate', at('policies/default.yml')]);
+    expect([validate.code, validate.stdout]).toEqual([0, expect.stringMatching(/^ok: .*default.yml \(\d+ checks/)]);
+    const gate = await npx([
+      'gate',
+      '--policy',
+      at('policies/customer-support.yml'),
+      '--candidate',
+      at('examples/billing/candidate-a.jsonl'),
+      '--baseline',
+      at('examples/billing/baseline.jsonl'),
+    ]);
+    expect([gate.code, gate.stdout.split('\n')[0]]).toEqual([1, 'evalgate: FAIL · policy customer-support']);
+  }, 120_000);
+});
