@@ -3537,7 +3537,7 @@ var require_visit = __commonJS({
   "node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var BREAK2 = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
     function visit2(node2, visitor) {
@@ -3549,7 +3549,7 @@ var require_visit = __commonJS({
       } else
         visit_(null, node2, visitor_, Object.freeze([]));
     }
-    visit2.BREAK = BREAK;
+    visit2.BREAK = BREAK2;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
     function visit_(key, node2, visitor, path2) {
@@ -3565,8 +3565,8 @@ var require_visit = __commonJS({
             const ci = visit_(i, node2.items[i], visitor, path2);
             if (typeof ci === "number")
               i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
+            else if (ci === BREAK2)
+              return BREAK2;
             else if (ci === REMOVE) {
               node2.items.splice(i, 1);
               i -= 1;
@@ -3575,13 +3575,13 @@ var require_visit = __commonJS({
         } else if (identity.isPair(node2)) {
           path2 = Object.freeze(path2.concat(node2));
           const ck = visit_("key", node2.key, visitor, path2);
-          if (ck === BREAK)
-            return BREAK;
+          if (ck === BREAK2)
+            return BREAK2;
           else if (ck === REMOVE)
             node2.key = null;
           const cv = visit_("value", node2.value, visitor, path2);
-          if (cv === BREAK)
-            return BREAK;
+          if (cv === BREAK2)
+            return BREAK2;
           else if (cv === REMOVE)
             node2.value = null;
         }
@@ -3597,7 +3597,7 @@ var require_visit = __commonJS({
       } else
         await visitAsync_(null, node2, visitor_, Object.freeze([]));
     }
-    visitAsync.BREAK = BREAK;
+    visitAsync.BREAK = BREAK2;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
     async function visitAsync_(key, node2, visitor, path2) {
@@ -3613,8 +3613,8 @@ var require_visit = __commonJS({
             const ci = await visitAsync_(i, node2.items[i], visitor, path2);
             if (typeof ci === "number")
               i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
+            else if (ci === BREAK2)
+              return BREAK2;
             else if (ci === REMOVE) {
               node2.items.splice(i, 1);
               i -= 1;
@@ -3623,13 +3623,13 @@ var require_visit = __commonJS({
         } else if (identity.isPair(node2)) {
           path2 = Object.freeze(path2.concat(node2));
           const ck = await visitAsync_("key", node2.key, visitor, path2);
-          if (ck === BREAK)
-            return BREAK;
+          if (ck === BREAK2)
+            return BREAK2;
           else if (ck === REMOVE)
             node2.key = null;
           const cv = await visitAsync_("value", node2.value, visitor, path2);
-          if (cv === BREAK)
-            return BREAK;
+          if (cv === BREAK2)
+            return BREAK2;
           else if (cv === REMOVE)
             node2.value = null;
         }
@@ -9002,7 +9002,7 @@ var require_cst_stringify = __commonJS({
 var require_cst_visit = __commonJS({
   "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
-    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var BREAK2 = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
     function visit2(cst, visitor) {
@@ -9010,7 +9010,7 @@ var require_cst_visit = __commonJS({
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit2.BREAK = BREAK;
+    visit2.BREAK = BREAK2;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
     visit2.itemAtPath = (cst, path2) => {
@@ -9043,8 +9043,8 @@ var require_cst_visit = __commonJS({
             const ci = _visit(Object.freeze(path2.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
+            else if (ci === BREAK2)
+              return BREAK2;
             else if (ci === REMOVE) {
               token.items.splice(i, 1);
               i -= 1;
@@ -24707,29 +24707,45 @@ function isBadInput(error62) {
 
 // src/report/escape.ts
 var MAX_SHOWN = 400;
-var CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
-var JOINER = "\u2060";
-function cut(text) {
-  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}\u2026` : text;
+var INVISIBLE = /(?![\uFE0E\uFE0F])[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/gu;
+var SHORT_ESCAPES = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
+function escapeOf(character) {
+  const code = character.codePointAt(0);
+  return SHORT_ESCAPES[character] ?? (code > 65535 ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`);
 }
-function defuse(text) {
-  return cut(text).replace(CONTROL, " ").replace(/@/g, `@${JOINER}`).replace(/:\/\//g, `:${JOINER}//`).replace(/\b(www)\./gi, `$1${JOINER}.`);
+function visible(text) {
+  return text.replace(INVISIBLE, escapeOf);
+}
+function cut(text) {
+  if (text.length <= MAX_SHOWN) return text;
+  let end = MAX_SHOWN - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 55296 && last <= 56319) end--;
+  return `${text.slice(0, end)}\u2026`;
+}
+var BREAK = "\0";
+function markLinkBreaks(text) {
+  return text.replace(/(www)\./gi, `$1${BREAK}.`).replace(/:(?=\/\/)/g, `:${BREAK}`).replace(/@/g, `@${BREAK}`).replace(/#(?=\d)/g, `#${BREAK}`).replace(/(gh)-(?=\d)/gi, `$1-${BREAK}`);
+}
+function breakLinks(text) {
+  return text.replaceAll(BREAK, "<wbr>");
 }
 function escapeMarkdown(text) {
-  return defuse(text).replace(/[\\`*_{}[\]<>#!|~&$]/g, (character) => `\\${character}`);
+  return breakLinks(markLinkBreaks(visible(cut(text))).replace(/[\\`*_{}[\]<>#!|~&$]/g, (character) => `\\${character}`));
 }
 var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 function escapeHtml(text) {
-  return defuse(text).replace(/[&<>"']/g, (character) => ENTITIES[character]);
+  return breakLinks(markLinkBreaks(visible(cut(text))).replace(/[&<>"']/g, (character) => ENTITIES[character]));
 }
 function codeSpan(text) {
-  return `\`${cut(text).replace(CONTROL, " ").replace(/`/g, "'")}\``;
+  return `\`${visible(cut(text)).replace(/`/g, "'")}\``;
 }
 function escapeTerminal(text) {
-  return text.replace(CONTROL, (character) => JSON.stringify(character).slice(1, -1));
+  return visible(text).replace(/^(\s*):/, "$1\\u003a").replace(/##\[/g, "##\\u005b");
 }
 function mermaidLabel(text) {
-  return `"${cut(text).replace(CONTROL, " ").replace(/["\\`]/g, " ")}"`;
+  const label = visible(cut(text)).replace(/["`]/g, " ").replace(/%(?=%)/g, "% ").replace(/#(?=\w+;)/g, "# ");
+  return `"${label}"`;
 }
 
 // src/stats/quantile.ts
@@ -46239,10 +46255,10 @@ function groupSizes(check2, metrics) {
   const sizes = Object.entries(scopeMetrics(metrics, check2.scenario) ?? {}).filter(([name]) => name.startsWith(prefix)).map(([name, value]) => `${name.slice(prefix.length)} ${value.n}`);
   return sizes.length > 0 ? `groups of ${attribute} (records): ${sizes.join(", ")}` : void 0;
 }
-function statusOf(severity, findings) {
-  if (findings.some((finding) => finding.errored)) return "error";
-  if (findings.some((finding) => finding.failed)) return severity === "warn" ? "warn" : "fail";
-  return findings.some((finding) => finding.skipped) ? "skipped" : "pass";
+function statusOf(severity, findings2) {
+  if (findings2.some((finding) => finding.errored)) return "error";
+  if (findings2.some((finding) => finding.failed)) return severity === "warn" ? "warn" : "fail";
+  return findings2.some((finding) => finding.skipped) ? "skipped" : "pass";
 }
 function shortfall(what, resamples, factor, policy) {
   const { significance } = policy.settings;
@@ -46271,20 +46287,20 @@ function decide(pending, policy, familySizes) {
   if (pending.decided) return result;
   const { check: check2 } = result;
   const familySize = familySizes[familyOf(check2) ?? "block"];
-  const findings = [];
+  const findings2 = [];
   if (pending.bounds) {
-    findings.push(
+    findings2.push(
       boundsShortfall(pending, policy, familySize) ?? judgeBounds(check2, result.candidate, pending.bounds, policy.settings.significance)
     );
   }
   if (pending.bounds?.tests.length) result.boundTest = pending.bounds.tests[0];
   if (pending.regression) {
-    findings.push(regressionShortfall(pending, policy, familySize) ?? judgeRegression(pending.regression, policy));
+    findings2.push(regressionShortfall(pending, policy, familySize) ?? judgeRegression(pending.regression, policy));
     const alpha = policy.settings.significance === "off" ? 0.05 : policy.settings.significance;
     result.power = powerOf(check2, pending.regression, alpha / correctionFactor(policy, familySize));
   }
-  result.reasons = findings.flatMap((finding) => finding.reasons);
-  result.status = statusOf(check2.severity, findings);
+  result.reasons = findings2.flatMap((finding) => finding.reasons);
+  result.status = statusOf(check2.severity, findings2);
   if (result.power?.underpowered) result.flags.push("underpowered");
   if (result.power?.underpowered && policy.settings.power !== "off" && result.status === "pass") {
     const { mde, detect } = result.power;
@@ -46400,10 +46416,10 @@ function evaluateGate({ policy, candidate, baseline }, memo2 = new MetricsMemo()
   const { settings } = policy;
   const options = { resamples: settings.resamples, seed: settings.seed, minGroupSize: settings.min_group_size };
   const comparer = baseline ? new RunComparer(candidate, baseline, options, memo2) : void 0;
-  const tradeoffs = evaluateTradeoffs(policy, comparer);
+  const tradeoffs2 = evaluateTradeoffs(policy, comparer);
   const candidateMetrics = memo2.of(candidate, options);
   const candidateSamples = memo2.samplesOf(candidate, options);
-  const checks = evaluateChecks({ policy, candidateMetrics, candidateSamples, comparer, relaxed: tradeoffs.relaxed });
+  const checks = evaluateChecks({ policy, candidateMetrics, candidateSamples, comparer, relaxed: tradeoffs2.relaxed });
   const coverage = coverageOf(candidate, baseline, settings.coverage);
   const verdict2 = decideVerdict(
     checks.map((result) => ({ severity: result.check.severity, status: result.status })),
@@ -46412,7 +46428,7 @@ function evaluateGate({ policy, candidate, baseline }, memo2 = new MetricsMemo()
   return {
     verdict: verdict2,
     checks,
-    tradeoffs: tradeoffs.results,
+    tradeoffs: tradeoffs2.results,
     ...coverage ? { coverage } : {},
     hasBaseline: baseline !== void 0,
     candidateMetrics
@@ -47050,15 +47066,15 @@ function blockers(report) {
 function decisionMatrixText(policies, candidates, cells) {
   const cell = (policy, candidate) => cells.find((entry) => entry.policy === policy && entry.candidate === candidate).report;
   const table = markdownTable([
-    ["policy \\ candidate", ...candidates],
-    ...policies.map((policy) => [policy, ...candidates.map((candidate) => VERDICT_MARK[cell(policy, candidate).verdict])])
+    ["policy \\ candidate", ...candidates.map(escapeTerminal)],
+    ...policies.map((policy) => [escapeTerminal(policy), ...candidates.map((candidate) => VERDICT_MARK[cell(policy, candidate).verdict])])
   ]);
   const lines = [table, ""];
   for (const policy of policies) {
-    const shipped = candidates.filter((candidate) => cell(policy, candidate).verdict !== "fail");
-    lines.push(`${policy}: ${shipped.length > 0 ? `would ship ${shipped.join(" or ")}` : "would ship none of them"}`);
+    const shipped = candidates.filter((candidate) => cell(policy, candidate).verdict !== "fail").map(escapeTerminal);
+    lines.push(`${escapeTerminal(policy)}: ${shipped.length > 0 ? `would ship ${shipped.join(" or ")}` : "would ship none of them"}`);
     for (const candidate of candidates) {
-      for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${candidate}: ${escapeTerminal(reason)}`);
+      for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${escapeTerminal(candidate)}: ${escapeTerminal(reason)}`);
     }
   }
   return `${lines.join("\n")}
@@ -47077,7 +47093,7 @@ var PERTURBATION_KINDS = ["robustness", "fairness"];
 
 // src/records/validate.ts
 function show(value) {
-  const text = JSON.stringify(value);
+  const text = typeof value === "number" && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
   if (text === void 0) return String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
@@ -47472,65 +47488,94 @@ function provenance(report) {
     report.baseline ? `\xB7 baseline ${run(report.baseline)}${report.baseline.commit ? ` from commit ${codeSpan(report.baseline.commit.slice(0, 7))}` : ""}${paired !== void 0 ? `, ${paired} instances shared` : ""}` : "\xB7 no baseline"
   ].join(" ");
 }
-function gateMarkdown(report, { minGroupSize = 10, waivedBy } = {}) {
-  const parts = [verdictLine(report, waivedBy), ""];
+var LEFT_OUT = {
+  finding: (count2, total) => `${count2} of the ${total} items of what blocks or warns`,
+  "trade-off": (count2, total) => `${count2} of the ${total} trade-offs`,
+  check: (count2, total) => `${count2} of the ${total} rows of the checks' tables`,
+  chart: () => "the chart",
+  provenance: () => "the line naming the policy and the runs",
+  scenario: (count2, total) => `${count2} of the ${total} per-scenario details`
+};
+var NOTE_ROOM = 400;
+function section(heading, items, kind) {
+  if (items.length === 0) return [];
+  return [{ text: `${heading}
+
+${items[0]}`, kind }, ...items.slice(1).map((text) => ({ text, kind })), { text: "" }];
+}
+function findings(report) {
   const regressions = report.checks.filter((check2) => ["fail", "warn", "error"].includes(check2.status));
   const coverage = report.coverage && report.coverage.status !== "pass" ? report.coverage : void 0;
-  if (regressions.length > 0 || coverage) {
-    parts.push("### What blocks or warns, by dimension", "");
-    if (coverage) parts.push(`- **coverage** \xB7 ${STATUS_ICON[coverage.status]}: ${escapeMarkdown(coverage.reason)}`);
-    for (const dimension of DIMENSIONS) {
-      const inDimension = regressions.filter((check2) => check2.dimension === dimension);
-      for (const check2 of inDimension) {
-        parts.push(
-          `- **${dimension}** \xB7 ${STATUS_ICON[check2.status]} ${codeSpan(check2.metric)} (${escapeMarkdown(check2.scope)}): ${escapeMarkdown(check2.reasons.join("; "))}`
-        );
-      }
-    }
-    parts.push("");
-  }
-  if (report.tradeoffs.length > 0) {
-    parts.push("### Trade-offs", "");
-    for (const tradeoff of report.tradeoffs) {
-      parts.push(
-        `- ${tradeoff.applied ? "applied" : "not applied"}: **${escapeMarkdown(tradeoff.name)}** \u2014 ${escapeMarkdown(tradeoff.reasons.join("; "))}`
-      );
-    }
-    parts.push("");
-  }
-  parts.push("### Checks by dimension", "");
+  const items = [
+    ...coverage ? [`- **coverage** \xB7 ${STATUS_ICON[coverage.status]}: ${escapeMarkdown(coverage.reason)}`] : [],
+    ...DIMENSIONS.flatMap(
+      (dimension) => regressions.filter((check2) => check2.dimension === dimension).map(
+        (check2) => `- **${dimension}** \xB7 ${STATUS_ICON[check2.status]} ${codeSpan(check2.metric)} (${escapeMarkdown(check2.scope)}): ${escapeMarkdown(check2.reasons.join("; "))}`
+      )
+    )
+  ];
+  return section("### What blocks or warns, by dimension", items, "finding");
+}
+function tradeoffs(report) {
+  const items = report.tradeoffs.map(
+    (tradeoff) => `- ${tradeoff.applied ? "applied" : "not applied"}: **${escapeMarkdown(tradeoff.name)}** \u2014 ${escapeMarkdown(tradeoff.reasons.join("; "))}`
+  );
+  return section("### Trade-offs", items, "trade-off");
+}
+function checkTables(report) {
+  const pieces = [{ text: "### Checks by dimension" }, { text: "" }];
   for (const dimension of DIMENSIONS) {
     const checks = report.checks.filter((check2) => check2.dimension === dimension);
-    if (checks.length > 0) parts.push(`#### ${dimension}`, "", checkTable(checks), "");
+    if (checks.length === 0) continue;
+    const [header, delimiter, ...rows] = checkTable(checks).split("\n");
+    pieces.push(...section(`#### ${dimension}`, [`${header}
+${delimiter}
+${rows[0]}`, ...rows.slice(1)], "check"));
   }
-  const picture = chart(report);
-  if (picture) parts.push(picture, "");
-  parts.push(provenance(report), "");
-  const main2 = parts.join("\n");
-  const details = Object.entries(report.scenarios).map(
-    ([scenario, metrics]) => `<details><summary>Scenario ${escapeHtml(scenario)}: every metric of the candidate</summary>
+  return pieces;
+}
+function scenarioDetails(report, minGroupSize) {
+  return Object.entries(report.scenarios).map(([scenario, metrics]) => ({
+    text: `<details><summary>Scenario ${escapeHtml(scenario)}: every metric of the candidate</summary>
 
 ${markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escapeMarkdown)], { align: METRIC_TABLE_ALIGN })}
 
 </details>
-`
-  );
-  let text = main2;
-  for (const detail of details) {
-    if (text.length + detail.length + 1 > MAX_COMMENT_CHARACTERS) {
-      text += "\n_Per-scenario details left out to stay within the comment size limit._\n";
-      break;
-    }
-    text += `
-${detail}`;
-  }
-  if (text.length > MAX_COMMENT_CHARACTERS) {
-    text = `${text.slice(0, MAX_COMMENT_CHARACTERS - 60)}
+`,
+    kind: "scenario"
+  }));
+}
+function leftOutNote(pieces, from) {
+  const count2 = (kind, among) => among.filter((piece) => piece.kind === kind).length;
+  const left = Object.keys(LEFT_OUT).filter((kind) => count2(kind, pieces.slice(from)) > 0).map((kind) => LEFT_OUT[kind](count2(kind, pieces.slice(from)), count2(kind, pieces)));
+  return `_Left out to stay within GitHub's comment size limit: ${left.join(", ")}. The JSON report has them all._`;
+}
+function fitted(pieces, limit2) {
+  const whole = pieces.map((piece) => piece.text).join("\n");
+  if (whole.length <= limit2) return whole;
+  let length = 0;
+  let kept = 0;
+  while (kept < pieces.length && length + pieces[kept].text.length + 1 <= limit2 - NOTE_ROOM) length += pieces[kept++].text.length + 1;
+  const text = pieces.slice(0, kept).map((piece) => piece.text).join("\n");
+  return `${text.trimEnd()}
 
-_Report cut at the comment size limit._
+${leftOutNote(pieces, kept)}
 `;
-  }
-  return text;
+}
+function gateMarkdown(report, { minGroupSize = 10, waivedBy } = {}) {
+  const picture = chart(report);
+  const pieces = [
+    { text: verdictLine(report, waivedBy) },
+    { text: "" },
+    ...findings(report),
+    ...tradeoffs(report),
+    ...checkTables(report),
+    ...picture ? [{ text: picture, kind: "chart" }, { text: "" }] : [],
+    { text: provenance(report), kind: "provenance" },
+    { text: "" },
+    ...scenarioDetails(report, minGroupSize)
+  ];
+  return fitted(pieces, MAX_COMMENT_CHARACTERS);
 }
 
 // src/report/text.ts
@@ -49452,7 +49497,7 @@ async function runCommand(flags, { io }) {
       shard: flags.shard,
       samples: flags.samples,
       onProgress: progressReporter(io.stderr, io.interactive === true),
-      onWarning: (message) => io.stderr(`evalgate: warning: ${message}
+      onWarning: (message) => io.stderr(`evalgate: warning: ${escapeTerminal(message)}
 `)
     });
     await writeRecords(flags.out, records);
@@ -49485,7 +49530,7 @@ function registerValidate(program2, { io, setExitCode }) {
       } catch (error62) {
         if (!(error62 instanceof ConfigError)) throw error62;
         invalid = true;
-        io.stderr(`${error62.problems.join("\n")}
+        io.stderr(`${error62.problems.map(escapeTerminal).join("\n")}
 `);
       }
     }
