@@ -45,8 +45,8 @@ function cut(text: string): string {
  * stops all of them and shows the same text: the source no longer holds "www." or "://" (no autolink),
  * and the rendered text is split into two text nodes, neither of which matches a mention or a
  * reference. <wbr> (a line-break opportunity, nothing visible) is on the list of HTML elements GitHub
- * keeps. The break is marked with NUL first, which `visible` has turned every NUL of the data into an
- * escape before, and becomes <wbr> after the format's own escaping.
+ * keeps. The break is first marked with a NUL (`visible` has already made any NUL of the data an
+ * escape, so every NUL left is ours) and becomes <wbr> after the format's own escaping.
  */
 const BREAK = '\u0000';
 
