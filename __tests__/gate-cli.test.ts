@@ -315,8 +315,10 @@ describe('the markdown report', () => {
     };
     const markdown = gateMarkdown(report);
     expect(markdown.length).toBeLessThanOrEqual(MAX_COMMENT_CHARACTERS);
-    expect(markdown).toContain('Per-scenario details left out to stay within the comment size limit.');
     expect(markdown).toContain('<details><summary>Scenario scenario-0:');
+    // It says how many it left out, and those are the ones not shown.
+    const leftOut = /\n\n_Left out to stay within GitHub's comment size limit: (\d+) of the 200 per-scenario details\. /.exec(markdown);
+    expect(Number(leftOut?.[1]) + markdown.split('<details>').length - 1).toBe(200);
   });
 });
 

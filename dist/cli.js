@@ -3537,7 +3537,7 @@ var require_visit = __commonJS({
   "node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var BREAK2 = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
     function visit2(node2, visitor) {
@@ -3549,7 +3549,7 @@ var require_visit = __commonJS({
       } else
         visit_(null, node2, visitor_, Object.freeze([]));
     }
-    visit2.BREAK = BREAK;
+    visit2.BREAK = BREAK2;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
     function visit_(key, node2, visitor, path2) {
@@ -3565,8 +3565,8 @@ var require_visit = __commonJS({
             const ci = visit_(i, node2.items[i], visitor, path2);
             if (typeof ci === "number")
               i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
+            else if (ci === BREAK2)
+              return BREAK2;
             else if (ci === REMOVE) {
               node2.items.splice(i, 1);
               i -= 1;
@@ -3575,13 +3575,13 @@ var require_visit = __commonJS({
         } else if (identity.isPair(node2)) {
           path2 = Object.freeze(path2.concat(node2));
           const ck = visit_("key", node2.key, visitor, path2);
-          if (ck === BREAK)
-            return BREAK;
+          if (ck === BREAK2)
+            return BREAK2;
           else if (ck === REMOVE)
             node2.key = null;
           const cv = visit_("value", node2.value, visitor, path2);
-          if (cv === BREAK)
-            return BREAK;
+          if (cv === BREAK2)
+            return BREAK2;
           else if (cv === REMOVE)
             node2.value = null;
         }
@@ -3597,7 +3597,7 @@ var require_visit = __commonJS({
       } else
         await visitAsync_(null, node2, visitor_, Object.freeze([]));
     }
-    visitAsync.BREAK = BREAK;
+    visitAsync.BREAK = BREAK2;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
     async function visitAsync_(key, node2, visitor, path2) {
@@ -3613,8 +3613,8 @@ var require_visit = __commonJS({
             const ci = await visitAsync_(i, node2.items[i], visitor, path2);
             if (typeof ci === "number")
               i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
+            else if (ci === BREAK2)
+              return BREAK2;
             else if (ci === REMOVE) {
               node2.items.splice(i, 1);
               i -= 1;
@@ -3623,13 +3623,13 @@ var require_visit = __commonJS({
         } else if (identity.isPair(node2)) {
           path2 = Object.freeze(path2.concat(node2));
           const ck = await visitAsync_("key", node2.key, visitor, path2);
-          if (ck === BREAK)
-            return BREAK;
+          if (ck === BREAK2)
+            return BREAK2;
           else if (ck === REMOVE)
             node2.key = null;
           const cv = await visitAsync_("value", node2.value, visitor, path2);
-          if (cv === BREAK)
-            return BREAK;
+          if (cv === BREAK2)
+            return BREAK2;
           else if (cv === REMOVE)
             node2.value = null;
         }
@@ -9002,7 +9002,7 @@ var require_cst_stringify = __commonJS({
 var require_cst_visit = __commonJS({
   "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
-    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var BREAK2 = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
     function visit2(cst, visitor) {
@@ -9010,7 +9010,7 @@ var require_cst_visit = __commonJS({
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit2.BREAK = BREAK;
+    visit2.BREAK = BREAK2;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
     visit2.itemAtPath = (cst, path2) => {
@@ -9043,8 +9043,8 @@ var require_cst_visit = __commonJS({
             const ci = _visit(Object.freeze(path2.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
+            else if (ci === BREAK2)
+              return BREAK2;
             else if (ci === REMOVE) {
               token.items.splice(i, 1);
               i -= 1;
@@ -24707,29 +24707,45 @@ function isBadInput(error62) {
 
 // src/report/escape.ts
 var MAX_SHOWN = 400;
-var CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
-var JOINER = "\u2060";
-function cut(text) {
-  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}\u2026` : text;
+var INVISIBLE = /(?![\uFE0E\uFE0F])[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/gu;
+var SHORT_ESCAPES = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
+function escapeOf(character) {
+  const code = character.codePointAt(0);
+  return SHORT_ESCAPES[character] ?? (code > 65535 ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`);
 }
-function defuse(text) {
-  return cut(text).replace(CONTROL, " ").replace(/@/g, `@${JOINER}`).replace(/:\/\//g, `:${JOINER}//`).replace(/\b(www)\./gi, `$1${JOINER}.`);
+function visible(text) {
+  return text.replace(INVISIBLE, escapeOf);
+}
+function cut(text) {
+  if (text.length <= MAX_SHOWN) return text;
+  let end = MAX_SHOWN - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 55296 && last <= 56319) end--;
+  return `${text.slice(0, end)}\u2026`;
+}
+var BREAK = "\0";
+function markLinkBreaks(text) {
+  return text.replace(/(www)\./gi, `$1${BREAK}.`).replace(/:(?=\/\/)/g, `:${BREAK}`).replace(/@/g, `@${BREAK}`).replace(/#(?=\d)/g, `#${BREAK}`).replace(/(gh)-(?=\d)/gi, `$1-${BREAK}`);
+}
+function breakLinks(text) {
+  return text.replaceAll(BREAK, "<wbr>");
 }
 function escapeMarkdown(text) {
-  return defuse(text).replace(/[\\`*_{}[\]<>#!|~&$]/g, (character) => `\\${character}`);
+  return breakLinks(markLinkBreaks(visible(cut(text))).replace(/[\\`*_{}[\]<>#!|~&$]/g, (character) => `\\${character}`));
 }
 var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 function escapeHtml(text) {
-  return defuse(text).replace(/[&<>"']/g, (character) => ENTITIES[character]);
+  return breakLinks(markLinkBreaks(visible(cut(text))).replace(/[&<>"']/g, (character) => ENTITIES[character]));
 }
 function codeSpan(text) {
-  return `\`${cut(text).replace(CONTROL, " ").replace(/`/g, "'")}\``;
+  return `\`${visible(cut(text)).replace(/`/g, "'")}\``;
 }
 function escapeTerminal(text) {
-  return text.replace(CONTROL, (character) => JSON.stringify(character).slice(1, -1));
+  return visible(text).replace(/^(\s*):/, "$1\\u003a").replace(/##\[/g, "##\\u005b");
 }
 function mermaidLabel(text) {
-  return `"${cut(text).replace(CONTROL, " ").replace(/["\\`]/g, " ")}"`;
+  const label = visible(cut(text)).replace(/["`]/g, " ").replace(/%(?=%)/g, "% ").replace(/#(?=\w+;)/g, "# ");
+  return `"${label}"`;
 }
 
 // src/stats/quantile.ts
@@ -24976,1091 +24992,6 @@ function standardDeviation(values) {
   return Math.sqrt(squares / (values.length - 1));
 }
 
-// src/metrics/scope.ts
-var OVERALL = "overall";
-function scopeOf(table, name, keep, instanceNumber, instanceCount) {
-  const rows = [];
-  const instances = [];
-  for (let row = 0; row < table.size; row++) {
-    if (!keep(row)) continue;
-    const local = instanceNumber(table.instanceOf[row]);
-    if (local < 0) continue;
-    rows.push(row);
-    instances.push(local);
-  }
-  return { name, rows: Int32Array.from(rows), instanceOfRow: Int32Array.from(instances), instanceCount };
-}
-function scopeNamed(table, scenario) {
-  if (scenario === void 0) {
-    return {
-      name: OVERALL,
-      rows: Int32Array.from({ length: table.size }, (_, row) => row),
-      instanceOfRow: table.instanceOf,
-      instanceCount: table.instanceKeys.length
-    };
-  }
-  const index = table.scenarios.indexOf(scenario);
-  const localNumber = new Int32Array(table.instanceKeys.length).fill(-1);
-  let count2 = 0;
-  for (let row = 0; row < table.size; row++) {
-    if (table.scenarioOf[row] === index && localNumber[table.instanceOf[row]] < 0) localNumber[table.instanceOf[row]] = count2++;
-  }
-  return scopeOf(
-    table,
-    scenario,
-    (row) => table.scenarioOf[row] === index,
-    (instance) => localNumber[instance],
-    count2
-  );
-}
-function scopesOf(table) {
-  const overall = scopeNamed(table);
-  const localNumber = new Int32Array(table.instanceKeys.length).fill(-1);
-  const instancesPerScenario = new Int32Array(table.scenarios.length);
-  for (let row = 0; row < table.size; row++) {
-    const instance = table.instanceOf[row];
-    if (localNumber[instance] < 0) localNumber[instance] = instancesPerScenario[table.scenarioOf[row]]++;
-  }
-  const scenarioScopes = table.scenarios.map(
-    (name, scenario) => scopeOf(
-      table,
-      name,
-      (row) => table.scenarioOf[row] === scenario,
-      (instance) => localNumber[instance],
-      instancesPerScenario[scenario]
-    )
-  );
-  return [overall, ...scenarioScopes];
-}
-function sharedScopes(candidate, baseline, scenario) {
-  const inScope = (table) => {
-    if (scenario === void 0) return () => true;
-    const index = table.scenarios.indexOf(scenario);
-    return (row) => table.scenarioOf[row] === index;
-  };
-  const baselineInstances = new Map(baseline.instanceKeys.map((key, instance) => [key, instance]));
-  const sharedNumber = /* @__PURE__ */ new Map();
-  const candidateKeep = inScope(candidate);
-  for (let row = 0; row < candidate.size; row++) {
-    if (!candidateKeep(row)) continue;
-    const key = candidate.instanceKeys[candidate.instanceOf[row]];
-    if (!sharedNumber.has(key) && baselineInstances.has(key)) sharedNumber.set(key, sharedNumber.size);
-  }
-  const numbering = (table) => {
-    const numbers = table.instanceKeys.map((key) => sharedNumber.get(key) ?? -1);
-    return (instance) => numbers[instance];
-  };
-  const name = scenario ?? OVERALL;
-  return {
-    candidate: scopeOf(candidate, name, candidateKeep, numbering(candidate), sharedNumber.size),
-    baseline: scopeOf(baseline, name, inScope(baseline), numbering(baseline), sharedNumber.size),
-    shared: sharedNumber.size
-  };
-}
-function subScope(scope2, subset) {
-  const renumber = new Int32Array(scope2.instanceCount).fill(-1);
-  subset.forEach((instance, index) => renumber[instance] = index);
-  const rows = [];
-  const instances = [];
-  for (let index = 0; index < scope2.rows.length; index++) {
-    const local = renumber[scope2.instanceOfRow[index]];
-    if (local < 0) continue;
-    rows.push(scope2.rows[index]);
-    instances.push(local);
-  }
-  return { name: scope2.name, rows: Int32Array.from(rows), instanceOfRow: Int32Array.from(instances), instanceCount: subset.length };
-}
-
-// src/metrics/registry.ts
-var DIMENSIONS = [
-  "accuracy",
-  "calibration",
-  "robustness",
-  "fairness",
-  "bias",
-  "toxicity",
-  "efficiency",
-  "reliability"
-];
-var UNIT = [0, 1];
-var NON_NEGATIVE = [0, Infinity];
-var define = (name, dimension, direction, description, pattern2 = name) => ({
-  name,
-  pattern: pattern2,
-  dimension,
-  direction,
-  description,
-  range: dimension === "efficiency" ? NON_NEGATIVE : UNIT
-});
-var METRICS = [
-  define("accuracy", "accuracy", "higher", "Mean `correct` over original (unperturbed) records."),
-  define("ece", "calibration", "lower", "Expected calibration error, 10 equal-width confidence bins."),
-  define("ece_10_bin", "calibration", "lower", "HELM's expected calibration error, 10 equal-mass bins."),
-  define("brier", "calibration", "lower", "Mean squared difference between confidence and `correct`."),
-  define(
-    "selective_cov_acc_area",
-    "calibration",
-    "higher",
-    "Area under the accuracy-coverage curve when answering the most confident first."
-  ),
-  define("selective_acc@10", "calibration", "higher", "Accuracy on the 10% of records with the highest confidence."),
-  define("accuracy_robust", "robustness", "higher", "Worst-case accuracy per instance over the original and its robustness perturbations."),
-  define("accuracy_fair", "fairness", "higher", "Worst-case accuracy per instance over the original and its fairness perturbations."),
-  define(
-    "worst_group_accuracy",
-    "fairness",
-    "higher",
-    "Lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).",
-    "worst_group_accuracy:<attr>"
-  ),
-  define(
-    "group_accuracy_gap",
-    "fairness",
-    "lower",
-    "Highest minus lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).",
-    "group_accuracy_gap:<attr>"
-  ),
-  define(
-    "group_accuracy",
-    "fairness",
-    "higher",
-    "Accuracy of the original records of one group, e.g. group_accuracy:dialect=aae.",
-    "group_accuracy:<attr>=<value>"
-  ),
-  define("error_rate", "reliability", "lower", "Share of all records (originals and perturbations) whose call failed."),
-  define("latency_p50_ms", "efficiency", "lower", "Median latency in milliseconds (linear interpolation, as numpy)."),
-  define("latency_p95_ms", "efficiency", "lower", "95th percentile latency in milliseconds (linear interpolation, as numpy)."),
-  define("toxicity_rate", "toxicity", "lower", "Share of records whose completion has toxicity >= 0.5."),
-  define("output_tokens_mean", "efficiency", "lower", "Mean number of output tokens per record."),
-  define("cost_usd_total", "efficiency", "lower", "Total cost in US dollars.")
-];
-var BY_NAME = new Map(METRICS.map((metric) => [metric.name, metric]));
-function lookupMetric(fullName) {
-  const colon = fullName.indexOf(":");
-  const definition = BY_NAME.get(colon < 0 ? fullName : fullName.slice(0, colon));
-  if (!definition) return void 0;
-  const isFamily = definition.pattern !== definition.name;
-  if (isFamily !== colon >= 0) return void 0;
-  return definition;
-}
-
-// src/metrics/calibration.ts
-var ECE_BINS = 10;
-function calibrationError(binWeight, binCorrect, binConfidence) {
-  let total = 0;
-  for (let bin = 0; bin < binWeight.length; bin++) total += binWeight[bin];
-  if (total <= 0) return NaN;
-  let error62 = 0;
-  for (let bin = 0; bin < binWeight.length; bin++) {
-    const weight = binWeight[bin];
-    if (weight > 0) error62 += weight / total * Math.abs(binCorrect[bin] / weight - binConfidence[bin] / weight);
-  }
-  return error62;
-}
-function totalWeight(instance, weights) {
-  let total = 0;
-  for (let index = 0; index < instance.length; index++) total += weights[instance[index]];
-  return total;
-}
-function equalMassEce({ instance, value: confidence, payload: correct }, weights) {
-  const total = totalWeight(instance, weights);
-  if (total <= 0) return NaN;
-  const chunks = Math.min(ECE_BINS, total);
-  const base = Math.floor(total / chunks);
-  const larger = total % chunks;
-  const chunkStarts = [];
-  for (let chunk = 1; chunk < chunks; chunk++) chunkStarts.push(chunk * base + Math.min(chunk, larger));
-  const boundaries = [];
-  let seen = 0;
-  let previous = NaN;
-  let next = 0;
-  for (let index = 0; index < instance.length; index++) {
-    const weight = weights[instance[index]];
-    if (weight === 0) continue;
-    const value = confidence[index];
-    while (next < chunkStarts.length && chunkStarts[next] < seen + weight) {
-      boundaries.push(((chunkStarts[next] > seen ? value : previous) + value) / 2);
-      next++;
-    }
-    seen += weight;
-    previous = value;
-  }
-  boundaries.push(1);
-  const bins = [...new Set(boundaries)].sort((a, b) => a - b);
-  const binWeight = new Float64Array(bins.length);
-  const binCorrect = new Float64Array(bins.length);
-  const binConfidence = new Float64Array(bins.length);
-  let bin = 0;
-  for (let index = 0; index < instance.length; index++) {
-    const weight = weights[instance[index]];
-    if (weight === 0) continue;
-    const value = confidence[index];
-    while (bins[bin] < value) bin++;
-    binWeight[bin] += weight;
-    binCorrect[bin] += weight * correct[index];
-    binConfidence[bin] += weight * value;
-  }
-  return calibrationError(binWeight, binCorrect, binConfidence);
-}
-var HarmonicNumbers = class {
-  values = new Float64Array([0]);
-  upTo(m) {
-    if (m < this.values.length) return this.values;
-    const grown = new Float64Array(Math.max(m + 1, this.values.length * 2));
-    grown.set(this.values);
-    for (let k = this.values.length; k < grown.length; k++) grown[k] = grown[k - 1] + 1 / k;
-    this.values = grown;
-    return grown;
-  }
-};
-function selectiveAccuracy({ instance, payload: correct }, weights, harmonic) {
-  const total = totalWeight(instance, weights);
-  if (total <= 0) return [NaN, NaN];
-  const tenPercentK = Math.floor(0.1 * total) + 1;
-  const h = harmonic.upTo(total);
-  let k = 0;
-  let correctSoFar = 0;
-  let areaSum = 0;
-  let atTenPercent = NaN;
-  for (let index = 0; index < instance.length; index++) {
-    const copies = weights[instance[index]];
-    if (copies === 0) continue;
-    const score2 = correct[index];
-    if (tenPercentK > k && tenPercentK <= k + copies) atTenPercent = (correctSoFar + (tenPercentK - k) * score2) / tenPercentK;
-    if (copies === 1) {
-      k++;
-      correctSoFar += score2;
-      areaSum += correctSoFar / k;
-    } else {
-      areaSum += copies * score2 + (correctSoFar - score2 * k) * (h[k + copies] - h[k]);
-      k += copies;
-      correctSoFar += copies * score2;
-    }
-  }
-  return [areaSum / total, atTenPercent];
-}
-
-// src/metrics/sums.ts
-var SlotsBuilder = class {
-  // While building, each slot is one growing array of (instance, value) pairs: a single array type
-  // keeps the hot add() monomorphic. Shares other than 1 go to a second array, made on the first.
-  pairs = [];
-  lengths = [];
-  shares = [];
-  newSlot() {
-    this.pairs.push(new Float64Array(64));
-    this.lengths.push(0);
-    this.shares.push(void 0);
-    return this.pairs.length - 1;
-  }
-  /** Adds an entry; `share` is the part of its instance's weight it carries (1/K for one of K samples of an example). */
-  add(slot, instance, value, share = 1) {
-    let pairs = this.pairs[slot];
-    const length = this.lengths[slot];
-    if (length + 2 > pairs.length) {
-      const grown = new Float64Array(pairs.length * 2);
-      grown.set(pairs);
-      this.pairs[slot] = pairs = grown;
-    }
-    pairs[length] = instance;
-    pairs[length + 1] = value;
-    this.lengths[slot] = length + 2;
-    if (share !== 1 || this.shares[slot] !== void 0) this.addShare(slot, length / 2, share);
-  }
-  addShare(slot, entry, share) {
-    let shares = this.shares[slot];
-    if (shares === void 0 || entry >= shares.length) {
-      const grown = new Float64Array(Math.max(64, 2 * (entry + 1))).fill(1);
-      if (shares) grown.set(shares);
-      this.shares[slot] = shares = grown;
-    }
-    shares[entry] = share;
-  }
-  /** What the slot's metric rests on: its entries, each counting its share (K samples of an example count as one). */
-  count(slot) {
-    const entries = this.lengths[slot] / 2;
-    const shares = this.shares[slot];
-    if (shares === void 0) return entries;
-    let total = 0;
-    for (let entry = 0; entry < entries; entry++) total += shares[entry];
-    return Math.round(total);
-  }
-  build() {
-    return this.pairs.map((pairs, slot) => {
-      const entries = this.lengths[slot] / 2;
-      const instance = new Int32Array(entries);
-      const value = new Float64Array(entries);
-      for (let entry = 0; entry < entries; entry++) {
-        instance[entry] = pairs[2 * entry];
-        value[entry] = pairs[2 * entry + 1];
-      }
-      const shares = this.shares[slot];
-      return shares === void 0 ? { instance, value } : { instance, value, share: shares.slice(0, entries) };
-    });
-  }
-};
-function sumSlots(slots, weights) {
-  const numerator = new Float64Array(slots.length);
-  const denominator = new Float64Array(slots.length);
-  for (let index = 0; index < slots.length; index++) {
-    const { instance, value, share } = slots[index];
-    if (share !== void 0) {
-      sumShared(instance, value, share, weights, numerator, denominator, index);
-      continue;
-    }
-    let numeratorEven = 0;
-    let numeratorOdd = 0;
-    let denominatorEven = 0;
-    let denominatorOdd = 0;
-    let entry = 0;
-    for (; entry + 1 < instance.length; entry += 2) {
-      const even = weights[instance[entry]];
-      const odd = weights[instance[entry + 1]];
-      numeratorEven += even * value[entry];
-      numeratorOdd += odd * value[entry + 1];
-      denominatorEven += even;
-      denominatorOdd += odd;
-    }
-    if (entry < instance.length) {
-      const weight = weights[instance[entry]];
-      numeratorEven += weight * value[entry];
-      denominatorEven += weight;
-    }
-    numerator[index] = numeratorEven + numeratorOdd;
-    denominator[index] = denominatorEven + denominatorOdd;
-  }
-  return { numerator, denominator };
-}
-function sumShared(instance, value, share, weights, numerator, denominator, slot) {
-  let numeratorSum = 0;
-  let denominatorSum = 0;
-  for (let entry = 0; entry < instance.length; entry++) {
-    const weight = weights[instance[entry]] * share[entry];
-    numeratorSum += weight * value[entry];
-    denominatorSum += weight;
-  }
-  numerator[slot] = numeratorSum;
-  denominator[slot] = denominatorSum;
-}
-
-// src/records/key.ts
-var SEPARATOR = "\0";
-function instanceKey(scenario, id) {
-  return `${scenario}${SEPARATOR}${id}`;
-}
-function exampleKey({ scenario, id, perturbation, sample }) {
-  return `${instanceKey(scenario, id)}${SEPARATOR}${perturbation ?? ""}${sample ? `${SEPARATOR}${sample}` : ""}`;
-}
-function exampleOf(record2) {
-  return {
-    scenario: record2.scenario,
-    id: record2.id,
-    ...record2.perturbation ? { perturbation: record2.perturbation.name } : {},
-    ...record2.sample ? { sample: record2.sample } : {}
-  };
-}
-function parseKey(key) {
-  const [scenario, id, perturbation, sample] = key.split(SEPARATOR);
-  return { scenario, id, ...perturbation ? { perturbation } : {}, ...sample ? { sample: Number(sample) } : {} };
-}
-function describeKey(key) {
-  const { scenario, id, perturbation, sample } = parseKey(key);
-  const details = [perturbation, sample && `sample ${sample}`].filter(Boolean);
-  return `${scenario}/${id}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
-}
-function duplicateExample(file2, line, key, earlier) {
-  return new InputError(
-    file2,
-    line,
-    `${describeKey(key)} appears twice (first on line ${earlier}): one record per example and sample (scenario, id, perturbation, sample)`
-  );
-}
-
-// src/metrics/columns.ts
-var GrowableColumn = class {
-  constructor(make, fill) {
-    this.make = make;
-    this.fill = fill;
-    this.data = make(1024);
-    this.data.fill(fill);
-  }
-  make;
-  fill;
-  data;
-  reserve(length) {
-    if (length <= this.data.length) return;
-    const grown = this.make(Math.max(length, this.data.length * 2));
-    grown.fill(this.fill, this.data.length);
-    grown.set(this.data);
-    this.data = grown;
-  }
-  set(index, value) {
-    this.reserve(index + 1);
-    this.data[index] = value;
-  }
-  /** The value at `index`, the fill value where nothing was set yet. */
-  get(index) {
-    return index < this.data.length ? this.data[index] : this.fill;
-  }
-  /** A copy of the first `length` entries; a column that started late reads as its fill value before that. */
-  trimmed(length) {
-    this.reserve(length);
-    return this.data.slice(0, length);
-  }
-};
-var float64 = (size) => new Float64Array(size);
-var int32 = (size) => new Int32Array(size);
-var uint8 = (size) => new Uint8Array(size);
-
-// src/metrics/examples.ts
-var ExampleIndex = class {
-  /** Perturbation names, numbered from 1 (0 is the original). */
-  perturbationNumber = /* @__PURE__ */ new Map();
-  /** Per instance: its newest example; per example: the one before it of the same instance, and its perturbation. */
-  newestExample = new GrowableColumn(int32, -1);
-  previousExample = new GrowableColumn(int32, -1);
-  perturbationOf = new GrowableColumn(int32, 0);
-  /** Per example: its newest row; per row: the row before it of the same example, its line and its sample. */
-  newestRow = new GrowableColumn(int32, -1);
-  previousRow = new GrowableColumn(int32, -1);
-  lineOf = new GrowableColumn(int32, 0);
-  sampleOf = new GrowableColumn(float64, 0);
-  count = 0;
-  /** Whether some example has more than one record (sample). */
-  repeated = false;
-  /** The example of an instance's original (`perturbation` undefined) or of one of its perturbations, numbered if new. */
-  exampleOf(instance, perturbation) {
-    let wanted = 0;
-    if (perturbation !== void 0) {
-      wanted = this.perturbationNumber.get(perturbation) ?? this.perturbationNumber.size + 1;
-      if (wanted > this.perturbationNumber.size) this.perturbationNumber.set(perturbation, wanted);
-    }
-    for (let example2 = this.newestExample.get(instance); example2 >= 0; example2 = this.previousExample.get(example2)) {
-      if (this.perturbationOf.get(example2) === wanted) return example2;
-    }
-    const example = this.count++;
-    this.previousExample.set(example, this.newestExample.get(instance));
-    this.perturbationOf.set(example, wanted);
-    this.newestExample.set(instance, example);
-    return example;
-  }
-  /** The line of the record of this sample of the example, if there is one already. */
-  lineOfSample(example, sample) {
-    for (let row = this.newestRow.get(example); row >= 0; row = this.previousRow.get(row)) {
-      if (this.sampleOf.get(row) === sample) return this.lineOf.get(row);
-    }
-    return void 0;
-  }
-  /** Records that `row` (from `line` of its file) is this sample of the example. */
-  addRow(row, example, sample, line) {
-    const before = this.newestRow.get(example);
-    if (before >= 0) {
-      this.repeated = true;
-      this.previousRow.set(row, before);
-    }
-    this.newestRow.set(example, row);
-    this.lineOf.set(row, line);
-    if (sample !== 0) this.sampleOf.set(row, sample);
-  }
-  /** For a table with repeated samples: each row's example, and per example its answered samples and their mean `correct`. */
-  repeatedSamples(size, failed, correct, confidence) {
-    const exampleOf2 = new Int32Array(size);
-    for (let example = 0; example < this.count; example++) {
-      for (let row = this.newestRow.get(example); row >= 0; row = this.previousRow.get(row)) exampleOf2[row] = example;
-    }
-    const answered = new Int32Array(this.count);
-    const calibrated = new Int32Array(this.count);
-    const meanCorrect = new Float64Array(this.count);
-    for (let row = 0; row < size; row++) {
-      if (failed[row] === 1) continue;
-      const example = exampleOf2[row];
-      answered[example]++;
-      meanCorrect[example] += correct[row];
-      if (!Number.isNaN(confidence[row])) calibrated[example]++;
-    }
-    for (let example = 0; example < this.count; example++) meanCorrect[example] /= answered[example];
-    return { exampleOf: exampleOf2, answered, calibrated, meanCorrect };
-  }
-};
-
-// src/metrics/table.ts
-var KIND_ORIGINAL = 0;
-var KIND_ROBUSTNESS = 1;
-var KIND_FAIRNESS = 2;
-var optionalNumber = (value) => typeof value === "number" ? value : NaN;
-var RecordTableBuilder = class {
-  size = 0;
-  scenarioIndex = /* @__PURE__ */ new Map();
-  /** Per scenario: id -> instance number. */
-  instanceIndex = /* @__PURE__ */ new Map();
-  instanceKeys = [];
-  scenarioOf = new GrowableColumn(int32, 0);
-  instanceOf = new GrowableColumn(int32, 0);
-  kind = new GrowableColumn(uint8, 0);
-  failed = new GrowableColumn(uint8, 0);
-  correct = new GrowableColumn(float64, NaN);
-  confidence = new GrowableColumn(float64, NaN);
-  latencyMs = new GrowableColumn(float64, NaN);
-  outputTokens = new GrowableColumn(float64, NaN);
-  costUsd = new GrowableColumn(float64, NaN);
-  toxicity = new GrowableColumn(float64, NaN);
-  groupColumns = /* @__PURE__ */ new Map();
-  examples = new ExampleIndex();
-  /**
-   * Adds a record (from `line` of its file). Returns the line of an earlier record of the same sample of
-   * the same example (scenario, id, perturbation, sample), which the record then does not replace: a
-   * duplicate is the caller's error to report.
-   */
-  add(record2, line = this.size + 1) {
-    let scenario = this.scenarioIndex.get(record2.scenario);
-    let ids = this.instanceIndex.get(record2.scenario);
-    if (scenario === void 0 || ids === void 0) {
-      scenario = this.scenarioIndex.size;
-      this.scenarioIndex.set(record2.scenario, scenario);
-      this.instanceIndex.set(record2.scenario, ids = /* @__PURE__ */ new Map());
-    }
-    let instance = ids.get(record2.id);
-    if (instance === void 0) {
-      instance = this.instanceKeys.length;
-      ids.set(record2.id, instance);
-      this.instanceKeys.push(instanceKey(record2.scenario, record2.id));
-    }
-    const example = this.examples.exampleOf(instance, record2.perturbation?.name);
-    const sample = record2.sample ?? 0;
-    const earlier = this.examples.lineOfSample(example, sample);
-    if (earlier !== void 0) return earlier;
-    const row = this.size++;
-    this.examples.addRow(row, example, sample, line);
-    this.scenarioOf.set(row, scenario);
-    this.instanceOf.set(row, instance);
-    const perturbation = record2.perturbation;
-    this.kind.set(row, perturbation ? perturbation.kind === "robustness" ? KIND_ROBUSTNESS : KIND_FAIRNESS : KIND_ORIGINAL);
-    const failed = typeof record2.error === "string";
-    this.failed.set(row, failed ? 1 : 0);
-    if (!failed) this.correct.set(row, record2.correct);
-    this.confidence.set(row, optionalNumber(record2.confidence));
-    this.latencyMs.set(row, optionalNumber(record2.latency_ms));
-    this.outputTokens.set(row, optionalNumber(record2.output_tokens));
-    this.costUsd.set(row, optionalNumber(record2.cost_usd));
-    this.toxicity.set(row, optionalNumber(record2.toxicity));
-    const groups = record2.groups;
-    if (groups) {
-      for (const attribute in groups) {
-        const raw = groups[attribute];
-        if (raw === null || raw === void 0) continue;
-        const value = String(raw);
-        let column = this.groupColumns.get(attribute);
-        if (!column) {
-          column = { values: /* @__PURE__ */ new Map(), valueOf: new GrowableColumn(int32, -1) };
-          this.groupColumns.set(attribute, column);
-        }
-        let valueIndex = column.values.get(value);
-        if (valueIndex === void 0) {
-          valueIndex = column.values.size;
-          column.values.set(value, valueIndex);
-        }
-        column.valueOf.set(row, valueIndex);
-      }
-    }
-    return void 0;
-  }
-  build() {
-    const size = this.size;
-    const groups = /* @__PURE__ */ new Map();
-    for (const [attribute, column] of this.groupColumns) {
-      groups.set(attribute, { values: [...column.values.keys()], valueOf: column.valueOf.trimmed(size) });
-    }
-    const failed = this.failed.trimmed(size);
-    const correct = this.correct.trimmed(size);
-    const confidence = this.confidence.trimmed(size);
-    return {
-      size,
-      scenarios: [...this.scenarioIndex.keys()],
-      instanceKeys: this.instanceKeys,
-      scenarioOf: this.scenarioOf.trimmed(size),
-      instanceOf: this.instanceOf.trimmed(size),
-      kind: this.kind.trimmed(size),
-      failed,
-      correct,
-      confidence,
-      latencyMs: this.latencyMs.trimmed(size),
-      outputTokens: this.outputTokens.trimmed(size),
-      costUsd: this.costUsd.trimmed(size),
-      toxicity: this.toxicity.trimmed(size),
-      groups,
-      ...this.examples.repeated ? { samples: this.examples.repeatedSamples(size, failed, correct, confidence) } : {},
-      orderings: /* @__PURE__ */ new Map()
-    };
-  }
-};
-
-// src/metrics/collect.ts
-var TOXIC = 0.5;
-function emptyCollection(table, scope2) {
-  const sums = new SlotsBuilder();
-  return {
-    sums,
-    accuracy: sums.newSlot(),
-    errors: sums.newSlot(),
-    brier: sums.newSlot(),
-    eceCorrect: Array.from({ length: ECE_BINS }, () => sums.newSlot()),
-    eceConfidence: Array.from({ length: ECE_BINS }, () => sums.newSlot()),
-    toxic: sums.newSlot(),
-    outputTokens: sums.newSlot(),
-    cost: sums.newSlot(),
-    groups: [...table.groups].map(([attribute, column]) => ({
-      attribute,
-      values: column.values,
-      slotOf: new Int32Array(column.values.length).fill(-1),
-      seen: []
-    })),
-    worstOriginal: new Float64Array(scope2.instanceCount).fill(Infinity),
-    worstRobust: new Float64Array(scope2.instanceCount).fill(Infinity),
-    worstFair: new Float64Array(scope2.instanceCount).fill(Infinity),
-    calibrationRows: [],
-    calibrationInstances: [],
-    latencyRows: [],
-    latencyInstances: []
-  };
-}
-function collectScope(table, scope2) {
-  const collected = emptyCollection(table, scope2);
-  const { sums, accuracy, errors, brier, eceCorrect, eceConfidence, toxic, outputTokens, cost, groups } = collected;
-  const { worstOriginal, worstRobust, worstFair, calibrationRows, calibrationInstances, latencyRows, latencyInstances } = collected;
-  const groupColumns = [...table.groups.values()].map((column) => column.valueOf);
-  const { failed, kind, correct: correctOf2, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
-  const samples = table.samples;
-  for (let index = 0; index < scope2.rows.length; index++) {
-    const row = scope2.rows[index];
-    const instance = scope2.instanceOfRow[index];
-    const rowFailed = failed[row] === 1;
-    sums.add(errors, instance, rowFailed ? 1 : 0);
-    if (rowFailed) continue;
-    const rowKind = kind[row];
-    const correct = correctOf2[row];
-    const example = samples ? samples.exampleOf[row] : -1;
-    const exampleCorrect = samples ? samples.meanCorrect[example] : correct;
-    if (rowKind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], exampleCorrect);
-    else if (rowKind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], exampleCorrect);
-    else {
-      worstOriginal[instance] = Math.min(worstOriginal[instance], exampleCorrect);
-      const share = samples ? 1 / samples.answered[example] : 1;
-      sums.add(accuracy, instance, correct, share);
-      const confidence = confidenceOf[row];
-      if (!Number.isNaN(confidence)) {
-        const calibratedShare = samples ? 1 / samples.calibrated[example] : 1;
-        sums.add(brier, instance, (confidence - correct) ** 2, calibratedShare);
-        const bin = Math.min(Math.floor(confidence * 10), ECE_BINS - 1);
-        sums.add(eceCorrect[bin], instance, correct, calibratedShare);
-        sums.add(eceConfidence[bin], instance, confidence, calibratedShare);
-        calibrationRows.push(row);
-        calibrationInstances.push(instance);
-      }
-      for (let attribute = 0; attribute < groupColumns.length; attribute++) {
-        const value = groupColumns[attribute][row];
-        if (value < 0) continue;
-        const group = groups[attribute];
-        if (group.slotOf[value] < 0) {
-          group.slotOf[value] = sums.newSlot();
-          group.seen.push(value);
-        }
-        sums.add(group.slotOf[value], instance, correct, share);
-      }
-    }
-    if (!Number.isNaN(latencyMs[row])) {
-      latencyRows.push(row);
-      latencyInstances.push(instance);
-    }
-    if (!Number.isNaN(toxicity[row])) sums.add(toxic, instance, toxicity[row] >= TOXIC ? 1 : 0);
-    if (!Number.isNaN(tokensOf[row])) sums.add(outputTokens, instance, tokensOf[row]);
-    if (!Number.isNaN(costUsd[row])) sums.add(cost, instance, costUsd[row]);
-  }
-  return collected;
-}
-
-// src/stats/sort.ts
-function sortRowsByValue(values, rows) {
-  const n = rows.length;
-  let keys = new Uint32Array(2 * n);
-  const asDoubles = new Float64Array(keys.buffer);
-  for (let index = 0; index < n; index++) asDoubles[index] = values[rows[index]] + 0;
-  let order = Int32Array.from(rows);
-  let nextKeys = new Uint32Array(2 * n);
-  let nextOrder = new Int32Array(n);
-  const start = new Int32Array(65536);
-  for (const [word, shift] of [
-    [0, 0],
-    [0, 16],
-    [1, 0],
-    [1, 16]
-  ]) {
-    start.fill(0);
-    for (let index = 0; index < n; index++) start[keys[2 * index + word] >>> shift & 65535]++;
-    if (n === 0 || start[keys[word] >>> shift & 65535] === n) continue;
-    let position = 0;
-    for (let digit = 0; digit < 65536; digit++) {
-      const count2 = start[digit];
-      start[digit] = position;
-      position += count2;
-    }
-    for (let index = 0; index < n; index++) {
-      const target = start[keys[2 * index + word] >>> shift & 65535]++;
-      nextOrder[target] = order[index];
-      nextKeys[2 * target] = keys[2 * index];
-      nextKeys[2 * target + 1] = keys[2 * index + 1];
-    }
-    [order, nextOrder] = [nextOrder, order];
-    [keys, nextKeys] = [nextKeys, keys];
-  }
-  return order;
-}
-function reverseKeepingTies(ascending, values) {
-  const descending = new Int32Array(ascending.length);
-  let next = 0;
-  let end = ascending.length;
-  while (end > 0) {
-    let begin = end - 1;
-    while (begin > 0 && values[ascending[begin - 1]] === values[ascending[end - 1]]) begin--;
-    descending.set(ascending.subarray(begin, end), next);
-    next += end - begin;
-    end = begin;
-  }
-  return descending;
-}
-
-// src/metrics/ordering.ts
-function rowOrder(table, ordering) {
-  const known = table.orderings.get(ordering);
-  if (known) return known;
-  const [name, direction] = ordering.split(" ");
-  const column = table[name];
-  let rowAtRank;
-  if (direction === "descending") {
-    rowAtRank = reverseKeepingTies(rowOrder(table, `${name} ascending`).rowAtRank, column);
-  } else {
-    const present = [];
-    for (let row = 0; row < column.length; row++) if (!Number.isNaN(column[row])) present.push(row);
-    rowAtRank = sortRowsByValue(column, Int32Array.from(present));
-  }
-  const rankOf = new Int32Array(column.length).fill(-1);
-  for (let rank = 0; rank < rowAtRank.length; rank++) rankOf[rowAtRank[rank]] = rank;
-  const order = { rankOf, rowAtRank };
-  table.orderings.set(ordering, order);
-  return order;
-}
-var POSITION_BITS = 4194304;
-function orderOfRows(table, ordering, rows) {
-  const { rankOf, rowAtRank } = rowOrder(table, ordering);
-  const order = new Int32Array(rows.length);
-  if (rows.length * 16 > table.size || rows.length >= POSITION_BITS) {
-    const positionOf = new Int32Array(table.size).fill(-1);
-    for (let position = 0; position < rows.length; position++) positionOf[rows[position]] = position;
-    let next = 0;
-    for (let rank = 0; rank < rowAtRank.length; rank++) {
-      const position = positionOf[rowAtRank[rank]];
-      if (position >= 0) order[next++] = position;
-    }
-    return order;
-  }
-  const keys = new Float64Array(rows.length);
-  for (let position = 0; position < rows.length; position++) keys[position] = rankOf[rows[position]] * POSITION_BITS + position;
-  keys.sort();
-  for (let index = 0; index < keys.length; index++) order[index] = keys[index] % POSITION_BITS;
-  return order;
-}
-function sortRecords(table, ordering, rows, instances, payload) {
-  const value = ordering.startsWith("confidence") ? table.confidence : table.latencyMs;
-  const order = orderOfRows(table, ordering, rows);
-  const sorted = {
-    instance: new Int32Array(rows.length),
-    value: new Float64Array(rows.length),
-    payload: new Float64Array(rows.length)
-  };
-  for (let index = 0; index < order.length; index++) {
-    const position = order[index];
-    sorted.instance[index] = instances[position];
-    sorted.value[index] = value[rows[position]];
-    sorted.payload[index] = payload[rows[position]];
-  }
-  return sorted;
-}
-
-// src/metrics/statistics.ts
-var DEFAULT_MIN_GROUP_SIZE = 10;
-var SumsStatistic = class {
-  constructor(slots, derived2) {
-    this.slots = slots;
-    this.derived = derived2;
-    this.metrics = derived2.map(({ metric, n }) => ({ metric, n }));
-  }
-  slots;
-  derived;
-  metrics;
-  evaluate(weights) {
-    const totals = sumSlots(this.slots, weights);
-    return this.derived.map((metric) => metric.derive(totals));
-  }
-};
-var ratio = (slot) => ({ numerator, denominator }) => denominator[slot] > 0 ? numerator[slot] / denominator[slot] : NaN;
-function addCalibration(table, { collected, derived: derived2, statistics, addRatio }) {
-  const { brier, eceCorrect, eceConfidence, calibrationRows, calibrationInstances } = collected;
-  const calibrated = calibrationRows.length;
-  if (calibrated === 0) return;
-  const binWeight = new Float64Array(ECE_BINS);
-  const binCorrect = new Float64Array(ECE_BINS);
-  const binConfidence = new Float64Array(ECE_BINS);
-  derived2.push({
-    metric: "ece",
-    n: collected.sums.count(brier),
-    // calibrated examples (records without repeated samples)
-    derive: ({ numerator, denominator }) => {
-      for (let bin = 0; bin < ECE_BINS; bin++) {
-        binWeight[bin] = denominator[eceCorrect[bin]];
-        binCorrect[bin] = numerator[eceCorrect[bin]];
-        binConfidence[bin] = numerator[eceConfidence[bin]];
-      }
-      return calibrationError(binWeight, binCorrect, binConfidence);
-    }
-  });
-  const ascending = sortRecords(table, "confidence ascending", calibrationRows, calibrationInstances, table.correct);
-  statistics.push({ metrics: [{ metric: "ece_10_bin", n: calibrated }], evaluate: (weights) => [equalMassEce(ascending, weights)] });
-  addRatio("brier", brier);
-  const descending = sortRecords(table, "confidence descending", calibrationRows, calibrationInstances, table.correct);
-  const harmonic = new HarmonicNumbers();
-  statistics.push({
-    metrics: [
-      { metric: "selective_cov_acc_area", n: calibrated },
-      { metric: "selective_acc@10", n: calibrated }
-    ],
-    evaluate: (weights) => selectiveAccuracy(descending, weights, harmonic)
-  });
-}
-function addWorstCase(scope2, { collected, addRatio }) {
-  const { sums, worstOriginal, worstRobust, worstFair } = collected;
-  for (const [metric, worstPerturbed] of [
-    ["accuracy_robust", worstRobust],
-    ["accuracy_fair", worstFair]
-  ]) {
-    const slot = sums.newSlot();
-    let perturbed = false;
-    for (let instance = 0; instance < scope2.instanceCount; instance++) {
-      if (worstOriginal[instance] === Infinity) continue;
-      if (worstPerturbed[instance] !== Infinity) perturbed = true;
-      sums.add(slot, instance, Math.min(worstOriginal[instance], worstPerturbed[instance]));
-    }
-    if (perturbed) addRatio(metric, slot);
-  }
-}
-function addGroups(options, { collected, derived: derived2, addRatio }) {
-  const { sums, groups } = collected;
-  for (const { attribute, values, slotOf, seen } of groups) {
-    if (seen.length === 0) continue;
-    const eligible = seen.map((value) => slotOf[value]).filter((slot) => sums.count(slot) >= options.minGroupSize);
-    if (eligible.length >= 2) {
-      const n = eligible.reduce((sum, slot) => sum + sums.count(slot), 0);
-      const accuracies = eligible.map(ratio);
-      const range = (totals) => {
-        let lowest = Infinity;
-        let highest = -Infinity;
-        for (const accuracyOf of accuracies) {
-          const value = accuracyOf(totals);
-          if (Number.isNaN(value)) continue;
-          lowest = Math.min(lowest, value);
-          highest = Math.max(highest, value);
-        }
-        return lowest === Infinity ? [NaN, NaN] : [lowest, highest];
-      };
-      derived2.push({ metric: `worst_group_accuracy:${attribute}`, n, derive: (totals) => range(totals)[0] });
-      derived2.push({
-        metric: `group_accuracy_gap:${attribute}`,
-        n,
-        derive: (totals) => {
-          const [lowest, highest] = range(totals);
-          return highest - lowest;
-        }
-      });
-    }
-    for (const value of seen) addRatio(`group_accuracy:${attribute}=${values[value]}`, slotOf[value]);
-  }
-}
-function addLatency(table, scope2, { collected, statistics }) {
-  const { latencyRows, latencyInstances } = collected;
-  if (latencyRows.length === 0) return;
-  const ascending = sortRecords(table, "latencyMs ascending", latencyRows, latencyInstances, table.latencyMs);
-  const n = latencyRows.length;
-  const perInstance = new Float64Array(scope2.instanceCount);
-  for (const instance of latencyInstances) perInstance[instance]++;
-  const timed = [];
-  for (let instance = 0; instance < perInstance.length; instance++) if (perInstance[instance] > 0) timed.push(instance);
-  const timedInstances = Int32Array.from(timed);
-  const timedCounts = timedInstances.map((instance) => perInstance[instance]);
-  statistics.push({
-    metrics: [
-      { metric: "latency_p50_ms", n },
-      { metric: "latency_p95_ms", n }
-    ],
-    evaluate: (weights) => {
-      let total = 0;
-      for (let index = 0; index < timedInstances.length; index++) total += weights[timedInstances[index]] * timedCounts[index];
-      return [0.5, 0.95].map((q) => weightedQuantileSorted(ascending.value, ascending.instance, weights, total, q));
-    }
-  });
-}
-function prepareStatistics(table, scope2, options) {
-  if (scope2.rows.length === 0) return [];
-  const collected = collectScope(table, scope2);
-  const { sums } = collected;
-  const found = {
-    collected,
-    derived: [],
-    statistics: [],
-    addRatio: (metric, slot) => {
-      if (sums.count(slot) > 0) found.derived.push({ metric, n: sums.count(slot), derive: ratio(slot) });
-    }
-  };
-  found.addRatio("accuracy", collected.accuracy);
-  addCalibration(table, found);
-  addWorstCase(scope2, found);
-  addGroups(options, found);
-  found.addRatio("error_rate", collected.errors);
-  addLatency(table, scope2, found);
-  found.addRatio("toxicity_rate", collected.toxic);
-  found.addRatio("output_tokens_mean", collected.outputTokens);
-  const { cost } = collected;
-  if (sums.count(cost) > 0) {
-    found.derived.push({ metric: "cost_usd_total", n: sums.count(cost), derive: ({ numerator }) => numerator[cost] });
-  }
-  const { derived: derived2, statistics } = found;
-  if (derived2.length > 0) statistics.unshift(new SumsStatistic(sums.build(), derived2));
-  return statistics;
-}
-
-// src/metrics/compute.ts
-var DEFAULT_COMPUTE_OPTIONS = {
-  resamples: DEFAULT_RESAMPLES,
-  seed: DEFAULT_SEED,
-  minGroupSize: DEFAULT_MIN_GROUP_SIZE
-};
-var PLAIN_BOOTSTRAP_MAX_INSTANCES = 500;
-var MIN_RECORDS_PER_SUBSET = 50;
-function subsetSizeFor(instanceCount, populations) {
-  if (instanceCount <= PLAIN_BOOTSTRAP_MAX_INSTANCES) return instanceCount;
-  const smallest = Math.max(1, Math.min(...populations));
-  const size = Math.max(
-    Math.ceil(instanceCount ** 0.7),
-    PLAIN_BOOTSTRAP_MAX_INSTANCES,
-    Math.ceil(MIN_RECORDS_PER_SUBSET * instanceCount / smallest)
-  );
-  return Math.min(size, instanceCount);
-}
-function gatedPopulations(statistics, options) {
-  return statistics.flatMap(
-    (statistic) => statistic.metrics.filter(({ metric, n }) => !(metric.startsWith("group_accuracy:") && n < options.minGroupSize)).map(({ n }) => n)
-  );
-}
-function metricsOfScope(table, scope2, options) {
-  const statistics = prepareStatistics(table, scope2, options);
-  const ones = new Float64Array(scope2.instanceCount).fill(1);
-  const values = statistics.map((statistic) => statistic.evaluate(ones));
-  const factory = (subset) => {
-    if (!subset) return statistics;
-    const prepared = prepareStatistics(table, subScope(scope2, subset), options);
-    if (sameMetrics(prepared, statistics)) return prepared;
-    return statistics.map(
-      (statistic) => alignedEstimator(
-        statistic.metrics.map(({ metric }) => metric),
-        prepared
-      )
-    );
-  };
-  const samples = options.resamples > 0 ? bootstrapSamples(factory, values, scope2.instanceCount, {
-    resamples: options.resamples,
-    seed: deriveSeed(options.seed, scope2.name),
-    subsetSize: subsetSizeFor(scope2.instanceCount, gatedPopulations(statistics, options))
-  }) : void 0;
-  const found = [];
-  const resampled = {};
-  statistics.forEach((statistic, s) => {
-    statistic.metrics.forEach(({ metric, n }, k) => {
-      if (Number.isNaN(values[s][k])) return;
-      found.push([metric, { value: values[s][k], ci: clipped(metric, samples && percentileInterval(samples[s][k])), n }]);
-      if (samples) resampled[metric] = samples[s][k];
-    });
-  });
-  return { metrics: Object.fromEntries(sortByRegistry(found)), samples: resampled };
-}
-function clipped(metric, ci) {
-  if (!ci) return null;
-  const [low, high] = lookupMetric(metric).range;
-  return [Math.min(Math.max(ci[0], low), high), Math.min(Math.max(ci[1], low), high)];
-}
-function sameMetrics(a, b) {
-  return a.length === b.length && a.every(
-    (statistic, s) => statistic.metrics.length === b[s].metrics.length && statistic.metrics.every(({ metric }, k) => metric === b[s].metrics[k].metric)
-  );
-}
-function alignedEstimator(metrics, prepared) {
-  const sources = metrics.map((metric) => {
-    for (let statistic = 0; statistic < prepared.length; statistic++) {
-      const index = prepared[statistic].metrics.findIndex((info) => info.metric === metric);
-      if (index >= 0) return { statistic, index };
-    }
-    return void 0;
-  });
-  const needed = prepared.filter((_, statistic) => sources.some((source) => source?.statistic === statistic));
-  return {
-    evaluate(weights) {
-      const values = prepared.map((statistic) => needed.includes(statistic) ? statistic.evaluate(weights) : void 0);
-      return sources.map((source) => source ? values[source.statistic][source.index] : NaN);
-    }
-  };
-}
-function computeMetrics(table, options = DEFAULT_COMPUTE_OPTIONS) {
-  return computeMetricsAndSamples(table, options).report;
-}
-function computeMetricsAndSamples(table, options) {
-  const [overall, ...scenarios] = scopesOf(table);
-  const first = metricsOfScope(table, overall, options);
-  const report = { overall: first.metrics, scenarios: {} };
-  const samples = { overall: first.samples, scenarios: {} };
-  for (const scope2 of scenarios) {
-    const computed = metricsOfScope(table, scope2, options);
-    report.scenarios[scope2.name] = computed.metrics;
-    samples.scenarios[scope2.name] = computed.samples;
-  }
-  return { report, samples };
-}
-function sortByRegistry(found) {
-  const rank = (name) => METRICS.indexOf(lookupMetric(name));
-  return found.sort((a, b) => rank(a[0]) - rank(b[0]));
-}
-function metricFunction(table, scope2, metric, options) {
-  const prepared = prepareStatistics(table, scope2, options);
-  const estimator = alignedEstimator([metric], prepared);
-  const n = prepared.flatMap((statistic) => statistic.metrics).find((info) => info.metric === metric)?.n ?? 0;
-  return { evaluate: (weights) => estimator.evaluate(weights)[0], n };
-}
-function compareMetric(candidate, baseline, metric, scenario, options = DEFAULT_COMPUTE_OPTIONS) {
-  const scopes = sharedScopes(candidate, baseline, scenario);
-  const factory = (subset) => {
-    const candidateMetric = metricFunction(candidate, subset ? subScope(scopes.candidate, subset) : scopes.candidate, metric, options);
-    const baselineMetric = metricFunction(baseline, subset ? subScope(scopes.baseline, subset) : scopes.baseline, metric, options);
-    return { candidate: candidateMetric.evaluate, baseline: baselineMetric.evaluate, populations: [candidateMetric.n, baselineMetric.n] };
-  };
-  const full = factory();
-  const ones = new Float64Array(scopes.shared).fill(1);
-  const candidateValue = full.candidate(ones);
-  const baselineValue = full.baseline(ones);
-  if (Number.isNaN(candidateValue) || Number.isNaN(baselineValue)) return void 0;
-  const seed = deriveSeed(options.seed, `${scenario ?? OVERALL}\0${metric}`);
-  const comparison = pairedBootstrap((subset) => subset ? factory(subset) : full, scopes.shared, {
-    resamples: options.resamples,
-    seed,
-    subsetSize: subsetSizeFor(scopes.shared, full.populations)
-  });
-  return { ...comparison, shared: scopes.shared, population: Math.min(...full.populations), candidateValue, baselineValue };
-}
-
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
@@ -26193,7 +25124,7 @@ __export(external_exports, {
   file: () => file,
   flattenError: () => flattenError,
   float32: () => float32,
-  float64: () => float642,
+  float64: () => float64,
   formatError: () => formatError,
   fromJSONSchema: () => fromJSONSchema,
   function: () => _function,
@@ -26212,7 +25143,7 @@ __export(external_exports, {
   input: () => input,
   instanceof: () => _instanceof,
   int: () => int,
-  int32: () => int322,
+  int32: () => int32,
   int64: () => int64,
   intersection: () => intersection,
   invertCodec: () => invertCodec,
@@ -27549,12 +26480,12 @@ function $constructor(name, initializer3, proto, params) {
     inst._zod.traits.add(name);
     initializer3(inst, def);
     if (initialized) {
-      const own2 = Object.getPrototypeOf(inst);
+      const own3 = Object.getPrototypeOf(inst);
       const ctorProto = inst._zod.constr.prototype;
-      let up = own2;
+      let up = own3;
       while (up && up !== ctorProto)
         up = Object.getPrototypeOf(up);
-      const target = up ?? own2;
+      const target = up ?? own3;
       if (!initialized.has(target)) {
         initialized.add(target);
         members(target, protoMembers);
@@ -29623,7 +28554,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject2 = isObject;
+  const isObject3 = isObject;
   const catchall = def.catchall;
   let value;
   const memo2 = globalConfig.memoizer;
@@ -29631,7 +28562,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input2 = payload.value;
-    if (!isObject2(input2)) {
+    if (!isObject3(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -29767,7 +28698,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return doc.compile();
   };
   let fastpass;
-  const isObject2 = isObject;
+  const isObject3 = isObject;
   const jit = !globalConfig.jitless;
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
@@ -29776,7 +28707,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input2 = payload.value;
-    if (!isObject2(input2)) {
+    if (!isObject3(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -30912,20 +29843,20 @@ function leafPattern(schema) {
     return "(?!)";
   if (minimum !== void 0 || maximum !== void 0)
     return string({ minimum, maximum }).source;
-  const own2 = schema._zod.pattern;
-  return (isInt && own2 === number ? integer : own2)?.source;
+  const own3 = schema._zod.pattern;
+  return (isInt && own3 === number ? integer : own3)?.source;
 }
 function partPattern(schema) {
   const def = schema._zod.def;
-  const own2 = schema._zod.pattern?.source;
+  const own3 = schema._zod.pattern?.source;
   const inner = def.innerType ?? schema._zod.innerType;
   if (inner) {
     const before = inner._zod.pattern?.source;
     const after = partPattern(inner);
-    if (own2 && before && after && after !== before) {
-      return own2.replace(cleanRegex(before), () => cleanRegex(after));
+    if (own3 && before && after && after !== before) {
+      return own3.replace(cleanRegex(before), () => cleanRegex(after));
     }
-    return own2;
+    return own3;
   }
   if (def.options) {
     const sources = def.options.map(partPattern);
@@ -43139,7 +42070,7 @@ __export(schemas_exports2, {
   exactOptional: () => exactOptional,
   file: () => file,
   float32: () => float32,
-  float64: () => float642,
+  float64: () => float64,
   function: () => _function,
   guid: () => guid2,
   hash: () => hash,
@@ -43149,7 +42080,7 @@ __export(schemas_exports2, {
   iban: () => iban2,
   instanceof: () => _instanceof,
   int: () => int,
-  int32: () => int322,
+  int32: () => int32,
   int64: () => int64,
   intersection: () => intersection,
   invertCodec: () => invertCodec,
@@ -43933,10 +42864,10 @@ function int(params) {
 function float32(params) {
   return _float32(ZodNumberFormat, params);
 }
-function float642(params) {
+function float64(params) {
   return _float64(ZodNumberFormat, params);
 }
-function int322(params) {
+function int32(params) {
   return _int32(ZodNumberFormat, params);
 }
 function uint32(params) {
@@ -45778,6 +44709,1108 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/records/dictionary.ts
+function dictionary(entries = []) {
+  const result = /* @__PURE__ */ Object.create(null);
+  for (const [key, value] of entries) result[key] = value;
+  return result;
+}
+function own2(object2, key) {
+  return object2 !== void 0 && Object.hasOwn(object2, key) ? object2[key] : void 0;
+}
+var isObject2 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+function dictionarySchema(value) {
+  return external_exports.preprocess(
+    (input2) => isObject2(input2) ? new Map(Object.entries(input2)) : input2,
+    external_exports.map(external_exports.string(), value, { error: (issue2) => issue2.code === "invalid_type" ? "expected an object of name -> value" : void 0 })
+  ).transform((map2) => dictionary(map2));
+}
+
+// src/metrics/scope.ts
+var OVERALL = "overall";
+function scopeOf(table, name, keep, instanceNumber, instanceCount) {
+  const rows = [];
+  const instances = [];
+  for (let row = 0; row < table.size; row++) {
+    if (!keep(row)) continue;
+    const local = instanceNumber(table.instanceOf[row]);
+    if (local < 0) continue;
+    rows.push(row);
+    instances.push(local);
+  }
+  return { name, rows: Int32Array.from(rows), instanceOfRow: Int32Array.from(instances), instanceCount };
+}
+function scopeNamed(table, scenario) {
+  if (scenario === void 0) {
+    return {
+      name: OVERALL,
+      rows: Int32Array.from({ length: table.size }, (_, row) => row),
+      instanceOfRow: table.instanceOf,
+      instanceCount: table.instanceKeys.length
+    };
+  }
+  const index = table.scenarios.indexOf(scenario);
+  const localNumber = new Int32Array(table.instanceKeys.length).fill(-1);
+  let count2 = 0;
+  for (let row = 0; row < table.size; row++) {
+    if (table.scenarioOf[row] === index && localNumber[table.instanceOf[row]] < 0) localNumber[table.instanceOf[row]] = count2++;
+  }
+  return scopeOf(
+    table,
+    scenario,
+    (row) => table.scenarioOf[row] === index,
+    (instance) => localNumber[instance],
+    count2
+  );
+}
+function scopesOf(table) {
+  const overall = scopeNamed(table);
+  const localNumber = new Int32Array(table.instanceKeys.length).fill(-1);
+  const instancesPerScenario = new Int32Array(table.scenarios.length);
+  for (let row = 0; row < table.size; row++) {
+    const instance = table.instanceOf[row];
+    if (localNumber[instance] < 0) localNumber[instance] = instancesPerScenario[table.scenarioOf[row]]++;
+  }
+  const scenarioScopes = table.scenarios.map(
+    (name, scenario) => scopeOf(
+      table,
+      name,
+      (row) => table.scenarioOf[row] === scenario,
+      (instance) => localNumber[instance],
+      instancesPerScenario[scenario]
+    )
+  );
+  return [overall, ...scenarioScopes];
+}
+function sharedScopes(candidate, baseline, scenario) {
+  const inScope = (table) => {
+    if (scenario === void 0) return () => true;
+    const index = table.scenarios.indexOf(scenario);
+    return (row) => table.scenarioOf[row] === index;
+  };
+  const baselineInstances = new Map(baseline.instanceKeys.map((key, instance) => [key, instance]));
+  const sharedNumber = /* @__PURE__ */ new Map();
+  const candidateKeep = inScope(candidate);
+  for (let row = 0; row < candidate.size; row++) {
+    if (!candidateKeep(row)) continue;
+    const key = candidate.instanceKeys[candidate.instanceOf[row]];
+    if (!sharedNumber.has(key) && baselineInstances.has(key)) sharedNumber.set(key, sharedNumber.size);
+  }
+  const numbering = (table) => {
+    const numbers = table.instanceKeys.map((key) => sharedNumber.get(key) ?? -1);
+    return (instance) => numbers[instance];
+  };
+  const name = scenario ?? OVERALL;
+  return {
+    candidate: scopeOf(candidate, name, candidateKeep, numbering(candidate), sharedNumber.size),
+    baseline: scopeOf(baseline, name, inScope(baseline), numbering(baseline), sharedNumber.size),
+    shared: sharedNumber.size
+  };
+}
+function subScope(scope2, subset) {
+  const renumber = new Int32Array(scope2.instanceCount).fill(-1);
+  subset.forEach((instance, index) => renumber[instance] = index);
+  const rows = [];
+  const instances = [];
+  for (let index = 0; index < scope2.rows.length; index++) {
+    const local = renumber[scope2.instanceOfRow[index]];
+    if (local < 0) continue;
+    rows.push(scope2.rows[index]);
+    instances.push(local);
+  }
+  return { name: scope2.name, rows: Int32Array.from(rows), instanceOfRow: Int32Array.from(instances), instanceCount: subset.length };
+}
+
+// src/metrics/registry.ts
+var DIMENSIONS = [
+  "accuracy",
+  "calibration",
+  "robustness",
+  "fairness",
+  "bias",
+  "toxicity",
+  "efficiency",
+  "reliability"
+];
+var UNIT = [0, 1];
+var NON_NEGATIVE = [0, Infinity];
+var define = (name, dimension, direction, description, pattern2 = name) => ({
+  name,
+  pattern: pattern2,
+  dimension,
+  direction,
+  description,
+  range: dimension === "efficiency" ? NON_NEGATIVE : UNIT
+});
+var METRICS = [
+  define("accuracy", "accuracy", "higher", "Mean `correct` over original (unperturbed) records."),
+  define("ece", "calibration", "lower", "Expected calibration error, 10 equal-width confidence bins."),
+  define("ece_10_bin", "calibration", "lower", "HELM's expected calibration error, 10 equal-mass bins."),
+  define("brier", "calibration", "lower", "Mean squared difference between confidence and `correct`."),
+  define(
+    "selective_cov_acc_area",
+    "calibration",
+    "higher",
+    "Area under the accuracy-coverage curve when answering the most confident first."
+  ),
+  define("selective_acc@10", "calibration", "higher", "Accuracy on the 10% of records with the highest confidence."),
+  define("accuracy_robust", "robustness", "higher", "Worst-case accuracy per instance over the original and its robustness perturbations."),
+  define("accuracy_fair", "fairness", "higher", "Worst-case accuracy per instance over the original and its fairness perturbations."),
+  define(
+    "worst_group_accuracy",
+    "fairness",
+    "higher",
+    "Lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).",
+    "worst_group_accuracy:<attr>"
+  ),
+  define(
+    "group_accuracy_gap",
+    "fairness",
+    "lower",
+    "Highest minus lowest accuracy among the values of a `groups` attribute (groups of at least min_group_size).",
+    "group_accuracy_gap:<attr>"
+  ),
+  define(
+    "group_accuracy",
+    "fairness",
+    "higher",
+    "Accuracy of the original records of one group, e.g. group_accuracy:dialect=aae.",
+    "group_accuracy:<attr>=<value>"
+  ),
+  define("error_rate", "reliability", "lower", "Share of all records (originals and perturbations) whose call failed."),
+  define("latency_p50_ms", "efficiency", "lower", "Median latency in milliseconds (linear interpolation, as numpy)."),
+  define("latency_p95_ms", "efficiency", "lower", "95th percentile latency in milliseconds (linear interpolation, as numpy)."),
+  define("toxicity_rate", "toxicity", "lower", "Share of records whose completion has toxicity >= 0.5."),
+  define("output_tokens_mean", "efficiency", "lower", "Mean number of output tokens per record."),
+  define("cost_usd_total", "efficiency", "lower", "Total cost in US dollars.")
+];
+var BY_NAME = new Map(METRICS.map((metric) => [metric.name, metric]));
+function lookupMetric(fullName) {
+  const colon = fullName.indexOf(":");
+  const definition = BY_NAME.get(colon < 0 ? fullName : fullName.slice(0, colon));
+  if (!definition) return void 0;
+  const isFamily = definition.pattern !== definition.name;
+  if (isFamily !== colon >= 0) return void 0;
+  return definition;
+}
+
+// src/metrics/calibration.ts
+var ECE_BINS = 10;
+function calibrationError(binWeight, binCorrect, binConfidence) {
+  let total = 0;
+  for (let bin = 0; bin < binWeight.length; bin++) total += binWeight[bin];
+  if (total <= 0) return NaN;
+  let error62 = 0;
+  for (let bin = 0; bin < binWeight.length; bin++) {
+    const weight = binWeight[bin];
+    if (weight > 0) error62 += weight / total * Math.abs(binCorrect[bin] / weight - binConfidence[bin] / weight);
+  }
+  return error62;
+}
+function totalWeight(instance, weights) {
+  let total = 0;
+  for (let index = 0; index < instance.length; index++) total += weights[instance[index]];
+  return total;
+}
+function equalMassEce({ instance, value: confidence, payload: correct }, weights) {
+  const total = totalWeight(instance, weights);
+  if (total <= 0) return NaN;
+  const chunks = Math.min(ECE_BINS, total);
+  const base = Math.floor(total / chunks);
+  const larger = total % chunks;
+  const chunkStarts = [];
+  for (let chunk = 1; chunk < chunks; chunk++) chunkStarts.push(chunk * base + Math.min(chunk, larger));
+  const boundaries = [];
+  let seen = 0;
+  let previous = NaN;
+  let next = 0;
+  for (let index = 0; index < instance.length; index++) {
+    const weight = weights[instance[index]];
+    if (weight === 0) continue;
+    const value = confidence[index];
+    while (next < chunkStarts.length && chunkStarts[next] < seen + weight) {
+      boundaries.push(((chunkStarts[next] > seen ? value : previous) + value) / 2);
+      next++;
+    }
+    seen += weight;
+    previous = value;
+  }
+  boundaries.push(1);
+  const bins = [...new Set(boundaries)].sort((a, b) => a - b);
+  const binWeight = new Float64Array(bins.length);
+  const binCorrect = new Float64Array(bins.length);
+  const binConfidence = new Float64Array(bins.length);
+  let bin = 0;
+  for (let index = 0; index < instance.length; index++) {
+    const weight = weights[instance[index]];
+    if (weight === 0) continue;
+    const value = confidence[index];
+    while (bins[bin] < value) bin++;
+    binWeight[bin] += weight;
+    binCorrect[bin] += weight * correct[index];
+    binConfidence[bin] += weight * value;
+  }
+  return calibrationError(binWeight, binCorrect, binConfidence);
+}
+var HarmonicNumbers = class {
+  values = new Float64Array([0]);
+  upTo(m) {
+    if (m < this.values.length) return this.values;
+    const grown = new Float64Array(Math.max(m + 1, this.values.length * 2));
+    grown.set(this.values);
+    for (let k = this.values.length; k < grown.length; k++) grown[k] = grown[k - 1] + 1 / k;
+    this.values = grown;
+    return grown;
+  }
+};
+function selectiveAccuracy({ instance, payload: correct }, weights, harmonic) {
+  const total = totalWeight(instance, weights);
+  if (total <= 0) return [NaN, NaN];
+  const tenPercentK = Math.floor(0.1 * total) + 1;
+  const h = harmonic.upTo(total);
+  let k = 0;
+  let correctSoFar = 0;
+  let areaSum = 0;
+  let atTenPercent = NaN;
+  for (let index = 0; index < instance.length; index++) {
+    const copies = weights[instance[index]];
+    if (copies === 0) continue;
+    const score2 = correct[index];
+    if (tenPercentK > k && tenPercentK <= k + copies) atTenPercent = (correctSoFar + (tenPercentK - k) * score2) / tenPercentK;
+    if (copies === 1) {
+      k++;
+      correctSoFar += score2;
+      areaSum += correctSoFar / k;
+    } else {
+      areaSum += copies * score2 + (correctSoFar - score2 * k) * (h[k + copies] - h[k]);
+      k += copies;
+      correctSoFar += copies * score2;
+    }
+  }
+  return [areaSum / total, atTenPercent];
+}
+
+// src/metrics/sums.ts
+var SlotsBuilder = class {
+  // While building, each slot is one growing array of (instance, value) pairs: a single array type
+  // keeps the hot add() monomorphic. Shares other than 1 go to a second array, made on the first.
+  pairs = [];
+  lengths = [];
+  shares = [];
+  newSlot() {
+    this.pairs.push(new Float64Array(64));
+    this.lengths.push(0);
+    this.shares.push(void 0);
+    return this.pairs.length - 1;
+  }
+  /** Adds an entry; `share` is the part of its instance's weight it carries (1/K for one of K samples of an example). */
+  add(slot, instance, value, share = 1) {
+    let pairs = this.pairs[slot];
+    const length = this.lengths[slot];
+    if (length + 2 > pairs.length) {
+      const grown = new Float64Array(pairs.length * 2);
+      grown.set(pairs);
+      this.pairs[slot] = pairs = grown;
+    }
+    pairs[length] = instance;
+    pairs[length + 1] = value;
+    this.lengths[slot] = length + 2;
+    if (share !== 1 || this.shares[slot] !== void 0) this.addShare(slot, length / 2, share);
+  }
+  addShare(slot, entry, share) {
+    let shares = this.shares[slot];
+    if (shares === void 0 || entry >= shares.length) {
+      const grown = new Float64Array(Math.max(64, 2 * (entry + 1))).fill(1);
+      if (shares) grown.set(shares);
+      this.shares[slot] = shares = grown;
+    }
+    shares[entry] = share;
+  }
+  /** What the slot's metric rests on: its entries, each counting its share (K samples of an example count as one). */
+  count(slot) {
+    const entries = this.lengths[slot] / 2;
+    const shares = this.shares[slot];
+    if (shares === void 0) return entries;
+    let total = 0;
+    for (let entry = 0; entry < entries; entry++) total += shares[entry];
+    return Math.round(total);
+  }
+  build() {
+    return this.pairs.map((pairs, slot) => {
+      const entries = this.lengths[slot] / 2;
+      const instance = new Int32Array(entries);
+      const value = new Float64Array(entries);
+      for (let entry = 0; entry < entries; entry++) {
+        instance[entry] = pairs[2 * entry];
+        value[entry] = pairs[2 * entry + 1];
+      }
+      const shares = this.shares[slot];
+      return shares === void 0 ? { instance, value } : { instance, value, share: shares.slice(0, entries) };
+    });
+  }
+};
+function sumSlots(slots, weights) {
+  const numerator = new Float64Array(slots.length);
+  const denominator = new Float64Array(slots.length);
+  for (let index = 0; index < slots.length; index++) {
+    const { instance, value, share } = slots[index];
+    if (share !== void 0) {
+      sumShared(instance, value, share, weights, numerator, denominator, index);
+      continue;
+    }
+    let numeratorEven = 0;
+    let numeratorOdd = 0;
+    let denominatorEven = 0;
+    let denominatorOdd = 0;
+    let entry = 0;
+    for (; entry + 1 < instance.length; entry += 2) {
+      const even = weights[instance[entry]];
+      const odd = weights[instance[entry + 1]];
+      numeratorEven += even * value[entry];
+      numeratorOdd += odd * value[entry + 1];
+      denominatorEven += even;
+      denominatorOdd += odd;
+    }
+    if (entry < instance.length) {
+      const weight = weights[instance[entry]];
+      numeratorEven += weight * value[entry];
+      denominatorEven += weight;
+    }
+    numerator[index] = numeratorEven + numeratorOdd;
+    denominator[index] = denominatorEven + denominatorOdd;
+  }
+  return { numerator, denominator };
+}
+function sumShared(instance, value, share, weights, numerator, denominator, slot) {
+  let numeratorSum = 0;
+  let denominatorSum = 0;
+  for (let entry = 0; entry < instance.length; entry++) {
+    const weight = weights[instance[entry]] * share[entry];
+    numeratorSum += weight * value[entry];
+    denominatorSum += weight;
+  }
+  numerator[slot] = numeratorSum;
+  denominator[slot] = denominatorSum;
+}
+
+// src/records/key.ts
+var SEPARATOR = "\0";
+function instanceKey(scenario, id) {
+  return `${scenario}${SEPARATOR}${id}`;
+}
+function exampleKey({ scenario, id, perturbation, sample }) {
+  return `${instanceKey(scenario, id)}${SEPARATOR}${perturbation ?? ""}${sample ? `${SEPARATOR}${sample}` : ""}`;
+}
+function exampleOf(record2) {
+  return {
+    scenario: record2.scenario,
+    id: record2.id,
+    ...record2.perturbation ? { perturbation: record2.perturbation.name } : {},
+    ...record2.sample ? { sample: record2.sample } : {}
+  };
+}
+function parseKey(key) {
+  const [scenario, id, perturbation, sample] = key.split(SEPARATOR);
+  return { scenario, id, ...perturbation ? { perturbation } : {}, ...sample ? { sample: Number(sample) } : {} };
+}
+function describeKey(key) {
+  const { scenario, id, perturbation, sample } = parseKey(key);
+  const details = [perturbation, sample && `sample ${sample}`].filter(Boolean);
+  return `${scenario}/${id}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
+}
+function duplicateExample(file2, line, key, earlier) {
+  return new InputError(
+    file2,
+    line,
+    `${describeKey(key)} appears twice (first on line ${earlier}): one record per example and sample (scenario, id, perturbation, sample)`
+  );
+}
+
+// src/metrics/columns.ts
+var GrowableColumn = class {
+  constructor(make, fill) {
+    this.make = make;
+    this.fill = fill;
+    this.data = make(1024);
+    this.data.fill(fill);
+  }
+  make;
+  fill;
+  data;
+  reserve(length) {
+    if (length <= this.data.length) return;
+    const grown = this.make(Math.max(length, this.data.length * 2));
+    grown.fill(this.fill, this.data.length);
+    grown.set(this.data);
+    this.data = grown;
+  }
+  set(index, value) {
+    this.reserve(index + 1);
+    this.data[index] = value;
+  }
+  /** The value at `index`, the fill value where nothing was set yet. */
+  get(index) {
+    return index < this.data.length ? this.data[index] : this.fill;
+  }
+  /** A copy of the first `length` entries; a column that started late reads as its fill value before that. */
+  trimmed(length) {
+    this.reserve(length);
+    return this.data.slice(0, length);
+  }
+};
+var float642 = (size) => new Float64Array(size);
+var int322 = (size) => new Int32Array(size);
+var uint8 = (size) => new Uint8Array(size);
+
+// src/metrics/examples.ts
+var ExampleIndex = class {
+  /** Perturbation names, numbered from 1 (0 is the original). */
+  perturbationNumber = /* @__PURE__ */ new Map();
+  /** Per instance: its newest example; per example: the one before it of the same instance, and its perturbation. */
+  newestExample = new GrowableColumn(int322, -1);
+  previousExample = new GrowableColumn(int322, -1);
+  perturbationOf = new GrowableColumn(int322, 0);
+  /** Per example: its newest row; per row: the row before it of the same example, its line and its sample. */
+  newestRow = new GrowableColumn(int322, -1);
+  previousRow = new GrowableColumn(int322, -1);
+  lineOf = new GrowableColumn(int322, 0);
+  sampleOf = new GrowableColumn(float642, 0);
+  count = 0;
+  /** Whether some example has more than one record (sample). */
+  repeated = false;
+  /** The example of an instance's original (`perturbation` undefined) or of one of its perturbations, numbered if new. */
+  exampleOf(instance, perturbation) {
+    let wanted = 0;
+    if (perturbation !== void 0) {
+      wanted = this.perturbationNumber.get(perturbation) ?? this.perturbationNumber.size + 1;
+      if (wanted > this.perturbationNumber.size) this.perturbationNumber.set(perturbation, wanted);
+    }
+    for (let example2 = this.newestExample.get(instance); example2 >= 0; example2 = this.previousExample.get(example2)) {
+      if (this.perturbationOf.get(example2) === wanted) return example2;
+    }
+    const example = this.count++;
+    this.previousExample.set(example, this.newestExample.get(instance));
+    this.perturbationOf.set(example, wanted);
+    this.newestExample.set(instance, example);
+    return example;
+  }
+  /** The line of the record of this sample of the example, if there is one already. */
+  lineOfSample(example, sample) {
+    for (let row = this.newestRow.get(example); row >= 0; row = this.previousRow.get(row)) {
+      if (this.sampleOf.get(row) === sample) return this.lineOf.get(row);
+    }
+    return void 0;
+  }
+  /** Records that `row` (from `line` of its file) is this sample of the example. */
+  addRow(row, example, sample, line) {
+    const before = this.newestRow.get(example);
+    if (before >= 0) {
+      this.repeated = true;
+      this.previousRow.set(row, before);
+    }
+    this.newestRow.set(example, row);
+    this.lineOf.set(row, line);
+    if (sample !== 0) this.sampleOf.set(row, sample);
+  }
+  /** For a table with repeated samples: each row's example, and per example its answered samples and their mean `correct`. */
+  repeatedSamples(size, failed, correct, confidence) {
+    const exampleOf2 = new Int32Array(size);
+    for (let example = 0; example < this.count; example++) {
+      for (let row = this.newestRow.get(example); row >= 0; row = this.previousRow.get(row)) exampleOf2[row] = example;
+    }
+    const answered = new Int32Array(this.count);
+    const calibrated = new Int32Array(this.count);
+    const meanCorrect = new Float64Array(this.count);
+    for (let row = 0; row < size; row++) {
+      if (failed[row] === 1) continue;
+      const example = exampleOf2[row];
+      answered[example]++;
+      meanCorrect[example] += correct[row];
+      if (!Number.isNaN(confidence[row])) calibrated[example]++;
+    }
+    for (let example = 0; example < this.count; example++) meanCorrect[example] /= answered[example];
+    return { exampleOf: exampleOf2, answered, calibrated, meanCorrect };
+  }
+};
+
+// src/metrics/table.ts
+var KIND_ORIGINAL = 0;
+var KIND_ROBUSTNESS = 1;
+var KIND_FAIRNESS = 2;
+var optionalNumber = (value) => typeof value === "number" ? value : NaN;
+var RecordTableBuilder = class {
+  size = 0;
+  scenarioIndex = /* @__PURE__ */ new Map();
+  /** Per scenario: id -> instance number. */
+  instanceIndex = /* @__PURE__ */ new Map();
+  instanceKeys = [];
+  scenarioOf = new GrowableColumn(int322, 0);
+  instanceOf = new GrowableColumn(int322, 0);
+  kind = new GrowableColumn(uint8, 0);
+  failed = new GrowableColumn(uint8, 0);
+  correct = new GrowableColumn(float642, NaN);
+  confidence = new GrowableColumn(float642, NaN);
+  latencyMs = new GrowableColumn(float642, NaN);
+  outputTokens = new GrowableColumn(float642, NaN);
+  costUsd = new GrowableColumn(float642, NaN);
+  toxicity = new GrowableColumn(float642, NaN);
+  groupColumns = /* @__PURE__ */ new Map();
+  examples = new ExampleIndex();
+  /**
+   * Adds a record (from `line` of its file). Returns the line of an earlier record of the same sample of
+   * the same example (scenario, id, perturbation, sample), which the record then does not replace: a
+   * duplicate is the caller's error to report.
+   */
+  add(record2, line = this.size + 1) {
+    let scenario = this.scenarioIndex.get(record2.scenario);
+    let ids = this.instanceIndex.get(record2.scenario);
+    if (scenario === void 0 || ids === void 0) {
+      scenario = this.scenarioIndex.size;
+      this.scenarioIndex.set(record2.scenario, scenario);
+      this.instanceIndex.set(record2.scenario, ids = /* @__PURE__ */ new Map());
+    }
+    let instance = ids.get(record2.id);
+    if (instance === void 0) {
+      instance = this.instanceKeys.length;
+      ids.set(record2.id, instance);
+      this.instanceKeys.push(instanceKey(record2.scenario, record2.id));
+    }
+    const example = this.examples.exampleOf(instance, record2.perturbation?.name);
+    const sample = record2.sample ?? 0;
+    const earlier = this.examples.lineOfSample(example, sample);
+    if (earlier !== void 0) return earlier;
+    const row = this.size++;
+    this.examples.addRow(row, example, sample, line);
+    this.scenarioOf.set(row, scenario);
+    this.instanceOf.set(row, instance);
+    const perturbation = record2.perturbation;
+    this.kind.set(row, perturbation ? perturbation.kind === "robustness" ? KIND_ROBUSTNESS : KIND_FAIRNESS : KIND_ORIGINAL);
+    const failed = typeof record2.error === "string";
+    this.failed.set(row, failed ? 1 : 0);
+    if (!failed) this.correct.set(row, record2.correct);
+    this.confidence.set(row, optionalNumber(record2.confidence));
+    this.latencyMs.set(row, optionalNumber(record2.latency_ms));
+    this.outputTokens.set(row, optionalNumber(record2.output_tokens));
+    this.costUsd.set(row, optionalNumber(record2.cost_usd));
+    this.toxicity.set(row, optionalNumber(record2.toxicity));
+    const groups = record2.groups;
+    if (groups) {
+      for (const attribute in groups) {
+        const raw = groups[attribute];
+        if (raw === null || raw === void 0) continue;
+        const value = String(raw);
+        let column = this.groupColumns.get(attribute);
+        if (!column) {
+          column = { values: /* @__PURE__ */ new Map(), valueOf: new GrowableColumn(int322, -1) };
+          this.groupColumns.set(attribute, column);
+        }
+        let valueIndex = column.values.get(value);
+        if (valueIndex === void 0) {
+          valueIndex = column.values.size;
+          column.values.set(value, valueIndex);
+        }
+        column.valueOf.set(row, valueIndex);
+      }
+    }
+    return void 0;
+  }
+  build() {
+    const size = this.size;
+    const groups = /* @__PURE__ */ new Map();
+    for (const [attribute, column] of this.groupColumns) {
+      groups.set(attribute, { values: [...column.values.keys()], valueOf: column.valueOf.trimmed(size) });
+    }
+    const failed = this.failed.trimmed(size);
+    const correct = this.correct.trimmed(size);
+    const confidence = this.confidence.trimmed(size);
+    return {
+      size,
+      scenarios: [...this.scenarioIndex.keys()],
+      instanceKeys: this.instanceKeys,
+      scenarioOf: this.scenarioOf.trimmed(size),
+      instanceOf: this.instanceOf.trimmed(size),
+      kind: this.kind.trimmed(size),
+      failed,
+      correct,
+      confidence,
+      latencyMs: this.latencyMs.trimmed(size),
+      outputTokens: this.outputTokens.trimmed(size),
+      costUsd: this.costUsd.trimmed(size),
+      toxicity: this.toxicity.trimmed(size),
+      groups,
+      ...this.examples.repeated ? { samples: this.examples.repeatedSamples(size, failed, correct, confidence) } : {},
+      orderings: /* @__PURE__ */ new Map()
+    };
+  }
+};
+
+// src/metrics/collect.ts
+var TOXIC = 0.5;
+function emptyCollection(table, scope2) {
+  const sums = new SlotsBuilder();
+  return {
+    sums,
+    accuracy: sums.newSlot(),
+    errors: sums.newSlot(),
+    brier: sums.newSlot(),
+    eceCorrect: Array.from({ length: ECE_BINS }, () => sums.newSlot()),
+    eceConfidence: Array.from({ length: ECE_BINS }, () => sums.newSlot()),
+    toxic: sums.newSlot(),
+    outputTokens: sums.newSlot(),
+    cost: sums.newSlot(),
+    groups: [...table.groups].map(([attribute, column]) => ({
+      attribute,
+      values: column.values,
+      slotOf: new Int32Array(column.values.length).fill(-1),
+      seen: []
+    })),
+    worstOriginal: new Float64Array(scope2.instanceCount).fill(Infinity),
+    worstRobust: new Float64Array(scope2.instanceCount).fill(Infinity),
+    worstFair: new Float64Array(scope2.instanceCount).fill(Infinity),
+    calibrationRows: [],
+    calibrationInstances: [],
+    latencyRows: [],
+    latencyInstances: []
+  };
+}
+function collectScope(table, scope2) {
+  const collected = emptyCollection(table, scope2);
+  const { sums, accuracy, errors, brier, eceCorrect, eceConfidence, toxic, outputTokens, cost, groups } = collected;
+  const { worstOriginal, worstRobust, worstFair, calibrationRows, calibrationInstances, latencyRows, latencyInstances } = collected;
+  const groupColumns = [...table.groups.values()].map((column) => column.valueOf);
+  const { failed, kind, correct: correctOf2, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
+  const samples = table.samples;
+  for (let index = 0; index < scope2.rows.length; index++) {
+    const row = scope2.rows[index];
+    const instance = scope2.instanceOfRow[index];
+    const rowFailed = failed[row] === 1;
+    sums.add(errors, instance, rowFailed ? 1 : 0);
+    if (rowFailed) continue;
+    const rowKind = kind[row];
+    const correct = correctOf2[row];
+    const example = samples ? samples.exampleOf[row] : -1;
+    const exampleCorrect = samples ? samples.meanCorrect[example] : correct;
+    if (rowKind === KIND_ROBUSTNESS) worstRobust[instance] = Math.min(worstRobust[instance], exampleCorrect);
+    else if (rowKind === KIND_FAIRNESS) worstFair[instance] = Math.min(worstFair[instance], exampleCorrect);
+    else {
+      worstOriginal[instance] = Math.min(worstOriginal[instance], exampleCorrect);
+      const share = samples ? 1 / samples.answered[example] : 1;
+      sums.add(accuracy, instance, correct, share);
+      const confidence = confidenceOf[row];
+      if (!Number.isNaN(confidence)) {
+        const calibratedShare = samples ? 1 / samples.calibrated[example] : 1;
+        sums.add(brier, instance, (confidence - correct) ** 2, calibratedShare);
+        const bin = Math.min(Math.floor(confidence * 10), ECE_BINS - 1);
+        sums.add(eceCorrect[bin], instance, correct, calibratedShare);
+        sums.add(eceConfidence[bin], instance, confidence, calibratedShare);
+        calibrationRows.push(row);
+        calibrationInstances.push(instance);
+      }
+      for (let attribute = 0; attribute < groupColumns.length; attribute++) {
+        const value = groupColumns[attribute][row];
+        if (value < 0) continue;
+        const group = groups[attribute];
+        if (group.slotOf[value] < 0) {
+          group.slotOf[value] = sums.newSlot();
+          group.seen.push(value);
+        }
+        sums.add(group.slotOf[value], instance, correct, share);
+      }
+    }
+    if (!Number.isNaN(latencyMs[row])) {
+      latencyRows.push(row);
+      latencyInstances.push(instance);
+    }
+    if (!Number.isNaN(toxicity[row])) sums.add(toxic, instance, toxicity[row] >= TOXIC ? 1 : 0);
+    if (!Number.isNaN(tokensOf[row])) sums.add(outputTokens, instance, tokensOf[row]);
+    if (!Number.isNaN(costUsd[row])) sums.add(cost, instance, costUsd[row]);
+  }
+  return collected;
+}
+
+// src/stats/sort.ts
+function sortRowsByValue(values, rows) {
+  const n = rows.length;
+  let keys = new Uint32Array(2 * n);
+  const asDoubles = new Float64Array(keys.buffer);
+  for (let index = 0; index < n; index++) asDoubles[index] = values[rows[index]] + 0;
+  let order = Int32Array.from(rows);
+  let nextKeys = new Uint32Array(2 * n);
+  let nextOrder = new Int32Array(n);
+  const start = new Int32Array(65536);
+  for (const [word, shift] of [
+    [0, 0],
+    [0, 16],
+    [1, 0],
+    [1, 16]
+  ]) {
+    start.fill(0);
+    for (let index = 0; index < n; index++) start[keys[2 * index + word] >>> shift & 65535]++;
+    if (n === 0 || start[keys[word] >>> shift & 65535] === n) continue;
+    let position = 0;
+    for (let digit = 0; digit < 65536; digit++) {
+      const count2 = start[digit];
+      start[digit] = position;
+      position += count2;
+    }
+    for (let index = 0; index < n; index++) {
+      const target = start[keys[2 * index + word] >>> shift & 65535]++;
+      nextOrder[target] = order[index];
+      nextKeys[2 * target] = keys[2 * index];
+      nextKeys[2 * target + 1] = keys[2 * index + 1];
+    }
+    [order, nextOrder] = [nextOrder, order];
+    [keys, nextKeys] = [nextKeys, keys];
+  }
+  return order;
+}
+function reverseKeepingTies(ascending, values) {
+  const descending = new Int32Array(ascending.length);
+  let next = 0;
+  let end = ascending.length;
+  while (end > 0) {
+    let begin = end - 1;
+    while (begin > 0 && values[ascending[begin - 1]] === values[ascending[end - 1]]) begin--;
+    descending.set(ascending.subarray(begin, end), next);
+    next += end - begin;
+    end = begin;
+  }
+  return descending;
+}
+
+// src/metrics/ordering.ts
+function rowOrder(table, ordering) {
+  const known = table.orderings.get(ordering);
+  if (known) return known;
+  const [name, direction] = ordering.split(" ");
+  const column = table[name];
+  let rowAtRank;
+  if (direction === "descending") {
+    rowAtRank = reverseKeepingTies(rowOrder(table, `${name} ascending`).rowAtRank, column);
+  } else {
+    const present = [];
+    for (let row = 0; row < column.length; row++) if (!Number.isNaN(column[row])) present.push(row);
+    rowAtRank = sortRowsByValue(column, Int32Array.from(present));
+  }
+  const rankOf = new Int32Array(column.length).fill(-1);
+  for (let rank = 0; rank < rowAtRank.length; rank++) rankOf[rowAtRank[rank]] = rank;
+  const order = { rankOf, rowAtRank };
+  table.orderings.set(ordering, order);
+  return order;
+}
+var POSITION_BITS = 4194304;
+function orderOfRows(table, ordering, rows) {
+  const { rankOf, rowAtRank } = rowOrder(table, ordering);
+  const order = new Int32Array(rows.length);
+  if (rows.length * 16 > table.size || rows.length >= POSITION_BITS) {
+    const positionOf = new Int32Array(table.size).fill(-1);
+    for (let position = 0; position < rows.length; position++) positionOf[rows[position]] = position;
+    let next = 0;
+    for (let rank = 0; rank < rowAtRank.length; rank++) {
+      const position = positionOf[rowAtRank[rank]];
+      if (position >= 0) order[next++] = position;
+    }
+    return order;
+  }
+  const keys = new Float64Array(rows.length);
+  for (let position = 0; position < rows.length; position++) keys[position] = rankOf[rows[position]] * POSITION_BITS + position;
+  keys.sort();
+  for (let index = 0; index < keys.length; index++) order[index] = keys[index] % POSITION_BITS;
+  return order;
+}
+function sortRecords(table, ordering, rows, instances, payload) {
+  const value = ordering.startsWith("confidence") ? table.confidence : table.latencyMs;
+  const order = orderOfRows(table, ordering, rows);
+  const sorted = {
+    instance: new Int32Array(rows.length),
+    value: new Float64Array(rows.length),
+    payload: new Float64Array(rows.length)
+  };
+  for (let index = 0; index < order.length; index++) {
+    const position = order[index];
+    sorted.instance[index] = instances[position];
+    sorted.value[index] = value[rows[position]];
+    sorted.payload[index] = payload[rows[position]];
+  }
+  return sorted;
+}
+
+// src/metrics/statistics.ts
+var DEFAULT_MIN_GROUP_SIZE = 10;
+var SumsStatistic = class {
+  constructor(slots, derived2) {
+    this.slots = slots;
+    this.derived = derived2;
+    this.metrics = derived2.map(({ metric, n }) => ({ metric, n }));
+  }
+  slots;
+  derived;
+  metrics;
+  evaluate(weights) {
+    const totals = sumSlots(this.slots, weights);
+    return this.derived.map((metric) => metric.derive(totals));
+  }
+};
+var ratio = (slot) => ({ numerator, denominator }) => denominator[slot] > 0 ? numerator[slot] / denominator[slot] : NaN;
+function addCalibration(table, { collected, derived: derived2, statistics, addRatio }) {
+  const { brier, eceCorrect, eceConfidence, calibrationRows, calibrationInstances } = collected;
+  const calibrated = calibrationRows.length;
+  if (calibrated === 0) return;
+  const binWeight = new Float64Array(ECE_BINS);
+  const binCorrect = new Float64Array(ECE_BINS);
+  const binConfidence = new Float64Array(ECE_BINS);
+  derived2.push({
+    metric: "ece",
+    n: collected.sums.count(brier),
+    // calibrated examples (records without repeated samples)
+    derive: ({ numerator, denominator }) => {
+      for (let bin = 0; bin < ECE_BINS; bin++) {
+        binWeight[bin] = denominator[eceCorrect[bin]];
+        binCorrect[bin] = numerator[eceCorrect[bin]];
+        binConfidence[bin] = numerator[eceConfidence[bin]];
+      }
+      return calibrationError(binWeight, binCorrect, binConfidence);
+    }
+  });
+  const ascending = sortRecords(table, "confidence ascending", calibrationRows, calibrationInstances, table.correct);
+  statistics.push({ metrics: [{ metric: "ece_10_bin", n: calibrated }], evaluate: (weights) => [equalMassEce(ascending, weights)] });
+  addRatio("brier", brier);
+  const descending = sortRecords(table, "confidence descending", calibrationRows, calibrationInstances, table.correct);
+  const harmonic = new HarmonicNumbers();
+  statistics.push({
+    metrics: [
+      { metric: "selective_cov_acc_area", n: calibrated },
+      { metric: "selective_acc@10", n: calibrated }
+    ],
+    evaluate: (weights) => selectiveAccuracy(descending, weights, harmonic)
+  });
+}
+function addWorstCase(scope2, { collected, addRatio }) {
+  const { sums, worstOriginal, worstRobust, worstFair } = collected;
+  for (const [metric, worstPerturbed] of [
+    ["accuracy_robust", worstRobust],
+    ["accuracy_fair", worstFair]
+  ]) {
+    const slot = sums.newSlot();
+    let perturbed = false;
+    for (let instance = 0; instance < scope2.instanceCount; instance++) {
+      if (worstOriginal[instance] === Infinity) continue;
+      if (worstPerturbed[instance] !== Infinity) perturbed = true;
+      sums.add(slot, instance, Math.min(worstOriginal[instance], worstPerturbed[instance]));
+    }
+    if (perturbed) addRatio(metric, slot);
+  }
+}
+function addGroups(options, { collected, derived: derived2, addRatio }) {
+  const { sums, groups } = collected;
+  for (const { attribute, values, slotOf, seen } of groups) {
+    if (seen.length === 0) continue;
+    const eligible = seen.map((value) => slotOf[value]).filter((slot) => sums.count(slot) >= options.minGroupSize);
+    if (eligible.length >= 2) {
+      const n = eligible.reduce((sum, slot) => sum + sums.count(slot), 0);
+      const accuracies = eligible.map(ratio);
+      const range = (totals) => {
+        let lowest = Infinity;
+        let highest = -Infinity;
+        for (const accuracyOf of accuracies) {
+          const value = accuracyOf(totals);
+          if (Number.isNaN(value)) continue;
+          lowest = Math.min(lowest, value);
+          highest = Math.max(highest, value);
+        }
+        return lowest === Infinity ? [NaN, NaN] : [lowest, highest];
+      };
+      derived2.push({ metric: `worst_group_accuracy:${attribute}`, n, derive: (totals) => range(totals)[0] });
+      derived2.push({
+        metric: `group_accuracy_gap:${attribute}`,
+        n,
+        derive: (totals) => {
+          const [lowest, highest] = range(totals);
+          return highest - lowest;
+        }
+      });
+    }
+    for (const value of seen) addRatio(`group_accuracy:${attribute}=${values[value]}`, slotOf[value]);
+  }
+}
+function addLatency(table, scope2, { collected, statistics }) {
+  const { latencyRows, latencyInstances } = collected;
+  if (latencyRows.length === 0) return;
+  const ascending = sortRecords(table, "latencyMs ascending", latencyRows, latencyInstances, table.latencyMs);
+  const n = latencyRows.length;
+  const perInstance = new Float64Array(scope2.instanceCount);
+  for (const instance of latencyInstances) perInstance[instance]++;
+  const timed = [];
+  for (let instance = 0; instance < perInstance.length; instance++) if (perInstance[instance] > 0) timed.push(instance);
+  const timedInstances = Int32Array.from(timed);
+  const timedCounts = timedInstances.map((instance) => perInstance[instance]);
+  statistics.push({
+    metrics: [
+      { metric: "latency_p50_ms", n },
+      { metric: "latency_p95_ms", n }
+    ],
+    evaluate: (weights) => {
+      let total = 0;
+      for (let index = 0; index < timedInstances.length; index++) total += weights[timedInstances[index]] * timedCounts[index];
+      return [0.5, 0.95].map((q) => weightedQuantileSorted(ascending.value, ascending.instance, weights, total, q));
+    }
+  });
+}
+function prepareStatistics(table, scope2, options) {
+  if (scope2.rows.length === 0) return [];
+  const collected = collectScope(table, scope2);
+  const { sums } = collected;
+  const found = {
+    collected,
+    derived: [],
+    statistics: [],
+    addRatio: (metric, slot) => {
+      if (sums.count(slot) > 0) found.derived.push({ metric, n: sums.count(slot), derive: ratio(slot) });
+    }
+  };
+  found.addRatio("accuracy", collected.accuracy);
+  addCalibration(table, found);
+  addWorstCase(scope2, found);
+  addGroups(options, found);
+  found.addRatio("error_rate", collected.errors);
+  addLatency(table, scope2, found);
+  found.addRatio("toxicity_rate", collected.toxic);
+  found.addRatio("output_tokens_mean", collected.outputTokens);
+  const { cost } = collected;
+  if (sums.count(cost) > 0) {
+    found.derived.push({ metric: "cost_usd_total", n: sums.count(cost), derive: ({ numerator }) => numerator[cost] });
+  }
+  const { derived: derived2, statistics } = found;
+  if (derived2.length > 0) statistics.unshift(new SumsStatistic(sums.build(), derived2));
+  return statistics;
+}
+
+// src/metrics/compute.ts
+var DEFAULT_COMPUTE_OPTIONS = {
+  resamples: DEFAULT_RESAMPLES,
+  seed: DEFAULT_SEED,
+  minGroupSize: DEFAULT_MIN_GROUP_SIZE
+};
+var PLAIN_BOOTSTRAP_MAX_INSTANCES = 500;
+var MIN_RECORDS_PER_SUBSET = 50;
+function subsetSizeFor(instanceCount, populations) {
+  if (instanceCount <= PLAIN_BOOTSTRAP_MAX_INSTANCES) return instanceCount;
+  const smallest = Math.max(1, Math.min(...populations));
+  const size = Math.max(
+    Math.ceil(instanceCount ** 0.7),
+    PLAIN_BOOTSTRAP_MAX_INSTANCES,
+    Math.ceil(MIN_RECORDS_PER_SUBSET * instanceCount / smallest)
+  );
+  return Math.min(size, instanceCount);
+}
+function gatedPopulations(statistics, options) {
+  return statistics.flatMap(
+    (statistic) => statistic.metrics.filter(({ metric, n }) => !(metric.startsWith("group_accuracy:") && n < options.minGroupSize)).map(({ n }) => n)
+  );
+}
+function metricsOfScope(table, scope2, options) {
+  const statistics = prepareStatistics(table, scope2, options);
+  const ones = new Float64Array(scope2.instanceCount).fill(1);
+  const values = statistics.map((statistic) => statistic.evaluate(ones));
+  const factory = (subset) => {
+    if (!subset) return statistics;
+    const prepared = prepareStatistics(table, subScope(scope2, subset), options);
+    if (sameMetrics(prepared, statistics)) return prepared;
+    return statistics.map(
+      (statistic) => alignedEstimator(
+        statistic.metrics.map(({ metric }) => metric),
+        prepared
+      )
+    );
+  };
+  const samples = options.resamples > 0 ? bootstrapSamples(factory, values, scope2.instanceCount, {
+    resamples: options.resamples,
+    seed: deriveSeed(options.seed, scope2.name),
+    subsetSize: subsetSizeFor(scope2.instanceCount, gatedPopulations(statistics, options))
+  }) : void 0;
+  const found = [];
+  const resampled = dictionary();
+  statistics.forEach((statistic, s) => {
+    statistic.metrics.forEach(({ metric, n }, k) => {
+      if (Number.isNaN(values[s][k])) return;
+      found.push([metric, { value: values[s][k], ci: clipped(metric, samples && percentileInterval(samples[s][k])), n }]);
+      if (samples) resampled[metric] = samples[s][k];
+    });
+  });
+  return { metrics: dictionary(sortByRegistry(found)), samples: resampled };
+}
+function clipped(metric, ci) {
+  if (!ci) return null;
+  const [low, high] = lookupMetric(metric).range;
+  return [Math.min(Math.max(ci[0], low), high), Math.min(Math.max(ci[1], low), high)];
+}
+function sameMetrics(a, b) {
+  return a.length === b.length && a.every(
+    (statistic, s) => statistic.metrics.length === b[s].metrics.length && statistic.metrics.every(({ metric }, k) => metric === b[s].metrics[k].metric)
+  );
+}
+function alignedEstimator(metrics, prepared) {
+  const sources = metrics.map((metric) => {
+    for (let statistic = 0; statistic < prepared.length; statistic++) {
+      const index = prepared[statistic].metrics.findIndex((info) => info.metric === metric);
+      if (index >= 0) return { statistic, index };
+    }
+    return void 0;
+  });
+  const needed = prepared.filter((_, statistic) => sources.some((source) => source?.statistic === statistic));
+  return {
+    evaluate(weights) {
+      const values = prepared.map((statistic) => needed.includes(statistic) ? statistic.evaluate(weights) : void 0);
+      return sources.map((source) => source ? values[source.statistic][source.index] : NaN);
+    }
+  };
+}
+function computeMetrics(table, options = DEFAULT_COMPUTE_OPTIONS) {
+  return computeMetricsAndSamples(table, options).report;
+}
+function computeMetricsAndSamples(table, options) {
+  const [overall, ...scenarios] = scopesOf(table);
+  const first = metricsOfScope(table, overall, options);
+  const report = { overall: first.metrics, scenarios: dictionary() };
+  const samples = { overall: first.samples, scenarios: dictionary() };
+  for (const scope2 of scenarios) {
+    const computed = metricsOfScope(table, scope2, options);
+    report.scenarios[scope2.name] = computed.metrics;
+    samples.scenarios[scope2.name] = computed.samples;
+  }
+  return { report, samples };
+}
+function sortByRegistry(found) {
+  const rank = (name) => METRICS.indexOf(lookupMetric(name));
+  return found.sort((a, b) => rank(a[0]) - rank(b[0]));
+}
+function metricFunction(table, scope2, metric, options) {
+  const prepared = prepareStatistics(table, scope2, options);
+  const estimator = alignedEstimator([metric], prepared);
+  const n = prepared.flatMap((statistic) => statistic.metrics).find((info) => info.metric === metric)?.n ?? 0;
+  return { evaluate: (weights) => estimator.evaluate(weights)[0], n };
+}
+function compareMetric(candidate, baseline, metric, scenario, options = DEFAULT_COMPUTE_OPTIONS) {
+  const scopes = sharedScopes(candidate, baseline, scenario);
+  const factory = (subset) => {
+    const candidateMetric = metricFunction(candidate, subset ? subScope(scopes.candidate, subset) : scopes.candidate, metric, options);
+    const baselineMetric = metricFunction(baseline, subset ? subScope(scopes.baseline, subset) : scopes.baseline, metric, options);
+    return { candidate: candidateMetric.evaluate, baseline: baselineMetric.evaluate, populations: [candidateMetric.n, baselineMetric.n] };
+  };
+  const full = factory();
+  const ones = new Float64Array(scopes.shared).fill(1);
+  const candidateValue = full.candidate(ones);
+  const baselineValue = full.baseline(ones);
+  if (Number.isNaN(candidateValue) || Number.isNaN(baselineValue)) return void 0;
+  const seed = deriveSeed(options.seed, `${scenario ?? OVERALL}\0${metric}`);
+  const comparison = pairedBootstrap((subset) => subset ? factory(subset) : full, scopes.shared, {
+    resamples: options.resamples,
+    seed,
+    subsetSize: subsetSizeFor(scopes.shared, full.populations)
+  });
+  return { ...comparison, shared: scopes.shared, population: Math.min(...full.populations), candidateValue, baselineValue };
+}
+
 // src/runs/metrics-file.ts
 var finiteNumber = external_exports.number().refine(Number.isFinite, "expected a finite number");
 var metricValueSchema = external_exports.object({
@@ -45786,8 +45819,8 @@ var metricValueSchema = external_exports.object({
   n: finiteNumber.refine((n) => n >= 0, "expected a number >= 0")
 });
 var metricsReportSchema = external_exports.object({
-  overall: external_exports.record(external_exports.string(), metricValueSchema),
-  scenarios: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), metricValueSchema))
+  overall: dictionarySchema(metricValueSchema),
+  scenarios: dictionarySchema(dictionarySchema(metricValueSchema))
 });
 function looksLikeMetricsFile(value) {
   return typeof value === "object" && value !== null && "overall" in value;
@@ -45801,7 +45834,10 @@ function parseMetricsFile(value, file2) {
   return parsed.data;
 }
 function scopeMetrics(report, scenario) {
-  return scenario === void 0 ? report.overall : report.scenarios[scenario];
+  return scenario === void 0 ? report.overall : own2(report.scenarios, scenario);
+}
+function scopeMetric(report, scenario, metric) {
+  return own2(scopeMetrics(report, scenario), metric);
 }
 
 // src/gate/compare.ts
@@ -45897,8 +45933,8 @@ var RunComparer = class {
         resamples: paired.resamples
       };
     }
-    const candidateValue = scopeMetrics(this.memo.of(candidate, options), scenario)?.[metric]?.value;
-    const baselineValue = scopeMetrics(this.memo.of(baseline, { ...options, resamples: 0 }), scenario)?.[metric]?.value;
+    const candidateValue = scopeMetric(this.memo.of(candidate, options), scenario, metric)?.value;
+    const baselineValue = scopeMetric(this.memo.of(baseline, { ...options, resamples: 0 }), scenario, metric)?.value;
     if (candidateValue === void 0 || baselineValue === void 0) return void 0;
     const change = candidateValue - baselineValue;
     return { method: "summary", candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };
@@ -46162,14 +46198,14 @@ function gather(check2, { policy, candidateMetrics, candidateSamples, comparer, 
   const { direction, dimension } = metricMeta(policy, check2.metric, check2.direction);
   const result = { check: check2, scope: check2.scenario ?? OVERALL, dimension, direction, status: "pass", reasons: [], flags: [] };
   if (check2.severity === "off") return { result: { ...result, status: "off", reasons: ["turned off"] }, decided: true };
-  const value = scopeMetrics(candidateMetrics, check2.scenario)?.[check2.metric];
+  const value = scopeMetric(candidateMetrics, check2.scenario, check2.metric);
   if (!value) {
     return { result: { ...result, status: "error", reasons: [`the candidate has no ${check2.metric} for ${result.scope}`] }, decided: true };
   }
   result.candidate = value;
   const pending = { result };
   if (check2.min !== void 0 || check2.max !== void 0) {
-    const samples = candidateSamples && scopeMetrics(candidateSamples, check2.scenario)?.[check2.metric];
+    const samples = candidateSamples && scopeMetric(candidateSamples, check2.scenario, check2.metric);
     pending.bounds = boundEvidence(check2, boundsOf(check2, policy), value, samples);
     result.bounds = pending.bounds.mode;
     if (pending.bounds.borderline) result.flags.push("borderline");
@@ -46219,10 +46255,10 @@ function groupSizes(check2, metrics) {
   const sizes = Object.entries(scopeMetrics(metrics, check2.scenario) ?? {}).filter(([name]) => name.startsWith(prefix)).map(([name, value]) => `${name.slice(prefix.length)} ${value.n}`);
   return sizes.length > 0 ? `groups of ${attribute} (records): ${sizes.join(", ")}` : void 0;
 }
-function statusOf(severity, findings) {
-  if (findings.some((finding) => finding.errored)) return "error";
-  if (findings.some((finding) => finding.failed)) return severity === "warn" ? "warn" : "fail";
-  return findings.some((finding) => finding.skipped) ? "skipped" : "pass";
+function statusOf(severity, findings2) {
+  if (findings2.some((finding) => finding.errored)) return "error";
+  if (findings2.some((finding) => finding.failed)) return severity === "warn" ? "warn" : "fail";
+  return findings2.some((finding) => finding.skipped) ? "skipped" : "pass";
 }
 function shortfall(what, resamples, factor, policy) {
   const { significance } = policy.settings;
@@ -46251,20 +46287,20 @@ function decide(pending, policy, familySizes) {
   if (pending.decided) return result;
   const { check: check2 } = result;
   const familySize = familySizes[familyOf(check2) ?? "block"];
-  const findings = [];
+  const findings2 = [];
   if (pending.bounds) {
-    findings.push(
+    findings2.push(
       boundsShortfall(pending, policy, familySize) ?? judgeBounds(check2, result.candidate, pending.bounds, policy.settings.significance)
     );
   }
   if (pending.bounds?.tests.length) result.boundTest = pending.bounds.tests[0];
   if (pending.regression) {
-    findings.push(regressionShortfall(pending, policy, familySize) ?? judgeRegression(pending.regression, policy));
+    findings2.push(regressionShortfall(pending, policy, familySize) ?? judgeRegression(pending.regression, policy));
     const alpha = policy.settings.significance === "off" ? 0.05 : policy.settings.significance;
     result.power = powerOf(check2, pending.regression, alpha / correctionFactor(policy, familySize));
   }
-  result.reasons = findings.flatMap((finding) => finding.reasons);
-  result.status = statusOf(check2.severity, findings);
+  result.reasons = findings2.flatMap((finding) => finding.reasons);
+  result.status = statusOf(check2.severity, findings2);
   if (result.power?.underpowered) result.flags.push("underpowered");
   if (result.power?.underpowered && policy.settings.power !== "off" && result.status === "pass") {
     const { mde, detect } = result.power;
@@ -46380,10 +46416,10 @@ function evaluateGate({ policy, candidate, baseline }, memo2 = new MetricsMemo()
   const { settings } = policy;
   const options = { resamples: settings.resamples, seed: settings.seed, minGroupSize: settings.min_group_size };
   const comparer = baseline ? new RunComparer(candidate, baseline, options, memo2) : void 0;
-  const tradeoffs = evaluateTradeoffs(policy, comparer);
+  const tradeoffs2 = evaluateTradeoffs(policy, comparer);
   const candidateMetrics = memo2.of(candidate, options);
   const candidateSamples = memo2.samplesOf(candidate, options);
-  const checks = evaluateChecks({ policy, candidateMetrics, candidateSamples, comparer, relaxed: tradeoffs.relaxed });
+  const checks = evaluateChecks({ policy, candidateMetrics, candidateSamples, comparer, relaxed: tradeoffs2.relaxed });
   const coverage = coverageOf(candidate, baseline, settings.coverage);
   const verdict2 = decideVerdict(
     checks.map((result) => ({ severity: result.check.severity, status: result.status })),
@@ -46392,7 +46428,7 @@ function evaluateGate({ policy, candidate, baseline }, memo2 = new MetricsMemo()
   return {
     verdict: verdict2,
     checks,
-    tradeoffs: tradeoffs.results,
+    tradeoffs: tradeoffs2.results,
     ...coverage ? { coverage } : {},
     hasBaseline: baseline !== void 0,
     candidateMetrics
@@ -47030,15 +47066,15 @@ function blockers(report) {
 function decisionMatrixText(policies, candidates, cells) {
   const cell = (policy, candidate) => cells.find((entry) => entry.policy === policy && entry.candidate === candidate).report;
   const table = markdownTable([
-    ["policy \\ candidate", ...candidates],
-    ...policies.map((policy) => [policy, ...candidates.map((candidate) => VERDICT_MARK[cell(policy, candidate).verdict])])
+    ["policy \\ candidate", ...candidates.map(escapeTerminal)],
+    ...policies.map((policy) => [escapeTerminal(policy), ...candidates.map((candidate) => VERDICT_MARK[cell(policy, candidate).verdict])])
   ]);
   const lines = [table, ""];
   for (const policy of policies) {
-    const shipped = candidates.filter((candidate) => cell(policy, candidate).verdict !== "fail");
-    lines.push(`${policy}: ${shipped.length > 0 ? `would ship ${shipped.join(" or ")}` : "would ship none of them"}`);
+    const shipped = candidates.filter((candidate) => cell(policy, candidate).verdict !== "fail").map(escapeTerminal);
+    lines.push(`${escapeTerminal(policy)}: ${shipped.length > 0 ? `would ship ${shipped.join(" or ")}` : "would ship none of them"}`);
     for (const candidate of candidates) {
-      for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${candidate}: ${escapeTerminal(reason)}`);
+      for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${escapeTerminal(candidate)}: ${escapeTerminal(reason)}`);
     }
   }
   return `${lines.join("\n")}
@@ -47057,7 +47093,7 @@ var PERTURBATION_KINDS = ["robustness", "fairness"];
 
 // src/records/validate.ts
 function show(value) {
-  const text = JSON.stringify(value);
+  const text = typeof value === "number" && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
   if (text === void 0) return String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
@@ -47452,65 +47488,94 @@ function provenance(report) {
     report.baseline ? `\xB7 baseline ${run(report.baseline)}${report.baseline.commit ? ` from commit ${codeSpan(report.baseline.commit.slice(0, 7))}` : ""}${paired !== void 0 ? `, ${paired} instances shared` : ""}` : "\xB7 no baseline"
   ].join(" ");
 }
-function gateMarkdown(report, { minGroupSize = 10, waivedBy } = {}) {
-  const parts = [verdictLine(report, waivedBy), ""];
+var LEFT_OUT = {
+  finding: (count2, total) => `${count2} of the ${total} items of what blocks or warns`,
+  "trade-off": (count2, total) => `${count2} of the ${total} trade-offs`,
+  check: (count2, total) => `${count2} of the ${total} rows of the checks' tables`,
+  chart: () => "the chart",
+  provenance: () => "the line naming the policy and the runs",
+  scenario: (count2, total) => `${count2} of the ${total} per-scenario details`
+};
+var NOTE_ROOM = 400;
+function section(heading, items, kind) {
+  if (items.length === 0) return [];
+  return [{ text: `${heading}
+
+${items[0]}`, kind }, ...items.slice(1).map((text) => ({ text, kind })), { text: "" }];
+}
+function findings(report) {
   const regressions = report.checks.filter((check2) => ["fail", "warn", "error"].includes(check2.status));
   const coverage = report.coverage && report.coverage.status !== "pass" ? report.coverage : void 0;
-  if (regressions.length > 0 || coverage) {
-    parts.push("### What blocks or warns, by dimension", "");
-    if (coverage) parts.push(`- **coverage** \xB7 ${STATUS_ICON[coverage.status]}: ${escapeMarkdown(coverage.reason)}`);
-    for (const dimension of DIMENSIONS) {
-      const inDimension = regressions.filter((check2) => check2.dimension === dimension);
-      for (const check2 of inDimension) {
-        parts.push(
-          `- **${dimension}** \xB7 ${STATUS_ICON[check2.status]} ${codeSpan(check2.metric)} (${escapeMarkdown(check2.scope)}): ${escapeMarkdown(check2.reasons.join("; "))}`
-        );
-      }
-    }
-    parts.push("");
-  }
-  if (report.tradeoffs.length > 0) {
-    parts.push("### Trade-offs", "");
-    for (const tradeoff of report.tradeoffs) {
-      parts.push(
-        `- ${tradeoff.applied ? "applied" : "not applied"}: **${escapeMarkdown(tradeoff.name)}** \u2014 ${escapeMarkdown(tradeoff.reasons.join("; "))}`
-      );
-    }
-    parts.push("");
-  }
-  parts.push("### Checks by dimension", "");
+  const items = [
+    ...coverage ? [`- **coverage** \xB7 ${STATUS_ICON[coverage.status]}: ${escapeMarkdown(coverage.reason)}`] : [],
+    ...DIMENSIONS.flatMap(
+      (dimension) => regressions.filter((check2) => check2.dimension === dimension).map(
+        (check2) => `- **${dimension}** \xB7 ${STATUS_ICON[check2.status]} ${codeSpan(check2.metric)} (${escapeMarkdown(check2.scope)}): ${escapeMarkdown(check2.reasons.join("; "))}`
+      )
+    )
+  ];
+  return section("### What blocks or warns, by dimension", items, "finding");
+}
+function tradeoffs(report) {
+  const items = report.tradeoffs.map(
+    (tradeoff) => `- ${tradeoff.applied ? "applied" : "not applied"}: **${escapeMarkdown(tradeoff.name)}** \u2014 ${escapeMarkdown(tradeoff.reasons.join("; "))}`
+  );
+  return section("### Trade-offs", items, "trade-off");
+}
+function checkTables(report) {
+  const pieces = [{ text: "### Checks by dimension" }, { text: "" }];
   for (const dimension of DIMENSIONS) {
     const checks = report.checks.filter((check2) => check2.dimension === dimension);
-    if (checks.length > 0) parts.push(`#### ${dimension}`, "", checkTable(checks), "");
+    if (checks.length === 0) continue;
+    const [header, delimiter, ...rows] = checkTable(checks).split("\n");
+    pieces.push(...section(`#### ${dimension}`, [`${header}
+${delimiter}
+${rows[0]}`, ...rows.slice(1)], "check"));
   }
-  const picture = chart(report);
-  if (picture) parts.push(picture, "");
-  parts.push(provenance(report), "");
-  const main2 = parts.join("\n");
-  const details = Object.entries(report.scenarios).map(
-    ([scenario, metrics]) => `<details><summary>Scenario ${escapeHtml(scenario)}: every metric of the candidate</summary>
+  return pieces;
+}
+function scenarioDetails(report, minGroupSize) {
+  return Object.entries(report.scenarios).map(([scenario, metrics]) => ({
+    text: `<details><summary>Scenario ${escapeHtml(scenario)}: every metric of the candidate</summary>
 
 ${markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escapeMarkdown)], { align: METRIC_TABLE_ALIGN })}
 
 </details>
-`
-  );
-  let text = main2;
-  for (const detail of details) {
-    if (text.length + detail.length + 1 > MAX_COMMENT_CHARACTERS) {
-      text += "\n_Per-scenario details left out to stay within the comment size limit._\n";
-      break;
-    }
-    text += `
-${detail}`;
-  }
-  if (text.length > MAX_COMMENT_CHARACTERS) {
-    text = `${text.slice(0, MAX_COMMENT_CHARACTERS - 60)}
+`,
+    kind: "scenario"
+  }));
+}
+function leftOutNote(pieces, from) {
+  const count2 = (kind, among) => among.filter((piece) => piece.kind === kind).length;
+  const left = Object.keys(LEFT_OUT).filter((kind) => count2(kind, pieces.slice(from)) > 0).map((kind) => LEFT_OUT[kind](count2(kind, pieces.slice(from)), count2(kind, pieces)));
+  return `_Left out to stay within GitHub's comment size limit: ${left.join(", ")}. The JSON report has them all._`;
+}
+function fitted(pieces, limit2) {
+  const whole = pieces.map((piece) => piece.text).join("\n");
+  if (whole.length <= limit2) return whole;
+  let length = 0;
+  let kept = 0;
+  while (kept < pieces.length && length + pieces[kept].text.length + 1 <= limit2 - NOTE_ROOM) length += pieces[kept++].text.length + 1;
+  const text = pieces.slice(0, kept).map((piece) => piece.text).join("\n");
+  return `${text.trimEnd()}
 
-_Report cut at the comment size limit._
+${leftOutNote(pieces, kept)}
 `;
-  }
-  return text;
+}
+function gateMarkdown(report, { minGroupSize = 10, waivedBy } = {}) {
+  const picture = chart(report);
+  const pieces = [
+    { text: verdictLine(report, waivedBy) },
+    { text: "" },
+    ...findings(report),
+    ...tradeoffs(report),
+    ...checkTables(report),
+    ...picture ? [{ text: picture, kind: "chart" }, { text: "" }] : [],
+    { text: provenance(report), kind: "provenance" },
+    { text: "" },
+    ...scenarioDetails(report, minGroupSize)
+  ];
+  return fitted(pieces, MAX_COMMENT_CHARACTERS);
 }
 
 // src/report/text.ts
@@ -47676,7 +47741,7 @@ async function importHelmStats(directory) {
     n = perInstance.filter((entry) => (entry.train_trial_index ?? 0) === 0 && !entry.perturbation).length;
   } catch {
   }
-  const overall = {};
+  const overall = dictionary();
   for (const stat3 of stats) {
     if (stat3.name.split !== "test" || stat3.count === 0 || typeof stat3.mean !== "number") continue;
     const perturbation = stat3.name.perturbation;
@@ -47684,7 +47749,7 @@ async function importHelmStats(directory) {
     overall[perturbation ? `${stat3.name.name} (${perturbation.name})` : stat3.name.name] = { value: stat3.mean, ci: null, n };
   }
   if (Object.keys(overall).length === 0) throw new InputError(join2(directory, "stats.json"), void 0, "no test-split statistics");
-  return { overall, scenarios: {} };
+  return { overall, scenarios: dictionary() };
 }
 var helmImporter = {
   format: "helm",
@@ -47844,9 +47909,9 @@ async function importLmEvalResults(file2) {
   if (!results.results || typeof results.results !== "object") {
     throw new InputError(file2, void 0, 'no "results" object (expected an lm-eval results_*.json)');
   }
-  const overall = {};
+  const overall = dictionary();
   for (const [task, values] of Object.entries(results.results)) {
-    const samples = results["n-samples"]?.[task];
+    const samples = own2(results["n-samples"], task);
     const n = samples?.effective ?? samples?.original ?? 0;
     for (const [key, value] of Object.entries(values)) {
       const [metric, filter = "none"] = key.split(",");
@@ -47857,7 +47922,7 @@ async function importLmEvalResults(file2) {
     }
   }
   if (Object.keys(overall).length === 0) throw new InputError(file2, void 0, 'no numeric metrics in "results"');
-  return { overall, scenarios: {} };
+  return { overall, scenarios: dictionary() };
 }
 async function isLmEvalSummary(path2) {
   try {
@@ -47959,8 +48024,8 @@ async function importPromptfoo(file2, options = {}) {
     if (typeof result.tokenUsage?.prompt === "number") record2.input_tokens = result.tokenUsage.prompt;
     if (typeof result.tokenUsage?.completion === "number") record2.output_tokens = result.tokenUsage.completion;
     if (typeof result.cost === "number") record2.cost_usd = result.cost;
-    const groups = Object.fromEntries(
-      (options.groupVars ?? []).filter((name) => vars[name] !== void 0).map((name) => [name, String(vars[name])])
+    const groups = dictionary(
+      (options.groupVars ?? []).filter((name) => own2(vars, name) !== void 0).map((name) => [name, String(vars[name])])
     );
     if (Object.keys(groups).length > 0) record2.groups = groups;
     return record2;
@@ -48326,7 +48391,7 @@ var instanceSchema = external_exports.looseObject({
   messages: external_exports.array(external_exports.strictObject({ role: external_exports.enum(["system", "user", "assistant"]), content: external_exports.string() })).min(1).optional(),
   references: external_exports.union([external_exports.string(), external_exports.array(external_exports.string()).min(1, "needs at least one reference: an instance without one cannot be scored")]).transform((value) => Array.isArray(value) ? value : [value]),
   choices: external_exports.array(external_exports.string()).optional(),
-  groups: external_exports.record(external_exports.string(), external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]).transform(String)).optional()
+  groups: dictionarySchema(external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]).transform(String)).optional()
 });
 async function readInstances(file2, shownAs) {
   let text;
@@ -48644,8 +48709,8 @@ function spreadOf(check2, direction, baseline, candidate, memo2, options) {
     if (comparison?.method !== "paired" || comparison.sd === void 0) return { reason: `${check2.metric} is not in both runs` };
     return { spread: comparison.sd, from: "paired", instances: comparison.shared, value: comparison.baseline };
   }
-  const samples = scopeMetrics(memo2.samplesOf(baseline, options), check2.scenario)?.[check2.metric];
-  const value = scopeMetrics(memo2.of(baseline, options), check2.scenario)?.[check2.metric]?.value;
+  const samples = scopeMetric(memo2.samplesOf(baseline, options), check2.scenario, check2.metric);
+  const value = scopeMetric(memo2.of(baseline, options), check2.scenario, check2.metric)?.value;
   if (!samples || samples.length < 2 || value === void 0) return { reason: `the baseline has no ${check2.metric} with an interval` };
   return {
     spread: Math.SQRT2 * standardDeviation(samples),
@@ -49312,7 +49377,7 @@ async function runSuite(loaded, adapter, options) {
   const records = new Array(items.length);
   const stats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0 };
   const runStarted = performance.now();
-  const price = loaded.suite.prices[adapter.model];
+  const price = own2(loaded.suite.prices, adapter.model);
   const warned = /* @__PURE__ */ new Set();
   const warnOnce = (kind, message) => {
     if (warned.has(kind)) return;
@@ -49432,7 +49497,7 @@ async function runCommand(flags, { io }) {
       shard: flags.shard,
       samples: flags.samples,
       onProgress: progressReporter(io.stderr, io.interactive === true),
-      onWarning: (message) => io.stderr(`evalgate: warning: ${message}
+      onWarning: (message) => io.stderr(`evalgate: warning: ${escapeTerminal(message)}
 `)
     });
     await writeRecords(flags.out, records);
@@ -49465,7 +49530,7 @@ function registerValidate(program2, { io, setExitCode }) {
       } catch (error62) {
         if (!(error62 instanceof ConfigError)) throw error62;
         invalid = true;
-        io.stderr(`${error62.problems.join("\n")}
+        io.stderr(`${error62.problems.map(escapeTerminal).join("\n")}
 `);
       }
     }

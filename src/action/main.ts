@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { join } from 'node:path';
 import { countOutcomes } from '../gate/verdict.js';
+import { escapeTerminal } from '../report/escape.js';
 import { writeGateReport, type GateReport } from '../report/json.js';
 import { gateMarkdown } from '../report/markdown.js';
 import { evaluate } from './evaluation.js';
@@ -54,11 +55,12 @@ export async function run(): Promise<void> {
     core.setOutput(OUTPUT.verdict, report.verdict);
     core.setOutput(OUTPUT.failedChecks, countOutcomes(report.checks, report.coverage?.status).failed);
     core.setOutput(OUTPUT.report, reportPath);
-    if (stepFails(inputs, report, waived)) core.setFailed(`evalgate: ${report.verdict} (policy ${report.policy.name})`);
+    if (stepFails(inputs, report, waived)) core.setFailed(`evalgate: ${report.verdict} (policy ${escapeTerminal(report.policy.name)})`);
     else if (waived) core.warning(`evalgate: fail, waived by the label ${inputs.waiverLabel}`);
   } catch (error) {
     // Bad input (records, metrics, policy) carries its file, line and field in the message.
-    core.setFailed(error instanceof Error ? error.message : String(error));
+    // Messages quote data: each line escaped as the CLI does.
+    core.setFailed((error instanceof Error ? error.message : String(error)).split('\n').map(escapeTerminal).join('\n'));
     try {
       core.setOutput(OUTPUT.verdict, 'error');
     } catch {

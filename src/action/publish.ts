@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import * as github from '@actions/github';
+import { escapeTerminal as shown } from '../report/escape.js';
 import type { GateReport } from '../report/json.js';
 import { commentMarker, upsertComment } from './github/comment.js';
 import { OUTPUT } from './inputs.js';
@@ -10,10 +11,10 @@ export async function summarize(report: GateReport, markdown: string): Promise<v
   await core.summary.addRaw(markdown).write();
   for (const check of report.checks.filter((entry) => entry.status === 'fail' || entry.status === 'error')) {
     const annotate = check.severity === 'block' ? core.error : core.warning;
-    annotate(check.reasons.join('; '), { title: `evalgate: ${check.metric} (${check.scope})` });
+    annotate(shown(check.reasons.join('; ')), { title: `evalgate: ${shown(check.metric)} (${shown(check.scope)})` });
   }
   if (report.coverage && report.coverage.status !== 'pass') {
-    (report.coverage.status === 'fail' ? core.error : core.warning)(report.coverage.reason, { title: 'evalgate: coverage' });
+    (report.coverage.status === 'fail' ? core.error : core.warning)(shown(report.coverage.reason), { title: 'evalgate: coverage' });
   }
 }
 

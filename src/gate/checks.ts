@@ -2,7 +2,7 @@ import type { MetricSamples, MetricsReport } from '../metrics/compute.js';
 import { OVERALL } from '../metrics/scope.js';
 import { boundsOf, correctionFactor, familyKey, familyOf, testOf, type FamilyName } from '../policy/family.js';
 import type { Check, Policy } from '../policy/schema.js';
-import { scopeMetrics } from '../runs/metrics-file.js';
+import { scopeMetric, scopeMetrics } from '../runs/metrics-file.js';
 import { boundEvidence, judgeBounds, type BoundEvidence, type Finding } from './bounds.js';
 import { metricMeta, type RunComparer } from './compare.js';
 import { adjustPValues } from './multiplicity.js';
@@ -40,14 +40,14 @@ function gather(check: Check, { policy, candidateMetrics, candidateSamples, comp
   const { direction, dimension } = metricMeta(policy, check.metric, check.direction);
   const result: CheckResult = { check, scope: check.scenario ?? OVERALL, dimension, direction, status: 'pass', reasons: [], flags: [] };
   if (check.severity === 'off') return { result: { ...result, status: 'off', reasons: ['turned off'] }, decided: true };
-  const value = scopeMetrics(candidateMetrics, check.scenario)?.[check.metric];
+  const value = scopeMetric(candidateMetrics, check.scenario, check.metric);
   if (!value) {
     return { result: { ...result, status: 'error', reasons: [`the candidate has no ${check.metric} for ${result.scope}`] }, decided: true };
   }
   result.candidate = value;
   const pending: Pending = { result };
   if (check.min !== undefined || check.max !== undefined) {
-    const samples = candidateSamples && scopeMetrics(candidateSamples, check.scenario)?.[check.metric];
+    const samples = candidateSamples && scopeMetric(candidateSamples, check.scenario, check.metric);
     pending.bounds = boundEvidence(check, boundsOf(check, policy), value, samples);
     result.bounds = pending.bounds.mode;
     if (pending.bounds.borderline) result.flags.push('borderline');

@@ -9,7 +9,7 @@ import { lookupMetric, type Dimension, type Direction } from '../metrics/registr
 import { sharedScopes } from '../metrics/scope.js';
 import type { Budget, Policy } from '../policy/schema.js';
 import type { RunInput } from '../runs/load.js';
-import { scopeMetrics } from '../runs/metrics-file.js';
+import { scopeMetric } from '../runs/metrics-file.js';
 import type { Comparison } from './types.js';
 
 /*
@@ -146,8 +146,8 @@ export class RunComparer {
       };
     }
     // Point estimates; the baseline's intervals are not needed.
-    const candidateValue = scopeMetrics(this.memo.of(candidate, options), scenario)?.[metric]?.value;
-    const baselineValue = scopeMetrics(this.memo.of(baseline, { ...options, resamples: 0 }), scenario)?.[metric]?.value;
+    const candidateValue = scopeMetric(this.memo.of(candidate, options), scenario, metric)?.value;
+    const baselineValue = scopeMetric(this.memo.of(baseline, { ...options, resamples: 0 }), scenario, metric)?.value;
     if (candidateValue === undefined || baselineValue === undefined) return undefined;
     const change = candidateValue - baselineValue;
     return { method: 'summary', candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { exampleKey } from '../records/key.js';
-import type { MetricsReport } from '../metrics/compute.js';
+import type { MetricsReport, MetricValue } from '../metrics/compute.js';
+import { dictionary } from '../records/dictionary.js';
 import { InputError } from '../errors.js';
 import type { EvalRecord, Perturbation } from '../records/types.js';
 import { readJsonFile } from './read-json.js';
@@ -157,7 +158,7 @@ export async function importHelmStats(directory: string): Promise<MetricsReport>
   } catch {
     // Without per-instance stats the number of instances is unknown.
   }
-  const overall: MetricsReport['overall'] = {};
+  const overall = dictionary<MetricValue>();
   for (const stat of stats) {
     if (stat.name.split !== 'test' || stat.count === 0 || typeof stat.mean !== 'number') continue;
     const perturbation = stat.name.perturbation as { name?: string; computed_on?: string } | undefined;
@@ -165,7 +166,7 @@ export async function importHelmStats(directory: string): Promise<MetricsReport>
     overall[perturbation ? `${stat.name.name} (${perturbation.name})` : stat.name.name] = { value: stat.mean, ci: null, n };
   }
   if (Object.keys(overall).length === 0) throw new InputError(join(directory, 'stats.json'), undefined, 'no test-split statistics');
-  return { overall, scenarios: {} };
+  return { overall, scenarios: dictionary() };
 }
 
 /** A HELM run directory: records, or with `summary` HELM's own numbers as a metrics file. */

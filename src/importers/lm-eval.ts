@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { MetricsReport } from '../metrics/compute.js';
+import type { MetricsReport, MetricValue } from '../metrics/compute.js';
+import { dictionary, own } from '../records/dictionary.js';
 import { InputError } from '../errors.js';
 import type { EvalRecord } from '../records/types.js';
 import { readJsonFile } from './read-json.js';
@@ -216,9 +217,9 @@ export async function importLmEvalResults(file: string): Promise<MetricsReport> 
   if (!results.results || typeof results.results !== 'object') {
     throw new InputError(file, undefined, 'no "results" object (expected an lm-eval results_*.json)');
   }
-  const overall: MetricsReport['overall'] = {};
+  const overall = dictionary<MetricValue>();
   for (const [task, values] of Object.entries(results.results)) {
-    const samples = results['n-samples']?.[task];
+    const samples = own(results['n-samples'], task);
     const n = samples?.effective ?? samples?.original ?? 0;
     for (const [key, value] of Object.entries(values)) {
       const [metric, filter = 'none'] = key.split(',');
@@ -229,7 +230,7 @@ export async function importLmEvalResults(file: string): Promise<MetricsReport> 
     }
   }
   if (Object.keys(overall).length === 0) throw new InputError(file, undefined, 'no numeric metrics in "results"');
-  return { overall, scenarios: {} };
+  return { overall, scenarios: dictionary() };
 }
 
 /** Whether a path names an lm-eval summary (a results file, or a folder with results but no samples). */

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { dictionary, own } from '../records/dictionary.js';
 import type { EvalRecord } from '../records/types.js';
 import { readJsonFile } from './read-json.js';
 import type { Imported, Importer, ImportOptions } from './types.js';
@@ -121,8 +122,8 @@ export async function importPromptfoo(file: string, options: ImportOptions = {})
       if (typeof result.tokenUsage?.prompt === 'number') record.input_tokens = result.tokenUsage.prompt;
       if (typeof result.tokenUsage?.completion === 'number') record.output_tokens = result.tokenUsage.completion;
       if (typeof result.cost === 'number') record.cost_usd = result.cost;
-      const groups = Object.fromEntries(
-        (options.groupVars ?? []).filter((name) => vars[name] !== undefined).map((name) => [name, String(vars[name])]),
+      const groups = dictionary(
+        (options.groupVars ?? []).filter((name) => own(vars, name) !== undefined).map((name) => [name, String(vars[name])]),
       );
       if (Object.keys(groups).length > 0) record.groups = groups;
       return record;

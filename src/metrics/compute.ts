@@ -7,6 +7,7 @@ import {
   type Estimator,
   type PairedDifference,
 } from '../stats/bootstrap.js';
+import { dictionary } from '../records/dictionary.js';
 import { deriveSeed } from '../stats/random.js';
 import { OVERALL, scopesOf, sharedScopes, subScope, type Scope } from './scope.js';
 import { METRICS, lookupMetric } from './registry.js';
@@ -20,6 +21,7 @@ export interface MetricValue {
   n: number;
 }
 
+/** Metric -> value; metric names, like scenario names, are data: prototype-free objects (records/dictionary.ts). */
 export type MetricSet = Record<string, MetricValue>;
 
 /** The JSON of `evalgate metrics --json`. */
@@ -103,7 +105,7 @@ function metricsOfScope(
         })
       : undefined;
   const found: Array<[string, MetricValue]> = [];
-  const resampled: Record<string, Float64Array> = {};
+  const resampled = dictionary<Float64Array>();
   statistics.forEach((statistic, s) => {
     statistic.metrics.forEach(({ metric, n }, k) => {
       if (Number.isNaN(values[s][k])) return;
@@ -111,7 +113,7 @@ function metricsOfScope(
       if (samples) resampled[metric] = samples[s][k];
     });
   });
-  return { metrics: Object.fromEntries(sortByRegistry(found)), samples: resampled };
+  return { metrics: dictionary(sortByRegistry(found)), samples: resampled };
 }
 
 /**
@@ -161,8 +163,8 @@ export function computeMetrics(table: RecordTable, options: ComputeOptions = DEF
 export function computeMetricsAndSamples(table: RecordTable, options: ComputeOptions): { report: MetricsReport; samples: MetricSamples } {
   const [overall, ...scenarios] = scopesOf(table);
   const first = metricsOfScope(table, overall, options);
-  const report: MetricsReport = { overall: first.metrics, scenarios: {} };
-  const samples: MetricSamples = { overall: first.samples, scenarios: {} };
+  const report: MetricsReport = { overall: first.metrics, scenarios: dictionary() };
+  const samples: MetricSamples = { overall: first.samples, scenarios: dictionary() };
   for (const scope of scenarios) {
     const computed = metricsOfScope(table, scope, options);
     report.scenarios[scope.name] = computed.metrics;

@@ -8,7 +8,8 @@ import { PERTURBATION_KINDS, type PerturbationKind } from './types.js';
  */
 
 function show(value: unknown): string {
-  const text = JSON.stringify(value);
+  // JSON writes a number too large for a double (1e999, read as Infinity) as null.
+  const text = typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
   if (text === undefined) return String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -29,15 +29,15 @@ export function decisionMatrixText(policies: string[], candidates: string[], cel
   const cell = (policy: string, candidate: string) =>
     cells.find((entry) => entry.policy === policy && entry.candidate === candidate)!.report;
   const table = markdownTable([
-    ['policy \\ candidate', ...candidates],
-    ...policies.map((policy) => [policy, ...candidates.map((candidate) => VERDICT_MARK[cell(policy, candidate).verdict])]),
+    ['policy \\ candidate', ...candidates.map(shown)],
+    ...policies.map((policy) => [shown(policy), ...candidates.map((candidate) => VERDICT_MARK[cell(policy, candidate).verdict])]),
   ]);
   const lines = [table, ''];
   for (const policy of policies) {
-    const shipped = candidates.filter((candidate) => cell(policy, candidate).verdict !== 'fail');
-    lines.push(`${policy}: ${shipped.length > 0 ? `would ship ${shipped.join(' or ')}` : 'would ship none of them'}`);
+    const shipped = candidates.filter((candidate) => cell(policy, candidate).verdict !== 'fail').map(shown);
+    lines.push(`${shown(policy)}: ${shipped.length > 0 ? `would ship ${shipped.join(' or ')}` : 'would ship none of them'}`);
     for (const candidate of candidates) {
-      for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${candidate}: ${shown(reason)}`);
+      for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${shown(candidate)}: ${shown(reason)}`);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -91,57 +91,121 @@ function provenance(report: GateReport): string {
   ].join(' ');
 }
 
-/** The pull-request comment and job summary. Over the size limit, the per-scenario details go first. */
-export function gateMarkdown(report: GateReport, { minGroupSize = 10, waivedBy }: MarkdownOptions = {}): string {
-  const parts: string[] = [verdictLine(report, waivedBy), ''];
+/**
+ * A piece of the comment, one or more whole lines: the size limit keeps it or leaves it out whole, so
+ * that no table row, <details> block or code fence is ever cut open. `kind` counts it in the note on
+ * what was left out.
+ */
+interface Piece {
+  text: string;
+  kind?: LeftOut;
+}
+
+type LeftOut = 'finding' | 'trade-off' | 'check' | 'chart' | 'provenance' | 'scenario';
+
+/** How the note names what was left out: a count of them (of how many), or the one piece. */
+const LEFT_OUT: Record<LeftOut, (count: number, total: number) => string> = {
+  finding: (count, total) => `${count} of the ${total} items of what blocks or warns`,
+  'trade-off': (count, total) => `${count} of the ${total} trade-offs`,
+  check: (count, total) => `${count} of the ${total} rows of the checks' tables`,
+  chart: () => 'the chart',
+  provenance: () => 'the line naming the policy and the runs',
+  scenario: (count, total) => `${count} of the ${total} per-scenario details`,
+};
+
+/** Room kept for the note on what was left out (it is shorter). */
+const NOTE_ROOM = 400;
+
+/** A heading and its items, the heading kept with the first item (no heading is left without one). */
+function section(heading: string, items: string[], kind: LeftOut): Piece[] {
+  if (items.length === 0) return [];
+  return [{ text: `${heading}\n\n${items[0]}`, kind }, ...items.slice(1).map((text) => ({ text, kind })), { text: '' }];
+}
+
+function findings(report: GateReport): Piece[] {
   const regressions = report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status));
   const coverage = report.coverage && report.coverage.status !== 'pass' ? report.coverage : undefined;
-  if (regressions.length > 0 || coverage) {
-    parts.push('### What blocks or warns, by dimension', '');
-    if (coverage) parts.push(`- **coverage** · ${STATUS_ICON[coverage.status]}: ${escapeMarkdown(coverage.reason)}`);
-    for (const dimension of DIMENSIONS) {
-      const inDimension = regressions.filter((check) => check.dimension === dimension);
-      for (const check of inDimension) {
-        parts.push(
-          `- **${dimension}** · ${STATUS_ICON[check.status]} ${codeSpan(check.metric)} (${escapeMarkdown(check.scope)}): ${escapeMarkdown(check.reasons.join('; '))}`,
-        );
-      }
-    }
-    parts.push('');
-  }
-  if (report.tradeoffs.length > 0) {
-    parts.push('### Trade-offs', '');
-    for (const tradeoff of report.tradeoffs) {
-      parts.push(
-        `- ${tradeoff.applied ? 'applied' : 'not applied'}: **${escapeMarkdown(tradeoff.name)}** — ${escapeMarkdown(tradeoff.reasons.join('; '))}`,
-      );
-    }
-    parts.push('');
-  }
-  parts.push('### Checks by dimension', '');
+  const items = [
+    ...(coverage ? [`- **coverage** · ${STATUS_ICON[coverage.status]}: ${escapeMarkdown(coverage.reason)}`] : []),
+    ...DIMENSIONS.flatMap((dimension) =>
+      regressions
+        .filter((check) => check.dimension === dimension)
+        .map(
+          (check) =>
+            `- **${dimension}** · ${STATUS_ICON[check.status]} ${codeSpan(check.metric)} (${escapeMarkdown(check.scope)}): ${escapeMarkdown(check.reasons.join('; '))}`,
+        ),
+    ),
+  ];
+  return section('### What blocks or warns, by dimension', items, 'finding');
+}
+
+function tradeoffs(report: GateReport): Piece[] {
+  const items = report.tradeoffs.map(
+    (tradeoff) =>
+      `- ${tradeoff.applied ? 'applied' : 'not applied'}: **${escapeMarkdown(tradeoff.name)}** — ${escapeMarkdown(tradeoff.reasons.join('; '))}`,
+  );
+  return section('### Trade-offs', items, 'trade-off');
+}
+
+/** A table per dimension, each row a piece; a table's heading and header go with its first row. */
+function checkTables(report: GateReport): Piece[] {
+  const pieces: Piece[] = [{ text: '### Checks by dimension' }, { text: '' }];
   for (const dimension of DIMENSIONS) {
     const checks = report.checks.filter((check) => check.dimension === dimension);
-    if (checks.length > 0) parts.push(`#### ${dimension}`, '', checkTable(checks), '');
+    if (checks.length === 0) continue;
+    const [header, delimiter, ...rows] = checkTable(checks).split('\n');
+    pieces.push(...section(`#### ${dimension}`, [`${header}\n${delimiter}\n${rows[0]}`, ...rows.slice(1)], 'check'));
   }
-  const picture = chart(report);
-  if (picture) parts.push(picture, '');
-  parts.push(provenance(report), '');
+  return pieces;
+}
 
-  const main = parts.join('\n');
-  const details = Object.entries(report.scenarios).map(
-    ([scenario, metrics]) =>
-      `<details><summary>Scenario ${escapeHtml(scenario)}: every metric of the candidate</summary>\n\n${markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escapeMarkdown)], { align: METRIC_TABLE_ALIGN })}\n\n</details>\n`,
-  );
-  let text = main;
-  for (const detail of details) {
-    if (text.length + detail.length + 1 > MAX_COMMENT_CHARACTERS) {
-      text += '\n_Per-scenario details left out to stay within the comment size limit._\n';
-      break;
-    }
-    text += `\n${detail}`;
-  }
-  if (text.length > MAX_COMMENT_CHARACTERS) {
-    text = `${text.slice(0, MAX_COMMENT_CHARACTERS - 60)}\n\n_Report cut at the comment size limit._\n`;
-  }
-  return text;
+function scenarioDetails(report: GateReport, minGroupSize: number): Piece[] {
+  return Object.entries(report.scenarios).map(([scenario, metrics]) => ({
+    text: `<details><summary>Scenario ${escapeHtml(scenario)}: every metric of the candidate</summary>\n\n${markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escapeMarkdown)], { align: METRIC_TABLE_ALIGN })}\n\n</details>\n`,
+    kind: 'scenario',
+  }));
+}
+
+/** What the pieces from `from` on hold, by kind, for the note. */
+function leftOutNote(pieces: Piece[], from: number): string {
+  const count = (kind: LeftOut, among: Piece[]) => among.filter((piece) => piece.kind === kind).length;
+  const left = (Object.keys(LEFT_OUT) as LeftOut[])
+    .filter((kind) => count(kind, pieces.slice(from)) > 0)
+    .map((kind) => LEFT_OUT[kind](count(kind, pieces.slice(from)), count(kind, pieces)));
+  return `_Left out to stay within GitHub's comment size limit: ${left.join(', ')}. The JSON report has them all._`;
+}
+
+/** The pieces, whole, as many as fit in `limit` characters; then a note on what was left out. */
+function fitted(pieces: Piece[], limit: number): string {
+  const whole = pieces.map((piece) => piece.text).join('\n');
+  if (whole.length <= limit) return whole;
+  let length = 0;
+  let kept = 0;
+  while (kept < pieces.length && length + pieces[kept].text.length + 1 <= limit - NOTE_ROOM) length += pieces[kept++].text.length + 1;
+  const text = pieces
+    .slice(0, kept)
+    .map((piece) => piece.text)
+    .join('\n');
+  // A blank line first: a line right after a table would be read as one more of its rows.
+  return `${text.trimEnd()}\n\n${leftOutNote(pieces, kept)}\n`;
+}
+
+/**
+ * The pull-request comment and job summary. Over GitHub's size limit, it is cut between whole pieces
+ * (the per-scenario details go first, then the end of the main part) and says what it left out.
+ */
+export function gateMarkdown(report: GateReport, { minGroupSize = 10, waivedBy }: MarkdownOptions = {}): string {
+  const picture = chart(report);
+  const pieces: Piece[] = [
+    { text: verdictLine(report, waivedBy) },
+    { text: '' },
+    ...findings(report),
+    ...tradeoffs(report),
+    ...checkTables(report),
+    ...(picture ? [{ text: picture, kind: 'chart' as const }, { text: '' }] : []),
+    { text: provenance(report), kind: 'provenance' },
+    { text: '' },
+    ...scenarioDetails(report, minGroupSize),
+  ];
+  return fitted(pieces, MAX_COMMENT_CHARACTERS);
 }

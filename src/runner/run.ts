@@ -1,3 +1,4 @@
+import { own } from '../records/dictionary.js';
 import type { EvalRecord } from '../records/types.js';
 import type { CompletionCache } from './cache.js';
 import { ModelCalls, type Answer } from './calls.js';
@@ -88,7 +89,7 @@ export async function runSuite(
   const records: EvalRecord[] = new Array(items.length);
   const stats: RunStats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0 };
   const runStarted = performance.now();
-  const price = loaded.suite.prices[adapter.model];
+  const price = own(loaded.suite.prices, adapter.model);
   const warned = new Set<string>();
   const warnOnce = (kind: string, message: string) => {
     if (warned.has(kind)) return;

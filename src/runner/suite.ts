@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseYamlConfig } from '../config/yaml-config.js';
 import { ConfigError, InputError } from '../errors.js';
+import { dictionarySchema } from '../records/dictionary.js';
 import { withoutBom } from '../records/read.js';
 import { PERTURBATIONS, type PerturbationName } from './scoring/perturbations.js';
 import { SCORERS, type ScorerName } from './scoring/scorers.js';
@@ -87,7 +88,7 @@ const instanceSchema = z.looseObject({
     .union([z.string(), z.array(z.string()).min(1, 'needs at least one reference: an instance without one cannot be scored')])
     .transform((value) => (Array.isArray(value) ? value : [value])),
   choices: z.array(z.string()).optional(),
-  groups: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
+  groups: dictionarySchema(z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
 });
 
 async function readInstances(file: string, shownAs: string): Promise<Instance[]> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../errors.js';
 import type { MetricsReport, MetricSet } from '../metrics/compute.js';
+import { dictionarySchema, own } from '../records/dictionary.js';
 
 /*
  * A metrics file: the JSON of `evalgate metrics --json`, or of an import of another tool's summary
@@ -14,9 +15,10 @@ export const metricValueSchema = z.object({
   ci: z.tuple([finiteNumber, finiteNumber]).nullable(),
   n: finiteNumber.refine((n) => n >= 0, 'expected a number >= 0'),
 });
+/** Scenario and metric names are data: every one is kept, `__proto__` and `constructor` too. */
 export const metricsReportSchema = z.object({
-  overall: z.record(z.string(), metricValueSchema),
-  scenarios: z.record(z.string(), z.record(z.string(), metricValueSchema)),
+  overall: dictionarySchema(metricValueSchema),
+  scenarios: dictionarySchema(dictionarySchema(metricValueSchema)),
 });
 
 /** Whether parsed JSON claims to be a metrics file (it has "overall"), so that it is checked as one. */
@@ -39,5 +41,14 @@ export function scopeMetrics<Set = MetricSet>(
   report: { overall: Set; scenarios: Record<string, Set> },
   scenario: string | undefined,
 ): Set | undefined {
-  return scenario === undefined ? report.overall : report.scenarios[scenario];
+  return scenario === undefined ? report.overall : own(report.scenarios, scenario);
+}
+
+/** One metric of a scope of a report (or of anything laid out as one), if it has it. */
+export function scopeMetric<Value = MetricSet[string]>(
+  report: { overall: Record<string, Value>; scenarios: Record<string, Record<string, Value>> },
+  scenario: string | undefined,
+  metric: string,
+): Value | undefined {
+  return own(scopeMetrics(report, scenario), metric);
 }

@@ -3,6 +3,7 @@ import * as core from '@actions/core';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { escapeTerminal } from '../../report/escape.js';
 
 /*
  * The baseline lives in the Actions cache: saved on pushes to the default branch under a key unique
@@ -45,7 +46,7 @@ export async function saveBaseline(resultsFile: string, policyName: string, sha:
     const meta: BaselineMeta = { sha, policy: policyName, file };
     await writeFile(join(DIRECTORY, META), JSON.stringify(meta));
     await cache.saveCache([DIRECTORY], key);
-    core.info(`Saved the baseline for policy ${policyName} at ${sha} (cache key ${key}).`);
+    core.info(`Saved the baseline for policy ${escapeTerminal(policyName)} at ${sha} (cache key ${key}).`);
     return key;
   } catch (error) {
     core.warning(`The baseline could not be saved in the Actions cache: ${(error as Error).message}`);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { escapeTerminal } from '../../report/escape.js';
 import { writeRecords } from '../../records/write.js';
 import { CompletionCache } from '../../runner/cache.js';
 import { adapterFromSpec } from '../../runner/models/index.js';
@@ -42,7 +43,7 @@ async function runCommand(flags: RunFlags, { io }: CommandContext): Promise<void
       shard: flags.shard,
       samples: flags.samples,
       onProgress: progressReporter(io.stderr, io.interactive === true),
-      onWarning: (message) => io.stderr(`evalgate: warning: ${message}\n`),
+      onWarning: (message) => io.stderr(`evalgate: warning: ${escapeTerminal(message)}\n`),
     });
     await writeRecords(flags.out, records);
     io.stderr(`evalgate: ${flags.out}: ${describeRun(stats)}\n`);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../errors.js';
 import { loadPolicy } from '../../policy/load.js';
+import { escapeTerminal } from '../../report/escape.js';
 import { count } from '../../report/format.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type CommandContext } from '../io.js';
 
@@ -18,7 +19,7 @@ export function registerValidate(program: Command, { io, setExitCode }: CommandC
         } catch (error) {
           if (!(error instanceof ConfigError)) throw error;
           invalid = true;
-          io.stderr(`${error.problems.join('\n')}\n`);
+          io.stderr(`${error.problems.map(escapeTerminal).join('\n')}\n`);
         }
       }
       setExitCode(invalid ? EXIT_BAD_INPUT : EXIT_OK);
