@@ -50058,8 +50058,7 @@ function completionOf(output2) {
 }
 var finite = (value) => typeof value === "number" && Number.isFinite(value);
 function sampleFields(sample, model, groupKeys, where) {
-  if (sample.epoch < 1) throw new InputError(where, void 0, `epoch ${sample.epoch}: Inspect counts epochs from 1`);
-  const fields = { id: String(sample.id), sample: sample.epoch - 1 };
+  const fields = {};
   if (sample.input !== void 0 && sample.input !== null) fields.input = sample.input;
   const prediction = completionOf(sample.output);
   if (prediction !== void 0) fields.prediction = prediction;
@@ -50105,10 +50104,12 @@ function missingPart(header, samples) {
 }
 function sampleRecords(logged, task, scoreNames, base, outcomes) {
   const { sample, where } = logged;
+  if (sample.epoch < 1) throw new InputError(where, void 0, `epoch ${sample.epoch}: Inspect counts epochs from 1`);
+  const identity = { id: String(sample.id), sample: sample.epoch - 1 };
   const scenarioOf = (name) => name === void 0 || scoreNames.length === 1 ? task : `${task}/${name}`;
   if (sample.error) {
     const error62 = String(sample.error.message ?? "error") || "error";
-    return (scoreNames.length > 0 ? scoreNames : [void 0]).map((name) => ({ scenario: scenarioOf(name), ...base, error: error62 }));
+    return (scoreNames.length > 0 ? scoreNames : [void 0]).map((name) => ({ scenario: scenarioOf(name), ...identity, error: error62, ...base }));
   }
   const scores = scoresOf(sample.scores);
   const records = [];
@@ -50125,7 +50126,7 @@ function sampleRecords(logged, task, scoreNames, base, outcomes) {
     if (reading.value < 0 || reading.value > 1) {
       throw new InputError(where, void 0, `score "${name}" is ${reading.value}: evalgate's "correct" is a share of credit in [0, 1]`);
     }
-    records.push({ scenario: scenarioOf(name), ...base, correct: reading.value });
+    records.push({ scenario: scenarioOf(name), ...identity, correct: reading.value, ...base });
   }
   return records;
 }
@@ -50165,7 +50166,8 @@ function recordsOfLog(file2, header, samples, options2) {
   });
   warnOutcomes(file2, outcomes, warn);
   if (records.length === 0) {
-    const why = scoreNames.length === 0 ? "no sample has a score (was the task run without a scorer?)" : "no sample has a score or an error";
+    const scorers = (header.results?.scores ?? []).map((score2) => score2.scorer ?? score2.name);
+    const why = scoreNames.length > 0 ? "every sample is unscored" : scorers.length > 0 ? `no sample has a score, though the log names its scorers (${scorers.join(", ")})` : "no sample has a score (the task ran without a scorer)";
     throw new InputError(file2, void 0, `nothing to gate: ${why}`);
   }
   return records;
@@ -52230,7 +52232,12 @@ function rowRecord(columns, cell, scenario, what) {
   if (problem === void 0) return { record: record2 };
   const field = /^"([^"]+)"/.exec(problem)?.[1];
   const column = field === void 0 ? void 0 : columns.get(field);
-  return { problem: column === void 0 ? problem : `${problem} (${what} "${column}")` };
+  if (column !== void 0) return { problem: `${problem} (${what} "${column}")` };
+  if (field === "id") return { problem: `${problem} (no ${what} gives it: --map id=${what.toUpperCase()})` };
+  if (field === "scenario") {
+    return { problem: `${problem} (no ${what} gives it: --map scenario=${what.toUpperCase()}, or --scenario NAME)` };
+  }
+  return { problem };
 }
 
 // src/importers/table.ts
@@ -52285,12 +52292,20 @@ function recordStart(bytes, offset) {
   return offset;
 }
 function parseCsv(file2, bytes, lineAt) {
+  let parsed = 0;
   try {
-    return parse3(bytes, { bom: true, info: true, skip_empty_lines: true });
+    return parse3(bytes, {
+      bom: true,
+      info: true,
+      skip_empty_lines: true,
+      on_record: (record2, { bytes: end }) => {
+        parsed = end;
+        return record2;
+      }
+    });
   } catch (error62) {
-    const { bytes_records: parsed } = error62;
-    const line = typeof parsed === "number" ? lineAt(recordStart(bytes, parsed)) : void 0;
-    throw new InputError(file2, line, `not valid CSV: ${error62.message.replace(/\s+(?:at|on) line \d+/, "")}`);
+    const message = error62.message.replace(/\s+(?:at|on) line \d+/, "");
+    throw new InputError(file2, lineAt(recordStart(bytes, parsed)), `not valid CSV: ${message}`);
   }
 }
 async function importCsv(file2, options2 = {}) {

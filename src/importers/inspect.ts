@@ -62,15 +62,16 @@ function completionOf(output: InspectSample['output']): string | undefined {
     .join('\n');
 }
 
-/** What every record of a sample shares: all but its scenario and outcome. */
-type SampleFields = Partial<EvalRecord> & { id: string };
+/** What every record of a sample shares besides its id and sample: input, output, usage, time, groups. */
+type SampleFields = Pick<
+  EvalRecord,
+  'input' | 'prediction' | 'references' | 'input_tokens' | 'output_tokens' | 'cost_usd' | 'latency_ms' | 'groups'
+>;
 
 const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
-/** The sample's id, epoch, texts, usage, time and groups. */
 function sampleFields(sample: InspectSample, model: string | undefined, groupKeys: string[], where: string): SampleFields {
-  if (sample.epoch < 1) throw new InputError(where, undefined, `epoch ${sample.epoch}: Inspect counts epochs from 1`);
-  const fields: SampleFields = { id: String(sample.id), sample: sample.epoch - 1 };
+  const fields: SampleFields = {};
   if (sample.input !== undefined && sample.input !== null) fields.input = sample.input;
   const prediction = completionOf(sample.output);
   if (prediction !== undefined) fields.prediction = prediction;
@@ -129,10 +130,12 @@ interface Outcomes {
 /** The records of one sample: one per score, or one per score with the sample's error. */
 function sampleRecords(logged: LoggedSample, task: string, scoreNames: string[], base: SampleFields, outcomes: Outcomes): EvalRecord[] {
   const { sample, where } = logged;
+  if (sample.epoch < 1) throw new InputError(where, undefined, `epoch ${sample.epoch}: Inspect counts epochs from 1`);
+  const identity = { id: String(sample.id), sample: sample.epoch - 1 };
   const scenarioOf = (name: string | undefined) => (name === undefined || scoreNames.length === 1 ? task : `${task}/${name}`);
   if (sample.error) {
     const error = String(sample.error.message ?? 'error') || 'error';
-    return (scoreNames.length > 0 ? scoreNames : [undefined]).map((name) => ({ scenario: scenarioOf(name), ...base, error }));
+    return (scoreNames.length > 0 ? scoreNames : [undefined]).map((name) => ({ scenario: scenarioOf(name), ...identity, error, ...base }));
   }
   const scores = scoresOf(sample.scores);
   const records: EvalRecord[] = [];
@@ -149,7 +152,7 @@ function sampleRecords(logged: LoggedSample, task: string, scoreNames: string[],
     if (reading.value < 0 || reading.value > 1) {
       throw new InputError(where, undefined, `score "${name}" is ${reading.value}: evalgate's "correct" is a share of credit in [0, 1]`);
     }
-    records.push({ scenario: scenarioOf(name), ...base, correct: reading.value });
+    records.push({ scenario: scenarioOf(name), ...identity, correct: reading.value, ...base });
   }
   return records;
 }
@@ -191,8 +194,13 @@ function recordsOfLog(file: string, header: InspectHeader, samples: LoggedSample
   });
   warnOutcomes(file, outcomes, warn);
   if (records.length === 0) {
+    const scorers = (header.results?.scores ?? []).map((score) => score.scorer ?? score.name);
     const why =
-      scoreNames.length === 0 ? 'no sample has a score (was the task run without a scorer?)' : 'no sample has a score or an error';
+      scoreNames.length > 0
+        ? 'every sample is unscored'
+        : scorers.length > 0
+          ? `no sample has a score, though the log names its scorers (${scorers.join(', ')})`
+          : 'no sample has a score (the task ran without a scorer)';
     throw new InputError(file, undefined, `nothing to gate: ${why}`);
   }
   return records;

@@ -103,5 +103,10 @@ export function rowRecord(
   // The validation names the field first ("correct" must be ...): say which column it came from.
   const field = /^"([^"]+)"/.exec(problem)?.[1];
   const column = field === undefined ? undefined : columns.get(field);
-  return { problem: column === undefined ? problem : `${problem} (${what} "${column}")` };
+  if (column !== undefined) return { problem: `${problem} (${what} "${column}")` };
+  if (field === 'id') return { problem: `${problem} (no ${what} gives it: --map id=${what.toUpperCase()})` };
+  if (field === 'scenario') {
+    return { problem: `${problem} (no ${what} gives it: --map scenario=${what.toUpperCase()}, or --scenario NAME)` };
+  }
+  return { problem };
 }

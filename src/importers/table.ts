@@ -79,12 +79,20 @@ function recordStart(bytes: Buffer, offset: number): number {
 type CsvRow = { record: string[]; info: { bytes: number } };
 
 function parseCsv(file: string, bytes: Buffer, lineAt: (offset: number) => number): CsvRow[] {
+  let parsed = 0; // where the last good record ends: a bad one starts after it
   try {
-    return parse(bytes, { bom: true, info: true, skip_empty_lines: true }) as unknown as CsvRow[];
+    return parse(bytes, {
+      bom: true,
+      info: true,
+      skip_empty_lines: true,
+      on_record: (record, { bytes: end }) => {
+        parsed = end;
+        return record;
+      },
+    }) as unknown as CsvRow[];
   } catch (error) {
-    const { bytes_records: parsed } = error as { bytes_records?: number };
-    const line = typeof parsed === 'number' ? lineAt(recordStart(bytes, parsed)) : undefined;
-    throw new InputError(file, line, `not valid CSV: ${(error as Error).message.replace(/\s+(?:at|on) line \d+/, '')}`);
+    const message = (error as Error).message.replace(/\s+(?:at|on) line \d+/, '');
+    throw new InputError(file, lineAt(recordStart(bytes, parsed)), `not valid CSV: ${message}`);
   }
 }
 
