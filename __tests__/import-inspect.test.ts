@@ -254,6 +254,9 @@ describe('importing Inspect AI logs: archives and folders', () => {
     expect((await importInspect(dir, { model: 'ollama/llama3.1' })).map((record) => record.id)).toEqual(['7']);
     expect((await importInspect(dir, { model: 'ollama/gemma3' })).map((record) => record.prediction)).toEqual(['Yes\n']);
     await expect(importInspect(dir, { model: 'gpt' })).rejects.toThrow('no logs of model "gpt"; choose one with --model');
+    await expect(importInspect(join(dir, 'log_formats.eval'), { model: 'ollama/gemma3' })).rejects.toThrow(
+      'log_formats.eval: a log of model "ollama/llama3.1", not "ollama/gemma3"',
+    );
   });
 
   it('reads NaN and Infinity literals in a .json log', async () => {

@@ -50145,10 +50145,11 @@ function warnOutcomes(file2, outcomes, warn) {
 function recordsOfLog(file2, header, samples, options2) {
   const warn = options2.onWarning ?? (() => void 0);
   const task = header.eval.task;
-  if (header.status !== "success") {
+  const status = header.status ?? "started";
+  if (status !== "success") {
     const error62 = header.error?.message ? `: ${header.error.message.split("\n")[0]}` : "";
     warn(
-      `${file2}: the run did not finish (status "${header.status}"${error62}): ${missingPart(header, samples)}; coverage shows them against the baseline`
+      `${file2}: the run did not finish (status "${status}"${error62}): ${missingPart(header, samples)}; coverage shows them against the baseline`
     );
   }
   const scoreNames = [...new Set(samples.flatMap(({ sample }) => [...scoresOf(sample.scores).keys()]))];
@@ -50177,6 +50178,9 @@ async function importInspect(path2, options2 = {}) {
   const metadataKeys = /* @__PURE__ */ new Set();
   for (const file2 of await logFiles(path2, options2.model)) {
     const { header, samples } = await readLog(file2);
+    if (options2.model !== void 0 && header.eval?.model !== options2.model) {
+      throw new InputError(file2, void 0, `a log of model "${header.eval?.model}", not "${options2.model}"`);
+    }
     for (const { sample } of samples) for (const key of Object.keys(sample.metadata ?? {})) metadataKeys.add(key);
     records.push(...recordsOfLog(file2, header, samples, options2));
   }

@@ -173,10 +173,11 @@ function warnOutcomes(file: string, outcomes: Outcomes, warn: (message: string) 
 function recordsOfLog(file: string, header: InspectHeader, samples: LoggedSample[], options: ImportOptions): EvalRecord[] {
   const warn = options.onWarning ?? (() => undefined);
   const task = header.eval!.task!;
-  if (header.status !== 'success') {
+  const status = header.status ?? 'started';
+  if (status !== 'success') {
     const error = header.error?.message ? `: ${header.error.message.split('\n')[0]}` : '';
     warn(
-      `${file}: the run did not finish (status "${header.status}"${error}): ${missingPart(header, samples)}; coverage shows them against the baseline`,
+      `${file}: the run did not finish (status "${status}"${error}): ${missingPart(header, samples)}; coverage shows them against the baseline`,
     );
   }
   const scoreNames = [...new Set(samples.flatMap(({ sample }) => [...scoresOf(sample.scores).keys()]))];
@@ -212,6 +213,9 @@ export async function importInspect(path: string, options: ImportOptions = {}): 
   const metadataKeys = new Set<string>();
   for (const file of await logFiles(path, options.model)) {
     const { header, samples } = await readLog(file);
+    if (options.model !== undefined && header.eval?.model !== options.model) {
+      throw new InputError(file, undefined, `a log of model "${header.eval?.model}", not "${options.model}"`);
+    }
     for (const { sample } of samples) for (const key of Object.keys(sample.metadata ?? {})) metadataKeys.add(key);
     records.push(...recordsOfLog(file, header, samples, options));
   }
