@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { GateReport } from '../src/report/json.js';
 import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
+import { header as inspectHeader, sample as inspectSample, writeEvalLog } from './helpers/inspect-logs.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 import { runProcess } from './helpers/run.js';
 
@@ -440,6 +441,21 @@ describe('the action outside pull requests and on bad input', () => {
     expect(seen).not.toContain(TOKEN);
     expect(seen).not.toContain('runtime-token-xyz');
     expect(seen).toContain('OPENAI_API_KEY=sk-passed-on');
+  });
+
+  it('imports Inspect AI logs (import: inspect), and warns in an annotation when a run did not finish', async () => {
+    const cancelled = writeEvalLog(join(tempDir(), 'cancelled.eval'), [
+      ['samples/1_epoch_1.json', JSON.stringify(inspectSample(1, 1, { match: 'C' }))],
+      ['samples/2_epoch_1.json', JSON.stringify(inspectSample(2, 1, { match: 'C' }))],
+      ['header.json', JSON.stringify(inspectHeader('popularity', { status: 'cancelled', sampleIds: [1, 2, 3] }))],
+    ]);
+    const policy = writeFile('p.yml', 'version: 1\nname: inspect\nchecks:\n  - metric: accuracy\n    min: 0.9\n');
+    const result = await runAction({ event: 'push', inputs: { policy, candidate: cancelled, import: 'inspect' } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      `::warning::evalgate import: ${cancelled}: the run did not finish (status "cancelled"): 1 of 3 samples are missing: 3;`,
+    );
+    expect(result.summary).toContain('(2 records, 2 instances)');
   });
 
   it('fails when the required policy input is missing', async () => {

@@ -13,12 +13,12 @@ var __require = /* @__PURE__ */ ((x) => typeof require !== "undefined" ? require
   if (typeof require !== "undefined") return require.apply(this, arguments);
   throw Error('Dynamic require of "' + x + '" is not supported');
 });
-var __esm = (fn, res, err) => function __init() {
-  if (err) throw err[0];
+var __esm = (fn, res, err2) => function __init() {
+  if (err2) throw err2[0];
   try {
     return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;
   } catch (e) {
-    throw err = [e], e;
+    throw err2 = [e], e;
   }
 };
 var __commonJS = (cb, mod2) => function __require2() {
@@ -603,8 +603,8 @@ var require_help = __commonJS({
           helper.visibleOptions(cmd),
           (option) => option.helpGroupHeading ?? "Options:"
         );
-        optionGroups.forEach((options, group) => {
-          const optionList = options.map((option) => {
+        optionGroups.forEach((options2, group) => {
+          const optionList = options2.map((option) => {
             return callFormatItem(
               helper.styleOptionTerm(helper.optionTerm(option)),
               helper.styleOptionDescription(helper.optionDescription(option))
@@ -888,8 +888,8 @@ var require_option = __commonJS({
        * @param {(string | string[])} names
        * @return {Option}
        */
-      conflicts(names) {
-        this.conflictsWith = this.conflictsWith.concat(names);
+      conflicts(names2) {
+        this.conflictsWith = this.conflictsWith.concat(names2);
         return this;
       }
       /**
@@ -1046,11 +1046,11 @@ var require_option = __commonJS({
       /**
        * @param {Option[]} options
        */
-      constructor(options) {
+      constructor(options2) {
         this.positiveOptions = /* @__PURE__ */ new Map();
         this.negativeOptions = /* @__PURE__ */ new Map();
         this.dualOptions = /* @__PURE__ */ new Set();
-        options.forEach((option) => {
+        options2.forEach((option) => {
           if (option.negate) {
             this.negativeOptions.set(option.attributeName(), option);
           } else {
@@ -1516,8 +1516,8 @@ var require_command = __commonJS({
        * @param {string} names
        * @return {Command} `this` command for chaining
        */
-      arguments(names) {
-        names.trim().split(/ +/).forEach((detail) => {
+      arguments(names2) {
+        names2.trim().split(/ +/).forEach((detail) => {
           this.argument(detail);
         });
         return this;
@@ -1639,9 +1639,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (fn) {
           this._exitCallback = fn;
         } else {
-          this._exitCallback = (err) => {
-            if (err.code !== "commander.executeSubCommandAsync") {
-              throw err;
+          this._exitCallback = (err2) => {
+            if (err2.code !== "commander.executeSubCommandAsync") {
+              throw err2;
             } else {
             }
           };
@@ -1717,12 +1717,12 @@ Expecting one of '${allowedValues.join("', '")}'`);
       _callParseArg(target, value, previous, invalidArgumentMessage) {
         try {
           return target.parseArg(value, previous);
-        } catch (err) {
-          if (err.code === "commander.invalidArgument") {
-            const message = `${invalidArgumentMessage} ${err.message}`;
-            this.error(message, { exitCode: err.exitCode, code: err.code });
+        } catch (err2) {
+          if (err2.code === "commander.invalidArgument") {
+            const message = `${invalidArgumentMessage} ${err2.message}`;
+            this.error(message, { exitCode: err2.exitCode, code: err2.code });
           }
-          throw err;
+          throw err2;
         }
       }
       /**
@@ -2311,14 +2311,14 @@ Expecting one of '${allowedValues.join("', '")}'`);
             );
           }
         });
-        proc.on("error", (err) => {
-          if (err.code === "ENOENT") {
+        proc.on("error", (err2) => {
+          if (err2.code === "ENOENT") {
             this._checkForMissingExecutable(
               executableFile,
               executableDir,
               subcommand._name
             );
-          } else if (err.code === "EACCES") {
+          } else if (err2.code === "EACCES") {
             throw new Error(`'${executableFile}' not executable`);
           }
           if (!exitCallback) {
@@ -2329,7 +2329,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
               "commander.executeSubCommandAsync",
               "(error)"
             );
-            wrappedError.nestedError = err;
+            wrappedError.nestedError = err2;
             exitCallback(wrappedError);
           }
         });
@@ -4862,7 +4862,7 @@ var require_stringify = __commonJS({
     var identity = require_identity();
     var stringifyComment = require_stringifyComment();
     var stringifyString = require_stringifyString();
-    function createStringifyContext(doc, options) {
+    function createStringifyContext(doc, options2) {
       const opt = Object.assign({
         blockQuote: true,
         commentString: stringifyComment.stringifyComment,
@@ -4882,7 +4882,7 @@ var require_stringify = __commonJS({
         trailingComma: false,
         trueStr: "true",
         verifyAliasOrder: true
-      }, doc.schema.toStringOptions, options);
+      }, doc.schema.toStringOptions, options2);
       let inFlow;
       switch (opt.collectionStyle) {
         case "block":
@@ -5304,10 +5304,10 @@ var require_stringifyCollection = __commonJS({
     var identity = require_identity();
     var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyCollection(collection, ctx, options) {
+    function stringifyCollection(collection, ctx, options2) {
       const flow = ctx.inFlow ?? collection.flow;
       const stringify3 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify3(collection, ctx, options);
+      return stringify3(collection, ctx, options2);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -6762,10 +6762,10 @@ var require_stringifyDocument = __commonJS({
     var identity = require_identity();
     var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyDocument(doc, options) {
+    function stringifyDocument(doc, options2) {
       const lines = [];
-      let hasDirectives = options.directives === true;
-      if (options.directives !== false && doc.directives) {
+      let hasDirectives = options2.directives === true;
+      if (options2.directives !== false && doc.directives) {
         const dir = doc.directives.toString(doc);
         if (dir) {
           lines.push(dir);
@@ -6775,7 +6775,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify2.createStringifyContext(doc, options);
+      const ctx = stringify2.createStringifyContext(doc, options2);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -6851,7 +6851,7 @@ var require_Document = __commonJS({
     var createNode = require_createNode();
     var directives = require_directives();
     var Document = class _Document {
-      constructor(value, replacer, options) {
+      constructor(value, replacer, options2) {
         this.commentBefore = null;
         this.comment = null;
         this.errors = [];
@@ -6860,8 +6860,8 @@ var require_Document = __commonJS({
         let _replacer = null;
         if (typeof replacer === "function" || Array.isArray(replacer)) {
           _replacer = replacer;
-        } else if (options === void 0 && replacer) {
-          options = replacer;
+        } else if (options2 === void 0 && replacer) {
+          options2 = replacer;
           replacer = void 0;
         }
         const opt = Object.assign({
@@ -6873,17 +6873,17 @@ var require_Document = __commonJS({
           stringKeys: false,
           uniqueKeys: true,
           version: "1.2"
-        }, options);
+        }, options2);
         this.options = opt;
         let { version: version2 } = opt;
-        if (options?._directives) {
-          this.directives = options._directives.atDocument();
+        if (options2?._directives) {
+          this.directives = options2._directives.atDocument();
           if (this.directives.yaml.explicit)
             version2 = this.directives.yaml.version;
         } else
           this.directives = new directives.Directives({ version: version2 });
-        this.setSchema(version2, options);
-        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
+        this.setSchema(version2, options2);
+        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options2);
       }
       /**
        * Create a deep copy of this Document and its contents.
@@ -6934,7 +6934,7 @@ var require_Document = __commonJS({
         }
         return new Alias.Alias(node2.anchor);
       }
-      createNode(value, replacer, options) {
+      createNode(value, replacer, options2) {
         let _replacer = void 0;
         if (typeof replacer === "function") {
           value = replacer.call({ "": value }, "", value);
@@ -6945,11 +6945,11 @@ var require_Document = __commonJS({
           if (asStr.length > 0)
             replacer = replacer.concat(asStr);
           _replacer = replacer;
-        } else if (options === void 0 && replacer) {
-          options = replacer;
+        } else if (options2 === void 0 && replacer) {
+          options2 = replacer;
           replacer = void 0;
         }
-        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
+        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options2 ?? {};
         const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
           this,
           // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
@@ -6974,9 +6974,9 @@ var require_Document = __commonJS({
        * Convert a key and a value into a `Pair` using the current schema,
        * recursively wrapping all values as `Scalar` or `Collection` nodes.
        */
-      createPair(key, value, options = {}) {
-        const k = this.createNode(key, null, options);
-        const v = this.createNode(value, null, options);
+      createPair(key, value, options2 = {}) {
+        const k = this.createNode(key, null, options2);
+        const v = this.createNode(value, null, options2);
         return new Pair.Pair(k, v);
       }
       /**
@@ -7062,7 +7062,7 @@ var require_Document = __commonJS({
        *
        * Overrides all previously set schema options.
        */
-      setSchema(version2, options = {}) {
+      setSchema(version2, options2 = {}) {
         if (typeof version2 === "number")
           version2 = String(version2);
         let opt;
@@ -7092,10 +7092,10 @@ var require_Document = __commonJS({
             throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
           }
         }
-        if (options.schema instanceof Object)
-          this.schema = options.schema;
+        if (options2.schema instanceof Object)
+          this.schema = options2.schema;
         else if (opt)
-          this.schema = new Schema.Schema(Object.assign(opt, options));
+          this.schema = new Schema.Schema(Object.assign(opt, options2));
         else
           throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
       }
@@ -7125,14 +7125,14 @@ var require_Document = __commonJS({
         return this.toJS({ json: true, jsonArg, mapAsMap: false, onAnchor });
       }
       /** A YAML representation of the document. */
-      toString(options = {}) {
+      toString(options2 = {}) {
         if (this.errors.length > 0)
           throw new Error("Document with errors cannot be stringified");
-        if ("indent" in options && (!Number.isInteger(options.indent) || Number(options.indent) <= 0)) {
-          const s = JSON.stringify(options.indent);
+        if ("indent" in options2 && (!Number.isInteger(options2.indent) || Number(options2.indent) <= 0)) {
+          const s = JSON.stringify(options2.indent);
           throw new Error(`"indent" option must be a positive integer, not ${s}`);
         }
-        return stringifyDocument.stringifyDocument(this, options);
+        return stringifyDocument.stringifyDocument(this, options2);
       }
     };
     function assertCollection(contents) {
@@ -7841,9 +7841,9 @@ var require_compose_collection = __commonJS({
       const tagToken = props.tag;
       const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
       if (token.type === "block-seq") {
-        const { anchor: anchor2, newlineAfterProp: nl } = props;
+        const { anchor: anchor2, newlineAfterProp: nl2 } = props;
         const lastProp = anchor2 && tagToken ? anchor2.offset > tagToken.offset ? anchor2 : tagToken : anchor2 ?? tagToken;
-        if (lastProp && (!nl || nl.offset < lastProp.offset)) {
+        if (lastProp && (!nl2 || nl2.offset < lastProp.offset)) {
           const message = "Missing newline after block sequence props";
           onError(lastProp, "MISSING_CHAR", message);
         }
@@ -8483,14 +8483,14 @@ var require_compose_node = __commonJS({
       }
       return node2;
     }
-    function composeAlias({ options }, { offset, source, end }, onError) {
+    function composeAlias({ options: options2 }, { offset, source, end }, onError) {
       const alias = new Alias.Alias(source.substring(1));
       if (alias.source === "")
         onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
       if (alias.source.endsWith(":"))
         onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
       const valueEnd = offset + source.length;
-      const re = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
+      const re = resolveEnd.resolveEnd(end, valueEnd, options2.strict, onError);
       alias.range = [offset, valueEnd, re.offset];
       if (re.comment)
         alias.comment = re.comment;
@@ -8509,8 +8509,8 @@ var require_compose_doc = __commonJS({
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
-    function composeDoc(options, directives, { offset, start, value, end }, onError) {
-      const opts = Object.assign({ _directives: directives }, options);
+    function composeDoc(options2, directives, { offset, start, value, end }, onError) {
+      const opts = Object.assign({ _directives: directives }, options2);
       const doc = new Document.Document(void 0, opts);
       const ctx = {
         atKey: false,
@@ -8589,7 +8589,7 @@ var require_composer = __commonJS({
       return { comment, afterEmptyLine };
     }
     var Composer = class {
-      constructor(options = {}) {
+      constructor(options2 = {}) {
         this.doc = null;
         this.atDirectives = false;
         this.prelude = [];
@@ -8602,8 +8602,8 @@ var require_composer = __commonJS({
           else
             this.errors.push(new errors.YAMLParseError(pos, code, message));
         };
-        this.directives = new directives.Directives({ version: options.version || "1.2" });
-        this.options = options;
+        this.directives = new directives.Directives({ version: options2.version || "1.2" });
+        this.options = options2;
       }
       decorate(doc, afterDoc) {
         const { comment, afterEmptyLine } = parsePrelude(this.prelude);
@@ -8916,9 +8916,9 @@ var require_cst_scalar = __commonJS({
         case "block-map":
         case "block-seq": {
           const offset = token.offset + source.length;
-          const nl = { type: "newline", offset, indent: token.indent, source: "\n" };
+          const nl2 = { type: "newline", offset, indent: token.indent, source: "\n" };
           delete token.items;
-          Object.assign(token, { type, source, end: [nl] });
+          Object.assign(token, { type, source, end: [nl2] });
           break;
         }
         default: {
@@ -9409,18 +9409,18 @@ var require_lexer = __commonJS({
         }
       }
       *parseFlowCollection() {
-        let nl, sp;
+        let nl2, sp;
         let indent = -1;
         do {
-          nl = yield* this.pushNewline();
-          if (nl > 0) {
+          nl2 = yield* this.pushNewline();
+          if (nl2 > 0) {
             sp = yield* this.pushSpaces(false);
             this.indentValue = indent = sp;
           } else {
             sp = 0;
           }
           sp += yield* this.pushSpaces(true);
-        } while (nl + sp > 0);
+        } while (nl2 + sp > 0);
         const line = this.getLine();
         if (line === null)
           return this.setNext("flow");
@@ -9496,16 +9496,16 @@ var require_lexer = __commonJS({
           }
         }
         const qb = this.buffer.substring(0, end);
-        let nl = qb.indexOf("\n", this.pos);
-        if (nl !== -1) {
-          while (nl !== -1) {
-            const cs = this.continueScalar(nl + 1);
+        let nl2 = qb.indexOf("\n", this.pos);
+        if (nl2 !== -1) {
+          while (nl2 !== -1) {
+            const cs = this.continueScalar(nl2 + 1);
             if (cs === -1)
               break;
-            nl = qb.indexOf("\n", cs);
+            nl2 = qb.indexOf("\n", cs);
           }
-          if (nl !== -1) {
-            end = nl - (qb[nl - 1] === "\r" ? 2 : 1);
+          if (nl2 !== -1) {
+            end = nl2 - (qb[nl2 - 1] === "\r" ? 2 : 1);
           }
         }
         if (end === -1) {
@@ -9532,7 +9532,7 @@ var require_lexer = __commonJS({
         return yield* this.pushUntil((ch) => isEmpty(ch) || ch === "#");
       }
       *parseBlockScalar() {
-        let nl = this.pos - 1;
+        let nl2 = this.pos - 1;
         let indent = 0;
         let ch;
         loop: for (let i2 = this.pos; ch = this.buffer[i2]; ++i2) {
@@ -9541,7 +9541,7 @@ var require_lexer = __commonJS({
               indent += 1;
               break;
             case "\n":
-              nl = i2;
+              nl2 = i2;
               indent = 0;
               break;
             case "\r": {
@@ -9565,28 +9565,28 @@ var require_lexer = __commonJS({
             this.indentNext = this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
           }
           do {
-            const cs = this.continueScalar(nl + 1);
+            const cs = this.continueScalar(nl2 + 1);
             if (cs === -1)
               break;
-            nl = this.buffer.indexOf("\n", cs);
-          } while (nl !== -1);
-          if (nl === -1) {
+            nl2 = this.buffer.indexOf("\n", cs);
+          } while (nl2 !== -1);
+          if (nl2 === -1) {
             if (!this.atEnd)
               return this.setNext("block-scalar");
-            nl = this.buffer.length;
+            nl2 = this.buffer.length;
           }
         }
-        let i = nl + 1;
+        let i = nl2 + 1;
         ch = this.buffer[i];
         while (ch === " ")
           ch = this.buffer[++i];
         if (ch === "	") {
           while (ch === "	" || ch === " " || ch === "\r" || ch === "\n")
             ch = this.buffer[++i];
-          nl = i - 1;
+          nl2 = i - 1;
         } else if (!this.blockScalarKeep) {
           do {
-            let i2 = nl - 1;
+            let i2 = nl2 - 1;
             let ch2 = this.buffer[i2];
             if (ch2 === "\r")
               ch2 = this.buffer[--i2];
@@ -9594,13 +9594,13 @@ var require_lexer = __commonJS({
             while (ch2 === " ")
               ch2 = this.buffer[--i2];
             if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent > lastChar)
-              nl = i2;
+              nl2 = i2;
             else
               break;
           } while (true);
         }
         yield cst.SCALAR;
-        yield* this.pushToIndex(nl + 1, true);
+        yield* this.pushToIndex(nl2 + 1, true);
         return yield* this.parseLineStart();
       }
       *parsePlainScalar() {
@@ -10185,10 +10185,10 @@ var require_parser = __commonJS({
             this.atNewLine = true;
             this.indent = 0;
             if (this.onNewLine) {
-              let nl = this.source.indexOf("\n") + 1;
-              while (nl !== 0) {
-                this.onNewLine(this.offset + nl);
-                nl = this.source.indexOf("\n", nl) + 1;
+              let nl2 = this.source.indexOf("\n") + 1;
+              while (nl2 !== 0) {
+                this.onNewLine(this.offset + nl2);
+                nl2 = this.source.indexOf("\n", nl2) + 1;
               }
             }
             yield* this.pop();
@@ -10243,25 +10243,25 @@ var require_parser = __commonJS({
           const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
           let start = [];
           if (atNextItem && it.sep && !it.value) {
-            const nl = [];
+            const nl2 = [];
             for (let i = 0; i < it.sep.length; ++i) {
               const st = it.sep[i];
               switch (st.type) {
                 case "newline":
-                  nl.push(i);
+                  nl2.push(i);
                   break;
                 case "space":
                   break;
                 case "comment":
                   if (st.indent > map2.indent)
-                    nl.length = 0;
+                    nl2.length = 0;
                   break;
                 default:
-                  nl.length = 0;
+                  nl2.length = 0;
               }
             }
-            if (nl.length >= 2)
-              start = it.sep.splice(nl[1]);
+            if (nl2.length >= 2)
+              start = it.sep.splice(nl2[1]);
           }
           switch (this.type) {
             case "anchor":
@@ -10538,10 +10538,10 @@ var require_parser = __commonJS({
       }
       flowScalar(type) {
         if (this.onNewLine) {
-          let nl = this.source.indexOf("\n") + 1;
-          while (nl !== 0) {
-            this.onNewLine(this.offset + nl);
-            nl = this.source.indexOf("\n", nl) + 1;
+          let nl2 = this.source.indexOf("\n") + 1;
+          while (nl2 !== 0) {
+            this.onNewLine(this.offset + nl2);
+            nl2 = this.source.indexOf("\n", nl2) + 1;
           }
         }
         return {
@@ -10665,31 +10665,31 @@ var require_public_api = __commonJS({
     var errors = require_errors();
     var log = require_log();
     var identity = require_identity();
-    var lineCounter = require_line_counter();
+    var lineCounter2 = require_line_counter();
     var parser = require_parser();
-    function parseOptions(options) {
-      const prettyErrors = options.prettyErrors !== false;
-      const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
+    function parseOptions(options2) {
+      const prettyErrors = options2.prettyErrors !== false;
+      const lineCounter$1 = options2.lineCounter || prettyErrors && new lineCounter2.LineCounter() || null;
       return { lineCounter: lineCounter$1, prettyErrors };
     }
-    function parseAllDocuments(source, options = {}) {
-      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
-      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
-      const composer$1 = new composer.Composer(options);
+    function parseAllDocuments(source, options2 = {}) {
+      const { lineCounter: lineCounter3, prettyErrors } = parseOptions(options2);
+      const parser$1 = new parser.Parser(lineCounter3?.addNewLine);
+      const composer$1 = new composer.Composer(options2);
       const docs = Array.from(composer$1.compose(parser$1.parse(source)));
-      if (prettyErrors && lineCounter2)
+      if (prettyErrors && lineCounter3)
         for (const doc of docs) {
-          doc.errors.forEach(errors.prettifyError(source, lineCounter2));
-          doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+          doc.errors.forEach(errors.prettifyError(source, lineCounter3));
+          doc.warnings.forEach(errors.prettifyError(source, lineCounter3));
         }
       if (docs.length > 0)
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument2(source, options = {}) {
-      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
-      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
-      const composer$1 = new composer.Composer(options);
+    function parseDocument2(source, options2 = {}) {
+      const { lineCounter: lineCounter3, prettyErrors } = parseOptions(options2);
+      const parser$1 = new parser.Parser(lineCounter3?.addNewLine);
+      const composer$1 = new composer.Composer(options2);
       let doc = null;
       for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
         if (!doc)
@@ -10699,20 +10699,20 @@ var require_public_api = __commonJS({
           break;
         }
       }
-      if (prettyErrors && lineCounter2) {
-        doc.errors.forEach(errors.prettifyError(source, lineCounter2));
-        doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+      if (prettyErrors && lineCounter3) {
+        doc.errors.forEach(errors.prettifyError(source, lineCounter3));
+        doc.warnings.forEach(errors.prettifyError(source, lineCounter3));
       }
       return doc;
     }
-    function parse3(src, reviver, options) {
+    function parse4(src, reviver, options2) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
-      } else if (options === void 0 && reviver && typeof reviver === "object") {
-        options = reviver;
+      } else if (options2 === void 0 && reviver && typeof reviver === "object") {
+        options2 = reviver;
       }
-      const doc = parseDocument2(src, options);
+      const doc = parseDocument2(src, options2);
       if (!doc)
         return null;
       doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
@@ -10722,31 +10722,31 @@ var require_public_api = __commonJS({
         else
           doc.errors = [];
       }
-      return doc.toJS(Object.assign({ reviver: _reviver }, options));
+      return doc.toJS(Object.assign({ reviver: _reviver }, options2));
     }
-    function stringify2(value, replacer, options) {
+    function stringify2(value, replacer, options2) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
-      } else if (options === void 0 && replacer) {
-        options = replacer;
+      } else if (options2 === void 0 && replacer) {
+        options2 = replacer;
       }
-      if (typeof options === "string")
-        options = options.length;
-      if (typeof options === "number") {
-        const indent = Math.round(options);
-        options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
+      if (typeof options2 === "string")
+        options2 = options2.length;
+      if (typeof options2 === "number") {
+        const indent = Math.round(options2);
+        options2 = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
       }
       if (value === void 0) {
-        const { keepUndefined } = options ?? replacer ?? {};
+        const { keepUndefined } = options2 ?? replacer ?? {};
         if (!keepUndefined)
           return void 0;
       }
       if (identity.isDocument(value) && !_replacer)
-        return value.toString(options);
-      return new Document.Document(value, _replacer, options).toString(options);
+        return value.toString(options2);
+      return new Document.Document(value, _replacer, options2).toString(options2);
     }
-    exports.parse = parse3;
+    exports.parse = parse4;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
     exports.stringify = stringify2;
@@ -10769,7 +10769,7 @@ var require_dist = __commonJS({
     var YAMLSeq = require_YAMLSeq();
     var cst = require_cst();
     var lexer = require_lexer();
-    var lineCounter = require_line_counter();
+    var lineCounter2 = require_line_counter();
     var parser = require_parser();
     var publicApi = require_public_api();
     var visit2 = require_visit();
@@ -10794,7 +10794,7 @@ var require_dist = __commonJS({
     exports.YAMLSeq = YAMLSeq.YAMLSeq;
     exports.CST = cst;
     exports.Lexer = lexer.Lexer;
-    exports.LineCounter = lineCounter.LineCounter;
+    exports.LineCounter = lineCounter2.LineCounter;
     exports.Parser = parser.Parser;
     exports.parse = publicApi.parse;
     exports.parseAllDocuments = publicApi.parseAllDocuments;
@@ -10802,6 +10802,1349 @@ var require_dist = __commonJS({
     exports.stringify = publicApi.stringify;
     exports.visit = visit2.visit;
     exports.visitAsync = visit2.visitAsync;
+  }
+});
+
+// node_modules/pend/index.js
+var require_pend = __commonJS({
+  "node_modules/pend/index.js"(exports, module) {
+    module.exports = Pend;
+    function Pend() {
+      this.pending = 0;
+      this.max = Infinity;
+      this.listeners = [];
+      this.waiting = [];
+      this.error = null;
+    }
+    Pend.prototype.go = function(fn) {
+      if (this.pending < this.max) {
+        pendGo(this, fn);
+      } else {
+        this.waiting.push(fn);
+      }
+    };
+    Pend.prototype.wait = function(cb) {
+      if (this.pending === 0) {
+        cb(this.error);
+      } else {
+        this.listeners.push(cb);
+      }
+    };
+    Pend.prototype.hold = function() {
+      return pendHold(this);
+    };
+    function pendHold(self) {
+      self.pending += 1;
+      var called = false;
+      return onCb;
+      function onCb(err2) {
+        if (called) throw new Error("callback called twice");
+        called = true;
+        self.error = self.error || err2;
+        self.pending -= 1;
+        if (self.waiting.length > 0 && self.pending < self.max) {
+          pendGo(self, self.waiting.shift());
+        } else if (self.pending === 0) {
+          var listeners = self.listeners;
+          self.listeners = [];
+          listeners.forEach(cbListener);
+        }
+      }
+      function cbListener(listener) {
+        listener(self.error);
+      }
+    }
+    function pendGo(self, fn) {
+      fn(pendHold(self));
+    }
+  }
+});
+
+// node_modules/yauzl/fd-slicer.js
+var require_fd_slicer = __commonJS({
+  "node_modules/yauzl/fd-slicer.js"(exports) {
+    var fs = __require("fs");
+    var util = __require("util");
+    var stream = __require("stream");
+    var Readable = stream.Readable;
+    var PassThrough = stream.PassThrough;
+    var Pend = require_pend();
+    var EventEmitter = __require("events").EventEmitter;
+    exports.BufferSlicer = BufferSlicer;
+    exports.FdSlicer = FdSlicer;
+    util.inherits(FdSlicer, EventEmitter);
+    function FdSlicer(fd) {
+      EventEmitter.call(this);
+      this.fd = fd;
+      this.pend = new Pend();
+      this.pend.max = 1;
+      this.refCount = 0;
+    }
+    FdSlicer.prototype.read = function(buffer, offset, length, position, callback) {
+      var self = this;
+      self.pend.go(function(cb) {
+        fs.read(self.fd, buffer, offset, length, position, function(err2, bytesRead, buffer2) {
+          cb();
+          callback(err2, bytesRead, buffer2);
+        });
+      });
+    };
+    FdSlicer.prototype.createReadStream = function(options2) {
+      return new ReadStream(this, options2);
+    };
+    FdSlicer.prototype.ref = function() {
+      this.refCount += 1;
+    };
+    FdSlicer.prototype.unref = function() {
+      var self = this;
+      self.refCount -= 1;
+      if (self.refCount < 0) throw new Error("invalid unref");
+      if (self.refCount > 0) return;
+      fs.close(self.fd, onCloseDone);
+      function onCloseDone(err2) {
+        if (err2) {
+          self.emit("error", err2);
+        } else {
+          self.emit("close");
+        }
+      }
+    };
+    util.inherits(ReadStream, Readable);
+    function ReadStream(context, options2) {
+      options2 = options2 || {};
+      Readable.call(this, options2);
+      this.context = context;
+      this.context.ref();
+      this.start = options2.start || 0;
+      this.endOffset = options2.end;
+      this.pos = this.start;
+    }
+    ReadStream.prototype._read = function(n) {
+      var self = this;
+      var toRead = Math.min(self._readableState.highWaterMark, n);
+      if (self.endOffset != null) {
+        toRead = Math.min(toRead, self.endOffset - self.pos);
+      }
+      if (toRead <= 0) {
+        self.push(null);
+        this._cleanup();
+        return;
+      }
+      self.context.pend.go(function(cb) {
+        var buffer = Buffer.allocUnsafe(toRead);
+        fs.read(self.context.fd, buffer, 0, toRead, self.pos, function(err2, bytesRead) {
+          if (err2) {
+            self.destroy(err2);
+          } else if (bytesRead === 0) {
+            self.push(null);
+            self._cleanup();
+          } else {
+            self.pos += bytesRead;
+            self.push(buffer.slice(0, bytesRead));
+          }
+          cb();
+        });
+      });
+    };
+    ReadStream.prototype._destroy = function(err2, cb) {
+      this._cleanup();
+      cb(err2);
+    };
+    ReadStream.prototype._cleanup = function() {
+      if (this.context != null) {
+        this.context.unref();
+        this.context = null;
+      }
+    };
+    util.inherits(BufferSlicer, EventEmitter);
+    function BufferSlicer(buffer) {
+      EventEmitter.call(this);
+      this.refCount = 0;
+      this.buffer = buffer;
+    }
+    BufferSlicer.prototype.read = function(buffer, offset, length, position, callback) {
+      if (!(0 <= offset && offset <= buffer.length)) throw new RangeError("offset outside buffer: 0 <= " + offset + " <= " + buffer.length);
+      if (position < 0) throw new RangeError("position is negative: " + position);
+      if (offset + length > buffer.length) {
+        length = buffer.length - offset;
+      }
+      if (position + length > this.buffer.length) {
+        length = this.buffer.length - position;
+      }
+      if (length <= 0) {
+        setImmediate(function() {
+          callback(null, 0);
+        });
+        return;
+      }
+      this.buffer.copy(buffer, offset, position, position + length);
+      setImmediate(function() {
+        callback(null, length);
+      });
+    };
+    BufferSlicer.prototype.createReadStream = function(options2) {
+      options2 = options2 || {};
+      var readStream = new PassThrough(options2);
+      readStream.start = options2.start || 0;
+      readStream.endOffset = options2.end;
+      readStream.pos = readStream.endOffset || this.buffer.length;
+      var entireSlice = this.buffer.slice(readStream.start, readStream.pos);
+      var maxChunkSize = 65536;
+      var offset = 0;
+      while (true) {
+        var nextOffset = offset + maxChunkSize;
+        if (nextOffset >= entireSlice.length) {
+          if (offset < entireSlice.length) {
+            readStream.write(entireSlice.slice(offset, entireSlice.length));
+          }
+          break;
+        }
+        readStream.write(entireSlice.slice(offset, nextOffset));
+        offset = nextOffset;
+      }
+      readStream.end();
+      return readStream;
+    };
+    BufferSlicer.prototype.ref = function() {
+      this.refCount += 1;
+    };
+    BufferSlicer.prototype.unref = function() {
+      this.refCount -= 1;
+      if (this.refCount < 0) {
+        throw new Error("invalid unref");
+      }
+    };
+  }
+});
+
+// node_modules/yauzl/crc32.js
+var require_crc32 = __commonJS({
+  "node_modules/yauzl/crc32.js"(exports, module) {
+    var CRC_TABLE = new Int32Array([
+      0,
+      1996959894,
+      3993919788,
+      2567524794,
+      124634137,
+      1886057615,
+      3915621685,
+      2657392035,
+      249268274,
+      2044508324,
+      3772115230,
+      2547177864,
+      162941995,
+      2125561021,
+      3887607047,
+      2428444049,
+      498536548,
+      1789927666,
+      4089016648,
+      2227061214,
+      450548861,
+      1843258603,
+      4107580753,
+      2211677639,
+      325883990,
+      1684777152,
+      4251122042,
+      2321926636,
+      335633487,
+      1661365465,
+      4195302755,
+      2366115317,
+      997073096,
+      1281953886,
+      3579855332,
+      2724688242,
+      1006888145,
+      1258607687,
+      3524101629,
+      2768942443,
+      901097722,
+      1119000684,
+      3686517206,
+      2898065728,
+      853044451,
+      1172266101,
+      3705015759,
+      2882616665,
+      651767980,
+      1373503546,
+      3369554304,
+      3218104598,
+      565507253,
+      1454621731,
+      3485111705,
+      3099436303,
+      671266974,
+      1594198024,
+      3322730930,
+      2970347812,
+      795835527,
+      1483230225,
+      3244367275,
+      3060149565,
+      1994146192,
+      31158534,
+      2563907772,
+      4023717930,
+      1907459465,
+      112637215,
+      2680153253,
+      3904427059,
+      2013776290,
+      251722036,
+      2517215374,
+      3775830040,
+      2137656763,
+      141376813,
+      2439277719,
+      3865271297,
+      1802195444,
+      476864866,
+      2238001368,
+      4066508878,
+      1812370925,
+      453092731,
+      2181625025,
+      4111451223,
+      1706088902,
+      314042704,
+      2344532202,
+      4240017532,
+      1658658271,
+      366619977,
+      2362670323,
+      4224994405,
+      1303535960,
+      984961486,
+      2747007092,
+      3569037538,
+      1256170817,
+      1037604311,
+      2765210733,
+      3554079995,
+      1131014506,
+      879679996,
+      2909243462,
+      3663771856,
+      1141124467,
+      855842277,
+      2852801631,
+      3708648649,
+      1342533948,
+      654459306,
+      3188396048,
+      3373015174,
+      1466479909,
+      544179635,
+      3110523913,
+      3462522015,
+      1591671054,
+      702138776,
+      2966460450,
+      3352799412,
+      1504918807,
+      783551873,
+      3082640443,
+      3233442989,
+      3988292384,
+      2596254646,
+      62317068,
+      1957810842,
+      3939845945,
+      2647816111,
+      81470997,
+      1943803523,
+      3814918930,
+      2489596804,
+      225274430,
+      2053790376,
+      3826175755,
+      2466906013,
+      167816743,
+      2097651377,
+      4027552580,
+      2265490386,
+      503444072,
+      1762050814,
+      4150417245,
+      2154129355,
+      426522225,
+      1852507879,
+      4275313526,
+      2312317920,
+      282753626,
+      1742555852,
+      4189708143,
+      2394877945,
+      397917763,
+      1622183637,
+      3604390888,
+      2714866558,
+      953729732,
+      1340076626,
+      3518719985,
+      2797360999,
+      1068828381,
+      1219638859,
+      3624741850,
+      2936675148,
+      906185462,
+      1090812512,
+      3747672003,
+      2825379669,
+      829329135,
+      1181335161,
+      3412177804,
+      3160834842,
+      628085408,
+      1382605366,
+      3423369109,
+      3138078467,
+      570562233,
+      1426400815,
+      3317316542,
+      2998733608,
+      733239954,
+      1555261956,
+      3268935591,
+      3050360625,
+      752459403,
+      1541320221,
+      2607071920,
+      3965973030,
+      1969922972,
+      40735498,
+      2617837225,
+      3943577151,
+      1913087877,
+      83908371,
+      2512341634,
+      3803740692,
+      2075208622,
+      213261112,
+      2463272603,
+      3855990285,
+      2094854071,
+      198958881,
+      2262029012,
+      4057260610,
+      1759359992,
+      534414190,
+      2176718541,
+      4139329115,
+      1873836001,
+      414664567,
+      2282248934,
+      4279200368,
+      1711684554,
+      285281116,
+      2405801727,
+      4167216745,
+      1634467795,
+      376229701,
+      2685067896,
+      3608007406,
+      1308918612,
+      956543938,
+      2808555105,
+      3495958263,
+      1231636301,
+      1047427035,
+      2932959818,
+      3654703836,
+      1088359270,
+      936918e3,
+      2847714899,
+      3736837829,
+      1202900863,
+      817233897,
+      3183342108,
+      3401237130,
+      1404277552,
+      615818150,
+      3134207493,
+      3453421203,
+      1423857449,
+      601450431,
+      3009837614,
+      3294710456,
+      1567103746,
+      711928724,
+      3020668471,
+      3272380065,
+      1510334235,
+      755167117
+    ]);
+    function crc32(buf) {
+      let crc = -1;
+      for (let x of buf) {
+        crc = CRC_TABLE[(crc ^ x) & 255] ^ crc >>> 8;
+      }
+      return (crc ^ -1) >>> 0;
+    }
+    module.exports = crc32;
+  }
+});
+
+// node_modules/yauzl/index.js
+var require_yauzl = __commonJS({
+  "node_modules/yauzl/index.js"(exports) {
+    var fs = __require("fs");
+    var zlib = __require("zlib");
+    var fd_slicer = require_fd_slicer();
+    var util = __require("util");
+    var EventEmitter = __require("events").EventEmitter;
+    var Transform = __require("stream").Transform;
+    var PassThrough = __require("stream").PassThrough;
+    var Writable = __require("stream").Writable;
+    var crc32 = typeof zlib.crc32 === "function" ? zlib.crc32 : require_crc32();
+    exports.open = open3;
+    exports.fromFd = fromFd;
+    exports.fromBuffer = fromBuffer;
+    exports.fromRandomAccessReader = fromRandomAccessReader;
+    exports.openPromise = openPromise;
+    exports.fromFdPromise = fromFdPromise;
+    exports.fromBufferPromise = fromBufferPromise;
+    exports.fromRandomAccessReaderPromise = fromRandomAccessReaderPromise;
+    exports.dosDateTimeToDate = dosDateTimeToDate;
+    exports.getFileNameLowLevel = getFileNameLowLevel;
+    exports.validateFileName = validateFileName;
+    exports.parseExtraFields = parseExtraFields;
+    exports.ZipFile = ZipFile;
+    exports.Entry = Entry;
+    exports.LocalFileHeader = LocalFileHeader;
+    exports.RandomAccessReader = RandomAccessReader;
+    function openPromise(path2, options2) {
+      return new Promise((resolve2, reject) => {
+        open3(path2, { ...options2, lazyEntries: true }, function(err2, zipfile) {
+          if (err2) return reject(err2);
+          resolve2(zipfile);
+        });
+      });
+    }
+    function fromFdPromise(fd, options2) {
+      return new Promise((resolve2, reject) => {
+        fromFd(fd, { ...options2, lazyEntries: true }, function(err2, zipfile) {
+          if (err2) return reject(err2);
+          resolve2(zipfile);
+        });
+      });
+    }
+    function fromBufferPromise(buffer, options2) {
+      return new Promise((resolve2, reject) => {
+        fromBuffer(buffer, { ...options2, lazyEntries: true }, function(err2, zipfile) {
+          if (err2) return reject(err2);
+          resolve2(zipfile);
+        });
+      });
+    }
+    function fromRandomAccessReaderPromise(reader, totalSize, options2) {
+      return new Promise((resolve2, reject) => {
+        fromRandomAccessReader(reader, totalSize, { ...options2, lazyEntries: true }, function(err2, zipfile) {
+          if (err2) return reject(err2);
+          resolve2(zipfile);
+        });
+      });
+    }
+    function open3(path2, options2, callback) {
+      if (typeof options2 === "function") {
+        callback = options2;
+        options2 = null;
+      }
+      if (options2 == null) options2 = {};
+      if (options2.autoClose == null) options2.autoClose = true;
+      if (options2.lazyEntries == null) options2.lazyEntries = false;
+      if (options2.decodeStrings == null) options2.decodeStrings = true;
+      if (options2.validateEntrySizes == null) options2.validateEntrySizes = true;
+      if (options2.strictFileNames == null) options2.strictFileNames = false;
+      if (callback == null) callback = defaultCallback;
+      fs.open(path2, "r", function(err2, fd) {
+        if (err2) return callback(err2);
+        fromFd(fd, options2, function(err3, zipfile) {
+          if (err3) fs.close(fd, defaultCallback);
+          callback(err3, zipfile);
+        });
+      });
+    }
+    function fromFd(fd, options2, callback) {
+      if (typeof options2 === "function") {
+        callback = options2;
+        options2 = null;
+      }
+      if (options2 == null) options2 = {};
+      if (options2.autoClose == null) options2.autoClose = false;
+      if (options2.lazyEntries == null) options2.lazyEntries = false;
+      if (options2.decodeStrings == null) options2.decodeStrings = true;
+      if (options2.validateEntrySizes == null) options2.validateEntrySizes = true;
+      if (options2.strictFileNames == null) options2.strictFileNames = false;
+      if (callback == null) callback = defaultCallback;
+      fs.fstat(fd, function(err2, stats) {
+        if (err2) return callback(err2);
+        var reader = new fd_slicer.FdSlicer(fd);
+        fromRandomAccessReader(reader, stats.size, options2, callback);
+      });
+    }
+    function fromBuffer(buffer, options2, callback) {
+      if (typeof options2 === "function") {
+        callback = options2;
+        options2 = null;
+      }
+      if (options2 == null) options2 = {};
+      options2.autoClose = false;
+      if (options2.lazyEntries == null) options2.lazyEntries = false;
+      if (options2.decodeStrings == null) options2.decodeStrings = true;
+      if (options2.validateEntrySizes == null) options2.validateEntrySizes = true;
+      if (options2.strictFileNames == null) options2.strictFileNames = false;
+      var reader = new fd_slicer.BufferSlicer(buffer);
+      fromRandomAccessReader(reader, buffer.length, options2, callback);
+    }
+    function fromRandomAccessReader(reader, totalSize, options2, callback) {
+      if (typeof options2 === "function") {
+        callback = options2;
+        options2 = null;
+      }
+      if (options2 == null) options2 = {};
+      if (options2.autoClose == null) options2.autoClose = true;
+      if (options2.lazyEntries == null) options2.lazyEntries = false;
+      if (options2.decodeStrings == null) options2.decodeStrings = true;
+      var decodeStrings = !!options2.decodeStrings;
+      if (options2.validateEntrySizes == null) options2.validateEntrySizes = true;
+      if (options2.strictFileNames == null) options2.strictFileNames = false;
+      if (callback == null) callback = defaultCallback;
+      if (typeof totalSize !== "number") throw new Error("expected totalSize parameter to be a number");
+      if (totalSize > Number.MAX_SAFE_INTEGER) {
+        throw new Error("zip file too large. only file sizes up to 2^52 are supported due to JavaScript's Number type being an IEEE 754 double.");
+      }
+      reader.ref();
+      var eocdrWithoutCommentSize = 22;
+      var zip64EocdlSize = 20;
+      var maxCommentSize = 65535;
+      var bufferSize = Math.min(zip64EocdlSize + eocdrWithoutCommentSize + maxCommentSize, totalSize);
+      var buffer = newBuffer(bufferSize);
+      var bufferReadStart = totalSize - buffer.length;
+      readAndAssertNoEof(reader, buffer, 0, bufferSize, bufferReadStart, function(err2) {
+        if (err2) return callback(err2);
+        for (var i = bufferSize - eocdrWithoutCommentSize; i >= 0; i -= 1) {
+          if (buffer.readUInt32LE(i) !== 101010256) continue;
+          var eocdrBuffer = buffer.subarray(i);
+          var diskNumber = eocdrBuffer.readUInt16LE(4);
+          var entryCount = eocdrBuffer.readUInt16LE(10);
+          var centralDirectoryOffset = eocdrBuffer.readUInt32LE(16);
+          var commentLength = eocdrBuffer.readUInt16LE(20);
+          var expectedCommentLength = eocdrBuffer.length - eocdrWithoutCommentSize;
+          if (commentLength !== expectedCommentLength) {
+            return callback(new Error("Invalid comment length. Expected: " + expectedCommentLength + ". Found: " + commentLength + ". Are there extra bytes at the end of the file? Or is the end of central dir signature `PK\u263A\u263B` in the comment?"));
+          }
+          var comment = decodeStrings ? decodeBuffer(eocdrBuffer.subarray(22), false) : eocdrBuffer.subarray(22);
+          if (i - zip64EocdlSize >= 0 && buffer.readUInt32LE(i - zip64EocdlSize) === 117853008) {
+            var zip64EocdlBuffer = buffer.subarray(i - zip64EocdlSize, i - zip64EocdlSize + zip64EocdlSize);
+            var zip64EocdrOffset = readUInt64LE(zip64EocdlBuffer, 8);
+            var zip64EocdrBuffer = newBuffer(56);
+            return readAndAssertNoEof(reader, zip64EocdrBuffer, 0, zip64EocdrBuffer.length, zip64EocdrOffset, function(err3) {
+              if (err3) return callback(err3);
+              if (zip64EocdrBuffer.readUInt32LE(0) !== 101075792) {
+                return callback(new Error("invalid zip64 end of central directory record signature"));
+              }
+              diskNumber = zip64EocdrBuffer.readUInt32LE(16);
+              if (diskNumber !== 0) {
+                return callback(new Error("multi-disk zip files are not supported: found disk number: " + diskNumber));
+              }
+              entryCount = readUInt64LE(zip64EocdrBuffer, 32);
+              centralDirectoryOffset = readUInt64LE(zip64EocdrBuffer, 48);
+              return callback(null, new ZipFile(reader, centralDirectoryOffset, totalSize, entryCount, comment, options2.autoClose, options2.lazyEntries, decodeStrings, options2.validateEntrySizes, options2.strictFileNames));
+            });
+          }
+          if (diskNumber !== 0) {
+            return callback(new Error("multi-disk zip files are not supported: found disk number: " + diskNumber));
+          }
+          return callback(null, new ZipFile(reader, centralDirectoryOffset, totalSize, entryCount, comment, options2.autoClose, options2.lazyEntries, decodeStrings, options2.validateEntrySizes, options2.strictFileNames));
+        }
+        callback(new Error("End of central directory record signature not found. Either not a zip file, or file is truncated."));
+      });
+    }
+    util.inherits(ZipFile, EventEmitter);
+    function ZipFile(reader, centralDirectoryOffset, fileSize, entryCount, comment, autoClose, lazyEntries, decodeStrings, validateEntrySizes, strictFileNames) {
+      var self = this;
+      EventEmitter.call(self);
+      self.reader = reader;
+      self.reader.on("error", function(err2) {
+        emitError(self, err2);
+      });
+      self.reader.once("close", function() {
+        self.emit("close");
+      });
+      self.readEntryCursor = centralDirectoryOffset;
+      self.fileSize = fileSize;
+      self.entryCount = entryCount;
+      self.comment = comment;
+      self.entriesRead = 0;
+      self.autoClose = !!autoClose;
+      self.lazyEntries = !!lazyEntries;
+      self.decodeStrings = !!decodeStrings;
+      self.validateEntrySizes = !!validateEntrySizes;
+      self.strictFileNames = !!strictFileNames;
+      self.isOpen = true;
+      self.emittedError = false;
+      self.hasEachEntryBeenCalled = false;
+      if (!self.lazyEntries) self._readEntry();
+    }
+    ZipFile.prototype.close = function() {
+      if (!this.isOpen) return;
+      this.isOpen = false;
+      this.reader.unref();
+    };
+    function emitErrorAndAutoClose(self, err2) {
+      if (self.autoClose) self.close();
+      emitError(self, err2);
+    }
+    function emitError(self, err2) {
+      if (self.emittedError) return;
+      self.emittedError = true;
+      self.emit("error", err2);
+    }
+    ZipFile.prototype.readEntry = function() {
+      if (!this.lazyEntries) throw new Error("readEntry() called without lazyEntries:true");
+      this._readEntry();
+    };
+    ZipFile.prototype._readEntry = function() {
+      var self = this;
+      if (self.entryCount === self.entriesRead) {
+        setImmediate(function() {
+          if (self.autoClose) self.close();
+          if (self.emittedError) return;
+          self.emit("end");
+        });
+        return;
+      }
+      if (self.emittedError) return;
+      var buffer = newBuffer(46);
+      readAndAssertNoEof(self.reader, buffer, 0, buffer.length, self.readEntryCursor, function(err2) {
+        if (err2) return emitErrorAndAutoClose(self, err2);
+        if (self.emittedError) return;
+        var entry = new Entry();
+        var signature = buffer.readUInt32LE(0);
+        if (signature !== 33639248) return emitErrorAndAutoClose(self, new Error("invalid central directory file header signature: 0x" + signature.toString(16)));
+        entry.versionMadeBy = buffer.readUInt16LE(4);
+        entry.versionNeededToExtract = buffer.readUInt16LE(6);
+        entry.generalPurposeBitFlag = buffer.readUInt16LE(8);
+        entry.compressionMethod = buffer.readUInt16LE(10);
+        entry.lastModFileTime = buffer.readUInt16LE(12);
+        entry.lastModFileDate = buffer.readUInt16LE(14);
+        entry.crc32 = buffer.readUInt32LE(16);
+        entry.compressedSize = buffer.readUInt32LE(20);
+        entry.uncompressedSize = buffer.readUInt32LE(24);
+        entry.fileNameLength = buffer.readUInt16LE(28);
+        entry.extraFieldLength = buffer.readUInt16LE(30);
+        entry.fileCommentLength = buffer.readUInt16LE(32);
+        entry.internalFileAttributes = buffer.readUInt16LE(36);
+        entry.externalFileAttributes = buffer.readUInt32LE(38);
+        entry.relativeOffsetOfLocalHeader = buffer.readUInt32LE(42);
+        if (entry.generalPurposeBitFlag & 64) return emitErrorAndAutoClose(self, new Error("strong encryption is not supported"));
+        self.readEntryCursor += 46;
+        buffer = newBuffer(entry.fileNameLength + entry.extraFieldLength + entry.fileCommentLength);
+        readAndAssertNoEof(self.reader, buffer, 0, buffer.length, self.readEntryCursor, function(err3) {
+          if (err3) return emitErrorAndAutoClose(self, err3);
+          if (self.emittedError) return;
+          entry.fileNameRaw = buffer.subarray(0, entry.fileNameLength);
+          var fileCommentStart = entry.fileNameLength + entry.extraFieldLength;
+          entry.extraFieldRaw = buffer.subarray(entry.fileNameLength, fileCommentStart);
+          entry.fileCommentRaw = buffer.subarray(fileCommentStart, fileCommentStart + entry.fileCommentLength);
+          try {
+            entry.extraFields = parseExtraFields(entry.extraFieldRaw);
+          } catch (err4) {
+            return emitErrorAndAutoClose(self, err4);
+          }
+          if (self.decodeStrings) {
+            var isUtf8 = (entry.generalPurposeBitFlag & 2048) !== 0;
+            entry.fileComment = decodeBuffer(entry.fileCommentRaw, isUtf8);
+            entry.fileName = getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, self.strictFileNames);
+            var errorMessage = validateFileName(entry.fileName);
+            if (errorMessage != null) return emitErrorAndAutoClose(self, new Error(errorMessage));
+          } else {
+            entry.fileComment = entry.fileCommentRaw;
+            entry.fileName = entry.fileNameRaw;
+          }
+          entry.comment = entry.fileComment;
+          self.readEntryCursor += buffer.length;
+          self.entriesRead += 1;
+          for (var i = 0; i < entry.extraFields.length; i++) {
+            var extraField = entry.extraFields[i];
+            if (extraField.id !== 1) continue;
+            var zip64EiefBuffer = extraField.data;
+            var index = 0;
+            if (entry.uncompressedSize === 4294967295) {
+              if (index + 8 > zip64EiefBuffer.length) {
+                return emitErrorAndAutoClose(self, new Error("zip64 extended information extra field does not include uncompressed size"));
+              }
+              entry.uncompressedSize = readUInt64LE(zip64EiefBuffer, index);
+              index += 8;
+            }
+            if (entry.compressedSize === 4294967295) {
+              if (index + 8 > zip64EiefBuffer.length) {
+                return emitErrorAndAutoClose(self, new Error("zip64 extended information extra field does not include compressed size"));
+              }
+              entry.compressedSize = readUInt64LE(zip64EiefBuffer, index);
+              index += 8;
+            }
+            if (entry.relativeOffsetOfLocalHeader === 4294967295) {
+              if (index + 8 > zip64EiefBuffer.length) {
+                return emitErrorAndAutoClose(self, new Error("zip64 extended information extra field does not include relative header offset"));
+              }
+              entry.relativeOffsetOfLocalHeader = readUInt64LE(zip64EiefBuffer, index);
+              index += 8;
+            }
+            break;
+          }
+          if (self.validateEntrySizes && entry.compressionMethod === 0) {
+            var expectedCompressedSize = entry.uncompressedSize;
+            if (entry.isEncrypted()) {
+              expectedCompressedSize += 12;
+            }
+            if (entry.compressedSize !== expectedCompressedSize) {
+              var msg = "compressed/uncompressed size mismatch for stored file: " + entry.compressedSize + " != " + entry.uncompressedSize;
+              return emitErrorAndAutoClose(self, new Error(msg));
+            }
+          }
+          self.emit("entry", entry);
+          if (!self.lazyEntries) self._readEntry();
+        });
+      });
+    };
+    ZipFile.prototype.eachEntry = function() {
+      const self = this;
+      if (!self.lazyEntries) throw new Error("eachEntry() requires lazyEntries: true");
+      if (self.hasEachEntryBeenCalled) throw new Error("eachEntry() must only be called once per ZipFile");
+      self.hasEachEntryBeenCalled = true;
+      let pendingResolveReject = null;
+      self.on("entry", onEntry);
+      self.on("end", onEnd);
+      self.on("error", onError);
+      function cleanup() {
+        self.removeListener("entry", onEntry);
+        self.removeListener("end", onEnd);
+        self.removeListener("error", onError);
+        if (self.autoClose) self.close();
+      }
+      function onEntry(entry) {
+        let { resolve: resolve2 } = pendingResolveReject;
+        pendingResolveReject = null;
+        resolve2({ value: entry });
+      }
+      function onEnd() {
+        let { resolve: resolve2 } = pendingResolveReject;
+        pendingResolveReject = null;
+        cleanup();
+        resolve2({ done: true });
+      }
+      function onError(err2) {
+        let { reject } = pendingResolveReject;
+        pendingResolveReject = null;
+        cleanup();
+        reject(err2);
+      }
+      return {
+        [Symbol.asyncIterator]() {
+          return this;
+        },
+        next() {
+          const promise2 = new Promise((resolve2, reject) => {
+            if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
+            pendingResolveReject = { resolve: resolve2, reject };
+          });
+          self.readEntry();
+          return promise2;
+        },
+        return(value) {
+          cleanup();
+          return Promise.resolve({ done: true, value });
+        },
+        throw(value) {
+          cleanup();
+          return Promise.reject(value);
+        }
+      };
+    };
+    ZipFile.prototype.openReadStream = function(entry, options2, callback) {
+      var self = this;
+      var relativeStart = 0;
+      var relativeEnd = entry.compressedSize;
+      if (callback == null) {
+        callback = options2;
+        options2 = null;
+      }
+      if (options2 == null) {
+        options2 = {};
+      } else {
+        if (options2.decodeFileData === false) {
+          if (options2.decrypt != null) {
+            throw new Error("cannot use options.decrypt when options.decodeFileData === false");
+          }
+          if (options2.decompress != null) {
+            throw new Error("cannot use options.decompress when options.decodeFileData === false");
+          }
+        } else {
+          if (options2.decrypt != null) {
+            if (!entry.isEncrypted()) {
+              throw new Error("options.decrypt can only be specified for encrypted entries. See also option decodeFileData.");
+            }
+            if (options2.decrypt !== false) throw new Error("invalid options.decrypt value: " + options2.decrypt);
+            if (entry.isCompressed()) {
+              if (options2.decompress !== false) throw new Error("entry is encrypted and compressed, and options.decompress !== false. See also option decodeFileData.");
+            }
+          }
+          if (options2.decompress != null) {
+            if (!entry.isCompressed()) {
+              throw new Error("options.decompress can only be specified for compressed entries. See also option decodeFileData.");
+            }
+            if (!(options2.decompress === false || options2.decompress === true)) {
+              throw new Error("invalid options.decompress value: " + options2.decompress);
+            }
+            decompress = options2.decompress;
+          }
+        }
+        if (options2.start != null) {
+          relativeStart = options2.start;
+          if (relativeStart < 0) throw new Error("options.start < 0");
+          if (relativeStart > entry.compressedSize) throw new Error("options.start > entry.compressedSize");
+        }
+        if (options2.end != null) {
+          relativeEnd = options2.end;
+          if (relativeEnd < 0) throw new Error("options.end < 0");
+          if (relativeEnd > entry.compressedSize) throw new Error("options.end > entry.compressedSize");
+          if (relativeEnd < relativeStart) throw new Error("options.end < options.start");
+        }
+      }
+      var rawMode = options2.decodeFileData === false || // Explicitly requested raw.
+      (entry.compressionMethod === 0 || // Naturally without compression.
+      entry.compressionMethod === 8 && options2.decompress === false) && (!entry.isEncrypted() || // Naturally without encryption.
+      options2.decrypt === false);
+      if (options2.start != null || options2.end != null) {
+        if (!rawMode) throw new Error("start/end range require options.decodeFileData === false for non-trivial encoded entries.");
+      }
+      if (!self.isOpen) return callback(new Error("closed"));
+      if (entry.isEncrypted() && !rawMode) {
+        if (options2.decrypt !== false) return callback(new Error("entry is encrypted, and options.decodeFileData !== false"));
+      }
+      var decompress;
+      if (rawMode) {
+        decompress = false;
+      } else if (entry.compressionMethod === 8) {
+        decompress = options2.decodeFileData !== true;
+      } else {
+        return callback(new Error("unsupported compression method: " + entry.compressionMethod));
+      }
+      self.readLocalFileHeader(entry, { minimal: true }, function(err2, localFileHeader) {
+        if (err2) return callback(err2);
+        self.openReadStreamLowLevel(
+          localFileHeader.fileDataStart,
+          entry.compressedSize,
+          relativeStart,
+          relativeEnd,
+          decompress,
+          entry.uncompressedSize,
+          callback
+        );
+      });
+    };
+    ZipFile.prototype.openReadStreamLowLevel = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, callback) {
+      var self = this;
+      var fileDataEnd = fileDataStart + compressedSize;
+      var readStream = self.reader.createReadStream({
+        start: fileDataStart + relativeStart,
+        end: fileDataStart + relativeEnd
+      });
+      var endpointStream = readStream;
+      if (decompress) {
+        var destroyed = false;
+        var inflateFilter = zlib.createInflateRaw();
+        readStream.on("error", function(err2) {
+          setImmediate(function() {
+            if (!destroyed) inflateFilter.emit("error", err2);
+          });
+        });
+        readStream.pipe(inflateFilter);
+        if (self.validateEntrySizes) {
+          endpointStream = new AssertByteCountStream(uncompressedSize);
+          inflateFilter.on("error", function(err2) {
+            setImmediate(function() {
+              if (!destroyed) endpointStream.emit("error", err2);
+            });
+          });
+          inflateFilter.pipe(endpointStream);
+        } else {
+          endpointStream = inflateFilter;
+        }
+        installDestroyFn(endpointStream, function() {
+          destroyed = true;
+          if (inflateFilter !== endpointStream) inflateFilter.unpipe(endpointStream);
+          readStream.unpipe(inflateFilter);
+          readStream.destroy();
+        });
+      }
+      callback(null, endpointStream);
+    };
+    ZipFile.prototype.readLocalFileHeader = function(entry, options2, callback) {
+      var self = this;
+      if (callback == null) {
+        callback = options2;
+        options2 = null;
+      }
+      if (options2 == null) options2 = {};
+      self.reader.ref();
+      var buffer = newBuffer(30);
+      readAndAssertNoEof(self.reader, buffer, 0, buffer.length, entry.relativeOffsetOfLocalHeader, function(err2) {
+        try {
+          if (err2) return callback(err2);
+          var signature = buffer.readUInt32LE(0);
+          if (signature !== 67324752) {
+            return callback(new Error("invalid local file header signature: 0x" + signature.toString(16)));
+          }
+          var fileNameLength = buffer.readUInt16LE(26);
+          var extraFieldLength = buffer.readUInt16LE(28);
+          var fileDataStart = entry.relativeOffsetOfLocalHeader + 30 + fileNameLength + extraFieldLength;
+          if (fileDataStart + entry.compressedSize > self.fileSize) {
+            return callback(new Error("file data overflows file bounds: " + fileDataStart + " + " + entry.compressedSize + " > " + self.fileSize));
+          }
+          if (options2.minimal) {
+            return callback(null, { fileDataStart });
+          }
+          var localFileHeader = new LocalFileHeader();
+          localFileHeader.fileDataStart = fileDataStart;
+          localFileHeader.versionNeededToExtract = buffer.readUInt16LE(4);
+          localFileHeader.generalPurposeBitFlag = buffer.readUInt16LE(6);
+          localFileHeader.compressionMethod = buffer.readUInt16LE(8);
+          localFileHeader.lastModFileTime = buffer.readUInt16LE(10);
+          localFileHeader.lastModFileDate = buffer.readUInt16LE(12);
+          localFileHeader.crc32 = buffer.readUInt32LE(14);
+          localFileHeader.compressedSize = buffer.readUInt32LE(18);
+          localFileHeader.uncompressedSize = buffer.readUInt32LE(22);
+          localFileHeader.fileNameLength = fileNameLength;
+          localFileHeader.extraFieldLength = extraFieldLength;
+          buffer = newBuffer(fileNameLength + extraFieldLength);
+          self.reader.ref();
+          readAndAssertNoEof(self.reader, buffer, 0, buffer.length, entry.relativeOffsetOfLocalHeader + 30, function(err3) {
+            try {
+              if (err3) return callback(err3);
+              localFileHeader.fileName = buffer.subarray(0, fileNameLength);
+              localFileHeader.extraField = buffer.subarray(fileNameLength);
+              return callback(null, localFileHeader);
+            } finally {
+              self.reader.unref();
+            }
+          });
+        } finally {
+          self.reader.unref();
+        }
+      });
+    };
+    ZipFile.prototype.openReadStreamPromise = function(entry, options2) {
+      return new Promise((resolve2, reject) => {
+        this.openReadStream(entry, options2, function(err2, readStream) {
+          if (err2) return reject(err2);
+          resolve2(readStream);
+        });
+      });
+    };
+    ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
+      return new Promise((resolve2, reject) => {
+        this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err2, readStream) {
+          if (err2) return reject(err2);
+          resolve2(readStream);
+        });
+      });
+    };
+    ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options2) {
+      return new Promise((resolve2, reject) => {
+        this.readLocalFileHeader(entry, options2, function(err2, localFileHeader) {
+          if (err2) return reject(err2);
+          resolve2(localFileHeader);
+        });
+      });
+    };
+    function Entry() {
+    }
+    Entry.prototype.getLastModDate = function(options2) {
+      if (options2 == null) options2 = {};
+      if (!options2.forceDosFormat) {
+        for (var i = 0; i < this.extraFields.length; i++) {
+          var extraField = this.extraFields[i];
+          if (extraField.id === 21589) {
+            var data = extraField.data;
+            if (data.length < 5) continue;
+            var flags = data[0];
+            var HAS_MTIME = 1;
+            if (!(flags & HAS_MTIME)) continue;
+            var posixTimestamp = data.readInt32LE(1);
+            return new Date(posixTimestamp * 1e3);
+          } else if (extraField.id === 10) {
+            var data = extraField.data;
+            if (data.length !== 32) continue;
+            if (data.readUInt16LE(4) !== 1) continue;
+            if (data.readUInt16LE(6) !== 24) continue;
+            var hundredNanoSecondsSince1601 = data.readUInt32LE(8) + 4294967296 * data.readInt32LE(12);
+            var millisecondsSince1970 = hundredNanoSecondsSince1601 / 1e4 - 116444736e5;
+            return new Date(millisecondsSince1970);
+          }
+        }
+      }
+      return dosDateTimeToDate(this.lastModFileDate, this.lastModFileTime, options2.timezone);
+    };
+    Entry.prototype.canDecodeFileData = function() {
+      return !this.isEncrypted() && (this.compressionMethod === 0 || this.compressionMethod === 8);
+    };
+    Entry.prototype.isEncrypted = function() {
+      return (this.generalPurposeBitFlag & 1) !== 0;
+    };
+    Entry.prototype.isCompressed = function() {
+      return this.compressionMethod === 8;
+    };
+    function LocalFileHeader() {
+    }
+    function dosDateTimeToDate(date5, time3, timezone) {
+      var day = date5 & 31;
+      var month = (date5 >> 5 & 15) - 1;
+      var year = (date5 >> 9 & 127) + 1980;
+      var millisecond = 0;
+      var second = (time3 & 31) * 2;
+      var minute = time3 >> 5 & 63;
+      var hour = time3 >> 11 & 31;
+      if (timezone == null || timezone === "local") {
+        return new Date(year, month, day, hour, minute, second, millisecond);
+      } else if (timezone === "UTC") {
+        return new Date(Date.UTC(year, month, day, hour, minute, second, millisecond));
+      } else {
+        throw new Error("unrecognized options.timezone: " + options.timezone);
+      }
+    }
+    function getFileNameLowLevel(generalPurposeBitFlag, fileNameBuffer, extraFields, strictFileNames) {
+      var fileName = null;
+      for (var i = 0; i < extraFields.length; i++) {
+        var extraField = extraFields[i];
+        if (extraField.id === 28789) {
+          if (extraField.data.length < 6) {
+            continue;
+          }
+          if (extraField.data.readUInt8(0) !== 1) {
+            continue;
+          }
+          var oldNameCrc32 = extraField.data.readUInt32LE(1);
+          if (crc32(fileNameBuffer) !== oldNameCrc32) {
+            continue;
+          }
+          fileName = decodeBuffer(extraField.data.subarray(5), true);
+          break;
+        }
+      }
+      if (fileName == null) {
+        var isUtf8 = (generalPurposeBitFlag & 2048) !== 0;
+        fileName = decodeBuffer(fileNameBuffer, isUtf8);
+      }
+      if (!strictFileNames) {
+        fileName = fileName.replace(/\\/g, "/");
+      }
+      return fileName;
+    }
+    function validateFileName(fileName) {
+      if (fileName.indexOf("\\") !== -1) {
+        return "invalid characters in fileName: " + fileName;
+      }
+      if (/^[a-zA-Z]:/.test(fileName) || /^\//.test(fileName)) {
+        return "absolute path: " + fileName;
+      }
+      if (fileName.split("/").indexOf("..") !== -1) {
+        return "invalid relative path: " + fileName;
+      }
+      return null;
+    }
+    function parseExtraFields(extraFieldBuffer) {
+      var extraFields = [];
+      var i = 0;
+      while (i < extraFieldBuffer.length - 3) {
+        var headerId = extraFieldBuffer.readUInt16LE(i + 0);
+        var dataSize = extraFieldBuffer.readUInt16LE(i + 2);
+        var dataStart = i + 4;
+        var dataEnd = dataStart + dataSize;
+        if (dataEnd > extraFieldBuffer.length) throw new Error("extra field length exceeds extra field buffer size");
+        var dataBuffer = extraFieldBuffer.subarray(dataStart, dataEnd);
+        extraFields.push({
+          id: headerId,
+          data: dataBuffer
+        });
+        i = dataEnd;
+      }
+      return extraFields;
+    }
+    function readAndAssertNoEof(reader, buffer, offset, length, position, callback) {
+      if (length === 0) {
+        return setImmediate(function() {
+          callback(null, newBuffer(0));
+        });
+      }
+      reader.read(buffer, offset, length, position, function(err2, bytesRead) {
+        if (err2) return callback(err2);
+        if (bytesRead < length) {
+          return callback(new Error("unexpected EOF"));
+        }
+        callback();
+      });
+    }
+    util.inherits(AssertByteCountStream, Transform);
+    function AssertByteCountStream(byteCount) {
+      Transform.call(this);
+      this.actualByteCount = 0;
+      this.expectedByteCount = byteCount;
+    }
+    AssertByteCountStream.prototype._transform = function(chunk, encoding, cb) {
+      this.actualByteCount += chunk.length;
+      if (this.actualByteCount > this.expectedByteCount) {
+        var msg = "too many bytes in the stream. expected " + this.expectedByteCount + ". got at least " + this.actualByteCount;
+        return cb(new Error(msg));
+      }
+      cb(null, chunk);
+    };
+    AssertByteCountStream.prototype._flush = function(cb) {
+      if (this.actualByteCount < this.expectedByteCount) {
+        var msg = "not enough bytes in the stream. expected " + this.expectedByteCount + ". got only " + this.actualByteCount;
+        return cb(new Error(msg));
+      }
+      cb();
+    };
+    util.inherits(RandomAccessReader, EventEmitter);
+    function RandomAccessReader() {
+      EventEmitter.call(this);
+      this.refCount = 0;
+    }
+    RandomAccessReader.prototype.ref = function() {
+      this.refCount += 1;
+    };
+    RandomAccessReader.prototype.unref = function() {
+      var self = this;
+      self.refCount -= 1;
+      if (self.refCount > 0) return;
+      if (self.refCount < 0) throw new Error("invalid unref");
+      self.close(onCloseDone);
+      function onCloseDone(err2) {
+        if (err2) return self.emit("error", err2);
+        self.emit("close");
+      }
+    };
+    RandomAccessReader.prototype.createReadStream = function(options2) {
+      if (options2 == null) options2 = {};
+      var start = options2.start;
+      var end = options2.end;
+      if (start === end) {
+        var emptyStream = new PassThrough();
+        setImmediate(function() {
+          emptyStream.end();
+        });
+        return emptyStream;
+      }
+      var stream = this._readStreamForRange(start, end);
+      var destroyed = false;
+      var refUnrefFilter = new RefUnrefFilter(this);
+      stream.on("error", function(err2) {
+        setImmediate(function() {
+          if (!destroyed) refUnrefFilter.emit("error", err2);
+        });
+      });
+      installDestroyFn(refUnrefFilter, function() {
+        stream.unpipe(refUnrefFilter);
+        refUnrefFilter.unref();
+        stream.destroy();
+      });
+      var byteCounter = new AssertByteCountStream(end - start);
+      refUnrefFilter.on("error", function(err2) {
+        setImmediate(function() {
+          if (!destroyed) byteCounter.emit("error", err2);
+        });
+      });
+      installDestroyFn(byteCounter, function() {
+        destroyed = true;
+        refUnrefFilter.unpipe(byteCounter);
+        refUnrefFilter.destroy();
+      });
+      return stream.pipe(refUnrefFilter).pipe(byteCounter);
+    };
+    RandomAccessReader.prototype._readStreamForRange = function(start, end) {
+      throw new Error("not implemented");
+    };
+    RandomAccessReader.prototype.read = function(buffer, offset, length, position, callback) {
+      var readStream = this.createReadStream({ start: position, end: position + length });
+      var writeStream = new Writable();
+      var written = 0;
+      writeStream._write = function(chunk, encoding, cb) {
+        chunk.copy(buffer, offset + written, 0, chunk.length);
+        written += chunk.length;
+        cb();
+      };
+      writeStream.on("finish", callback);
+      readStream.on("error", function(error62) {
+        callback(error62);
+      });
+      readStream.pipe(writeStream);
+    };
+    RandomAccessReader.prototype.close = function(callback) {
+      setImmediate(callback);
+    };
+    util.inherits(RefUnrefFilter, PassThrough);
+    function RefUnrefFilter(context) {
+      PassThrough.call(this);
+      this.context = context;
+      this.context.ref();
+      this.unreffedYet = false;
+    }
+    RefUnrefFilter.prototype._flush = function(cb) {
+      this.unref();
+      cb();
+    };
+    RefUnrefFilter.prototype.unref = function(cb) {
+      if (this.unreffedYet) return;
+      this.unreffedYet = true;
+      this.context.unref();
+    };
+    var cp437 = "\0\u263A\u263B\u2665\u2666\u2663\u2660\u2022\u25D8\u25CB\u25D9\u2642\u2640\u266A\u266B\u263C\u25BA\u25C4\u2195\u203C\xB6\xA7\u25AC\u21A8\u2191\u2193\u2192\u2190\u221F\u2194\u25B2\u25BC !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~\u2302\xC7\xFC\xE9\xE2\xE4\xE0\xE5\xE7\xEA\xEB\xE8\xEF\xEE\xEC\xC4\xC5\xC9\xE6\xC6\xF4\xF6\xF2\xFB\xF9\xFF\xD6\xDC\xA2\xA3\xA5\u20A7\u0192\xE1\xED\xF3\xFA\xF1\xD1\xAA\xBA\xBF\u2310\xAC\xBD\xBC\xA1\xAB\xBB\u2591\u2592\u2593\u2502\u2524\u2561\u2562\u2556\u2555\u2563\u2551\u2557\u255D\u255C\u255B\u2510\u2514\u2534\u252C\u251C\u2500\u253C\u255E\u255F\u255A\u2554\u2569\u2566\u2560\u2550\u256C\u2567\u2568\u2564\u2565\u2559\u2558\u2552\u2553\u256B\u256A\u2518\u250C\u2588\u2584\u258C\u2590\u2580\u03B1\xDF\u0393\u03C0\u03A3\u03C3\xB5\u03C4\u03A6\u0398\u03A9\u03B4\u221E\u03C6\u03B5\u2229\u2261\xB1\u2265\u2264\u2320\u2321\xF7\u2248\xB0\u2219\xB7\u221A\u207F\xB2\u25A0\xA0";
+    function decodeBuffer(buffer, isUtf8) {
+      if (isUtf8) {
+        return buffer.toString("utf8");
+      } else {
+        var result = "";
+        for (var i = 0; i < buffer.length; i++) {
+          result += cp437[buffer[i]];
+        }
+        return result;
+      }
+    }
+    function readUInt64LE(buffer, offset) {
+      var lower32 = buffer.readUInt32LE(offset);
+      var upper32 = buffer.readUInt32LE(offset + 4);
+      return upper32 * 4294967296 + lower32;
+    }
+    var newBuffer;
+    if (typeof Buffer.allocUnsafe === "function") {
+      newBuffer = function(len) {
+        return Buffer.allocUnsafe(len);
+      };
+    } else {
+      newBuffer = function(len) {
+        return new Buffer(len);
+      };
+    }
+    function installDestroyFn(stream, fn) {
+      if (typeof stream.destroy === "function") {
+        stream._destroy = function(err2, cb) {
+          fn();
+          if (cb != null) cb(err2);
+        };
+      } else {
+        stream.destroy = fn;
+      }
+    }
+    function defaultCallback(err2) {
+      if (err2) throw err2;
+    }
   }
 });
 
@@ -10837,45 +12180,45 @@ var init_uuid = __esm({
         uuid42 = crypto2.randomUUID.bind(crypto2);
         return crypto2.randomUUID();
       }
-      const u8 = new Uint8Array(1);
-      const randomByte = crypto2 ? () => crypto2.getRandomValues(u8)[0] : () => Math.random() * 255 & 255;
+      const u82 = new Uint8Array(1);
+      const randomByte = crypto2 ? () => crypto2.getRandomValues(u82)[0] : () => Math.random() * 255 & 255;
       return "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) => (+c ^ randomByte() & 15 >> +c / 4).toString(16));
     };
   }
 });
 
 // node_modules/openai/internal/errors.mjs
-function isAbortError(err) {
-  return typeof err === "object" && err !== null && // Spec-compliant fetch implementations
-  ("name" in err && err.name === "AbortError" || // Expo fetch
-  "message" in err && String(err.message).includes("FetchRequestCanceledException"));
+function isAbortError(err2) {
+  return typeof err2 === "object" && err2 !== null && // Spec-compliant fetch implementations
+  ("name" in err2 && err2.name === "AbortError" || // Expo fetch
+  "message" in err2 && String(err2.message).includes("FetchRequestCanceledException"));
 }
 var castToError;
 var init_errors = __esm({
   "node_modules/openai/internal/errors.mjs"() {
-    castToError = (err) => {
-      if (err instanceof Error)
-        return err;
-      if (typeof err === "object" && err !== null) {
+    castToError = (err2) => {
+      if (err2 instanceof Error)
+        return err2;
+      if (typeof err2 === "object" && err2 !== null) {
         try {
-          if (Object.prototype.toString.call(err) === "[object Error]") {
-            const error62 = new Error(err.message, err.cause ? { cause: err.cause } : {});
-            if (err.stack)
-              error62.stack = err.stack;
-            if (err.cause && !error62.cause)
-              error62.cause = err.cause;
-            if (err.name)
-              error62.name = err.name;
+          if (Object.prototype.toString.call(err2) === "[object Error]") {
+            const error62 = new Error(err2.message, err2.cause ? { cause: err2.cause } : {});
+            if (err2.stack)
+              error62.stack = err2.stack;
+            if (err2.cause && !error62.cause)
+              error62.cause = err2.cause;
+            if (err2.name)
+              error62.name = err2.name;
             return error62;
           }
         } catch {
         }
         try {
-          return new Error(JSON.stringify(err));
+          return new Error(JSON.stringify(err2));
         } catch {
         }
       }
-      return new Error(err);
+      return new Error(err2);
     };
   }
 });
@@ -11062,7 +12405,7 @@ var init_values = __esm({
     safeJSON = (text) => {
       try {
         return JSON.parse(text);
-      } catch (err) {
+      } catch (err2) {
         return void 0;
       }
     };
@@ -11592,32 +12935,32 @@ function normalize_stringify_options(opts = defaults) {
 }
 function stringify(object2, opts = {}) {
   let obj = object2;
-  const options = normalize_stringify_options(opts);
+  const options2 = normalize_stringify_options(opts);
   let obj_keys;
   let filter;
-  if (typeof options.filter === "function") {
-    filter = options.filter;
+  if (typeof options2.filter === "function") {
+    filter = options2.filter;
     obj = filter("", obj);
-  } else if (isArray(options.filter)) {
-    filter = options.filter;
+  } else if (isArray(options2.filter)) {
+    filter = options2.filter;
     obj_keys = filter;
   }
   const keys = [];
   if (typeof obj !== "object" || obj === null) {
     return "";
   }
-  const generateArrayPrefix = array_prefix_generators[options.arrayFormat];
-  const commaRoundTrip = generateArrayPrefix === "comma" && options.commaRoundTrip;
+  const generateArrayPrefix = array_prefix_generators[options2.arrayFormat];
+  const commaRoundTrip = generateArrayPrefix === "comma" && options2.commaRoundTrip;
   if (!obj_keys) {
     obj_keys = Object.keys(obj);
   }
-  if (options.sort) {
-    obj_keys.sort(options.sort);
+  if (options2.sort) {
+    obj_keys.sort(options2.sort);
   }
   const sideChannel = /* @__PURE__ */ new WeakMap();
   for (let i = 0; i < obj_keys.length; ++i) {
     const key = obj_keys[i];
-    if (options.skipNulls && obj[key] === null) {
+    if (options2.skipNulls && obj[key] === null) {
       continue;
     }
     push_to_array(keys, inner_stringify(
@@ -11626,26 +12969,26 @@ function stringify(object2, opts = {}) {
       // @ts-expect-error
       generateArrayPrefix,
       commaRoundTrip,
-      options.allowEmptyArrays,
-      options.strictNullHandling,
-      options.skipNulls,
-      options.encodeDotInKeys,
-      options.encode ? options.encoder : null,
-      options.filter,
-      options.sort,
-      options.allowDots,
-      options.serializeDate,
-      options.format,
-      options.formatter,
-      options.encodeValuesOnly,
-      options.charset,
+      options2.allowEmptyArrays,
+      options2.strictNullHandling,
+      options2.skipNulls,
+      options2.encodeDotInKeys,
+      options2.encode ? options2.encoder : null,
+      options2.filter,
+      options2.sort,
+      options2.allowDots,
+      options2.serializeDate,
+      options2.format,
+      options2.formatter,
+      options2.encodeValuesOnly,
+      options2.charset,
       sideChannel
     ));
   }
-  const joined = keys.join(options.delimiter);
-  let prefix = options.addQueryPrefix === true ? "?" : "";
-  if (options.charsetSentinel) {
-    if (options.charset === "iso-8859-1") {
+  const joined = keys.join(options2.delimiter);
+  let prefix = options2.addQueryPrefix === true ? "?" : "";
+  if (options2.charsetSentinel) {
+    if (options2.charset === "iso-8859-1") {
       prefix += "utf8=%26%2310003%3B&";
     } else {
       prefix += "utf8=%E2%9C%93&";
@@ -12150,8 +13493,8 @@ var init_streaming = __esm({
                 return ctrl.close();
               const bytes = encodeUTF8(JSON.stringify(value) + "\n");
               ctrl.enqueue(bytes);
-            } catch (err) {
-              ctrl.error(err);
+            } catch (err2) {
+              ctrl.error(err2);
             }
           },
           async cancel() {
@@ -12274,8 +13617,8 @@ var init_api_promise = __esm({
         _APIPromise_client.set(this, void 0);
         __classPrivateFieldSet(this, _APIPromise_client, client, "f");
       }
-      _thenUnwrap(transform2) {
-        return new _APIPromise(__classPrivateFieldGet(this, _APIPromise_client, "f"), this.responsePromise, async (client, props) => addRequestID(transform2(await this.parseResponse(client, props), props), props.response));
+      _thenUnwrap(transform3) {
+        return new _APIPromise(__classPrivateFieldGet(this, _APIPromise_client, "f"), this.responsePromise, async (client, props) => addRequestID(transform3(await this.parseResponse(client, props), props), props.response));
       }
       /**
        * Gets the raw `Response` instance instead of parsing the response
@@ -12337,10 +13680,10 @@ var init_pagination = __esm({
     init_api_promise();
     init_values();
     AbstractPage = class {
-      constructor(client, response, body, options) {
+      constructor(client, response, body, options2) {
         _AbstractPage_client.set(this, void 0);
         __classPrivateFieldSet(this, _AbstractPage_client, client, "f");
-        this.options = options;
+        this.options = options2;
         this.response = response;
         this.body = body;
       }
@@ -12392,8 +13735,8 @@ var init_pagination = __esm({
       }
     };
     Page = class extends AbstractPage {
-      constructor(client, response, body, options) {
-        super(client, response, body, options);
+      constructor(client, response, body, options2) {
+        super(client, response, body, options2);
         this.data = body.data || [];
         this.object = body.object;
       }
@@ -12405,8 +13748,8 @@ var init_pagination = __esm({
       }
     };
     CursorPage = class extends AbstractPage {
-      constructor(client, response, body, options) {
-        super(client, response, body, options);
+      constructor(client, response, body, options2) {
+        super(client, response, body, options2);
         this.data = body.data || [];
         this.has_more = body.has_more || false;
       }
@@ -12435,8 +13778,8 @@ var init_pagination = __esm({
       }
     };
     ConversationCursorPage = class extends AbstractPage {
-      constructor(client, response, body, options) {
-        super(client, response, body, options);
+      constructor(client, response, body, options2) {
+        super(client, response, body, options2);
         this.data = body.data || [];
         this.has_more = body.has_more || false;
         this.last_id = body.last_id || "";
@@ -12465,8 +13808,8 @@ var init_pagination = __esm({
       }
     };
     NextCursorPage = class extends AbstractPage {
-      constructor(client, response, body, options) {
-        super(client, response, body, options);
+      constructor(client, response, body, options2) {
+        super(client, response, body, options2);
         this.data = body.data || [];
         this.has_more = body.has_more || false;
         this.next = body.next || null;
@@ -12670,7 +14013,7 @@ var init_headers = __esm({
 });
 
 // node_modules/openai/internal/uploads.mjs
-function toStreamingFile(data, name, options) {
+function toStreamingFile(data, name, options2) {
   if (!name) {
     throw new TypeError("toStreamingFile requires a non-empty file name");
   }
@@ -12678,12 +14021,12 @@ function toStreamingFile(data, name, options) {
     [brand_privateStreamingFile]: true,
     data,
     name,
-    ...options?.type ? { type: options.type } : {}
+    ...options2?.type ? { type: options2.type } : {}
   };
 }
-function makeFile(fileBits, fileName, options) {
+function makeFile(fileBits, fileName, options2) {
   checkFileSupport();
-  return new File(fileBits, fileName ?? "unknown_file", options);
+  return new File(fileBits, fileName ?? "unknown_file", options2);
 }
 function getName(value) {
   return (typeof value === "object" && value !== null && ("name" in value && value.name && String(value.name) || "url" in value && value.url && String(value.url) || "filename" in value && value.filename && String(value.filename) || "path" in value && value.path && String(value.path)) || "").split(/[\\/]/).pop() || void 0;
@@ -12911,7 +14254,7 @@ var init_uploads = __esm({
 });
 
 // node_modules/openai/internal/to-file.mjs
-async function toFile(value, name, options) {
+async function toFile(value, name, options2) {
   checkFileSupport();
   value = await value;
   if (isFileLike(value)) {
@@ -12923,17 +14266,17 @@ async function toFile(value, name, options) {
   if (isResponseLike(value)) {
     const blob = await value.blob();
     name || (name = new URL(value.url).pathname.split(/[\\/]/).pop());
-    return makeFile(await getBytes(blob), name, options);
+    return makeFile(await getBytes(blob), name, options2);
   }
   const parts = await getBytes(value);
   name || (name = getName(value));
-  if (!options?.type) {
+  if (!options2?.type) {
     const type = parts.find((part) => typeof part === "object" && "type" in part && part.type);
     if (typeof type === "string") {
-      options = { ...options, type };
+      options2 = { ...options2, type };
     }
   }
-  return makeFile(parts, name, options);
+  return makeFile(parts, name, options2);
 }
 async function getBytes(value) {
   let parts = [];
@@ -13072,8 +14415,8 @@ var init_messages = __esm({
        * }
        * ```
        */
-      list(completionID, query = {}, options) {
-        return this._client.getAPIList(path`/chat/completions/${completionID}/messages`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+      list(completionID, query = {}, options2) {
+        return this._client.getAPIList(path`/chat/completions/${completionID}/messages`, CursorPage, { query, ...options2, __security: { bearerAuth: true } });
       }
     };
   }
@@ -13679,25 +15022,25 @@ var init_AbstractChatCompletionRunner = __esm({
           this._emit("totalUsage", __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_calculateTotalUsage).call(this));
         }
       }
-      async _createChatCompletion(client, params, options) {
-        this._listenForAbort(options?.signal);
+      async _createChatCompletion(client, params, options2) {
+        this._listenForAbort(options2?.signal);
         __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_validateParams).call(this, params);
-        const chatCompletion = await client.chat.completions.create({ ...params, stream: false }, { ...options, signal: this.controller.signal });
+        const chatCompletion = await client.chat.completions.create({ ...params, stream: false }, { ...options2, signal: this.controller.signal });
         this._connected();
         return this._addChatCompletion(parseChatCompletion(chatCompletion, params));
       }
-      async _runChatCompletion(client, params, options) {
+      async _runChatCompletion(client, params, options2) {
         for (const message of params.messages) {
           this._addMessage(message, false);
         }
-        return await this._createChatCompletion(client, params, options);
+        return await this._createChatCompletion(client, params, options2);
       }
-      async _runTools(client, params, runner, options) {
+      async _runTools(client, params, runner, options2) {
         const role = "tool";
         const { tool_choice = "auto", stream, toolContext: inputToolContext, ...restParams } = params;
         const toolContext = inputToolContext;
         const singleFunctionToCall = typeof tool_choice !== "string" && tool_choice.type === "function" && tool_choice?.function?.name;
-        const { maxChatCompletions = DEFAULT_MAX_CHAT_COMPLETIONS, afterCompletion } = options || {};
+        const { maxChatCompletions = DEFAULT_MAX_CHAT_COMPLETIONS, afterCompletion } = options2 || {};
         const inputTools = params.tools.map((tool) => {
           if (isAutoParsableTool(tool)) {
             if (!tool.$callback) {
@@ -13771,7 +15114,7 @@ var init_AbstractChatCompletionRunner = __esm({
             tool_choice,
             tools,
             messages: this.messages.map(toRequestMessage)
-          }, options);
+          }, options2);
           const message = chatCompletion.choices[0]?.message;
           if (!message) {
             throw new OpenAIError(`missing message in ChatCompletion response`);
@@ -13875,11 +15218,11 @@ var init_ChatCompletionRunner = __esm({
     init_AbstractChatCompletionRunner();
     init_chatCompletionUtils();
     ChatCompletionRunner = class _ChatCompletionRunner extends AbstractChatCompletionRunner {
-      static runTools(client, params, options) {
+      static runTools(client, params, options2) {
         const runner = new _ChatCompletionRunner();
         const opts = {
-          ...options,
-          headers: { ...options?.headers, "X-Stainless-Helper-Method": "runTools" }
+          ...options2,
+          headers: { ...options2?.headers, "X-Stainless-Helper-Method": "runTools" }
         };
         runner._run(() => runner._runTools(client, params, runner, opts));
         return runner;
@@ -14281,16 +15624,16 @@ var init_ChatCompletionStream = __esm({
         runner._run(() => runner._fromReadableStream(stream));
         return runner;
       }
-      static createChatCompletion(client, params, options) {
+      static createChatCompletion(client, params, options2) {
         const runner = new _ChatCompletionStream(params);
-        runner._run(() => runner._runChatCompletion(client, { ...params, stream: true }, { ...options, headers: { ...options?.headers, "X-Stainless-Helper-Method": "stream" } }));
+        runner._run(() => runner._runChatCompletion(client, { ...params, stream: true }, { ...options2, headers: { ...options2?.headers, "X-Stainless-Helper-Method": "stream" } }));
         return runner;
       }
-      async _createChatCompletion(client, params, options) {
+      async _createChatCompletion(client, params, options2) {
         super._createChatCompletion;
-        this._listenForAbort(options?.signal);
+        this._listenForAbort(options2?.signal);
         __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_beginRequest).call(this);
-        const stream = await client.chat.completions.create({ ...params, stream: true }, { ...options, signal: this.controller.signal });
+        const stream = await client.chat.completions.create({ ...params, stream: true }, { ...options2, signal: this.controller.signal });
         this._connected();
         for await (const chunk of stream) {
           __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_addChunk).call(this, chunk);
@@ -14300,8 +15643,8 @@ var init_ChatCompletionStream = __esm({
         }
         return this._addChatCompletion(__classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_endRequest).call(this));
       }
-      async _fromReadableStream(readableStream, options) {
-        this._listenForAbort(options?.signal);
+      async _fromReadableStream(readableStream, options2) {
+        this._listenForAbort(options2?.signal);
         __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_beginRequest).call(this);
         this._connected();
         const stream = Stream.fromReadableStream(readableStream, this.controller);
@@ -14628,17 +15971,17 @@ var init_ChatCompletionStream = __esm({
           }
           readQueue.length = 0;
         });
-        this.on("abort", (err) => {
+        this.on("abort", (err2) => {
           done = true;
           for (const reader of readQueue) {
-            reader.reject(err);
+            reader.reject(err2);
           }
           readQueue.length = 0;
         });
-        this.on("error", (err) => {
+        this.on("error", (err2) => {
           done = true;
           for (const reader of readQueue) {
-            reader.reject(err);
+            reader.reject(err2);
           }
           readQueue.length = 0;
         });
@@ -14718,17 +16061,17 @@ var init_ChatCompletionStreamingRunner = __esm({
           }
           readQueue.length = 0;
         });
-        this.on("abort", (err) => {
+        this.on("abort", (err2) => {
           done = true;
           for (const reader of readQueue) {
-            reader.reject(err);
+            reader.reject(err2);
           }
           readQueue.length = 0;
         });
-        this.on("error", (err) => {
+        this.on("error", (err2) => {
           done = true;
           for (const reader of readQueue) {
-            reader.reject(err);
+            reader.reject(err2);
           }
           readQueue.length = 0;
         });
@@ -14754,14 +16097,14 @@ var init_ChatCompletionStreamingRunner = __esm({
         const stream = new Stream(iterator, this.controller);
         return stream.toReadableStream();
       }
-      static runTools(client, params, options) {
+      static runTools(client, params, options2) {
         const runner = new _ChatCompletionStreamingRunner(
           // @ts-expect-error TODO these types are incompatible
           params
         );
         const opts = {
-          ...options,
-          headers: { ...options?.headers, "X-Stainless-Helper-Method": "runTools" }
+          ...options2,
+          headers: { ...options2?.headers, "X-Stainless-Helper-Method": "runTools" }
         };
         runner._run(() => runner._runTools(client, params, runner, opts));
         return runner;
@@ -14792,10 +16135,10 @@ var init_completions = __esm({
         super(...arguments);
         this.messages = new Messages(this._client);
       }
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/chat/completions", {
           body,
-          ...options,
+          ...options2,
           stream: body.stream ?? false,
           __security: { bearerAuth: true }
         });
@@ -14810,9 +16153,9 @@ var init_completions = __esm({
        *   await client.chat.completions.retrieve('completion_id');
        * ```
        */
-      retrieve(completionID, options) {
+      retrieve(completionID, options2) {
         return this._client.get(path`/chat/completions/${completionID}`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -14829,10 +16172,10 @@ var init_completions = __esm({
        * );
        * ```
        */
-      update(completionID, body, options) {
+      update(completionID, body, options2) {
         return this._client.post(path`/chat/completions/${completionID}`, {
           body,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -14848,10 +16191,10 @@ var init_completions = __esm({
        * }
        * ```
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/chat/completions", CursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -14865,33 +16208,33 @@ var init_completions = __esm({
        *   await client.chat.completions.delete('completion_id');
        * ```
        */
-      delete(completionID, options) {
+      delete(completionID, options2) {
         return this._client.delete(path`/chat/completions/${completionID}`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
-      parse(body, options) {
+      parse(body, options2) {
         validateInputTools(body.tools);
         return this._client.chat.completions.create(body, {
-          ...options,
+          ...options2,
           headers: {
-            ...options?.headers,
+            ...options2?.headers,
             "X-Stainless-Helper-Method": "chat.completions.parse"
           }
         })._thenUnwrap((completion) => parseChatCompletion(completion, body));
       }
-      runTools(body, options) {
+      runTools(body, options2) {
         if (body.stream) {
-          return ChatCompletionStreamingRunner.runTools(this._client, body, options);
+          return ChatCompletionStreamingRunner.runTools(this._client, body, options2);
         }
-        return ChatCompletionRunner.runTools(this._client, body, options);
+        return ChatCompletionRunner.runTools(this._client, body, options2);
       }
       /**
        * Creates a chat completion stream
        */
-      stream(body, options) {
-        return ChatCompletionStream.createChatCompletion(this._client, body, options);
+      stream(body, options2) {
+        return ChatCompletionStream.createChatCompletion(this._client, body, options2);
       }
     };
     Completions.Messages = Messages;
@@ -14957,10 +16300,10 @@ var init_admin_api_keys = __esm({
        *   });
        * ```
        */
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/organization/admin_api_keys", {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -14975,9 +16318,9 @@ var init_admin_api_keys = __esm({
        *   );
        * ```
        */
-      retrieve(keyID, options) {
+      retrieve(keyID, options2) {
         return this._client.get(path`/organization/admin_api_keys/${keyID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -14992,10 +16335,10 @@ var init_admin_api_keys = __esm({
        * }
        * ```
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/organization/admin_api_keys", CursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15010,9 +16353,9 @@ var init_admin_api_keys = __esm({
        *   );
        * ```
        */
-      delete(keyID, options) {
+      delete(keyID, options2) {
         return this._client.delete(path`/organization/admin_api_keys/${keyID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15038,10 +16381,10 @@ var init_audit_logs = __esm({
        * }
        * ```
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/organization/audit_logs", ConversationCursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15071,10 +16414,10 @@ var init_certificates = __esm({
        *   });
        * ```
        */
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/organization/certificates", {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15091,10 +16434,10 @@ var init_certificates = __esm({
        *   );
        * ```
        */
-      retrieve(certificateID, query = {}, options) {
+      retrieve(certificateID, query = {}, options2) {
         return this._client.get(path`/organization/certificates/${certificateID}`, {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15109,10 +16452,10 @@ var init_certificates = __esm({
        *   );
        * ```
        */
-      update(certificateID, body, options) {
+      update(certificateID, body, options2) {
         return this._client.post(path`/organization/certificates/${certificateID}`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15127,8 +16470,8 @@ var init_certificates = __esm({
        * }
        * ```
        */
-      list(query = {}, options) {
-        return this._client.getAPIList("/organization/certificates", ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      list(query = {}, options2) {
+        return this._client.getAPIList("/organization/certificates", ConversationCursorPage, { query, ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Delete a certificate from the organization.
@@ -15143,9 +16486,9 @@ var init_certificates = __esm({
        *   );
        * ```
        */
-      delete(certificateID, options) {
+      delete(certificateID, options2) {
         return this._client.delete(path`/organization/certificates/${certificateID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15164,11 +16507,11 @@ var init_certificates = __esm({
        * }
        * ```
        */
-      activate(body, options) {
+      activate(body, options2) {
         return this._client.getAPIList("/organization/certificates/activate", Page, {
           body,
           method: "post",
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15187,8 +16530,8 @@ var init_certificates = __esm({
        * }
        * ```
        */
-      deactivate(body, options) {
-        return this._client.getAPIList("/organization/certificates/deactivate", Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
+      deactivate(body, options2) {
+        return this._client.getAPIList("/organization/certificates/deactivate", Page, { body, method: "post", ...options2, __security: { adminAPIKeyAuth: true } });
       }
     };
   }
@@ -15209,9 +16552,9 @@ var init_data_retention = __esm({
        *   await client.admin.organization.dataRetention.retrieve();
        * ```
        */
-      retrieve(options) {
+      retrieve(options2) {
         return this._client.get("/organization/data_retention", {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15226,10 +16569,10 @@ var init_data_retention = __esm({
        *   });
        * ```
        */
-      update(body, options) {
+      update(body, options2) {
         return this._client.post("/organization/data_retention", {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15258,10 +16601,10 @@ var init_invites = __esm({
        *   });
        * ```
        */
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/organization/invites", {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15276,9 +16619,9 @@ var init_invites = __esm({
        *   );
        * ```
        */
-      retrieve(inviteID, options) {
+      retrieve(inviteID, options2) {
         return this._client.get(path`/organization/invites/${inviteID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15293,10 +16636,10 @@ var init_invites = __esm({
        * }
        * ```
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/organization/invites", ConversationCursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15311,9 +16654,9 @@ var init_invites = __esm({
        *   );
        * ```
        */
-      delete(inviteID, options) {
+      delete(inviteID, options2) {
         return this._client.delete(path`/organization/invites/${inviteID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15340,10 +16683,10 @@ var init_roles = __esm({
        * });
        * ```
        */
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/organization/roles", {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15357,9 +16700,9 @@ var init_roles = __esm({
        * );
        * ```
        */
-      retrieve(roleID, options) {
+      retrieve(roleID, options2) {
         return this._client.get(path`/organization/roles/${roleID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15373,10 +16716,10 @@ var init_roles = __esm({
        * );
        * ```
        */
-      update(roleID, body, options) {
+      update(roleID, body, options2) {
         return this._client.post(path`/organization/roles/${roleID}`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15391,10 +16734,10 @@ var init_roles = __esm({
        * }
        * ```
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/organization/roles", NextCursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15408,9 +16751,9 @@ var init_roles = __esm({
        * );
        * ```
        */
-      delete(roleID, options) {
+      delete(roleID, options2) {
         return this._client.delete(path`/organization/roles/${roleID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15443,10 +16786,10 @@ var init_spend_alerts = __esm({
        *   });
        * ```
        */
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/organization/spend_alerts", {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15461,9 +16804,9 @@ var init_spend_alerts = __esm({
        *   );
        * ```
        */
-      retrieve(alertID, options) {
+      retrieve(alertID, options2) {
         return this._client.get(path`/organization/spend_alerts/${alertID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15487,10 +16830,10 @@ var init_spend_alerts = __esm({
        *   );
        * ```
        */
-      update(alertID, body, options) {
+      update(alertID, body, options2) {
         return this._client.post(path`/organization/spend_alerts/${alertID}`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15505,8 +16848,8 @@ var init_spend_alerts = __esm({
        * }
        * ```
        */
-      list(query = {}, options) {
-        return this._client.getAPIList("/organization/spend_alerts", ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      list(query = {}, options2) {
+        return this._client.getAPIList("/organization/spend_alerts", ConversationCursorPage, { query, ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Deletes an organization spend alert.
@@ -15519,9 +16862,9 @@ var init_spend_alerts = __esm({
        *   );
        * ```
        */
-      delete(alertID, options) {
+      delete(alertID, options2) {
         return this._client.delete(path`/organization/spend_alerts/${alertID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15544,9 +16887,9 @@ var init_spend_limit = __esm({
        *   await client.admin.organization.spendLimit.retrieve();
        * ```
        */
-      retrieve(options) {
+      retrieve(options2) {
         return this._client.get("/organization/spend_limit", {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15563,10 +16906,10 @@ var init_spend_limit = __esm({
        *   });
        * ```
        */
-      update(body, options) {
+      update(body, options2) {
         return this._client.post("/organization/spend_limit", {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15579,9 +16922,9 @@ var init_spend_limit = __esm({
        *   await client.admin.organization.spendLimit.delete();
        * ```
        */
-      delete(options) {
+      delete(options2) {
         return this._client.delete("/organization/spend_limit", {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15606,10 +16949,10 @@ var init_usage = __esm({
        *   });
        * ```
        */
-      audioSpeeches(query, options) {
+      audioSpeeches(query, options2) {
         return this._client.get("/organization/usage/audio_speeches", {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15624,10 +16967,10 @@ var init_usage = __esm({
        *   );
        * ```
        */
-      audioTranscriptions(query, options) {
+      audioTranscriptions(query, options2) {
         return this._client.get("/organization/usage/audio_transcriptions", {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15642,10 +16985,10 @@ var init_usage = __esm({
        *   );
        * ```
        */
-      codeInterpreterSessions(query, options) {
+      codeInterpreterSessions(query, options2) {
         return this._client.get("/organization/usage/code_interpreter_sessions", {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15660,10 +17003,10 @@ var init_usage = __esm({
        *   });
        * ```
        */
-      completions(query, options) {
+      completions(query, options2) {
         return this._client.get("/organization/usage/completions", {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15678,10 +17021,10 @@ var init_usage = __esm({
        *   });
        * ```
        */
-      costs(query, options) {
+      costs(query, options2) {
         return this._client.get("/organization/costs", {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15696,10 +17039,10 @@ var init_usage = __esm({
        *   });
        * ```
        */
-      embeddings(query, options) {
+      embeddings(query, options2) {
         return this._client.get("/organization/usage/embeddings", {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15714,10 +17057,10 @@ var init_usage = __esm({
        *   });
        * ```
        */
-      fileSearchCalls(query, options) {
+      fileSearchCalls(query, options2) {
         return this._client.get("/organization/usage/file_search_calls", {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15732,10 +17075,10 @@ var init_usage = __esm({
        *   });
        * ```
        */
-      images(query, options) {
+      images(query, options2) {
         return this._client.get("/organization/usage/images", {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15750,10 +17093,10 @@ var init_usage = __esm({
        *   });
        * ```
        */
-      moderations(query, options) {
+      moderations(query, options2) {
         return this._client.get("/organization/usage/moderations", {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15768,10 +17111,10 @@ var init_usage = __esm({
        *   });
        * ```
        */
-      vectorStores(query, options) {
+      vectorStores(query, options2) {
         return this._client.get("/organization/usage/vector_stores", {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15786,10 +17129,10 @@ var init_usage = __esm({
        *   });
        * ```
        */
-      webSearchCalls(query, options) {
+      webSearchCalls(query, options2) {
         return this._client.get("/organization/usage/web_search_calls", {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15817,10 +17160,10 @@ var init_roles2 = __esm({
        *   );
        * ```
        */
-      create(groupID, body, options) {
+      create(groupID, body, options2) {
         return this._client.post(path`/organization/groups/${groupID}/roles`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15836,10 +17179,10 @@ var init_roles2 = __esm({
        *   );
        * ```
        */
-      retrieve(roleID, params, options) {
+      retrieve(roleID, params, options2) {
         const { group_id } = params;
         return this._client.get(path`/organization/groups/${group_id}/roles/${roleID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15856,8 +17199,8 @@ var init_roles2 = __esm({
        * }
        * ```
        */
-      list(groupID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/groups/${groupID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      list(groupID, query = {}, options2) {
+        return this._client.getAPIList(path`/organization/groups/${groupID}/roles`, NextCursorPage, { query, ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Unassigns an organization role from a group within the organization.
@@ -15871,10 +17214,10 @@ var init_roles2 = __esm({
        *   );
        * ```
        */
-      delete(roleID, params, options) {
+      delete(roleID, params, options2) {
         const { group_id } = params;
         return this._client.delete(path`/organization/groups/${group_id}/roles/${roleID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15902,10 +17245,10 @@ var init_users = __esm({
        *   );
        * ```
        */
-      create(groupID, body, options) {
+      create(groupID, body, options2) {
         return this._client.post(path`/organization/groups/${groupID}/users`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15921,10 +17264,10 @@ var init_users = __esm({
        *   );
        * ```
        */
-      retrieve(userID, params, options) {
+      retrieve(userID, params, options2) {
         const { group_id } = params;
         return this._client.get(path`/organization/groups/${group_id}/users/${userID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15941,8 +17284,8 @@ var init_users = __esm({
        * }
        * ```
        */
-      list(groupID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/groups/${groupID}/users`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      list(groupID, query = {}, options2) {
+        return this._client.getAPIList(path`/organization/groups/${groupID}/users`, NextCursorPage, { query, ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Removes a user from a group.
@@ -15956,10 +17299,10 @@ var init_users = __esm({
        *   );
        * ```
        */
-      delete(userID, params, options) {
+      delete(userID, params, options2) {
         const { group_id } = params;
         return this._client.delete(path`/organization/groups/${group_id}/users/${userID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -15994,10 +17337,10 @@ var init_groups = __esm({
        * );
        * ```
        */
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/organization/groups", {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16012,9 +17355,9 @@ var init_groups = __esm({
        *   );
        * ```
        */
-      retrieve(groupID, options) {
+      retrieve(groupID, options2) {
         return this._client.get(path`/organization/groups/${groupID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16029,10 +17372,10 @@ var init_groups = __esm({
        * );
        * ```
        */
-      update(groupID, body, options) {
+      update(groupID, body, options2) {
         return this._client.post(path`/organization/groups/${groupID}`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16047,10 +17390,10 @@ var init_groups = __esm({
        * }
        * ```
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/organization/groups", NextCursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16064,9 +17407,9 @@ var init_groups = __esm({
        * );
        * ```
        */
-      delete(groupID, options) {
+      delete(groupID, options2) {
         return this._client.delete(path`/organization/groups/${groupID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16096,10 +17439,10 @@ var init_api_keys = __esm({
        *   );
        * ```
        */
-      retrieve(apiKeyID, params, options) {
+      retrieve(apiKeyID, params, options2) {
         const { project_id } = params;
         return this._client.get(path`/organization/projects/${project_id}/api_keys/${apiKeyID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16116,8 +17459,8 @@ var init_api_keys = __esm({
        * }
        * ```
        */
-      list(projectID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/api_keys`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      list(projectID, query = {}, options2) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/api_keys`, ConversationCursorPage, { query, ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Deletes an API key from the project.
@@ -16134,10 +17477,10 @@ var init_api_keys = __esm({
        *   );
        * ```
        */
-      delete(apiKeyID, params, options) {
+      delete(apiKeyID, params, options2) {
         const { project_id } = params;
         return this._client.delete(path`/organization/projects/${project_id}/api_keys/${apiKeyID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16166,8 +17509,8 @@ var init_certificates2 = __esm({
        * }
        * ```
        */
-      list(projectID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/certificates`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      list(projectID, query = {}, options2) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/certificates`, ConversationCursorPage, { query, ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Activate certificates at the project level.
@@ -16185,8 +17528,8 @@ var init_certificates2 = __esm({
        * }
        * ```
        */
-      activate(projectID, body, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/certificates/activate`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
+      activate(projectID, body, options2) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/certificates/activate`, Page, { body, method: "post", ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Deactivate certificates at the project level. You can atomically and
@@ -16203,8 +17546,8 @@ var init_certificates2 = __esm({
        * }
        * ```
        */
-      deactivate(projectID, body, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/certificates/deactivate`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
+      deactivate(projectID, body, options2) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/certificates/deactivate`, Page, { body, method: "post", ...options2, __security: { adminAPIKeyAuth: true } });
       }
     };
   }
@@ -16228,9 +17571,9 @@ var init_data_retention2 = __esm({
        *   );
        * ```
        */
-      retrieve(projectID, options) {
+      retrieve(projectID, options2) {
         return this._client.get(path`/organization/projects/${projectID}/data_retention`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16246,10 +17589,10 @@ var init_data_retention2 = __esm({
        *   );
        * ```
        */
-      update(projectID, body, options) {
+      update(projectID, body, options2) {
         return this._client.post(path`/organization/projects/${projectID}/data_retention`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16275,9 +17618,9 @@ var init_hosted_tool_permissions = __esm({
        *   );
        * ```
        */
-      retrieve(projectID, options) {
+      retrieve(projectID, options2) {
         return this._client.get(path`/organization/projects/${projectID}/hosted_tool_permissions`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16292,10 +17635,10 @@ var init_hosted_tool_permissions = __esm({
        *   );
        * ```
        */
-      update(projectID, body, options) {
+      update(projectID, body, options2) {
         return this._client.post(path`/organization/projects/${projectID}/hosted_tool_permissions`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16321,9 +17664,9 @@ var init_model_permissions = __esm({
        *   );
        * ```
        */
-      retrieve(projectID, options) {
+      retrieve(projectID, options2) {
         return this._client.get(path`/organization/projects/${projectID}/model_permissions`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16339,10 +17682,10 @@ var init_model_permissions = __esm({
        *   );
        * ```
        */
-      update(projectID, body, options) {
+      update(projectID, body, options2) {
         return this._client.post(path`/organization/projects/${projectID}/model_permissions`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16357,9 +17700,9 @@ var init_model_permissions = __esm({
        *   );
        * ```
        */
-      delete(projectID, options) {
+      delete(projectID, options2) {
         return this._client.delete(path`/organization/projects/${projectID}/model_permissions`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16388,8 +17731,8 @@ var init_rate_limits = __esm({
        * }
        * ```
        */
-      listRateLimits(projectID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/rate_limits`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      listRateLimits(projectID, query = {}, options2) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/rate_limits`, ConversationCursorPage, { query, ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Updates a project rate limit.
@@ -16403,11 +17746,11 @@ var init_rate_limits = __esm({
        *   );
        * ```
        */
-      updateRateLimit(rateLimitID, params, options) {
+      updateRateLimit(rateLimitID, params, options2) {
         const { project_id, ...body } = params;
         return this._client.post(path`/organization/projects/${project_id}/rate_limits/${rateLimitID}`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16435,10 +17778,10 @@ var init_roles3 = __esm({
        *   );
        * ```
        */
-      create(projectID, body, options) {
+      create(projectID, body, options2) {
         return this._client.post(path`/projects/${projectID}/roles`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16454,10 +17797,10 @@ var init_roles3 = __esm({
        *   );
        * ```
        */
-      retrieve(roleID, params, options) {
+      retrieve(roleID, params, options2) {
         const { project_id } = params;
         return this._client.get(path`/projects/${project_id}/roles/${roleID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16473,11 +17816,11 @@ var init_roles3 = __esm({
        *   );
        * ```
        */
-      update(roleID, params, options) {
+      update(roleID, params, options2) {
         const { project_id, ...body } = params;
         return this._client.post(path`/projects/${project_id}/roles/${roleID}`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16494,10 +17837,10 @@ var init_roles3 = __esm({
        * }
        * ```
        */
-      list(projectID, query = {}, options) {
+      list(projectID, query = {}, options2) {
         return this._client.getAPIList(path`/projects/${projectID}/roles`, NextCursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16513,10 +17856,10 @@ var init_roles3 = __esm({
        *   );
        * ```
        */
-      delete(roleID, params, options) {
+      delete(roleID, params, options2) {
         const { project_id } = params;
         return this._client.delete(path`/projects/${project_id}/roles/${roleID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16552,10 +17895,10 @@ var init_spend_alerts2 = __esm({
        *   );
        * ```
        */
-      create(projectID, body, options) {
+      create(projectID, body, options2) {
         return this._client.post(path`/organization/projects/${projectID}/spend_alerts`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16571,10 +17914,10 @@ var init_spend_alerts2 = __esm({
        *   );
        * ```
        */
-      retrieve(alertID, params, options) {
+      retrieve(alertID, params, options2) {
         const { project_id } = params;
         return this._client.get(path`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16599,11 +17942,11 @@ var init_spend_alerts2 = __esm({
        *   );
        * ```
        */
-      update(alertID, params, options) {
+      update(alertID, params, options2) {
         const { project_id, ...body } = params;
         return this._client.post(path`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16620,8 +17963,8 @@ var init_spend_alerts2 = __esm({
        * }
        * ```
        */
-      list(projectID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/spend_alerts`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      list(projectID, query = {}, options2) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/spend_alerts`, ConversationCursorPage, { query, ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Deletes a project spend alert.
@@ -16635,10 +17978,10 @@ var init_spend_alerts2 = __esm({
        *   );
        * ```
        */
-      delete(alertID, params, options) {
+      delete(alertID, params, options2) {
         const { project_id } = params;
         return this._client.delete(path`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16664,9 +18007,9 @@ var init_spend_limit2 = __esm({
        *   );
        * ```
        */
-      retrieve(projectID, options) {
+      retrieve(projectID, options2) {
         return this._client.get(path`/organization/projects/${projectID}/spend_limit`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16686,10 +18029,10 @@ var init_spend_limit2 = __esm({
        *   );
        * ```
        */
-      update(projectID, body, options) {
+      update(projectID, body, options2) {
         return this._client.post(path`/organization/projects/${projectID}/spend_limit`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16704,9 +18047,9 @@ var init_spend_limit2 = __esm({
        *   );
        * ```
        */
-      delete(projectID, options) {
+      delete(projectID, options2) {
         return this._client.delete(path`/organization/projects/${projectID}/spend_limit`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16734,11 +18077,11 @@ var init_roles4 = __esm({
        *   );
        * ```
        */
-      create(groupID, params, options) {
+      create(groupID, params, options2) {
         const { project_id, ...body } = params;
         return this._client.post(path`/projects/${project_id}/groups/${groupID}/roles`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16754,10 +18097,10 @@ var init_roles4 = __esm({
        *   );
        * ```
        */
-      retrieve(roleID, params, options) {
+      retrieve(roleID, params, options2) {
         const { project_id, group_id } = params;
         return this._client.get(path`/projects/${project_id}/groups/${group_id}/roles/${roleID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16775,9 +18118,9 @@ var init_roles4 = __esm({
        * }
        * ```
        */
-      list(groupID, params, options) {
+      list(groupID, params, options2) {
         const { project_id, ...query } = params;
-        return this._client.getAPIList(path`/projects/${project_id}/groups/${groupID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path`/projects/${project_id}/groups/${groupID}/roles`, NextCursorPage, { query, ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Unassigns a project role from a group within a project.
@@ -16791,10 +18134,10 @@ var init_roles4 = __esm({
        *   );
        * ```
        */
-      delete(roleID, params, options) {
+      delete(roleID, params, options2) {
         const { project_id, group_id } = params;
         return this._client.delete(path`/projects/${project_id}/groups/${group_id}/roles/${roleID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16828,10 +18171,10 @@ var init_groups2 = __esm({
        *   );
        * ```
        */
-      create(projectID, body, options) {
+      create(projectID, body, options2) {
         return this._client.post(path`/organization/projects/${projectID}/groups`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16847,11 +18190,11 @@ var init_groups2 = __esm({
        *   );
        * ```
        */
-      retrieve(groupID, params, options) {
+      retrieve(groupID, params, options2) {
         const { project_id, ...query } = params;
         return this._client.get(path`/organization/projects/${project_id}/groups/${groupID}`, {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16868,8 +18211,8 @@ var init_groups2 = __esm({
        * }
        * ```
        */
-      list(projectID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/groups`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      list(projectID, query = {}, options2) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/groups`, NextCursorPage, { query, ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Revokes a group's access to a project.
@@ -16883,10 +18226,10 @@ var init_groups2 = __esm({
        *   );
        * ```
        */
-      delete(groupID, params, options) {
+      delete(groupID, params, options2) {
         const { project_id } = params;
         return this._client.delete(path`/organization/projects/${project_id}/groups/${groupID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16914,9 +18257,9 @@ var init_api_keys2 = __esm({
        *   );
        * ```
        */
-      create(serviceAccountID, params, options) {
+      create(serviceAccountID, params, options2) {
         const { project_id, ...body } = params;
-        return this._client.post(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}/api_keys`, { body, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.post(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}/api_keys`, { body, ...options2, __security: { adminAPIKeyAuth: true } });
       }
     };
   }
@@ -16949,10 +18292,10 @@ var init_service_accounts = __esm({
        *   );
        * ```
        */
-      create(projectID, body, options) {
+      create(projectID, body, options2) {
         return this._client.post(path`/organization/projects/${projectID}/service_accounts`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16968,10 +18311,10 @@ var init_service_accounts = __esm({
        *   );
        * ```
        */
-      retrieve(serviceAccountID, params, options) {
+      retrieve(serviceAccountID, params, options2) {
         const { project_id } = params;
         return this._client.get(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -16987,9 +18330,9 @@ var init_service_accounts = __esm({
        *   );
        * ```
        */
-      update(serviceAccountID, params, options) {
+      update(serviceAccountID, params, options2) {
         const { project_id, ...body } = params;
-        return this._client.post(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, { body, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.post(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, { body, ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Returns a list of service accounts in the project.
@@ -17004,8 +18347,8 @@ var init_service_accounts = __esm({
        * }
        * ```
        */
-      list(projectID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/service_accounts`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      list(projectID, query = {}, options2) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/service_accounts`, ConversationCursorPage, { query, ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Deletes a service account from the project.
@@ -17022,9 +18365,9 @@ var init_service_accounts = __esm({
        *   );
        * ```
        */
-      delete(serviceAccountID, params, options) {
+      delete(serviceAccountID, params, options2) {
         const { project_id } = params;
-        return this._client.delete(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, { ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.delete(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, { ...options2, __security: { adminAPIKeyAuth: true } });
       }
     };
     ServiceAccounts.APIKeys = APIKeys2;
@@ -17051,11 +18394,11 @@ var init_roles5 = __esm({
        *   );
        * ```
        */
-      create(userID, params, options) {
+      create(userID, params, options2) {
         const { project_id, ...body } = params;
         return this._client.post(path`/projects/${project_id}/users/${userID}/roles`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17071,10 +18414,10 @@ var init_roles5 = __esm({
        *   );
        * ```
        */
-      retrieve(roleID, params, options) {
+      retrieve(roleID, params, options2) {
         const { project_id, user_id } = params;
         return this._client.get(path`/projects/${project_id}/users/${user_id}/roles/${roleID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17092,9 +18435,9 @@ var init_roles5 = __esm({
        * }
        * ```
        */
-      list(userID, params, options) {
+      list(userID, params, options2) {
         const { project_id, ...query } = params;
-        return this._client.getAPIList(path`/projects/${project_id}/users/${userID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path`/projects/${project_id}/users/${userID}/roles`, NextCursorPage, { query, ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Unassigns a project role from a user within a project.
@@ -17108,10 +18451,10 @@ var init_roles5 = __esm({
        *   );
        * ```
        */
-      delete(roleID, params, options) {
+      delete(roleID, params, options2) {
         const { project_id, user_id } = params;
         return this._client.delete(path`/projects/${project_id}/users/${user_id}/roles/${roleID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17146,10 +18489,10 @@ var init_users2 = __esm({
        *   );
        * ```
        */
-      create(projectID, body, options) {
+      create(projectID, body, options2) {
         return this._client.post(path`/organization/projects/${projectID}/users`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17165,10 +18508,10 @@ var init_users2 = __esm({
        *   );
        * ```
        */
-      retrieve(userID, params, options) {
+      retrieve(userID, params, options2) {
         const { project_id } = params;
         return this._client.get(path`/organization/projects/${project_id}/users/${userID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17184,11 +18527,11 @@ var init_users2 = __esm({
        *   );
        * ```
        */
-      update(userID, params, options) {
+      update(userID, params, options2) {
         const { project_id, ...body } = params;
         return this._client.post(path`/organization/projects/${project_id}/users/${userID}`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17205,8 +18548,8 @@ var init_users2 = __esm({
        * }
        * ```
        */
-      list(projectID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/users`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      list(projectID, query = {}, options2) {
+        return this._client.getAPIList(path`/organization/projects/${projectID}/users`, ConversationCursorPage, { query, ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Deletes a user from the project.
@@ -17223,10 +18566,10 @@ var init_users2 = __esm({
        *   );
        * ```
        */
-      delete(userID, params, options) {
+      delete(userID, params, options2) {
         const { project_id } = params;
         return this._client.delete(path`/organization/projects/${project_id}/users/${userID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17294,10 +18637,10 @@ var init_projects = __esm({
        *   });
        * ```
        */
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/organization/projects", {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17312,9 +18655,9 @@ var init_projects = __esm({
        *   );
        * ```
        */
-      retrieve(projectID, options) {
+      retrieve(projectID, options2) {
         return this._client.get(path`/organization/projects/${projectID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17329,10 +18672,10 @@ var init_projects = __esm({
        *   );
        * ```
        */
-      update(projectID, body, options) {
+      update(projectID, body, options2) {
         return this._client.post(path`/organization/projects/${projectID}`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17347,10 +18690,10 @@ var init_projects = __esm({
        * }
        * ```
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/organization/projects", ConversationCursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17366,9 +18709,9 @@ var init_projects = __esm({
        *   );
        * ```
        */
-      archive(projectID, options) {
+      archive(projectID, options2) {
         return this._client.post(path`/organization/projects/${projectID}/archive`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17408,10 +18751,10 @@ var init_roles6 = __esm({
        *   );
        * ```
        */
-      create(userID, body, options) {
+      create(userID, body, options2) {
         return this._client.post(path`/organization/users/${userID}/roles`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17427,10 +18770,10 @@ var init_roles6 = __esm({
        *   );
        * ```
        */
-      retrieve(roleID, params, options) {
+      retrieve(roleID, params, options2) {
         const { user_id } = params;
         return this._client.get(path`/organization/users/${user_id}/roles/${roleID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17447,8 +18790,8 @@ var init_roles6 = __esm({
        * }
        * ```
        */
-      list(userID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/users/${userID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      list(userID, query = {}, options2) {
+        return this._client.getAPIList(path`/organization/users/${userID}/roles`, NextCursorPage, { query, ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Unassigns an organization role from a user within the organization.
@@ -17462,10 +18805,10 @@ var init_roles6 = __esm({
        *   );
        * ```
        */
-      delete(roleID, params, options) {
+      delete(roleID, params, options2) {
         const { user_id } = params;
         return this._client.delete(path`/organization/users/${user_id}/roles/${roleID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17496,9 +18839,9 @@ var init_users3 = __esm({
        *   await client.admin.organization.users.retrieve('user_id');
        * ```
        */
-      retrieve(userID, options) {
+      retrieve(userID, options2) {
         return this._client.get(path`/organization/users/${userID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17511,10 +18854,10 @@ var init_users3 = __esm({
        *   await client.admin.organization.users.update('user_id');
        * ```
        */
-      update(userID, body, options) {
+      update(userID, body, options2) {
         return this._client.post(path`/organization/users/${userID}`, {
           body,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17529,10 +18872,10 @@ var init_users3 = __esm({
        * }
        * ```
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/organization/users", ConversationCursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17546,9 +18889,9 @@ var init_users3 = __esm({
        * );
        * ```
        */
-      delete(userID, options) {
+      delete(userID, options2) {
         return this._client.delete(path`/organization/users/${userID}`, {
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -17659,11 +19002,11 @@ var init_speech = __esm({
        * console.log(content);
        * ```
        */
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/audio/speech", {
           body,
-          ...options,
-          headers: buildHeaders([{ Accept: "application/octet-stream" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ Accept: "application/octet-stream" }, options2?.headers]),
           __security: { bearerAuth: true },
           __binaryResponse: true
         });
@@ -17679,10 +19022,10 @@ var init_transcriptions = __esm({
     init_resource();
     init_uploads();
     Transcriptions = class extends APIResource {
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/audio/transcriptions", multipartFormRequestOptions({
           body,
-          ...options,
+          ...options2,
           stream: body.stream ?? false,
           __metadata: { model: body.model },
           __security: { bearerAuth: true }
@@ -17699,8 +19042,8 @@ var init_translations = __esm({
     init_resource();
     init_uploads();
     Translations = class extends APIResource {
-      create(body, options) {
-        return this._client.post("/audio/translations", multipartFormRequestOptions({ body, ...options, __metadata: { model: body.model }, __security: { bearerAuth: true } }, this._client));
+      create(body, options2) {
+        return this._client.post("/audio/translations", multipartFormRequestOptions({ body, ...options2, __metadata: { model: body.model }, __security: { bearerAuth: true } }, this._client));
       }
     };
   }
@@ -17742,22 +19085,22 @@ var init_batches = __esm({
       /**
        * Creates and executes a batch from an uploaded file of requests
        */
-      create(body, options) {
-        return this._client.post("/batches", { body, ...options, __security: { bearerAuth: true } });
+      create(body, options2) {
+        return this._client.post("/batches", { body, ...options2, __security: { bearerAuth: true } });
       }
       /**
        * Retrieves a batch.
        */
-      retrieve(batchID, options) {
-        return this._client.get(path`/batches/${batchID}`, { ...options, __security: { bearerAuth: true } });
+      retrieve(batchID, options2) {
+        return this._client.get(path`/batches/${batchID}`, { ...options2, __security: { bearerAuth: true } });
       }
       /**
        * List your organization's batches.
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/batches", CursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -17766,9 +19109,9 @@ var init_batches = __esm({
        * 10 minutes, before changing to `cancelled`, where it will have partial results
        * (if any) available in the output file.
        */
-      cancel(batchID, options) {
+      cancel(batchID, options2) {
         return this._client.post(path`/batches/${batchID}/cancel`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -17790,11 +19133,11 @@ var init_assistants = __esm({
        *
        * @deprecated
        */
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/assistants", {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -17803,10 +19146,10 @@ var init_assistants = __esm({
        *
        * @deprecated
        */
-      retrieve(assistantID, options) {
+      retrieve(assistantID, options2) {
         return this._client.get(path`/assistants/${assistantID}`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -17815,11 +19158,11 @@ var init_assistants = __esm({
        *
        * @deprecated
        */
-      update(assistantID, body, options) {
+      update(assistantID, body, options2) {
         return this._client.post(path`/assistants/${assistantID}`, {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -17828,11 +19171,11 @@ var init_assistants = __esm({
        *
        * @deprecated
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/assistants", CursorPage, {
           query,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -17841,10 +19184,10 @@ var init_assistants = __esm({
        *
        * @deprecated
        */
-      delete(assistantID, options) {
+      delete(assistantID, options2) {
         return this._client.delete(path`/assistants/${assistantID}`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -17874,11 +19217,11 @@ var init_sessions = __esm({
        *   await client.beta.realtime.sessions.create();
        * ```
        */
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/realtime/sessions", {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -17908,11 +19251,11 @@ var init_transcription_sessions = __esm({
        *   await client.beta.realtime.transcriptionSessions.create();
        * ```
        */
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/realtime/transcription_sessions", {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -17961,11 +19304,11 @@ var init_sessions2 = __esm({
        *   });
        * ```
        */
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/chatkit/sessions", {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -17980,10 +19323,10 @@ var init_sessions2 = __esm({
        *   await client.beta.chatkit.sessions.cancel('cksess_123');
        * ```
        */
-      cancel(sessionID, options) {
+      cancel(sessionID, options2) {
         return this._client.post(path`/chatkit/sessions/${sessionID}/cancel`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -18009,10 +19352,10 @@ var init_threads = __esm({
        *   await client.beta.chatkit.threads.retrieve('cthr_123');
        * ```
        */
-      retrieve(threadID, options) {
+      retrieve(threadID, options2) {
         return this._client.get(path`/chatkit/threads/${threadID}`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -18027,11 +19370,11 @@ var init_threads = __esm({
        * }
        * ```
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/chatkit/threads", ConversationCursorPage, {
           query,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -18045,10 +19388,10 @@ var init_threads = __esm({
        * );
        * ```
        */
-      delete(threadID, options) {
+      delete(threadID, options2) {
         return this._client.delete(path`/chatkit/threads/${threadID}`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -18065,11 +19408,11 @@ var init_threads = __esm({
        * }
        * ```
        */
-      listItems(threadID, query = {}, options) {
+      listItems(threadID, query = {}, options2) {
         return this._client.getAPIList(path`/chatkit/threads/${threadID}/items`, ConversationCursorPage, {
           query,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -18120,14 +19463,14 @@ var init_input_items = __esm({
        * }
        * ```
        */
-      list(responseID, params = {}, options) {
+      list(responseID, params = {}, options2) {
         const { betas, ...query } = params ?? {};
         return this._client.getAPIList(path`/responses/${responseID}/input_items?beta=true`, CursorPage, {
           query,
-          ...options,
+          ...options2,
           headers: buildHeaders([
             { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
-            options?.headers
+            options2?.headers
           ]),
           __security: { bearerAuth: true }
         });
@@ -18155,14 +19498,14 @@ var init_input_tokens = __esm({
        *   await client.beta.responses.inputTokens.count();
        * ```
        */
-      count(params = {}, options) {
+      count(params = {}, options2) {
         const { betas, ...body } = params ?? {};
         return this._client.post("/responses/input_tokens?beta=true", {
           body,
-          ...options,
+          ...options2,
           headers: buildHeaders([
             { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
-            options?.headers
+            options2?.headers
           ]),
           __security: { bearerAuth: true }
         });
@@ -18188,27 +19531,27 @@ var init_responses = __esm({
         this.inputItems = new InputItems(this._client);
         this.inputTokens = new InputTokens(this._client);
       }
-      create(params, options) {
+      create(params, options2) {
         const { betas, ...body } = params;
         return this._client.post("/responses?beta=true", {
           body,
-          ...options,
+          ...options2,
           headers: buildHeaders([
             { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
-            options?.headers
+            options2?.headers
           ]),
           stream: params.stream ?? false,
           __security: { bearerAuth: true }
         });
       }
-      retrieve(responseID, params = {}, options) {
+      retrieve(responseID, params = {}, options2) {
         const { betas, ...query } = params ?? {};
         return this._client.get(path`/responses/${responseID}?beta=true`, {
           query,
-          ...options,
+          ...options2,
           headers: buildHeaders([
             { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
-            options?.headers
+            options2?.headers
           ]),
           stream: params?.stream ?? false,
           __security: { bearerAuth: true }
@@ -18224,13 +19567,13 @@ var init_responses = __esm({
        * );
        * ```
        */
-      delete(responseID, params = {}, options) {
+      delete(responseID, params = {}, options2) {
         const { betas } = params ?? {};
         return this._client.delete(path`/responses/${responseID}?beta=true`, {
-          ...options,
+          ...options2,
           headers: buildHeaders([
             { Accept: "*/*", ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
-            options?.headers
+            options2?.headers
           ]),
           __security: { bearerAuth: true }
         });
@@ -18247,13 +19590,13 @@ var init_responses = __esm({
        * );
        * ```
        */
-      cancel(responseID, params = {}, options) {
+      cancel(responseID, params = {}, options2) {
         const { betas } = params ?? {};
         return this._client.post(path`/responses/${responseID}/cancel?beta=true`, {
-          ...options,
+          ...options2,
           headers: buildHeaders([
             { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
-            options?.headers
+            options2?.headers
           ]),
           __security: { bearerAuth: true }
         });
@@ -18274,14 +19617,14 @@ var init_responses = __esm({
        *   });
        * ```
        */
-      compact(params, options) {
+      compact(params, options2) {
         const { betas, ...body } = params;
         return this._client.post("/responses/compact?beta=true", {
           body,
-          ...options,
+          ...options2,
           headers: buildHeaders([
             { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
-            options?.headers
+            options2?.headers
           ]),
           __security: { bearerAuth: true }
         });
@@ -18306,11 +19649,11 @@ var init_messages2 = __esm({
        *
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
-      create(threadID, body, options) {
+      create(threadID, body, options2) {
         return this._client.post(path`/threads/${threadID}/messages`, {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -18319,11 +19662,11 @@ var init_messages2 = __esm({
        *
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
-      retrieve(messageID, params, options) {
+      retrieve(messageID, params, options2) {
         const { thread_id } = params;
         return this._client.get(path`/threads/${thread_id}/messages/${messageID}`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -18332,12 +19675,12 @@ var init_messages2 = __esm({
        *
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
-      update(messageID, params, options) {
+      update(messageID, params, options2) {
         const { thread_id, ...body } = params;
         return this._client.post(path`/threads/${thread_id}/messages/${messageID}`, {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -18346,11 +19689,11 @@ var init_messages2 = __esm({
        *
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
-      list(threadID, query = {}, options) {
+      list(threadID, query = {}, options2) {
         return this._client.getAPIList(path`/threads/${threadID}/messages`, CursorPage, {
           query,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -18359,11 +19702,11 @@ var init_messages2 = __esm({
        *
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
-      delete(messageID, params, options) {
+      delete(messageID, params, options2) {
         const { thread_id } = params;
         return this._client.delete(path`/threads/${thread_id}/messages/${messageID}`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -18385,12 +19728,12 @@ var init_steps = __esm({
        *
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
-      retrieve(stepID, params, options) {
+      retrieve(stepID, params, options2) {
         const { thread_id, run_id, ...query } = params;
         return this._client.get(path`/threads/${thread_id}/runs/${run_id}/steps/${stepID}`, {
           query,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -18399,12 +19742,12 @@ var init_steps = __esm({
        *
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
-      list(runID, params, options) {
+      list(runID, params, options2) {
         const { thread_id, ...query } = params;
         return this._client.getAPIList(path`/threads/${thread_id}/runs/${runID}/steps`, CursorPage, {
           query,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -18512,17 +19855,17 @@ var init_AssistantStream = __esm({
           }
           readQueue.length = 0;
         });
-        this.on("abort", (err) => {
+        this.on("abort", (err2) => {
           done = true;
           for (const reader of readQueue) {
-            reader.reject(err);
+            reader.reject(err2);
           }
           readQueue.length = 0;
         });
-        this.on("error", (err) => {
+        this.on("error", (err2) => {
           done = true;
           for (const reader of readQueue) {
-            reader.reject(err);
+            reader.reject(err2);
           }
           readQueue.length = 0;
         });
@@ -18548,8 +19891,8 @@ var init_AssistantStream = __esm({
         runner._run(() => runner._fromReadableStream(stream));
         return runner;
       }
-      async _fromReadableStream(readableStream, options) {
-        this._listenForAbort(options?.signal);
+      async _fromReadableStream(readableStream, options2) {
+        this._listenForAbort(options2?.signal);
         this._connected();
         const stream = Stream.fromReadableStream(readableStream, this.controller);
         for await (const event of stream) {
@@ -18564,19 +19907,19 @@ var init_AssistantStream = __esm({
         const stream = new Stream(this[Symbol.asyncIterator].bind(this), this.controller);
         return stream.toReadableStream();
       }
-      static createToolAssistantStream(runId, runs, params, options) {
+      static createToolAssistantStream(runId, runs, params, options2) {
         const runner = new _a3();
         runner._run(() => runner._runToolAssistantStream(runId, runs, params, {
-          ...options,
-          headers: { ...options?.headers, "X-Stainless-Helper-Method": "stream" }
+          ...options2,
+          headers: { ...options2?.headers, "X-Stainless-Helper-Method": "stream" }
         }));
         return runner;
       }
-      async _createToolAssistantStream(run, runId, params, options) {
-        this._listenForAbort(options?.signal);
+      async _createToolAssistantStream(run, runId, params, options2) {
+        this._listenForAbort(options2?.signal);
         const body = { ...params, stream: true };
         const stream = await run.submitToolOutputs(runId, body, {
-          ...options,
+          ...options2,
           signal: this.controller.signal
         });
         this._connected();
@@ -18588,19 +19931,19 @@ var init_AssistantStream = __esm({
         }
         return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
       }
-      static createThreadAssistantStream(params, thread, options) {
+      static createThreadAssistantStream(params, thread, options2) {
         const runner = new _a3();
         runner._run(() => runner._threadAssistantStream(params, thread, {
-          ...options,
-          headers: { ...options?.headers, "X-Stainless-Helper-Method": "stream" }
+          ...options2,
+          headers: { ...options2?.headers, "X-Stainless-Helper-Method": "stream" }
         }));
         return runner;
       }
-      static createAssistantStream(threadId, runs, params, options) {
+      static createAssistantStream(threadId, runs, params, options2) {
         const runner = new _a3();
         runner._run(() => runner._runAssistantStream(threadId, runs, params, {
-          ...options,
-          headers: { ...options?.headers, "X-Stainless-Helper-Method": "stream" }
+          ...options2,
+          headers: { ...options2?.headers, "X-Stainless-Helper-Method": "stream" }
         }));
         return runner;
       }
@@ -18630,10 +19973,10 @@ var init_AssistantStream = __esm({
           throw Error("Final run was not received.");
         return __classPrivateFieldGet(this, _AssistantStream_finalRun, "f");
       }
-      async _createThreadAssistantStream(thread, params, options) {
-        this._listenForAbort(options?.signal);
+      async _createThreadAssistantStream(thread, params, options2) {
+        this._listenForAbort(options2?.signal);
         const body = { ...params, stream: true };
-        const stream = await thread.createAndRun(body, { ...options, signal: this.controller.signal });
+        const stream = await thread.createAndRun(body, { ...options2, signal: this.controller.signal });
         this._connected();
         for await (const event of stream) {
           __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
@@ -18643,10 +19986,10 @@ var init_AssistantStream = __esm({
         }
         return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
       }
-      async _createAssistantStream(run, threadId, params, options) {
-        this._listenForAbort(options?.signal);
+      async _createAssistantStream(run, threadId, params, options2) {
+        this._listenForAbort(options2?.signal);
         const body = { ...params, stream: true };
-        const stream = await run.create(threadId, body, { ...options, signal: this.controller.signal });
+        const stream = await run.create(threadId, body, { ...options2, signal: this.controller.signal });
         this._connected();
         for await (const event of stream) {
           __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
@@ -18712,14 +20055,14 @@ var init_AssistantStream = __esm({
       _addRun(run) {
         return run;
       }
-      async _threadAssistantStream(params, thread, options) {
-        return await this._createThreadAssistantStream(thread, params, options);
+      async _threadAssistantStream(params, thread, options2) {
+        return await this._createThreadAssistantStream(thread, params, options2);
       }
-      async _runAssistantStream(threadId, runs, params, options) {
-        return await this._createAssistantStream(runs, threadId, params, options);
+      async _runAssistantStream(threadId, runs, params, options2) {
+        return await this._createAssistantStream(runs, threadId, params, options2);
       }
-      async _runToolAssistantStream(runId, runs, params, options) {
-        return await this._createToolAssistantStream(runs, runId, params, options);
+      async _runToolAssistantStream(runId, runs, params, options2) {
+        return await this._createToolAssistantStream(runs, runId, params, options2);
       }
     };
     _a3 = AssistantStream, _AssistantStream_addEvent = function _AssistantStream_addEvent2(event) {
@@ -18988,13 +20331,13 @@ var init_runs = __esm({
         super(...arguments);
         this.steps = new Steps(this._client);
       }
-      create(threadID, params, options) {
+      create(threadID, params, options2) {
         const { include, ...body } = params;
         return this._client.post(path`/threads/${threadID}/runs`, {
           query: { include },
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           stream: params.stream ?? false,
           __synthesizeEventData: true,
           __security: { bearerAuth: true }
@@ -19005,11 +20348,11 @@ var init_runs = __esm({
        *
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
-      retrieve(runID, params, options) {
+      retrieve(runID, params, options2) {
         const { thread_id } = params;
         return this._client.get(path`/threads/${thread_id}/runs/${runID}`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -19018,12 +20361,12 @@ var init_runs = __esm({
        *
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
-      update(runID, params, options) {
+      update(runID, params, options2) {
         const { thread_id, ...body } = params;
         return this._client.post(path`/threads/${thread_id}/runs/${runID}`, {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -19032,11 +20375,11 @@ var init_runs = __esm({
        *
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
-      list(threadID, query = {}, options) {
+      list(threadID, query = {}, options2) {
         return this._client.getAPIList(path`/threads/${threadID}/runs`, CursorPage, {
           query,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -19045,11 +20388,11 @@ var init_runs = __esm({
        *
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
-      cancel(runID, params, options) {
+      cancel(runID, params, options2) {
         const { thread_id } = params;
         return this._client.post(path`/threads/${thread_id}/runs/${runID}/cancel`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -19058,35 +20401,35 @@ var init_runs = __esm({
        * lifecycles can be found here:
        * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
        */
-      async createAndPoll(threadId, body, options) {
-        const run = await this.create(threadId, body, options);
-        return await this.poll(run.id, { thread_id: threadId }, options);
+      async createAndPoll(threadId, body, options2) {
+        const run = await this.create(threadId, body, options2);
+        return await this.poll(run.id, { thread_id: threadId }, options2);
       }
       /**
        * Create a Run stream
        *
        * @deprecated use `stream` instead
        */
-      createAndStream(threadId, body, options) {
-        return AssistantStream.createAssistantStream(threadId, this._client.beta.threads.runs, body, options);
+      createAndStream(threadId, body, options2) {
+        return AssistantStream.createAssistantStream(threadId, this._client.beta.threads.runs, body, options2);
       }
       /**
        * A helper to poll a run status until it reaches a terminal state. More
        * information on Run lifecycles can be found here:
        * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
        */
-      async poll(runId, params, options) {
+      async poll(runId, params, options2) {
         const headers = buildHeaders([
-          options?.headers,
+          options2?.headers,
           {
             "X-Stainless-Poll-Helper": "true",
-            "X-Stainless-Custom-Poll-Interval": options?.pollIntervalMs?.toString() ?? void 0
+            "X-Stainless-Custom-Poll-Interval": options2?.pollIntervalMs?.toString() ?? void 0
           }
         ]);
         while (true) {
           const { data: run, response } = await this.retrieve(runId, params, {
-            ...options,
-            headers: { ...options?.headers, ...headers }
+            ...options2,
+            headers: { ...options2?.headers, ...headers }
           }).withResponse();
           switch (run.status) {
             //If we are in any sort of intermediate state we poll
@@ -19094,8 +20437,8 @@ var init_runs = __esm({
             case "in_progress":
             case "cancelling":
               let sleepInterval = 5e3;
-              if (options?.pollIntervalMs) {
-                sleepInterval = options.pollIntervalMs;
+              if (options2?.pollIntervalMs) {
+                sleepInterval = options2.pollIntervalMs;
               } else {
                 const headerInterval = response.headers.get("openai-poll-after-ms");
                 if (headerInterval) {
@@ -19121,15 +20464,15 @@ var init_runs = __esm({
       /**
        * Create a Run stream
        */
-      stream(threadId, body, options) {
-        return AssistantStream.createAssistantStream(threadId, this._client.beta.threads.runs, body, options);
+      stream(threadId, body, options2) {
+        return AssistantStream.createAssistantStream(threadId, this._client.beta.threads.runs, body, options2);
       }
-      submitToolOutputs(runID, params, options) {
+      submitToolOutputs(runID, params, options2) {
         const { thread_id, ...body } = params;
         return this._client.post(path`/threads/${thread_id}/runs/${runID}/submit_tool_outputs`, {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           stream: params.stream ?? false,
           __synthesizeEventData: true,
           __security: { bearerAuth: true }
@@ -19140,17 +20483,17 @@ var init_runs = __esm({
        * More information on Run lifecycles can be found here:
        * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
        */
-      async submitToolOutputsAndPoll(runId, params, options) {
-        const run = await this.submitToolOutputs(runId, params, options);
-        return await this.poll(run.id, params, options);
+      async submitToolOutputsAndPoll(runId, params, options2) {
+        const run = await this.submitToolOutputs(runId, params, options2);
+        return await this.poll(run.id, params, options2);
       }
       /**
        * Submit the tool outputs from a previous run and stream the run to a terminal
        * state. More information on Run lifecycles can be found here:
        * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
        */
-      submitToolOutputsStream(runId, params, options) {
-        return AssistantStream.createToolAssistantStream(runId, this._client.beta.threads.runs, params, options);
+      submitToolOutputsStream(runId, params, options2) {
+        return AssistantStream.createToolAssistantStream(runId, this._client.beta.threads.runs, params, options2);
       }
     };
     Runs.Steps = Steps;
@@ -19180,11 +20523,11 @@ var init_threads2 = __esm({
        *
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
-      create(body = {}, options) {
+      create(body = {}, options2) {
         return this._client.post("/threads", {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -19193,10 +20536,10 @@ var init_threads2 = __esm({
        *
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
-      retrieve(threadID, options) {
+      retrieve(threadID, options2) {
         return this._client.get(path`/threads/${threadID}`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -19205,11 +20548,11 @@ var init_threads2 = __esm({
        *
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
-      update(threadID, body, options) {
+      update(threadID, body, options2) {
         return this._client.post(path`/threads/${threadID}`, {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -19218,18 +20561,18 @@ var init_threads2 = __esm({
        *
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
-      delete(threadID, options) {
+      delete(threadID, options2) {
         return this._client.delete(path`/threads/${threadID}`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
-      createAndRun(body, options) {
+      createAndRun(body, options2) {
         return this._client.post("/threads/runs", {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           stream: body.stream ?? false,
           __synthesizeEventData: true,
           __security: { bearerAuth: true }
@@ -19240,15 +20583,15 @@ var init_threads2 = __esm({
        * More information on Run lifecycles can be found here:
        * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
        */
-      async createAndRunPoll(body, options) {
-        const run = await this.createAndRun(body, options);
-        return await this.runs.poll(run.id, { thread_id: run.thread_id }, options);
+      async createAndRunPoll(body, options2) {
+        const run = await this.createAndRun(body, options2);
+        return await this.runs.poll(run.id, { thread_id: run.thread_id }, options2);
       }
       /**
        * Create a thread and stream the run back
        */
-      createAndRunStream(body, options) {
-        return AssistantStream.createThreadAssistantStream(body, this._client.beta.threads, options);
+      createAndRunStream(body, options2) {
+        return AssistantStream.createThreadAssistantStream(body, this._client.beta.threads, options2);
       }
     };
     Threads2.Runs = Runs;
@@ -19295,10 +20638,10 @@ var init_completions3 = __esm({
   "node_modules/openai/resources/completions.mjs"() {
     init_resource();
     Completions2 = class extends APIResource {
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/completions", {
           body,
-          ...options,
+          ...options2,
           stream: body.stream ?? false,
           __security: { bearerAuth: true }
         });
@@ -19318,11 +20661,11 @@ var init_content = __esm({
       /**
        * Retrieve Container File Content
        */
-      retrieve(fileID, params, options) {
+      retrieve(fileID, params, options2) {
         const { container_id } = params;
         return this._client.get(path`/containers/${container_id}/files/${fileID}/content`, {
-          ...options,
-          headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ Accept: "application/binary" }, options2?.headers]),
           __security: { bearerAuth: true },
           __binaryResponse: true
         });
@@ -19353,37 +20696,37 @@ var init_files = __esm({
        * You can send either a multipart/form-data request with the raw file content, or
        * a JSON request with a file ID.
        */
-      create(containerID, body, options) {
-        return this._client.post(path`/containers/${containerID}/files`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      create(containerID, body, options2) {
+        return this._client.post(path`/containers/${containerID}/files`, maybeMultipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client));
       }
       /**
        * Retrieve Container File
        */
-      retrieve(fileID, params, options) {
+      retrieve(fileID, params, options2) {
         const { container_id } = params;
         return this._client.get(path`/containers/${container_id}/files/${fileID}`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * List Container files
        */
-      list(containerID, query = {}, options) {
+      list(containerID, query = {}, options2) {
         return this._client.getAPIList(path`/containers/${containerID}/files`, CursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * Delete Container File
        */
-      delete(fileID, params, options) {
+      delete(fileID, params, options2) {
         const { container_id } = params;
         return this._client.delete(path`/containers/${container_id}/files/${fileID}`, {
-          ...options,
-          headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ Accept: "*/*" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -19410,35 +20753,35 @@ var init_containers = __esm({
       /**
        * Create Container
        */
-      create(body, options) {
-        return this._client.post("/containers", { body, ...options, __security: { bearerAuth: true } });
+      create(body, options2) {
+        return this._client.post("/containers", { body, ...options2, __security: { bearerAuth: true } });
       }
       /**
        * Retrieve Container
        */
-      retrieve(containerID, options) {
+      retrieve(containerID, options2) {
         return this._client.get(path`/containers/${containerID}`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * List Containers
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/containers", CursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * Delete Container
        */
-      delete(containerID, options) {
+      delete(containerID, options2) {
         return this._client.delete(path`/containers/${containerID}`, {
-          ...options,
-          headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ Accept: "*/*" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -19458,39 +20801,39 @@ var init_items = __esm({
       /**
        * Create items in a conversation with the given ID.
        */
-      create(conversationID, params, options) {
+      create(conversationID, params, options2) {
         const { include, ...body } = params;
         return this._client.post(path`/conversations/${conversationID}/items`, {
           query: { include },
           body,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * Get a single item from a conversation with the given IDs.
        */
-      retrieve(itemID, params, options) {
+      retrieve(itemID, params, options2) {
         const { conversation_id, ...query } = params;
         return this._client.get(path`/conversations/${conversation_id}/items/${itemID}`, {
           query,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * List all items for a conversation with the given ID.
        */
-      list(conversationID, query = {}, options) {
-        return this._client.getAPIList(path`/conversations/${conversationID}/items`, ConversationCursorPage, { query, ...options, __security: { bearerAuth: true } });
+      list(conversationID, query = {}, options2) {
+        return this._client.getAPIList(path`/conversations/${conversationID}/items`, ConversationCursorPage, { query, ...options2, __security: { bearerAuth: true } });
       }
       /**
        * Delete an item from a conversation with the given IDs.
        */
-      delete(itemID, params, options) {
+      delete(itemID, params, options2) {
         const { conversation_id } = params;
         return this._client.delete(path`/conversations/${conversation_id}/items/${itemID}`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -19514,34 +20857,34 @@ var init_conversations = __esm({
       /**
        * Create a conversation.
        */
-      create(body = {}, options) {
-        return this._client.post("/conversations", { body, ...options, __security: { bearerAuth: true } });
+      create(body = {}, options2) {
+        return this._client.post("/conversations", { body, ...options2, __security: { bearerAuth: true } });
       }
       /**
        * Get a conversation
        */
-      retrieve(conversationID, options) {
+      retrieve(conversationID, options2) {
         return this._client.get(path`/conversations/${conversationID}`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * Update a conversation
        */
-      update(conversationID, body, options) {
+      update(conversationID, body, options2) {
         return this._client.post(path`/conversations/${conversationID}`, {
           body,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * Delete a conversation. Items in the conversation will not be deleted.
        */
-      delete(conversationID, options) {
+      delete(conversationID, options2) {
         return this._client.delete(path`/conversations/${conversationID}`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -19569,7 +20912,7 @@ var init_embeddings = __esm({
        *   });
        * ```
        */
-      create(body, options) {
+      create(body, options2) {
         const hasUserProvidedEncodingFormat = !!body.encoding_format;
         let encoding_format = hasUserProvidedEncodingFormat ? body.encoding_format : "base64";
         if (hasUserProvidedEncodingFormat) {
@@ -19580,7 +20923,7 @@ var init_embeddings = __esm({
             ...body,
             encoding_format
           },
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
         if (hasUserProvidedEncodingFormat) {
@@ -19612,19 +20955,19 @@ var init_output_items = __esm({
       /**
        * Get an evaluation run output item by ID.
        */
-      retrieve(outputItemID, params, options) {
+      retrieve(outputItemID, params, options2) {
         const { eval_id, run_id } = params;
         return this._client.get(path`/evals/${eval_id}/runs/${run_id}/output_items/${outputItemID}`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * Get a list of output items for an evaluation run.
        */
-      list(runID, params, options) {
+      list(runID, params, options2) {
         const { eval_id, ...query } = params;
-        return this._client.getAPIList(path`/evals/${eval_id}/runs/${runID}/output_items`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+        return this._client.getAPIList(path`/evals/${eval_id}/runs/${runID}/output_items`, CursorPage, { query, ...options2, __security: { bearerAuth: true } });
       }
     };
   }
@@ -19649,50 +20992,50 @@ var init_runs2 = __esm({
        * model configuration to use to test. The datasource will be validated against the
        * schema specified in the config of the evaluation.
        */
-      create(evalID, body, options) {
+      create(evalID, body, options2) {
         return this._client.post(path`/evals/${evalID}/runs`, {
           body,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * Get an evaluation run by ID.
        */
-      retrieve(runID, params, options) {
+      retrieve(runID, params, options2) {
         const { eval_id } = params;
         return this._client.get(path`/evals/${eval_id}/runs/${runID}`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * Get a list of runs for an evaluation.
        */
-      list(evalID, query = {}, options) {
+      list(evalID, query = {}, options2) {
         return this._client.getAPIList(path`/evals/${evalID}/runs`, CursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * Delete an eval run.
        */
-      delete(runID, params, options) {
+      delete(runID, params, options2) {
         const { eval_id } = params;
         return this._client.delete(path`/evals/${eval_id}/runs/${runID}`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * Cancel an ongoing evaluation run.
        */
-      cancel(runID, params, options) {
+      cancel(runID, params, options2) {
         const { eval_id } = params;
         return this._client.post(path`/evals/${eval_id}/runs/${runID}`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -19723,36 +21066,36 @@ var init_evals = __esm({
        * We support several types of graders and datasources. For more information, see
        * the [Evals guide](https://platform.openai.com/docs/guides/evals).
        */
-      create(body, options) {
-        return this._client.post("/evals", { body, ...options, __security: { bearerAuth: true } });
+      create(body, options2) {
+        return this._client.post("/evals", { body, ...options2, __security: { bearerAuth: true } });
       }
       /**
        * Get an evaluation by ID.
        */
-      retrieve(evalID, options) {
-        return this._client.get(path`/evals/${evalID}`, { ...options, __security: { bearerAuth: true } });
+      retrieve(evalID, options2) {
+        return this._client.get(path`/evals/${evalID}`, { ...options2, __security: { bearerAuth: true } });
       }
       /**
        * Update certain properties of an evaluation.
        */
-      update(evalID, body, options) {
-        return this._client.post(path`/evals/${evalID}`, { body, ...options, __security: { bearerAuth: true } });
+      update(evalID, body, options2) {
+        return this._client.post(path`/evals/${evalID}`, { body, ...options2, __security: { bearerAuth: true } });
       }
       /**
        * List evaluations for a project.
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/evals", CursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * Delete an evaluation.
        */
-      delete(evalID, options) {
-        return this._client.delete(path`/evals/${evalID}`, { ...options, __security: { bearerAuth: true } });
+      delete(evalID, options2) {
+        return this._client.delete(path`/evals/${evalID}`, { ...options2, __security: { bearerAuth: true } });
       }
     };
     Evals.Runs = Runs2;
@@ -19800,38 +21143,38 @@ var init_files2 = __esm({
        * Please [contact us](https://help.openai.com/) if you need to increase these
        * storage limits.
        */
-      create(body, options) {
-        return this._client.post("/files", multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      create(body, options2) {
+        return this._client.post("/files", multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client));
       }
       /**
        * Returns information about a specific file.
        */
-      retrieve(fileID, options) {
-        return this._client.get(path`/files/${fileID}`, { ...options, __security: { bearerAuth: true } });
+      retrieve(fileID, options2) {
+        return this._client.get(path`/files/${fileID}`, { ...options2, __security: { bearerAuth: true } });
       }
       /**
        * Returns a list of files.
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/files", CursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * Delete a file and remove it from all vector stores.
        */
-      delete(fileID, options) {
-        return this._client.delete(path`/files/${fileID}`, { ...options, __security: { bearerAuth: true } });
+      delete(fileID, options2) {
+        return this._client.delete(path`/files/${fileID}`, { ...options2, __security: { bearerAuth: true } });
       }
       /**
        * Returns the contents of the specified file.
        */
-      content(fileID, options) {
+      content(fileID, options2) {
         return this._client.get(path`/files/${fileID}/content`, {
-          ...options,
-          headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ Accept: "application/binary" }, options2?.headers]),
           __security: { bearerAuth: true },
           __binaryResponse: true
         });
@@ -19891,10 +21234,10 @@ var init_graders = __esm({
        * });
        * ```
        */
-      run(body, options) {
+      run(body, options2) {
         return this._client.post("/fine_tuning/alpha/graders/run", {
           body,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -19915,10 +21258,10 @@ var init_graders = __esm({
        *   });
        * ```
        */
-      validate(body, options) {
+      validate(body, options2) {
         return this._client.post("/fine_tuning/alpha/graders/validate", {
           body,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -19968,8 +21311,8 @@ var init_permissions = __esm({
        * }
        * ```
        */
-      create(fineTunedModelCheckpoint, body, options) {
-        return this._client.getAPIList(path`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
+      create(fineTunedModelCheckpoint, body, options2) {
+        return this._client.getAPIList(path`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, Page, { body, method: "post", ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
@@ -19979,10 +21322,10 @@ var init_permissions = __esm({
        *
        * @deprecated Retrieve is deprecated. Please swap to the paginated list method instead.
        */
-      retrieve(fineTunedModelCheckpoint, query = {}, options) {
+      retrieve(fineTunedModelCheckpoint, query = {}, options2) {
         return this._client.get(path`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, {
           query,
-          ...options,
+          ...options2,
           __security: { adminAPIKeyAuth: true }
         });
       }
@@ -20002,8 +21345,8 @@ var init_permissions = __esm({
        * }
        * ```
        */
-      list(fineTunedModelCheckpoint, query = {}, options) {
-        return this._client.getAPIList(path`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+      list(fineTunedModelCheckpoint, query = {}, options2) {
+        return this._client.getAPIList(path`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, ConversationCursorPage, { query, ...options2, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
@@ -20023,9 +21366,9 @@ var init_permissions = __esm({
        *   );
        * ```
        */
-      delete(permissionID, params, options) {
+      delete(permissionID, params, options2) {
         const { fine_tuned_model_checkpoint } = params;
-        return this._client.delete(path`/fine_tuning/checkpoints/${fine_tuned_model_checkpoint}/permissions/${permissionID}`, { ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.delete(path`/fine_tuning/checkpoints/${fine_tuned_model_checkpoint}/permissions/${permissionID}`, { ...options2, __security: { adminAPIKeyAuth: true } });
       }
     };
   }
@@ -20069,8 +21412,8 @@ var init_checkpoints2 = __esm({
        * }
        * ```
        */
-      list(fineTuningJobID, query = {}, options) {
-        return this._client.getAPIList(path`/fine_tuning/jobs/${fineTuningJobID}/checkpoints`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+      list(fineTuningJobID, query = {}, options2) {
+        return this._client.getAPIList(path`/fine_tuning/jobs/${fineTuningJobID}/checkpoints`, CursorPage, { query, ...options2, __security: { bearerAuth: true } });
       }
     };
   }
@@ -20107,8 +21450,8 @@ var init_jobs = __esm({
        * });
        * ```
        */
-      create(body, options) {
-        return this._client.post("/fine_tuning/jobs", { body, ...options, __security: { bearerAuth: true } });
+      create(body, options2) {
+        return this._client.post("/fine_tuning/jobs", { body, ...options2, __security: { bearerAuth: true } });
       }
       /**
        * Get info about a fine-tuning job.
@@ -20122,9 +21465,9 @@ var init_jobs = __esm({
        * );
        * ```
        */
-      retrieve(fineTuningJobID, options) {
+      retrieve(fineTuningJobID, options2) {
         return this._client.get(path`/fine_tuning/jobs/${fineTuningJobID}`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -20139,10 +21482,10 @@ var init_jobs = __esm({
        * }
        * ```
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/fine_tuning/jobs", CursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -20156,9 +21499,9 @@ var init_jobs = __esm({
        * );
        * ```
        */
-      cancel(fineTuningJobID, options) {
+      cancel(fineTuningJobID, options2) {
         return this._client.post(path`/fine_tuning/jobs/${fineTuningJobID}/cancel`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -20175,8 +21518,8 @@ var init_jobs = __esm({
        * }
        * ```
        */
-      listEvents(fineTuningJobID, query = {}, options) {
-        return this._client.getAPIList(path`/fine_tuning/jobs/${fineTuningJobID}/events`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+      listEvents(fineTuningJobID, query = {}, options2) {
+        return this._client.getAPIList(path`/fine_tuning/jobs/${fineTuningJobID}/events`, CursorPage, { query, ...options2, __security: { bearerAuth: true } });
       }
       /**
        * Pause a fine-tune job.
@@ -20188,9 +21531,9 @@ var init_jobs = __esm({
        * );
        * ```
        */
-      pause(fineTuningJobID, options) {
+      pause(fineTuningJobID, options2) {
         return this._client.post(path`/fine_tuning/jobs/${fineTuningJobID}/pause`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -20204,9 +21547,9 @@ var init_jobs = __esm({
        * );
        * ```
        */
-      resume(fineTuningJobID, options) {
+      resume(fineTuningJobID, options2) {
         return this._client.post(path`/fine_tuning/jobs/${fineTuningJobID}/resume`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -20288,16 +21631,16 @@ var init_images = __esm({
        * });
        * ```
        */
-      createVariation(body, options) {
-        return this._client.post("/images/variations", multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      createVariation(body, options2) {
+        return this._client.post("/images/variations", multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client));
       }
-      edit(body, options) {
-        return this._client.post("/images/edits", multipartFormRequestOptions({ body, ...options, stream: body.stream ?? false, __security: { bearerAuth: true } }, this._client));
+      edit(body, options2) {
+        return this._client.post("/images/edits", multipartFormRequestOptions({ body, ...options2, stream: body.stream ?? false, __security: { bearerAuth: true } }, this._client));
       }
-      generate(body, options) {
+      generate(body, options2) {
         return this._client.post("/images/generations", {
           body,
-          ...options,
+          ...options2,
           stream: body.stream ?? false,
           __security: { bearerAuth: true }
         });
@@ -20318,22 +21661,22 @@ var init_models = __esm({
        * Retrieves a model instance, providing basic information about the model such as
        * the owner and permissioning.
        */
-      retrieve(model, options) {
-        return this._client.get(path`/models/${model}`, { ...options, __security: { bearerAuth: true } });
+      retrieve(model, options2) {
+        return this._client.get(path`/models/${model}`, { ...options2, __security: { bearerAuth: true } });
       }
       /**
        * Lists the currently available models, and provides basic information about each
        * one such as the owner and availability.
        */
-      list(options) {
-        return this._client.getAPIList("/models", Page, { ...options, __security: { bearerAuth: true } });
+      list(options2) {
+        return this._client.getAPIList("/models", Page, { ...options2, __security: { bearerAuth: true } });
       }
       /**
        * Delete a fine-tuned model. You must have the Owner role in your organization to
        * delete a model.
        */
-      delete(model, options) {
-        return this._client.delete(path`/models/${model}`, { ...options, __security: { bearerAuth: true } });
+      delete(model, options2) {
+        return this._client.delete(path`/models/${model}`, { ...options2, __security: { bearerAuth: true } });
       }
     };
   }
@@ -20349,8 +21692,8 @@ var init_moderations = __esm({
        * Classifies if text and/or image inputs are potentially harmful. Learn more in
        * the [moderation guide](https://platform.openai.com/docs/guides/moderation).
        */
-      create(body, options) {
-        return this._client.post("/moderations", { body, ...options, __security: { bearerAuth: true } });
+      create(body, options2) {
+        return this._client.post("/moderations", { body, ...options2, __security: { bearerAuth: true } });
       }
     };
   }
@@ -20375,11 +21718,11 @@ var init_calls = __esm({
        * });
        * ```
        */
-      accept(callID, body, options) {
+      accept(callID, body, options2) {
         return this._client.post(path`/realtime/calls/${callID}/accept`, {
           body,
-          ...options,
-          headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ Accept: "*/*" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -20391,10 +21734,10 @@ var init_calls = __esm({
        * await client.realtime.calls.hangup('call_id');
        * ```
        */
-      hangup(callID, options) {
+      hangup(callID, options2) {
         return this._client.post(path`/realtime/calls/${callID}/hangup`, {
-          ...options,
-          headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ Accept: "*/*" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -20408,11 +21751,11 @@ var init_calls = __esm({
        * });
        * ```
        */
-      refer(callID, body, options) {
+      refer(callID, body, options2) {
         return this._client.post(path`/realtime/calls/${callID}/refer`, {
           body,
-          ...options,
-          headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ Accept: "*/*" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -20424,11 +21767,11 @@ var init_calls = __esm({
        * await client.realtime.calls.reject('call_id');
        * ```
        */
-      reject(callID, body = {}, options) {
+      reject(callID, body = {}, options2) {
         return this._client.post(path`/realtime/calls/${callID}/reject`, {
           body,
-          ...options,
-          headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ Accept: "*/*" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -20465,10 +21808,10 @@ var init_client_secrets = __esm({
        *   await client.realtime.clientSecrets.create();
        * ```
        */
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/realtime/client_secrets", {
           body,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -21046,11 +22389,11 @@ var init_ResponseStream = __esm({
         _ResponseStream_finalResponse.set(this, void 0);
         __classPrivateFieldSet(this, _ResponseStream_params, params, "f");
       }
-      static createResponse(client, params, options) {
+      static createResponse(client, params, options2) {
         const runner = new _ResponseStream(params);
         runner._run(() => runner._createOrRetrieveResponse(client, params, {
-          ...options,
-          headers: { ...options?.headers, "X-Stainless-Helper-Method": "stream" }
+          ...options2,
+          headers: { ...options2?.headers, "X-Stainless-Helper-Method": "stream" }
         }));
         return runner;
       }
@@ -21059,16 +22402,16 @@ var init_ResponseStream = __esm({
         runner._run(() => runner._fromReadableStream(stream));
         return runner;
       }
-      async _createOrRetrieveResponse(client, params, options) {
-        this._listenForAbort(options?.signal);
+      async _createOrRetrieveResponse(client, params, options2) {
+        this._listenForAbort(options2?.signal);
         __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_beginRequest).call(this);
         let stream;
         let starting_after = null;
         if ("response_id" in params) {
-          stream = await client.responses.retrieve(params.response_id, { stream: true }, { ...options, signal: this.controller.signal, stream: true });
+          stream = await client.responses.retrieve(params.response_id, { stream: true }, { ...options2, signal: this.controller.signal, stream: true });
           starting_after = params.starting_after ?? null;
         } else {
-          stream = await client.responses.create({ ...params, stream: true }, { ...options, signal: this.controller.signal });
+          stream = await client.responses.create({ ...params, stream: true }, { ...options2, signal: this.controller.signal });
         }
         this._connected();
         for await (const event of stream) {
@@ -21079,8 +22422,8 @@ var init_ResponseStream = __esm({
         }
         return __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_endRequest).call(this);
       }
-      async _fromReadableStream(readableStream, options) {
-        this._listenForAbort(options?.signal);
+      async _fromReadableStream(readableStream, options2) {
+        this._listenForAbort(options2?.signal);
         __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_beginRequest).call(this);
         this._connected();
         const stream = Stream.fromReadableStream(readableStream, this.controller);
@@ -21176,17 +22519,17 @@ var init_ResponseStream = __esm({
           }
           readQueue.length = 0;
         });
-        this.on("abort", (err) => {
+        this.on("abort", (err2) => {
           done = true;
           for (const reader of readQueue) {
-            reader.reject(err);
+            reader.reject(err2);
           }
           readQueue.length = 0;
         });
-        this.on("error", (err) => {
+        this.on("error", (err2) => {
           done = true;
           for (const reader of readQueue) {
-            reader.reject(err);
+            reader.reject(err2);
           }
           readQueue.length = 0;
         });
@@ -21243,8 +22586,8 @@ var init_input_items2 = __esm({
        * }
        * ```
        */
-      list(responseID, query = {}, options) {
-        return this._client.getAPIList(path`/responses/${responseID}/input_items`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+      list(responseID, query = {}, options2) {
+        return this._client.getAPIList(path`/responses/${responseID}/input_items`, CursorPage, { query, ...options2, __security: { bearerAuth: true } });
       }
     };
   }
@@ -21267,10 +22610,10 @@ var init_input_tokens2 = __esm({
        * const response = await client.responses.inputTokens.count();
        * ```
        */
-      count(body = {}, options) {
+      count(body = {}, options2) {
         return this._client.post("/responses/input_tokens", {
           body,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -21297,10 +22640,10 @@ var init_responses2 = __esm({
         this.inputItems = new InputItems2(this._client);
         this.inputTokens = new InputTokens2(this._client);
       }
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/responses", {
           body,
-          ...options,
+          ...options2,
           stream: body.stream ?? false,
           __security: { bearerAuth: true }
         })._thenUnwrap((rsp) => {
@@ -21310,10 +22653,10 @@ var init_responses2 = __esm({
           return rsp;
         });
       }
-      retrieve(responseID, query = {}, options) {
+      retrieve(responseID, query = {}, options2) {
         return this._client.get(path`/responses/${responseID}`, {
           query,
-          ...options,
+          ...options2,
           stream: query?.stream ?? false,
           __security: { bearerAuth: true }
         })._thenUnwrap((rsp) => {
@@ -21333,21 +22676,21 @@ var init_responses2 = __esm({
        * );
        * ```
        */
-      delete(responseID, options) {
+      delete(responseID, options2) {
         return this._client.delete(path`/responses/${responseID}`, {
-          ...options,
-          headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ Accept: "*/*" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
-      parse(body, options) {
-        return this._client.responses.create(body, options)._thenUnwrap((response) => parseResponse(response, body));
+      parse(body, options2) {
+        return this._client.responses.create(body, options2)._thenUnwrap((response) => parseResponse(response, body));
       }
       /**
        * Creates a model response stream
        */
-      stream(body, options) {
-        return ResponseStream.createResponse(this._client, body, options);
+      stream(body, options2) {
+        return ResponseStream.createResponse(this._client, body, options2);
       }
       /**
        * Cancels a model response with the given ID. Only responses created with the
@@ -21361,9 +22704,9 @@ var init_responses2 = __esm({
        * );
        * ```
        */
-      cancel(responseID, options) {
+      cancel(responseID, options2) {
         return this._client.post(path`/responses/${responseID}/cancel`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -21382,8 +22725,8 @@ var init_responses2 = __esm({
        * });
        * ```
        */
-      compact(body, options) {
-        return this._client.post("/responses/compact", { body, ...options, __security: { bearerAuth: true } });
+      compact(body, options2) {
+        return this._client.post("/responses/compact", { body, ...options2, __security: { bearerAuth: true } });
       }
     };
     Responses2.InputItems = InputItems2;
@@ -21402,10 +22745,10 @@ var init_content2 = __esm({
       /**
        * Download a skill zip bundle by its ID.
        */
-      retrieve(skillID, options) {
+      retrieve(skillID, options2) {
         return this._client.get(path`/skills/${skillID}/content`, {
-          ...options,
-          headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ Accept: "application/binary" }, options2?.headers]),
           __security: { bearerAuth: true },
           __binaryResponse: true
         });
@@ -21425,11 +22768,11 @@ var init_content3 = __esm({
       /**
        * Download a skill version zip bundle.
        */
-      retrieve(version2, params, options) {
+      retrieve(version2, params, options2) {
         const { skill_id } = params;
         return this._client.get(path`/skills/${skill_id}/versions/${version2}/content`, {
-          ...options,
-          headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ Accept: "application/binary" }, options2?.headers]),
           __security: { bearerAuth: true },
           __binaryResponse: true
         });
@@ -21456,36 +22799,36 @@ var init_versions = __esm({
       /**
        * Create a new immutable skill version.
        */
-      create(skillID, body = {}, options) {
-        return this._client.post(path`/skills/${skillID}/versions`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      create(skillID, body = {}, options2) {
+        return this._client.post(path`/skills/${skillID}/versions`, maybeMultipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client));
       }
       /**
        * Get a specific skill version.
        */
-      retrieve(version2, params, options) {
+      retrieve(version2, params, options2) {
         const { skill_id } = params;
         return this._client.get(path`/skills/${skill_id}/versions/${version2}`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * List skill versions for a skill.
        */
-      list(skillID, query = {}, options) {
+      list(skillID, query = {}, options2) {
         return this._client.getAPIList(path`/skills/${skillID}/versions`, CursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * Delete a skill version.
        */
-      delete(version2, params, options) {
+      delete(version2, params, options2) {
         const { skill_id } = params;
         return this._client.delete(path`/skills/${skill_id}/versions/${version2}`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -21515,40 +22858,40 @@ var init_skills = __esm({
       /**
        * Create a new skill.
        */
-      create(body = {}, options) {
-        return this._client.post("/skills", maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      create(body = {}, options2) {
+        return this._client.post("/skills", maybeMultipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client));
       }
       /**
        * Get a skill by its ID.
        */
-      retrieve(skillID, options) {
-        return this._client.get(path`/skills/${skillID}`, { ...options, __security: { bearerAuth: true } });
+      retrieve(skillID, options2) {
+        return this._client.get(path`/skills/${skillID}`, { ...options2, __security: { bearerAuth: true } });
       }
       /**
        * Update the default version pointer for a skill.
        */
-      update(skillID, body, options) {
+      update(skillID, body, options2) {
         return this._client.post(path`/skills/${skillID}`, {
           body,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * List all skills for the current project.
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/skills", CursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * Delete a skill by its ID.
        */
-      delete(skillID, options) {
-        return this._client.delete(path`/skills/${skillID}`, { ...options, __security: { bearerAuth: true } });
+      delete(skillID, options2) {
+        return this._client.delete(path`/skills/${skillID}`, { ...options2, __security: { bearerAuth: true } });
       }
     };
     Skills.Content = Content2;
@@ -21577,8 +22920,8 @@ var init_parts = __esm({
        * order of the Parts when you
        * [complete the Upload](https://platform.openai.com/docs/api-reference/uploads/complete).
        */
-      create(uploadID, body, options) {
-        return this._client.post(path`/uploads/${uploadID}/parts`, multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      create(uploadID, body, options2) {
+        return this._client.post(path`/uploads/${uploadID}/parts`, multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client));
       }
     };
   }
@@ -21620,17 +22963,17 @@ var init_uploads3 = __esm({
        *
        * Returns the Upload object with status `pending`.
        */
-      create(body, options) {
-        return this._client.post("/uploads", { body, ...options, __security: { bearerAuth: true } });
+      create(body, options2) {
+        return this._client.post("/uploads", { body, ...options2, __security: { bearerAuth: true } });
       }
       /**
        * Cancels the Upload. No Parts may be added after an Upload is cancelled.
        *
        * Returns the Upload object with status `cancelled`.
        */
-      cancel(uploadID, options) {
+      cancel(uploadID, options2) {
         return this._client.post(path`/uploads/${uploadID}/cancel`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -21651,10 +22994,10 @@ var init_uploads3 = __esm({
        * including an additional `file` property containing the created usable File
        * object.
        */
-      complete(uploadID, body, options) {
+      complete(uploadID, body, options2) {
         return this._client.post(path`/uploads/${uploadID}/complete`, {
           body,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
@@ -21701,22 +23044,22 @@ var init_file_batches = __esm({
       /**
        * Create a vector store file batch.
        */
-      create(vectorStoreID, body, options) {
+      create(vectorStoreID, body, options2) {
         return this._client.post(path`/vector_stores/${vectorStoreID}/file_batches`, {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
       /**
        * Retrieves a vector store file batch.
        */
-      retrieve(batchID, params, options) {
+      retrieve(batchID, params, options2) {
         const { vector_store_id } = params;
         return this._client.get(path`/vector_stores/${vector_store_id}/file_batches/${batchID}`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -21724,30 +23067,30 @@ var init_file_batches = __esm({
        * Cancel a vector store file batch. This attempts to cancel the processing of
        * files in this batch as soon as possible.
        */
-      cancel(batchID, params, options) {
+      cancel(batchID, params, options2) {
         const { vector_store_id } = params;
         return this._client.post(path`/vector_stores/${vector_store_id}/file_batches/${batchID}/cancel`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
       /**
        * Create a vector store batch and poll until all files have been processed.
        */
-      async createAndPoll(vectorStoreId, body, options) {
+      async createAndPoll(vectorStoreId, body, options2) {
         const batch = await this.create(vectorStoreId, body);
-        return await this.poll(vectorStoreId, batch.id, options);
+        return await this.poll(vectorStoreId, batch.id, options2);
       }
       /**
        * Returns a list of vector store files in a batch.
        */
-      listFiles(batchID, params, options) {
+      listFiles(batchID, params, options2) {
         const { vector_store_id, ...query } = params;
         return this._client.getAPIList(path`/vector_stores/${vector_store_id}/file_batches/${batchID}/files`, CursorPage, {
           query,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -21757,24 +23100,24 @@ var init_file_batches = __esm({
        * Note: this will return even if one of the files failed to process, you need to
        * check batch.file_counts.failed_count to handle this case.
        */
-      async poll(vectorStoreID, batchID, options) {
+      async poll(vectorStoreID, batchID, options2) {
         const headers = buildHeaders([
-          options?.headers,
+          options2?.headers,
           {
             "X-Stainless-Poll-Helper": "true",
-            "X-Stainless-Custom-Poll-Interval": options?.pollIntervalMs?.toString() ?? void 0
+            "X-Stainless-Custom-Poll-Interval": options2?.pollIntervalMs?.toString() ?? void 0
           }
         ]);
         while (true) {
           const { data: batch, response } = await this.retrieve(batchID, { vector_store_id: vectorStoreID }, {
-            ...options,
+            ...options2,
             headers
           }).withResponse();
           switch (batch.status) {
             case "in_progress":
               let sleepInterval = 5e3;
-              if (options?.pollIntervalMs) {
-                sleepInterval = options.pollIntervalMs;
+              if (options2?.pollIntervalMs) {
+                sleepInterval = options2.pollIntervalMs;
               } else {
                 const headerInterval = response.headers.get("openai-poll-after-ms");
                 if (headerInterval) {
@@ -21798,18 +23141,18 @@ var init_file_batches = __esm({
        *
        * The concurrency limit is configurable using the `maxConcurrency` parameter.
        */
-      async uploadAndPoll(vectorStoreId, { files, fileIds = [] }, options) {
+      async uploadAndPoll(vectorStoreId, { files, fileIds = [] }, options2) {
         if (files == null || files.length == 0) {
           throw new Error(`No \`files\` provided to process. If you've already uploaded files you should use \`.createAndPoll()\` instead`);
         }
-        const configuredConcurrency = options?.maxConcurrency ?? 5;
+        const configuredConcurrency = options2?.maxConcurrency ?? 5;
         const concurrencyLimit = Math.min(configuredConcurrency, files.length);
         const client = this._client;
         const fileIterator = files.values();
         const allFileIds = [...fileIds];
         async function processFiles(iterator) {
           for (let item of iterator) {
-            const fileObj = await client.files.create({ file: item, purpose: "assistants" }, options);
+            const fileObj = await client.files.create({ file: item, purpose: "assistants" }, options2);
             allFileIds.push(fileObj.id);
           }
         }
@@ -21838,45 +23181,45 @@ var init_files3 = __esm({
        * [File](https://platform.openai.com/docs/api-reference/files) to a
        * [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object).
        */
-      create(vectorStoreID, body, options) {
+      create(vectorStoreID, body, options2) {
         return this._client.post(path`/vector_stores/${vectorStoreID}/files`, {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
       /**
        * Retrieves a vector store file.
        */
-      retrieve(fileID, params, options) {
+      retrieve(fileID, params, options2) {
         const { vector_store_id } = params;
         return this._client.get(path`/vector_stores/${vector_store_id}/files/${fileID}`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
       /**
        * Update attributes on a vector store file.
        */
-      update(fileID, params, options) {
+      update(fileID, params, options2) {
         const { vector_store_id, ...body } = params;
         return this._client.post(path`/vector_stores/${vector_store_id}/files/${fileID}`, {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
       /**
        * Returns a list of vector store files.
        */
-      list(vectorStoreID, query = {}, options) {
+      list(vectorStoreID, query = {}, options2) {
         return this._client.getAPIList(path`/vector_stores/${vectorStoreID}/files`, CursorPage, {
           query,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -21886,20 +23229,20 @@ var init_files3 = __esm({
        * [delete file](https://platform.openai.com/docs/api-reference/files/delete)
        * endpoint.
        */
-      delete(fileID, params, options) {
+      delete(fileID, params, options2) {
         const { vector_store_id } = params;
         return this._client.delete(path`/vector_stores/${vector_store_id}/files/${fileID}`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
       /**
        * Attach a file to the given vector store and wait for it to be processed.
        */
-      async createAndPoll(vectorStoreId, body, options) {
-        const file2 = await this.create(vectorStoreId, body, options);
-        return await this.poll(vectorStoreId, file2.id, options);
+      async createAndPoll(vectorStoreId, body, options2) {
+        const file2 = await this.create(vectorStoreId, body, options2);
+        return await this.poll(vectorStoreId, file2.id, options2);
       }
       /**
        * Wait for the vector store file to finish processing.
@@ -21907,24 +23250,24 @@ var init_files3 = __esm({
        * Note: this will return even if the file failed to process, you need to check
        * file.last_error and file.status to handle these cases
        */
-      async poll(vectorStoreID, fileID, options) {
+      async poll(vectorStoreID, fileID, options2) {
         const headers = buildHeaders([
-          options?.headers,
+          options2?.headers,
           {
             "X-Stainless-Poll-Helper": "true",
-            "X-Stainless-Custom-Poll-Interval": options?.pollIntervalMs?.toString() ?? void 0
+            "X-Stainless-Custom-Poll-Interval": options2?.pollIntervalMs?.toString() ?? void 0
           }
         ]);
         while (true) {
           const fileResponse = await this.retrieve(fileID, {
             vector_store_id: vectorStoreID
-          }, { ...options, headers }).withResponse();
+          }, { ...options2, headers }).withResponse();
           const file2 = fileResponse.data;
           switch (file2.status) {
             case "in_progress":
               let sleepInterval = 5e3;
-              if (options?.pollIntervalMs) {
-                sleepInterval = options.pollIntervalMs;
+              if (options2?.pollIntervalMs) {
+                sleepInterval = options2.pollIntervalMs;
               } else {
                 const headerInterval = fileResponse.response.headers.get("openai-poll-after-ms");
                 if (headerInterval) {
@@ -21948,25 +23291,25 @@ var init_files3 = __esm({
        * Note the file will be asynchronously processed (you can use the alternative
        * polling helper method to wait for processing to complete).
        */
-      async upload(vectorStoreId, file2, options) {
-        const fileInfo = await this._client.files.create({ file: file2, purpose: "assistants" }, options);
-        return this.create(vectorStoreId, { file_id: fileInfo.id }, options);
+      async upload(vectorStoreId, file2, options2) {
+        const fileInfo = await this._client.files.create({ file: file2, purpose: "assistants" }, options2);
+        return this.create(vectorStoreId, { file_id: fileInfo.id }, options2);
       }
       /**
        * Add a file to a vector store and poll until processing is complete.
        */
-      async uploadAndPoll(vectorStoreId, file2, options) {
-        const fileInfo = await this.upload(vectorStoreId, file2, options);
-        return await this.poll(vectorStoreId, fileInfo.id, options);
+      async uploadAndPoll(vectorStoreId, file2, options2) {
+        const fileInfo = await this.upload(vectorStoreId, file2, options2);
+        return await this.poll(vectorStoreId, fileInfo.id, options2);
       }
       /**
        * Retrieve the parsed contents of a vector store file.
        */
-      content(fileID, params, options) {
+      content(fileID, params, options2) {
         const { vector_store_id } = params;
         return this._client.getAPIList(path`/vector_stores/${vector_store_id}/files/${fileID}/content`, Page, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -21995,53 +23338,53 @@ var init_vector_stores = __esm({
       /**
        * Create a vector store.
        */
-      create(body, options) {
+      create(body, options2) {
         return this._client.post("/vector_stores", {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
       /**
        * Retrieves a vector store.
        */
-      retrieve(vectorStoreID, options) {
+      retrieve(vectorStoreID, options2) {
         return this._client.get(path`/vector_stores/${vectorStoreID}`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
       /**
        * Modifies a vector store.
        */
-      update(vectorStoreID, body, options) {
+      update(vectorStoreID, body, options2) {
         return this._client.post(path`/vector_stores/${vectorStoreID}`, {
           body,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
       /**
        * Returns a list of vector stores.
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/vector_stores", CursorPage, {
           query,
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
       /**
        * Delete a vector store.
        */
-      delete(vectorStoreID, options) {
+      delete(vectorStoreID, options2) {
         return this._client.delete(path`/vector_stores/${vectorStoreID}`, {
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -22049,12 +23392,12 @@ var init_vector_stores = __esm({
        * Search a vector store for relevant chunks based on a query and file attributes
        * filter.
        */
-      search(vectorStoreID, body, options) {
+      search(vectorStoreID, body, options2) {
         return this._client.getAPIList(path`/vector_stores/${vectorStoreID}/search`, Page, {
           body,
           method: "post",
-          ...options,
-          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
           __security: { bearerAuth: true }
         });
       }
@@ -22077,47 +23420,47 @@ var init_videos = __esm({
       /**
        * Create a new video generation job from a prompt and optional reference assets.
        */
-      create(body, options) {
-        return this._client.post("/videos", multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      create(body, options2) {
+        return this._client.post("/videos", multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client));
       }
       /**
        * Fetch the latest metadata for a generated video.
        */
-      retrieve(videoID, options) {
-        return this._client.get(path`/videos/${videoID}`, { ...options, __security: { bearerAuth: true } });
+      retrieve(videoID, options2) {
+        return this._client.get(path`/videos/${videoID}`, { ...options2, __security: { bearerAuth: true } });
       }
       /**
        * List recently generated videos for the current project.
        */
-      list(query = {}, options) {
+      list(query = {}, options2) {
         return this._client.getAPIList("/videos", ConversationCursorPage, {
           query,
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * Permanently delete a completed or failed video and its stored assets.
        */
-      delete(videoID, options) {
-        return this._client.delete(path`/videos/${videoID}`, { ...options, __security: { bearerAuth: true } });
+      delete(videoID, options2) {
+        return this._client.delete(path`/videos/${videoID}`, { ...options2, __security: { bearerAuth: true } });
       }
       /**
        * Create a character from an uploaded video.
        */
-      createCharacter(body, options) {
-        return this._client.post("/videos/characters", multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      createCharacter(body, options2) {
+        return this._client.post("/videos/characters", multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client));
       }
       /**
        * Download the generated video bytes or a derived preview asset.
        *
        * Streams the rendered video content for the specified video job.
        */
-      downloadContent(videoID, query = {}, options) {
+      downloadContent(videoID, query = {}, options2) {
         return this._client.get(path`/videos/${videoID}/content`, {
           query,
-          ...options,
-          headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
+          ...options2,
+          headers: buildHeaders([{ Accept: "application/binary" }, options2?.headers]),
           __security: { bearerAuth: true },
           __binaryResponse: true
         });
@@ -22126,29 +23469,29 @@ var init_videos = __esm({
        * Create a new video generation job by editing a source video or existing
        * generated video.
        */
-      edit(body, options) {
-        return this._client.post("/videos/edits", multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      edit(body, options2) {
+        return this._client.post("/videos/edits", multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client));
       }
       /**
        * Create an extension of a completed video.
        */
-      extend(body, options) {
-        return this._client.post("/videos/extensions", multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      extend(body, options2) {
+        return this._client.post("/videos/extensions", multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client));
       }
       /**
        * Fetch a character.
        */
-      getCharacter(characterID, options) {
+      getCharacter(characterID, options2) {
         return this._client.get(path`/videos/characters/${characterID}`, {
-          ...options,
+          ...options2,
           __security: { bearerAuth: true }
         });
       }
       /**
        * Create a remix of a completed video using a refreshed prompt.
        */
-      remix(videoID, body, options) {
-        return this._client.post(path`/videos/${videoID}/remix`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+      remix(videoID, body, options2) {
+        return this._client.post(path`/videos/${videoID}/remix`, maybeMultipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client));
       }
     };
   }
@@ -22314,11 +23657,11 @@ function getConnectionErrorMessage(error62) {
 function isUndiciDispatcherVersionMismatchError(error62) {
   let current = error62;
   for (let i = 0; i < 8 && current && typeof current === "object"; i++) {
-    const err = current;
-    if (err.code === "UND_ERR_INVALID_ARG" && typeof err.message === "string" && err.message.includes("invalid onRequestStart method")) {
+    const err2 = current;
+    if (err2.code === "UND_ERR_INVALID_ARG" && typeof err2.message === "string" && err2.message.includes("invalid onRequestStart method")) {
       return true;
     }
-    current = err.cause;
+    current = err2.cause;
   }
   return false;
 }
@@ -22426,7 +23769,7 @@ var init_client = __esm({
         }
         const { baseURL = provider ? null : readEnv("OPENAI_BASE_URL"), apiKey = provider ? null : readEnv("OPENAI_API_KEY") ?? null, adminAPIKey = provider ? null : readEnv("OPENAI_ADMIN_KEY") ?? null, organization = provider ? null : readEnv("OPENAI_ORG_ID") ?? null, project = provider ? null : readEnv("OPENAI_PROJECT_ID") ?? null, webhookSecret = readEnv("OPENAI_WEBHOOK_SECRET") ?? null, workloadIdentity, ...opts } = clientOptions;
         const providerRuntime = provider ? configureProvider(provider) : void 0;
-        const options = {
+        const options2 = {
           apiKey,
           adminAPIKey,
           organization,
@@ -22443,18 +23786,18 @@ var init_client = __esm({
         if (!providerRuntime && !apiKey && !adminAPIKey && !workloadIdentity) {
           throw new OpenAIError("Missing credentials. Please pass an `apiKey`, `workloadIdentity`, `adminAPIKey`, or set the `OPENAI_API_KEY` or `OPENAI_ADMIN_KEY` environment variable.");
         }
-        if (!options.dangerouslyAllowBrowser && isRunningInBrowser()) {
+        if (!options2.dangerouslyAllowBrowser && isRunningInBrowser()) {
           throw new OpenAIError("It looks like you're running in a browser-like environment.\n\nThis is disabled by default, as it risks exposing your secret API credentials to attackers.\nIf you understand the risks and have appropriate mitigations in place,\nyou can set the `dangerouslyAllowBrowser` option to `true`, e.g.,\n\nnew OpenAI({ apiKey, dangerouslyAllowBrowser: true });\n\nhttps://help.openai.com/en/articles/5112595-best-practices-for-api-key-safety\n");
         }
-        this.baseURL = options.baseURL;
-        this.timeout = options.timeout ?? _a4.DEFAULT_TIMEOUT;
-        this.logger = options.logger ?? console;
+        this.baseURL = options2.baseURL;
+        this.timeout = options2.timeout ?? _a4.DEFAULT_TIMEOUT;
+        this.logger = options2.logger ?? console;
         const defaultLogLevel = "warn";
         this.logLevel = defaultLogLevel;
-        this.logLevel = parseLogLevel(options.logLevel, "ClientOptions.logLevel", this) ?? parseLogLevel(readEnv("OPENAI_LOG"), "process.env['OPENAI_LOG']", this) ?? defaultLogLevel;
-        this.fetchOptions = options.fetchOptions;
-        this.maxRetries = options.maxRetries ?? 2;
-        this.fetch = options.fetch ?? getDefaultFetch();
+        this.logLevel = parseLogLevel(options2.logLevel, "ClientOptions.logLevel", this) ?? parseLogLevel(readEnv("OPENAI_LOG"), "process.env['OPENAI_LOG']", this) ?? defaultLogLevel;
+        this.fetchOptions = options2.fetchOptions;
+        this.maxRetries = options2.maxRetries ?? 2;
+        this.fetch = options2.fetch ?? getDefaultFetch();
         __classPrivateFieldSet(this, _OpenAI_encoder, FallbackEncoder, "f");
         const customHeadersEnv = provider ? void 0 : readEnv("OPENAI_CUSTOM_HEADERS");
         if (customHeadersEnv) {
@@ -22465,9 +23808,9 @@ var init_client = __esm({
               parsed[line.substring(0, colon).trim()] = line.substring(colon + 1).trim();
             }
           }
-          options.defaultHeaders = buildHeaders([parsed, options.defaultHeaders]);
+          options2.defaultHeaders = buildHeaders([parsed, options2.defaultHeaders]);
         }
-        this._options = options;
+        this._options = options2;
         this._provider = providerRuntime;
         if (workloadIdentity) {
           this._workloadIdentityAuth = new WorkloadIdentityAuth(workloadIdentity, this.fetch);
@@ -22481,9 +23824,9 @@ var init_client = __esm({
       /**
        * Create a new client instance re-using the same options given to the current client with optional overriding.
        */
-      withOptions(options) {
+      withOptions(options2) {
         const inheritedProvider = this._options.provider;
-        const provider = options.provider ?? inheritedProvider;
+        const provider = options2.provider ?? inheritedProvider;
         const inheritedOptions = {
           ...this._options,
           baseURL: this.baseURL,
@@ -22513,7 +23856,7 @@ var init_client = __esm({
         }
         const client = new this.constructor({
           ...inheritedOptions,
-          ...options,
+          ...options2,
           provider
         });
         return client;
@@ -22581,13 +23924,13 @@ var init_client = __esm({
         let token;
         try {
           token = await apiKey();
-        } catch (err) {
-          if (err instanceof OpenAIError)
-            throw err;
+        } catch (err2) {
+          if (err2 instanceof OpenAIError)
+            throw err2;
           throw new OpenAIError(
-            `Failed to get token from 'apiKey' function: ${err.message}`,
+            `Failed to get token from 'apiKey' function: ${err2.message}`,
             // @ts-ignore
-            { cause: err }
+            { cause: err2 }
           );
         }
         if (typeof token !== "string" || !token) {
@@ -22612,10 +23955,10 @@ var init_client = __esm({
       /**
        * Used as a callback for mutating the given `FinalRequestOptions` object.
        */
-      async prepareOptions(options) {
+      async prepareOptions(options2) {
         if (this._provider)
           return;
-        const security = options.__security ?? { bearerAuth: true };
+        const security = options2.__security ?? { bearerAuth: true };
         if (security.bearerAuth) {
           await this._callApiKey();
         }
@@ -22626,7 +23969,7 @@ var init_client = __esm({
        * This is useful for cases where you want to add certain headers based off of
        * the request properties, e.g. `method` or `url`.
        */
-      async prepareRequest(request2, { url: url2, options }) {
+      async prepareRequest(request2, { url: url2, options: options2 }) {
       }
       get(path2, opts) {
         return this.methodRequest("get", path2, opts);
@@ -22648,42 +23991,42 @@ var init_client = __esm({
           return { method, path: path2, ...opts2 };
         }));
       }
-      request(options, remainingRetries = null) {
-        return new APIPromise(this, this.makeRequest(options, remainingRetries, void 0));
+      request(options2, remainingRetries = null) {
+        return new APIPromise(this, this.makeRequest(options2, remainingRetries, void 0));
       }
       async makeRequest(optionsInput, retriesRemaining, retryOfRequestLogID) {
-        const options = await optionsInput;
-        const maxRetries = options.maxRetries ?? this.maxRetries;
+        const options2 = await optionsInput;
+        const maxRetries = options2.maxRetries ?? this.maxRetries;
         if (retriesRemaining == null) {
           retriesRemaining = maxRetries;
         }
-        await this.prepareOptions(options);
-        const { req, url: url2, timeout } = await this.buildRequest(options, {
+        await this.prepareOptions(options2);
+        const { req, url: url2, timeout } = await this.buildRequest(options2, {
           retryCount: maxRetries - retriesRemaining
         });
-        const hasStreamingBody = options.__metadata?.["hasStreamingBody"] === true;
-        await this.prepareRequest(req, { url: url2, options });
-        await this._provider?.prepareRequest?.(req, { url: url2, options });
+        const hasStreamingBody = options2.__metadata?.["hasStreamingBody"] === true;
+        await this.prepareRequest(req, { url: url2, options: options2 });
+        await this._provider?.prepareRequest?.(req, { url: url2, options: options2 });
         const requestLogID = "log_" + (Math.random() * (1 << 24) | 0).toString(16).padStart(6, "0");
         const retryLogStr = retryOfRequestLogID === void 0 ? "" : `, retryOf: ${retryOfRequestLogID}`;
         const startTime = Date.now();
         loggerFor(this).debug(`[${requestLogID}] sending request`, formatRequestDetails({
           retryOfRequestLogID,
-          method: options.method,
+          method: options2.method,
           url: url2,
-          options,
+          options: options2,
           headers: req.headers
         }));
-        if (options.signal?.aborted) {
+        if (options2.signal?.aborted) {
           throw new APIUserAbortError();
         }
-        const security = options.__security ?? { bearerAuth: true };
+        const security = options2.__security ?? { bearerAuth: true };
         const controller = new AbortController();
         const response = await this.fetchWithAuth(url2, req, timeout, controller, security).catch(castToError);
         const headersTime = Date.now();
         if (response instanceof globalThis.Error) {
           const retryMessage = `retrying, ${retriesRemaining} attempts remaining`;
-          if (options.signal?.aborted) {
+          if (options2.signal?.aborted) {
             throw new APIUserAbortError();
           }
           const isTimeout = isAbortError(response) || /timed? ?out/i.test(String(response) + ("cause" in response ? String(response.cause) : ""));
@@ -22695,7 +24038,7 @@ var init_client = __esm({
               durationMs: headersTime - startTime,
               message: response.message
             }));
-            return this.retryRequest(options, retriesRemaining, retryOfRequestLogID ?? requestLogID);
+            return this.retryRequest(options2, retriesRemaining, retryOfRequestLogID ?? requestLogID);
           }
           const terminalMessage = hasStreamingBody ? "error; streaming body cannot be retried" : "error; no more retries left";
           loggerFor(this).info(`[${requestLogID}] connection ${isTimeout ? "timed out" : "failed"} - ${terminalMessage}`);
@@ -22719,13 +24062,13 @@ var init_client = __esm({
         const specialHeaders = [...response.headers.entries()].filter(([name]) => name === "x-request-id").map(([name, value]) => ", " + name + ": " + JSON.stringify(value)).join("");
         const responseInfo = `[${requestLogID}${retryLogStr}${specialHeaders}] ${req.method} ${url2} ${response.ok ? "succeeded" : "failed"} with status ${response.status} in ${headersTime - startTime}ms`;
         if (!response.ok) {
-          if (response.status === 401 && this._workloadIdentityAuth && security.bearerAuth && !options.__metadata?.["hasStreamingBody"] && !options.__metadata?.["workloadIdentityTokenRefreshed"]) {
+          if (response.status === 401 && this._workloadIdentityAuth && security.bearerAuth && !options2.__metadata?.["hasStreamingBody"] && !options2.__metadata?.["workloadIdentityTokenRefreshed"]) {
             await CancelReadableStream(response.body);
             this._workloadIdentityAuth.invalidateToken();
             return this.makeRequest({
-              ...options,
+              ...options2,
               __metadata: {
-                ...options.__metadata,
+                ...options2.__metadata,
                 workloadIdentityTokenRefreshed: true
               }
             }, retriesRemaining, retryOfRequestLogID ?? requestLogID);
@@ -22742,11 +24085,11 @@ var init_client = __esm({
               headers: response.headers,
               durationMs: headersTime - startTime
             }));
-            return this.retryRequest(options, retriesRemaining, retryOfRequestLogID ?? requestLogID, response.headers);
+            return this.retryRequest(options2, retriesRemaining, retryOfRequestLogID ?? requestLogID, response.headers);
           }
           const retryMessage = shouldRetry ? hasStreamingBody ? `error; streaming body cannot be retried` : `error; no more retries left` : `error; not retryable`;
           loggerFor(this).info(`${responseInfo} - ${retryMessage}`);
-          const errText = await response.text().catch((err2) => castToError(err2).message);
+          const errText = await response.text().catch((err3) => castToError(err3).message);
           const errJSON = safeJSON(errText);
           const errMessage = errJSON ? void 0 : errText;
           loggerFor(this).debug(`[${requestLogID}] response error (${retryMessage})`, formatRequestDetails({
@@ -22757,8 +24100,8 @@ var init_client = __esm({
             message: errMessage,
             durationMs: Date.now() - startTime
           }));
-          const err = this.makeStatusError(response.status, errJSON, errMessage, response.headers);
-          throw err;
+          const err2 = this.makeStatusError(response.status, errJSON, errMessage, response.headers);
+          throw err2;
         }
         loggerFor(this).info(responseInfo);
         loggerFor(this).debug(`[${requestLogID}] response start`, formatRequestDetails({
@@ -22768,13 +24111,13 @@ var init_client = __esm({
           headers: response.headers,
           durationMs: headersTime - startTime
         }));
-        return { response, options, controller, requestLogID, retryOfRequestLogID, startTime };
+        return { response, options: options2, controller, requestLogID, retryOfRequestLogID, startTime };
       }
       getAPIList(path2, Page2, opts) {
         return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path2, ...opts2 })) : { method: "get", path: path2, ...opts });
       }
-      requestAPIList(Page2, options) {
-        const request2 = this.makeRequest(options, null, void 0);
+      requestAPIList(Page2, options2) {
+        const request2 = this.makeRequest(options2, null, void 0);
         return new PagePromise(this, request2, Page2);
       }
       async fetchWithAuth(url2, init, timeout, controller, schemes = {
@@ -22793,17 +24136,17 @@ var init_client = __esm({
         return response;
       }
       async fetchWithTimeout(url2, init, ms, controller) {
-        const { signal, method, ...options } = init || {};
+        const { signal, method, ...options2 } = init || {};
         const abort = this._makeAbort(controller);
         if (signal)
           signal.addEventListener("abort", abort, { once: true });
         const timeout = setTimeout(abort, ms);
-        const isReadableBody = globalThis.ReadableStream && options.body instanceof globalThis.ReadableStream || typeof options.body === "object" && options.body !== null && Symbol.asyncIterator in options.body;
+        const isReadableBody = globalThis.ReadableStream && options2.body instanceof globalThis.ReadableStream || typeof options2.body === "object" && options2.body !== null && Symbol.asyncIterator in options2.body;
         const fetchOptions = {
           signal: controller.signal,
           ...isReadableBody ? { duplex: "half" } : {},
           method: "GET",
-          ...options
+          ...options2
         };
         if (method) {
           fetchOptions.method = method.toUpperCase();
@@ -22830,7 +24173,7 @@ var init_client = __esm({
           return true;
         return false;
       }
-      async retryRequest(options, retriesRemaining, requestLogID, responseHeaders) {
+      async retryRequest(options2, retriesRemaining, requestLogID, responseHeaders) {
         let timeoutMillis;
         const retryAfterMillisHeader = responseHeaders?.get("retry-after-ms");
         if (retryAfterMillisHeader) {
@@ -22849,11 +24192,11 @@ var init_client = __esm({
           }
         }
         if (timeoutMillis === void 0) {
-          const maxRetries = options.maxRetries ?? this.maxRetries;
+          const maxRetries = options2.maxRetries ?? this.maxRetries;
           timeoutMillis = this.calculateDefaultRetryTimeoutMillis(retriesRemaining, maxRetries);
         }
         await sleep(timeoutMillis);
-        return this.makeRequest(options, retriesRemaining - 1, requestLogID);
+        return this.makeRequest(options2, retriesRemaining - 1, requestLogID);
       }
       calculateDefaultRetryTimeoutMillis(retriesRemaining, maxRetries) {
         const initialRetryDelay = 0.5;
@@ -22864,13 +24207,13 @@ var init_client = __esm({
         return sleepSeconds * jitter * 1e3;
       }
       async buildRequest(inputOptions, { retryCount = 0 } = {}) {
-        const options = { ...inputOptions };
-        const { method, path: path2, query, defaultBaseURL } = options;
+        const options2 = { ...inputOptions };
+        const { method, path: path2, query, defaultBaseURL } = options2;
         const url2 = this.buildURL(path2, query, defaultBaseURL);
-        if ("timeout" in options)
-          validatePositiveInteger("timeout", options.timeout);
-        options.timeout = options.timeout ?? this.timeout;
-        const { bodyHeaders, body, isStreamingBody } = this.buildBody({ options });
+        if ("timeout" in options2)
+          validatePositiveInteger("timeout", options2.timeout);
+        options2.timeout = options2.timeout ?? this.timeout;
+        const { bodyHeaders, body, isStreamingBody } = this.buildBody({ options: options2 });
         if (isStreamingBody) {
           inputOptions.__metadata = {
             ...inputOptions.__metadata,
@@ -22881,20 +24224,20 @@ var init_client = __esm({
         const req = {
           method,
           headers: reqHeaders,
-          ...options.signal && { signal: options.signal },
+          ...options2.signal && { signal: options2.signal },
           ...globalThis.ReadableStream && body instanceof globalThis.ReadableStream && { duplex: "half" },
           ...body && { body },
           ...this.fetchOptions ?? {},
-          ...options.fetchOptions ?? {}
+          ...options2.fetchOptions ?? {}
         };
-        return { req, url: url2, timeout: options.timeout };
+        return { req, url: url2, timeout: options2.timeout };
       }
-      async buildHeaders({ options, method, bodyHeaders, retryCount }) {
+      async buildHeaders({ options: options2, method, bodyHeaders, retryCount }) {
         let idempotencyHeaders = {};
         if (this.idempotencyHeader && method !== "get") {
-          if (!options.idempotencyKey)
-            options.idempotencyKey = this.defaultIdempotencyKey();
-          idempotencyHeaders[this.idempotencyHeader] = options.idempotencyKey;
+          if (!options2.idempotencyKey)
+            options2.idempotencyKey = this.defaultIdempotencyKey();
+          idempotencyHeaders[this.idempotencyHeader] = options2.idempotencyKey;
         }
         const headers = buildHeaders([
           idempotencyHeaders,
@@ -22902,28 +24245,28 @@ var init_client = __esm({
             Accept: "application/json",
             "User-Agent": this.getUserAgent(),
             "X-Stainless-Retry-Count": String(retryCount),
-            ...options.timeout ? { "X-Stainless-Timeout": String(Math.trunc(options.timeout / 1e3)) } : {},
+            ...options2.timeout ? { "X-Stainless-Timeout": String(Math.trunc(options2.timeout / 1e3)) } : {},
             ...getPlatformHeaders(),
             "OpenAI-Organization": this.organization,
             "OpenAI-Project": this.project
           },
-          this._provider ? void 0 : await this.authHeaders(options, options.__security ?? { bearerAuth: true }),
+          this._provider ? void 0 : await this.authHeaders(options2, options2.__security ?? { bearerAuth: true }),
           this._options.defaultHeaders,
           bodyHeaders,
-          options.headers
+          options2.headers
         ]);
         if (!this._provider) {
-          this.validateHeaders(headers, options.__security ?? { bearerAuth: true });
+          this.validateHeaders(headers, options2.__security ?? { bearerAuth: true });
         }
         return headers.values;
       }
       _makeAbort(controller) {
         return () => controller.abort();
       }
-      buildBody({ options }) {
-        const { body, headers: rawHeaders } = options;
+      buildBody({ options: options2 }) {
+        const { body, headers: rawHeaders } = options2;
         if (!body) {
-          if (body === void 0 && "body" in options) {
+          if (body === void 0 && "body" in options2) {
             return { ...__classPrivateFieldGet(this, _OpenAI_encoder, "f").call(this, { body, headers: buildHeaders([rawHeaders]) }), isStreamingBody: false };
           }
           return { bodyHeaders: void 0, body: void 0, isStreamingBody: false };
@@ -23072,17 +24415,17 @@ var init_azure = __esm({
         this.apiVersion = apiVersion;
         this.deploymentName = deployment;
       }
-      async buildRequest(options, props = {}) {
-        if (_deployments_endpoints.has(options.path) && options.method === "post" && options.body !== void 0) {
-          if (!isObj(options.body)) {
+      async buildRequest(options2, props = {}) {
+        if (_deployments_endpoints.has(options2.path) && options2.method === "post" && options2.body !== void 0) {
+          if (!isObj(options2.body)) {
             throw new Error("Expected request body to be an object");
           }
-          const model = this.deploymentName || options.body["model"] || options.__metadata?.["model"];
+          const model = this.deploymentName || options2.body["model"] || options2.__metadata?.["model"];
           if (model !== void 0 && !this.baseURL.includes("/deployments")) {
-            options.path = `/deployments/${model}${options.path}`;
+            options2.path = `/deployments/${model}${options2.path}`;
           }
         }
-        return super.buildRequest(options, props);
+        return super.buildRequest(options2, props);
       }
       async authHeaders(opts, schemes) {
         const security = schemes ?? { bearerAuth: true, adminAPIKeyAuth: true };
@@ -23130,8 +24473,8 @@ function addBedrockOutputText(response) {
 }
 function restoreBedrockStreamOutputText(responses) {
   const stream = responses.stream.bind(responses);
-  responses.stream = ((body, options) => {
-    const responseStream = stream(body, options);
+  responses.stream = ((body, options2) => {
+    const responseStream = stream(body, options2);
     const finalResponse = responseStream.finalResponse.bind(responseStream);
     responseStream.finalResponse = async () => addBedrockOutputText(await finalResponse());
     return responseStream;
@@ -23182,12 +24525,12 @@ var init_bedrock = __esm({
         this.bedrockTokenProvider = bedrockTokenProvider;
         this.responses = restoreBedrockStreamOutputText(new Responses2(this));
       }
-      async prepareOptions(options) {
-        const security = options.__security ?? { bearerAuth: true };
+      async prepareOptions(options2) {
+        const security = options2.__security ?? { bearerAuth: true };
         if (security.adminAPIKeyAuth && !security.bearerAuth) {
           await this._callApiKey();
         }
-        await super.prepareOptions(options);
+        await super.prepareOptions(options2);
       }
       async authHeaders(opts, schemes) {
         const security = schemes ?? { bearerAuth: true, adminAPIKeyAuth: true };
@@ -23196,10 +24539,10 @@ var init_bedrock = __esm({
         }
         return super.authHeaders(opts, security);
       }
-      withOptions(options) {
-        const bedrockTokenProvider = options.apiKey !== void 0 ? void 0 : options.bedrockTokenProvider ?? this.bedrockTokenProvider;
+      withOptions(options2) {
+        const bedrockTokenProvider = options2.apiKey !== void 0 ? void 0 : options2.bedrockTokenProvider ?? this.bedrockTokenProvider;
         return super.withOptions({
-          ...options,
+          ...options2,
           ...bedrockTokenProvider ? { apiKey: void 0, bedrockTokenProvider } : {}
         });
       }
@@ -24895,10 +26238,10 @@ function multinomialDrawer(cells, total) {
     for (; drawn < total; drawn++) counts[random.nextBelow(cells, threshold)]++;
   };
 }
-function bootstrapSamples(factory, centre, instanceCount, options) {
-  const samples = centre.map((values) => Array.from(values, () => new Float64Array(options.resamples)));
+function bootstrapSamples(factory, centre, instanceCount, options2) {
+  const samples = centre.map((values) => Array.from(values, () => new Float64Array(options2.resamples)));
   const filled = centre.map((values) => new Int32Array(values.length));
-  const random = new Random(options.seed);
+  const random = new Random(options2.seed);
   const collect2 = (estimators, resamples, cells, total, shift) => {
     const counts = new Float64Array(cells);
     const drawMultinomial = multinomialDrawer(cells, total);
@@ -24922,11 +26265,11 @@ function bootstrapSamples(factory, centre, instanceCount, options) {
       })
     );
   };
-  const subsetSize = options.subsetSize ?? instanceCount;
+  const subsetSize = options2.subsetSize ?? instanceCount;
   if (instanceCount > 0 && subsetSize >= instanceCount) {
-    collect2(factory(), options.resamples, instanceCount, instanceCount, false);
+    collect2(factory(), options2.resamples, instanceCount, instanceCount, false);
   } else if (instanceCount > 0) {
-    const subsets = Math.min(LITTLE_BOOTSTRAP_SUBSETS, options.resamples);
+    const subsets = Math.min(LITTLE_BOOTSTRAP_SUBSETS, options2.resamples);
     const shuffled = Int32Array.from({ length: instanceCount }, (_, index) => index);
     for (let subset = 0; subset < subsets; subset++) {
       for (let index = 0; index < subsetSize; index++) {
@@ -24934,7 +26277,7 @@ function bootstrapSamples(factory, centre, instanceCount, options) {
         [shuffled[index], shuffled[other]] = [shuffled[other], shuffled[index]];
       }
       const chosen = shuffled.slice(0, subsetSize).sort();
-      const resamples = Math.floor(options.resamples / subsets) + (subset < options.resamples % subsets ? 1 : 0);
+      const resamples = Math.floor(options2.resamples / subsets) + (subset < options2.resamples % subsets ? 1 : 0);
       collect2(factory(chosen), resamples, subsetSize, instanceCount, true);
     }
   }
@@ -24946,7 +26289,7 @@ function percentileInterval(samples, level = 0.95) {
   const tail = (1 - level) / 2;
   return [quantileSorted(sorted, tail), quantileSorted(sorted, 1 - tail)];
 }
-function pairedBootstrap(factory, instanceCount, options) {
+function pairedBootstrap(factory, instanceCount, options2) {
   const ones = new Float64Array(instanceCount).fill(1);
   const full = factory();
   const baselineValue = full.baseline(ones);
@@ -24963,7 +26306,7 @@ function pairedBootstrap(factory, instanceCount, options) {
       }
     ];
   };
-  const [[samples, baselines]] = bootstrapSamples(differenceOf, [[difference, baselineValue]], instanceCount, options);
+  const [[samples, baselines]] = bootstrapSamples(differenceOf, [[difference, baselineValue]], instanceCount, options2);
   let notAbove = 0;
   let notBelow = 0;
   for (const value of samples) {
@@ -24973,7 +26316,7 @@ function pairedBootstrap(factory, instanceCount, options) {
   const valid = samples.length;
   return {
     difference,
-    ci: percentileInterval(samples, options.level),
+    ci: percentileInterval(samples, options2.level),
     pAbove: (notAbove + 1) / (valid + 1),
     pBelow: (notBelow + 1) / (valid + 1),
     resamples: valid,
@@ -26392,10 +27735,10 @@ function defineLazyInternal(inst, key, compute) {
           Object.defineProperty(this, key, { configurable: true, writable: true, value });
         broke = broke || outer;
         return value;
-      } catch (err) {
+      } catch (err2) {
         delete this[key];
         broke = broke || outer;
-        throw err;
+        throw err2;
       }
     },
     set(value) {
@@ -26850,18 +28193,18 @@ var validateAsync = async (schema, value, _ctx) => {
   return result.issues.length === 0;
 };
 var _encode = (_Err) => {
-  const parse3 = _parse(_Err);
+  const parse4 = _parse(_Err);
   const fn = (schema, value, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-    return parse3(schema, value, ctx, finalizeParams(fn, _params));
+    return parse4(schema, value, ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var encode = /* @__PURE__ */ _encode($ZodRealError);
 var _decode = (_Err) => {
-  const parse3 = _parse(_Err);
+  const parse4 = _parse(_Err);
   const fn = (schema, value, _ctx, _params) => {
-    return parse3(schema, value, _ctx, finalizeParams(fn, _params));
+    return parse4(schema, value, _ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
@@ -28356,7 +29699,7 @@ function capSize(inst, size) {
   if (!caps.length)
     return;
   const cap = Math.min(...caps.map((c) => c[0]));
-  const parse3 = inst._zod.parse;
+  const parse4 = inst._zod.parse;
   inst._zod.parse = (payload, ctx) => {
     const n = size(payload.value);
     if (n > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
@@ -28370,7 +29713,7 @@ function capSize(inst, size) {
         }
       }
     }
-    return parse3(payload, ctx);
+    return parse4(payload, ctx);
   };
 }
 var arraySize = (input2) => Array.isArray(input2) ? input2.length : -1;
@@ -37957,15 +39300,15 @@ function compileValidator(schema, parser) {
     return parser;
   }
 }
-function compile(schema, options) {
+function compile(schema, options2) {
   try {
     const parser = compileFn(schema);
     const clone2 = withParser(schema, parser);
     clone2._zod.bag.validator = compileValidator(schema, parser);
     return clone2;
-  } catch (err) {
-    if (options?.strict)
-      throw err;
+  } catch (err2) {
+    if (options2?.strict)
+      throw err2;
     return schema;
   }
 }
@@ -38024,7 +39367,7 @@ function installCompiledUserMethods(target, source, parser) {
     };
   }
 }
-function compileFn(schema, options) {
+function compileFn(schema, options2) {
   let recursive2 = true;
   try {
     recursive2 = isRecursiveSchema(schema);
@@ -38040,12 +39383,12 @@ function compileFn(schema, options) {
     definite: true
   };
   const doc = new Doc(["input"]);
-  const outputAccessor = generateCheck(doc, ctx, schema, "input", !options?.assertOnly);
+  const outputAccessor = generateCheck(doc, ctx, schema, "input", !options2?.assertOnly);
   doc.write(outputAccessor === null ? `return true;` : `return ${outputAccessor};`);
   const constantNames = ["INVALID", ...ctx.constants.keys()];
   const constantValues = [INVALID, ...ctx.constants.values()];
   const code = doc.content.join("\n");
-  const fullCode = options?.debug ? constantNames.length > 0 ? `// Constants: ${constantNames.join(", ")}
+  const fullCode = options2?.debug ? constantNames.length > 0 ? `// Constants: ${constantNames.join(", ")}
 ${code}` : code : "";
   const F = Function;
   const factoryCode = `return (input) => {
@@ -38055,10 +39398,10 @@ ${code}
   try {
     const factory = new F(...constantNames, factoryCode);
     fn = factory(...constantValues);
-  } catch (err) {
-    throw new ZodCompileUnsupportedError(`this schema (generated code failed to evaluate: ${err.message})`);
+  } catch (err2) {
+    throw new ZodCompileUnsupportedError(`this schema (generated code failed to evaluate: ${err2.message})`);
   }
-  if (options?.debug) {
+  if (options2?.debug) {
     fn.code = fullCode;
   }
   fn.definite = ctx.definite;
@@ -38094,9 +39437,9 @@ function compileChild(doc, ctx, schema, accessor, needsValue = true) {
   const varCounter = ctx.varCounter;
   try {
     return generateCheck(doc, ctx, schema, accessor, needsValue);
-  } catch (err) {
-    if (!(err instanceof ZodCompileUnsupportedError) || !err.islandable)
-      throw err;
+  } catch (err2) {
+    if (!(err2 instanceof ZodCompileUnsupportedError) || !err2.islandable)
+      throw err2;
     doc.content.length = contentLen;
     if (ctx.constants.size > constantCount) {
       const trailing = Array.from(ctx.constants.keys()).slice(constantCount);
@@ -39165,31 +40508,31 @@ function getTupleOptStart2(items, key) {
 }
 function generateUnionCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
-  const options = def.options;
+  const options2 = def.options;
   if (def.discriminator) {
     return generateDiscriminatedUnionCheck(doc, ctx, def, accessor);
   }
   if (def.inclusive === false) {
     throw new ZodCompileUnsupportedError("exclusive unions (z.xor)");
   }
-  if (options.length === 0) {
+  if (options2.length === 0) {
     doc.write("return INVALID;");
     return accessor;
   }
-  if (options.length === 1) {
-    return generateCheck(doc, ctx, options[0], accessor);
+  if (options2.length === 1) {
+    return generateCheck(doc, ctx, options2[0], accessor);
   }
-  const allLiterals = options.every((opt) => opt._zod.def.type === "literal" && !opt._zod.def.checks?.length);
+  const allLiterals = options2.every((opt) => opt._zod.def.type === "literal" && !opt._zod.def.checks?.length);
   if (allLiterals) {
-    const values = new Set(options.flatMap((opt) => opt._zod.def.values));
+    const values = new Set(options2.flatMap((opt) => opt._zod.def.values));
     const valuesConst = addConstant(ctx, values);
     doc.write(`if (!${valuesConst}.has(${accessor})) return INVALID;`);
     return accessor;
   }
   const outputVar = newVar(ctx);
   doc.write(`let ${outputVar};`);
-  for (let i = 0; i < options.length; i++) {
-    const opt = options[i];
+  for (let i = 0; i < options2.length; i++) {
+    const opt = options2[i];
     if (i === 0) {
       doc.write(`${outputVar} = (() => {`);
     } else {
@@ -40260,26 +41603,26 @@ function _array(Class2, element, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _union(Class2, options, params) {
+function _union(Class2, options2, params) {
   return new Class2({
     type: "union",
-    options,
+    options: options2,
     ...normalizeParams(params)
   });
 }
-function _xor(Class2, options, params) {
+function _xor(Class2, options2, params) {
   return new Class2({
     type: "union",
-    options,
+    options: options2,
     inclusive: false,
     ...normalizeParams(params)
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _discriminatedUnion(Class2, discriminator, options, params) {
+function _discriminatedUnion(Class2, discriminator, options2, params) {
   return new Class2({
     type: "union",
-    options,
+    options: options2,
     discriminator,
     ...normalizeParams(params)
   });
@@ -40801,11 +42144,11 @@ Set the \`cycles\` parameter to \`"ref"\` to resolve cyclical schemas with defs.
     ctx.sharedDefsExtractedFor = ctx.external;
 }
 function compactTypeUnion(schema) {
-  const options = schema.anyOf;
-  if (!Array.isArray(options) || options.length === 0 || schema.type !== void 0)
+  const options2 = schema.anyOf;
+  if (!Array.isArray(options2) || options2.length === 0 || schema.type !== void 0)
     return;
   const types = [];
-  for (const option of options) {
+  for (const option of options2) {
     if (!option || typeof option !== "object")
       return;
     compactTypeUnion(option);
@@ -41509,14 +42852,14 @@ var objectProcessor = (schema, ctx, _json, params) => {
 var unionProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   const isExclusive = def.inclusive === false;
-  const options = def.options.map((x, i) => processSchema(x, ctx, {
+  const options2 = def.options.map((x, i) => processSchema(x, ctx, {
     ...params,
     path: [...params.path, isExclusive ? "oneOf" : "anyOf", i]
   }));
   if (isExclusive) {
-    json2.oneOf = options;
+    json2.oneOf = options2;
   } else {
-    json2.anyOf = options;
+    json2.anyOf = options2;
   }
 };
 var intersectionProcessor = (schema, ctx, json2, params) => {
@@ -41647,12 +42990,12 @@ function rewriteKeyNames(ctx) {
   const rewrites = /* @__PURE__ */ new Map();
   for (const record2 of pendingRecords.get(ctx) ?? []) {
     const seen = ctx.seen.get(record2);
-    const names = (seen?.def ?? seen?.schema)?.propertyNames;
-    if (!names || names === true || rewrites.has(names))
+    const names2 = (seen?.def ?? seen?.schema)?.propertyNames;
+    if (!names2 || names2 === true || rewrites.has(names2))
       continue;
-    const rewritten = stringifyKeyNames(bySchema, names, /* @__PURE__ */ new Set());
-    if (rewritten !== names)
-      rewrites.set(names, rewritten);
+    const rewritten = stringifyKeyNames(bySchema, names2, /* @__PURE__ */ new Set());
+    if (rewritten !== names2)
+      rewrites.set(names2, rewritten);
   }
   if (!rewrites.size)
     return;
@@ -43130,10 +44473,10 @@ var ZodUnion = /* @__PURE__ */ $constructor("ZodUnion", (inst, def) => {
   inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
   inst.options = def.options;
 });
-function union(options, params) {
+function union(options2, params) {
   return new ZodUnion({
     type: "union",
-    options,
+    options: options2,
     ...util_exports.normalizeParams(params)
   });
 }
@@ -43143,10 +44486,10 @@ var ZodXor = /* @__PURE__ */ $constructor("ZodXor", (inst, def) => {
   inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
   inst.options = def.options;
 });
-function xor(options, params) {
+function xor(options2, params) {
   return new ZodXor({
     type: "union",
-    options,
+    options: options2,
     inclusive: false,
     ...util_exports.normalizeParams(params)
   });
@@ -43155,10 +44498,10 @@ var ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("ZodDiscriminatedUnion"
   ZodUnion.init(inst, def);
   $ZodDiscriminatedUnion.init(inst, def);
 });
-function discriminatedUnion(discriminator, options, params) {
+function discriminatedUnion(discriminator, options2, params) {
   return new ZodDiscriminatedUnion({
     type: "union",
-    options,
+    options: options2,
     discriminator,
     ...util_exports.normalizeParams(params)
   });
@@ -44390,13 +45733,13 @@ function convertSchema(schema, ctx) {
   let baseSchema = convertBaseSchema(schema, ctx);
   const hasExplicitType = schema.type || schema.enum !== void 0 || schema.const !== void 0;
   if (schema.anyOf && Array.isArray(schema.anyOf)) {
-    const options = schema.anyOf.map((s) => convertSchema(s, ctx));
-    const anyOfUnion = z.union(options);
+    const options2 = schema.anyOf.map((s) => convertSchema(s, ctx));
+    const anyOfUnion = z.union(options2);
     baseSchema = hasExplicitType ? z.intersection(baseSchema, anyOfUnion) : anyOfUnion;
   }
   if (schema.oneOf && Array.isArray(schema.oneOf)) {
-    const options = schema.oneOf.map((s) => convertSchema(s, ctx));
-    const oneOfUnion = z.xor(options);
+    const options2 = schema.oneOf.map((s) => convertSchema(s, ctx));
+    const oneOfUnion = z.xor(options2);
     baseSchema = hasExplicitType ? z.intersection(baseSchema, oneOfUnion) : oneOfUnion;
   }
   if (schema.allOf && Array.isArray(schema.allOf)) {
@@ -45128,11 +46471,11 @@ function duplicateExample(file2, line, key, earlier) {
 
 // src/metrics/columns.ts
 var GrowableColumn = class {
-  constructor(make, fill) {
+  constructor(make, fill2) {
     this.make = make;
-    this.fill = fill;
+    this.fill = fill2;
     this.data = make(1024);
-    this.data.fill(fill);
+    this.data.fill(fill2);
   }
   make;
   fill;
@@ -45601,11 +46944,11 @@ function addWorstCase(scope2, { collected, addRatio }) {
     if (perturbed) addRatio(metric, slot);
   }
 }
-function addGroups(options, { collected, derived: derived2, addRatio }) {
+function addGroups(options2, { collected, derived: derived2, addRatio }) {
   const { sums, groups } = collected;
   for (const { attribute, values, slotOf, seen } of groups) {
     if (seen.length === 0) continue;
-    const eligible = seen.map((value) => slotOf[value]).filter((slot) => sums.count(slot) >= options.minGroupSize);
+    const eligible = seen.map((value) => slotOf[value]).filter((slot) => sums.count(slot) >= options2.minGroupSize);
     if (eligible.length >= 2) {
       const n = eligible.reduce((sum, slot) => sum + sums.count(slot), 0);
       const accuracies = eligible.map(ratio);
@@ -45656,7 +46999,7 @@ function addLatency(table, scope2, { collected, statistics }) {
     }
   });
 }
-function prepareStatistics(table, scope2, options) {
+function prepareStatistics(table, scope2, options2) {
   if (scope2.rows.length === 0) return [];
   const collected = collectScope(table, scope2);
   const { sums } = collected;
@@ -45671,7 +47014,7 @@ function prepareStatistics(table, scope2, options) {
   found.addRatio("accuracy", collected.accuracy);
   addCalibration(table, found);
   addWorstCase(scope2, found);
-  addGroups(options, found);
+  addGroups(options2, found);
   found.addRatio("error_rate", collected.errors);
   addLatency(table, scope2, found);
   found.addRatio("toxicity_rate", collected.toxic);
@@ -45703,18 +47046,18 @@ function subsetSizeFor(instanceCount, populations) {
   );
   return Math.min(size, instanceCount);
 }
-function gatedPopulations(statistics, options) {
+function gatedPopulations(statistics, options2) {
   return statistics.flatMap(
-    (statistic) => statistic.metrics.filter(({ metric, n }) => !(metric.startsWith("group_accuracy:") && n < options.minGroupSize)).map(({ n }) => n)
+    (statistic) => statistic.metrics.filter(({ metric, n }) => !(metric.startsWith("group_accuracy:") && n < options2.minGroupSize)).map(({ n }) => n)
   );
 }
-function metricsOfScope(table, scope2, options) {
-  const statistics = prepareStatistics(table, scope2, options);
+function metricsOfScope(table, scope2, options2) {
+  const statistics = prepareStatistics(table, scope2, options2);
   const ones = new Float64Array(scope2.instanceCount).fill(1);
   const values = statistics.map((statistic) => statistic.evaluate(ones));
   const factory = (subset) => {
     if (!subset) return statistics;
-    const prepared = prepareStatistics(table, subScope(scope2, subset), options);
+    const prepared = prepareStatistics(table, subScope(scope2, subset), options2);
     if (sameMetrics(prepared, statistics)) return prepared;
     return statistics.map(
       (statistic) => alignedEstimator(
@@ -45723,10 +47066,10 @@ function metricsOfScope(table, scope2, options) {
       )
     );
   };
-  const samples = options.resamples > 0 ? bootstrapSamples(factory, values, scope2.instanceCount, {
-    resamples: options.resamples,
-    seed: deriveSeed(options.seed, scope2.name),
-    subsetSize: subsetSizeFor(scope2.instanceCount, gatedPopulations(statistics, options))
+  const samples = options2.resamples > 0 ? bootstrapSamples(factory, values, scope2.instanceCount, {
+    resamples: options2.resamples,
+    seed: deriveSeed(options2.seed, scope2.name),
+    subsetSize: subsetSizeFor(scope2.instanceCount, gatedPopulations(statistics, options2))
   }) : void 0;
   const found = [];
   const resampled = dictionary();
@@ -45765,16 +47108,16 @@ function alignedEstimator(metrics, prepared) {
     }
   };
 }
-function computeMetrics(table, options = DEFAULT_COMPUTE_OPTIONS) {
-  return computeMetricsAndSamples(table, options).report;
+function computeMetrics(table, options2 = DEFAULT_COMPUTE_OPTIONS) {
+  return computeMetricsAndSamples(table, options2).report;
 }
-function computeMetricsAndSamples(table, options) {
+function computeMetricsAndSamples(table, options2) {
   const [overall, ...scenarios] = scopesOf(table);
-  const first = metricsOfScope(table, overall, options);
+  const first = metricsOfScope(table, overall, options2);
   const report = { overall: first.metrics, scenarios: dictionary() };
   const samples = { overall: first.samples, scenarios: dictionary() };
   for (const scope2 of scenarios) {
-    const computed = metricsOfScope(table, scope2, options);
+    const computed = metricsOfScope(table, scope2, options2);
     report.scenarios[scope2.name] = computed.metrics;
     samples.scenarios[scope2.name] = computed.samples;
   }
@@ -45784,17 +47127,17 @@ function sortByRegistry(found) {
   const rank = (name) => METRICS.indexOf(lookupMetric(name));
   return found.sort((a, b) => rank(a[0]) - rank(b[0]));
 }
-function metricFunction(table, scope2, metric, options) {
-  const prepared = prepareStatistics(table, scope2, options);
+function metricFunction(table, scope2, metric, options2) {
+  const prepared = prepareStatistics(table, scope2, options2);
   const estimator = alignedEstimator([metric], prepared);
   const n = prepared.flatMap((statistic) => statistic.metrics).find((info) => info.metric === metric)?.n ?? 0;
   return { evaluate: (weights) => estimator.evaluate(weights)[0], n };
 }
-function compareMetric(candidate, baseline, metric, scenario, options = DEFAULT_COMPUTE_OPTIONS) {
+function compareMetric(candidate, baseline, metric, scenario, options2 = DEFAULT_COMPUTE_OPTIONS) {
   const scopes = sharedScopes(candidate, baseline, scenario);
   const factory = (subset) => {
-    const candidateMetric = metricFunction(candidate, subset ? subScope(scopes.candidate, subset) : scopes.candidate, metric, options);
-    const baselineMetric = metricFunction(baseline, subset ? subScope(scopes.baseline, subset) : scopes.baseline, metric, options);
+    const candidateMetric = metricFunction(candidate, subset ? subScope(scopes.candidate, subset) : scopes.candidate, metric, options2);
+    const baselineMetric = metricFunction(baseline, subset ? subScope(scopes.baseline, subset) : scopes.baseline, metric, options2);
     return { candidate: candidateMetric.evaluate, baseline: baselineMetric.evaluate, populations: [candidateMetric.n, baselineMetric.n] };
   };
   const full = factory();
@@ -45802,9 +47145,9 @@ function compareMetric(candidate, baseline, metric, scenario, options = DEFAULT_
   const candidateValue = full.candidate(ones);
   const baselineValue = full.baseline(ones);
   if (Number.isNaN(candidateValue) || Number.isNaN(baselineValue)) return void 0;
-  const seed = deriveSeed(options.seed, `${scenario ?? OVERALL}\0${metric}`);
+  const seed = deriveSeed(options2.seed, `${scenario ?? OVERALL}\0${metric}`);
   const comparison = pairedBootstrap((subset) => subset ? factory(subset) : full, scopes.shared, {
-    resamples: options.resamples,
+    resamples: options2.resamples,
     seed,
     subsetSize: subsetSizeFor(scopes.shared, full.populations)
   });
@@ -45843,19 +47186,19 @@ function scopeMetric(report, scenario, metric) {
 // src/gate/compare.ts
 var MetricsMemo = class {
   computed = /* @__PURE__ */ new Map();
-  of(run, options) {
-    return run.kind === "metrics" ? run.report : this.compute(run, options).report;
+  of(run, options2) {
+    return run.kind === "metrics" ? run.report : this.compute(run, options2).report;
   }
   /** The bootstrap values behind a records run's intervals; undefined for a metrics file. */
-  samplesOf(run, options) {
-    return run.kind === "metrics" ? void 0 : this.compute(run, options).samples;
+  samplesOf(run, options2) {
+    return run.kind === "metrics" ? void 0 : this.compute(run, options2).samples;
   }
-  compute(run, options) {
+  compute(run, options2) {
     let byOptions = this.computed.get(run);
     if (!byOptions) this.computed.set(run, byOptions = /* @__PURE__ */ new Map());
-    const key = JSON.stringify(options);
+    const key = JSON.stringify(options2);
     let result = byOptions.get(key);
-    if (!result) byOptions.set(key, result = computeMetricsAndSamples(run.table, options));
+    if (!result) byOptions.set(key, result = computeMetricsAndSamples(run.table, options2));
     return result;
   }
 };
@@ -45882,10 +47225,10 @@ function tooFewShared(comparison, policy) {
   return `${basis}, fewer than the ${minimum} a paired comparison needs (settings.min_shared_instances)`;
 }
 var RunComparer = class {
-  constructor(candidate, baseline, options, memo2) {
+  constructor(candidate, baseline, options2, memo2) {
     this.candidate = candidate;
     this.baseline = baseline;
-    this.options = options;
+    this.options = options2;
     this.memo = memo2;
   }
   candidate;
@@ -45909,10 +47252,10 @@ var RunComparer = class {
     return candidate.kind === "records" && baseline.kind === "records" && (scenario === void 0 || baseline.table.scenarios.includes(scenario)) && sharedScopes(candidate.table, baseline.table, scenario).shared === 0;
   }
   compareOnce(metric, scenario, direction) {
-    const { candidate, baseline, options } = this;
+    const { candidate, baseline, options: options2 } = this;
     const sign = direction === "higher" ? -1 : 1;
     if (candidate.kind === "records" && baseline.kind === "records") {
-      const paired = compareMetric(candidate.table, baseline.table, metric, scenario, options);
+      const paired = compareMetric(candidate.table, baseline.table, metric, scenario, options2);
       if (!paired) return void 0;
       this.distributions.set(metricScopeKey(metric, scenario), {
         worsenings: paired.differences.map((change2) => sign * change2),
@@ -45933,8 +47276,8 @@ var RunComparer = class {
         resamples: paired.resamples
       };
     }
-    const candidateValue = scopeMetric(this.memo.of(candidate, options), scenario, metric)?.value;
-    const baselineValue = scopeMetric(this.memo.of(baseline, { ...options, resamples: 0 }), scenario, metric)?.value;
+    const candidateValue = scopeMetric(this.memo.of(candidate, options2), scenario, metric)?.value;
+    const baselineValue = scopeMetric(this.memo.of(baseline, { ...options2, resamples: 0 }), scenario, metric)?.value;
     if (candidateValue === void 0 || baselineValue === void 0) return void 0;
     const change = candidateValue - baselineValue;
     return { method: "summary", candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };
@@ -46414,11 +47757,11 @@ function decideVerdict(checks, coverage) {
 // src/gate/evaluate.ts
 function evaluateGate({ policy, candidate, baseline }, memo2 = new MetricsMemo()) {
   const { settings } = policy;
-  const options = { resamples: settings.resamples, seed: settings.seed, minGroupSize: settings.min_group_size };
-  const comparer = baseline ? new RunComparer(candidate, baseline, options, memo2) : void 0;
+  const options2 = { resamples: settings.resamples, seed: settings.seed, minGroupSize: settings.min_group_size };
+  const comparer = baseline ? new RunComparer(candidate, baseline, options2, memo2) : void 0;
   const tradeoffs2 = evaluateTradeoffs(policy, comparer);
-  const candidateMetrics = memo2.of(candidate, options);
-  const candidateSamples = memo2.samplesOf(candidate, options);
+  const candidateMetrics = memo2.of(candidate, options2);
+  const candidateSamples = memo2.samplesOf(candidate, options2);
   const checks = evaluateChecks({ policy, candidateMetrics, candidateSamples, comparer, relaxed: tradeoffs2.relaxed });
   const coverage = coverageOf(candidate, baseline, settings.coverage);
   const verdict2 = decideVerdict(
@@ -46732,15 +48075,15 @@ function objectSchemaAt(schema, path2) {
   const last = current && definitionOf(current);
   return last?.type === "object" ? last.shape : void 0;
 }
-function locate(document, lineCounter, path2, key) {
+function locate(document, lineCounter2, path2, key) {
   for (let depth = path2.length; depth >= 0; depth--) {
     const node2 = document.getIn(path2.slice(0, depth), true);
     if (depth === path2.length && key !== void 0 && (0, import_yaml.isMap)(node2)) {
       const pair = node2.items.find((item) => item.key?.value === key);
       const range = pair?.key?.range;
-      if (range) return lineCounter.linePos(range[0]);
+      if (range) return lineCounter2.linePos(range[0]);
     }
-    if (node2?.range) return lineCounter.linePos(node2.range[0]);
+    if (node2?.range) return lineCounter2.linePos(node2.range[0]);
   }
   return { line: 1, col: 1 };
 }
@@ -46756,8 +48099,8 @@ function inFileOrder(problems) {
   return [...problems].sort((a, b) => position(a) - position(b));
 }
 function parseYamlConfig(text, file2, schema, checks = {}) {
-  const lineCounter = new import_yaml.LineCounter();
-  const document = (0, import_yaml.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const lineCounter2 = new import_yaml.LineCounter();
+  const document = (0, import_yaml.parseDocument)(text, { lineCounter: lineCounter2, prettyErrors: false, uniqueKeys: true });
   if (document.errors.length > 0) {
     throw new ConfigError(
       document.errors.map((error62) => {
@@ -46770,7 +48113,7 @@ function parseYamlConfig(text, file2, schema, checks = {}) {
   if (raw === null || raw === void 0) throw new ConfigError([`${file2}:1:1 the file is empty`]);
   const problems = [];
   const report = (path2, message) => {
-    const { line, col } = locate(document, lineCounter, path2);
+    const { line, col } = locate(document, lineCounter2, path2);
     problems.push(`${file2}:${line}:${col} ${formatPath(path2) || "(top level)"}: ${message}`);
   };
   const parsed = schema.safeParse(raw);
@@ -46780,7 +48123,7 @@ function parseYamlConfig(text, file2, schema, checks = {}) {
       if (issue2.code === "unrecognized_keys") {
         for (const key of issue2.keys) {
           const suggestion = closest(key, Object.keys(objectSchemaAt(schema, path2) ?? {}));
-          const { line, col } = locate(document, lineCounter, path2, key);
+          const { line, col } = locate(document, lineCounter2, path2, key);
           problems.push(
             `${file2}:${line}:${col} ${formatPath([...path2, key])}: unknown key${suggestion ? ` (did you mean ${suggestion}?)` : ""}`
           );
@@ -46915,8 +48258,8 @@ async function loadPolicy(file2) {
 function defaultStringLength(value) {
   return value.length;
 }
-function markdownTable(table, options) {
-  const settings = options || {};
+function markdownTable(table, options2) {
+  const settings = options2 || {};
   const align = (settings.align || []).concat();
   const stringLength = settings.stringLength || defaultStringLength;
   const alignments = [];
@@ -47648,7 +48991,35 @@ import { join as join2 } from "node:path";
 
 // src/importers/read-json.ts
 import { readFile as readFile3 } from "node:fs/promises";
-async function readJsonFile(file2, whenMissing = "no such file", parse3 = JSON.parse) {
+function parsePythonJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch (error62) {
+    if (!/NaN|Infinity/.test(text)) throw error62;
+  }
+  const quoteOrNonFinite = /"|-?(?:NaN|Infinity)/g;
+  const parts = [];
+  let copied = 0;
+  for (let match = quoteOrNonFinite.exec(text); match; match = quoteOrNonFinite.exec(text)) {
+    if (match[0] === '"') {
+      quoteOrNonFinite.lastIndex = endOfString(text, quoteOrNonFinite.lastIndex);
+    } else {
+      parts.push(text.slice(copied, match.index), "null");
+      copied = quoteOrNonFinite.lastIndex;
+    }
+  }
+  parts.push(text.slice(copied));
+  return JSON.parse(parts.join(""));
+}
+function endOfString(text, start) {
+  for (let quote = text.indexOf('"', start); quote >= 0; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text[quote - 1 - backslashes] === "\\") backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+  }
+  return text.length;
+}
+async function readJsonFile(file2, whenMissing = "no such file", parse4 = JSON.parse) {
   let text;
   try {
     text = await readFile3(file2, "utf8");
@@ -47657,7 +49028,7 @@ async function readJsonFile(file2, whenMissing = "no such file", parse3 = JSON.p
     throw new InputError(file2, void 0, code === "ENOENT" ? whenMissing : `cannot be read: ${error62.message}`);
   }
   try {
-    return parse3(text);
+    return parse4(text);
   } catch (error62) {
     throw new InputError(file2, void 0, `not valid JSON: ${error62.message}`);
   }
@@ -47695,11 +49066,11 @@ async function importHelm(directory) {
     requests.set(key, [...requests.get(key) ?? [], request2]);
   }
   const firstTrial = perInstance.filter((entry) => (entry.train_trial_index ?? 0) === 0);
-  const split = firstTrial.some((entry) => entry.stats.some((stat3) => stat3.name.split === "test")) ? "test" : "valid";
-  const inSplit = (stat3) => (stat3.name.split ?? split) === split;
+  const split = firstTrial.some((entry) => entry.stats.some((stat4) => stat4.name.split === "test")) ? "test" : "valid";
+  const inSplit = (stat4) => (stat4.name.split ?? split) === split;
   const instances = firstTrial.filter((entry) => entry.stats.some(inSplit));
   const statsOf = (entry) => new Map(
-    entry.stats.filter((stat3) => inSplit(stat3) && stat3.count > 0 && stat3.mean !== void 0).map((stat3) => [stat3.name.name, stat3.mean])
+    entry.stats.filter((stat4) => inSplit(stat4) && stat4.count > 0 && stat4.mean !== void 0).map((stat4) => [stat4.name.name, stat4.mean])
   );
   const calibrated = instances.some((entry) => (statsOf(entry).get("max_prob") ?? 1) < 1);
   return instances.map((entry, index) => {
@@ -47742,52 +49113,1169 @@ async function importHelmStats(directory) {
   } catch {
   }
   const overall = dictionary();
-  for (const stat3 of stats) {
-    if (stat3.name.split !== "test" || stat3.count === 0 || typeof stat3.mean !== "number") continue;
-    const perturbation = stat3.name.perturbation;
+  for (const stat4 of stats) {
+    if (stat4.name.split !== "test" || stat4.count === 0 || typeof stat4.mean !== "number") continue;
+    const perturbation = stat4.name.perturbation;
     if (perturbation && perturbation.computed_on !== "worst") continue;
-    overall[perturbation ? `${stat3.name.name} (${perturbation.name})` : stat3.name.name] = { value: stat3.mean, ci: null, n };
+    overall[perturbation ? `${stat4.name.name} (${perturbation.name})` : stat4.name.name] = { value: stat4.mean, ci: null, n };
   }
   if (Object.keys(overall).length === 0) throw new InputError(join2(directory, "stats.json"), void 0, "no test-split statistics");
   return { overall, scenarios: dictionary() };
 }
 var helmImporter = {
   format: "helm",
-  importResults: async (directory, options) => options.summary ? { kind: "metrics", report: await importHelmStats(directory) } : { kind: "records", records: await importHelm(directory) }
+  importResults: async (directory, options2) => options2.summary ? { kind: "metrics", report: await importHelmStats(directory) } : { kind: "records", records: await importHelm(directory) }
+};
+
+// src/importers/inspect.ts
+import { readdir, stat as stat2 } from "node:fs/promises";
+import { basename, join as join3 } from "node:path";
+
+// src/importers/inspect-log.ts
+import { readFile as readFile4 } from "node:fs/promises";
+
+// src/importers/zip.ts
+import { constants } from "node:buffer";
+import { inflateRawSync } from "node:zlib";
+
+// node_modules/fzstd/esm/index.mjs
+var ab = ArrayBuffer;
+var u8 = Uint8Array;
+var u16 = Uint16Array;
+var i16 = Int16Array;
+var i32 = Int32Array;
+var slc = function(v, s, e) {
+  if (u8.prototype.slice)
+    return u8.prototype.slice.call(v, s, e);
+  if (s == null || s < 0)
+    s = 0;
+  if (e == null || e > v.length)
+    e = v.length;
+  var n = new u8(e - s);
+  n.set(v.subarray(s, e));
+  return n;
+};
+var fill = function(v, n, s, e) {
+  if (u8.prototype.fill)
+    return u8.prototype.fill.call(v, n, s, e);
+  if (s == null || s < 0)
+    s = 0;
+  if (e == null || e > v.length)
+    e = v.length;
+  for (; s < e; ++s)
+    v[s] = n;
+  return v;
+};
+var cpw = function(v, t, s, e) {
+  if (u8.prototype.copyWithin)
+    return u8.prototype.copyWithin.call(v, t, s, e);
+  if (s == null || s < 0)
+    s = 0;
+  if (e == null || e > v.length)
+    e = v.length;
+  while (s < e) {
+    v[t++] = v[s++];
+  }
+};
+var ec = [
+  "invalid zstd data",
+  "window size too large (>2046MB)",
+  "invalid block type",
+  "FSE accuracy too high",
+  "match distance too far back",
+  "unexpected EOF"
+];
+var err = function(ind, msg, nt) {
+  var e = new Error(msg || ec[ind]);
+  e.code = ind;
+  if (Error.captureStackTrace)
+    Error.captureStackTrace(e, err);
+  if (!nt)
+    throw e;
+  return e;
+};
+var rb = function(d, b, n) {
+  var i = 0, o = 0;
+  for (; i < n; ++i)
+    o |= d[b++] << (i << 3);
+  return o;
+};
+var b4 = function(d, b) {
+  return (d[b] | d[b + 1] << 8 | d[b + 2] << 16 | d[b + 3] << 24) >>> 0;
+};
+var rzfh = function(dat, w) {
+  var n3 = dat[0] | dat[1] << 8 | dat[2] << 16;
+  if (n3 == 3126568 && dat[3] == 253) {
+    var flg = dat[4];
+    var ss = flg >> 5 & 1, cc = flg >> 2 & 1, df = flg & 3, fcf = flg >> 6;
+    if (flg & 8)
+      err(0);
+    var bt = 6 - ss;
+    var db = df == 3 ? 4 : df;
+    var di = rb(dat, bt, db);
+    bt += db;
+    var fsb = fcf ? 1 << fcf : ss;
+    var fss = rb(dat, bt, fsb) + (fcf == 1 && 256);
+    var ws = fss;
+    if (!ss) {
+      var wb = 1 << 10 + (dat[5] >> 3);
+      ws = wb + (wb >> 3) * (dat[5] & 7);
+    }
+    if (ws > 2145386496)
+      err(1);
+    var buf = new u8((w == 1 ? fss || ws : w ? 0 : ws) + 12);
+    buf[0] = 1, buf[4] = 4, buf[8] = 8;
+    return {
+      b: bt + fsb,
+      y: 0,
+      l: 0,
+      d: di,
+      w: w && w != 1 ? w : buf.subarray(12),
+      e: ws,
+      o: new i32(buf.buffer, 0, 3),
+      u: fss,
+      c: cc,
+      m: Math.min(131072, ws)
+    };
+  } else if ((n3 >> 4 | dat[3] << 20) == 25481893) {
+    return b4(dat, 4) + 8;
+  }
+  err(0);
+};
+var msb = function(val) {
+  var bits = 0;
+  for (; 1 << bits <= val; ++bits)
+    ;
+  return bits - 1;
+};
+var rfse = function(dat, bt, mal) {
+  var tpos = (bt << 3) + 4;
+  var al = (dat[bt] & 15) + 5;
+  if (al > mal)
+    err(3);
+  var sz = 1 << al;
+  var probs = sz, sym = -1, re = -1, i = -1, ht = sz;
+  var buf = new ab(512 + (sz << 2));
+  var freq = new i16(buf, 0, 256);
+  var dstate = new u16(buf, 0, 256);
+  var nstate = new u16(buf, 512, sz);
+  var bb1 = 512 + (sz << 1);
+  var syms = new u8(buf, bb1, sz);
+  var nbits = new u8(buf, bb1 + sz);
+  while (sym < 255 && probs > 0) {
+    var bits = msb(probs + 1);
+    var cbt = tpos >> 3;
+    var msk = (1 << bits + 1) - 1;
+    var val = (dat[cbt] | dat[cbt + 1] << 8 | dat[cbt + 2] << 16) >> (tpos & 7) & msk;
+    var msk1fb = (1 << bits) - 1;
+    var msv = msk - probs - 1;
+    var sval = val & msk1fb;
+    if (sval < msv)
+      tpos += bits, val = sval;
+    else {
+      tpos += bits + 1;
+      if (val > msk1fb)
+        val -= msv;
+    }
+    freq[++sym] = --val;
+    if (val == -1) {
+      probs += val;
+      syms[--ht] = sym;
+    } else
+      probs -= val;
+    if (!val) {
+      do {
+        var rbt = tpos >> 3;
+        re = (dat[rbt] | dat[rbt + 1] << 8) >> (tpos & 7) & 3;
+        tpos += 2;
+        sym += re;
+      } while (re == 3);
+    }
+  }
+  if (sym > 255 || probs)
+    err(0);
+  var sympos = 0;
+  var sstep = (sz >> 1) + (sz >> 3) + 3;
+  var smask = sz - 1;
+  for (var s = 0; s <= sym; ++s) {
+    var sf = freq[s];
+    if (sf < 1) {
+      dstate[s] = -sf;
+      continue;
+    }
+    for (i = 0; i < sf; ++i) {
+      syms[sympos] = s;
+      do {
+        sympos = sympos + sstep & smask;
+      } while (sympos >= ht);
+    }
+  }
+  if (sympos)
+    err(0);
+  for (i = 0; i < sz; ++i) {
+    var ns = dstate[syms[i]]++;
+    var nb = nbits[i] = al - msb(ns);
+    nstate[i] = (ns << nb) - sz;
+  }
+  return [tpos + 7 >> 3, {
+    b: al,
+    s: syms,
+    n: nbits,
+    t: nstate
+  }];
+};
+var rhu = function(dat, bt) {
+  var i = 0, wc = -1;
+  var buf = new u8(292), hb = dat[bt];
+  var hw = buf.subarray(0, 256);
+  var rc = buf.subarray(256, 268);
+  var ri = new u16(buf.buffer, 268);
+  if (hb < 128) {
+    var _a5 = rfse(dat, bt + 1, 6), ebt = _a5[0], fdt = _a5[1];
+    bt += hb;
+    var epos = ebt << 3;
+    var lb = dat[bt];
+    if (!lb)
+      err(0);
+    var st1 = 0, st2 = 0, btr1 = fdt.b, btr2 = btr1;
+    var fpos = (++bt << 3) - 8 + msb(lb);
+    for (; ; ) {
+      fpos -= btr1;
+      if (fpos < epos)
+        break;
+      var cbt = fpos >> 3;
+      st1 += (dat[cbt] | dat[cbt + 1] << 8) >> (fpos & 7) & (1 << btr1) - 1;
+      hw[++wc] = fdt.s[st1];
+      fpos -= btr2;
+      if (fpos < epos)
+        break;
+      cbt = fpos >> 3;
+      st2 += (dat[cbt] | dat[cbt + 1] << 8) >> (fpos & 7) & (1 << btr2) - 1;
+      hw[++wc] = fdt.s[st2];
+      btr1 = fdt.n[st1];
+      st1 = fdt.t[st1];
+      btr2 = fdt.n[st2];
+      st2 = fdt.t[st2];
+    }
+    if (++wc > 255)
+      err(0);
+  } else {
+    wc = hb - 127;
+    for (; i < wc; i += 2) {
+      var byte = dat[++bt];
+      hw[i] = byte >> 4;
+      hw[i + 1] = byte & 15;
+    }
+    ++bt;
+  }
+  var wes = 0;
+  for (i = 0; i < wc; ++i) {
+    var wt = hw[i];
+    if (wt > 11)
+      err(0);
+    wes += wt && 1 << wt - 1;
+  }
+  var mb = msb(wes) + 1;
+  var ts = 1 << mb;
+  var rem = ts - wes;
+  if (rem & rem - 1)
+    err(0);
+  hw[wc++] = msb(rem) + 1;
+  for (i = 0; i < wc; ++i) {
+    var wt = hw[i];
+    ++rc[hw[i] = wt && mb + 1 - wt];
+  }
+  var hbuf = new u8(ts << 1);
+  var syms = hbuf.subarray(0, ts), nb = hbuf.subarray(ts);
+  ri[mb] = 0;
+  for (i = mb; i > 0; --i) {
+    var pv = ri[i];
+    fill(nb, i, pv, ri[i - 1] = pv + rc[i] * (1 << mb - i));
+  }
+  if (ri[0] != ts)
+    err(0);
+  for (i = 0; i < wc; ++i) {
+    var bits = hw[i];
+    if (bits) {
+      var code = ri[bits];
+      fill(syms, i, code, ri[bits] = code + (1 << mb - bits));
+    }
+  }
+  return [bt, {
+    n: nb,
+    b: mb,
+    s: syms
+  }];
+};
+var dllt = rfse(/* @__PURE__ */ new u8([
+  81,
+  16,
+  99,
+  140,
+  49,
+  198,
+  24,
+  99,
+  12,
+  33,
+  196,
+  24,
+  99,
+  102,
+  102,
+  134,
+  70,
+  146,
+  4
+]), 0, 6)[1];
+var dmlt = rfse(/* @__PURE__ */ new u8([
+  33,
+  20,
+  196,
+  24,
+  99,
+  140,
+  33,
+  132,
+  16,
+  66,
+  8,
+  33,
+  132,
+  16,
+  66,
+  8,
+  33,
+  68,
+  68,
+  68,
+  68,
+  68,
+  68,
+  68,
+  68,
+  36,
+  9
+]), 0, 6)[1];
+var doct = rfse(/* @__PURE__ */ new u8([
+  32,
+  132,
+  16,
+  66,
+  102,
+  70,
+  68,
+  68,
+  68,
+  68,
+  36,
+  73,
+  2
+]), 0, 5)[1];
+var b2bl = function(b, s) {
+  var len = b.length, bl = new i32(len);
+  for (var i = 0; i < len; ++i) {
+    bl[i] = s;
+    s += 1 << b[i];
+  }
+  return bl;
+};
+var llb = /* @__PURE__ */ new u8((/* @__PURE__ */ new i32([
+  0,
+  0,
+  0,
+  0,
+  16843009,
+  50528770,
+  134678020,
+  202050057,
+  269422093
+])).buffer, 0, 36);
+var llbl = /* @__PURE__ */ b2bl(llb, 0);
+var mlb = /* @__PURE__ */ new u8((/* @__PURE__ */ new i32([
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  16843009,
+  50528770,
+  117769220,
+  185207048,
+  252579084,
+  16
+])).buffer, 0, 53);
+var mlbl = /* @__PURE__ */ b2bl(mlb, 3);
+var dhu = function(dat, out, hu) {
+  var len = dat.length, ss = out.length, lb = dat[len - 1], msk = (1 << hu.b) - 1, eb = -hu.b;
+  if (!lb)
+    err(0);
+  var st = 0, btr = hu.b, pos = (len << 3) - 8 + msb(lb) - btr, i = -1;
+  for (; pos > eb && i < ss; ) {
+    var cbt = pos >> 3;
+    var val = (dat[cbt] | dat[cbt + 1] << 8 | dat[cbt + 2] << 16) >> (pos & 7);
+    st = (st << btr | val) & msk;
+    out[++i] = hu.s[st];
+    pos -= btr = hu.n[st];
+  }
+  if (pos != eb || i + 1 != ss)
+    err(0);
+};
+var dhu4 = function(dat, out, hu) {
+  var bt = 6;
+  var ss = out.length, sz1 = ss + 3 >> 2, sz2 = sz1 << 1, sz3 = sz1 + sz2;
+  dhu(dat.subarray(bt, bt += dat[0] | dat[1] << 8), out.subarray(0, sz1), hu);
+  dhu(dat.subarray(bt, bt += dat[2] | dat[3] << 8), out.subarray(sz1, sz2), hu);
+  dhu(dat.subarray(bt, bt += dat[4] | dat[5] << 8), out.subarray(sz2, sz3), hu);
+  dhu(dat.subarray(bt), out.subarray(sz3), hu);
+};
+var rzb = function(dat, st, out) {
+  var _a5;
+  var bt = st.b;
+  var b0 = dat[bt], btype = b0 >> 1 & 3;
+  st.l = b0 & 1;
+  var sz = b0 >> 3 | dat[bt + 1] << 5 | dat[bt + 2] << 13;
+  var ebt = (bt += 3) + sz;
+  if (btype == 1) {
+    if (bt >= dat.length)
+      return;
+    st.b = bt + 1;
+    if (out) {
+      fill(out, dat[bt], st.y, st.y += sz);
+      return out;
+    }
+    return fill(new u8(sz), dat[bt]);
+  }
+  if (ebt > dat.length)
+    return;
+  if (btype == 0) {
+    st.b = ebt;
+    if (out) {
+      out.set(dat.subarray(bt, ebt), st.y);
+      st.y += sz;
+      return out;
+    }
+    return slc(dat, bt, ebt);
+  }
+  if (btype == 2) {
+    var b3 = dat[bt], lbt = b3 & 3, sf = b3 >> 2 & 3;
+    var lss = b3 >> 4, lcs = 0, s4 = 0;
+    if (lbt < 2) {
+      if (sf & 1)
+        lss |= dat[++bt] << 4 | (sf & 2 && dat[++bt] << 12);
+      else
+        lss = b3 >> 3;
+    } else {
+      s4 = sf;
+      if (sf < 2)
+        lss |= (dat[++bt] & 63) << 4, lcs = dat[bt] >> 6 | dat[++bt] << 2;
+      else if (sf == 2)
+        lss |= dat[++bt] << 4 | (dat[++bt] & 3) << 12, lcs = dat[bt] >> 2 | dat[++bt] << 6;
+      else
+        lss |= dat[++bt] << 4 | (dat[++bt] & 63) << 12, lcs = dat[bt] >> 6 | dat[++bt] << 2 | dat[++bt] << 10;
+    }
+    ++bt;
+    var buf = out ? out.subarray(st.y, st.y + st.m) : new u8(st.m);
+    var spl = buf.length - lss;
+    if (lbt == 0)
+      buf.set(dat.subarray(bt, bt += lss), spl);
+    else if (lbt == 1)
+      fill(buf, dat[bt++], spl);
+    else {
+      var hu = st.h;
+      if (lbt == 2) {
+        var hud = rhu(dat, bt);
+        lcs += bt - (bt = hud[0]);
+        st.h = hu = hud[1];
+      } else if (!hu)
+        err(0);
+      (s4 ? dhu4 : dhu)(dat.subarray(bt, bt += lcs), buf.subarray(spl), hu);
+    }
+    var ns = dat[bt++];
+    if (ns) {
+      if (ns == 255)
+        ns = (dat[bt++] | dat[bt++] << 8) + 32512;
+      else if (ns > 127)
+        ns = ns - 128 << 8 | dat[bt++];
+      var scm = dat[bt++];
+      if (scm & 3)
+        err(0);
+      var dts = [dmlt, doct, dllt];
+      for (var i = 2; i > -1; --i) {
+        var md = scm >> (i << 1) + 2 & 3;
+        if (md == 1) {
+          var rbuf = new u8([0, 0, dat[bt++]]);
+          dts[i] = {
+            s: rbuf.subarray(2, 3),
+            n: rbuf.subarray(0, 1),
+            t: new u16(rbuf.buffer, 0, 1),
+            b: 0
+          };
+        } else if (md == 2) {
+          _a5 = rfse(dat, bt, 9 - (i & 1)), bt = _a5[0], dts[i] = _a5[1];
+        } else if (md == 3) {
+          if (!st.t)
+            err(0);
+          dts[i] = st.t[i];
+        }
+      }
+      var _b = st.t = dts, mlt = _b[0], oct = _b[1], llt = _b[2];
+      var lb = dat[ebt - 1];
+      if (!lb)
+        err(0);
+      var spos = (ebt << 3) - 8 + msb(lb) - llt.b, cbt = spos >> 3, oubt = 0;
+      var lst = (dat[cbt] | dat[cbt + 1] << 8) >> (spos & 7) & (1 << llt.b) - 1;
+      cbt = (spos -= oct.b) >> 3;
+      var ost = (dat[cbt] | dat[cbt + 1] << 8) >> (spos & 7) & (1 << oct.b) - 1;
+      cbt = (spos -= mlt.b) >> 3;
+      var mst = (dat[cbt] | dat[cbt + 1] << 8) >> (spos & 7) & (1 << mlt.b) - 1;
+      for (++ns; --ns; ) {
+        var llc = llt.s[lst];
+        var lbtr = llt.n[lst];
+        var mlc = mlt.s[mst];
+        var mbtr = mlt.n[mst];
+        var ofc = oct.s[ost];
+        var obtr = oct.n[ost];
+        cbt = (spos -= ofc) >> 3;
+        var ofp = 1 << ofc;
+        var off = ofp + ((dat[cbt] | dat[cbt + 1] << 8 | dat[cbt + 2] << 16 | dat[cbt + 3] << 24) >>> (spos & 7) & ofp - 1);
+        cbt = (spos -= mlb[mlc]) >> 3;
+        var ml = mlbl[mlc] + ((dat[cbt] | dat[cbt + 1] << 8 | dat[cbt + 2] << 16) >> (spos & 7) & (1 << mlb[mlc]) - 1);
+        cbt = (spos -= llb[llc]) >> 3;
+        var ll = llbl[llc] + ((dat[cbt] | dat[cbt + 1] << 8 | dat[cbt + 2] << 16) >> (spos & 7) & (1 << llb[llc]) - 1);
+        cbt = (spos -= lbtr) >> 3;
+        lst = llt.t[lst] + ((dat[cbt] | dat[cbt + 1] << 8) >> (spos & 7) & (1 << lbtr) - 1);
+        cbt = (spos -= mbtr) >> 3;
+        mst = mlt.t[mst] + ((dat[cbt] | dat[cbt + 1] << 8) >> (spos & 7) & (1 << mbtr) - 1);
+        cbt = (spos -= obtr) >> 3;
+        ost = oct.t[ost] + ((dat[cbt] | dat[cbt + 1] << 8) >> (spos & 7) & (1 << obtr) - 1);
+        if (off > 3) {
+          st.o[2] = st.o[1];
+          st.o[1] = st.o[0];
+          st.o[0] = off -= 3;
+        } else {
+          var idx = off - (ll != 0);
+          if (idx) {
+            off = idx == 3 ? st.o[0] - 1 : st.o[idx];
+            if (idx > 1)
+              st.o[2] = st.o[1];
+            st.o[1] = st.o[0];
+            st.o[0] = off;
+          } else
+            off = st.o[0];
+        }
+        for (var i = 0; i < ll; ++i) {
+          buf[oubt + i] = buf[spl + i];
+        }
+        oubt += ll, spl += ll;
+        var stin = oubt - off;
+        if (stin < 0) {
+          var len = -stin;
+          var bs = st.e + stin;
+          if (len > ml)
+            len = ml;
+          for (var i = 0; i < len; ++i) {
+            buf[oubt + i] = st.w[bs + i];
+          }
+          oubt += len, ml -= len, stin = 0;
+        }
+        for (var i = 0; i < ml; ++i) {
+          buf[oubt + i] = buf[stin + i];
+        }
+        oubt += ml;
+      }
+      if (oubt != spl) {
+        while (spl < buf.length) {
+          buf[oubt++] = buf[spl++];
+        }
+      } else
+        oubt = buf.length;
+      if (out)
+        st.y += oubt;
+      else
+        buf = slc(buf, 0, oubt);
+    } else if (out) {
+      st.y += lss;
+      if (spl) {
+        for (var i = 0; i < lss; ++i) {
+          buf[i] = buf[spl + i];
+        }
+      }
+    } else if (spl)
+      buf = slc(buf, spl);
+    st.b = ebt;
+    return buf;
+  }
+  err(2);
+};
+var cct = function(bufs, ol) {
+  if (bufs.length == 1)
+    return bufs[0];
+  var buf = new u8(ol);
+  for (var i = 0, b = 0; i < bufs.length; ++i) {
+    var chk = bufs[i];
+    buf.set(chk, b);
+    b += chk.length;
+  }
+  return buf;
+};
+var Decompress = /* @__PURE__ */ (function() {
+  function Decompress2(ondata) {
+    this.ondata = ondata;
+    this.c = [];
+    this.l = 0;
+    this.z = 0;
+  }
+  Decompress2.prototype.push = function(chunk, final) {
+    if (typeof this.s == "number") {
+      var sub = Math.min(chunk.length, this.s);
+      chunk = chunk.subarray(sub);
+      this.s -= sub;
+    }
+    var sl = chunk.length;
+    var ncs = sl + this.l;
+    if (!this.s) {
+      if (final) {
+        if (!ncs) {
+          this.ondata(new u8(0), true);
+          return;
+        }
+        if (ncs < 5)
+          err(5);
+      } else if (ncs < 18) {
+        this.c.push(chunk);
+        this.l = ncs;
+        return;
+      }
+      if (this.l) {
+        this.c.push(chunk);
+        chunk = cct(this.c, ncs);
+        this.c = [];
+        this.l = 0;
+      }
+      if (typeof (this.s = rzfh(chunk)) == "number")
+        return this.push(chunk, final);
+    }
+    if (typeof this.s != "number") {
+      if (ncs < (this.z || 3)) {
+        if (final)
+          err(5);
+        this.c.push(chunk);
+        this.l = ncs;
+        return;
+      }
+      if (this.l) {
+        this.c.push(chunk);
+        chunk = cct(this.c, ncs);
+        this.c = [];
+        this.l = 0;
+      }
+      if (!this.z && ncs < (this.z = chunk[this.s.b] & 2 ? 4 : 3 + (chunk[this.s.b] >> 3 | chunk[this.s.b + 1] << 5 | chunk[this.s.b + 2] << 13))) {
+        if (final)
+          err(5);
+        this.c.push(chunk);
+        this.l = ncs;
+        return;
+      } else
+        this.z = 0;
+      for (; ; ) {
+        var blk = rzb(chunk, this.s);
+        if (!blk) {
+          if (final)
+            err(5);
+          var adc = chunk.subarray(this.s.b);
+          this.s.b = 0;
+          this.c.push(adc), this.l += adc.length;
+          return;
+        } else {
+          this.ondata(blk, false);
+          cpw(this.s.w, 0, blk.length);
+          this.s.w.set(blk, this.s.w.length - blk.length);
+        }
+        if (this.s.l) {
+          var rest = chunk.subarray(this.s.b);
+          this.s = this.s.c * 4;
+          this.push(rest, final);
+          return;
+        }
+      }
+    } else if (final)
+      err(5);
+  };
+  return Decompress2;
+})();
+
+// src/importers/zip.ts
+var import_yauzl = __toESM(require_yauzl(), 1);
+var STORED = 0;
+var DEFLATED = 8;
+var ZSTD = 93;
+function listEntries(zip) {
+  return new Promise((resolve2, reject) => {
+    const entries = /* @__PURE__ */ new Map();
+    zip.on("entry", (entry) => {
+      entries.delete(entry.fileName);
+      entries.set(entry.fileName, entry);
+      zip.readEntry();
+    });
+    zip.on("end", () => resolve2(entries));
+    zip.on("error", reject);
+    zip.readEntry();
+  });
+}
+async function rawBytes(zip, entry) {
+  const stream = await zip.openReadStreamPromise(entry, { decodeFileData: false });
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+var LargerThanSaid = class extends Error {
+};
+function zstdDecompressed(raw, size) {
+  const chunks = [];
+  let length = 0;
+  const decoder = new Decompress((chunk) => {
+    length += chunk.length;
+    if (length > size) throw new LargerThanSaid();
+    chunks.push(Buffer.from(chunk));
+  });
+  decoder.push(raw, true);
+  return Buffer.concat(chunks);
+}
+function decompressed(raw, entry, where) {
+  const size = entry.uncompressedSize;
+  try {
+    switch (entry.compressionMethod) {
+      case STORED:
+        return raw;
+      case DEFLATED:
+        return inflateRawSync(raw, { maxOutputLength: Math.max(size, 1) });
+      case ZSTD:
+        return zstdDecompressed(raw, size);
+    }
+  } catch (error62) {
+    const tooLarge = error62 instanceof LargerThanSaid || error62.code === "ERR_BUFFER_TOO_LARGE";
+    throw new InputError(
+      where,
+      void 0,
+      tooLarge ? `decompresses to more than the ${size} bytes the archive says` : `cannot be read: ${error62.message}`
+    );
+  }
+  throw new InputError(where, void 0, `compression method ${entry.compressionMethod} is not supported (stored, deflate and zstd are)`);
+}
+async function openZip(file2) {
+  let zip;
+  let entries;
+  try {
+    zip = await import_yauzl.default.openPromise(file2, { lazyEntries: true, autoClose: false, strictFileNames: false });
+    entries = await listEntries(zip);
+  } catch (error62) {
+    const code = error62.code;
+    throw new InputError(file2, void 0, code === "ENOENT" ? "no such file" : `not a readable zip archive: ${error62.message}`);
+  }
+  return {
+    names: [...entries.keys()],
+    has: (name) => entries.has(name),
+    async text(name) {
+      const entry = entries.get(name);
+      const where = `${file2} (${name})`;
+      if (!entry) throw new InputError(where, void 0, "no such entry in the archive");
+      if (Math.max(entry.uncompressedSize, entry.compressedSize) > constants.MAX_STRING_LENGTH) {
+        throw new InputError(where, void 0, `${entry.uncompressedSize} bytes: too large to read as text`);
+      }
+      let raw;
+      try {
+        raw = await rawBytes(zip, entry);
+      } catch (error62) {
+        throw new InputError(where, void 0, `cannot be read: ${error62.message}`);
+      }
+      const bytes = decompressed(raw, entry, where);
+      if (bytes.length !== entry.uncompressedSize) {
+        throw new InputError(where, void 0, `${bytes.length} bytes after decompression, the archive says ${entry.uncompressedSize}`);
+      }
+      return bytes.toString("utf8");
+    },
+    close: () => zip.close()
+  };
+}
+
+// src/importers/inspect-log.ts
+var ATTACHMENT = "attachment://";
+var MONOLITH_SAMPLE = /^samples\/[^/]+_epoch_\d+\.json$/;
+var CHUNKED_SAMPLE = /^(samples\/[^/]+_epoch_\d+)\/sample\.json$/;
+function resolveAttachments(value, content) {
+  if (typeof value === "string") {
+    if (!value.startsWith(ATTACHMENT)) return value;
+    const text = content(value.slice(ATTACHMENT.length));
+    return text === void 0 || text.startsWith("data:") ? value : text;
+  }
+  if (Array.isArray(value)) return value.map((item) => resolveAttachments(item, content));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveAttachments(item, content)]));
+  }
+  return value;
+}
+function slim(value, where, content) {
+  const sample = value && typeof value === "object" ? value : {};
+  if (typeof sample.id !== "string" && typeof sample.id !== "number" || !Number.isSafeInteger(sample.epoch)) {
+    throw new InputError(where, void 0, 'not an Inspect sample: "id" and an integer "epoch" are required');
+  }
+  const output2 = sample.output;
+  return {
+    id: sample.id,
+    epoch: sample.epoch,
+    input: resolveAttachments(sample.input, content),
+    target: resolveAttachments(sample.target, content),
+    output: output2 && {
+      completion: resolveAttachments(output2.completion, content),
+      choices: resolveAttachments(output2.choices?.slice(0, 1), content),
+      usage: output2.usage
+    },
+    scores: sample.scores,
+    metadata: sample.metadata,
+    model_usage: sample.model_usage,
+    total_time: sample.total_time,
+    working_time: sample.working_time,
+    error: sample.error
+  };
+}
+function parseEntry(text, where) {
+  let value;
+  try {
+    value = parsePythonJson(text);
+  } catch (error62) {
+    throw new InputError(where, void 0, `not valid JSON: ${error62.message}`);
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw new InputError(where, void 0, "expected a JSON object");
+  return value;
+}
+async function entryJson(archive, file2, name) {
+  return parseEntry(await archive.text(name), `${file2} (${name})`);
+}
+async function chunkedAttachments(archive, file2, prefix) {
+  const chunk = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/attachments/(\\d+)\\.json$`);
+  const starts = archive.names.map((name) => chunk.exec(name)).filter((match) => match !== null).sort((a, b) => Number(a[1]) - Number(b[1]));
+  const attachments = [];
+  for (const match of starts) {
+    const where = `${file2} (${match[0]})`;
+    const items = parsePythonJson(await archive.text(match[0]));
+    if (!Array.isArray(items)) throw new InputError(where, void 0, "expected a list of attachments");
+    attachments.push(...items);
+  }
+  return attachments;
+}
+async function archiveSamples(archive, file2) {
+  const samples = [];
+  for (const name of archive.names) {
+    const where = `${file2} (${name})`;
+    if (MONOLITH_SAMPLE.test(name)) {
+      const sample = await entryJson(archive, file2, name);
+      const attachments2 = sample.attachments ?? {};
+      samples.push({ sample: slim(sample, where, (key) => attachments2[key]), where });
+      continue;
+    }
+    const prefix = CHUNKED_SAMPLE.exec(name)?.[1];
+    if (prefix === void 0) continue;
+    const text = await archive.text(name);
+    const shell = parseEntry(text, where);
+    if (archive.has(`${prefix}/metadata.json`)) shell.metadata = await entryJson(archive, file2, `${prefix}/metadata.json`);
+    const attachments = text.includes(ATTACHMENT) ? await chunkedAttachments(archive, file2, prefix) : [];
+    samples.push({ sample: slim(shell, where, (key) => attachments[Number(key)]), where });
+  }
+  return samples;
+}
+async function archiveHeader(archive, file2) {
+  if (archive.has("header.json")) return await entryJson(archive, file2, "header.json");
+  if (archive.has("_journal/start.json")) return { ...await entryJson(archive, file2, "_journal/start.json"), status: "started" };
+  throw new InputError(file2, void 0, "not an Inspect log: no header.json or _journal/start.json in the archive");
+}
+var isArchive = (file2) => file2.endsWith(".eval");
+async function jsonLog(file2) {
+  let text;
+  try {
+    text = await readFile4(file2, "utf8");
+  } catch (error62) {
+    const code = error62.code;
+    throw new InputError(file2, void 0, code === "ENOENT" ? "no such file" : `cannot be read: ${error62.message}`);
+  }
+  return parseEntry(text, file2);
+}
+function checkedHeader(header, file2) {
+  if (typeof header.eval?.task !== "string") throw new InputError(file2, void 0, 'not an Inspect log: no "eval.task"');
+  return header;
+}
+async function readLogHeader(file2) {
+  if (!isArchive(file2)) {
+    const log = await jsonLog(file2);
+    delete log.samples;
+    return checkedHeader(log, file2);
+  }
+  const archive = await openZip(file2);
+  try {
+    return checkedHeader(await archiveHeader(archive, file2), file2);
+  } finally {
+    archive.close();
+  }
+}
+async function readLog(file2) {
+  if (!isArchive(file2)) {
+    const { samples, ...header } = await jsonLog(file2);
+    if (samples !== void 0 && samples !== null && !Array.isArray(samples)) {
+      throw new InputError(file2, void 0, '"samples" must be a list');
+    }
+    const logged = (samples ?? []).map((sample, index) => {
+      const where = `${file2} (samples[${index}])`;
+      const attachments = sample?.attachments ?? {};
+      return { sample: slim(sample, where, (key) => attachments[key]), where };
+    });
+    return { header: checkedHeader(header, file2), samples: logged };
+  }
+  const archive = await openZip(file2);
+  try {
+    const header = checkedHeader(await archiveHeader(archive, file2), file2);
+    return { header, samples: await archiveSamples(archive, file2) };
+  } finally {
+    archive.close();
+  }
+}
+
+// src/importers/inspect-score.ts
+var LETTERS = /* @__PURE__ */ new Map([
+  ["C", 1],
+  ["P", 0.5],
+  ["I", 0],
+  ["N", 0]
+]);
+var WORDS = /* @__PURE__ */ new Map([
+  ["yes", 1],
+  ["true", 1],
+  ["no", 0],
+  ["false", 0]
+]);
+var PYTHON_FLOAT = /^[+-]?(?:\d+(?:_\d+)*(?:\.(?:\d+(?:_\d+)*)?)?|\.\d+(?:_\d+)*)(?:[eE][+-]?\d+(?:_\d+)*)?$/;
+function readScore(value) {
+  if (value === null || value === void 0) return { kind: "unscored" };
+  if (typeof value === "number") return { kind: "number", value };
+  if (typeof value === "boolean") return { kind: "number", value: value ? 1 : 0 };
+  if (typeof value === "string") {
+    const known = LETTERS.get(value) ?? WORDS.get(value.toLowerCase());
+    if (known !== void 0) return { kind: "number", value: known };
+    const text = value.trim();
+    if (PYTHON_FLOAT.test(text)) {
+      const number4 = Number(text.replaceAll("_", ""));
+      if (Number.isFinite(number4)) return { kind: "number", value: number4 };
+    }
+  }
+  return { kind: "unreadable", value: 0 };
+}
+function scoresOf(scores) {
+  const flat = /* @__PURE__ */ new Map();
+  for (const [scorer, score2] of Object.entries(scores ?? {})) {
+    const value = score2?.value;
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      for (const [key, item] of Object.entries(value)) flat.set(`${scorer}/${key}`, item);
+    } else {
+      flat.set(scorer, value);
+    }
+  }
+  return flat;
+}
+
+// src/importers/inspect.ts
+var byId = new Intl.Collator("en", { numeric: true });
+var isLogName = (name) => name.endsWith(".eval") || name.endsWith(".json") && /^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}/.test(name);
+async function logFiles(path2, model) {
+  let names2;
+  try {
+    if (!(await stat2(path2)).isDirectory()) return [path2];
+    names2 = (await readdir(path2, { recursive: true })).filter((name) => isLogName(basename(name))).sort();
+  } catch {
+    throw new InputError(path2, void 0, "no such file or directory");
+  }
+  if (names2.length === 0) throw new InputError(path2, void 0, "no Inspect logs (.eval, or .json named <timestamp>_<task>_<id>.json)");
+  const logs = [];
+  for (const name of names2) logs.push({ file: join3(path2, name), header: await readLogHeader(join3(path2, name)) });
+  const models = [...new Set(logs.map((log) => String(log.header.eval?.model)))].sort();
+  const chosen = model === void 0 ? logs : logs.filter((log) => log.header.eval?.model === model);
+  if (chosen.length === 0 || model === void 0 && models.length > 1) {
+    const problem = model === void 0 ? "logs of several models" : `no logs of model "${model}"`;
+    throw new InputError(path2, void 0, `${problem}; choose one with --model: ${models.join(", ")}`);
+  }
+  const newest = /* @__PURE__ */ new Map();
+  for (const { file: file2, header } of chosen) {
+    const created = Date.parse(header.eval?.created ?? "") || 0;
+    const kept = newest.get(header.eval.task);
+    if (!kept || created > kept.created || created === kept.created && file2 > kept.file) {
+      newest.set(header.eval.task, { file: file2, created });
+    }
+  }
+  return [...newest.values()].map((log) => log.file).sort();
+}
+function completionOf(output2) {
+  if (typeof output2?.completion === "string" && output2.completion !== "") return output2.completion;
+  const content = output2?.choices?.[0]?.message?.content;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return void 0;
+  return content.filter((part) => part?.type === "text" && typeof part.text === "string").map((part) => part.text).join("\n");
+}
+var finite = (value) => typeof value === "number" && Number.isFinite(value);
+function sampleFields(sample, model, groupKeys, where) {
+  const fields = {};
+  if (sample.input !== void 0 && sample.input !== null) fields.input = sample.input;
+  const prediction = completionOf(sample.output);
+  if (prediction !== void 0) fields.prediction = prediction;
+  const target = sample.target;
+  if (typeof target === "string" && target !== "" || Array.isArray(target) && target.length > 0) {
+    fields.references = target;
+  }
+  const usage = (model !== void 0 ? sample.model_usage?.[model] : void 0) ?? sample.output?.usage;
+  if (finite(usage?.input_tokens)) {
+    fields.input_tokens = usage.input_tokens + (usage.input_tokens_cache_read ?? 0) + (usage.input_tokens_cache_write ?? 0);
+  }
+  if (finite(usage?.output_tokens)) fields.output_tokens = usage.output_tokens;
+  if (finite(usage?.total_cost)) fields.cost_usd = usage.total_cost;
+  const seconds = sample.working_time ?? sample.total_time;
+  if (finite(seconds)) fields.latency_ms = seconds * 1e3;
+  const groups = {};
+  for (const key of groupKeys) {
+    const value = sample.metadata?.[key];
+    if (value === void 0 || value === null) continue;
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
+      throw new InputError(
+        where,
+        void 0,
+        `metadata "${key}" is ${JSON.stringify(value).slice(0, 60)}: a group is a string, number or boolean`
+      );
+    }
+    groups[key] = String(value);
+  }
+  if (Object.keys(groups).length > 0) fields.groups = groups;
+  return fields;
+}
+function missingPart(header, samples) {
+  const ids = header.eval?.dataset?.sample_ids;
+  const epochs = header.eval?.config?.epochs ?? 1;
+  if (!Array.isArray(ids)) return `${samples.length} samples are in the log (it does not list the samples it was to run)`;
+  const present = new Set(samples.map(({ sample }) => `${sample.id}\0${sample.epoch}`));
+  const missing = ids.flatMap(
+    (id) => Array.from({ length: epochs }, (_, index) => index + 1).filter((epoch) => !present.has(`${id}\0${epoch}`)).map((epoch) => epochs > 1 ? `${id} (epoch ${epoch})` : String(id))
+  );
+  if (missing.length === 0) return "every sample is in the log";
+  const more = missing.length > 5 ? ` and ${missing.length - 5} more` : "";
+  return `${missing.length} of ${ids.length * epochs} samples are missing: ${missing.slice(0, 5).join(", ")}${more}`;
+}
+function sampleRecords(logged, task, scoreNames, base, outcomes) {
+  const { sample, where } = logged;
+  if (sample.epoch < 1) throw new InputError(where, void 0, `epoch ${sample.epoch}: Inspect counts epochs from 1`);
+  const identity = { id: String(sample.id), sample: sample.epoch - 1 };
+  const scenarioOf = (name) => name === void 0 || scoreNames.length === 1 ? task : `${task}/${name}`;
+  if (sample.error) {
+    const error62 = String(sample.error.message ?? "error") || "error";
+    return (scoreNames.length > 0 ? scoreNames : [void 0]).map((name) => ({ scenario: scenarioOf(name), ...identity, error: error62, ...base }));
+  }
+  const scores = scoresOf(sample.scores);
+  const records = [];
+  for (const name of scoreNames) {
+    const reading = readScore(scores.get(name));
+    if (reading.kind === "unscored") {
+      outcomes.unscored.set(name, (outcomes.unscored.get(name) ?? 0) + 1);
+      continue;
+    }
+    if (reading.kind === "unreadable") {
+      const seen = outcomes.unreadable.get(name);
+      outcomes.unreadable.set(name, { count: (seen?.count ?? 0) + 1, example: seen?.example ?? scores.get(name) });
+    }
+    if (reading.value < 0 || reading.value > 1) {
+      throw new InputError(where, void 0, `score "${name}" is ${reading.value}: evalgate's "correct" is a share of credit in [0, 1]`);
+    }
+    records.push({ scenario: scenarioOf(name), ...identity, correct: reading.value, ...base });
+  }
+  return records;
+}
+function warnOutcomes(file2, outcomes, warn) {
+  for (const [name, count2] of outcomes.unscored) {
+    warn(
+      `${file2}: ${count2} sample${count2 > 1 ? "s have" : " has"} no score "${name}" (unscored, which Inspect's metrics leave out too): no record`
+    );
+  }
+  for (const [name, { count: count2, example }] of outcomes.unreadable) {
+    warn(
+      `${file2}: ${count2} value${count2 > 1 ? "s" : ""} of score "${name}" (e.g. ${JSON.stringify(example)}) read as 0, as Inspect's value_to_float reads them`
+    );
+  }
+}
+function recordsOfLog(file2, header, samples, options2) {
+  const warn = options2.onWarning ?? (() => void 0);
+  const task = header.eval.task;
+  const status = header.status ?? "started";
+  if (status !== "success") {
+    const error62 = header.error?.message ? `: ${header.error.message.split("\n")[0]}` : "";
+    warn(
+      `${file2}: the run did not finish (status "${status}"${error62}): ${missingPart(header, samples)}; coverage shows them against the baseline`
+    );
+  }
+  const scoreNames = [...new Set(samples.flatMap(({ sample }) => [...scoresOf(sample.scores).keys()]))];
+  const seen = /* @__PURE__ */ new Map();
+  const outcomes = { unscored: /* @__PURE__ */ new Map(), unreadable: /* @__PURE__ */ new Map() };
+  const ordered = [...samples].sort((a, b) => byId.compare(String(a.sample.id), String(b.sample.id)) || a.sample.epoch - b.sample.epoch);
+  const records = ordered.flatMap((logged) => {
+    const key = `${logged.sample.id}\0${logged.sample.epoch}`;
+    if (seen.has(key)) {
+      throw new InputError(logged.where, void 0, `sample ${logged.sample.id} epoch ${logged.sample.epoch} is also in ${seen.get(key)}`);
+    }
+    seen.set(key, logged.where);
+    const base = sampleFields(logged.sample, header.eval?.model, options2.groupKeys ?? [], logged.where);
+    return sampleRecords(logged, task, scoreNames, base, outcomes);
+  });
+  warnOutcomes(file2, outcomes, warn);
+  if (records.length === 0) {
+    const scorers = (header.results?.scores ?? []).map((score2) => score2.scorer ?? score2.name);
+    const why = scoreNames.length > 0 ? "every sample is unscored" : scorers.length > 0 ? `no sample has a score, though the log names its scorers (${scorers.join(", ")})` : "no sample has a score (the task ran without a scorer)";
+    throw new InputError(file2, void 0, `nothing to gate: ${why}`);
+  }
+  return records;
+}
+async function importInspect(path2, options2 = {}) {
+  const records = [];
+  const metadataKeys = /* @__PURE__ */ new Set();
+  for (const file2 of await logFiles(path2, options2.model)) {
+    const { header, samples } = await readLog(file2);
+    if (options2.model !== void 0 && header.eval?.model !== options2.model) {
+      throw new InputError(file2, void 0, `a log of model "${header.eval?.model}", not "${options2.model}"`);
+    }
+    for (const { sample } of samples) for (const key of Object.keys(sample.metadata ?? {})) metadataKeys.add(key);
+    records.push(...recordsOfLog(file2, header, samples, options2));
+  }
+  const unknown2 = (options2.groupKeys ?? []).filter((key) => !metadataKeys.has(key));
+  if (unknown2.length > 0) {
+    throw new InputError(
+      path2,
+      void 0,
+      `--group-keys ${unknown2.join(", ")}: no sample has this metadata; the samples' metadata keys: ${[...metadataKeys].join(", ") || "none"}`
+    );
+  }
+  return records;
+}
+var inspectImporter = {
+  format: "inspect",
+  importResults: async (path2, options2) => ({
+    kind: "records",
+    records: await importInspect(path2, options2)
+  })
 };
 
 // src/importers/lm-eval.ts
-import { readdir, readFile as readFile4, stat as stat2 } from "node:fs/promises";
-import { basename, join as join3 } from "node:path";
+import { readdir as readdir2, readFile as readFile5, stat as stat3 } from "node:fs/promises";
+import { basename as basename2, join as join4 } from "node:path";
 var SAMPLES_FILE = /^samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.-]+)\.jsonl?$/;
-function parseLmEvalJson(text) {
-  const quoteOrNonFinite = /"|-?(?:NaN|Infinity)/g;
-  const parts = [];
-  let copied = 0;
-  for (let match = quoteOrNonFinite.exec(text); match; match = quoteOrNonFinite.exec(text)) {
-    if (match[0] === '"') {
-      quoteOrNonFinite.lastIndex = endOfString(text, quoteOrNonFinite.lastIndex);
-    } else {
-      parts.push(text.slice(copied, match.index), "null");
-      copied = quoteOrNonFinite.lastIndex;
-    }
-  }
-  parts.push(text.slice(copied));
-  return JSON.parse(parts.join(""));
-}
-function endOfString(text, start) {
-  for (let quote = text.indexOf('"', start); quote >= 0; quote = text.indexOf('"', quote + 1)) {
-    let backslashes = 0;
-    while (text[quote - 1 - backslashes] === "\\") backslashes++;
-    if (backslashes % 2 === 0) return quote + 1;
-  }
-  return text.length;
-}
 function parseSamples(text, file2) {
   const trimmed = text.trimStart();
   if (trimmed.startsWith("[")) {
     try {
-      return parseLmEvalJson(trimmed);
+      return parsePythonJson(trimmed);
     } catch (error62) {
       throw new InputError(file2, void 0, `not valid JSON: ${error62.message}`);
     }
@@ -47795,7 +50283,7 @@ function parseSamples(text, file2) {
   return text.split("\n").flatMap((line, index) => {
     if (line.trim() === "") return [];
     try {
-      return [parseLmEvalJson(line)];
+      return [parsePythonJson(line)];
     } catch (error62) {
       throw new InputError(file2, index + 1, `not valid JSON: ${error62.message}`);
     }
@@ -47851,8 +50339,8 @@ function samplesToRecords(samples, task, file2) {
     };
     const correct = correctOf(sample);
     if (correct === void 0) {
-      const names = metricNamesOf(sample);
-      const metrics = names.length > 0 ? ` (${names.join(", ")})` : "";
+      const names2 = metricNamesOf(sample);
+      const metrics = names2.length > 0 ? ` (${names2.join(", ")})` : "";
       throw new InputError(
         file2,
         index + 1,
@@ -47874,9 +50362,9 @@ function samplesToRecords(samples, task, file2) {
     return record2;
   });
 }
-function newestSamplesFiles(names) {
+function newestSamplesFiles(names2) {
   const newest = /* @__PURE__ */ new Map();
-  for (const name of names) {
+  for (const name of names2) {
     const match = SAMPLES_FILE.exec(name);
     if (!match) continue;
     const [, task, timestamp] = match;
@@ -47888,7 +50376,7 @@ function newestSamplesFiles(names) {
 async function importLmEval(path2) {
   let files;
   try {
-    files = (await stat2(path2)).isDirectory() ? newestSamplesFiles(await readdir(path2)).map((name) => join3(path2, name)) : [path2];
+    files = (await stat3(path2)).isDirectory() ? newestSamplesFiles(await readdir2(path2)).map((name) => join4(path2, name)) : [path2];
   } catch {
     throw new InputError(path2, void 0, "no such file or directory");
   }
@@ -47897,15 +50385,15 @@ async function importLmEval(path2) {
   }
   const records = [];
   for (const file2 of files) {
-    const task = SAMPLES_FILE.exec(basename(file2))?.[1];
+    const task = SAMPLES_FILE.exec(basename2(file2))?.[1];
     if (!task) throw new InputError(file2, void 0, "not a samples file: expected a name like samples_<task>_<timestamp>.jsonl");
-    records.push(...samplesToRecords(parseSamples(await readFile4(file2, "utf8"), file2), task, file2));
+    records.push(...samplesToRecords(parseSamples(await readFile5(file2, "utf8"), file2), task, file2));
   }
   return records;
 }
 var RESULTS_FILE = /^results(_.*)?\.json$/;
 async function importLmEvalResults(file2) {
-  const results = await readJsonFile(file2, "no such file", parseLmEvalJson);
+  const results = await readJsonFile(file2, "no such file", parsePythonJson);
   if (!results.results || typeof results.results !== "object") {
     throw new InputError(file2, void 0, 'no "results" object (expected an lm-eval results_*.json)');
   }
@@ -47926,11 +50414,11 @@ async function importLmEvalResults(file2) {
 }
 async function isLmEvalSummary(path2) {
   try {
-    if (!(await stat2(path2)).isDirectory()) return RESULTS_FILE.test(basename(path2)) ? path2 : void 0;
-    const names = await readdir(path2);
-    if (names.some((name) => SAMPLES_FILE.test(name))) return void 0;
-    const newest = names.filter((name) => RESULTS_FILE.test(name)).sort().pop();
-    return newest ? join3(path2, newest) : void 0;
+    if (!(await stat3(path2)).isDirectory()) return RESULTS_FILE.test(basename2(path2)) ? path2 : void 0;
+    const names2 = await readdir2(path2);
+    if (names2.some((name) => SAMPLES_FILE.test(name))) return void 0;
+    const newest = names2.filter((name) => RESULTS_FILE.test(name)).sort().pop();
+    return newest ? join4(path2, newest) : void 0;
   } catch {
     return void 0;
   }
@@ -47980,22 +50468,22 @@ function callErrorOf(result) {
   const output2 = result.response?.output;
   return error62 && (output2 === void 0 || output2 === null) ? String(error62) : void 0;
 }
-async function importPromptfoo(file2, options = {}) {
+async function importPromptfoo(file2, options2 = {}) {
   const output2 = await readJsonFile(file2);
   const results = Array.isArray(output2.results) ? output2.results : output2.results?.results;
   if (!Array.isArray(results)) throw new InputError(file2, void 0, 'no "results.results" list (expected the JSON of promptfoo eval -o)');
   const providers = [...new Set(results.map(providerOf))];
-  const provider = options.provider ?? (providers.length === 1 ? providers[0] : void 0);
+  const provider = options2.provider ?? (providers.length === 1 ? providers[0] : void 0);
   if (!provider || !providers.includes(provider)) {
     throw new InputError(
       file2,
       void 0,
-      `${options.provider ? `no results of provider "${options.provider}"` : "several providers"}; choose one with --provider: ${providers.join(", ")}`
+      `${options2.provider ? `no results of provider "${options2.provider}"` : "several providers"}; choose one with --provider: ${providers.join(", ")}`
     );
   }
   const varsOf = (result) => result.testCase?.vars ?? result.vars ?? {};
   const known = new Set(results.flatMap((result) => Object.keys(varsOf(result))));
-  const unknown2 = (options.groupVars ?? []).filter((name) => !known.has(name));
+  const unknown2 = (options2.groupVars ?? []).filter((name) => !known.has(name));
   if (unknown2.length > 0) {
     throw new InputError(
       file2,
@@ -48025,7 +50513,7 @@ async function importPromptfoo(file2, options = {}) {
     if (typeof result.tokenUsage?.completion === "number") record2.output_tokens = result.tokenUsage.completion;
     if (typeof result.cost === "number") record2.cost_usd = result.cost;
     const groups = dictionary(
-      (options.groupVars ?? []).filter((name) => own2(vars, name) !== void 0).map((name) => [name, String(vars[name])])
+      (options2.groupVars ?? []).filter((name) => own2(vars, name) !== void 0).map((name) => [name, String(vars[name])])
     );
     if (Object.keys(groups).length > 0) record2.groups = groups;
     return record2;
@@ -48033,17 +50521,1962 @@ async function importPromptfoo(file2, options = {}) {
 }
 var promptfooImporter = {
   format: "promptfoo",
-  importResults: async (file2, options) => ({
+  importResults: async (file2, options2) => ({
     kind: "records",
-    records: await importPromptfoo(file2, options)
+    records: await importPromptfoo(file2, options2)
+  })
+};
+
+// src/importers/table.ts
+import { readFile as readFile6 } from "node:fs/promises";
+
+// node_modules/csv-parse/lib/api/CsvError.js
+var CsvError = class _CsvError extends Error {
+  constructor(code, message, options2, ...contexts) {
+    if (Array.isArray(message)) message = message.join(" ").trim();
+    super(message);
+    if (Error.captureStackTrace !== void 0) {
+      Error.captureStackTrace(this, _CsvError);
+    }
+    this.code = code;
+    for (const context of contexts) {
+      for (const key in context) {
+        const value = context[key];
+        this[key] = Buffer.isBuffer(value) ? value.toString(options2.encoding) : value == null ? value : JSON.parse(JSON.stringify(value));
+      }
+    }
+  }
+};
+
+// node_modules/csv-parse/lib/utils/is_object.js
+var is_object = function(obj) {
+  return typeof obj === "object" && obj !== null && !Array.isArray(obj);
+};
+
+// node_modules/csv-parse/lib/api/normalize_columns_array.js
+var normalize_columns_array = function(columns) {
+  const normalizedColumns = [];
+  for (let i = 0, l = columns.length; i < l; i++) {
+    const column = columns[i];
+    if (column === void 0 || column === null || column === false) {
+      normalizedColumns[i] = { disabled: true };
+    } else if (typeof column === "string" || typeof column === "number") {
+      normalizedColumns[i] = { name: `${column}` };
+    } else if (is_object(column)) {
+      if (typeof column.name !== "string") {
+        throw new CsvError("CSV_OPTION_COLUMNS_MISSING_NAME", [
+          "Option columns missing name:",
+          `property "name" is required at position ${i}`,
+          "when column is an object literal"
+        ]);
+      }
+      normalizedColumns[i] = column;
+    } else {
+      throw new CsvError("CSV_INVALID_COLUMN_DEFINITION", [
+        "Invalid column definition:",
+        "expect a string or a literal object,",
+        `got ${JSON.stringify(column)} at position ${i}`
+      ]);
+    }
+  }
+  return normalizedColumns;
+};
+
+// node_modules/csv-parse/lib/utils/ResizeableBuffer.js
+var ResizeableBuffer = class {
+  constructor(size = 100) {
+    this.size = size;
+    this.length = 0;
+    this.buf = Buffer.allocUnsafe(size);
+  }
+  prepend(val) {
+    if (Buffer.isBuffer(val)) {
+      const length = this.length + val.length;
+      if (length >= this.size) {
+        this.resize();
+        if (length >= this.size) {
+          throw Error("INVALID_BUFFER_STATE");
+        }
+      }
+      const buf = this.buf;
+      this.buf = Buffer.allocUnsafe(this.size);
+      val.copy(this.buf, 0);
+      buf.copy(this.buf, val.length);
+      this.length += val.length;
+    } else {
+      const length = this.length++;
+      if (length === this.size) {
+        this.resize();
+      }
+      const buf = this.clone();
+      this.buf[0] = val;
+      buf.copy(this.buf, 1, 0, length);
+    }
+  }
+  append(val) {
+    const length = this.length++;
+    if (length === this.size) {
+      this.resize();
+    }
+    this.buf[length] = val;
+  }
+  clone() {
+    return Buffer.from(this.buf.slice(0, this.length));
+  }
+  resize() {
+    const length = this.length;
+    this.size = this.size * 2;
+    const buf = Buffer.allocUnsafe(this.size);
+    this.buf.copy(buf, 0, 0, length);
+    this.buf = buf;
+  }
+  toString(encoding) {
+    if (encoding) {
+      return this.buf.toString(encoding, 0, this.length);
+    } else {
+      return Uint8Array.prototype.slice.call(this.buf.slice(0, this.length));
+    }
+  }
+  toJSON() {
+    return this.toString("utf8");
+  }
+  reset() {
+    this.length = 0;
+  }
+};
+var ResizeableBuffer_default = ResizeableBuffer;
+
+// node_modules/csv-parse/lib/api/init_state.js
+var init_state = function(options2) {
+  const timchars = [
+    // Basic Latin
+    32,
+    // [Space](https://www.fileformat.info/info/unicode/char/0020/index.htm)
+    9,
+    // [CHARACTER TABULATION (HT)](https://www.fileformat.info/info/unicode/char/0009/index.htm)
+    10,
+    // [LINE FEED (LF)](https://www.fileformat.info/info/unicode/char/000a/index.htm)
+    13,
+    // [CARRIAGE RETURN (CR)](https://www.fileformat.info/info/unicode/char/000d/index.htm)
+    12,
+    // [FORM FEED (FF)](https://www.fileformat.info/info/unicode/char/000c/index.htm)
+    11,
+    // [LINE TABULATION (VT)](https://www.fileformat.info/info/unicode/char/000b/index.htm)
+    // Latin-1 Supplement
+    160,
+    // [NO-BREAK SPACE (NBSP)](https://www.fileformat.info/info/unicode/char/00a0/index.htm)
+    // Ogham
+    5760,
+    // [OGHAM SPACE MARK](https://www.fileformat.info/info/unicode/char/1680/index.htm)
+    // General Punctuation
+    8192,
+    // [EN QUAD](https://www.fileformat.info/info/unicode/char/2000/index.htm)
+    8193,
+    // [EM QUAD](https://www.fileformat.info/info/unicode/char/2001/index.htm)
+    8194,
+    // [EN SPACE](https://www.fileformat.info/info/unicode/char/2002/index.htm)
+    8195,
+    // [EM SPACE](https://www.fileformat.info/info/unicode/char/2003/index.htm)
+    8196,
+    // [THREE-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2004/index.htm)
+    8197,
+    // [FOUR-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2005/index.htm)
+    8198,
+    // [SIX-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2006/index.htm)
+    8199,
+    // [FIGURE SPACE](https://www.fileformat.info/info/unicode/char/2007/index.htm)
+    8200,
+    // [PUNCTUATION SPACE](https://www.fileformat.info/info/unicode/char/2008/index.htm)
+    8201,
+    // [THIN SPACE](https://www.fileformat.info/info/unicode/char/2009/index.htm)
+    8202,
+    // [HAIR SPACE](https://www.fileformat.info/info/unicode/char/200a/index.htm)
+    8232,
+    // [LINE SEPARATOR](https://www.fileformat.info/info/unicode/char/2028/index.htm)
+    8233,
+    // [PARAGRAPH SEPARATOR](https://www.fileformat.info/info/unicode/char/2029/index.htm)
+    8239,
+    // [NARROW NO-BREAK SPACE (NNBSP)](https://www.fileformat.info/info/unicode/char/202f/index.htm)
+    8287,
+    // [MEDIUM MATHEMATICAL SPACE (MMSP)](https://www.fileformat.info/info/unicode/char/205f/index.htm)
+    12288,
+    // [IDEOGRAPHIC SPACE](https://www.fileformat.info/info/unicode/char/3000/index.htm)
+    65279
+    // [ZERO WIDTH NO-BREAK SPACE (BOM)](https://www.fileformat.info/info/unicode/char/feff/index.htm)
+  ].reduce((acc, codepoint) => {
+    const encoded = Buffer.from(
+      String.fromCharCode(codepoint),
+      options2.encoding
+    );
+    if (codepoint !== 63 && encoded.length === 1 && encoded[0] === 63) {
+      return acc;
+    }
+    acc.push(encoded);
+    return acc;
+  }, []);
+  const timcharFirstBytes = new Uint8Array(256);
+  for (const t of timchars) timcharFirstBytes[t[0]] = 1;
+  return {
+    bomSkipped: false,
+    bufBytesStart: 0,
+    castField: options2.cast_function,
+    commenting: false,
+    delimiterBufPrevious: void 0,
+    delimiterDiscovered: false,
+    // Current error encountered by a record
+    error: void 0,
+    enabled: options2.from_line === 1,
+    escaping: false,
+    escapeIsQuote: Buffer.isBuffer(options2.escape) && Buffer.isBuffer(options2.quote) && Buffer.compare(options2.escape, options2.quote) === 0,
+    // columns can be `false`, `true`, `Array`
+    expectedRecordLength: Array.isArray(options2.columns) ? options2.columns.length : void 0,
+    field: new ResizeableBuffer_default(20),
+    firstLineToHeaders: options2.cast_first_line_to_header,
+    needMoreDataSize: Math.max(
+      // Skip if the remaining buffer smaller than comment
+      options2.comment !== null ? options2.comment.length : 0,
+      ...options2.delimiter ? options2.delimiter.map((delimiter) => delimiter.length) : [],
+      // Auto discovery of delimiter is limited to 1 character
+      options2.delimiter_auto ? 1 : 0,
+      // Skip if the remaining buffer can be escape sequence
+      options2.quote !== null ? options2.quote.length : 0,
+      ...timchars.map((t) => t.length)
+    ),
+    previousBuf: void 0,
+    quoting: false,
+    stop: false,
+    rawBuffer: new ResizeableBuffer_default(100),
+    record: [],
+    recordHasError: false,
+    record_length: 0,
+    recordDelimiterMaxLength: options2.record_delimiter.length === 0 ? 0 : Math.max(...options2.record_delimiter.map((v) => v.length)),
+    trimChars: [
+      Buffer.from(" ", options2.encoding)[0],
+      Buffer.from("	", options2.encoding)[0]
+    ],
+    wasQuoting: false,
+    wasRowDelimiter: false,
+    timchars,
+    timcharFirstBytes
+  };
+};
+
+// node_modules/csv-parse/lib/utils/underscore.js
+var underscore = function(str2) {
+  return str2.replace(/([A-Z])/g, function(_, match) {
+    return "_" + match.toLowerCase();
+  });
+};
+
+// node_modules/csv-parse/lib/api/normalize_options.js
+var normalize_options = function(opts) {
+  const options2 = {};
+  for (const opt in opts) {
+    options2[underscore(opt)] = opts[opt];
+  }
+  if (options2.encoding === void 0 || options2.encoding === true) {
+    options2.encoding = "utf8";
+  } else if (options2.encoding === null || options2.encoding === false) {
+    options2.encoding = null;
+  } else if (typeof options2.encoding !== "string" && options2.encoding !== null) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_ENCODING",
+      [
+        "Invalid option encoding:",
+        "encoding must be a string or null to return a buffer,",
+        `got ${JSON.stringify(options2.encoding)}`
+      ],
+      options2
+    );
+  }
+  if (options2.bom === void 0 || options2.bom === null || options2.bom === false) {
+    options2.bom = false;
+  } else if (options2.bom !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_BOM",
+      [
+        "Invalid option bom:",
+        "bom must be true,",
+        `got ${JSON.stringify(options2.bom)}`
+      ],
+      options2
+    );
+  }
+  options2.cast_function = null;
+  if (options2.cast === void 0 || options2.cast === null || options2.cast === false || options2.cast === "") {
+    options2.cast = void 0;
+  } else if (typeof options2.cast === "function") {
+    options2.cast_function = options2.cast;
+    options2.cast = true;
+  } else if (options2.cast !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_CAST",
+      [
+        "Invalid option cast:",
+        "cast must be true or a function,",
+        `got ${JSON.stringify(options2.cast)}`
+      ],
+      options2
+    );
+  }
+  if (options2.cast_date === void 0 || options2.cast_date === null || options2.cast_date === false || options2.cast_date === "") {
+    options2.cast_date = false;
+  } else if (options2.cast_date === true) {
+    options2.cast_date = function(value) {
+      const date5 = Date.parse(value);
+      return !isNaN(date5) ? new Date(date5) : value;
+    };
+  } else if (typeof options2.cast_date !== "function") {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_CAST_DATE",
+      [
+        "Invalid option cast_date:",
+        "cast_date must be true or a function,",
+        `got ${JSON.stringify(options2.cast_date)}`
+      ],
+      options2
+    );
+  }
+  options2.cast_first_line_to_header = void 0;
+  if (options2.columns === true) {
+    options2.cast_first_line_to_header = void 0;
+  } else if (typeof options2.columns === "function") {
+    options2.cast_first_line_to_header = options2.columns;
+    options2.columns = true;
+  } else if (Array.isArray(options2.columns)) {
+    options2.columns = normalize_columns_array(options2.columns);
+  } else if (options2.columns === void 0 || options2.columns === null || options2.columns === false) {
+    options2.columns = false;
+  } else {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_COLUMNS",
+      [
+        "Invalid option columns:",
+        "expect an array, a function or true,",
+        `got ${JSON.stringify(options2.columns)}`
+      ],
+      options2
+    );
+  }
+  if (options2.group_columns_by_name === void 0 || options2.group_columns_by_name === null || options2.group_columns_by_name === false) {
+    options2.group_columns_by_name = false;
+  } else if (options2.group_columns_by_name !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
+      [
+        "Invalid option group_columns_by_name:",
+        "expect an boolean,",
+        `got ${JSON.stringify(options2.group_columns_by_name)}`
+      ],
+      options2
+    );
+  } else if (options2.columns === false) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
+      [
+        "Invalid option group_columns_by_name:",
+        "the `columns` mode must be activated."
+      ],
+      options2
+    );
+  }
+  if (options2.comment === void 0 || options2.comment === null || options2.comment === false || options2.comment === "") {
+    options2.comment = null;
+  } else {
+    if (typeof options2.comment === "string") {
+      options2.comment = Buffer.from(options2.comment, options2.encoding);
+    }
+    if (!Buffer.isBuffer(options2.comment)) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_COMMENT",
+        [
+          "Invalid option comment:",
+          "comment must be a buffer or a string,",
+          `got ${JSON.stringify(options2.comment)}`
+        ],
+        options2
+      );
+    }
+  }
+  if (options2.comment_no_infix === void 0 || options2.comment_no_infix === null || options2.comment_no_infix === false) {
+    options2.comment_no_infix = false;
+  } else if (options2.comment_no_infix !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_COMMENT",
+      [
+        "Invalid option comment_no_infix:",
+        "value must be a boolean,",
+        `got ${JSON.stringify(options2.comment_no_infix)}`
+      ],
+      options2
+    );
+  }
+  if (options2.delimiter_auto === void 0 || options2.delimiter_auto === null || options2.delimiter_auto === false) {
+    options2.delimiter_auto = false;
+  } else if (options2.delimiter_auto === true) {
+    options2.delimiter_auto = {};
+  } else if (!is_object(options2.delimiter_auto)) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_DELIMITER_AUTO",
+      [
+        "Invalid option delimiter_auto:",
+        "delimiter_auto must be a boolean or a configuration object,",
+        `got ${JSON.stringify(options2.delimiter_auto)}`
+      ],
+      options2
+    );
+  }
+  if (options2.delimiter_auto) {
+    if (options2.delimiter_auto.preferred === void 0)
+      options2.delimiter_auto.preferred = {
+        [",".charCodeAt(0)]: 1.8,
+        ["	".charCodeAt(0)]: 1.8,
+        [";".charCodeAt(0)]: 1.6,
+        [" ".charCodeAt(0)]: 1.6,
+        [":".charCodeAt(0)]: 1.5,
+        [".".charCodeAt(0)]: 1.4,
+        ["/".charCodeAt(0)]: 1.4
+      };
+    else if (!is_object(options2.delimiter_auto.preferred)) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_DELIMITER_AUTO",
+        [
+          "Invalid option delimiter_auto:",
+          "preferred must be an object,",
+          `got ${JSON.stringify(options2.delimiter_auto.preferred)}`
+        ],
+        options2
+      );
+    }
+    if (options2.delimiter_auto.score === void 0)
+      options2.delimiter_auto.score = (info, options3) => {
+        return (info.total - info.std) * (options3.preferred[info.char_code] || 1);
+      };
+    else if (typeof options2.delimiter_auto.score !== "function") {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_DELIMITER_AUTO",
+        [
+          "Invalid option delimiter_auto:",
+          "score must be a function,",
+          `got ${JSON.stringify(options2.delimiter_auto.score)}`
+        ],
+        options2
+      );
+    }
+    if (options2.delimiter_auto.size === void 0)
+      options2.delimiter_auto.size = 2048;
+    else if (typeof options2.delimiter_auto.size !== "number") {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_DELIMITER_AUTO",
+        [
+          "Invalid option delimiter_auto:",
+          "size must be a number,",
+          `got ${JSON.stringify(options2.delimiter_auto.size)}`
+        ],
+        options2
+      );
+    }
+  }
+  const delimiter_json = JSON.stringify(options2.delimiter);
+  if (options2.delimiter_auto !== false) {
+    options2.delimiter = [];
+  }
+  if (!Array.isArray(options2.delimiter)) {
+    if (options2.delimiter === void 0 || options2.delimiter === null || options2.delimiter === false) {
+      options2.delimiter = Buffer.from(",", options2.encoding);
+    }
+    options2.delimiter = [options2.delimiter];
+  }
+  options2.delimiter = options2.delimiter.map(function(delimiter) {
+    if (typeof delimiter === "string") {
+      delimiter = Buffer.from(delimiter, options2.encoding);
+    }
+    if (!Buffer.isBuffer(delimiter) || delimiter.length === 0) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_DELIMITER",
+        [
+          "Invalid option delimiter:",
+          "delimiter must be a non empty string or buffer or array of string|buffer,",
+          `got ${delimiter_json}`
+        ],
+        options2
+      );
+    }
+    return delimiter;
+  });
+  if (options2.escape === void 0 || options2.escape === true) {
+    options2.escape = Buffer.from('"', options2.encoding);
+  } else if (typeof options2.escape === "string") {
+    options2.escape = Buffer.from(options2.escape, options2.encoding);
+  } else if (options2.escape === null || options2.escape === false) {
+    options2.escape = null;
+  }
+  if (options2.escape !== null) {
+    if (!Buffer.isBuffer(options2.escape)) {
+      throw new Error(
+        `Invalid Option: escape must be a buffer, a string or a boolean, got ${JSON.stringify(options2.escape)}`
+      );
+    }
+  }
+  if (options2.from === void 0 || options2.from === null) {
+    options2.from = 1;
+  } else {
+    if (typeof options2.from === "string" && /\d+/.test(options2.from)) {
+      options2.from = parseInt(options2.from);
+    }
+    if (Number.isInteger(options2.from)) {
+      if (options2.from < 0) {
+        throw new Error(
+          `Invalid Option: from must be a positive integer, got ${JSON.stringify(opts.from)}`
+        );
+      }
+    } else {
+      throw new Error(
+        `Invalid Option: from must be an integer, got ${JSON.stringify(options2.from)}`
+      );
+    }
+  }
+  if (options2.from_line === void 0 || options2.from_line === null) {
+    options2.from_line = 1;
+  } else {
+    if (typeof options2.from_line === "string" && /\d+/.test(options2.from_line)) {
+      options2.from_line = parseInt(options2.from_line);
+    }
+    if (Number.isInteger(options2.from_line)) {
+      if (options2.from_line <= 0) {
+        throw new Error(
+          `Invalid Option: from_line must be a positive integer greater than 0, got ${JSON.stringify(opts.from_line)}`
+        );
+      }
+    } else {
+      throw new Error(
+        `Invalid Option: from_line must be an integer, got ${JSON.stringify(opts.from_line)}`
+      );
+    }
+  }
+  if (options2.ignore_last_delimiters === void 0 || options2.ignore_last_delimiters === null) {
+    options2.ignore_last_delimiters = false;
+  } else if (typeof options2.ignore_last_delimiters === "number") {
+    options2.ignore_last_delimiters = Math.floor(options2.ignore_last_delimiters);
+    if (options2.ignore_last_delimiters === 0) {
+      options2.ignore_last_delimiters = false;
+    }
+  } else if (typeof options2.ignore_last_delimiters !== "boolean") {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_IGNORE_LAST_DELIMITERS",
+      [
+        "Invalid option `ignore_last_delimiters`:",
+        "the value must be a boolean value or an integer,",
+        `got ${JSON.stringify(options2.ignore_last_delimiters)}`
+      ],
+      options2
+    );
+  }
+  if (options2.ignore_last_delimiters === true && options2.columns === false) {
+    throw new CsvError(
+      "CSV_IGNORE_LAST_DELIMITERS_REQUIRES_COLUMNS",
+      [
+        "The option `ignore_last_delimiters`",
+        "requires the activation of the `columns` option"
+      ],
+      options2
+    );
+  }
+  if (options2.info === void 0 || options2.info === null || options2.info === false) {
+    options2.info = false;
+  } else if (options2.info !== true) {
+    throw new Error(
+      `Invalid Option: info must be true, got ${JSON.stringify(options2.info)}`
+    );
+  }
+  if (options2.max_record_size === void 0 || options2.max_record_size === null || options2.max_record_size === false) {
+    options2.max_record_size = 0;
+  } else if (Number.isInteger(options2.max_record_size) && options2.max_record_size >= 0) {
+  } else if (typeof options2.max_record_size === "string" && /\d+/.test(options2.max_record_size)) {
+    options2.max_record_size = parseInt(options2.max_record_size);
+  } else {
+    throw new Error(
+      `Invalid Option: max_record_size must be a positive integer, got ${JSON.stringify(options2.max_record_size)}`
+    );
+  }
+  if (options2.objname === void 0 || options2.objname === null || options2.objname === false) {
+    options2.objname = void 0;
+  } else if (Buffer.isBuffer(options2.objname)) {
+    if (options2.objname.length === 0) {
+      throw new Error(`Invalid Option: objname must be a non empty buffer`);
+    }
+    if (options2.encoding === null) {
+    } else {
+      options2.objname = options2.objname.toString(options2.encoding);
+    }
+  } else if (typeof options2.objname === "string") {
+    if (options2.objname.length === 0) {
+      throw new Error(`Invalid Option: objname must be a non empty string`);
+    }
+  } else if (typeof options2.objname === "number") {
+  } else {
+    throw new Error(
+      `Invalid Option: objname must be a string or a buffer, got ${options2.objname}`
+    );
+  }
+  if (options2.objname !== void 0) {
+    if (typeof options2.objname === "number") {
+      if (options2.columns !== false) {
+        throw Error(
+          "Invalid Option: objname index cannot be combined with columns or be defined as a field"
+        );
+      }
+    } else {
+      if (options2.columns === false) {
+        throw Error(
+          "Invalid Option: objname field must be combined with columns or be defined as an index"
+        );
+      }
+    }
+  }
+  if (options2.on_record === void 0 || options2.on_record === null) {
+    options2.on_record = void 0;
+  } else if (typeof options2.on_record !== "function") {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_ON_RECORD",
+      [
+        "Invalid option `on_record`:",
+        "expect a function,",
+        `got ${JSON.stringify(options2.on_record)}`
+      ],
+      options2
+    );
+  }
+  if (options2.on_skip !== void 0 && options2.on_skip !== null && typeof options2.on_skip !== "function") {
+    throw new Error(
+      `Invalid Option: on_skip must be a function, got ${JSON.stringify(options2.on_skip)}`
+    );
+  }
+  if (options2.quote === null || options2.quote === false || options2.quote === "") {
+    options2.quote = null;
+  } else {
+    if (options2.quote === void 0 || options2.quote === true) {
+      options2.quote = Buffer.from('"', options2.encoding);
+    } else if (typeof options2.quote === "string") {
+      options2.quote = Buffer.from(options2.quote, options2.encoding);
+    }
+    if (!Buffer.isBuffer(options2.quote)) {
+      throw new Error(
+        `Invalid Option: quote must be a buffer or a string, got ${JSON.stringify(options2.quote)}`
+      );
+    }
+  }
+  if (options2.raw === void 0 || options2.raw === null || options2.raw === false) {
+    options2.raw = false;
+  } else if (options2.raw !== true) {
+    throw new Error(
+      `Invalid Option: raw must be true, got ${JSON.stringify(options2.raw)}`
+    );
+  }
+  if (options2.record_delimiter === void 0) {
+    options2.record_delimiter = [];
+  } else if (typeof options2.record_delimiter === "string" || Buffer.isBuffer(options2.record_delimiter)) {
+    if (options2.record_delimiter.length === 0) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_RECORD_DELIMITER",
+        [
+          "Invalid option `record_delimiter`:",
+          "value must be a non empty string or buffer,",
+          `got ${JSON.stringify(options2.record_delimiter)}`
+        ],
+        options2
+      );
+    }
+    options2.record_delimiter = [options2.record_delimiter];
+  } else if (!Array.isArray(options2.record_delimiter)) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_RECORD_DELIMITER",
+      [
+        "Invalid option `record_delimiter`:",
+        "value must be a string, a buffer or array of string|buffer,",
+        `got ${JSON.stringify(options2.record_delimiter)}`
+      ],
+      options2
+    );
+  }
+  options2.record_delimiter = options2.record_delimiter.map(function(rd, i) {
+    if (typeof rd !== "string" && !Buffer.isBuffer(rd)) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_RECORD_DELIMITER",
+        [
+          "Invalid option `record_delimiter`:",
+          "value must be a string, a buffer or array of string|buffer",
+          `at index ${i},`,
+          `got ${JSON.stringify(rd)}`
+        ],
+        options2
+      );
+    } else if (rd.length === 0) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_RECORD_DELIMITER",
+        [
+          "Invalid option `record_delimiter`:",
+          "value must be a non empty string or buffer",
+          `at index ${i},`,
+          `got ${JSON.stringify(rd)}`
+        ],
+        options2
+      );
+    }
+    if (typeof rd === "string") {
+      rd = Buffer.from(rd, options2.encoding);
+    }
+    return rd;
+  });
+  if (typeof options2.relax_column_count === "boolean") {
+  } else if (options2.relax_column_count === void 0 || options2.relax_column_count === null) {
+    options2.relax_column_count = false;
+  } else {
+    throw new Error(
+      `Invalid Option: relax_column_count must be a boolean, got ${JSON.stringify(options2.relax_column_count)}`
+    );
+  }
+  if (typeof options2.relax_column_count_less === "boolean") {
+  } else if (options2.relax_column_count_less === void 0 || options2.relax_column_count_less === null) {
+    options2.relax_column_count_less = false;
+  } else {
+    throw new Error(
+      `Invalid Option: relax_column_count_less must be a boolean, got ${JSON.stringify(options2.relax_column_count_less)}`
+    );
+  }
+  if (typeof options2.relax_column_count_more === "boolean") {
+  } else if (options2.relax_column_count_more === void 0 || options2.relax_column_count_more === null) {
+    options2.relax_column_count_more = false;
+  } else {
+    throw new Error(
+      `Invalid Option: relax_column_count_more must be a boolean, got ${JSON.stringify(options2.relax_column_count_more)}`
+    );
+  }
+  if (typeof options2.relax_quotes === "boolean") {
+  } else if (options2.relax_quotes === void 0 || options2.relax_quotes === null) {
+    options2.relax_quotes = false;
+  } else {
+    throw new Error(
+      `Invalid Option: relax_quotes must be a boolean, got ${JSON.stringify(options2.relax_quotes)}`
+    );
+  }
+  if (typeof options2.skip_empty_lines === "boolean") {
+  } else if (options2.skip_empty_lines === void 0 || options2.skip_empty_lines === null) {
+    options2.skip_empty_lines = false;
+  } else {
+    throw new Error(
+      `Invalid Option: skip_empty_lines must be a boolean, got ${JSON.stringify(options2.skip_empty_lines)}`
+    );
+  }
+  if (typeof options2.skip_records_with_empty_values === "boolean") {
+  } else if (options2.skip_records_with_empty_values === void 0 || options2.skip_records_with_empty_values === null) {
+    options2.skip_records_with_empty_values = false;
+  } else {
+    throw new Error(
+      `Invalid Option: skip_records_with_empty_values must be a boolean, got ${JSON.stringify(options2.skip_records_with_empty_values)}`
+    );
+  }
+  if (typeof options2.skip_records_with_error === "boolean") {
+  } else if (options2.skip_records_with_error === void 0 || options2.skip_records_with_error === null) {
+    options2.skip_records_with_error = false;
+  } else {
+    throw new Error(
+      `Invalid Option: skip_records_with_error must be a boolean, got ${JSON.stringify(options2.skip_records_with_error)}`
+    );
+  }
+  if (options2.rtrim === void 0 || options2.rtrim === null || options2.rtrim === false) {
+    options2.rtrim = false;
+  } else if (options2.rtrim !== true) {
+    throw new Error(
+      `Invalid Option: rtrim must be a boolean, got ${JSON.stringify(options2.rtrim)}`
+    );
+  }
+  if (options2.ltrim === void 0 || options2.ltrim === null || options2.ltrim === false) {
+    options2.ltrim = false;
+  } else if (options2.ltrim !== true) {
+    throw new Error(
+      `Invalid Option: ltrim must be a boolean, got ${JSON.stringify(options2.ltrim)}`
+    );
+  }
+  if (options2.trim === void 0 || options2.trim === null || options2.trim === false) {
+    options2.trim = false;
+  } else if (options2.trim !== true) {
+    throw new Error(
+      `Invalid Option: trim must be a boolean, got ${JSON.stringify(options2.trim)}`
+    );
+  }
+  if (options2.trim === true && opts.ltrim !== false) {
+    options2.ltrim = true;
+  } else if (options2.ltrim !== true) {
+    options2.ltrim = false;
+  }
+  if (options2.trim === true && opts.rtrim !== false) {
+    options2.rtrim = true;
+  } else if (options2.rtrim !== true) {
+    options2.rtrim = false;
+  }
+  if (options2.to === void 0 || options2.to === null) {
+    options2.to = -1;
+  } else if (options2.to !== -1) {
+    if (typeof options2.to === "string" && /\d+/.test(options2.to)) {
+      options2.to = parseInt(options2.to);
+    }
+    if (Number.isInteger(options2.to)) {
+      if (options2.to <= 0) {
+        throw new Error(
+          `Invalid Option: to must be a positive integer greater than 0, got ${JSON.stringify(opts.to)}`
+        );
+      }
+    } else {
+      throw new Error(
+        `Invalid Option: to must be an integer, got ${JSON.stringify(opts.to)}`
+      );
+    }
+  }
+  if (options2.to_line === void 0 || options2.to_line === null) {
+    options2.to_line = -1;
+  } else if (options2.to_line !== -1) {
+    if (typeof options2.to_line === "string" && /\d+/.test(options2.to_line)) {
+      options2.to_line = parseInt(options2.to_line);
+    }
+    if (Number.isInteger(options2.to_line)) {
+      if (options2.to_line <= 0) {
+        throw new Error(
+          `Invalid Option: to_line must be a positive integer greater than 0, got ${JSON.stringify(opts.to_line)}`
+        );
+      }
+    } else {
+      throw new Error(
+        `Invalid Option: to_line must be an integer, got ${JSON.stringify(opts.to_line)}`
+      );
+    }
+  }
+  return options2;
+};
+
+// node_modules/csv-parse/lib/utils/delimiter_discover.js
+var delimiter_discover = function(records, options2) {
+  if (!options2) {
+    ({ delimiter_auto: options2 } = normalize_options({ delimiter_auto: true }));
+  }
+  if (typeof records === "string") {
+    records = Buffer.from(records);
+  }
+  if (Buffer.isBuffer(records)) {
+    records = ((data) => {
+      const records2 = [];
+      const parser = transform2({ delimiter: [] });
+      const push = (record2) => records2.push(record2);
+      const close = () => {
+      };
+      const error62 = parser.parse(data, true, push, close);
+      if (error62 !== void 0) throw error62;
+      return records2;
+    })(records);
+  }
+  const info = Array(127).fill().map(() => ({ lines: [] }));
+  records.map(([record2], line) => {
+    for (let i = 0, l = record2.length; i < l; i++) {
+      const code = record2.charCodeAt(i);
+      if (info[code].lines[line] === void 0) info[code].lines[line] = 0;
+      info[code].lines[line]++;
+    }
+  });
+  info.map((info2, i) => {
+    info2.char_code = i;
+    info2.std = std(info2.lines);
+    info2.total = info2.lines.reduce((acc, val) => acc + val, 0);
+    info2.preferred = !!options2.preferred[i];
+    info2.score = options2.score(info2, options2);
+  });
+  const result = info.reduce(
+    (acc, info2) => acc.score > info2.score ? acc : info2,
+    {}
+  );
+  return String.fromCharCode(result.char_code);
+};
+var std = function(array2) {
+  const n = array2.length;
+  if (n === 0) return 0;
+  const mean = array2.reduce((a, b) => a + b) / n;
+  return Math.sqrt(
+    array2.map((x) => Math.pow(x - mean, 2)).reduce((a, b) => a + b) / n
+  );
+};
+
+// node_modules/csv-parse/lib/api/index.js
+var isRecordEmpty = function(record2) {
+  return record2.every(
+    (field) => field == null || field.toString && field.toString().trim() === ""
+  );
+};
+var cr = 13;
+var nl = 10;
+var boms = {
+  // Note, the following are equals:
+  // Buffer.from("\ufeff")
+  // Buffer.from([239, 187, 191])
+  // Buffer.from('EFBBBF', 'hex')
+  utf8: Buffer.from([239, 187, 191]),
+  // Note, the following are equals:
+  // Buffer.from "\ufeff", 'utf16le
+  // Buffer.from([255, 254])
+  utf16le: Buffer.from([255, 254])
+};
+var transform2 = function(original_options = {}) {
+  const info = {
+    bytes: 0,
+    bytes_records: 0,
+    comment_lines: 0,
+    empty_lines: 0,
+    invalid_field_length: 0,
+    lines: 1,
+    records: 0
+  };
+  const options2 = normalize_options(original_options);
+  return {
+    info,
+    original_options,
+    options: options2,
+    state: init_state(options2),
+    __needMoreData: function(i, bufLen, end) {
+      if (end) return false;
+      const { encoding, escape: escape2, quote } = this.options;
+      const { quoting, needMoreDataSize, recordDelimiterMaxLength } = this.state;
+      const numOfCharLeft = bufLen - i - 1;
+      const requiredLength = Math.max(
+        needMoreDataSize,
+        // Skip if the remaining buffer smaller than record delimiter
+        // If "record_delimiter" is yet to be discovered:
+        // 1. It is equals to `[]` and "recordDelimiterMaxLength" equals `0`
+        // 2. We set the length to windows line ending in the current encoding
+        // Note, that encoding is known from user or bom discovery at that point
+        // recordDelimiterMaxLength,
+        recordDelimiterMaxLength === 0 ? Buffer.from("\r\n", encoding).length : recordDelimiterMaxLength,
+        // Skip if remaining buffer can be an escaped quote
+        quoting ? (escape2 === null ? 0 : escape2.length) + quote.length : 0,
+        // Skip if remaining buffer can be record delimiter following the closing quote
+        quoting ? quote.length + recordDelimiterMaxLength : 0
+      );
+      return numOfCharLeft < requiredLength;
+    },
+    // Central parser implementation
+    parse: function(nextBuf, end, push, close) {
+      const {
+        bom,
+        comment_no_infix,
+        delimiter_auto,
+        encoding,
+        from_line,
+        ltrim,
+        max_record_size,
+        raw,
+        relax_quotes,
+        rtrim,
+        skip_empty_lines,
+        to,
+        to_line
+      } = this.options;
+      let { comment, escape: escape2, quote, record_delimiter } = this.options;
+      const {
+        bomSkipped,
+        delimiterDiscovered,
+        delimiterBufPrevious,
+        rawBuffer,
+        escapeIsQuote
+      } = this.state;
+      if (!delimiterDiscovered && delimiter_auto) {
+        let delimiterBuf;
+        if (delimiterBufPrevious === void 0) {
+          delimiterBuf = nextBuf;
+        } else if (delimiterBufPrevious !== void 0 && nextBuf === void 0) {
+          delimiterBuf = delimiterBufPrevious;
+        } else {
+          delimiterBuf = Buffer.concat([delimiterBufPrevious, nextBuf]);
+        }
+        nextBuf = void 0;
+        if (end || delimiterBuf.length > delimiter_auto.size) {
+          this.options.delimiter = [
+            Buffer.from(
+              delimiter_discover(delimiterBuf, this.options.delimiter_auto)
+            )
+          ];
+          this.state.previousBuf = delimiterBuf;
+          this.state.delimiterBufPrevious = void 0;
+          this.state.delimiterDiscovered = true;
+        } else {
+          this.state.delimiterBufPrevious = delimiterBuf;
+          return;
+        }
+      }
+      const { previousBuf } = this.state;
+      let buf;
+      if (previousBuf === void 0) {
+        if (nextBuf === void 0) {
+          close();
+          return;
+        } else {
+          buf = nextBuf;
+        }
+      } else if (previousBuf !== void 0 && nextBuf === void 0) {
+        buf = previousBuf;
+      } else {
+        buf = Buffer.concat([previousBuf, nextBuf]);
+      }
+      if (bomSkipped === false) {
+        if (bom === false) {
+          this.state.bomSkipped = true;
+        } else if (buf.length < 3) {
+          if (end === false) {
+            this.state.previousBuf = buf;
+            return;
+          }
+        } else {
+          for (const encoding2 in boms) {
+            if (boms[encoding2].compare(buf, 0, boms[encoding2].length) === 0) {
+              const bomLength = boms[encoding2].length;
+              this.state.bufBytesStart += bomLength;
+              buf = buf.slice(bomLength);
+              const options3 = normalize_options({
+                ...this.original_options,
+                encoding: encoding2
+              });
+              for (const key in options3) {
+                this.options[key] = options3[key];
+              }
+              ({ comment, escape: escape2, quote } = this.options);
+              break;
+            }
+          }
+          this.state.bomSkipped = true;
+        }
+      }
+      const bufLen = buf.length;
+      let pos;
+      for (pos = 0; pos < bufLen; pos++) {
+        if (this.__needMoreData(pos, bufLen, end)) {
+          break;
+        }
+        if (this.state.wasRowDelimiter === true) {
+          this.info.lines++;
+          this.state.wasRowDelimiter = false;
+        }
+        if (to_line !== -1 && this.info.lines > to_line) {
+          this.state.stop = true;
+          close();
+          return;
+        }
+        if (this.state.quoting === false && record_delimiter.length === 0) {
+          const record_delimiterCount = this.__autoDiscoverRecordDelimiter(
+            buf,
+            pos
+          );
+          if (record_delimiterCount) {
+            record_delimiter = this.options.record_delimiter;
+          }
+        }
+        const chr = buf[pos];
+        if (raw === true) {
+          rawBuffer.append(chr);
+        }
+        if ((chr === cr || chr === nl) && this.state.wasRowDelimiter === false) {
+          this.state.wasRowDelimiter = true;
+        }
+        if (this.state.escaping === true) {
+          this.state.escaping = false;
+        } else {
+          if (escape2 !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape2.length < bufLen) {
+            if (escapeIsQuote) {
+              if (this.__isQuote(buf, pos + escape2.length)) {
+                this.state.escaping = true;
+                pos += escape2.length - 1;
+                continue;
+              }
+            } else {
+              this.state.escaping = true;
+              pos += escape2.length - 1;
+              continue;
+            }
+          }
+          if (this.state.commenting === false && this.__isQuote(buf, pos)) {
+            if (this.state.quoting === true) {
+              const nextChr = buf[pos + quote.length];
+              const isNextChrTrimable = rtrim && this.__isCharTrimable(buf, pos + quote.length);
+              const isNextChrComment = comment !== null && this.__compareBytes(comment, buf, pos + quote.length, nextChr);
+              const isNextChrDelimiter = this.__isDelimiter(
+                buf,
+                pos + quote.length,
+                nextChr
+              );
+              const isNextChrRecordDelimiter = record_delimiter.length === 0 ? this.__autoDiscoverRecordDelimiter(buf, pos + quote.length) : this.__isRecordDelimiter(nextChr, buf, pos + quote.length);
+              if (escape2 !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape2.length)) {
+                pos += escape2.length - 1;
+              } else if (!nextChr || isNextChrDelimiter || isNextChrRecordDelimiter || isNextChrComment || isNextChrTrimable) {
+                this.state.quoting = false;
+                this.state.wasQuoting = true;
+                pos += quote.length - 1;
+                continue;
+              } else if (relax_quotes === false) {
+                const err2 = this.__error(
+                  new CsvError(
+                    "CSV_INVALID_CLOSING_QUOTE",
+                    [
+                      "Invalid Closing Quote:",
+                      `got "${String.fromCharCode(nextChr)}"`,
+                      `at line ${this.info.lines}`,
+                      "instead of delimiter, record delimiter, trimable character",
+                      "(if activated) or comment"
+                    ],
+                    this.options,
+                    this.__infoField()
+                  )
+                );
+                if (err2 !== void 0) return err2;
+              } else {
+                this.state.quoting = false;
+                this.state.wasQuoting = true;
+                this.state.field.prepend(quote);
+                pos += quote.length - 1;
+              }
+            } else {
+              if (this.state.field.length !== 0) {
+                if (relax_quotes === false) {
+                  const info2 = this.__infoField();
+                  const bom2 = Object.keys(boms).map(
+                    (b) => boms[b].equals(this.state.field.toString()) ? b : false
+                  ).filter(Boolean)[0];
+                  const err2 = this.__error(
+                    new CsvError(
+                      "INVALID_OPENING_QUOTE",
+                      [
+                        "Invalid Opening Quote:",
+                        `a quote is found on field ${JSON.stringify(info2.column)} at line ${info2.lines}, value is ${JSON.stringify(this.state.field.toString(encoding))}`,
+                        bom2 ? `(${bom2} bom)` : void 0
+                      ],
+                      this.options,
+                      info2,
+                      {
+                        field: this.state.field
+                      }
+                    )
+                  );
+                  if (err2 !== void 0) return err2;
+                }
+              } else {
+                this.state.quoting = true;
+                pos += quote.length - 1;
+                continue;
+              }
+            }
+          }
+          if (this.state.quoting === false) {
+            const recordDelimiterLength = this.__isRecordDelimiter(
+              chr,
+              buf,
+              pos
+            );
+            if (recordDelimiterLength !== 0) {
+              const skipCommentLine = this.state.commenting && this.state.wasQuoting === false && this.state.record.length === 0 && this.state.field.length === 0;
+              if (skipCommentLine) {
+                this.info.comment_lines++;
+              } else {
+                if (this.state.enabled === false && this.info.lines + (this.state.wasRowDelimiter === true ? 1 : 0) >= from_line) {
+                  this.state.enabled = true;
+                  this.__resetField();
+                  this.__resetRecord();
+                  pos += recordDelimiterLength - 1;
+                  continue;
+                }
+                if (skip_empty_lines === true && this.state.wasQuoting === false && this.state.record.length === 0 && this.state.field.length === 0) {
+                  this.info.empty_lines++;
+                  pos += recordDelimiterLength - 1;
+                  continue;
+                }
+                this.info.bytes = this.state.bufBytesStart + pos;
+                const errField = this.__onField();
+                if (errField !== void 0) return errField;
+                this.info.bytes = this.state.bufBytesStart + pos + recordDelimiterLength;
+                const errRecord = this.__onRecord(push);
+                if (errRecord !== void 0) return errRecord;
+                if (to !== -1 && this.info.records >= to) {
+                  this.state.stop = true;
+                  close();
+                  return;
+                }
+              }
+              this.state.commenting = false;
+              pos += recordDelimiterLength - 1;
+              continue;
+            }
+            if (this.state.commenting) {
+              continue;
+            }
+            if (comment !== null && (comment_no_infix === false || this.state.record.length === 0 && this.state.field.length === 0)) {
+              const commentCount = this.__compareBytes(comment, buf, pos, chr);
+              if (commentCount !== 0) {
+                this.state.commenting = true;
+                continue;
+              }
+            }
+            const delimiterLength = this.__isDelimiter(buf, pos, chr);
+            if (delimiterLength !== 0) {
+              this.info.bytes = this.state.bufBytesStart + pos;
+              const errField = this.__onField();
+              if (errField !== void 0) return errField;
+              pos += delimiterLength - 1;
+              continue;
+            }
+          }
+        }
+        if (this.state.commenting === false) {
+          if (max_record_size !== 0 && this.state.record_length + this.state.field.length > max_record_size) {
+            return this.__error(
+              new CsvError(
+                "CSV_MAX_RECORD_SIZE",
+                [
+                  "Max Record Size:",
+                  "record exceed the maximum number of tolerated bytes",
+                  `of ${max_record_size}`,
+                  `at line ${this.info.lines}`
+                ],
+                this.options,
+                this.__infoField()
+              )
+            );
+          }
+        }
+        const lappend = ltrim === false || this.state.quoting === true || this.state.field.length !== 0 || !this.__isCharTrimable(buf, pos);
+        const rappend = rtrim === false || this.state.wasQuoting === false;
+        if (lappend === true && rappend === true) {
+          this.state.field.append(chr);
+        } else if (rtrim === true && !this.__isCharTrimable(buf, pos)) {
+          return this.__error(
+            new CsvError(
+              "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE",
+              [
+                "Invalid Closing Quote:",
+                "found non trimable byte after quote",
+                `at line ${this.info.lines}`
+              ],
+              this.options,
+              this.__infoField()
+            )
+          );
+        } else {
+          if (lappend === false) {
+            pos += this.__isCharTrimable(buf, pos) - 1;
+          }
+          continue;
+        }
+      }
+      if (end === true) {
+        if (this.state.quoting === true) {
+          const err2 = this.__error(
+            new CsvError(
+              "CSV_QUOTE_NOT_CLOSED",
+              [
+                "Quote Not Closed:",
+                `the parsing is finished with an opening quote at line ${this.info.lines}`
+              ],
+              this.options,
+              this.__infoField()
+            )
+          );
+          if (err2 !== void 0) return err2;
+        } else {
+          if (this.state.wasQuoting === true || this.state.record.length !== 0 || this.state.field.length !== 0) {
+            this.info.bytes = this.state.bufBytesStart + pos;
+            const errField = this.__onField();
+            if (errField !== void 0) return errField;
+            const errRecord = this.__onRecord(push);
+            if (errRecord !== void 0) return errRecord;
+          } else if (this.state.wasRowDelimiter === true) {
+            this.info.empty_lines++;
+          } else if (this.state.commenting === true) {
+            this.info.comment_lines++;
+          }
+        }
+      } else {
+        this.state.bufBytesStart += pos;
+        this.state.previousBuf = buf.slice(pos);
+      }
+      if (this.state.wasRowDelimiter === true) {
+        this.info.lines++;
+        this.state.wasRowDelimiter = false;
+      }
+    },
+    __onRecord: function(push) {
+      const {
+        columns,
+        group_columns_by_name,
+        encoding,
+        info: info2,
+        from,
+        relax_column_count,
+        relax_column_count_less,
+        relax_column_count_more,
+        raw,
+        skip_records_with_empty_values
+      } = this.options;
+      const { enabled, record: record2 } = this.state;
+      if (enabled === false) {
+        return this.__resetRecord();
+      }
+      const recordLength = record2.length;
+      if (columns === true) {
+        if (skip_records_with_empty_values === true && isRecordEmpty(record2)) {
+          this.__resetRecord();
+          return;
+        }
+        return this.__firstLineToColumns(record2);
+      }
+      if (columns === false && this.info.records === 0) {
+        this.state.expectedRecordLength = recordLength;
+      }
+      if (recordLength !== this.state.expectedRecordLength) {
+        const err2 = columns === false ? new CsvError(
+          "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH",
+          [
+            "Invalid Record Length:",
+            `expect ${this.state.expectedRecordLength},`,
+            `got ${recordLength} on line ${this.info.lines}`
+          ],
+          this.options,
+          this.__infoField(),
+          {
+            record: record2
+          }
+        ) : new CsvError(
+          "CSV_RECORD_INCONSISTENT_COLUMNS",
+          [
+            "Invalid Record Length:",
+            `columns length is ${columns.length},`,
+            // rename columns
+            `got ${recordLength} on line ${this.info.lines}`
+          ],
+          this.options,
+          this.__infoField(),
+          {
+            record: record2
+          }
+        );
+        if (relax_column_count === true || relax_column_count_less === true && recordLength < this.state.expectedRecordLength || relax_column_count_more === true && recordLength > this.state.expectedRecordLength) {
+          this.info.invalid_field_length++;
+          this.state.error = err2;
+        } else {
+          const finalErr = this.__error(err2);
+          if (finalErr) return finalErr;
+        }
+      }
+      if (skip_records_with_empty_values === true && isRecordEmpty(record2)) {
+        this.__resetRecord();
+        return;
+      }
+      if (this.state.recordHasError === true) {
+        this.__resetRecord();
+        this.state.recordHasError = false;
+        return;
+      }
+      this.info.records++;
+      if (from === 1 || this.info.records >= from) {
+        const { objname } = this.options;
+        if (columns !== false) {
+          const obj = {};
+          for (let i = 0, l = record2.length; i < l; i++) {
+            if (columns[i] === void 0 || columns[i].disabled) continue;
+            if (group_columns_by_name === true && Object.hasOwn(obj, columns[i].name)) {
+              if (Array.isArray(obj[columns[i].name])) {
+                obj[columns[i].name] = obj[columns[i].name].concat(record2[i]);
+              } else {
+                obj[columns[i].name] = [obj[columns[i].name], record2[i]];
+              }
+            } else {
+              Object.defineProperty(obj, columns[i].name, {
+                value: record2[i],
+                enumerable: true,
+                writable: true,
+                configurable: true
+              });
+            }
+          }
+          if (raw === true || info2 === true) {
+            const extRecord = Object.assign(
+              { record: obj },
+              raw === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
+              info2 === true ? { info: this.__infoRecord() } : {}
+            );
+            const err2 = this.__push(
+              objname === void 0 ? extRecord : [obj[objname], extRecord],
+              push
+            );
+            if (err2) {
+              return err2;
+            }
+          } else {
+            const err2 = this.__push(
+              objname === void 0 ? obj : [obj[objname], obj],
+              push
+            );
+            if (err2) {
+              return err2;
+            }
+          }
+        } else {
+          if (raw === true || info2 === true) {
+            const extRecord = Object.assign(
+              { record: record2 },
+              raw === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
+              info2 === true ? { info: this.__infoRecord() } : {}
+            );
+            const err2 = this.__push(
+              objname === void 0 ? extRecord : [record2[objname], extRecord],
+              push
+            );
+            if (err2) {
+              return err2;
+            }
+          } else {
+            const err2 = this.__push(
+              objname === void 0 ? record2 : [record2[objname], record2],
+              push
+            );
+            if (err2) {
+              return err2;
+            }
+          }
+        }
+      }
+      this.__resetRecord();
+    },
+    __firstLineToColumns: function(record2) {
+      const { firstLineToHeaders } = this.state;
+      try {
+        const headers = firstLineToHeaders === void 0 ? record2 : firstLineToHeaders.call(null, record2);
+        if (!Array.isArray(headers)) {
+          return this.__error(
+            new CsvError(
+              "CSV_INVALID_COLUMN_MAPPING",
+              [
+                "Invalid Column Mapping:",
+                "expect an array from column function,",
+                `got ${JSON.stringify(headers)}`
+              ],
+              this.options,
+              this.__infoField(),
+              {
+                headers
+              }
+            )
+          );
+        }
+        const normalizedHeaders = normalize_columns_array(headers);
+        this.state.expectedRecordLength = normalizedHeaders.length;
+        this.options.columns = normalizedHeaders;
+        this.__resetRecord();
+        return;
+      } catch (err2) {
+        return err2;
+      }
+    },
+    __resetRecord: function() {
+      if (this.options.raw === true) {
+        this.state.rawBuffer.reset();
+      }
+      this.state.error = void 0;
+      this.state.record = [];
+      this.state.record_length = 0;
+    },
+    __onField: function() {
+      const { cast, encoding, rtrim, max_record_size } = this.options;
+      const { enabled, wasQuoting } = this.state;
+      if (enabled === false) {
+        return this.__resetField();
+      }
+      let field = this.state.field.toString(encoding);
+      if (rtrim === true && wasQuoting === false) {
+        field = field.trimRight();
+      }
+      if (cast === true) {
+        const [err2, f] = this.__cast(field);
+        if (err2 !== void 0) return err2;
+        field = f;
+      }
+      this.state.record.push(field);
+      if (max_record_size !== 0 && typeof field === "string") {
+        this.state.record_length += field.length;
+      }
+      this.__resetField();
+    },
+    __resetField: function() {
+      this.state.field.reset();
+      this.state.wasQuoting = false;
+    },
+    __push: function(record2, push) {
+      const { on_record } = this.options;
+      if (on_record !== void 0) {
+        const info2 = this.__infoRecord();
+        try {
+          record2 = on_record.call(null, record2, info2);
+        } catch (err2) {
+          return err2;
+        }
+        if (record2 === void 0 || record2 === null) {
+          return;
+        }
+      }
+      this.info.bytes_records += this.info.bytes;
+      push(record2);
+    },
+    // Return a tuple with the error and the casted value
+    __cast: function(field) {
+      const { columns, relax_column_count } = this.options;
+      const isColumns = Array.isArray(columns);
+      if (isColumns === true && relax_column_count && this.options.columns.length <= this.state.record.length) {
+        return [void 0, void 0];
+      }
+      if (this.state.castField !== null) {
+        try {
+          const info2 = this.__infoField();
+          return [void 0, this.state.castField.call(null, field, info2)];
+        } catch (err2) {
+          return [err2];
+        }
+      }
+      if (this.__isFloat(field)) {
+        return [void 0, parseFloat(field)];
+      } else if (this.options.cast_date !== false) {
+        const info2 = this.__infoField();
+        return [void 0, this.options.cast_date.call(null, field, info2)];
+      }
+      return [void 0, field];
+    },
+    __compareBytes: function(sourceBuf, targetBuf, targetPos, firstByte) {
+      if (sourceBuf[0] !== firstByte) return 0;
+      const sourceLength = sourceBuf.length;
+      for (let i = 1; i < sourceLength; i++) {
+        if (sourceBuf[i] !== targetBuf[targetPos + i]) return 0;
+      }
+      return sourceLength;
+    },
+    // Helper to test if a character is trimable
+    __isCharTrimable: function(buf, pos) {
+      const { timchars, timcharFirstBytes } = this.state;
+      const first = buf[pos];
+      if (first === void 0 || timcharFirstBytes[first] === 0) return 0;
+      loop1: for (let i = 0; i < timchars.length; i++) {
+        const timchar = timchars[i];
+        for (let j = 0; j < timchar.length; j++) {
+          if (timchar[j] !== buf[pos + j]) continue loop1;
+        }
+        return timchar.length;
+      }
+      return 0;
+    },
+    __isDelimiter: function(buf, pos, chr) {
+      const { delimiter, ignore_last_delimiters } = this.options;
+      if (ignore_last_delimiters === true && this.state.record.length === this.options.columns.length - 1) {
+        return 0;
+      } else if (ignore_last_delimiters !== false && typeof ignore_last_delimiters === "number" && this.state.record.length === ignore_last_delimiters - 1) {
+        return 0;
+      }
+      loop1: for (let i = 0; i < delimiter.length; i++) {
+        const del = delimiter[i];
+        if (del[0] === chr) {
+          for (let j = 1; j < del.length; j++) {
+            if (del[j] !== buf[pos + j]) continue loop1;
+          }
+          return del.length;
+        }
+      }
+      return 0;
+    },
+    __isEscape: function(buf, pos, chr) {
+      const { escape: escape2 } = this.options;
+      if (escape2 === null) return false;
+      const l = escape2.length;
+      if (escape2[0] === chr) {
+        for (let i = 0; i < l; i++) {
+          if (escape2[i] !== buf[pos + i]) {
+            return false;
+          }
+        }
+        return true;
+      }
+      return false;
+    },
+    __isFloat: function(value) {
+      return value - parseFloat(value) + 1 >= 0;
+    },
+    // Keep it in case we implement the `cast_int` option
+    // __isInt(value){
+    //   // return Number.isInteger(parseInt(value))
+    //   // return !isNaN( parseInt( obj ) );
+    //   return /^(\-|\+)?[1-9][0-9]*$/.test(value)
+    // }
+    __isQuote: function(buf, pos) {
+      const { quote } = this.options;
+      if (quote === null) return false;
+      const l = quote.length;
+      for (let i = 0; i < l; i++) {
+        if (quote[i] !== buf[pos + i]) {
+          return false;
+        }
+      }
+      return true;
+    },
+    __isRecordDelimiter: function(chr, buf, pos) {
+      const { record_delimiter } = this.options;
+      const recordDelimiterLength = record_delimiter.length;
+      loop1: for (let i = 0; i < recordDelimiterLength; i++) {
+        const rd = record_delimiter[i];
+        const rdLength = rd.length;
+        if (rd[0] !== chr) {
+          continue;
+        }
+        for (let j = 1; j < rdLength; j++) {
+          if (rd[j] !== buf[pos + j]) {
+            continue loop1;
+          }
+        }
+        return rd.length;
+      }
+      return 0;
+    },
+    __autoDiscoverRecordDelimiter: function(buf, pos) {
+      const { encoding } = this.options;
+      const rds = [
+        // Important, the windows line ending must be before mac os 9
+        Buffer.from("\r\n", encoding),
+        Buffer.from("\n", encoding),
+        Buffer.from("\r", encoding)
+      ];
+      loop: for (let i = 0; i < rds.length; i++) {
+        const l = rds[i].length;
+        for (let j = 0; j < l; j++) {
+          if (rds[i][j] !== buf[pos + j]) {
+            continue loop;
+          }
+        }
+        this.options.record_delimiter.push(rds[i]);
+        this.state.recordDelimiterMaxLength = rds[i].length;
+        return rds[i].length;
+      }
+      return 0;
+    },
+    __error: function(msg) {
+      const { encoding, raw, skip_records_with_error } = this.options;
+      const err2 = typeof msg === "string" ? new Error(msg) : msg;
+      if (skip_records_with_error) {
+        this.state.recordHasError = true;
+        if (this.options.on_skip !== void 0) {
+          try {
+            this.options.on_skip(
+              err2,
+              raw ? this.state.rawBuffer.toString(encoding) : void 0
+            );
+          } catch (err3) {
+            return err3;
+          }
+        }
+        return void 0;
+      } else {
+        return err2;
+      }
+    },
+    __infoDataSet: function() {
+      return {
+        ...this.info,
+        columns: this.options.columns
+      };
+    },
+    __infoRecord: function() {
+      const { columns, raw, encoding } = this.options;
+      return {
+        ...this.__infoDataSet(),
+        bytes_records: this.info.bytes,
+        error: this.state.error,
+        header: columns === true,
+        index: this.state.record.length,
+        raw: raw ? this.state.rawBuffer.toString(encoding) : void 0
+      };
+    },
+    __infoField: function() {
+      const { columns } = this.options;
+      const isColumns = Array.isArray(columns);
+      const bytes_records = this.info.bytes_records;
+      return {
+        ...this.__infoRecord(),
+        bytes_records,
+        column: isColumns === true ? columns.length > this.state.record.length ? columns[this.state.record.length].name : null : this.state.record.length,
+        quoting: this.state.wasQuoting
+      };
+    }
+  };
+};
+
+// node_modules/csv-parse/lib/sync.js
+var parse3 = function(data, opts = {}) {
+  if (typeof data === "string") {
+    data = Buffer.from(data);
+  }
+  const records = opts && opts.objname ? /* @__PURE__ */ Object.create(null) : [];
+  const parser = transform2(opts);
+  const push = (record2) => {
+    if (parser.options.objname === void 0) records.push(record2);
+    else {
+      records[record2[0]] = record2[1];
+    }
+  };
+  const close = () => {
+  };
+  const error62 = parser.parse(data, true, push, close);
+  if (error62 !== void 0) throw error62;
+  return records;
+};
+
+// src/importers/table-map.ts
+var FIELDS = {
+  scenario: "text",
+  id: "text",
+  sample: "number",
+  correct: "score",
+  confidence: "number",
+  latency_ms: "number",
+  input_tokens: "number",
+  output_tokens: "number",
+  cost_usd: "number",
+  toxicity: "number",
+  input: "any",
+  prediction: "text",
+  references: "any",
+  error: "text"
+};
+var GROUP = /^groups\.(.+)$/;
+var MAPPABLE_FIELDS = `${Object.keys(FIELDS).join(", ")}, groups.<attribute>`;
+var isField = (field) => Object.hasOwn(FIELDS, field) || GROUP.test(field);
+function parseColumnMap(values) {
+  const map2 = {};
+  const fieldAhead = new RegExp(`,(?=\\s*(?:groups\\.[^=,]+|${Object.keys(FIELDS).join("|")})\\s*=)`);
+  for (const pair of values.flatMap((value) => value.split(fieldAhead))) {
+    const equals = pair.indexOf("=");
+    const field = pair.slice(0, Math.max(equals, 0)).trim();
+    const column = pair.slice(equals + 1).trim();
+    if (equals < 0 || !isField(field) || column === "") {
+      throw new UsageError(`--map ${pair}: expected FIELD=COLUMN with FIELD one of ${MAPPABLE_FIELDS}`);
+    }
+    if (map2[field] !== void 0) throw new UsageError(`--map ${field} is given twice`);
+    map2[field] = column;
+  }
+  return map2;
+}
+function columnsFor(map2, columns) {
+  const chosen = new Map(Object.entries(map2));
+  for (const column of columns) if (isField(column) && !chosen.has(column)) chosen.set(column, column);
+  return chosen;
+}
+var NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+function cellValue(kind, cell) {
+  if (cell === null || cell === void 0 || cell === "") return void 0;
+  if (typeof cell !== "string") {
+    if (kind === "score" && typeof cell === "boolean") return cell ? 1 : 0;
+    return kind === "text" && (typeof cell === "number" || typeof cell === "boolean") ? String(cell) : cell;
+  }
+  const text = cell.trim();
+  if ((kind === "number" || kind === "score") && NUMBER.test(text)) return Number(text);
+  if (kind === "score" && /^(true|false)$/i.test(text)) return text.toLowerCase() === "true" ? 1 : 0;
+  return cell;
+}
+function rowRecord(columns, cell, scenario, what) {
+  const record2 = scenario === void 0 ? {} : { scenario };
+  const groups = {};
+  for (const [field2, column2] of columns) {
+    const group = GROUP.exec(field2)?.[1];
+    const value = cellValue(group ? "text" : FIELDS[field2], cell(column2));
+    if (value === void 0) continue;
+    if (group) groups[group] = value;
+    else record2[field2] = value;
+  }
+  if (Object.keys(groups).length > 0) record2.groups = groups;
+  const problem = recordProblem(record2);
+  if (problem === void 0) return { record: record2 };
+  const field = /^"([^"]+)"/.exec(problem)?.[1];
+  const column = field === void 0 ? void 0 : columns.get(field);
+  if (column !== void 0) return { problem: `${problem} (${what} "${column}")` };
+  if (field === "id") return { problem: `${problem} (no ${what} gives it: --map id=${what.toUpperCase()})` };
+  if (field === "scenario") {
+    return { problem: `${problem} (no ${what} gives it: --map scenario=${what.toUpperCase()}, or --scenario NAME)` };
+  }
+  return { problem };
+}
+
+// src/importers/table.ts
+var TableRecords = class {
+  constructor(file2) {
+    this.file = file2;
+  }
+  file;
+  records = [];
+  lines = /* @__PURE__ */ new Map();
+  add(record2, line) {
+    const key = exampleKey(exampleOf(record2));
+    const earlier = this.lines.get(key);
+    if (earlier !== void 0) throw duplicateExample(this.file, line, key, earlier);
+    this.lines.set(key, line);
+    this.records.push(record2);
+  }
+  done() {
+    if (this.records.length === 0) throw new InputError(this.file, void 0, "no rows: the table is empty");
+    return this.records;
+  }
+};
+function mapOf(options2) {
+  if (options2.scenario !== void 0 && options2.map?.scenario !== void 0) {
+    throw new UsageError("--scenario and --map scenario=... both name the scenario: give one");
+  }
+  return options2.map ?? {};
+}
+function columnsWithScenario(map2, available, scenario) {
+  const columns = columnsFor(map2, available);
+  if (scenario !== void 0) columns.delete("scenario");
+  return columns;
+}
+async function readBytes(file2) {
+  try {
+    return await readFile6(file2);
+  } catch (error62) {
+    const code = error62.code;
+    throw new InputError(file2, void 0, code === "ENOENT" ? "no such file" : `cannot be read: ${error62.message}`);
+  }
+}
+function lineCounter(bytes) {
+  let position = 0;
+  let line = 1;
+  return (offset) => {
+    for (; position < offset; position++) if (bytes[position] === 10) line++;
+    return line;
+  };
+}
+function recordStart(bytes, offset) {
+  while (offset < bytes.length && (bytes[offset] === 10 || bytes[offset] === 13)) offset++;
+  return offset;
+}
+function parseCsv(file2, bytes, lineAt) {
+  let parsed = 0;
+  try {
+    return parse3(bytes, {
+      bom: true,
+      info: true,
+      skip_empty_lines: true,
+      on_record: (record2, { bytes: end }) => {
+        parsed = end;
+        return record2;
+      }
+    });
+  } catch (error62) {
+    const message = error62.message.replace(/\s+(?:at|on) line \d+/, "");
+    throw new InputError(file2, lineAt(recordStart(bytes, parsed)), `not valid CSV: ${message}`);
+  }
+}
+async function importCsv(file2, options2 = {}) {
+  const map2 = mapOf(options2);
+  const bytes = await readBytes(file2);
+  const lineAt = lineCounter(bytes);
+  const [header, ...rows] = parseCsv(file2, bytes, lineAt);
+  if (!header) throw new InputError(file2, void 0, "no rows: the file is empty (expected a header row of column names)");
+  const index = /* @__PURE__ */ new Map();
+  header.record.forEach((name, position) => index.set(name, index.get(name) ?? position));
+  const unknown2 = Object.entries(map2).filter(([, column]) => !index.has(column));
+  if (unknown2.length > 0) {
+    const pairs = unknown2.map(([field, column]) => `${field}=${column}`).join(", ");
+    throw new InputError(file2, 1, `--map ${pairs}: no such column; the columns: ${header.record.join(", ")}`);
+  }
+  const columns = columnsWithScenario(map2, index.keys(), options2.scenario);
+  const table = new TableRecords(file2);
+  let start = header.info.bytes;
+  for (const { record: cells, info } of rows) {
+    const line = lineAt(recordStart(bytes, start));
+    start = info.bytes;
+    const row = rowRecord(columns, (column) => cells[index.get(column)], options2.scenario, "column");
+    if (row.problem !== void 0) throw new InputError(file2, line, row.problem);
+    table.add(row.record, line);
+  }
+  return table.done();
+}
+function fieldOf(object2, name) {
+  if (Object.hasOwn(object2, name)) return object2[name];
+  let value = object2;
+  for (const part of name.split(".")) {
+    if (!value || typeof value !== "object" || !Object.hasOwn(value, part)) return void 0;
+    value = value[part];
+  }
+  return value;
+}
+async function importJsonl(file2, options2 = {}) {
+  const map2 = mapOf(options2);
+  const table = new TableRecords(file2);
+  const found = /* @__PURE__ */ new Set();
+  try {
+    for await (const { firstLine: firstLine2, lines } of readLineBatches(file2)) {
+      lines.forEach((text, index) => {
+        if (text.trim() === "") return;
+        const line = firstLine2 + index;
+        let object2;
+        try {
+          object2 = parsePythonJson(text);
+        } catch (error62) {
+          throw new InputError(file2, line, `not valid JSON: ${error62.message}`);
+        }
+        if (!object2 || typeof object2 !== "object" || Array.isArray(object2)) throw new InputError(file2, line, "expected a JSON object");
+        const cell = (column) => fieldOf(object2, column);
+        for (const column of Object.values(map2)) if (cell(column) !== void 0) found.add(column);
+        const row = rowRecord(columnsWithScenario(map2, Object.keys(object2), options2.scenario), cell, options2.scenario, "field");
+        if (row.problem !== void 0) throw new InputError(file2, line, row.problem);
+        table.add(row.record, line);
+      });
+    }
+  } catch (error62) {
+    if (error62 instanceof InputError) throw error62;
+    const code = error62.code;
+    throw new InputError(file2, void 0, code === "ENOENT" ? "no such file" : `cannot be read: ${error62.message}`);
+  }
+  const unknown2 = Object.entries(map2).filter(([, column]) => !found.has(column));
+  if (unknown2.length > 0) {
+    throw new InputError(
+      file2,
+      void 0,
+      `--map ${unknown2.map(([field, column]) => `${field}=${column}`).join(", ")}: no line has this field`
+    );
+  }
+  return table.done();
+}
+var csvImporter = {
+  format: "csv",
+  importResults: async (file2, options2) => ({
+    kind: "records",
+    records: await importCsv(file2, options2)
+  })
+};
+var jsonlImporter = {
+  format: "jsonl",
+  importResults: async (file2, options2) => ({
+    kind: "records",
+    records: await importJsonl(file2, options2)
   })
 };
 
 // src/importers/index.ts
-var IMPORTERS = [helmImporter, lmEvalImporter, promptfooImporter, metricsImporter];
+var IMPORTERS = [
+  helmImporter,
+  lmEvalImporter,
+  promptfooImporter,
+  inspectImporter,
+  csvImporter,
+  jsonlImporter,
+  metricsImporter
+];
 var IMPORT_FORMATS = IMPORTERS.map((importer) => importer.format);
-function importResults(format, path2, options = {}) {
-  return IMPORTERS.find((importer) => importer.format === format).importResults(path2, options);
+function importResults(format, path2, options2 = {}) {
+  return IMPORTERS.find((importer) => importer.format === format).importResults(path2, options2);
 }
 async function writeImported(file2, imported) {
   if (imported.kind === "metrics") await writeFile4(file2, `${JSON.stringify(imported.report)}
@@ -48052,19 +52485,30 @@ async function writeImported(file2, imported) {
 }
 
 // src/cli/commands/import.ts
+var PATH_HELP = [
+  "lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder",
+  "helm: a run directory (-> records, or metrics with --summary)",
+  "promptfoo: the JSON of promptfoo eval -o (-> records)",
+  "inspect: an Inspect AI log (.eval or .json), or a folder of them: the newest log of each task (-> records)",
+  "csv, jsonl: a table of per-example results, mapped with --map (-> records)",
+  "metrics: an evalgate metrics file (checked)"
+].join("; ");
+var names = (list) => list?.split(",").map((name) => name.trim()).filter(Boolean);
 function registerImport(program2, { io }) {
-  program2.command("import").description("Turn another tool's output into evalgate records (or a metrics file of its summary numbers).").requiredOption("--from <tool>", IMPORT_FORMATS.join(" | ")).argument(
-    "<path>",
-    "lm-eval: samples_<task>_<timestamp>.jsonl files (-> records) or a results_*.json (-> metrics), or their folder; helm: a run directory (-> records, or metrics with --summary); promptfoo: the JSON of promptfoo eval -o (-> records); metrics: an evalgate metrics file (checked)"
-  ).requiredOption("--out <file>", "records (JSON Lines) or metrics (JSON) file to write").option("--provider <id>", "promptfoo: the provider to import when the file has several").option("--group-vars <names>", "promptfoo: test variables to keep as groups, comma-separated").option("--summary", "helm: HELM's own summary numbers (stats.json) as a metrics file instead of records").action(async (path2, flags) => {
+  program2.command("import").description("Turn another tool's output into evalgate records (or a metrics file of its summary numbers).").requiredOption("--from <tool>", IMPORT_FORMATS.join(" | ")).argument("<path>", PATH_HELP).requiredOption("--out <file>", "records (JSON Lines) or metrics (JSON) file to write").option("--provider <id>", "promptfoo: the provider to import when the file has several").option("--group-vars <names>", "promptfoo: test variables to keep as groups, comma-separated").option("--group-keys <names>", "inspect: sample metadata keys to keep as groups, comma-separated").option("--model <name>", "inspect: the model whose logs to import when a folder has several").option("--map <field=column,...>", `csv, jsonl: the column (or JSON field) of each record field: ${MAPPABLE_FIELDS}`, collect, []).option("--scenario <name>", "csv, jsonl: the scenario of every row, when the table has no scenario column").option("--summary", "helm: HELM's own summary numbers (stats.json) as a metrics file instead of records").action(async (path2, flags) => {
     if (!IMPORT_FORMATS.includes(flags.from)) {
       throw new UsageError(`--from ${flags.from} is not supported; supported: ${IMPORT_FORMATS.join(", ")}`);
     }
-    const groupVars = flags.groupVars?.split(",").map((name) => name.trim()).filter(Boolean);
     const imported = await importResults(flags.from, path2, {
       provider: flags.provider,
-      groupVars,
-      summary: flags.summary
+      groupVars: names(flags.groupVars),
+      groupKeys: names(flags.groupKeys),
+      model: flags.model,
+      map: parseColumnMap(flags.map),
+      scenario: flags.scenario,
+      summary: flags.summary,
+      onWarning: (message) => io.stderr(`evalgate: warning: ${message}
+`)
     });
     await writeImported(flags.out, imported);
     const what = imported.kind === "metrics" ? `${Object.keys(imported.report.overall).length} summary metrics` : `${imported.records.length} records`;
@@ -48108,7 +52552,7 @@ async function mergeShards(files, expected) {
 }
 
 // src/runner/suite.ts
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile7 } from "node:fs/promises";
 import { dirname as dirname2, resolve } from "node:path";
 
 // src/runner/scoring/perturbations.ts
@@ -48319,7 +52763,7 @@ function choiceIndex(text, choices) {
   const index = letter.charCodeAt(0) - 65;
   return index < choices.length ? index : void 0;
 }
-function score(scorer, prediction, references, choices = [], options = {}) {
+function score(scorer, prediction, references, choices = [], options2 = {}) {
   const best = (judge) => references.reduce((max, reference) => Math.max(max, judge(reference)), 0);
   switch (scorer) {
     case "exact_match":
@@ -48335,7 +52779,7 @@ function score(scorer, prediction, references, choices = [], options = {}) {
       return answer === void 0 ? 0 : best((reference) => choiceIndex(reference, choices) === answer ? 1 : 0);
     }
     case "regex": {
-      const match = new RegExp(options.pattern ?? ".*", "s").exec(prediction);
+      const match = new RegExp(options2.pattern ?? ".*", "s").exec(prediction);
       if (!match) return 0;
       const extracted = match[1] ?? match[0];
       return best((reference) => normalizeText(extracted) === normalizeText(reference) ? 1 : 0);
@@ -48345,7 +52789,7 @@ function score(scorer, prediction, references, choices = [], options = {}) {
       if (value === void 0) return 0;
       return best((reference) => {
         const expected = lastNumber(reference);
-        return expected !== void 0 && Math.abs(value - expected) <= (options.tolerance ?? 0) ? 1 : 0;
+        return expected !== void 0 && Math.abs(value - expected) <= (options2.tolerance ?? 0) ? 1 : 0;
       });
     }
   }
@@ -48396,7 +52840,7 @@ var instanceSchema = external_exports.looseObject({
 async function readInstances(file2, shownAs) {
   let text;
   try {
-    text = withoutBom(await readFile5(file2, "utf8"));
+    text = withoutBom(await readFile7(file2, "utf8"));
   } catch {
     throw new InputError(shownAs, void 0, "no such file (data of the suite)");
   }
@@ -48429,16 +52873,16 @@ async function readInstances(file2, shownAs) {
 async function loadSuite(file2) {
   let text;
   try {
-    text = await readFile5(file2, "utf8");
+    text = await readFile7(file2, "utf8");
   } catch {
     throw new ConfigError([`${file2}: no such file`]);
   }
   const suite = parseYamlConfig(text, file2, suiteSchema, {
     parsed: (parsed, report) => {
-      const names = /* @__PURE__ */ new Set();
+      const names2 = /* @__PURE__ */ new Set();
       parsed.scenarios.forEach((scenario, index) => {
-        if (names.has(scenario.name)) report(["scenarios", index, "name"], `scenario "${scenario.name}" appears twice`);
-        names.add(scenario.name);
+        if (names2.has(scenario.name)) report(["scenarios", index, "name"], `scenario "${scenario.name}" appears twice`);
+        names2.add(scenario.name);
       });
     }
   });
@@ -48703,14 +53147,14 @@ function instancesIn(run, scenario) {
   const keys = run.table.instanceKeys;
   return scenario === void 0 ? keys.length : keys.filter((key) => parseKey(key).scenario === scenario).length;
 }
-function spreadOf(check2, direction, baseline, candidate, memo2, options) {
+function spreadOf(check2, direction, baseline, candidate, memo2, options2) {
   if (candidate) {
-    const comparison = new RunComparer(candidate, baseline, options, memo2).compare(check2.metric, check2.scenario, direction);
+    const comparison = new RunComparer(candidate, baseline, options2, memo2).compare(check2.metric, check2.scenario, direction);
     if (comparison?.method !== "paired" || comparison.sd === void 0) return { reason: `${check2.metric} is not in both runs` };
     return { spread: comparison.sd, from: "paired", instances: comparison.shared, value: comparison.baseline };
   }
-  const samples = scopeMetric(memo2.samplesOf(baseline, options), check2.scenario, check2.metric);
-  const value = scopeMetric(memo2.of(baseline, options), check2.scenario, check2.metric)?.value;
+  const samples = scopeMetric(memo2.samplesOf(baseline, options2), check2.scenario, check2.metric);
+  const value = scopeMetric(memo2.of(baseline, options2), check2.scenario, check2.metric)?.value;
   if (!samples || samples.length < 2 || value === void 0) return { reason: `the baseline has no ${check2.metric} with an interval` };
   return {
     spread: Math.SQRT2 * standardDeviation(samples),
@@ -48724,7 +53168,7 @@ function planSuite(loaded, baseline, candidate) {
   if (baseline.kind !== "records") {
     return { rows: [], problems: [{ metric: "-", scope: "-", reason: "the baseline is a metrics file: a plan needs its records" }] };
   }
-  const options = {
+  const options2 = {
     resamples: policy.settings.resamples,
     seed: policy.settings.seed,
     minGroupSize: policy.settings.min_group_size
@@ -48738,7 +53182,7 @@ function planSuite(loaded, baseline, candidate) {
     const family = familyOf(check2);
     if (!family || check2.max_regression === void 0 || testOf(check2, policy) !== "regression") continue;
     const scope2 = check2.scenario ?? OVERALL;
-    const found = spreadOf(check2, metricMeta(policy, check2.metric, check2.direction).direction, baseline, candidate, memo2, options);
+    const found = spreadOf(check2, metricMeta(policy, check2.metric, check2.direction).direction, baseline, candidate, memo2, options2);
     if ("reason" in found) {
       problems.push({ metric: check2.metric, scope: scope2, reason: found.reason });
       continue;
@@ -48832,8 +53276,8 @@ function registerPlan(program2, { io }) {
 
 // src/runner/cache.ts
 import { createHash as createHash2, randomBytes } from "node:crypto";
-import { mkdir, readFile as readFile6, rename, rm, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join4 } from "node:path";
+import { mkdir, readFile as readFile8, rename, rm, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join5 } from "node:path";
 var CompletionCache = class {
   constructor(directory) {
     this.directory = directory;
@@ -48846,12 +53290,12 @@ var CompletionCache = class {
   }
   path(adapter, request2) {
     const key = this.keyOf(adapter, request2);
-    return join4(this.directory, key.slice(0, 2), `${key.slice(2)}.json`);
+    return join5(this.directory, key.slice(0, 2), `${key.slice(2)}.json`);
   }
   async get(adapter, request2) {
     let entry;
     try {
-      entry = JSON.parse(await readFile6(this.path(adapter, request2), "utf8"));
+      entry = JSON.parse(await readFile8(this.path(adapter, request2), "utf8"));
     } catch {
       entry = void 0;
     }
@@ -48860,7 +53304,7 @@ var CompletionCache = class {
   /** Throws when the directory cannot be written: the caller decides what that costs (a warning). */
   async set(adapter, request2, completion) {
     const path2 = this.path(adapter, request2);
-    await mkdir(join4(path2, ".."), { recursive: true });
+    await mkdir(join5(path2, ".."), { recursive: true });
     const temporary = `${path2}.${process.pid}-${randomBytes(6).toString("hex")}.tmp`;
     try {
       await writeFile5(temporary, JSON.stringify(completion));
@@ -49234,11 +53678,11 @@ var ADAPTERS = {
   command: { usage: 'command:"CMD ARGS"', create: async (command) => commandAdapter(command.replace(/^"(.*)"$/, "$1")) },
   replay: { usage: "replay:RECORDS.jsonl", create: (file2) => replayAdapter(file2) }
 };
-async function adapterFromSpec(spec, options = {}) {
+async function adapterFromSpec(spec, options2 = {}) {
   const split = spec.indexOf(":");
   const rest = spec.slice(split + 1).trim();
   const adapter = split > 0 && rest ? ADAPTERS[spec.slice(0, split)] : void 0;
-  if (adapter && Object.hasOwn(ADAPTERS, spec.slice(0, split))) return adapter.create(rest, options);
+  if (adapter && Object.hasOwn(ADAPTERS, spec.slice(0, split))) return adapter.create(rest, options2);
   const usages = Object.values(ADAPTERS).map(({ usage }) => usage);
   throw new UsageError(`--model expects ${usages.slice(0, -1).join(", ")} or ${usages.at(-1)}, got "${spec}"`);
 }
@@ -49281,13 +53725,13 @@ function pacer(requestsPerMinute) {
   });
 }
 var ModelCalls = class {
-  constructor(adapter, options, stats, warnOnce) {
+  constructor(adapter, options2, stats, warnOnce) {
     this.adapter = adapter;
-    this.options = options;
+    this.options = options2;
     this.stats = stats;
     this.warnOnce = warnOnce;
-    this.pace = options.requestsPerMinute ? pacer(options.requestsPerMinute) : void 0;
-    this.cache = adapter.stored ? void 0 : options.cache;
+    this.pace = options2.requestsPerMinute ? pacer(options2.requestsPerMinute) : void 0;
+    this.cache = adapter.stored ? void 0 : options2.cache;
   }
   adapter;
   options;
@@ -49327,11 +53771,11 @@ var ModelCalls = class {
   }
   /** Asks the model, with retries; throws the last AdapterError. */
   async ask(request2) {
-    const { adapter, options } = this;
+    const { adapter, options: options2 } = this;
     for (let attempt = 0; ; attempt++) {
       await this.pace?.();
       const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+      const timer = setTimeout(() => controller.abort(), options2.timeoutMs);
       const started = performance.now();
       try {
         const completion = await adapter.complete(request2, controller.signal);
@@ -49339,10 +53783,10 @@ var ModelCalls = class {
         return { completion, latencyMs };
       } catch (error62) {
         const failure2 = error62 instanceof AdapterError ? error62 : new AdapterError(error62.message, true);
-        if (!failure2.retryable || attempt >= options.retries) throw failure2;
+        if (!failure2.retryable || attempt >= options2.retries) throw failure2;
         this.stats.retries++;
-        const backoff = failure2.retryAfterMs ?? options.backoffMs * 2 ** attempt * (0.5 + Math.random());
-        await sleep2(Math.min(backoff, options.maxRetryWaitMs ?? MAX_RETRY_WAIT_MS));
+        const backoff = failure2.retryAfterMs ?? options2.backoffMs * 2 ** attempt * (0.5 + Math.random());
+        await sleep2(Math.min(backoff, options2.maxRetryWaitMs ?? MAX_RETRY_WAIT_MS));
       } finally {
         clearTimeout(timer);
       }
@@ -49372,8 +53816,8 @@ function completedRecord(item, { completion, latencyMs }, scenario, price, toxic
   }
   return record2;
 }
-async function runSuite(loaded, adapter, options) {
-  const items = workItems(loaded, options.shard, options.samples);
+async function runSuite(loaded, adapter, options2) {
+  const items = workItems(loaded, options2.shard, options2.samples);
   const records = new Array(items.length);
   const stats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0 };
   const runStarted = performance.now();
@@ -49382,13 +53826,13 @@ async function runSuite(loaded, adapter, options) {
   const warnOnce = (kind, message) => {
     if (warned.has(kind)) return;
     warned.add(kind);
-    options.onWarning?.(message);
+    options2.onWarning?.(message);
   };
-  const calls = new ModelCalls(adapter, options, stats, warnOnce);
+  const calls = new ModelCalls(adapter, options2, stats, warnOnce);
   let toxicityFailed = false;
   const scoreToxicity = async (text) => {
     try {
-      return await options.toxicity?.score(text);
+      return await options2.toxicity?.score(text);
     } catch (error62) {
       toxicityFailed = true;
       warnOnce(
@@ -49410,13 +53854,13 @@ async function runSuite(loaded, adapter, options) {
       const toxicity = await scoreToxicity(answer.completion.text);
       records[index] = completedRecord(item, answer, loaded.suite.scenarios[item.scenarioIndex], price, toxicity);
     }
-    options.onProgress?.(++done, items.length);
+    options2.onProgress?.(++done, items.length);
   };
   let next = 0;
   const worker = async () => {
     while (next < items.length) await work(next++);
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options2.concurrency, items.length)) }, worker));
   if (toxicityFailed) for (const record2 of records) delete record2.toxicity;
   stats.seconds = (performance.now() - runStarted) / 1e3;
   return { records, stats };

@@ -47,7 +47,7 @@ async function runSuiteForCandidate(suiteFile: string, modelSpec: string, baseUr
 
 /** Another tool's output converted to records (or a metrics file) under RUNNER_TEMP. */
 async function importToFile(path: string, format: ImportFormat, name: string): Promise<string> {
-  const imported = await importResults(format, path);
+  const imported = await importResults(format, path, { onWarning: (message) => core.warning(`evalgate import: ${message}`) });
   const out = temporaryFile(`evalgate-${name}-imported.${imported.kind === 'metrics' ? 'json' : 'jsonl'}`);
   await writeImported(out, imported);
   return out;

@@ -4,7 +4,7 @@ import type { MetricsReport, MetricValue } from '../metrics/compute.js';
 import { dictionary, own } from '../records/dictionary.js';
 import { InputError } from '../errors.js';
 import type { EvalRecord } from '../records/types.js';
-import { readJsonFile } from './read-json.js';
+import { parsePythonJson, readJsonFile } from './read-json.js';
 import type { Imported, Importer } from './types.js';
 
 /*
@@ -29,43 +29,12 @@ interface Sample {
   [metric: string]: unknown;
 }
 
-/**
- * JSON as lm-eval writes it: Python's json module writes NaN, Infinity and -Infinity, which JSON does
- * not have; read them as null. String literals are skipped, so text inside them stays as it is.
- */
-function parseLmEvalJson(text: string): unknown {
-  const quoteOrNonFinite = /"|-?(?:NaN|Infinity)/g;
-  const parts: string[] = [];
-  let copied = 0;
-  for (let match = quoteOrNonFinite.exec(text); match; match = quoteOrNonFinite.exec(text)) {
-    if (match[0] === '"') {
-      quoteOrNonFinite.lastIndex = endOfString(text, quoteOrNonFinite.lastIndex);
-    } else {
-      parts.push(text.slice(copied, match.index), 'null');
-      copied = quoteOrNonFinite.lastIndex;
-    }
-  }
-  parts.push(text.slice(copied));
-  return JSON.parse(parts.join(''));
-}
-
-/** The index after the closing quote of a string literal whose text starts at `start`. */
-function endOfString(text: string, start: number): number {
-  for (let quote = text.indexOf('"', start); quote >= 0; quote = text.indexOf('"', quote + 1)) {
-    // A quote after an odd number of backslashes is escaped.
-    let backslashes = 0;
-    while (text[quote - 1 - backslashes] === '\\') backslashes++;
-    if (backslashes % 2 === 0) return quote + 1;
-  }
-  return text.length;
-}
-
 /** The samples of one file: JSON Lines, or (older versions) one JSON array. */
 function parseSamples(text: string, file: string): Sample[] {
   const trimmed = text.trimStart();
   if (trimmed.startsWith('[')) {
     try {
-      return parseLmEvalJson(trimmed) as Sample[];
+      return parsePythonJson(trimmed) as Sample[];
     } catch (error) {
       throw new InputError(file, undefined, `not valid JSON: ${(error as Error).message}`);
     }
@@ -73,7 +42,7 @@ function parseSamples(text: string, file: string): Sample[] {
   return text.split('\n').flatMap((line, index) => {
     if (line.trim() === '') return [];
     try {
-      return [parseLmEvalJson(line) as Sample];
+      return [parsePythonJson(line) as Sample];
     } catch (error) {
       throw new InputError(file, index + 1, `not valid JSON: ${(error as Error).message}`);
     }
@@ -213,7 +182,7 @@ export async function importLmEvalResults(file: string): Promise<MetricsReport> 
   const results = await readJsonFile<{
     results?: Record<string, Record<string, unknown>>;
     'n-samples'?: Record<string, { effective?: number; original?: number }>;
-  }>(file, 'no such file', parseLmEvalJson);
+  }>(file, 'no such file', parsePythonJson);
   if (!results.results || typeof results.results !== 'object') {
     throw new InputError(file, undefined, 'no "results" object (expected an lm-eval results_*.json)');
   }

@@ -11,6 +11,16 @@ export interface ImportOptions {
   groupVars?: string[];
   /** HELM: its own summary numbers (stats.json) rather than per-instance records. */
   summary?: boolean;
+  /** Inspect: sample metadata keys to keep as groups. */
+  groupKeys?: string[];
+  /** Inspect: the model whose logs to import when a folder has several. */
+  model?: string;
+  /** csv, jsonl: record field -> the table's column (or JSON field), e.g. {correct: 'score', 'groups.dialect': 'dialect'}. */
+  map?: Record<string, string>;
+  /** csv, jsonl: the scenario of every row, when the table has no scenario column. */
+  scenario?: string;
+  /** Something the user should know that does not stop the import (an unfinished run, unscored samples). */
+  onWarning?: (message: string) => void;
 }
 
 /** One tool's output format: a pure reader of its files. */
