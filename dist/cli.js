@@ -24674,6 +24674,58 @@ var {
   Help
 } = import_index.default;
 
+// package.json
+var package_default = {
+  name: "evalgate",
+  version: "0.1.0",
+  description: "Gate the release of ML and language models on many metrics at once: HELM-style metrics with confidence intervals, a policy, and a pull-request report.",
+  license: "MIT",
+  type: "module",
+  private: true,
+  engines: {
+    node: ">=20"
+  },
+  bin: {
+    evalgate: "dist/cli.js"
+  },
+  exports: {
+    ".": "./dist/index.js"
+  },
+  scripts: {
+    typecheck: "tsc --noEmit",
+    lint: "eslint . && prettier --check .",
+    format: "eslint --fix . && prettier --write .",
+    bundle: "node scripts/bundle.mjs",
+    test: "npm run typecheck && npm run lint && NODE_OPTIONS=--experimental-vm-modules jest",
+    demo: "node dist/cli.js demo",
+    bench: "node bench/run.mjs"
+  },
+  dependencies: {
+    "@actions/cache": "6.3.0",
+    "@actions/core": "3.0.1",
+    "@actions/github": "9.1.1",
+    commander: "14.0.3",
+    "markdown-table": "3.1.0",
+    obscenity: "0.4.6",
+    openai: "6.49.0",
+    yaml: "2.9.1",
+    zod: "4.6.7"
+  },
+  devDependencies: {
+    "@eslint/js": "10.0.1",
+    "@jest/globals": "30.5.2",
+    "@swc/core": "1.16.22",
+    "@swc/jest": "0.2.39",
+    "@types/node": "20.19.43",
+    esbuild: "0.28.2",
+    eslint: "10.15.0",
+    jest: "30.5.2",
+    prettier: "3.10.1",
+    typescript: "5.9.3",
+    "typescript-eslint": "8.74.0"
+  }
+};
+
 // src/errors.ts
 var InputError = class extends Error {
   constructor(file2, line, detail) {
@@ -45790,7 +45842,9 @@ var metricsReportSchema = external_exports.object({
   scenarios: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), metricValueSchema))
 });
 function looksLikeMetricsFile(value) {
-  return typeof value === "object" && value !== null && "overall" in value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const has2 = (key) => Object.hasOwn(value, key);
+  return (has2("overall") || has2("scenarios")) && !has2("scenario") && !has2("id");
 }
 function parseMetricsFile(value, file2) {
   const parsed = metricsReportSchema.safeParse(value);
@@ -47046,11 +47100,77 @@ function decisionMatrixText(policies, candidates, cells) {
 }
 
 // src/runs/load.ts
-import { open as open2, readFile as readFile2, stat } from "node:fs/promises";
+import { createReadStream as createReadStream2 } from "node:fs";
+import { readFile as readFile2, stat } from "node:fs/promises";
+
+// src/limits.ts
+var MAX_LINE_BYTES = 16 * 1024 * 1024;
+var MAX_NESTING_DEPTH = 64;
+function describeBytes(bytes) {
+  const mebibytes = bytes / (1024 * 1024);
+  return Number.isInteger(mebibytes) ? `${mebibytes} MiB (${bytes} bytes)` : `${bytes} bytes`;
+}
+
+// src/lines.ts
+var LineTooLongError = class extends Error {
+  constructor(line, maxBytes) {
+    super(`line ${line} is longer than ${describeBytes(maxBytes)}, the longest line evalgate reads`);
+    this.line = line;
+    this.maxBytes = maxBytes;
+    this.name = "LineTooLongError";
+  }
+  line;
+  maxBytes;
+};
+var NEWLINE = 10;
+var LineSplitter = class {
+  constructor(maxLineBytes = MAX_LINE_BYTES) {
+    this.maxLineBytes = maxLineBytes;
+  }
+  maxLineBytes;
+  pending = [];
+  pendingBytes = 0;
+  nextLine = 1;
+  /** The lines this chunk completes, and the number (1-based) of the first of them. Throws LineTooLongError. */
+  push(chunk) {
+    const firstLine2 = this.nextLine;
+    const lines = [];
+    let start = 0;
+    for (let end = chunk.indexOf(NEWLINE); end >= 0; end = chunk.indexOf(NEWLINE, start)) {
+      this.checkLength(this.pendingBytes + end - start);
+      if (this.pendingBytes === 0) {
+        lines.push(chunk.toString("utf8", start, end));
+      } else {
+        this.pending.push(chunk.subarray(start, end));
+        lines.push(Buffer.concat(this.pending).toString("utf8"));
+        this.pending = [];
+        this.pendingBytes = 0;
+      }
+      this.nextLine++;
+      start = end + 1;
+    }
+    if (start < chunk.length) {
+      this.checkLength(this.pendingBytes + chunk.length - start);
+      this.pending.push(Buffer.from(chunk.subarray(start)));
+      this.pendingBytes += chunk.length - start;
+    }
+    return { firstLine: firstLine2, lines };
+  }
+  /** The last line, if the input did not end with "\n". */
+  end() {
+    if (this.pendingBytes === 0) return void 0;
+    const text = Buffer.concat(this.pending).toString("utf8");
+    this.pending = [];
+    this.pendingBytes = 0;
+    return { line: this.nextLine++, text };
+  }
+  checkLength(bytes) {
+    if (bytes > this.maxLineBytes) throw new LineTooLongError(this.nextLine, this.maxLineBytes);
+  }
+};
 
 // src/records/read.ts
 import { createReadStream } from "node:fs";
-import { StringDecoder } from "node:string_decoder";
 
 // src/records/types.ts
 var PERTURBATION_KINDS = ["robustness", "fairness"];
@@ -47144,50 +47264,74 @@ function recordProblem(value) {
 function withoutBom(text) {
   return text.charCodeAt(0) === 65279 ? text.slice(1) : text;
 }
-async function* readLineBatches(path2) {
-  const decoder = new StringDecoder("utf8");
-  let pending = "";
-  let nextLine = 1;
+async function* readLineBatches(path2, displayName = path2, maxLineBytes = MAX_LINE_BYTES) {
+  const splitter = new LineSplitter(maxLineBytes);
   const stream = createReadStream(path2, { highWaterMark: 1 << 20 });
-  for await (const chunk of stream) {
-    const text = pending + decoder.write(chunk);
-    const lines = text.split("\n");
-    pending = lines.pop() ?? "";
-    if (nextLine === 1 && lines.length > 0) lines[0] = withoutBom(lines[0]);
-    yield { firstLine: nextLine, lines };
-    nextLine += lines.length;
-  }
-  const rest = pending + decoder.end();
-  if (rest.length > 0) yield { firstLine: nextLine, lines: [nextLine === 1 ? withoutBom(rest) : rest] };
-}
-async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty = false } = {}) {
-  let count2 = 0;
   try {
-    for await (const { firstLine: firstLine2, lines } of readLineBatches(path2)) {
+    for await (const chunk of stream) {
+      const batch = splitter.push(chunk);
+      if (batch.firstLine === 1 && batch.lines.length > 0) batch.lines[0] = withoutBom(batch.lines[0]);
+      if (batch.lines.length > 0) yield batch;
+    }
+  } catch (error62) {
+    if (error62 instanceof LineTooLongError) throw new InputError(displayName, error62.line, error62.message);
+    throw error62;
+  }
+  const last = splitter.end();
+  if (last) yield { firstLine: last.line, lines: [last.line === 1 ? withoutBom(last.text) : last.text] };
+}
+function nestedDeeperThan(value, levels) {
+  if (typeof value !== "object" || value === null) return false;
+  if (levels === 0) return true;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (nestedDeeperThan(value[index], levels - 1)) return true;
+    return false;
+  }
+  for (const key in value) if (nestedDeeperThan(value[key], levels - 1)) return true;
+  return false;
+}
+function nestingProblem(value) {
+  return nestedDeeperThan(value, MAX_NESTING_DEPTH) ? `arrays and objects nest more than ${MAX_NESTING_DEPTH} levels deep` : void 0;
+}
+function parseLine(text, file2, line, parse3) {
+  let value;
+  try {
+    value = parse3(text);
+  } catch (error62) {
+    const tooDeep = error62 instanceof RangeError;
+    throw new InputError(file2, line, tooDeep ? `nested too deeply to be read` : `not valid JSON: ${error62.message}`);
+  }
+  const problem = text.length > 2 * MAX_NESTING_DEPTH ? nestingProblem(value) : void 0;
+  if (problem !== void 0) throw new InputError(file2, line, problem);
+  return value;
+}
+async function forEachJsonLine(path2, onValue, { displayName = path2, kind = "a JSON Lines file", whenMissing = "no such file", parse: parse3 = JSON.parse } = {}) {
+  try {
+    for await (const { firstLine: firstLine2, lines } of readLineBatches(path2, displayName)) {
       for (let index = 0; index < lines.length; index++) {
         let text = lines[index];
         if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
         if (text.length === 0 || text.charCodeAt(0) <= 32 && text.trim().length === 0) continue;
-        const line = firstLine2 + index;
-        let value;
-        try {
-          value = JSON.parse(text);
-        } catch (error62) {
-          throw new InputError(displayName, line, `not valid JSON: ${error62.message}`);
-        }
-        const problem = recordProblem(value);
-        if (problem !== void 0) throw new InputError(displayName, line, problem);
-        onRecord(value, line);
-        count2++;
+        onValue(parseLine(text, displayName, firstLine2 + index, parse3), firstLine2 + index);
       }
     }
   } catch (error62) {
     if (error62 instanceof InputError) throw error62;
     const code = error62.code;
-    if (code === "ENOENT") throw new InputError(displayName, void 0, "no such file");
-    if (code === "EISDIR") throw new InputError(displayName, void 0, "is a directory, expected a records file (JSON Lines)");
+    if (code === "ENOENT") throw new InputError(displayName, void 0, whenMissing);
+    if (code === "EISDIR") throw new InputError(displayName, void 0, `is a directory, expected ${kind} (JSON Lines)`);
     throw new InputError(displayName, void 0, `cannot be read: ${error62.message}`);
   }
+}
+async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty = false } = {}) {
+  let count2 = 0;
+  const onValue = (value, line) => {
+    const problem = recordProblem(value);
+    if (problem !== void 0) throw new InputError(displayName, line, problem);
+    onRecord(value, line);
+    count2++;
+  };
+  await forEachJsonLine(path2, onValue, { displayName, kind: "a records file" });
   if (count2 === 0 && !allowEmpty) {
     throw new InputError(displayName, void 0, "no records: the file is empty (expected one JSON record per line)");
   }
@@ -47207,13 +47351,19 @@ async function loadRecordTable(path2) {
 // src/runs/load.ts
 var MAX_METRICS_FILE_BYTES = 64 * 1024 * 1024;
 async function firstLine(file2) {
-  const handle = await open2(file2, "r");
+  const splitter = new LineSplitter(MAX_METRICS_FILE_BYTES);
+  const stream = createReadStream2(file2, { highWaterMark: 1 << 20 });
   try {
-    const buffer = Buffer.alloc(65536);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return withoutBom(buffer.subarray(0, bytesRead).toString("utf8").split("\n")[0]);
+    for await (const chunk of stream) {
+      const { lines } = splitter.push(chunk);
+      if (lines.length > 0) return withoutBom(lines[0]);
+    }
+    return withoutBom(splitter.end()?.text ?? "");
+  } catch (error62) {
+    if (error62 instanceof LineTooLongError) return void 0;
+    throw error62;
   } finally {
-    await handle.close();
+    stream.destroy();
   }
 }
 function parseJson(text) {
@@ -47231,11 +47381,11 @@ async function loadRun(file2) {
     const code = error62.code;
     throw new InputError(file2, void 0, code === "ENOENT" ? "no such file" : `cannot be read: ${error62.message}`);
   }
-  let report = parseJson(head);
-  if (report === void 0 && head.trim() === "{" && (await stat(file2)).size <= MAX_METRICS_FILE_BYTES) {
-    report = parseJson(await readFile2(file2, "utf8"));
+  let first = head === void 0 ? void 0 : parseJson(head);
+  if (first === void 0 && head?.trim() === "{" && (await stat(file2)).size <= MAX_METRICS_FILE_BYTES) {
+    first = parseJson(await readFile2(file2, "utf8"));
   }
-  if (looksLikeMetricsFile(report)) return { kind: "metrics", file: file2, report: parseMetricsFile(report, file2) };
+  if (looksLikeMetricsFile(first)) return { kind: "metrics", file: file2, report: parseMetricsFile(first, file2) };
   return { kind: "records", file: file2, table: await loadRecordTable(file2) };
 }
 
@@ -47591,11 +47741,15 @@ async function readJsonFile(file2, whenMissing = "no such file", parse3 = JSON.p
     const code = error62.code;
     throw new InputError(file2, void 0, code === "ENOENT" ? whenMissing : `cannot be read: ${error62.message}`);
   }
+  let value;
   try {
-    return parse3(text);
+    value = parse3(text);
   } catch (error62) {
     throw new InputError(file2, void 0, `not valid JSON: ${error62.message}`);
   }
+  const problem = nestingProblem(value);
+  if (problem !== void 0) throw new InputError(file2, void 0, problem);
+  return value;
 }
 
 // src/importers/helm.ts
@@ -47692,7 +47846,7 @@ var helmImporter = {
 };
 
 // src/importers/lm-eval.ts
-import { readdir, readFile as readFile4, stat as stat2 } from "node:fs/promises";
+import { open as open2, readdir, stat as stat2 } from "node:fs/promises";
 import { basename, join as join3 } from "node:path";
 var SAMPLES_FILE = /^samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.-]+)\.jsonl?$/;
 function parseLmEvalJson(text) {
@@ -47718,23 +47872,23 @@ function endOfString(text, start) {
   }
   return text.length;
 }
-function parseSamples(text, file2) {
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith("[")) {
-    try {
-      return parseLmEvalJson(trimmed);
-    } catch (error62) {
-      throw new InputError(file2, void 0, `not valid JSON: ${error62.message}`);
-    }
+async function startsWithBracket(file2) {
+  const handle = await open2(file2, "r").catch(() => void 0);
+  if (!handle) return false;
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+    return buffer.toString("utf8", 0, bytesRead).trimStart().startsWith("[");
+  } finally {
+    await handle.close();
   }
-  return text.split("\n").flatMap((line, index) => {
-    if (line.trim() === "") return [];
-    try {
-      return [parseLmEvalJson(line)];
-    } catch (error62) {
-      throw new InputError(file2, index + 1, `not valid JSON: ${error62.message}`);
-    }
-  });
+}
+async function readSamples(file2) {
+  if (await startsWithBracket(file2)) {
+    return readJsonFile(file2, "no such file", (text) => parseLmEvalJson(text.trimStart()));
+  }
+  const samples = [];
+  await forEachJsonLine(file2, (sample) => samples.push(sample), { kind: "an lm-eval samples file", parse: parseLmEvalJson });
+  return samples;
 }
 function choiceLoglikelihoods(sample) {
   const responses = Array.isArray(sample.filtered_resps) ? sample.filtered_resps : void 0;
@@ -47834,7 +47988,7 @@ async function importLmEval(path2) {
   for (const file2 of files) {
     const task = SAMPLES_FILE.exec(basename(file2))?.[1];
     if (!task) throw new InputError(file2, void 0, "not a samples file: expected a name like samples_<task>_<timestamp>.jsonl");
-    records.push(...samplesToRecords(parseSamples(await readFile4(file2, "utf8"), file2), task, file2));
+    records.push(...samplesToRecords(await readSamples(file2), task, file2));
   }
   return records;
 }
@@ -48043,7 +48197,7 @@ async function mergeShards(files, expected) {
 }
 
 // src/runner/suite.ts
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 import { dirname as dirname2, resolve } from "node:path";
 
 // src/runner/scoring/perturbations.ts
@@ -48329,34 +48483,26 @@ var instanceSchema = external_exports.looseObject({
   groups: external_exports.record(external_exports.string(), external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]).transform(String)).optional()
 });
 async function readInstances(file2, shownAs) {
-  let text;
-  try {
-    text = withoutBom(await readFile5(file2, "utf8"));
-  } catch {
-    throw new InputError(shownAs, void 0, "no such file (data of the suite)");
-  }
   const instances = [];
   const seen = /* @__PURE__ */ new Set();
-  text.split("\n").forEach((line, index) => {
-    if (line.trim() === "") return;
-    let value;
-    try {
-      value = JSON.parse(line);
-    } catch (error62) {
-      throw new InputError(shownAs, index + 1, `not valid JSON: ${error62.message}`);
-    }
+  const onValue = (value, line) => {
     const parsed = instanceSchema.safeParse(value);
     if (!parsed.success) {
       const issue2 = parsed.error.issues[0];
-      throw new InputError(shownAs, index + 1, `"${issue2.path.join(".") || "instance"}": ${issue2.message.replace(/^Invalid input: /, "")}`);
+      throw new InputError(shownAs, line, `"${issue2.path.join(".") || "instance"}": ${issue2.message.replace(/^Invalid input: /, "")}`);
     }
     const instance = parsed.data;
     if (instance.input === void 0 === (instance.messages === void 0)) {
-      throw new InputError(shownAs, index + 1, 'an instance needs exactly one of "input" and "messages"');
+      throw new InputError(shownAs, line, 'an instance needs exactly one of "input" and "messages"');
     }
-    if (seen.has(instance.id)) throw new InputError(shownAs, index + 1, `"id" ${instance.id} appears twice`);
+    if (seen.has(instance.id)) throw new InputError(shownAs, line, `"id" ${instance.id} appears twice`);
     seen.add(instance.id);
     instances.push(instance);
+  };
+  await forEachJsonLine(file2, onValue, {
+    displayName: shownAs,
+    kind: "the data of a scenario",
+    whenMissing: "no such file (data of the suite)"
   });
   if (instances.length === 0) throw new InputError(shownAs, void 0, "no instances");
   return instances;
@@ -48364,7 +48510,7 @@ async function readInstances(file2, shownAs) {
 async function loadSuite(file2) {
   let text;
   try {
-    text = await readFile5(file2, "utf8");
+    text = await readFile4(file2, "utf8");
   } catch {
     throw new ConfigError([`${file2}: no such file`]);
   }
@@ -48767,7 +48913,7 @@ function registerPlan(program2, { io }) {
 
 // src/runner/cache.ts
 import { createHash as createHash2, randomBytes } from "node:crypto";
-import { mkdir, readFile as readFile6, rename, rm, writeFile as writeFile5 } from "node:fs/promises";
+import { mkdir, readFile as readFile5, rename, rm, writeFile as writeFile5 } from "node:fs/promises";
 import { join as join4 } from "node:path";
 var CompletionCache = class {
   constructor(directory) {
@@ -48786,7 +48932,7 @@ var CompletionCache = class {
   async get(adapter, request2) {
     let entry;
     try {
-      entry = JSON.parse(await readFile6(this.path(adapter, request2), "utf8"));
+      entry = JSON.parse(await readFile5(this.path(adapter, request2), "utf8"));
     } catch {
       entry = void 0;
     }
@@ -48815,7 +48961,6 @@ function isCompletion(value) {
 
 // src/process/json-lines.ts
 import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 
 // src/process/child-env.ts
 var RUNNER_SECRETS = /* @__PURE__ */ new Set([
@@ -48842,7 +48987,8 @@ var JsonLinesProcess = class {
   command;
   role;
   child;
-  exited;
+  /** Why the program answers no more: it exited, or broke the protocol (and was killed). */
+  ended;
   nextId = 0;
   pending = /* @__PURE__ */ new Map();
   /** If evalgate exits without close() (an error, Ctrl-C), the program's group must not outlive it. */
@@ -48857,31 +49003,45 @@ var JsonLinesProcess = class {
     process.once("exit", this.killOnExit);
     child.stderr.on("data", (chunk) => process.stderr.write(chunk));
     child.stdin.on("error", () => void 0);
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      let response;
+    const splitter = new LineSplitter();
+    child.stdout.on("data", (chunk) => {
+      if (this.ended) return;
       try {
-        response = JSON.parse(line);
-      } catch {
-        process.stderr.write(`evalgate: ${this.role} wrote a line that is not JSON: ${line.slice(0, 200)}
-`);
-        return;
+        splitter.push(chunk).lines.forEach((line) => this.answer(line));
+      } catch (error62) {
+        if (!(error62 instanceof LineTooLongError)) throw error62;
+        this.fail(`${this.role} wrote a line longer than ${describeBytes(MAX_LINE_BYTES)} (line ${error62.line} of its output)`);
+        this.signalGroup("SIGKILL");
       }
-      const waiting = this.pending.get(String(response.id));
-      if (!waiting) return;
-      this.pending.delete(String(response.id));
-      waiting.resolve(response);
     });
-    child.on("exit", (code, signal) => {
-      this.exited = `${this.role} exited (${signal ?? `code ${code}`})`;
-      for (const waiting of this.pending.values()) waiting.reject(new Error(this.exited));
-      this.pending.clear();
-    });
+    child.on("exit", (code, signal) => this.fail(`${this.role} exited (${signal ?? `code ${code}`})`));
     return child;
+  }
+  /** One line of the program's output: the answer to a request, by its "id". */
+  answer(line) {
+    let response;
+    try {
+      response = JSON.parse(line);
+    } catch {
+      process.stderr.write(`evalgate: ${this.role} wrote a line that is not JSON: ${line.slice(0, 200)}
+`);
+      return;
+    }
+    const waiting = this.pending.get(String(response.id));
+    if (!waiting) return;
+    this.pending.delete(String(response.id));
+    waiting.resolve(response);
+  }
+  /** The program is of no more use: every waiting request and every later one fails with `reason` (the first one given). */
+  fail(reason) {
+    this.ended ??= reason;
+    for (const waiting of this.pending.values()) waiting.reject(new Error(this.ended));
+    this.pending.clear();
   }
   /** Sends a request (an "id" is added) and resolves with the program's answer to it. */
   request(payload, signal) {
     this.child ??= this.start();
-    if (this.exited) return Promise.reject(new Error(this.exited));
+    if (this.ended) return Promise.reject(new Error(this.ended));
     const id = String(this.nextId++);
     return new Promise((resolve2, reject) => {
       this.pending.set(id, { resolve: resolve2, reject });
@@ -48910,9 +49070,9 @@ var JsonLinesProcess = class {
     child.stdout.destroy();
     child.stderr.destroy();
   }
-  /** True once the program (the shell) has exited, false if it has not within `ms`. */
+  /** True once the program (the shell) has exited or been killed, false if it has not within `ms`. */
   exitWithin(ms) {
-    if (this.exited) return Promise.resolve(true);
+    if (this.ended) return Promise.resolve(true);
     return new Promise((resolve2) => {
       const timer = setTimeout(() => resolve2(false), ms);
       this.child.once("exit", () => {
@@ -49487,7 +49647,7 @@ var COMMANDS = [
   registerSchema
 ];
 function buildProgram(context) {
-  const program2 = new Command("evalgate").description("Gate model releases on many metrics at once (HELM-style metrics with confidence intervals).").exitOverride().configureOutput({ writeOut: context.io.stdout, writeErr: context.io.stderr }).showHelpAfterError();
+  const program2 = new Command("evalgate").description("Gate model releases on many metrics at once (HELM-style metrics with confidence intervals).").version(package_default.version, "-V, --version", "print the version of evalgate").exitOverride().configureOutput({ writeOut: context.io.stdout, writeErr: context.io.stderr }).showHelpAfterError();
   for (const register of COMMANDS) register(program2, context);
   return program2;
 }

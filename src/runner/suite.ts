@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseYamlConfig } from '../config/yaml-config.js';
 import { ConfigError, InputError } from '../errors.js';
-import { withoutBom } from '../records/read.js';
+import { forEachJsonLine } from '../records/read.js';
 import { PERTURBATIONS, type PerturbationName } from './scoring/perturbations.js';
 import { SCORERS, type ScorerName } from './scoring/scorers.js';
 
@@ -91,34 +91,26 @@ const instanceSchema = z.looseObject({
 });
 
 async function readInstances(file: string, shownAs: string): Promise<Instance[]> {
-  let text: string;
-  try {
-    text = withoutBom(await readFile(file, 'utf8'));
-  } catch {
-    throw new InputError(shownAs, undefined, 'no such file (data of the suite)');
-  }
   const instances: Instance[] = [];
   const seen = new Set<string>();
-  text.split('\n').forEach((line, index) => {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      throw new InputError(shownAs, index + 1, `not valid JSON: ${(error as Error).message}`);
-    }
+  const onValue = (value: unknown, line: number) => {
     const parsed = instanceSchema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new InputError(shownAs, index + 1, `"${issue.path.join('.') || 'instance'}": ${issue.message.replace(/^Invalid input: /, '')}`);
+      throw new InputError(shownAs, line, `"${issue.path.join('.') || 'instance'}": ${issue.message.replace(/^Invalid input: /, '')}`);
     }
     const instance = parsed.data as Instance;
     if ((instance.input === undefined) === (instance.messages === undefined)) {
-      throw new InputError(shownAs, index + 1, 'an instance needs exactly one of "input" and "messages"');
+      throw new InputError(shownAs, line, 'an instance needs exactly one of "input" and "messages"');
     }
-    if (seen.has(instance.id)) throw new InputError(shownAs, index + 1, `"id" ${instance.id} appears twice`);
+    if (seen.has(instance.id)) throw new InputError(shownAs, line, `"id" ${instance.id} appears twice`);
     seen.add(instance.id);
     instances.push(instance);
+  };
+  await forEachJsonLine(file, onValue, {
+    displayName: shownAs,
+    kind: 'the data of a scenario',
+    whenMissing: 'no such file (data of the suite)',
   });
   if (instances.length === 0) throw new InputError(shownAs, undefined, 'no instances');
   return instances;

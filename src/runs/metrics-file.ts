@@ -19,9 +19,15 @@ export const metricsReportSchema = z.object({
   scenarios: z.record(z.string(), z.record(z.string(), metricValueSchema)),
 });
 
-/** Whether parsed JSON claims to be a metrics file (it has "overall"), so that it is checked as one. */
+/**
+ * Whether a file's first JSON value claims to be a metrics file, so that it is checked as one: an object
+ * with "overall" or "scenarios" and neither "scenario" nor "id", which every record has (a record may
+ * carry an extra field named "overall") and a metrics file never has at its top.
+ */
 export function looksLikeMetricsFile(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && 'overall' in value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const has = (key: string) => Object.hasOwn(value, key);
+  return (has('overall') || has('scenarios')) && !has('scenario') && !has('id');
 }
 
 /** A parsed metrics file, checked; a bad one names the file and the first bad field. */

@@ -1,0 +1,127 @@
+import { describe, expect, it } from '@jest/globals';
+import { spawn, execFileSync } from 'node:child_process';
+import { closeSync, constants, createWriteStream, openSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MAX_LINE_BYTES, MAX_NESTING_DEPTH } from '../src/limits.js';
+import { evalgate, readJsonLines, writeSuite } from './helpers/evalgate.js';
+import { tempDir } from './helpers/records.js';
+import type { RunResult } from './helpers/run.js';
+
+/*
+ * Input written by a pull request, a fork or a model endpoint costs bounded time and memory, and is
+ * refused with its file and line, never a crash: every test runs the bundled CLI on real files.
+ */
+
+const record = (id: string, extra: object = {}) => JSON.stringify({ scenario: 's', id, correct: 1, ...extra });
+
+/** `depth` arrays nested in one another. */
+const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+
+/** Runs the bundled CLI, killed if it has not ended within `ms` (then `code` is null). */
+function evalgateWithin(ms: number, args: string[]): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['dist/cli.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('a line longer than 16 MiB', () => {
+  it('is refused at its line, though the record on it is valid', async () => {
+    const file = join(tempDir(), 'records.jsonl');
+    writeFileSync(file, `${record('1')}\n${record('2', { input: 'a'.repeat(MAX_LINE_BYTES) })}\n`);
+    const result = await evalgate(['metrics', file]);
+    expect([result.code, result.stdout]).toEqual([2, '']);
+    expect(result.stderr).toBe(`evalgate: ${file}:2: line 2 is longer than 16 MiB (16777216 bytes), the longest line evalgate reads\n`);
+  });
+
+  it('is refused before the rest of it is read: a line that never ends', async () => {
+    // A named pipe that gives 24 MiB without a newline and stays open: a reader that waits for the
+    // line's end (or holds it all) never finishes.
+    const dir = tempDir();
+    const fifo = join(dir, 'endless.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    const writer = createWriteStream(fifo);
+    writer.on('error', () => undefined); // the reader goes away
+    const megabyte = Buffer.alloc(1 << 20, 'a');
+    for (let index = 0; index < 24; index++) writer.write(megabyte);
+    try {
+      const result = await evalgateWithin(15_000, ['merge', '--out', join(dir, 'out.jsonl'), fifo]);
+      expect(result.stderr).toBe(`evalgate: ${fifo}:1: line 1 is longer than 16 MiB (16777216 bytes), the longest line evalgate reads\n`);
+      expect(result.code).toBe(2);
+    } finally {
+      // Unblocks the writer's open, should the reader never have opened the pipe.
+      closeSync(openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK));
+      writer.destroy();
+    }
+  });
+
+  it("ends a model command's protocol: every call fails with the reason, and the run ends", async () => {
+    const dir = tempDir();
+    const model = join(dir, 'endless-model.mjs');
+    // Answers with 20 MiB that never end in a newline, then waits.
+    writeFileSync(model, `process.stdout.write('{"id": "0", "text": "' + 'a'.repeat(20 * 1024 * 1024)); setInterval(() => {}, 1000);\n`);
+    const suite = writeSuite(dir, [
+      { id: '1', input: 'q1', references: ['a'] },
+      { id: '2', input: 'q2', references: ['a'] },
+    ]);
+    const out = join(dir, 'records.jsonl');
+    const args = ['run', '--suite', suite, '--model', `command:node ${model}`, '--out', out, '--timeout', '10000', '--retries', '0'];
+    const result = await evalgateWithin(30_000, args);
+    expect(result.code).toBe(0);
+    const errors = readJsonLines(out).map((line) => line.error);
+    expect(errors).toEqual([
+      'the model command wrote a line longer than 16 MiB (16777216 bytes) (line 1 of its output)',
+      'the model command wrote a line longer than 16 MiB (16777216 bytes) (line 1 of its output)',
+    ]);
+  });
+});
+
+describe('deep nesting', () => {
+  it('is refused at its line when merge would write it (it crashed with a stack overflow)', async () => {
+    const dir = tempDir();
+    const shard = join(dir, 'shard.jsonl');
+    writeFileSync(shard, `${record('1')}\n{"scenario": "s", "id": "2", "correct": 1, "input": ${nested(100_000)}}\n`);
+    const result = await evalgate(['merge', '--out', join(dir, 'out.jsonl'), shard]);
+    expect([result.code, result.stdout]).toEqual([2, '']);
+    expect(result.stderr).toBe(`evalgate: ${shard}:2: arrays and objects nest more than ${MAX_NESTING_DEPTH} levels deep\n`);
+  });
+
+  it('is refused at its line in a field whose error message quotes it', async () => {
+    const file = join(tempDir(), 'records.jsonl');
+    writeFileSync(file, `{"scenario": "s", "id": "1", "correct": ${nested(100_000)}}\n`);
+    const result = await evalgate(['metrics', file]);
+    expect(result.stderr).toBe(`evalgate: ${file}:1: arrays and objects nest more than ${MAX_NESTING_DEPTH} levels deep\n`);
+    expect(result.code).toBe(2);
+  });
+
+  it('is allowed up to the limit: the record itself is the first level', async () => {
+    const dir = tempDir();
+    const at = join(dir, 'at.jsonl');
+    const over = join(dir, 'over.jsonl');
+    writeFileSync(at, `{"scenario": "s", "id": "1", "correct": 1, "input": ${nested(MAX_NESTING_DEPTH - 1)}}\n`);
+    writeFileSync(over, `{"scenario": "s", "id": "1", "correct": 1, "input": ${nested(MAX_NESTING_DEPTH)}}\n`);
+    expect((await evalgate(['merge', '--out', join(dir, 'out.jsonl'), at])).code).toBe(0);
+    expect(readJsonLines(join(dir, 'out.jsonl'))[0].input).toEqual(JSON.parse(nested(MAX_NESTING_DEPTH - 1)));
+    expect((await evalgate(['merge', '--out', join(dir, 'out2.jsonl'), over])).stderr).toContain(`${over}:1: arrays and objects nest`);
+  });
+
+  it("is refused in another tool's JSON file (promptfoo's test case)", async () => {
+    const dir = tempDir();
+    const file = join(dir, 'promptfoo.json');
+    const result = (testIdx: number) =>
+      `{"testIdx": ${testIdx}, "promptIdx": 0, "provider": {"id": "openai:m"}, "success": true, "score": 1, "testCase": {"vars": {"deep": ${nested(100_000)}}}}`;
+    writeFileSync(file, `{"results": {"results": [${result(0)}, ${result(1)}]}}`);
+    const imported = await evalgate(['import', '--from', 'promptfoo', file, '--out', join(dir, 'records.jsonl')]);
+    expect(imported.stderr).toBe(`evalgate: ${file}: arrays and objects nest more than ${MAX_NESTING_DEPTH} levels deep\n`);
+    expect(imported.code).toBe(2);
+  });
+});
