@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawn, execFileSync } from 'node:child_process';
-import { closeSync, constants, createWriteStream, openSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, createWriteStream, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_LINE_BYTES, MAX_NESTING_DEPTH } from '../src/limits.js';
 import { evalgate, readJsonLines, writeSuite } from './helpers/evalgate.js';
@@ -123,5 +123,61 @@ describe('deep nesting', () => {
     const imported = await evalgate(['import', '--from', 'promptfoo', file, '--out', join(dir, 'records.jsonl')]);
     expect(imported.stderr).toBe(`evalgate: ${file}: arrays and objects nest more than ${MAX_NESTING_DEPTH} levels deep\n`);
     expect(imported.code).toBe(2);
+  });
+});
+
+/** Nine levels of ten aliases each: a billion "lol"s, in a few lines. */
+const BILLION_LAUGHS = [
+  'a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]',
+  ...'bcdefghi'.split('').map((name, index) => `${name}: &${name} [${Array(10).fill(`*${'abcdefghi'[index]}`).join(', ')}]`),
+];
+
+describe('YAML aliases', () => {
+  it('an alias bomb in a policy is a bad policy at the alias that multiplies, not an internal error', async () => {
+    const policy = join(tempDir(), 'bomb.yml');
+    writeFileSync(
+      policy,
+      ['version: 1', 'name: bomb', ...BILLION_LAUGHS, 'checks:', '  - metric: accuracy', '    min: 0.5', ''].join('\n'),
+    );
+    const validated = await evalgate(['validate', policy]);
+    // Line 4 is "b: &b [*a, ...]": its aliases repeat "a", which holds no alias; line 5's repeat "b", which does.
+    const problem = `${policy}:5:8 aliases expand to too many values (an alias bomb?): this alias repeats a node that holds aliases; write the values out`;
+    expect([validated.code, validated.stdout, validated.stderr]).toEqual([2, '', `${problem}\n`]);
+    const records = join(tempDir(), 'records.jsonl');
+    writeFileSync(records, `${record('1')}\n`);
+    const gated = await evalgate(['gate', '--policy', policy, '--candidate', records]);
+    expect([gated.code, gated.stderr]).toEqual([2, `evalgate: ${problem}\n`]);
+  });
+
+  it('an alias bomb in a suite is a bad suite at its file and line, before any model is asked', async () => {
+    const dir = tempDir();
+    const suite = writeSuite(dir, [{ id: '1', input: 'q', references: ['a'] }]);
+    writeFileSync(suite, `${BILLION_LAUGHS.join('\n')}\n${readFileSync(suite, 'utf8')}`);
+    const result = await evalgate([
+      'run',
+      '--suite',
+      suite,
+      '--model',
+      'command:node -e "process.exit(3)"',
+      '--out',
+      join(dir, 'out.jsonl'),
+    ]);
+    expect(result.stderr).toMatch(new RegExp(`^evalgate: ${suite}:3:8 aliases expand to too many values`));
+    expect(result.code).toBe(2);
+  });
+
+  it('an alias of an anchor that does not exist is a bad policy at the alias', async () => {
+    const policy = join(tempDir(), 'unresolved.yml');
+    writeFileSync(policy, 'version: 1\nname: p\nchecks: *nothing\n');
+    const validated = await evalgate(['validate', policy]);
+    expect([validated.code, validated.stderr]).toEqual([2, `${policy}:3:9 alias *nothing names no anchor set before it\n`]);
+  });
+
+  it('a policy nested deeper than the parser can read is a bad policy at its line', async () => {
+    const policy = join(tempDir(), 'deep.yml');
+    writeFileSync(policy, `version: 1\nname: p\nchecks: ${nested(100_000)}\n`);
+    const validated = await evalgate(['validate', policy]);
+    expect(validated.stderr).toMatch(new RegExp(`^${policy}:3:\\d+ nested too deeply to be read\\n$`));
+    expect(validated.code).toBe(2);
   });
 });

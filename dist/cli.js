@@ -3486,7 +3486,7 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
+    var isAlias2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
     var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
     var isMap2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
     var isPair = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
@@ -3521,7 +3521,7 @@ var require_identity = __commonJS({
     exports.SCALAR = SCALAR;
     exports.SEQ = SEQ;
     exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias;
+    exports.isAlias = isAlias2;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
     exports.isMap = isMap2;
@@ -3540,7 +3540,7 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit2(node2, visitor) {
+    function visit3(node2, visitor) {
       const visitor_ = initVisitor(visitor);
       if (identity.isDocument(node2)) {
         const cd = visit_(null, node2.contents, visitor_, Object.freeze([node2]));
@@ -3549,9 +3549,9 @@ var require_visit = __commonJS({
       } else
         visit_(null, node2, visitor_, Object.freeze([]));
     }
-    visit2.BREAK = BREAK;
-    visit2.SKIP = SKIP;
-    visit2.REMOVE = REMOVE;
+    visit3.BREAK = BREAK;
+    visit3.SKIP = SKIP;
+    visit3.REMOVE = REMOVE;
     function visit_(key, node2, visitor, path2) {
       const ctrl = callVisitor(key, node2, visitor, path2);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
@@ -3685,7 +3685,7 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports.visit = visit2;
+    exports.visit = visit3;
     exports.visitAsync = visitAsync;
   }
 });
@@ -3695,7 +3695,7 @@ var require_directives = __commonJS({
   "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var visit2 = require_visit();
+    var visit3 = require_visit();
     var escapeChars = {
       "!": "%21",
       ",": "%2C",
@@ -3839,7 +3839,7 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
           const tags = {};
-          visit2.visit(doc.contents, (_key, node2) => {
+          visit3.visit(doc.contents, (_key, node2) => {
             if (identity.isNode(node2) && node2.tag)
               tags[node2.tag] = true;
           });
@@ -3866,7 +3866,7 @@ var require_anchors = __commonJS({
   "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var visit2 = require_visit();
+    var visit3 = require_visit();
     function anchorIsValid(anchor2) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor2)) {
         const sa = JSON.stringify(anchor2);
@@ -3877,7 +3877,7 @@ var require_anchors = __commonJS({
     }
     function anchorNames(root) {
       const anchors = /* @__PURE__ */ new Set();
-      visit2.visit(root, {
+      visit3.visit(root, {
         Value(_key, node2) {
           if (node2.anchor)
             anchors.add(node2.anchor);
@@ -4057,7 +4057,7 @@ var require_Alias = __commonJS({
   "node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
-    var visit2 = require_visit();
+    var visit3 = require_visit();
     var identity = require_identity();
     var Node = require_Node();
     var toJS = require_toJS();
@@ -4083,7 +4083,7 @@ var require_Alias = __commonJS({
           nodes = ctx.aliasResolveCache;
         } else {
           nodes = [];
-          visit2.visit(doc, {
+          visit3.visit(doc, {
             Node: (_key, node2) => {
               if (identity.isAlias(node2) || identity.hasAnchor(node2))
                 nodes.push(node2);
@@ -9005,15 +9005,15 @@ var require_cst_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit2(cst, visitor) {
+    function visit3(cst, visitor) {
       if ("type" in cst && cst.type === "document")
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit2.BREAK = BREAK;
-    visit2.SKIP = SKIP;
-    visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path2) => {
+    visit3.BREAK = BREAK;
+    visit3.SKIP = SKIP;
+    visit3.REMOVE = REMOVE;
+    visit3.itemAtPath = (cst, path2) => {
       let item = cst;
       for (const [field, index] of path2) {
         const tok = item?.[field];
@@ -9024,8 +9024,8 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path2) => {
-      const parent = visit2.itemAtPath(cst, path2.slice(0, -1));
+    visit3.parentCollection = (cst, path2) => {
+      const parent = visit3.itemAtPath(cst, path2.slice(0, -1));
       const field = path2[path2.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
@@ -9056,7 +9056,7 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path2) : ctrl;
     }
-    exports.visit = visit2;
+    exports.visit = visit3;
   }
 });
 
@@ -10772,7 +10772,7 @@ var require_dist = __commonJS({
     var lineCounter = require_line_counter();
     var parser = require_parser();
     var publicApi = require_public_api();
-    var visit2 = require_visit();
+    var visit3 = require_visit();
     exports.Composer = composer.Composer;
     exports.Document = Document.Document;
     exports.Schema = Schema.Schema;
@@ -10800,8 +10800,8 @@ var require_dist = __commonJS({
     exports.parseAllDocuments = publicApi.parseAllDocuments;
     exports.parseDocument = publicApi.parseDocument;
     exports.stringify = publicApi.stringify;
-    exports.visit = visit2.visit;
-    exports.visitAsync = visit2.visitAsync;
+    exports.visit = visit3.visit;
+    exports.visitAsync = visit3.visitAsync;
   }
 });
 
@@ -46773,18 +46773,58 @@ function inFileOrder(problems) {
   };
   return [...problems].sort((a, b) => position(a) - position(b));
 }
+function blamedAlias(document, unresolved) {
+  const anchored = /* @__PURE__ */ new Map();
+  const holdsAlias = /* @__PURE__ */ new Map();
+  const holds = (node2) => {
+    if (!holdsAlias.has(node2)) {
+      let found = false;
+      (0, import_yaml.visit)(node2, { Alias: () => (found = true, import_yaml.visit.BREAK) });
+      holdsAlias.set(node2, found);
+    }
+    return holdsAlias.get(node2);
+  };
+  let blamed;
+  (0, import_yaml.visit)(document, {
+    Node: (_key, node2) => {
+      if (!(0, import_yaml.isAlias)(node2)) {
+        if (node2.anchor) anchored.set(node2.anchor, node2);
+        return;
+      }
+      const source = anchored.get(node2.source);
+      if (unresolved ? source === void 0 : source !== void 0 && holds(source)) {
+        blamed = node2;
+        return import_yaml.visit.BREAK;
+      }
+    }
+  });
+  return blamed;
+}
+function toData(document, lineCounter, file2) {
+  try {
+    return document.toJS({ maxAliasCount: 100 });
+  } catch (error62) {
+    if (!(error62 instanceof ReferenceError)) throw error62;
+    const unresolved = error62.message.startsWith("Unresolved alias");
+    const alias = blamedAlias(document, unresolved);
+    const { line, col } = alias?.range ? lineCounter.linePos(alias.range[0]) : { line: 1, col: 1 };
+    const problem = unresolved ? `alias *${alias?.source ?? ""} names no anchor set before it` : "aliases expand to too many values (an alias bomb?): this alias repeats a node that holds aliases; write the values out";
+    throw new ConfigError([`${file2}:${line}:${col} ${problem}`]);
+  }
+}
 function parseYamlConfig(text, file2, schema, checks = {}) {
   const lineCounter = new import_yaml.LineCounter();
   const document = (0, import_yaml.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (document.errors.length > 0) {
     throw new ConfigError(
       document.errors.map((error62) => {
-        const { line, col } = error62.linePos?.[0] ?? { line: 1, col: 1 };
-        return `${file2}:${line}:${col} ${error62.message.split("\n")[0]}`;
+        const { line, col } = error62.linePos?.[0] ?? lineCounter.linePos(error62.pos[0]);
+        const message = error62.code === "RESOURCE_EXHAUSTION" ? "nested too deeply to be read" : error62.message.split("\n")[0];
+        return `${file2}:${line}:${col} ${message}`;
       })
     );
   }
-  const raw = document.toJS();
+  const raw = toData(document, lineCounter, file2);
   if (raw === null || raw === void 0) throw new ConfigError([`${file2}:1:1 the file is empty`]);
   const problems = [];
   const report = (path2, message) => {
