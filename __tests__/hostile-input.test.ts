@@ -181,3 +181,159 @@ describe('YAML aliases', () => {
     expect(validated.code).toBe(2);
   });
 });
+
+describe('names', () => {
+  const long = 'n'.repeat(70_000);
+
+  it.each([
+    ['a scenario', { scenario: long }, '"scenario" must be at most 200 characters, got 70000'],
+    ['an id', { id: long }, '"id" must be at most 200 characters, got 70000'],
+    [
+      'a perturbation',
+      { perturbation: { name: long, kind: 'robustness' } },
+      '"perturbation.name" must be at most 200 characters, got 70000',
+    ],
+    ['a group attribute', { groups: { [long]: 'a' } }, 'a "groups" attribute must be at most 200 characters, got 70000'],
+    ['a group value', { groups: { dialect: long } }, '"groups.dialect" must be at most 200 characters, got 70000'],
+  ])('%s of 70,000 characters in a record is refused at its line', async (_, fields, message) => {
+    const file = join(tempDir(), 'records.jsonl');
+    writeFileSync(file, `${record('1')}\n${JSON.stringify({ scenario: 's', id: '2', correct: 1, ...fields })}\n`);
+    const result = await evalgate(['metrics', file]);
+    expect([result.code, result.stdout, result.stderr]).toEqual([2, '', `evalgate: ${file}:2: ${message}\n`]);
+  });
+
+  it('of 200 characters are read', async () => {
+    const file = join(tempDir(), 'records.jsonl');
+    const name = 'n'.repeat(200);
+    writeFileSync(file, `${JSON.stringify({ scenario: name, id: name, correct: 1, groups: { [name]: name } })}\n`);
+    const result = await evalgate(['metrics', file, '--json', '--resamples', '0']);
+    expect(result.code).toBe(0);
+    expect(Object.keys(JSON.parse(result.stdout).scenarios)).toEqual([name]);
+  });
+
+  it('of 70,000 characters in a policy are refused at their line and column', async () => {
+    const policy = join(tempDir(), 'policy.yml');
+    writeFileSync(
+      policy,
+      `version: 1\nname: ${long}\nchecks:\n  - metric: accuracy\n    scenario: ${long}\n    max_regression: 0.1\n` +
+        `tradeoffs:\n  - name: ${long}\n    allow: [{ metric: accuracy, scenario: s, max_regression: 0.2 }]\n    when: [{ metric: ece, min_improvement: 0.01 }]\n`,
+    );
+    const result = await evalgate(['validate', policy]);
+    expect(result.code).toBe(2);
+    const tooBig = 'too big: expected string to have <=200 characters';
+    expect(result.stderr).toBe(
+      [
+        `${policy}:2:7 name: ${tooBig}`,
+        `${policy}:5:15 checks[0].scenario: ${tooBig}`,
+        `${policy}:8:11 tradeoffs[0].name: ${tooBig}`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('of 70,000 characters in a metrics file are refused', async () => {
+    const file = join(tempDir(), 'metrics.json');
+    const metric = { value: 0.9, ci: null, n: 10 };
+    writeFileSync(file, JSON.stringify({ overall: { accuracy: metric }, scenarios: { [long]: { accuracy: metric } } }));
+    const policy = join(tempDir(), 'policy.yml');
+    writeFileSync(policy, 'version: 1\nname: p\nchecks:\n  - metric: accuracy\n    min: 0.5\n');
+    const result = await evalgate(['gate', '--policy', policy, '--candidate', file]);
+    expect(result.stderr).toBe(
+      `evalgate: ${file}: not a valid metrics report: "scenarios.${'n'.repeat(57)}...": a name longer than 200 characters\n`,
+    );
+    expect(result.code).toBe(2);
+  });
+
+  it('of 70,000 characters in a suite or its data are refused before any model is asked', async () => {
+    const dir = tempDir();
+    const suite = writeSuite(dir, [{ id: long, input: 'q', references: ['a'] }]);
+    const args = ['run', '--suite', suite, '--model', 'command:node -e "process.exit(3)"', '--out', join(dir, 'out.jsonl')];
+    const ids = await evalgate(args);
+    expect(ids.stderr).toMatch(new RegExp(`^evalgate: ${dir}/data.jsonl:1: "id": .*200`));
+    writeSuite(dir, [{ id: '1', input: 'q', references: ['a'] }]);
+    writeFileSync(suite, readFileSync(suite, 'utf8').replace('name: s', `name: ${long}`));
+    const names = await evalgate(args);
+    expect(names.stderr).toMatch(
+      new RegExp(`^evalgate: ${suite}:4:\\d+ scenarios\\[0\\]\\.name: too big: expected string to have <=200 characters`),
+    );
+    expect([ids.code, names.code]).toEqual([2, 2]);
+  });
+});
+
+describe('the regex scorer', () => {
+  /** A model command that answers every request with `answer`. */
+  function answering(dir: string, answer: string): string {
+    const model = join(dir, 'model.mjs');
+    writeFileSync(
+      model,
+      `import { createInterface } from 'node:readline';
+createInterface({ input: process.stdin }).on('line', (line) => process.stdout.write(JSON.stringify({ id: JSON.parse(line).id, text: ${JSON.stringify(answer)} }) + '\\n'));
+`,
+    );
+    return `command:node ${model}`;
+  }
+
+  it('scores a completion against a catastrophically backtracking pattern in linear time', async () => {
+    // JavaScript's RegExp takes minutes of CPU on this pattern and completion, deaf to --timeout and SIGTERM.
+    const dir = tempDir();
+    const suite = writeSuite(
+      dir,
+      [
+        { id: '1', input: 'q1', references: ['a'.repeat(33)] },
+        { id: '2', input: 'q2', references: ['a'.repeat(33)] },
+      ],
+      'scorer: regex\nscorer_options: { pattern: "^(a+)+$" }',
+    );
+    const out = join(dir, 'records.jsonl');
+    const args = ['run', '--suite', suite, '--model', answering(dir, `${'a'.repeat(33)}b`), '--out', out, '--no-cache'];
+    const result = await evalgateWithin(20_000, args);
+    expect([result.code, result.stdout]).toEqual([0, '']);
+    expect(readJsonLines(out).map((line) => line.correct)).toEqual([0, 0]);
+  });
+
+  it('still extracts the first group, across lines', async () => {
+    const dir = tempDir();
+    const suite = writeSuite(
+      dir,
+      [{ id: '1', input: 'q', references: ['refund'] }],
+      'scorer: regex\nscorer_options: { pattern: "answer:.(\\\\w+)" }',
+    );
+    const out = join(dir, 'records.jsonl');
+    const result = await evalgate([
+      'run',
+      '--suite',
+      suite,
+      '--model',
+      answering(dir, 'I think\nthe answer:\nRefund, then'),
+      '--out',
+      out,
+      '--no-cache',
+    ]);
+    expect(result.code).toBe(0);
+    expect(readJsonLines(out)[0].correct).toBe(1);
+  });
+
+  it.each([
+    ['a lookahead', 'answer(?=:)'],
+    ['a lookbehind', '(?<=answer: )\\\\w+'],
+    ['a backreference', '(\\\\w)\\\\1'],
+  ])("refuses %s (RE2 has none) when the suite loads, at the suite's line", async (_, pattern) => {
+    const dir = tempDir();
+    const suite = writeSuite(dir, [{ id: '1', input: 'q', references: ['a'] }], `scorer: regex\nscorer_options: { pattern: "${pattern}" }`);
+    const result = await evalgate([
+      'run',
+      '--suite',
+      suite,
+      '--model',
+      'command:node -e "process.exit(3)"',
+      '--out',
+      join(dir, 'out.jsonl'),
+    ]);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^evalgate: ${suite}:7:\\d+ scenarios\\[0\\]\\.scorer_options\\.pattern: not a pattern the linear-time engine \\(RE2\\) reads: `,
+      ),
+    );
+    expect(result.code).toBe(2);
+  });
+});

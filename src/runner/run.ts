@@ -2,9 +2,9 @@ import type { EvalRecord } from '../records/types.js';
 import type { CompletionCache } from './cache.js';
 import { ModelCalls, type Answer } from './calls.js';
 import type { ModelAdapter } from './models/types.js';
-import { score } from './scoring/scorers.js';
+import { scorerFor, type Scorer } from './scoring/scorers.js';
 import type { ToxicityScorer } from './scoring/toxicity.js';
-import type { LoadedSuite, Scenario } from './suite.js';
+import type { LoadedSuite } from './suite.js';
 import { workItems, type Shard, type WorkItem } from './work-items.js';
 
 /*
@@ -58,14 +58,14 @@ type Price = LoadedSuite['suite']['prices'][string];
 function completedRecord(
   item: WorkItem,
   { completion, latencyMs }: Answer,
-  scenario: Scenario,
+  scorer: Scorer,
   price: Price | undefined,
   toxicity: number | undefined,
 ): EvalRecord {
   const record: EvalRecord = {
     ...item.base,
     prediction: completion.text,
-    correct: score(scenario.scorer, completion.text, item.references, item.choices, scenario.scorer_options),
+    correct: scorer(completion.text, item.references, item.choices),
   };
   if (completion.confidence !== undefined) record.confidence = completion.confidence;
   if (toxicity !== undefined) record.toxicity = toxicity;
@@ -89,6 +89,7 @@ export async function runSuite(
   const stats: RunStats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0 };
   const runStarted = performance.now();
   const price = loaded.suite.prices[adapter.model];
+  const scorers = loaded.suite.scenarios.map((scenario) => scorerFor(scenario.scorer, scenario.scorer_options));
   const warned = new Set<string>();
   const warnOnce = (kind: string, message: string) => {
     if (warned.has(kind)) return;
@@ -121,7 +122,7 @@ export async function runSuite(
     } else {
       if (answer.cached) stats.cacheHits++;
       const toxicity = await scoreToxicity(answer.completion.text);
-      records[index] = completedRecord(item, answer, loaded.suite.scenarios[item.scenarioIndex], price, toxicity);
+      records[index] = completedRecord(item, answer, scorers[item.scenarioIndex], price, toxicity);
     }
     options.onProgress?.(++done, items.length);
   };

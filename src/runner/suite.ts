@@ -3,9 +3,10 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseYamlConfig } from '../config/yaml-config.js';
 import { ConfigError, InputError } from '../errors.js';
+import { MAX_NAME_LENGTH } from '../limits.js';
 import { forEachJsonLine } from '../records/read.js';
 import { PERTURBATIONS, type PerturbationName } from './scoring/perturbations.js';
-import { SCORERS, type ScorerName } from './scoring/scorers.js';
+import { compileRegexScorer, SCORERS, type ScorerName } from './scoring/scorers.js';
 
 /*
  * The suite file: scenarios, each with its data (instances, JSON Lines), a prompt template, a scorer,
@@ -19,17 +20,22 @@ const generationSchema = z.strictObject({
   stop: z.array(z.string()).optional(),
 });
 
-/** A regex scorer's pattern, compiled as the scorer compiles it: a bad one is found before the model is asked anything. */
+/** A regex scorer's pattern, compiled as the scorer compiles it: a bad one, or one RE2 does not support, is found before the model is asked anything. */
 const regexPattern = z.string().superRefine((pattern, context) => {
   try {
-    new RegExp(pattern, 's');
+    compileRegexScorer(pattern);
   } catch (error) {
-    context.addIssue({ code: 'custom', message: (error as Error).message });
+    // RE2JS quotes the pattern with the dot-matches-newline flag it was given: "(?s)".
+    const message = (error as Error).message.replace(/^error parsing regexp: /, '').replace('`(?s)', '`');
+    context.addIssue({ code: 'custom', message: `not a pattern the linear-time engine (RE2) reads: ${message}` });
   }
 });
 
+/** Scenario names, ids and groups become the records' (src/limits.ts): refused here rather than in the records. */
+const name = z.string().min(1).max(MAX_NAME_LENGTH);
+
 const scenarioSchema = z.strictObject({
-  name: z.string().min(1),
+  name,
   data: z.string().min(1).describe('Instances (JSON Lines), relative to the suite file'),
   prompt: z.string().min(1).default('{input}').describe('Template: {input}, {choices} (lettered), {references}'),
   system: z.string().optional(),
@@ -77,7 +83,7 @@ export interface LoadedSuite {
 }
 
 const instanceSchema = z.looseObject({
-  id: z.union([z.string().min(1), z.number()]).transform(String),
+  id: z.union([name, z.number()]).transform(String),
   input: z.string().optional(),
   messages: z
     .array(z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string() }))
@@ -87,7 +93,7 @@ const instanceSchema = z.looseObject({
     .union([z.string(), z.array(z.string()).min(1, 'needs at least one reference: an instance without one cannot be scored')])
     .transform((value) => (Array.isArray(value) ? value : [value])),
   choices: z.array(z.string()).optional(),
-  groups: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
+  groups: z.record(name, z.union([name, z.number(), z.boolean()]).transform(String)).optional(),
 });
 
 async function readInstances(file: string, shownAs: string): Promise<Instance[]> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../errors.js';
+import { MAX_NAME_LENGTH } from '../limits.js';
 import type { MetricsReport, MetricSet } from '../metrics/compute.js';
 
 /*
@@ -14,9 +15,11 @@ export const metricValueSchema = z.object({
   ci: z.tuple([finiteNumber, finiteNumber]).nullable(),
   n: finiteNumber.refine((n) => n >= 0, 'expected a number >= 0'),
 });
+/** A metric's or a scenario's name, as long as names may be (src/limits.ts). */
+const name = z.string().max(MAX_NAME_LENGTH);
 export const metricsReportSchema = z.object({
-  overall: z.record(z.string(), metricValueSchema),
-  scenarios: z.record(z.string(), z.record(z.string(), metricValueSchema)),
+  overall: z.record(name, metricValueSchema),
+  scenarios: z.record(name, z.record(name, metricValueSchema)),
 });
 
 /**
@@ -35,7 +38,10 @@ export function parseMetricsFile(value: unknown, file: string): MetricsReport {
   const parsed = metricsReportSchema.safeParse(value);
   if (!parsed.success) {
     const [issue] = parsed.error.issues;
-    throw new InputError(file, undefined, `not a valid metrics report: "${issue.path.map(String).join('.')}": ${issue.message}`);
+    // A name too long is quoted short: the message must not be as long as the name.
+    const path = issue.path.map((part) => (String(part).length > 60 ? `${String(part).slice(0, 57)}...` : String(part))).join('.');
+    const message = issue.code === 'invalid_key' ? `a name longer than ${MAX_NAME_LENGTH} characters` : issue.message;
+    throw new InputError(file, undefined, `not a valid metrics report: "${path}": ${message}`);
   }
   return parsed.data;
 }
