@@ -55843,6 +55843,8 @@ function commandAdapter(command) {
   return {
     id: `command:${command}`,
     model: command,
+    // The program gets evalgate's environment, the key among it, and may quote it in an error.
+    secrets: [process.env.OPENAI_API_KEY ?? ""].filter(Boolean),
     async complete(request2, signal) {
       let response;
       try {
@@ -55951,12 +55953,59 @@ var BufferedResponse = class {
   }
 };
 
+// src/runner/models/redact.ts
+var REDACTED = "[redacted]";
+var CREDENTIAL_PATTERNS = [
+  // An Authorization header's value, as text or JSON ("authorization": "Bearer ..."), up to its end.
+  [/(authorization\\?["']?\s*[:=]\s*\\?["']?)[^"'\\\r\n,;)\]}]+/gi, `$1${REDACTED}`],
+  // A token after its scheme, wherever it is quoted (Basic's is base64: "basic" alone is a word).
+  [/\b(bearer)(\s+)[\w.~+/=-]+/gi, `$1$2${REDACTED}`],
+  [/\b(basic)(\s+)[a-z\d+/]{8,}={0,2}/gi, `$1$2${REDACTED}`],
+  // The user:pass@ of a URL.
+  [/\b([a-z][a-z\d+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${REDACTED}@`],
+  // OpenAI-style API keys.
+  [/\bsk-[\w-]{8,}/g, REDACTED]
+];
+var MIN_SECRET_LENGTH = 4;
+function redactor(secrets) {
+  const known = [...new Set(secrets)].filter((secret) => secret !== void 0 && secret.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+  return (text) => {
+    let redacted = text;
+    for (const [pattern2, replacement] of CREDENTIAL_PATTERNS) redacted = redacted.replace(pattern2, replacement);
+    for (const secret of known) redacted = redacted.split(secret).join(REDACTED);
+    return redacted;
+  };
+}
+function connectionSecrets(apiKey, baseUrl) {
+  const secrets = [apiKey];
+  let url2;
+  try {
+    url2 = baseUrl === void 0 ? void 0 : new URL(baseUrl);
+  } catch {
+    url2 = void 0;
+  }
+  if (url2 && (url2.username || url2.password)) {
+    const decode3 = (part) => {
+      try {
+        return decodeURIComponent(part);
+      } catch {
+        return part;
+      }
+    };
+    const userinfo = `${decode3(url2.username)}:${decode3(url2.password)}`;
+    secrets.push(url2.password, decode3(url2.password), userinfo);
+    secrets.push(`${url2.username}:${url2.password}`, Buffer.from(userinfo).toString("base64"));
+  }
+  return secrets.filter((secret) => secret !== void 0 && secret !== "");
+}
+
 // src/runner/models/openai.ts
 async function openaiAdapter(model, baseURL) {
   const { default: OpenAI2, APIError: APIError2 } = await Promise.resolve().then(() => (init_openai(), openai_exports));
   const transport = keepAliveFetch();
+  const apiKey = process.env.OPENAI_API_KEY;
   const client = new OpenAI2({
-    apiKey: process.env.OPENAI_API_KEY ?? "not-needed",
+    apiKey: apiKey ?? "not-needed",
     baseURL,
     maxRetries: 0,
     logLevel: "off",
@@ -55966,6 +56015,7 @@ async function openaiAdapter(model, baseURL) {
   return {
     id: `openai:${client.baseURL}:${model}`,
     model,
+    secrets: connectionSecrets(apiKey, client.baseURL),
     async complete(request2, signal) {
       for (; ; ) {
         try {
@@ -56034,6 +56084,7 @@ async function replayAdapter(file2) {
   return {
     id: `replay:${file2}`,
     model: file2,
+    secrets: [],
     stored: true,
     async complete(request2) {
       const key = exampleKey(request2);
@@ -56206,11 +56257,12 @@ async function runSuite(loaded, adapter, options) {
   const runStarted = performance.now();
   const price = loaded.suite.prices[adapter.model];
   const scorers = loaded.suite.scenarios.map((scenario) => scorerFor(scenario.scorer, scenario.scorer_options));
+  const redact = redactor(adapter.secrets);
   const warned = /* @__PURE__ */ new Set();
   const warnOnce = (kind, message) => {
     if (warned.has(kind)) return;
     warned.add(kind);
-    options.onWarning?.(message);
+    options.onWarning?.(redact(message));
   };
   const calls = new ModelCalls(adapter, options, stats, warnOnce);
   let toxicityFailed = false;
@@ -56232,7 +56284,7 @@ async function runSuite(loaded, adapter, options) {
     const answer = await calls.call(item.request).catch((error62) => error62);
     if (answer instanceof Error) {
       stats.errors++;
-      records[index] = { ...item.base, error: answer.message };
+      records[index] = { ...item.base, error: redact(answer.message) };
     } else {
       if (answer.cached) stats.cacheHits++;
       const toxicity = await scoreToxicity(answer.completion.text);

@@ -1,6 +1,7 @@
 import type { EvalRecord } from '../records/types.js';
 import type { CompletionCache } from './cache.js';
 import { ModelCalls, type Answer } from './calls.js';
+import { redactor } from './models/redact.js';
 import type { ModelAdapter } from './models/types.js';
 import { scorerFor, type Scorer } from './scoring/scorers.js';
 import type { ToxicityScorer } from './scoring/toxicity.js';
@@ -90,11 +91,13 @@ export async function runSuite(
   const runStarted = performance.now();
   const price = loaded.suite.prices[adapter.model];
   const scorers = loaded.suite.scenarios.map((scenario) => scorerFor(scenario.scorer, scenario.scorer_options));
+  // Every error text from the model, the toxicity scorer or the cache goes through it before a record or a warning shows it.
+  const redact = redactor(adapter.secrets);
   const warned = new Set<string>();
   const warnOnce = (kind: string, message: string) => {
     if (warned.has(kind)) return;
     warned.add(kind);
-    options.onWarning?.(message);
+    options.onWarning?.(redact(message));
   };
   const calls = new ModelCalls(adapter, options, stats, warnOnce);
   let toxicityFailed = false;
@@ -118,7 +121,7 @@ export async function runSuite(
     const answer = await calls.call(item.request).catch((error: Error) => error);
     if (answer instanceof Error) {
       stats.errors++;
-      records[index] = { ...item.base, error: answer.message };
+      records[index] = { ...item.base, error: redact(answer.message) };
     } else {
       if (answer.cached) stats.cacheHits++;
       const toxicity = await scoreToxicity(answer.completion.text);
