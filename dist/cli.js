@@ -47336,13 +47336,21 @@ async function* readLineBatches(path2, displayName = path2, maxLineBytes = MAX_L
   if (last) yield { firstLine: last.line, lines: [last.line === 1 ? withoutBom(last.text) : last.text] };
 }
 function nestedDeeperThan(value, levels) {
-  if (typeof value !== "object" || value === null) return false;
+  return typeof value === "object" && value !== null && containerDeeperThan(value, levels);
+}
+function containerDeeperThan(container, levels) {
   if (levels === 0) return true;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) if (nestedDeeperThan(value[index], levels - 1)) return true;
+  if (Array.isArray(container)) {
+    for (let index = 0; index < container.length; index++) {
+      const child = container[index];
+      if (typeof child === "object" && child !== null && containerDeeperThan(child, levels - 1)) return true;
+    }
     return false;
   }
-  for (const key in value) if (nestedDeeperThan(value[key], levels - 1)) return true;
+  for (const key in container) {
+    const child = container[key];
+    if (typeof child === "object" && child !== null && containerDeeperThan(child, levels - 1)) return true;
+  }
   return false;
 }
 function nestingProblem(value) {

@@ -38,13 +38,23 @@ export async function* readLineBatches(
 
 /** Whether arrays and objects in `value` nest more than `levels` deep (the value itself counts as one). */
 export function nestedDeeperThan(value: unknown, levels: number): boolean {
-  if (typeof value !== 'object' || value === null) return false;
+  return typeof value === 'object' && value !== null && containerDeeperThan(value, levels);
+}
+
+/** nestedDeeperThan for an array or object; children that are not are skipped without a call (it runs on every record). */
+function containerDeeperThan(container: object, levels: number): boolean {
   if (levels === 0) return true;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) if (nestedDeeperThan(value[index], levels - 1)) return true;
+  if (Array.isArray(container)) {
+    for (let index = 0; index < container.length; index++) {
+      const child: unknown = container[index];
+      if (typeof child === 'object' && child !== null && containerDeeperThan(child, levels - 1)) return true;
+    }
     return false;
   }
-  for (const key in value) if (nestedDeeperThan((value as Record<string, unknown>)[key], levels - 1)) return true;
+  for (const key in container) {
+    const child: unknown = (container as Record<string, unknown>)[key];
+    if (typeof child === 'object' && child !== null && containerDeeperThan(child, levels - 1)) return true;
+  }
   return false;
 }
 
