@@ -47232,7 +47232,7 @@ function isNumber(value) {
 }
 var absent = (value) => value === void 0 || value === null;
 function tooLong(field, text) {
-  return text.length > MAX_NAME_LENGTH ? `"${field}" must be at most ${MAX_NAME_LENGTH} characters, got ${text.length}` : void 0;
+  return `${field} must be at most ${MAX_NAME_LENGTH} characters, got ${text.length}`;
 }
 function identityProblem(record2) {
   for (const field of ["scenario", "id"]) {
@@ -47240,7 +47240,7 @@ function identityProblem(record2) {
     if (typeof text !== "string" || text.length === 0) {
       return `"${field}" is required and must be a non-empty string, got ${show(text)}`;
     }
-    if (text.length > MAX_NAME_LENGTH) return tooLong(field, text);
+    if (text.length > MAX_NAME_LENGTH) return tooLong(`"${field}"`, text);
   }
   const sample = record2.sample;
   if (!absent(sample) && !(Number.isSafeInteger(sample) && sample >= 0)) {
@@ -47255,7 +47255,7 @@ function identityProblem(record2) {
   if (typeof name4 !== "string" || name4.length === 0) {
     return `"perturbation.name" must be a non-empty string, got ${show(name4)}`;
   }
-  if (name4.length > MAX_NAME_LENGTH) return tooLong("perturbation.name", name4);
+  if (name4.length > MAX_NAME_LENGTH) return tooLong('"perturbation.name"', name4);
   if (!PERTURBATION_KINDS.includes(kind)) {
     return `"perturbation.kind" must be "robustness" or "fairness", got ${show(kind)}`;
   }
@@ -47288,14 +47288,12 @@ function groupsProblem(groups) {
     return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
   }
   for (const attribute in groups) {
-    if (attribute.length > MAX_NAME_LENGTH) {
-      return `a "groups" attribute must be at most ${MAX_NAME_LENGTH} characters, got ${attribute.length}`;
-    }
+    if (attribute.length > MAX_NAME_LENGTH) return tooLong('a "groups" attribute', attribute);
     const groupValue = groups[attribute];
     if (typeof groupValue !== "string" && !isNumber(groupValue) && typeof groupValue !== "boolean") {
       return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
     }
-    if (typeof groupValue === "string" && groupValue.length > MAX_NAME_LENGTH) return tooLong(`groups.${attribute}`, groupValue);
+    if (typeof groupValue === "string" && groupValue.length > MAX_NAME_LENGTH) return tooLong(`"groups.${attribute}"`, groupValue);
   }
   return void 0;
 }
@@ -55852,7 +55850,7 @@ function commandAdapter(command) {
     id: `command:${command}`,
     model: command,
     // The program gets evalgate's environment, the key among it, and may quote it in an error.
-    secrets: [process.env.OPENAI_API_KEY ?? ""].filter(Boolean),
+    secrets: process.env.OPENAI_API_KEY ? [process.env.OPENAI_API_KEY] : [],
     async complete(request2, signal) {
       let response;
       try {

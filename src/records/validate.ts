@@ -23,9 +23,9 @@ type Fields = Record<string, unknown>;
 /** Absent, or JSON null (which means absent). */
 const absent = (value: unknown) => value === undefined || value === null;
 
-/** A name or id longer than reports show (src/limits.ts). */
-function tooLong(field: string, text: string): string | undefined {
-  return text.length > MAX_NAME_LENGTH ? `"${field}" must be at most ${MAX_NAME_LENGTH} characters, got ${text.length}` : undefined;
+/** The problem of a name or id longer than reports show (src/limits.ts). */
+function tooLong(field: string, text: string): string {
+  return `${field} must be at most ${MAX_NAME_LENGTH} characters, got ${text.length}`;
 }
 
 function identityProblem(record: Fields): string | undefined {
@@ -34,7 +34,7 @@ function identityProblem(record: Fields): string | undefined {
     if (typeof text !== 'string' || text.length === 0) {
       return `"${field}" is required and must be a non-empty string, got ${show(text)}`;
     }
-    if (text.length > MAX_NAME_LENGTH) return tooLong(field, text);
+    if (text.length > MAX_NAME_LENGTH) return tooLong(`"${field}"`, text);
   }
   const sample = record.sample;
   if (!absent(sample) && !(Number.isSafeInteger(sample) && (sample as number) >= 0)) {
@@ -49,7 +49,7 @@ function identityProblem(record: Fields): string | undefined {
   if (typeof name !== 'string' || name.length === 0) {
     return `"perturbation.name" must be a non-empty string, got ${show(name)}`;
   }
-  if (name.length > MAX_NAME_LENGTH) return tooLong('perturbation.name', name);
+  if (name.length > MAX_NAME_LENGTH) return tooLong('"perturbation.name"', name);
   if (!PERTURBATION_KINDS.includes(kind as PerturbationKind)) {
     return `"perturbation.kind" must be "robustness" or "fairness", got ${show(kind)}`;
   }
@@ -98,15 +98,13 @@ function groupsProblem(groups: unknown): string | undefined {
     return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
   }
   for (const attribute in groups as Fields) {
-    if (attribute.length > MAX_NAME_LENGTH) {
-      return `a "groups" attribute must be at most ${MAX_NAME_LENGTH} characters, got ${attribute.length}`;
-    }
+    if (attribute.length > MAX_NAME_LENGTH) return tooLong('a "groups" attribute', attribute);
     const groupValue = (groups as Fields)[attribute];
     if (typeof groupValue !== 'string' && !isNumber(groupValue) && typeof groupValue !== 'boolean') {
       return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
     }
     // A number's or a boolean's text is short.
-    if (typeof groupValue === 'string' && groupValue.length > MAX_NAME_LENGTH) return tooLong(`groups.${attribute}`, groupValue);
+    if (typeof groupValue === 'string' && groupValue.length > MAX_NAME_LENGTH) return tooLong(`"groups.${attribute}"`, groupValue);
   }
   return undefined;
 }

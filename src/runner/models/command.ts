@@ -16,7 +16,7 @@ export function commandAdapter(command: string): ModelAdapter {
     id: `command:${command}`,
     model: command,
     // The program gets evalgate's environment, the key among it, and may quote it in an error.
-    secrets: [process.env.OPENAI_API_KEY ?? ''].filter(Boolean),
+    secrets: process.env.OPENAI_API_KEY ? [process.env.OPENAI_API_KEY] : [],
     async complete(request, signal) {
       let response: Record<string, unknown>;
       try {
