@@ -10,7 +10,8 @@ export default {
     '^.+\\.ts$': [
       '@swc/jest',
       {
-        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+        // keepImportAttributes: the CLI imports package.json `with { type: 'json' }`, which Jest requires.
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2022', experimental: { keepImportAttributes: true } },
         module: { type: 'es6' },
       },
     ],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { runCli } from '../src/cli/index.js';
 import { record, writeLines } from './helpers/records.js';
 import { runProcess } from './helpers/run.js';
@@ -110,6 +111,14 @@ describe('the bundled CLI (dist/cli.js)', () => {
     const result = await runProcess(npm, ['exec', '--no', '--', 'evalgate', 'metrics', path, '--json', '--resamples', '0']);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).overall.accuracy.n).toBe(3);
+  });
+
+  it("prints the package's version with --version and -V", async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const result = await runProcess(process.execPath, ['dist/cli.js', flag]);
+      expect(result).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
   });
 
   it('runs as `evalgate` does after npm ci, with the same exit codes', async () => {

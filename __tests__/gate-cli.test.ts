@@ -8,6 +8,7 @@ import { parseGateReport, type GateReport } from '../src/report/json.js';
 type ReportCheck = GateReport['checks'][number];
 import { record, tempDir, writeLines } from './helpers/records.js';
 import { runProcess } from './helpers/run.js';
+import { evalgate } from './helpers/evalgate.js';
 
 async function cli(...argv: string[]) {
   let stdout = '';
@@ -216,6 +217,35 @@ describe('evalgate gate', () => {
     expect(bad.stderr).toBe(
       `evalgate: ${join(dir, 'bad.json')}: not a valid metrics report: "overall.accuracy.ci": Too small: expected array to have >=2 items\n`,
     );
+  });
+
+  it('tells a metrics file from records by its first JSON value, whatever its length', async () => {
+    const dir = tempDir();
+    const policy = writePolicy('checks:\n  - metric: accuracy\n    min: 0.4\n');
+    // A metrics file of 1,000 scenarios is one line of about 100 KB, as `metrics --json` writes it.
+    const many = writeLines(
+      'many.jsonl',
+      Array.from({ length: 2000 }, (_, i) => record({ scenario: `scenario-${i % 1000}`, id: String(i), correct: i % 2 })),
+    );
+    const { stdout } = await evalgate(['metrics', many, '--json', '--resamples', '0']);
+    const metricsFile = join(dir, 'many.json');
+    writeFileSync(metricsFile, stdout);
+    expect(stdout.length).toBeGreaterThan(65536);
+    expect(stdout.trimEnd()).not.toContain('\n');
+    const gated = await evalgate(['gate', '--policy', policy, '--candidate', metricsFile]);
+    expect([gated.code, gated.stderr]).toEqual([0, '']);
+    expect(gated.stdout).toContain(`candidate ${metricsFile} (summary metrics)`);
+  });
+
+  it('reads a record with a field of its own named "overall" as a record, not a metrics file', async () => {
+    const policy = writePolicy('checks:\n  - metric: accuracy\n    min: 0.4\n');
+    const withOverall = writeLines('overall.jsonl', [
+      record({ id: '1', overall: { accuracy: { value: 1, ci: null, n: 1 } } }),
+      record({ id: '2', correct: 0 }),
+    ]);
+    const records = await evalgate(['gate', '--policy', policy, '--candidate', withOverall]);
+    expect([records.code, records.stderr]).toEqual([0, '']);
+    expect(records.stdout).toContain(`candidate ${withOverall} (2 records)`);
   });
 
   it('exits 2 with the file and line on a bad policy or bad input', async () => {

@@ -62,6 +62,24 @@ describe('reading records', () => {
   });
 });
 
+describe('reading lines', () => {
+  it('keeps characters of several bytes whole across read chunks', async () => {
+    // 2-, 3- and 4-byte characters; a first line padded so that the first 1 MiB chunk ends inside one.
+    const text = 'é€😀'.repeat(1111);
+    const lines = Array.from({ length: 300 }, (_, i) =>
+      JSON.stringify({ scenario: 's', id: String(i), correct: 1, input: text.slice(i % 3) }),
+    );
+    const withPadding = (pad: number) =>
+      [JSON.stringify({ scenario: 's', id: 'pad', correct: 1, input: 'x'.repeat(pad) }), ...lines].join('\n');
+    const insideCharacter = (pad: number) => (Buffer.from(withPadding(pad))[1 << 20] & 0xc0) === 0x80;
+    const pad = [0, 1, 2, 3, 4, 5, 6, 7, 8].find(insideCharacter)!;
+    expect(insideCharacter(pad)).toBe(true);
+    const records = await readRecords(writeLines('multibyte.jsonl', [withPadding(pad)]));
+    expect(records).toHaveLength(301);
+    expect(records.slice(1).every((r, i) => r.input === text.slice(i % 3))).toBe(true);
+  });
+});
+
 describe('the record contract', () => {
   const valid = { scenario: 's', id: '1', correct: 1 };
   it.each([

@@ -33,7 +33,7 @@ describe('loading a suite', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       new RegExp(
-        `${suite.replace(/[.\\/]/g, '\\$&')}:7:\\d+ scenarios\\[0\\]\\.scorer_options\\.pattern: invalid regular expression: .*unterminated group`,
+        `${suite.replace(/[.\\/]/g, '\\$&')}:7:\\d+ scenarios\\[0\\]\\.scorer_options\\.pattern: not a pattern the linear-time engine \\(RE2\\) reads: missing closing \\): \`answer: \\(\\\\w\\+\`\n`,
         'i',
       ),
     );

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
  * A local OpenAI-compatible Chat Completions server on 127.0.0.1. It answers "refund" with two
  * tokens of log-probability -0.1 and -0.2, after `latencyMs`. Faults by the user's message: "FAIL500"
  * always 500; "RATELIMIT" 429 (with `rateLimitHeaders`, by default retry-after-ms: 0) on its first
- * attempt; "HANG" never answers.
+ * attempt; "HANG" never answers; "ECHO" a 401 whose message echoes what it was sent (the Authorization
+ * header, the URL and Host) and `echo` (say, the base URL a proxy was configured with), "ECHO500" the same as a 500.
  * With `refuseLogprobs`, a request asking for log-probabilities gets a 400.
  */
 export interface FakeOpenAI {
@@ -16,13 +17,15 @@ export interface FakeOpenAI {
   refuseLogprobs: boolean;
   /** The headers of the 429 answer to "RATELIMIT". */
   rateLimitHeaders: Record<string, string>;
+  /** Text the answers to "ECHO" quote too. */
+  echo: string;
   close(): Promise<void>;
 }
 
 export async function startFakeOpenAI(latencyMs = 0): Promise<FakeOpenAI> {
   const attempts = new Map<string, number>();
   const hanging = new Set<ServerResponse>();
-  const state = { requests: 0, refuseLogprobs: false, rateLimitHeaders: { 'retry-after-ms': '0' } as Record<string, string> };
+  const state = { requests: 0, refuseLogprobs: false, rateLimitHeaders: { 'retry-after-ms': '0' } as Record<string, string>, echo: '' };
   const arrivals: number[] = [];
   const server: Server = createServer(async (request, response) => {
     arrivals.push(performance.now());
@@ -49,6 +52,10 @@ export async function startFakeOpenAI(latencyMs = 0): Promise<FakeOpenAI> {
     if (state.refuseLogprobs && body.logprobs)
       return send(400, { error: { message: 'logprobs are not supported by this model', type: 'invalid_request_error' } });
     if (text.includes('FAIL500')) return send(500, { error: { message: 'internal error' } });
+    if (text.includes('ECHO')) {
+      const echoed = `authorization: ${request.headers.authorization}; ${request.method} ${request.url}; host ${request.headers.host}; upstream ${state.echo}`;
+      return send(text.includes('ECHO500') ? 500 : 401, { error: { message: `invalid request (${echoed})`, headers: request.headers } });
+    }
     if (text.includes('RATELIMIT') && attempt === 1) return send(429, { error: { message: 'rate limited' } }, state.rateLimitHeaders);
     send(200, {
       id: `chatcmpl-${state.requests}`,
@@ -92,6 +99,12 @@ export async function startFakeOpenAI(latencyMs = 0): Promise<FakeOpenAI> {
     },
     set rateLimitHeaders(value: Record<string, string>) {
       state.rateLimitHeaders = value;
+    },
+    get echo() {
+      return state.echo;
+    },
+    set echo(value: string) {
+      state.echo = value;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
 import { isBadInput } from '../errors.js';
 import { escapeTerminal } from '../report/escape.js';
 import { registerCompare } from './commands/compare.js';
@@ -32,6 +33,8 @@ const COMMANDS = [
 function buildProgram(context: CommandContext): Command {
   const program = new Command('evalgate')
     .description('Gate model releases on many metrics at once (HELM-style metrics with confidence intervals).')
+    // The bundle inlines package.json's version: nothing is read at run time.
+    .version(packageJson.version, '-V, --version', 'print the version of evalgate')
     .exitOverride()
     .configureOutput({ writeOut: context.io.stdout, writeErr: context.io.stderr })
     .showHelpAfterError();

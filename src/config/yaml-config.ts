@@ -1,4 +1,4 @@
-import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
+import { isAlias, isMap, LineCounter, parseDocument, visit, type Alias, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { closest } from './suggest.js';
@@ -84,6 +84,60 @@ export interface ConfigChecks<T> {
   parsed?: (parsed: T, report: Reporter) => void;
 }
 
+/**
+ * The alias to blame when the document cannot be turned into data: with `unresolved`, the first alias
+ * of an anchor not set before it; else the first alias of a node that holds aliases itself (each such
+ * level multiplies the values: an alias bomb, "billion laughs"). Aliases resolve as yaml resolves them:
+ * to the last node before them with that anchor.
+ */
+function blamedAlias(document: Document, unresolved: boolean): Alias | undefined {
+  const anchored = new Map<string, Node>();
+  const holdsAlias = new Map<Node, boolean>();
+  const holds = (node: Node) => {
+    if (!holdsAlias.has(node)) {
+      let found = false;
+      visit(node, { Alias: () => ((found = true), visit.BREAK) });
+      holdsAlias.set(node, found);
+    }
+    return holdsAlias.get(node)!;
+  };
+  let blamed: Alias | undefined;
+  visit(document, {
+    Node: (_key, node) => {
+      if (!isAlias(node)) {
+        if (node.anchor) anchored.set(node.anchor, node);
+        return;
+      }
+      const source = anchored.get(node.source);
+      if (unresolved ? source === undefined : source !== undefined && holds(source)) {
+        blamed = node;
+        return visit.BREAK;
+      }
+    },
+  });
+  return blamed;
+}
+
+/**
+ * The document as data. yaml resolves aliases here, and stops (a ReferenceError) at an alias of nothing
+ * or when aliases expand to more than 100 times the nodes they name (its maxAliasCount): a ConfigError
+ * at the alias to blame, not a crash.
+ */
+function toData(document: Document, lineCounter: LineCounter, file: string): unknown {
+  try {
+    return document.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    const unresolved = error.message.startsWith('Unresolved alias');
+    const alias = blamedAlias(document, unresolved);
+    const { line, col } = alias?.range ? lineCounter.linePos(alias.range[0]) : { line: 1, col: 1 };
+    const problem = unresolved
+      ? `alias *${alias?.source ?? ''} names no anchor set before it`
+      : 'aliases expand to too many values (an alias bomb?): this alias repeats a node that holds aliases; write the values out';
+    throw new ConfigError([`${file}:${line}:${col} ${problem}`]);
+  }
+}
+
 /** Parses and validates a YAML or JSON configuration file's text; throws a ConfigError with every problem. */
 export function parseYamlConfig<T>(text: string, file: string, schema: z.ZodType<T>, checks: ConfigChecks<T> = {}): T {
   const lineCounter = new LineCounter();
@@ -91,12 +145,14 @@ export function parseYamlConfig<T>(text: string, file: string, schema: z.ZodType
   if (document.errors.length > 0) {
     throw new ConfigError(
       document.errors.map((error) => {
-        const { line, col } = error.linePos?.[0] ?? { line: 1, col: 1 };
-        return `${file}:${line}:${col} ${error.message.split('\n')[0]}`;
+        const { line, col } = error.linePos?.[0] ?? lineCounter.linePos(error.pos[0]);
+        // A document nested deeper than the parser's stack (RESOURCE_EXHAUSTION) says "Maximum call stack size exceeded".
+        const message = error.code === 'RESOURCE_EXHAUSTION' ? 'nested too deeply to be read' : error.message.split('\n')[0];
+        return `${file}:${line}:${col} ${message}`;
       }),
     );
   }
-  const raw: unknown = document.toJS();
+  const raw = toData(document, lineCounter, file);
   if (raw === null || raw === undefined) throw new ConfigError([`${file}:1:1 the file is empty`]);
 
   const problems: string[] = [];

@@ -1,8 +1,9 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { MetricsReport, MetricValue } from '../metrics/compute.js';
 import { dictionary, own } from '../records/dictionary.js';
 import { InputError } from '../errors.js';
+import { forEachJsonLine } from '../records/read.js';
 import type { EvalRecord } from '../records/types.js';
 import { parsePythonJson, readJsonFile } from './read-json.js';
 import type { Imported, Importer } from './types.js';
@@ -29,24 +30,26 @@ interface Sample {
   [metric: string]: unknown;
 }
 
-/** The samples of one file: JSON Lines, or (older versions) one JSON array. */
-function parseSamples(text: string, file: string): Sample[] {
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('[')) {
-    try {
-      return parsePythonJson(trimmed) as Sample[];
-    } catch (error) {
-      throw new InputError(file, undefined, `not valid JSON: ${(error as Error).message}`);
-    }
+/** Whether a file's text starts with "[" (after a BOM and white space), from its first bytes; false if it cannot be read. */
+async function startsWithBracket(file: string): Promise<boolean> {
+  const handle = await open(file, 'r').catch(() => undefined);
+  if (!handle) return false; // the reader of JSON Lines says why
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+    return buffer.toString('utf8', 0, bytesRead).trimStart().startsWith('[');
+  } finally {
+    await handle.close();
   }
-  return text.split('\n').flatMap((line, index) => {
-    if (line.trim() === '') return [];
-    try {
-      return [parsePythonJson(line) as Sample];
-    } catch (error) {
-      throw new InputError(file, index + 1, `not valid JSON: ${(error as Error).message}`);
-    }
-  });
+}
+
+/** The samples of one file: JSON Lines, or (older versions) one JSON array. */
+async function readSamples(file: string): Promise<Sample[]> {
+  if (await startsWithBracket(file)) {
+    return readJsonFile<Sample[]>(file, 'no such file', (text) => parsePythonJson(text.trimStart()));
+  }
+  const samples: Sample[] = [];
+  await forEachJsonLine(file, (sample) => samples.push(sample as Sample), { kind: 'an lm-eval samples file', parse: parsePythonJson });
+  return samples;
 }
 
 /** Loglikelihoods of the choices when the sample is multiple choice: resps like [[["-0.98", "False"]], ...]. */
@@ -165,7 +168,7 @@ export async function importLmEval(path: string): Promise<EvalRecord[]> {
   for (const file of files) {
     const task = SAMPLES_FILE.exec(basename(file))?.[1];
     if (!task) throw new InputError(file, undefined, 'not a samples file: expected a name like samples_<task>_<timestamp>.jsonl');
-    records.push(...samplesToRecords(parseSamples(await readFile(file, 'utf8'), file), task, file));
+    records.push(...samplesToRecords(await readSamples(file), task, file));
   }
   return records;
 }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
+import { nestingProblem } from '../records/read.js';
 
 /**
  * JSON as Python tools write it (lm-eval, Inspect): Python's json module writes NaN, Infinity and
@@ -51,9 +52,14 @@ export async function readJsonFile<T>(
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(file, undefined, code === 'ENOENT' ? whenMissing : `cannot be read: ${(error as Error).message}`);
   }
+  let value: unknown;
   try {
-    return parse(text) as T;
+    value = parse(text);
   } catch (error) {
     throw new InputError(file, undefined, `not valid JSON: ${(error as Error).message}`);
   }
+  // What is read is walked, and kept in records that are written with JSON.stringify: no deeper than records may be.
+  const problem = nestingProblem(value);
+  if (problem !== undefined) throw new InputError(file, undefined, problem);
+  return value as T;
 }

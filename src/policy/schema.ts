@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_NAME_LENGTH } from '../limits.js';
 import { DIMENSIONS, type Dimension } from '../metrics/registry.js';
 
 /*
@@ -13,8 +14,10 @@ export const budgetSchema = z.union([
   z.string().regex(/^\d+(\.\d+)?%$/, 'expected a number or a percentage such as "5%"'),
 ]);
 
-const metricName = z.string().min(1);
-const scope = z.string().min(1).optional();
+/** Names are shown in reports: at most MAX_NAME_LENGTH characters (src/limits.ts). */
+const name = z.string().min(1).max(MAX_NAME_LENGTH);
+const metricName = name;
+const scope = name.optional();
 
 /** How a budgeted check judges the comparison with the baseline (docs/statistics.md). */
 export const TESTS = ['regression', 'non-inferiority'] as const;
@@ -68,7 +71,7 @@ export const checkSchema = z
   });
 
 export const tradeoffSchema = z.strictObject({
-  name: z.string().min(1),
+  name,
   allow: z
     .array(z.strictObject({ metric: metricName, scenario: scope, max_regression: budgetSchema }))
     .min(1)
@@ -126,7 +129,7 @@ export const settingsSchema = z.strictObject({
 
 export const policySchema = z.strictObject({
   version: z.literal(1),
-  name: z.string().min(1),
+  name,
   description: z.string().optional(),
   settings: settingsSchema.default(settingsSchema.parse({})),
   checks: z.array(checkSchema).min(1),

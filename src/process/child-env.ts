@@ -2,7 +2,8 @@
  * The environment of the programs evalgate starts (a model or toxicity command, the action's
  * eval-command): evalgate's own, less what the Actions runner gives the action alone: its inputs
  * (INPUT_*, the token among them) and the runtime's credentials and service URLs. Everything else
- * (OPENAI_API_KEY, PATH, GITHUB_*, ...) is passed on.
+ * (OPENAI_API_KEY, PATH, GITHUB_*, ...) is passed on. This keeps the tokens from being handed over by
+ * accident, no more: a program running as the same user can read them from /proc/$PPID/environ.
  */
 
 const RUNNER_SECRETS = new Set([

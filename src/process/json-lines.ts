@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { describeBytes, MAX_LINE_BYTES } from '../limits.js';
+import { LineSplitter, LineTooLongError } from '../lines.js';
 import { childEnvironment } from './child-env.js';
 
 /** How long a program has to exit once its input ends, and again after SIGTERM, before it is killed. */
@@ -12,7 +13,8 @@ const GRACE_MS = 2000;
  */
 export class JsonLinesProcess {
   private child: ChildProcessWithoutNullStreams | undefined;
-  private exited: string | undefined;
+  /** Why the program answers no more: it exited, or broke the protocol (and was killed). */
+  private ended: string | undefined;
   private nextId = 0;
   private readonly pending = new Map<string, { resolve: (response: Record<string, unknown>) => void; reject: (error: Error) => void }>();
 
@@ -36,31 +38,48 @@ export class JsonLinesProcess {
     process.once('exit', this.killOnExit);
     child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     child.stdin.on('error', () => undefined); // a dead program is reported by 'exit'
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      let response: Record<string, unknown>;
+    const splitter = new LineSplitter();
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (this.ended) return;
       try {
-        response = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        process.stderr.write(`evalgate: ${this.role} wrote a line that is not JSON: ${line.slice(0, 200)}\n`);
-        return;
+        splitter.push(chunk).lines.forEach((line) => this.answer(line));
+      } catch (error) {
+        if (!(error instanceof LineTooLongError)) throw error;
+        // An answer of that size is a broken (or hostile) program: holding the line would cost its size.
+        this.fail(`${this.role} wrote a line longer than ${describeBytes(MAX_LINE_BYTES)} (line ${error.line} of its output)`);
+        this.signalGroup('SIGKILL');
       }
-      const waiting = this.pending.get(String(response.id));
-      if (!waiting) return;
-      this.pending.delete(String(response.id));
-      waiting.resolve(response);
     });
-    child.on('exit', (code, signal) => {
-      this.exited = `${this.role} exited (${signal ?? `code ${code}`})`;
-      for (const waiting of this.pending.values()) waiting.reject(new Error(this.exited));
-      this.pending.clear();
-    });
+    child.on('exit', (code, signal) => this.fail(`${this.role} exited (${signal ?? `code ${code}`})`));
     return child;
+  }
+
+  /** One line of the program's output: the answer to a request, by its "id". */
+  private answer(line: string): void {
+    let response: Record<string, unknown>;
+    try {
+      response = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      process.stderr.write(`evalgate: ${this.role} wrote a line that is not JSON: ${line.slice(0, 200)}\n`);
+      return;
+    }
+    const waiting = this.pending.get(String(response.id));
+    if (!waiting) return;
+    this.pending.delete(String(response.id));
+    waiting.resolve(response);
+  }
+
+  /** The program is of no more use: every waiting request and every later one fails with `reason` (the first one given). */
+  private fail(reason: string): void {
+    this.ended ??= reason;
+    for (const waiting of this.pending.values()) waiting.reject(new Error(this.ended));
+    this.pending.clear();
   }
 
   /** Sends a request (an "id" is added) and resolves with the program's answer to it. */
   request(payload: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
     this.child ??= this.start();
-    if (this.exited) return Promise.reject(new Error(this.exited));
+    if (this.ended) return Promise.reject(new Error(this.ended));
     const id = String(this.nextId++);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -90,9 +109,9 @@ export class JsonLinesProcess {
     child.stderr.destroy();
   }
 
-  /** True once the program (the shell) has exited, false if it has not within `ms`. */
+  /** True once the program (the shell) has exited or been killed, false if it has not within `ms`. */
   private exitWithin(ms: number): Promise<boolean> {
-    if (this.exited) return Promise.resolve(true);
+    if (this.ended) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(false), ms);
       this.child!.once('exit', () => {

@@ -24,13 +24,14 @@ const isObject = (value: unknown): value is object => typeof value === 'object' 
 
 /**
  * A zod schema of an object of name -> value that keeps every name (zod's own record drops
- * `__proto__`), read into a prototype-free object. Problems name the path as z.record's do.
+ * `__proto__`), read into a prototype-free object; `key` checks the names. Problems name the path as
+ * z.record's do.
  */
-export function dictionarySchema<T extends z.ZodType>(value: T) {
+export function dictionarySchema<T extends z.ZodType>(value: T, key: z.ZodType<string> = z.string()) {
   return z
     .preprocess(
       (input) => (isObject(input) ? new Map(Object.entries(input)) : input),
-      z.map(z.string(), value, { error: (issue) => (issue.code === 'invalid_type' ? 'expected an object of name -> value' : undefined) }),
+      z.map(key, value, { error: (issue) => (issue.code === 'invalid_type' ? 'expected an object of name -> value' : undefined) }),
     )
     .transform((map) => dictionary(map));
 }

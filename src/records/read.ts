@@ -1,33 +1,120 @@
 import { createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
+import { MAX_LINE_BYTES, MAX_NESTING_DEPTH } from '../limits.js';
+import { LineSplitter, LineTooLongError } from '../lines.js';
 import type { EvalRecord } from './types.js';
 import { recordProblem } from './validate.js';
 
-/**
- * Streams the lines of a file in batches, with their 1-based line numbers. Batches (one per chunk read)
- * keep the per-line cost low on files of millions of lines. Accepts "\n" and "\r\n", strips a BOM.
- */
 /** The text without a leading byte order mark (editors on Windows write one). */
 export function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-export async function* readLineBatches(path: string): AsyncGenerator<{ firstLine: number; lines: string[] }> {
-  const decoder = new StringDecoder('utf8');
-  let pending = '';
-  let nextLine = 1;
+/**
+ * Streams the lines of a file in batches, with their 1-based line numbers. Batches (one per chunk read)
+ * keep the per-line cost low on files of millions of lines. Accepts "\n" and "\r\n", strips a BOM. A
+ * line longer than `maxLineBytes` is an InputError at its line, thrown before the rest of it is read.
+ */
+export async function* readLineBatches(
+  path: string,
+  displayName: string = path,
+  maxLineBytes: number = MAX_LINE_BYTES,
+): AsyncGenerator<{ firstLine: number; lines: string[] }> {
+  const splitter = new LineSplitter(maxLineBytes);
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
-  for await (const chunk of stream) {
-    const text = pending + decoder.write(chunk as Buffer);
-    const lines = text.split('\n');
-    pending = lines.pop() ?? '';
-    if (nextLine === 1 && lines.length > 0) lines[0] = withoutBom(lines[0]);
-    yield { firstLine: nextLine, lines };
-    nextLine += lines.length;
+  try {
+    for await (const chunk of stream) {
+      const batch = splitter.push(chunk as Buffer);
+      if (batch.firstLine === 1 && batch.lines.length > 0) batch.lines[0] = withoutBom(batch.lines[0]);
+      if (batch.lines.length > 0) yield batch;
+    }
+  } catch (error) {
+    if (error instanceof LineTooLongError) throw new InputError(displayName, error.line, error.message);
+    throw error;
   }
-  const rest = pending + decoder.end();
-  if (rest.length > 0) yield { firstLine: nextLine, lines: [nextLine === 1 ? withoutBom(rest) : rest] };
+  const last = splitter.end();
+  if (last) yield { firstLine: last.line, lines: [last.line === 1 ? withoutBom(last.text) : last.text] };
+}
+
+/** Whether arrays and objects in `value` nest more than `levels` deep (the value itself counts as one). */
+export function nestedDeeperThan(value: unknown, levels: number): boolean {
+  return typeof value === 'object' && value !== null && containerDeeperThan(value, levels);
+}
+
+/** nestedDeeperThan for an array or object; children that are not are skipped without a call (it runs on every record). */
+function containerDeeperThan(container: object, levels: number): boolean {
+  if (levels === 0) return true;
+  if (Array.isArray(container)) {
+    for (let index = 0; index < container.length; index++) {
+      const child: unknown = container[index];
+      if (typeof child === 'object' && child !== null && containerDeeperThan(child, levels - 1)) return true;
+    }
+    return false;
+  }
+  for (const key in container) {
+    const child: unknown = (container as Record<string, unknown>)[key];
+    if (typeof child === 'object' && child !== null && containerDeeperThan(child, levels - 1)) return true;
+  }
+  return false;
+}
+
+/** What is wrong with a parsed JSON value that nests too deep, or undefined. */
+export function nestingProblem(value: unknown): string | undefined {
+  return nestedDeeperThan(value, MAX_NESTING_DEPTH) ? `arrays and objects nest more than ${MAX_NESTING_DEPTH} levels deep` : undefined;
+}
+
+/** The JSON value of one line, or an InputError at the line. */
+function parseLine(text: string, file: string, line: number, parse: (text: string) => unknown): unknown {
+  let value: unknown;
+  try {
+    value = parse(text);
+  } catch (error) {
+    const tooDeep = error instanceof RangeError; // a parser that recursed too deep: the stack overflowed
+    throw new InputError(file, line, tooDeep ? `nested too deeply to be read` : `not valid JSON: ${(error as Error).message}`);
+  }
+  // Each level takes two characters at least: a short line cannot nest too deep (and skips the walk).
+  const problem = text.length > 2 * MAX_NESTING_DEPTH ? nestingProblem(value) : undefined;
+  if (problem !== undefined) throw new InputError(file, line, problem);
+  return value;
+}
+
+export interface JsonLinesOptions {
+  /** The file's name in messages (default: the path). */
+  displayName?: string;
+  /** What the file should be, for messages: "a records file". */
+  kind?: string;
+  /** The message for a file that does not exist (default "no such file"). */
+  whenMissing?: string;
+  /** The JSON parser (default JSON.parse). */
+  parse?: (text: string) => unknown;
+}
+
+/**
+ * Calls `onValue` with the parsed value of every line of a JSON Lines file, in order, skipping blank
+ * lines. A line that is not JSON, too long or nested too deeply, and a file that cannot be read, throw
+ * an InputError naming the file (and the line); so does any InputError `onValue` throws.
+ */
+export async function forEachJsonLine(
+  path: string,
+  onValue: (value: unknown, line: number) => void,
+  { displayName = path, kind = 'a JSON Lines file', whenMissing = 'no such file', parse = JSON.parse }: JsonLinesOptions = {},
+): Promise<void> {
+  try {
+    for await (const { firstLine, lines } of readLineBatches(path, displayName)) {
+      for (let index = 0; index < lines.length; index++) {
+        let text = lines[index];
+        if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1); // "\r\n" line ends
+        if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim().length === 0)) continue; // blank lines
+        onValue(parseLine(text, displayName, firstLine + index, parse), firstLine + index);
+      }
+    }
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new InputError(displayName, undefined, whenMissing);
+    if (code === 'EISDIR') throw new InputError(displayName, undefined, `is a directory, expected ${kind} (JSON Lines)`);
+    throw new InputError(displayName, undefined, `cannot be read: ${(error as Error).message}`);
+  }
 }
 
 /**
@@ -42,32 +129,13 @@ export async function forEachRecord(
   { allowEmpty = false }: { allowEmpty?: boolean } = {},
 ): Promise<number> {
   let count = 0;
-  try {
-    for await (const { firstLine, lines } of readLineBatches(path)) {
-      for (let index = 0; index < lines.length; index++) {
-        let text = lines[index];
-        if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1); // "\r\n" line ends
-        if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim().length === 0)) continue; // blank lines
-        const line = firstLine + index;
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch (error) {
-          throw new InputError(displayName, line, `not valid JSON: ${(error as Error).message}`);
-        }
-        const problem = recordProblem(value);
-        if (problem !== undefined) throw new InputError(displayName, line, problem);
-        onRecord(value as EvalRecord, line);
-        count++;
-      }
-    }
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new InputError(displayName, undefined, 'no such file');
-    if (code === 'EISDIR') throw new InputError(displayName, undefined, 'is a directory, expected a records file (JSON Lines)');
-    throw new InputError(displayName, undefined, `cannot be read: ${(error as Error).message}`);
-  }
+  const onValue = (value: unknown, line: number) => {
+    const problem = recordProblem(value);
+    if (problem !== undefined) throw new InputError(displayName, line, problem);
+    onRecord(value as EvalRecord, line);
+    count++;
+  };
+  await forEachJsonLine(path, onValue, { displayName, kind: 'a records file' });
   if (count === 0 && !allowEmpty) {
     throw new InputError(displayName, undefined, 'no records: the file is empty (expected one JSON record per line)');
   }

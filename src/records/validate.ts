@@ -1,3 +1,4 @@
+import { MAX_NAME_LENGTH } from '../limits.js';
 import { PERTURBATION_KINDS, type PerturbationKind } from './types.js';
 
 /*
@@ -23,12 +24,18 @@ type Fields = Record<string, unknown>;
 /** Absent, or JSON null (which means absent). */
 const absent = (value: unknown) => value === undefined || value === null;
 
+/** The problem of a name or id longer than reports show (src/limits.ts). */
+function tooLong(field: string, text: string): string {
+  return `${field} must be at most ${MAX_NAME_LENGTH} characters, got ${text.length}`;
+}
+
 function identityProblem(record: Fields): string | undefined {
   for (const field of ['scenario', 'id'] as const) {
     const text = record[field];
     if (typeof text !== 'string' || text.length === 0) {
       return `"${field}" is required and must be a non-empty string, got ${show(text)}`;
     }
+    if (text.length > MAX_NAME_LENGTH) return tooLong(`"${field}"`, text);
   }
   const sample = record.sample;
   if (!absent(sample) && !(Number.isSafeInteger(sample) && (sample as number) >= 0)) {
@@ -43,6 +50,7 @@ function identityProblem(record: Fields): string | undefined {
   if (typeof name !== 'string' || name.length === 0) {
     return `"perturbation.name" must be a non-empty string, got ${show(name)}`;
   }
+  if (name.length > MAX_NAME_LENGTH) return tooLong('"perturbation.name"', name);
   if (!PERTURBATION_KINDS.includes(kind as PerturbationKind)) {
     return `"perturbation.kind" must be "robustness" or "fairness", got ${show(kind)}`;
   }
@@ -91,10 +99,13 @@ function groupsProblem(groups: unknown): string | undefined {
     return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
   }
   for (const attribute in groups as Fields) {
+    if (attribute.length > MAX_NAME_LENGTH) return tooLong('a "groups" attribute', attribute);
     const groupValue = (groups as Fields)[attribute];
     if (typeof groupValue !== 'string' && !isNumber(groupValue) && typeof groupValue !== 'boolean') {
       return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
     }
+    // A number's or a boolean's text is short.
+    if (typeof groupValue === 'string' && groupValue.length > MAX_NAME_LENGTH) return tooLong(`"groups.${attribute}"`, groupValue);
   }
   return undefined;
 }

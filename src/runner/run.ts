@@ -2,10 +2,11 @@ import { own } from '../records/dictionary.js';
 import type { EvalRecord } from '../records/types.js';
 import type { CompletionCache } from './cache.js';
 import { ModelCalls, type Answer } from './calls.js';
+import { redactor } from './models/redact.js';
 import type { ModelAdapter } from './models/types.js';
-import { score } from './scoring/scorers.js';
+import { scorerFor, type Scorer } from './scoring/scorers.js';
 import type { ToxicityScorer } from './scoring/toxicity.js';
-import type { LoadedSuite, Scenario } from './suite.js';
+import type { LoadedSuite } from './suite.js';
 import { workItems, type Shard, type WorkItem } from './work-items.js';
 
 /*
@@ -59,14 +60,14 @@ type Price = LoadedSuite['suite']['prices'][string];
 function completedRecord(
   item: WorkItem,
   { completion, latencyMs }: Answer,
-  scenario: Scenario,
+  scorer: Scorer,
   price: Price | undefined,
   toxicity: number | undefined,
 ): EvalRecord {
   const record: EvalRecord = {
     ...item.base,
     prediction: completion.text,
-    correct: score(scenario.scorer, completion.text, item.references, item.choices, scenario.scorer_options),
+    correct: scorer(completion.text, item.references, item.choices),
   };
   if (completion.confidence !== undefined) record.confidence = completion.confidence;
   if (toxicity !== undefined) record.toxicity = toxicity;
@@ -90,11 +91,14 @@ export async function runSuite(
   const stats: RunStats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0 };
   const runStarted = performance.now();
   const price = own(loaded.suite.prices, adapter.model);
+  const scorers = loaded.suite.scenarios.map((scenario) => scorerFor(scenario.scorer, scenario.scorer_options));
+  // Every error text from the model, the toxicity scorer or the cache goes through it before a record or a warning shows it.
+  const redact = redactor(adapter.secrets);
   const warned = new Set<string>();
   const warnOnce = (kind: string, message: string) => {
     if (warned.has(kind)) return;
     warned.add(kind);
-    options.onWarning?.(message);
+    options.onWarning?.(redact(message));
   };
   const calls = new ModelCalls(adapter, options, stats, warnOnce);
   let toxicityFailed = false;
@@ -118,11 +122,11 @@ export async function runSuite(
     const answer = await calls.call(item.request).catch((error: Error) => error);
     if (answer instanceof Error) {
       stats.errors++;
-      records[index] = { ...item.base, error: answer.message };
+      records[index] = { ...item.base, error: redact(answer.message) };
     } else {
       if (answer.cached) stats.cacheHits++;
       const toxicity = await scoreToxicity(answer.completion.text);
-      records[index] = completedRecord(item, answer, loaded.suite.scenarios[item.scenarioIndex], price, toxicity);
+      records[index] = completedRecord(item, answer, scorers[item.scenarioIndex], price, toxicity);
     }
     options.onProgress?.(++done, items.length);
   };

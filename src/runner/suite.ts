@@ -3,10 +3,11 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseYamlConfig } from '../config/yaml-config.js';
 import { ConfigError, InputError } from '../errors.js';
+import { MAX_NAME_LENGTH } from '../limits.js';
 import { dictionarySchema } from '../records/dictionary.js';
-import { withoutBom } from '../records/read.js';
+import { forEachJsonLine } from '../records/read.js';
 import { PERTURBATIONS, type PerturbationName } from './scoring/perturbations.js';
-import { SCORERS, type ScorerName } from './scoring/scorers.js';
+import { compileRegexScorer, SCORERS, type ScorerName } from './scoring/scorers.js';
 
 /*
  * The suite file: scenarios, each with its data (instances, JSON Lines), a prompt template, a scorer,
@@ -20,17 +21,22 @@ const generationSchema = z.strictObject({
   stop: z.array(z.string()).optional(),
 });
 
-/** A regex scorer's pattern, compiled as the scorer compiles it: a bad one is found before the model is asked anything. */
+/** A regex scorer's pattern, compiled as the scorer compiles it: a bad one, or one RE2 does not support, is found before the model is asked anything. */
 const regexPattern = z.string().superRefine((pattern, context) => {
   try {
-    new RegExp(pattern, 's');
+    compileRegexScorer(pattern);
   } catch (error) {
-    context.addIssue({ code: 'custom', message: (error as Error).message });
+    // RE2JS quotes the pattern with the dot-matches-newline flag it was given: "(?s)".
+    const message = (error as Error).message.replace(/^error parsing regexp: /, '').replace('`(?s)', '`');
+    context.addIssue({ code: 'custom', message: `not a pattern the linear-time engine (RE2) reads: ${message}` });
   }
 });
 
+/** Scenario names, ids and groups become the records' (src/limits.ts): refused here rather than in the records. */
+const name = z.string().min(1).max(MAX_NAME_LENGTH);
+
 const scenarioSchema = z.strictObject({
-  name: z.string().min(1),
+  name,
   data: z.string().min(1).describe('Instances (JSON Lines), relative to the suite file'),
   prompt: z.string().min(1).default('{input}').describe('Template: {input}, {choices} (lettered), {references}'),
   system: z.string().optional(),
@@ -78,7 +84,7 @@ export interface LoadedSuite {
 }
 
 const instanceSchema = z.looseObject({
-  id: z.union([z.string().min(1), z.number()]).transform(String),
+  id: z.union([name, z.number()]).transform(String),
   input: z.string().optional(),
   messages: z
     .array(z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string() }))
@@ -88,38 +94,30 @@ const instanceSchema = z.looseObject({
     .union([z.string(), z.array(z.string()).min(1, 'needs at least one reference: an instance without one cannot be scored')])
     .transform((value) => (Array.isArray(value) ? value : [value])),
   choices: z.array(z.string()).optional(),
-  groups: dictionarySchema(z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
+  groups: dictionarySchema(z.union([name, z.number(), z.boolean()]).transform(String), name).optional(),
 });
 
 async function readInstances(file: string, shownAs: string): Promise<Instance[]> {
-  let text: string;
-  try {
-    text = withoutBom(await readFile(file, 'utf8'));
-  } catch {
-    throw new InputError(shownAs, undefined, 'no such file (data of the suite)');
-  }
   const instances: Instance[] = [];
   const seen = new Set<string>();
-  text.split('\n').forEach((line, index) => {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      throw new InputError(shownAs, index + 1, `not valid JSON: ${(error as Error).message}`);
-    }
+  const onValue = (value: unknown, line: number) => {
     const parsed = instanceSchema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new InputError(shownAs, index + 1, `"${issue.path.join('.') || 'instance'}": ${issue.message.replace(/^Invalid input: /, '')}`);
+      throw new InputError(shownAs, line, `"${issue.path.join('.') || 'instance'}": ${issue.message.replace(/^Invalid input: /, '')}`);
     }
     const instance = parsed.data as Instance;
     if ((instance.input === undefined) === (instance.messages === undefined)) {
-      throw new InputError(shownAs, index + 1, 'an instance needs exactly one of "input" and "messages"');
+      throw new InputError(shownAs, line, 'an instance needs exactly one of "input" and "messages"');
     }
-    if (seen.has(instance.id)) throw new InputError(shownAs, index + 1, `"id" ${instance.id} appears twice`);
+    if (seen.has(instance.id)) throw new InputError(shownAs, line, `"id" ${instance.id} appears twice`);
     seen.add(instance.id);
     instances.push(instance);
+  };
+  await forEachJsonLine(file, onValue, {
+    displayName: shownAs,
+    kind: 'the data of a scenario',
+    whenMissing: 'no such file (data of the suite)',
   });
   if (instances.length === 0) throw new InputError(shownAs, undefined, 'no instances');
   return instances;

@@ -1,5 +1,7 @@
-import { open, readFile, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { InputError } from '../errors.js';
+import { LineSplitter, LineTooLongError } from '../lines.js';
 import type { MetricsReport } from '../metrics/compute.js';
 import type { RecordTable } from '../metrics/table.js';
 import { withoutBom } from '../records/read.js';
@@ -12,17 +14,27 @@ import { loadRecordTable } from './records.js';
  */
 export type RunInput = { kind: 'records'; file: string; table: RecordTable } | { kind: 'metrics'; file: string; report: MetricsReport };
 
+/** The largest metrics file read: one of thousands of scenarios and groups is a few MiB. */
 const MAX_METRICS_FILE_BYTES = 64 * 1024 * 1024;
 
-/** The first line of a file, without reading the rest. */
-async function firstLine(file: string): Promise<string> {
-  const handle = await open(file, 'r');
+/**
+ * The whole first line of a file, read without the rest; undefined when it is longer than a metrics
+ * file may be (then it is none: the records reader refuses the line).
+ */
+async function firstLine(file: string): Promise<string | undefined> {
+  const splitter = new LineSplitter(MAX_METRICS_FILE_BYTES);
+  const stream = createReadStream(file, { highWaterMark: 1 << 20 });
   try {
-    const buffer = Buffer.alloc(65536);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return withoutBom(buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0]);
+    for await (const chunk of stream) {
+      const { lines } = splitter.push(chunk as Buffer);
+      if (lines.length > 0) return withoutBom(lines[0]);
+    }
+    return withoutBom(splitter.end()?.text ?? '');
+  } catch (error) {
+    if (error instanceof LineTooLongError) return undefined;
+    throw error;
   } finally {
-    await handle.close();
+    stream.destroy();
   }
 }
 
@@ -34,20 +46,23 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Reads a run, telling a metrics report from records by its content. */
+/**
+ * Reads a run, telling a metrics report from records by the file's first JSON value: its first line
+ * (`evalgate metrics --json` writes one line of any length), or the whole file when that line is a
+ * lone "{" (a pretty-printed report).
+ */
 export async function loadRun(file: string): Promise<RunInput> {
-  let head: string;
+  let head: string | undefined;
   try {
     head = await firstLine(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(file, undefined, code === 'ENOENT' ? 'no such file' : `cannot be read: ${(error as Error).message}`);
   }
-  let report = parseJson(head);
-  // A pretty-printed report starts with a lone "{": read it whole (metrics files are small).
-  if (report === undefined && head.trim() === '{' && (await stat(file)).size <= MAX_METRICS_FILE_BYTES) {
-    report = parseJson(await readFile(file, 'utf8'));
+  let first = head === undefined ? undefined : parseJson(head);
+  if (first === undefined && head?.trim() === '{' && (await stat(file)).size <= MAX_METRICS_FILE_BYTES) {
+    first = parseJson(await readFile(file, 'utf8'));
   }
-  if (looksLikeMetricsFile(report)) return { kind: 'metrics', file, report: parseMetricsFile(report, file) };
+  if (looksLikeMetricsFile(first)) return { kind: 'metrics', file, report: parseMetricsFile(first, file) };
   return { kind: 'records', file, table: await loadRecordTable(file) };
 }

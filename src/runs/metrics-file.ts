@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../errors.js';
+import { MAX_NAME_LENGTH } from '../limits.js';
 import type { MetricsReport, MetricSet } from '../metrics/compute.js';
 import { dictionarySchema, own } from '../records/dictionary.js';
 
@@ -15,15 +16,23 @@ export const metricValueSchema = z.object({
   ci: z.tuple([finiteNumber, finiteNumber]).nullable(),
   n: finiteNumber.refine((n) => n >= 0, 'expected a number >= 0'),
 });
+/** A metric's or a scenario's name, as long as names may be (src/limits.ts). */
+const name = z.string().max(MAX_NAME_LENGTH);
 /** Scenario and metric names are data: every one is kept, `__proto__` and `constructor` too. */
 export const metricsReportSchema = z.object({
-  overall: dictionarySchema(metricValueSchema),
-  scenarios: dictionarySchema(dictionarySchema(metricValueSchema)),
+  overall: dictionarySchema(metricValueSchema, name),
+  scenarios: dictionarySchema(dictionarySchema(metricValueSchema, name), name),
 });
 
-/** Whether parsed JSON claims to be a metrics file (it has "overall"), so that it is checked as one. */
+/**
+ * Whether a file's first JSON value claims to be a metrics file, so that it is checked as one: an object
+ * with "overall" or "scenarios" and neither "scenario" nor "id", which every record has (a record may
+ * carry an extra field named "overall") and a metrics file never has at its top.
+ */
 export function looksLikeMetricsFile(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && 'overall' in value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const has = (key: string) => Object.hasOwn(value, key);
+  return (has('overall') || has('scenarios')) && !has('scenario') && !has('id');
 }
 
 /** A parsed metrics file, checked; a bad one names the file and the first bad field. */
@@ -31,7 +40,10 @@ export function parseMetricsFile(value: unknown, file: string): MetricsReport {
   const parsed = metricsReportSchema.safeParse(value);
   if (!parsed.success) {
     const [issue] = parsed.error.issues;
-    throw new InputError(file, undefined, `not a valid metrics report: "${issue.path.map(String).join('.')}": ${issue.message}`);
+    // A name too long is quoted short: the message must not be as long as the name.
+    const path = issue.path.map((part) => (String(part).length > 60 ? `${String(part).slice(0, 57)}...` : String(part))).join('.');
+    const message = issue.code === 'invalid_key' ? `a name longer than ${MAX_NAME_LENGTH} characters` : issue.message;
+    throw new InputError(file, undefined, `not a valid metrics report: "${path}": ${message}`);
   }
   return parsed.data;
 }

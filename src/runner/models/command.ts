@@ -15,6 +15,8 @@ export function commandAdapter(command: string): ModelAdapter {
   return {
     id: `command:${command}`,
     model: command,
+    // The program gets evalgate's environment, the key among it, and may quote it in an error.
+    secrets: process.env.OPENAI_API_KEY ? [process.env.OPENAI_API_KEY] : [],
     async complete(request, signal) {
       let response: Record<string, unknown>;
       try {

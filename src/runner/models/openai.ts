@@ -1,4 +1,5 @@
 import { keepAliveFetch } from './http-fetch.js';
+import { connectionSecrets } from './redact.js';
 import { AdapterError, type ModelAdapter } from './types.js';
 
 /**
@@ -11,8 +12,9 @@ import { AdapterError, type ModelAdapter } from './types.js';
 export async function openaiAdapter(model: string, baseURL?: string): Promise<ModelAdapter> {
   const { default: OpenAI, APIError } = await import('openai');
   const transport = keepAliveFetch();
+  const apiKey = process.env.OPENAI_API_KEY;
   const client = new OpenAI({
-    apiKey: process.env.OPENAI_API_KEY ?? 'not-needed',
+    apiKey: apiKey ?? 'not-needed',
     baseURL,
     maxRetries: 0,
     logLevel: 'off',
@@ -22,6 +24,7 @@ export async function openaiAdapter(model: string, baseURL?: string): Promise<Mo
   return {
     id: `openai:${client.baseURL}:${model}`,
     model,
+    secrets: connectionSecrets(apiKey, client.baseURL),
     async complete(request, signal) {
       for (;;) {
         try {

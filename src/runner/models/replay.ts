@@ -14,6 +14,7 @@ export async function replayAdapter(file: string): Promise<ModelAdapter> {
   return {
     id: `replay:${file}`,
     model: file,
+    secrets: [],
     stored: true,
     async complete(request) {
       const key = exampleKey(request);

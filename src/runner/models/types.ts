@@ -40,6 +40,8 @@ export interface ModelAdapter {
   id: string;
   /** The model's name, for prices. */
   model: string;
+  /** What the adapter holds that no record, warning or log may show (its API key, its URL's password): see redact.ts. */
+  secrets: readonly string[];
   /**
    * Answers come from stored records (replay), not a model: each keeps the latency and cost stored
    * with it, and none is cached (the cache is keyed by messages, so it would give instances with the

@@ -1,3 +1,5 @@
+import { RE2JS } from 're2js';
+
 /**
  * Scorers: how a completion is judged against the references. Each returns `correct` in [0, 1];
  * several references mean "any of them" (the best score). Text normalization follows HELM's
@@ -9,7 +11,11 @@ export type ScorerName = 'exact_match' | 'quasi_exact_match' | 'f1' | 'multiple_
 export const SCORERS: readonly ScorerName[] = ['exact_match', 'quasi_exact_match', 'f1', 'multiple_choice', 'contains', 'regex', 'numeric'];
 
 export interface ScorerOptions {
-  /** regex: the pattern applied to the completion; its first group (or the whole match) is compared. */
+  /**
+   * regex: the pattern applied to the completion; its first group (or the whole match) is compared. RE2
+   * syntax (compileRegexScorer): a pattern comes from a suite, a completion from a model, and neither
+   * may make the match take longer than linear time.
+   */
   pattern?: string;
   /** numeric: the largest absolute difference that still counts as right. */
   tolerance?: number;
@@ -59,40 +65,72 @@ function choiceIndex(text: string, choices: string[]): number | undefined {
   return index < choices.length ? index : undefined;
 }
 
+/** A scorer with its options applied: compiled once for a scenario, then called for each completion. */
+export type Scorer = (prediction: string, references: string[], choices?: string[]) => number;
+
+/**
+ * A regex scorer's pattern, compiled by RE2JS (RE2's engine: matching in time linear in the completion,
+ * whatever the pattern; JavaScript's backtracking RegExp takes minutes on `^(a+)+$` and a 33-character
+ * completion, deaf to time-outs and signals). `.` matches newlines too. Throws on a pattern RE2 does not
+ * support (lookaround, backreferences): the suite's validation reports it.
+ */
+export function compileRegexScorer(pattern: string): (prediction: string) => string | undefined {
+  const compiled = RE2JS.compile(pattern, RE2JS.DOTALL);
+  const hasGroup = compiled.groupCount() > 0;
+  return (prediction) => {
+    const matcher = compiled.matcher(prediction);
+    if (!matcher.find()) return undefined;
+    return (hasGroup ? matcher.group(1) : null) ?? matcher.group(0) ?? '';
+  };
+}
+
+/** The scorer `name` with `options`. */
+export function scorerFor(name: ScorerName, options: ScorerOptions = {}): Scorer {
+  const best = (references: string[], judge: (reference: string) => number) =>
+    references.reduce((max, reference) => Math.max(max, judge(reference)), 0);
+  switch (name) {
+    case 'exact_match':
+      return (prediction, references) => best(references, (reference) => (prediction.trim() === reference.trim() ? 1 : 0));
+    case 'quasi_exact_match':
+      return (prediction, references) => best(references, (reference) => (normalizeText(prediction) === normalizeText(reference) ? 1 : 0));
+    case 'f1':
+      return (prediction, references) => best(references, (reference) => tokenF1(prediction, reference));
+    case 'contains':
+      return (prediction, references) =>
+        best(references, (reference) => (` ${normalizeText(prediction)} `.includes(` ${normalizeText(reference)} `) ? 1 : 0));
+    case 'multiple_choice':
+      return (prediction, references, choices = []) => {
+        const answer = choiceIndex(prediction, choices);
+        return answer === undefined ? 0 : best(references, (reference) => (choiceIndex(reference, choices) === answer ? 1 : 0));
+      };
+    case 'regex': {
+      const extract = compileRegexScorer(options.pattern ?? '.*');
+      return (prediction, references) => {
+        const extracted = extract(prediction);
+        return extracted === undefined
+          ? 0
+          : best(references, (reference) => (normalizeText(extracted) === normalizeText(reference) ? 1 : 0));
+      };
+    }
+    case 'numeric':
+      return (prediction, references) => {
+        const value = lastNumber(prediction);
+        if (value === undefined) return 0;
+        return best(references, (reference) => {
+          const expected = lastNumber(reference);
+          return expected !== undefined && Math.abs(value - expected) <= (options.tolerance ?? 0) ? 1 : 0;
+        });
+      };
+  }
+}
+
+/** One completion scored (the scorer compiled for it alone: a run compiles each scenario's once, with scorerFor). */
 export function score(
-  scorer: ScorerName,
+  name: ScorerName,
   prediction: string,
   references: string[],
   choices: string[] = [],
   options: ScorerOptions = {},
 ): number {
-  const best = (judge: (reference: string) => number) => references.reduce((max, reference) => Math.max(max, judge(reference)), 0);
-  switch (scorer) {
-    case 'exact_match':
-      return best((reference) => (prediction.trim() === reference.trim() ? 1 : 0));
-    case 'quasi_exact_match':
-      return best((reference) => (normalizeText(prediction) === normalizeText(reference) ? 1 : 0));
-    case 'f1':
-      return best((reference) => tokenF1(prediction, reference));
-    case 'contains':
-      return best((reference) => (` ${normalizeText(prediction)} `.includes(` ${normalizeText(reference)} `) ? 1 : 0));
-    case 'multiple_choice': {
-      const answer = choiceIndex(prediction, choices);
-      return answer === undefined ? 0 : best((reference) => (choiceIndex(reference, choices) === answer ? 1 : 0));
-    }
-    case 'regex': {
-      const match = new RegExp(options.pattern ?? '.*', 's').exec(prediction);
-      if (!match) return 0;
-      const extracted = match[1] ?? match[0];
-      return best((reference) => (normalizeText(extracted) === normalizeText(reference) ? 1 : 0));
-    }
-    case 'numeric': {
-      const value = lastNumber(prediction);
-      if (value === undefined) return 0;
-      return best((reference) => {
-        const expected = lastNumber(reference);
-        return expected !== undefined && Math.abs(value - expected) <= (options.tolerance ?? 0) ? 1 : 0;
-      });
-    }
-  }
+  return scorerFor(name, options)(prediction, references, choices);
 }
