@@ -47248,7 +47248,7 @@ var metricValueSchema = external_exports.object({
   ci: external_exports.tuple([finiteNumber, finiteNumber]).nullable(),
   n: finiteNumber.refine((n) => n >= 0, "expected a number >= 0")
 });
-var name = external_exports.string().max(MAX_NAME_LENGTH);
+var name = external_exports.string().max(MAX_NAME_LENGTH, `a name longer than ${MAX_NAME_LENGTH} characters`);
 var metricsReportSchema = external_exports.object({
   overall: dictionarySchema(metricValueSchema, name),
   scenarios: dictionarySchema(dictionarySchema(metricValueSchema, name), name)
@@ -47263,8 +47263,7 @@ function parseMetricsFile(value, file2) {
   if (!parsed.success) {
     const [issue2] = parsed.error.issues;
     const path2 = issue2.path.map((part) => String(part).length > 60 ? `${String(part).slice(0, 57)}...` : String(part)).join(".");
-    const message = issue2.code === "invalid_key" ? `a name longer than ${MAX_NAME_LENGTH} characters` : issue2.message;
-    throw new InputError(file2, void 0, `not a valid metrics report: "${path2}": ${message}`);
+    throw new InputError(file2, void 0, `not a valid metrics report: "${path2}": ${issue2.message}`);
   }
   return parsed.data;
 }

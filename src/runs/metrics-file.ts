@@ -17,7 +17,7 @@ export const metricValueSchema = z.object({
   n: finiteNumber.refine((n) => n >= 0, 'expected a number >= 0'),
 });
 /** A metric's or a scenario's name, as long as names may be (src/limits.ts). */
-const name = z.string().max(MAX_NAME_LENGTH);
+const name = z.string().max(MAX_NAME_LENGTH, `a name longer than ${MAX_NAME_LENGTH} characters`);
 /** Scenario and metric names are data: every one is kept, `__proto__` and `constructor` too. */
 export const metricsReportSchema = z.object({
   overall: dictionarySchema(metricValueSchema, name),
@@ -42,8 +42,7 @@ export function parseMetricsFile(value: unknown, file: string): MetricsReport {
     const [issue] = parsed.error.issues;
     // A name too long is quoted short: the message must not be as long as the name.
     const path = issue.path.map((part) => (String(part).length > 60 ? `${String(part).slice(0, 57)}...` : String(part))).join('.');
-    const message = issue.code === 'invalid_key' ? `a name longer than ${MAX_NAME_LENGTH} characters` : issue.message;
-    throw new InputError(file, undefined, `not a valid metrics report: "${path}": ${message}`);
+    throw new InputError(file, undefined, `not a valid metrics report: "${path}": ${issue.message}`);
   }
   return parsed.data;
 }
