@@ -13845,19 +13845,19 @@ var init_AbstractChatCompletionRunner = __esm({
       }
       return;
     }, _AbstractChatCompletionRunner_calculateTotalUsage = function _AbstractChatCompletionRunner_calculateTotalUsage2() {
-      const total = {
+      const total2 = {
         completion_tokens: 0,
         prompt_tokens: 0,
         total_tokens: 0
       };
       for (const { usage } of this._chatCompletions) {
         if (usage) {
-          total.completion_tokens += usage.completion_tokens;
-          total.prompt_tokens += usage.prompt_tokens;
-          total.total_tokens += usage.total_tokens;
+          total2.completion_tokens += usage.completion_tokens;
+          total2.prompt_tokens += usage.prompt_tokens;
+          total2.total_tokens += usage.total_tokens;
         }
       }
-      return total;
+      return total2;
     }, _AbstractChatCompletionRunner_validateParams = function _AbstractChatCompletionRunner_validateParams2(params) {
       if (params.n != null && params.n > 1) {
         throw new OpenAIError("ChatCompletion convenience helpers only support n=1 at this time. To use n>1, please use chat.completions.create() directly.");
@@ -24745,14 +24745,14 @@ function quantileSorted(sorted, q) {
   const high = Math.min(low + 1, n - 1);
   return lerp(sorted[low], sorted[high], h - low);
 }
-function weightedQuantileSorted(sorted, instanceOf, weights, total, q) {
-  if (total <= 0) return NaN;
-  const h = (total - 1) * q;
+function weightedQuantileSorted(sorted, instanceOf, weights, total2, q) {
+  if (total2 <= 0) return NaN;
+  const h = (total2 - 1) * q;
   const lowRank = Math.floor(h);
-  const highRank = Math.min(lowRank + 1, total - 1);
+  const highRank = Math.min(lowRank + 1, total2 - 1);
   let low = NaN;
   let seen = 0;
-  if (lowRank < total / 2) {
+  if (lowRank < total2 / 2) {
     for (let index = 0; index < sorted.length; index++) {
       seen += weights[instanceOf[index]];
       if (Number.isNaN(low) && seen > lowRank) low = sorted[index];
@@ -24762,8 +24762,8 @@ function weightedQuantileSorted(sorted, instanceOf, weights, total, q) {
     let high = NaN;
     for (let index = sorted.length - 1; index >= 0; index--) {
       seen += weights[instanceOf[index]];
-      if (Number.isNaN(high) && seen > total - 1 - highRank) high = sorted[index];
-      if (seen > total - 1 - lowRank) return lerp(sorted[index], high, h - lowRank);
+      if (Number.isNaN(high) && seen > total2 - 1 - highRank) high = sorted[index];
+      if (seen > total2 - 1 - lowRank) return lerp(sorted[index], high, h - lowRank);
     }
   }
   return NaN;
@@ -24863,8 +24863,8 @@ var PoissonSampler = class {
 var DEFAULT_RESAMPLES = 1e3;
 var DEFAULT_SEED = 1;
 var LITTLE_BOOTSTRAP_SUBSETS = 10;
-function multinomialDrawer(cells, total) {
-  const sampler = total > cells ? new PoissonSampler(Math.max(0, total - 2.5 * Math.sqrt(total)) / cells) : void 0;
+function multinomialDrawer(cells, total2) {
+  const sampler = total2 > cells ? new PoissonSampler(Math.max(0, total2 - 2.5 * Math.sqrt(total2)) / cells) : void 0;
   const threshold = rejectionThreshold(cells);
   return (random, counts) => {
     let drawn = 0;
@@ -24872,20 +24872,20 @@ function multinomialDrawer(cells, total) {
       do {
         drawn = 0;
         for (let cell = 0; cell < cells; cell++) drawn += counts[cell] = sampler.draw(random);
-      } while (drawn > total);
+      } while (drawn > total2);
     } else {
       counts.fill(0);
     }
-    for (; drawn < total; drawn++) counts[random.nextBelow(cells, threshold)]++;
+    for (; drawn < total2; drawn++) counts[random.nextBelow(cells, threshold)]++;
   };
 }
 function bootstrapSamples(factory, centre, instanceCount, options) {
   const samples = centre.map((values) => Array.from(values, () => new Float64Array(options.resamples)));
   const filled = centre.map((values) => new Int32Array(values.length));
   const random = new Random(options.seed);
-  const collect2 = (estimators, resamples, cells, total, shift) => {
+  const collect2 = (estimators, resamples, cells, total2, shift) => {
     const counts = new Float64Array(cells);
-    const drawMultinomial = multinomialDrawer(cells, total);
+    const drawMultinomial = multinomialDrawer(cells, total2);
     const start = filled.map((perOutput) => Int32Array.from(perOutput));
     for (let resample = 0; resample < resamples; resample++) {
       drawMultinomial(random, counts);
@@ -25147,27 +25147,27 @@ function lookupMetric(fullName) {
 // src/metrics/calibration.ts
 var ECE_BINS = 10;
 function calibrationError(binWeight, binCorrect, binConfidence) {
-  let total = 0;
-  for (let bin = 0; bin < binWeight.length; bin++) total += binWeight[bin];
-  if (total <= 0) return NaN;
+  let total2 = 0;
+  for (let bin = 0; bin < binWeight.length; bin++) total2 += binWeight[bin];
+  if (total2 <= 0) return NaN;
   let error62 = 0;
   for (let bin = 0; bin < binWeight.length; bin++) {
     const weight = binWeight[bin];
-    if (weight > 0) error62 += weight / total * Math.abs(binCorrect[bin] / weight - binConfidence[bin] / weight);
+    if (weight > 0) error62 += weight / total2 * Math.abs(binCorrect[bin] / weight - binConfidence[bin] / weight);
   }
   return error62;
 }
 function totalWeight(instance, weights) {
-  let total = 0;
-  for (let index = 0; index < instance.length; index++) total += weights[instance[index]];
-  return total;
+  let total2 = 0;
+  for (let index = 0; index < instance.length; index++) total2 += weights[instance[index]];
+  return total2;
 }
 function equalMassEce({ instance, value: confidence, payload: correct }, weights) {
-  const total = totalWeight(instance, weights);
-  if (total <= 0) return NaN;
-  const chunks = Math.min(ECE_BINS, total);
-  const base = Math.floor(total / chunks);
-  const larger = total % chunks;
+  const total2 = totalWeight(instance, weights);
+  if (total2 <= 0) return NaN;
+  const chunks = Math.min(ECE_BINS, total2);
+  const base = Math.floor(total2 / chunks);
+  const larger = total2 % chunks;
   const chunkStarts = [];
   for (let chunk = 1; chunk < chunks; chunk++) chunkStarts.push(chunk * base + Math.min(chunk, larger));
   const boundaries = [];
@@ -25214,10 +25214,10 @@ var HarmonicNumbers = class {
   }
 };
 function selectiveAccuracy({ instance, payload: correct }, weights, harmonic) {
-  const total = totalWeight(instance, weights);
-  if (total <= 0) return [NaN, NaN];
-  const tenPercentK = Math.floor(0.1 * total) + 1;
-  const h = harmonic.upTo(total);
+  const total2 = totalWeight(instance, weights);
+  if (total2 <= 0) return [NaN, NaN];
+  const tenPercentK = Math.floor(0.1 * total2) + 1;
+  const h = harmonic.upTo(total2);
   let k = 0;
   let correctSoFar = 0;
   let areaSum = 0;
@@ -25237,7 +25237,7 @@ function selectiveAccuracy({ instance, payload: correct }, weights, harmonic) {
       correctSoFar += copies * score2;
     }
   }
-  return [areaSum / total, atTenPercent];
+  return [areaSum / total2, atTenPercent];
 }
 
 // src/metrics/sums.ts
@@ -25281,9 +25281,9 @@ var SlotsBuilder = class {
     const entries = this.lengths[slot] / 2;
     const shares = this.shares[slot];
     if (shares === void 0) return entries;
-    let total = 0;
-    for (let entry = 0; entry < entries; entry++) total += shares[entry];
-    return Math.round(total);
+    let total2 = 0;
+    for (let entry = 0; entry < entries; entry++) total2 += shares[entry];
+    return Math.round(total2);
   }
   build() {
     return this.pairs.map((pairs, slot) => {
@@ -25420,8 +25420,9 @@ var ExampleIndex = class {
   newestExample = new GrowableColumn(int32, -1);
   previousExample = new GrowableColumn(int32, -1);
   perturbationOf = new GrowableColumn(int32, 0);
-  /** Per example: its newest row; per row: the row before it of the same example, its line and its sample. */
+  /** Per example: its newest row; per row: its example, the row before it of the same example, its line and its sample. */
   newestRow = new GrowableColumn(int32, -1);
+  exampleOfRow = new GrowableColumn(int32, -1);
   previousRow = new GrowableColumn(int32, -1);
   lineOf = new GrowableColumn(int32, 0);
   sampleOf = new GrowableColumn(float64, 0);
@@ -25459,15 +25460,22 @@ var ExampleIndex = class {
       this.previousRow.set(row, before);
     }
     this.newestRow.set(example, row);
+    this.exampleOfRow.set(row, example);
     this.lineOf.set(row, line);
     if (sample !== 0) this.sampleOf.set(row, sample);
   }
-  /** For a table with repeated samples: each row's example, and per example its answered samples and their mean `correct`. */
-  repeatedSamples(size, failed, correct, confidence) {
-    const exampleOf2 = new Int32Array(size);
-    for (let example = 0; example < this.count; example++) {
-      for (let row = this.newestRow.get(example); row >= 0; row = this.previousRow.get(row)) exampleOf2[row] = example;
-    }
+  /** The examples of `size` rows: each row's example and line, each example's perturbation (0: the original), the perturbations' names. */
+  examples(size) {
+    return {
+      exampleOf: this.exampleOfRow.trimmed(size),
+      lineOf: this.lineOf.trimmed(size),
+      perturbationOf: this.perturbationOf.trimmed(this.count),
+      perturbations: [...this.perturbationNumber.keys()]
+    };
+  }
+  /** For a table with repeated samples (`exampleOf` from `examples`): per example its answered samples and their mean `correct`. */
+  repeatedSamples(exampleOf2, failed, correct, confidence) {
+    const size = exampleOf2.length;
     const answered = new Int32Array(this.count);
     const calibrated = new Int32Array(this.count);
     const meanCorrect = new Float64Array(this.count);
@@ -25573,6 +25581,7 @@ var RecordTableBuilder = class {
     const failed = this.failed.trimmed(size);
     const correct = this.correct.trimmed(size);
     const confidence = this.confidence.trimmed(size);
+    const examples2 = this.examples.examples(size);
     return {
       size,
       scenarios: [...this.scenarioIndex.keys()],
@@ -25588,7 +25597,8 @@ var RecordTableBuilder = class {
       costUsd: this.costUsd.trimmed(size),
       toxicity: this.toxicity.trimmed(size),
       groups,
-      ...this.examples.repeated ? { samples: this.examples.repeatedSamples(size, failed, correct, confidence) } : {},
+      examples: examples2,
+      ...this.examples.repeated ? { samples: this.examples.repeatedSamples(examples2.exampleOf, failed, correct, confidence) } : {},
       orderings: /* @__PURE__ */ new Map()
     };
   }
@@ -25900,9 +25910,9 @@ function addLatency(table, scope2, { collected, statistics }) {
       { metric: "latency_p95_ms", n }
     ],
     evaluate: (weights) => {
-      let total = 0;
-      for (let index = 0; index < timedInstances.length; index++) total += weights[timedInstances[index]] * timedCounts[index];
-      return [0.5, 0.95].map((q) => weightedQuantileSorted(ascending.value, ascending.instance, weights, total, q));
+      let total2 = 0;
+      for (let index = 0; index < timedInstances.length; index++) total2 += weights[timedInstances[index]] * timedCounts[index];
+      return [0.5, 0.95].map((q) => weightedQuantileSorted(ascending.value, ascending.instance, weights, total2, q));
     }
   });
 }
@@ -30081,7 +30091,7 @@ function handleIntersectionResults(result, left, right) {
   const unrecKeys = /* @__PURE__ */ new Map();
   let unrecIssue;
   const keyIssues = /* @__PURE__ */ new Map();
-  const collect2 = (iss, side) => {
+  const collect2 = (iss, side2) => {
     let keys;
     if (iss.code === "unrecognized_keys" && !iss.path?.length) {
       unrecIssue ?? (unrecIssue = iss);
@@ -30097,7 +30107,7 @@ function handleIntersectionResults(result, left, right) {
     for (const k of keys) {
       if (!unrecKeys.has(k))
         unrecKeys.set(k, {});
-      unrecKeys.get(k)[side] = true;
+      unrecKeys.get(k)[side2] = true;
     }
     return true;
   };
@@ -31798,8 +31808,8 @@ var error3 = () => {
         const sizing = getSizing(issue2.origin);
         if (sizing) {
           const maxValue = Number(issue2.maximum);
-          const unit = getBelarusianPlural(maxValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
-          return `\u0417\u0430\u043D\u0430\u0434\u0442\u0430 \u0432\u044F\u043B\u0456\u043A\u0456: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F, \u0448\u0442\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u044D\u043D\u043D\u0435"} \u043F\u0430\u0432\u0456\u043D\u043D\u0430 ${sizing.verb} ${adj}${issue2.maximum.toString()} ${unit}`;
+          const unit2 = getBelarusianPlural(maxValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
+          return `\u0417\u0430\u043D\u0430\u0434\u0442\u0430 \u0432\u044F\u043B\u0456\u043A\u0456: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F, \u0448\u0442\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u044D\u043D\u043D\u0435"} \u043F\u0430\u0432\u0456\u043D\u043D\u0430 ${sizing.verb} ${adj}${issue2.maximum.toString()} ${unit2}`;
         }
         return `\u0417\u0430\u043D\u0430\u0434\u0442\u0430 \u0432\u044F\u043B\u0456\u043A\u0456: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F, \u0448\u0442\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u044D\u043D\u043D\u0435"} \u043F\u0430\u0432\u0456\u043D\u043D\u0430 \u0431\u044B\u0446\u044C ${adj}${issue2.maximum.toString()}`;
       }
@@ -31808,8 +31818,8 @@ var error3 = () => {
         const sizing = getSizing(issue2.origin);
         if (sizing) {
           const minValue = Number(issue2.minimum);
-          const unit = getBelarusianPlural(minValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
-          return `\u0417\u0430\u043D\u0430\u0434\u0442\u0430 \u043C\u0430\u043B\u044B: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F, \u0448\u0442\u043E ${issue2.origin} \u043F\u0430\u0432\u0456\u043D\u043D\u0430 ${sizing.verb} ${adj}${issue2.minimum.toString()} ${unit}`;
+          const unit2 = getBelarusianPlural(minValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
+          return `\u0417\u0430\u043D\u0430\u0434\u0442\u0430 \u043C\u0430\u043B\u044B: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F, \u0448\u0442\u043E ${issue2.origin} \u043F\u0430\u0432\u0456\u043D\u043D\u0430 ${sizing.verb} ${adj}${issue2.minimum.toString()} ${unit2}`;
         }
         return `\u0417\u0430\u043D\u0430\u0434\u0442\u0430 \u043C\u0430\u043B\u044B: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F, \u0448\u0442\u043E ${issue2.origin} \u043F\u0430\u0432\u0456\u043D\u043D\u0430 \u0431\u044B\u0446\u044C ${adj}${issue2.minimum.toString()}`;
       }
@@ -34436,8 +34446,8 @@ var error24 = () => {
         const sizing = getSizing(issue2.origin);
         if (sizing) {
           const maxValue = Number(issue2.maximum);
-          const unit = getArmenianPlural(maxValue, sizing.unit.one, sizing.unit.many);
-          return `\u0549\u0561\u0583\u0561\u0566\u0561\u0576\u0581 \u0574\u0565\u056E \u0561\u0580\u056A\u0565\u0584\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567, \u0578\u0580 ${withDefiniteArticle(issue2.origin ?? "\u0561\u0580\u056A\u0565\u0584")} \u056F\u0578\u0582\u0576\u0565\u0576\u0561 ${adj}${issue2.maximum.toString()} ${unit}`;
+          const unit2 = getArmenianPlural(maxValue, sizing.unit.one, sizing.unit.many);
+          return `\u0549\u0561\u0583\u0561\u0566\u0561\u0576\u0581 \u0574\u0565\u056E \u0561\u0580\u056A\u0565\u0584\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567, \u0578\u0580 ${withDefiniteArticle(issue2.origin ?? "\u0561\u0580\u056A\u0565\u0584")} \u056F\u0578\u0582\u0576\u0565\u0576\u0561 ${adj}${issue2.maximum.toString()} ${unit2}`;
         }
         return `\u0549\u0561\u0583\u0561\u0566\u0561\u0576\u0581 \u0574\u0565\u056E \u0561\u0580\u056A\u0565\u0584\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567, \u0578\u0580 ${withDefiniteArticle(issue2.origin ?? "\u0561\u0580\u056A\u0565\u0584")} \u056C\u056B\u0576\u056B ${adj}${issue2.maximum.toString()}`;
       }
@@ -34446,8 +34456,8 @@ var error24 = () => {
         const sizing = getSizing(issue2.origin);
         if (sizing) {
           const minValue = Number(issue2.minimum);
-          const unit = getArmenianPlural(minValue, sizing.unit.one, sizing.unit.many);
-          return `\u0549\u0561\u0583\u0561\u0566\u0561\u0576\u0581 \u0583\u0578\u0584\u0580 \u0561\u0580\u056A\u0565\u0584\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567, \u0578\u0580 ${withDefiniteArticle(issue2.origin)} \u056F\u0578\u0582\u0576\u0565\u0576\u0561 ${adj}${issue2.minimum.toString()} ${unit}`;
+          const unit2 = getArmenianPlural(minValue, sizing.unit.one, sizing.unit.many);
+          return `\u0549\u0561\u0583\u0561\u0566\u0561\u0576\u0581 \u0583\u0578\u0584\u0580 \u0561\u0580\u056A\u0565\u0584\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567, \u0578\u0580 ${withDefiniteArticle(issue2.origin)} \u056F\u0578\u0582\u0576\u0565\u0576\u0561 ${adj}${issue2.minimum.toString()} ${unit2}`;
         }
         return `\u0549\u0561\u0583\u0561\u0566\u0561\u0576\u0581 \u0583\u0578\u0584\u0580 \u0561\u0580\u056A\u0565\u0584\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567, \u0578\u0580 ${withDefiniteArticle(issue2.origin)} \u056C\u056B\u0576\u056B ${adj}${issue2.minimum.toString()}`;
       }
@@ -35361,18 +35371,18 @@ var error32 = () => {
         const adj = issue2.inclusive ? "\uC774\uD558" : "\uBBF8\uB9CC";
         const suffix = adj === "\uBBF8\uB9CC" ? "\uC774\uC5B4\uC57C \uD569\uB2C8\uB2E4" : "\uC5EC\uC57C \uD569\uB2C8\uB2E4";
         const sizing = getSizing(issue2.origin);
-        const unit = sizing?.unit ?? "\uC694\uC18C";
+        const unit2 = sizing?.unit ?? "\uC694\uC18C";
         if (sizing)
-          return `${issue2.origin ?? "\uAC12"}\uC774 \uB108\uBB34 \uD07D\uB2C8\uB2E4: ${issue2.maximum.toString()}${unit} ${adj}${suffix}`;
+          return `${issue2.origin ?? "\uAC12"}\uC774 \uB108\uBB34 \uD07D\uB2C8\uB2E4: ${issue2.maximum.toString()}${unit2} ${adj}${suffix}`;
         return `${issue2.origin ?? "\uAC12"}\uC774 \uB108\uBB34 \uD07D\uB2C8\uB2E4: ${issue2.maximum.toString()} ${adj}${suffix}`;
       }
       case "too_small": {
         const adj = issue2.inclusive ? "\uC774\uC0C1" : "\uCD08\uACFC";
         const suffix = adj === "\uC774\uC0C1" ? "\uC774\uC5B4\uC57C \uD569\uB2C8\uB2E4" : "\uC5EC\uC57C \uD569\uB2C8\uB2E4";
         const sizing = getSizing(issue2.origin);
-        const unit = sizing?.unit ?? "\uC694\uC18C";
+        const unit2 = sizing?.unit ?? "\uC694\uC18C";
         if (sizing) {
-          return `${issue2.origin ?? "\uAC12"}\uC774 \uB108\uBB34 \uC791\uC2B5\uB2C8\uB2E4: ${issue2.minimum.toString()}${unit} ${adj}${suffix}`;
+          return `${issue2.origin ?? "\uAC12"}\uC774 \uB108\uBB34 \uC791\uC2B5\uB2C8\uB2E4: ${issue2.minimum.toString()}${unit2} ${adj}${suffix}`;
         }
         return `${issue2.origin ?? "\uAC12"}\uC774 \uB108\uBB34 \uC791\uC2B5\uB2C8\uB2E4: ${issue2.minimum.toString()} ${adj}${suffix}`;
       }
@@ -37185,8 +37195,8 @@ var error46 = () => {
         const sizing = getSizing(issue2.origin);
         if (sizing) {
           const maxValue = Number(issue2.maximum);
-          const unit = getRussianPlural(maxValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
-          return `\u0421\u043B\u0438\u0448\u043A\u043E\u043C \u0431\u043E\u043B\u044C\u0448\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C, \u0447\u0442\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435"} \u0431\u0443\u0434\u0435\u0442 \u0438\u043C\u0435\u0442\u044C ${adj}${issue2.maximum.toString()} ${unit}`;
+          const unit2 = getRussianPlural(maxValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
+          return `\u0421\u043B\u0438\u0448\u043A\u043E\u043C \u0431\u043E\u043B\u044C\u0448\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C, \u0447\u0442\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435"} \u0431\u0443\u0434\u0435\u0442 \u0438\u043C\u0435\u0442\u044C ${adj}${issue2.maximum.toString()} ${unit2}`;
         }
         return `\u0421\u043B\u0438\u0448\u043A\u043E\u043C \u0431\u043E\u043B\u044C\u0448\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C, \u0447\u0442\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435"} \u0431\u0443\u0434\u0435\u0442 ${adj}${issue2.maximum.toString()}`;
       }
@@ -37195,8 +37205,8 @@ var error46 = () => {
         const sizing = getSizing(issue2.origin);
         if (sizing) {
           const minValue = Number(issue2.minimum);
-          const unit = getRussianPlural(minValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
-          return `\u0421\u043B\u0438\u0448\u043A\u043E\u043C \u043C\u0430\u043B\u0435\u043D\u044C\u043A\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C, \u0447\u0442\u043E ${issue2.origin} \u0431\u0443\u0434\u0435\u0442 \u0438\u043C\u0435\u0442\u044C ${adj}${issue2.minimum.toString()} ${unit}`;
+          const unit2 = getRussianPlural(minValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
+          return `\u0421\u043B\u0438\u0448\u043A\u043E\u043C \u043C\u0430\u043B\u0435\u043D\u044C\u043A\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C, \u0447\u0442\u043E ${issue2.origin} \u0431\u0443\u0434\u0435\u0442 \u0438\u043C\u0435\u0442\u044C ${adj}${issue2.minimum.toString()} ${unit2}`;
         }
         return `\u0421\u043B\u0438\u0448\u043A\u043E\u043C \u043C\u0430\u043B\u0435\u043D\u044C\u043A\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C, \u0447\u0442\u043E ${issue2.origin} \u0431\u0443\u0434\u0435\u0442 ${adj}${issue2.minimum.toString()}`;
       }
@@ -45724,11 +45734,11 @@ function deepPartial(schema) {
 }
 
 // node_modules/zod/v4/classic/in-out.js
-function withChecks(side, checks) {
+function withChecks(side2, checks) {
   if (!checks?.length)
-    return side;
-  const def = side._zod.def;
-  return clone(side, mergeDefs(def, { checks: [...def.checks ?? [], ...checks] }), { parent: true });
+    return side2;
+  const def = side2._zod.def;
+  return clone(side2, mergeDefs(def, { checks: [...def.checks ?? [], ...checks] }), { parent: true });
 }
 function outSide(def) {
   return withChecks(def.out, def.checks);
@@ -46123,8 +46133,8 @@ function powerOf(check2, evidence, alphaPerTest) {
   const { comparison, budget, test } = evidence;
   if (!comparison || !budget || test !== "regression") return void 0;
   const detect = check2.detect === void 0 ? null : budgetValue(check2.detect, comparison.baseline);
-  const unit = lookupMetric(check2.metric)?.range[1] === 1;
-  const sd = comparison.sd !== void 0 && Number.isFinite(comparison.sd) ? plannedSpread(comparison.sd, unit, detect, pairedBasis(comparison)) : void 0;
+  const unit2 = lookupMetric(check2.metric)?.range[1] === 1;
+  const sd = comparison.sd !== void 0 && Number.isFinite(comparison.sd) ? plannedSpread(comparison.sd, unit2, detect, pairedBasis(comparison)) : void 0;
   const mde = sd === void 0 || sd === 0 ? null : minimumDetectableWorsening(sd, budget.value, alphaPerTest);
   return { mde, detect, underpowered: detect !== null && (mde === null || mde > detect) };
 }
@@ -46483,6 +46493,371 @@ function policyJsonSchema() {
   };
 }
 
+// node_modules/markdown-table/index.js
+function defaultStringLength(value) {
+  return value.length;
+}
+function markdownTable(table, options) {
+  const settings = options || {};
+  const align = (settings.align || []).concat();
+  const stringLength = settings.stringLength || defaultStringLength;
+  const alignments = [];
+  const cellMatrix = [];
+  const sizeMatrix = [];
+  const longestCellByColumn = [];
+  let mostCellsPerRow = 0;
+  let rowIndex = -1;
+  while (++rowIndex < table.length) {
+    const row2 = [];
+    const sizes2 = [];
+    let columnIndex2 = -1;
+    if (table[rowIndex].length > mostCellsPerRow) {
+      mostCellsPerRow = table[rowIndex].length;
+    }
+    while (++columnIndex2 < table[rowIndex].length) {
+      const cell = serialize(table[rowIndex][columnIndex2]);
+      if (settings.alignDelimiters !== false) {
+        const size = stringLength(cell);
+        sizes2[columnIndex2] = size;
+        if (longestCellByColumn[columnIndex2] === void 0 || size > longestCellByColumn[columnIndex2]) {
+          longestCellByColumn[columnIndex2] = size;
+        }
+      }
+      row2.push(cell);
+    }
+    cellMatrix[rowIndex] = row2;
+    sizeMatrix[rowIndex] = sizes2;
+  }
+  let columnIndex = -1;
+  if (typeof align === "object" && "length" in align) {
+    while (++columnIndex < mostCellsPerRow) {
+      alignments[columnIndex] = toAlignment(align[columnIndex]);
+    }
+  } else {
+    const code = toAlignment(align);
+    while (++columnIndex < mostCellsPerRow) {
+      alignments[columnIndex] = code;
+    }
+  }
+  columnIndex = -1;
+  const row = [];
+  const sizes = [];
+  while (++columnIndex < mostCellsPerRow) {
+    const code = alignments[columnIndex];
+    let before = "";
+    let after = "";
+    if (code === 99) {
+      before = ":";
+      after = ":";
+    } else if (code === 108) {
+      before = ":";
+    } else if (code === 114) {
+      after = ":";
+    }
+    let size = settings.alignDelimiters === false ? 1 : Math.max(
+      1,
+      longestCellByColumn[columnIndex] - before.length - after.length
+    );
+    const cell = before + "-".repeat(size) + after;
+    if (settings.alignDelimiters !== false) {
+      size = before.length + size + after.length;
+      if (size > longestCellByColumn[columnIndex]) {
+        longestCellByColumn[columnIndex] = size;
+      }
+      sizes[columnIndex] = size;
+    }
+    row[columnIndex] = cell;
+  }
+  cellMatrix.splice(1, 0, row);
+  sizeMatrix.splice(1, 0, sizes);
+  rowIndex = -1;
+  const lines = [];
+  while (++rowIndex < cellMatrix.length) {
+    const row2 = cellMatrix[rowIndex];
+    const sizes2 = sizeMatrix[rowIndex];
+    const cellsInRow = settings.fillRows === false ? Math.max(1, cellMatrix[rowIndex === 1 ? 0 : rowIndex].length) : mostCellsPerRow;
+    columnIndex = -1;
+    const line = [];
+    while (++columnIndex < cellsInRow) {
+      const cell = row2[columnIndex] || "";
+      let before = "";
+      let after = "";
+      if (settings.alignDelimiters !== false) {
+        const size = longestCellByColumn[columnIndex] - (sizes2[columnIndex] || 0);
+        const code = alignments[columnIndex];
+        if (code === 114) {
+          before = " ".repeat(size);
+        } else if (code === 99) {
+          const half = size / 2;
+          if (size % 2) {
+            before = " ".repeat(half + 0.5);
+            after = " ".repeat(half - 0.5);
+          } else {
+            before = " ".repeat(half);
+            after = before;
+          }
+        } else {
+          after = " ".repeat(size);
+        }
+      }
+      if (settings.delimiterStart !== false && !columnIndex) {
+        line.push("|");
+      }
+      if (settings.padding !== false && // Don’t add the opening space if we’re not aligning and the cell is
+      // empty: there will be a closing space.
+      !(settings.alignDelimiters === false && cell === "") && (settings.delimiterStart !== false || columnIndex)) {
+        line.push(" ");
+      }
+      if (settings.alignDelimiters !== false) {
+        line.push(before);
+      }
+      line.push(cell);
+      if (settings.alignDelimiters !== false) {
+        line.push(after);
+      }
+      if (settings.padding !== false) {
+        line.push(" ");
+      }
+      if (settings.delimiterEnd !== false || columnIndex !== cellsInRow - 1) {
+        line.push("|");
+      }
+    }
+    lines.push(
+      settings.delimiterEnd === false ? line.join("").replace(/ +$/, "") : line.join("")
+    );
+  }
+  return lines.join("\n");
+}
+function serialize(value) {
+  return value === null || value === void 0 ? "" : String(value);
+}
+function toAlignment(value) {
+  const code = typeof value === "string" ? value.codePointAt(0) : 0;
+  return code === 67 || code === 99 ? 99 : code === 76 || code === 108 ? 108 : code === 82 || code === 114 ? 114 : 0;
+}
+
+// src/report/format.ts
+function count(n, noun, plural2 = `${noun}s`) {
+  return `${n} ${n === 1 ? noun : plural2}`;
+}
+var RESIDUE = 1e-12;
+function formatNumber(value) {
+  if (!Number.isFinite(value)) return String(value);
+  if (Math.abs(value) < RESIDUE) return "0";
+  const magnitude = Math.abs(value);
+  const text = magnitude >= 100 ? value.toFixed(1) : magnitude >= 1e-3 ? value.toFixed(4) : value.toPrecision(3);
+  return text.includes(".") && !text.includes("e") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
+}
+function formatInterval(ci) {
+  return ci ? `[${formatNumber(ci[0])}, ${formatNumber(ci[1])}]` : "-";
+}
+var CHECK_TABLE_HEADER = [
+  "metric",
+  "scope",
+  "candidate (95% CI)",
+  "baseline",
+  "change",
+  "can detect (80%)",
+  "threshold",
+  "status"
+];
+var CHECK_TABLE_ALIGN = ["l", "l", "r", "r", "r", "r", "l", "l"];
+function changeText(check2) {
+  const comparison = check2.comparison;
+  if (!comparison) return "-";
+  const sign = comparison.change > 0 ? "+" : "";
+  const change = `${sign}${formatNumber(comparison.change)}`;
+  if (comparison.method === "summary") return `${change} (point estimates)`;
+  const values = `${formatNumber(comparison.candidate)} vs ${formatNumber(comparison.baseline)} on ${comparison.shared} shared`;
+  const p = comparison.pNotInferior ?? comparison.pWorse;
+  if (p === void 0) return `${change} (${values})`;
+  const kind = comparison.pNotInferior !== void 0 ? "p non-inferior" : "p worse";
+  const adjusted = comparison.pWorseAdjusted !== void 0 && comparison.pWorseAdjusted !== comparison.pWorse && comparison.pNotInferior === void 0 ? `, adjusted ${comparison.pWorseAdjusted.toPrecision(2)}` : "";
+  return `${change} (${values}; ${kind} ${p.toPrecision(2)}${adjusted})`;
+}
+function checkCells(check2, escape2, status) {
+  return [
+    escape2(check2.metric),
+    escape2(check2.scope),
+    check2.candidate ? `${formatNumber(check2.candidate.value)} ${formatInterval(check2.candidate.ci)}` : "-",
+    check2.comparison ? formatNumber(check2.comparison.baseline) : "-",
+    changeText(check2),
+    detectText(check2),
+    escape2(check2.threshold),
+    [status(check2.status), ...check2.flags ?? []].join(" \xB7 ")
+  ];
+}
+function detectText(check2) {
+  const power = check2.power;
+  if (!power) return "-";
+  const mde = power.mde === null ? "unknown" : formatNumber(power.mde);
+  return power.detect === null ? mde : `${mde} (must: ${formatNumber(power.detect)})`;
+}
+var METRIC_TABLE_HEADER = ["metric", "value", "95% CI", "n", "dimension", "note"];
+var METRIC_TABLE_ALIGN = ["l", "r", "r", "r", "l", "l"];
+function metricRows(metrics, minGroupSize, formatName) {
+  return Object.entries(metrics).map(([name, metric]) => {
+    const definition = lookupMetric(name);
+    const smallGroup = definition?.name === "group_accuracy" && metric.n < minGroupSize;
+    return [
+      formatName(name),
+      formatNumber(metric.value),
+      formatInterval(metric.ci),
+      String(metric.n),
+      definition ? `${definition.dimension} (${definition.direction} is better)` : "",
+      smallGroup ? `below min_group_size ${minGroupSize}: not in worst/gap` : ""
+    ];
+  });
+}
+
+// src/report/changes.ts
+var CHANGES_LIMIT = 5;
+var TEXT_LENGTH = 300;
+var MAX_REFERENCES = 5;
+var MAX_LIMIT = 1e3;
+var unit = finiteNumber.refine((x) => x >= 0 && x <= 1, "expected a number in [0, 1]");
+var counted = external_exports.int().nonnegative();
+var side = external_exports.object({ correct: unit, samples: external_exports.int().positive(), line: external_exports.int().positive(), prediction: external_exports.string().nullable() });
+var flip = external_exports.object({
+  id: external_exports.string(),
+  perturbation: external_exports.string().nullable(),
+  input: external_exports.string().nullable(),
+  references: external_exports.array(external_exports.string()).max(MAX_REFERENCES),
+  candidate: side,
+  baseline: side
+});
+var instanceChangesSchema = external_exports.object({
+  rightAt: unit,
+  limit: external_exports.int().min(0).max(MAX_LIMIT),
+  textLength: external_exports.int().positive(),
+  scenarios: external_exports.array(
+    external_exports.object({
+      scenario: external_exports.string(),
+      variants: external_exports.array(
+        external_exports.object({ perturbation: external_exports.string().nullable(), compared: counted, rightToWrong: counted, wrongToRight: counted }).refine((v) => v.rightToWrong + v.wrongToRight <= v.compared, "more flips than examples compared")
+      ),
+      broken: external_exports.array(flip),
+      fixed: external_exports.array(flip)
+    })
+  )
+}).refine(
+  (changes) => changes.scenarios.every(
+    (scope2) => scope2.broken.length <= Math.min(changes.limit, total(scope2.variants, "rightToWrong")) && scope2.fixed.length <= Math.min(changes.limit, total(scope2.variants, "wrongToRight")) && scope2.broken.every((f) => f.candidate.correct < changes.rightAt && f.baseline.correct >= changes.rightAt) && scope2.fixed.every((f) => f.candidate.correct >= changes.rightAt && f.baseline.correct < changes.rightAt)
+  ),
+  "the listed flips do not agree with the counts and rightAt"
+);
+function total(variants, field) {
+  return variants.reduce((sum, variant) => sum + variant[field], 0);
+}
+function changesSummary(changes) {
+  const variants = changes.scenarios.flatMap((scope2) => scope2.variants);
+  return `${total(variants, "rightToWrong")} right \u2192 wrong, ${total(variants, "wrongToRight")} wrong \u2192 right of ${count(total(variants, "compared"), "example")} both runs answered`;
+}
+var RULE = (changes) => `An example is right when its \`correct\` (with repeated samples, their mean) is at least ${changes.rightAt}.`;
+function scores(shown) {
+  const score2 = ({ correct, samples }) => `${formatNumber(correct)}${samples > 1 ? ` (mean of ${samples} samples)` : ""}`;
+  return `baseline ${score2(shown.baseline)} \u2192 candidate ${score2(shown.candidate)}`;
+}
+var DIRECTION = {
+  broken: { label: "right \u2192 wrong", field: "rightToWrong" },
+  fixed: { label: "wrong \u2192 right", field: "wrongToRight" }
+};
+function listTitle(scope2, direction, shown, name) {
+  const flips = total(scope2.variants, DIRECTION[direction].field);
+  if (flips === 0) return void 0;
+  const which = shown >= flips ? "" : shown === 0 ? " (none listed)" : `, the ${shown} that changed most`;
+  return `${name} \xB7 ${DIRECTION[direction].label}: ${flips}${which}`;
+}
+function variantName(perturbation, escape2) {
+  return perturbation === null ? "originals" : escape2(perturbation);
+}
+function flipMarkdown(shown) {
+  const perturbation = shown.perturbation === null ? "" : ` (${escapeMarkdown(shown.perturbation)})`;
+  const text = (value) => value === null ? "_none_" : escapeMarkdown(value);
+  return [
+    `- ${codeSpan(shown.id)}${perturbation}: ${scores(shown)}`,
+    `  - input: ${text(shown.input)}`,
+    `  - baseline: ${text(shown.baseline.prediction)}`,
+    `  - candidate: ${text(shown.candidate.prediction)}`,
+    `  - references: ${shown.references.length > 0 ? shown.references.map(escapeMarkdown).join(" \xB7 ") : "_none_"}`
+  ].join("\n");
+}
+function countRows(changes, escape2) {
+  return changes.scenarios.flatMap(
+    (scope2) => scope2.variants.map((v) => [
+      escape2(scope2.scenario),
+      variantName(v.perturbation, escape2),
+      String(v.compared),
+      String(v.rightToWrong),
+      String(v.wrongToRight)
+    ])
+  );
+}
+var COUNT_HEADER = ["scenario", "examples", "compared", "right \u2192 wrong", "wrong \u2192 right"];
+var COUNT_ALIGN = ["l", "l", "r", "r", "r"];
+function renderMarkdown(changes, perList) {
+  const parts = [
+    `<details><summary>What changed, instance by instance: ${changesSummary(changes)}</summary>`,
+    "",
+    `${RULE(changes)} Texts are cut at ${changes.textLength} characters.`,
+    "",
+    markdownTable([COUNT_HEADER, ...countRows(changes, escapeMarkdown)], { align: COUNT_ALIGN }),
+    ""
+  ];
+  const cut2 = changes.scenarios.some((scope2) => scope2.broken.length > perList || scope2.fixed.length > perList);
+  for (const scope2 of changes.scenarios) {
+    for (const direction of ["broken", "fixed"]) {
+      const listed = scope2[direction].slice(0, perList);
+      const title = listTitle(scope2, direction, listed.length, `**${escapeMarkdown(scope2.scenario)}**`);
+      if (title) parts.push(`${title}`, "", ...listed.map(flipMarkdown), "");
+    }
+  }
+  if (cut2) parts.push("_Fewer examples listed than the JSON report has, to stay within the comment size limit._", "");
+  parts.push("</details>", "");
+  return parts.join("\n");
+}
+function instanceChangesMarkdown(changes, room) {
+  const longest = Math.max(0, ...changes.scenarios.flatMap((scope2) => [scope2.broken.length, scope2.fixed.length]));
+  if (renderMarkdown(changes, longest).length <= room) return renderMarkdown(changes, longest);
+  let fits = -1;
+  for (let low = 0, high = longest - 1; low <= high; ) {
+    const middle = low + high >> 1;
+    if (renderMarkdown(changes, middle).length <= room) low = (fits = middle) + 1;
+    else high = middle - 1;
+  }
+  if (fits >= 0) return renderMarkdown(changes, fits);
+  const note = `_What changed instance by instance (${changesSummary(changes)}) is left out to stay within the comment size limit; the JSON report has it._
+`;
+  return note.length <= room ? note : "";
+}
+function flipText(shown) {
+  const perturbation = shown.perturbation === null ? "" : ` (${escapeTerminal(shown.perturbation)})`;
+  const text = (value) => value === null ? "-" : escapeTerminal(value);
+  return [
+    `  ${escapeTerminal(shown.id)}${perturbation}: ${scores(shown)} (baseline line ${shown.baseline.line}, candidate line ${shown.candidate.line})`,
+    `    input:      ${text(shown.input)}`,
+    `    baseline:   ${text(shown.baseline.prediction)}`,
+    `    candidate:  ${text(shown.candidate.prediction)}`,
+    `    references: ${shown.references.length > 0 ? shown.references.map(escapeTerminal).join(" \xB7 ") : "-"}`
+  ];
+}
+function instanceChangesText(changes) {
+  const lines = [
+    `What changed, instance by instance: ${changesSummary(changes)}`,
+    RULE(changes).replace(/`/g, ""),
+    "",
+    markdownTable([COUNT_HEADER, ...countRows(changes, escapeTerminal)], { align: COUNT_ALIGN }),
+    ""
+  ];
+  for (const scope2 of changes.scenarios) {
+    for (const direction of ["broken", "fixed"]) {
+      const title = listTitle(scope2, direction, scope2[direction].length, escapeTerminal(scope2.scenario));
+      if (title) lines.push(title, ...scope2[direction].flatMap(flipText), "");
+    }
+  }
+  return lines.join("\n");
+}
+
 // src/report/json.ts
 function summarizeRun(run) {
   return run.kind === "records" ? { file: run.file, kind: "records", records: run.table.size, instances: run.table.instanceKeys.length } : { file: run.file, kind: "metrics", records: null, instances: null };
@@ -46501,7 +46876,7 @@ function thresholdText(result) {
   if (check2.detect !== void 0) parts.push(`detect ${check2.detect}`);
   return parts.join(", ");
 }
-function buildGateReport(result, policy, candidate, baseline) {
+function buildGateReport(result, policy, candidate, baseline, changes = null) {
   return {
     version: 1,
     verdict: result.verdict,
@@ -46528,6 +46903,7 @@ function buildGateReport(result, policy, candidate, baseline) {
     })),
     tradeoffs: result.tradeoffs,
     coverage: result.coverage ?? null,
+    changes,
     scenarios: result.candidateMetrics.scenarios
   };
 }
@@ -46619,23 +46995,414 @@ var gateReportSchema = external_exports.object({
     missing: external_exports.array(external_exports.string()),
     reason: external_exports.string()
   }).nullable().default(null),
+  changes: instanceChangesSchema.nullable().optional(),
   scenarios: metricsReportSchema.shape.scenarios
 });
 
-// src/pipeline/gate-run.ts
-function gateRun({ policy, candidate, baseline }, memo2 = new MetricsMemo()) {
-  const result = evaluateGate({ policy: policy.policy, candidate, baseline }, memo2);
-  return buildGateReport(result, policy, candidate, baseline);
+// src/metrics/changes.ts
+var RIGHT_AT = 0.5;
+function scoreExamples(table) {
+  const count2 = table.examples.perturbationOf.length;
+  const scores2 = {
+    sum: new Float64Array(count2),
+    answered: new Int32Array(count2),
+    lowestRow: new Int32Array(count2).fill(-1),
+    highestRow: new Int32Array(count2).fill(-1)
+  };
+  const { exampleOf: exampleOf2 } = table.examples;
+  for (let row = 0; row < table.size; row++) {
+    if (table.failed[row] === 1) continue;
+    const example = exampleOf2[row];
+    const correct = table.correct[row];
+    scores2.sum[example] += correct;
+    scores2.answered[example]++;
+    if (scores2.lowestRow[example] < 0 || correct < table.correct[scores2.lowestRow[example]]) scores2.lowestRow[example] = row;
+    if (scores2.highestRow[example] < 0 || correct > table.correct[scores2.highestRow[example]]) scores2.highestRow[example] = row;
+  }
+  return scores2;
 }
-function gateAll(policies, candidates, baseline) {
-  const memo2 = new MetricsMemo();
-  return policies.flatMap(
-    (policy) => candidates.map(({ name, run }) => ({
-      policy: policy.policy.name,
-      candidate: name,
-      report: gateRun({ policy, candidate: run, baseline }, memo2)
+function matchExamples(candidate, baseline, firstRow) {
+  const baselineInstance = new Map(baseline.instanceKeys.map((key, instance) => [key, instance]));
+  const stride = baseline.examples.perturbations.length + 1;
+  const baselineExample = /* @__PURE__ */ new Map();
+  for (let row = 0; row < baseline.size; row++) {
+    const example = baseline.examples.exampleOf[row];
+    baselineExample.set(baseline.instanceOf[row] * stride + baseline.examples.perturbationOf[example], example);
+  }
+  const perturbationInBaseline = [
+    0,
+    ...candidate.examples.perturbations.map((name) => baseline.examples.perturbations.indexOf(name) + 1 || -1)
+  ];
+  return firstRow.map((row, example) => {
+    const instance = baselineInstance.get(candidate.instanceKeys[candidate.instanceOf[row]]);
+    const perturbation = perturbationInBaseline[candidate.examples.perturbationOf[example]];
+    if (instance === void 0 || perturbation < 0) return -1;
+    return baselineExample.get(instance * stride + perturbation) ?? -1;
+  });
+}
+function firstRows(table) {
+  const first = new Int32Array(table.examples.perturbationOf.length).fill(-1);
+  for (let row = table.size - 1; row >= 0; row--) first[table.examples.exampleOf[row]] = row;
+  return first;
+}
+function worst(flips, limit2) {
+  const size = (flip2) => Math.abs(flip2.candidate.correct - flip2.baseline.correct);
+  return flips.sort((a, b) => size(b) - size(a)).slice(0, limit2);
+}
+function instanceChanges(candidate, baseline, { limit: limit2, scenario }) {
+  const firstRow = firstRows(candidate);
+  const matched = matchExamples(candidate, baseline, firstRow);
+  const ours = scoreExamples(candidate);
+  const theirs = scoreExamples(baseline);
+  const perScenario = candidate.scenarios.map((name) => ({
+    scenario: name,
+    variants: /* @__PURE__ */ new Map(),
+    broken: [],
+    fixed: []
+  }));
+  const side2 = (scores2, example) => ({
+    correct: scores2.sum[example] / scores2.answered[example],
+    samples: scores2.answered[example]
+  });
+  for (let example = 0; example < firstRow.length; example++) {
+    const other = matched[example];
+    if (other < 0 || ours.answered[example] === 0 || theirs.answered[other] === 0) continue;
+    const row = firstRow[example];
+    const scope2 = perScenario[candidate.scenarioOf[row]];
+    if (scenario !== void 0 && scope2.scenario !== scenario) continue;
+    const perturbationNumber = candidate.examples.perturbationOf[example];
+    let counts = scope2.variants.get(perturbationNumber);
+    if (!counts) {
+      const perturbation = perturbationNumber === 0 ? null : candidate.examples.perturbations[perturbationNumber - 1];
+      scope2.variants.set(perturbationNumber, counts = { perturbation, compared: 0, rightToWrong: 0, wrongToRight: 0 });
+    }
+    counts.compared++;
+    const now = side2(ours, example);
+    const before = side2(theirs, other);
+    const rightNow = now.correct >= RIGHT_AT;
+    if (rightNow === before.correct >= RIGHT_AT) continue;
+    if (rightNow) counts.wrongToRight++;
+    else counts.rightToWrong++;
+    scope2[rightNow ? "fixed" : "broken"].push({
+      id: parseKey(candidate.instanceKeys[candidate.instanceOf[row]]).id,
+      perturbation: counts.perturbation,
+      candidate: { ...now, row: rightNow ? ours.highestRow[example] : ours.lowestRow[example] },
+      baseline: { ...before, row: rightNow ? theirs.lowestRow[other] : theirs.highestRow[other] }
+    });
+  }
+  return {
+    rightAt: RIGHT_AT,
+    limit: limit2,
+    scenarios: perScenario.filter((scope2) => scope2.variants.size > 0).map((scope2) => ({
+      scenario: scope2.scenario,
+      variants: [...scope2.variants.entries()].sort(([a], [b]) => a - b).map(([, counts]) => counts),
+      broken: worst(scope2.broken, limit2),
+      fixed: worst(scope2.fixed, limit2)
     }))
-  );
+  };
+}
+
+// src/runs/lines.ts
+import { createReadStream as createReadStream2 } from "node:fs";
+
+// src/records/read.ts
+import { createReadStream } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
+
+// src/records/types.ts
+var PERTURBATION_KINDS = ["robustness", "fairness"];
+
+// src/records/validate.ts
+function show(value) {
+  const text = JSON.stringify(value);
+  if (text === void 0) return String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+function isNumber(value) {
+  return typeof value === "number" && Number.isFinite(value);
+}
+var absent = (value) => value === void 0 || value === null;
+function identityProblem(record2) {
+  for (const field of ["scenario", "id"]) {
+    const text = record2[field];
+    if (typeof text !== "string" || text.length === 0) {
+      return `"${field}" is required and must be a non-empty string, got ${show(text)}`;
+    }
+  }
+  const sample = record2.sample;
+  if (!absent(sample) && !(Number.isSafeInteger(sample) && sample >= 0)) {
+    return `"sample" must be an integer >= 0 (which repeated generation of the example, 0-based), got ${show(sample)}`;
+  }
+  const perturbation = record2.perturbation;
+  if (absent(perturbation)) return void 0;
+  if (typeof perturbation !== "object" || Array.isArray(perturbation)) {
+    return `"perturbation" must be an object {"name", "kind"}, got ${show(perturbation)}`;
+  }
+  const { name, kind } = perturbation;
+  if (typeof name !== "string" || name.length === 0) {
+    return `"perturbation.name" must be a non-empty string, got ${show(name)}`;
+  }
+  if (!PERTURBATION_KINDS.includes(kind)) {
+    return `"perturbation.kind" must be "robustness" or "fairness", got ${show(kind)}`;
+  }
+  return void 0;
+}
+function outcomeProblem(record2) {
+  const { error: error62, correct } = record2;
+  const failed = !absent(error62);
+  if (failed && typeof error62 !== "string") return `"error" must be a string, got ${show(error62)}`;
+  if (failed) {
+    return absent(correct) ? void 0 : `"correct" must be absent when "error" is set (a failed call has no score), got ${show(correct)}`;
+  }
+  if (absent(correct)) return `"correct" is required (a number in [0, 1]) unless "error" is set`;
+  if (!isNumber(correct) || correct < 0 || correct > 1) return `"correct" must be a number in [0, 1], got ${show(correct)}`;
+  return void 0;
+}
+function numberProblem(field, number4, unit2) {
+  if (absent(number4)) return void 0;
+  if (unit2) {
+    return isNumber(number4) && number4 >= 0 && number4 <= 1 ? void 0 : `"${field}" must be a number in [0, 1], got ${show(number4)}`;
+  }
+  return isNumber(number4) && number4 >= 0 ? void 0 : `"${field}" must be a non-negative number, got ${show(number4)}`;
+}
+function numbersProblem(record2) {
+  return numberProblem("confidence", record2.confidence, true) ?? numberProblem("toxicity", record2.toxicity, true) ?? numberProblem("latency_ms", record2.latency_ms, false) ?? numberProblem("input_tokens", record2.input_tokens, false) ?? numberProblem("output_tokens", record2.output_tokens, false) ?? numberProblem("cost_usd", record2.cost_usd, false);
+}
+function groupsProblem(groups) {
+  if (absent(groups)) return void 0;
+  if (typeof groups !== "object" || Array.isArray(groups)) {
+    return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
+  }
+  for (const attribute in groups) {
+    const groupValue = groups[attribute];
+    if (typeof groupValue !== "string" && !isNumber(groupValue) && typeof groupValue !== "boolean") {
+      return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
+    }
+  }
+  return void 0;
+}
+function textsProblem({ prediction, references }) {
+  if (!absent(prediction) && typeof prediction !== "string") return `"prediction" must be a string, got ${show(prediction)}`;
+  const listOfStrings = Array.isArray(references) && references.every((reference) => typeof reference === "string");
+  if (!absent(references) && typeof references !== "string" && !listOfStrings) {
+    return `"references" must be a string or an array of strings, got ${show(references)}`;
+  }
+  return void 0;
+}
+function recordProblem(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return `a record must be a JSON object, got ${show(value)}`;
+  }
+  const record2 = value;
+  return identityProblem(record2) ?? outcomeProblem(record2) ?? numbersProblem(record2) ?? groupsProblem(record2.groups) ?? textsProblem(record2);
+}
+
+// src/records/read.ts
+function withoutBom(text) {
+  return text.charCodeAt(0) === 65279 ? text.slice(1) : text;
+}
+async function* readLineBatches(path2) {
+  const decoder = new StringDecoder("utf8");
+  let pending = "";
+  let nextLine = 1;
+  const stream = createReadStream(path2, { highWaterMark: 1 << 20 });
+  for await (const chunk of stream) {
+    const text = pending + decoder.write(chunk);
+    const lines = text.split("\n");
+    pending = lines.pop() ?? "";
+    if (nextLine === 1 && lines.length > 0) lines[0] = withoutBom(lines[0]);
+    yield { firstLine: nextLine, lines };
+    nextLine += lines.length;
+  }
+  const rest = pending + decoder.end();
+  if (rest.length > 0) yield { firstLine: nextLine, lines: [nextLine === 1 ? withoutBom(rest) : rest] };
+}
+async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty = false } = {}) {
+  let count2 = 0;
+  try {
+    for await (const { firstLine: firstLine2, lines } of readLineBatches(path2)) {
+      for (let index = 0; index < lines.length; index++) {
+        let text = lines[index];
+        if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+        if (text.length === 0 || text.charCodeAt(0) <= 32 && text.trim().length === 0) continue;
+        const line = firstLine2 + index;
+        let value;
+        try {
+          value = JSON.parse(text);
+        } catch (error62) {
+          throw new InputError(displayName, line, `not valid JSON: ${error62.message}`);
+        }
+        const problem = recordProblem(value);
+        if (problem !== void 0) throw new InputError(displayName, line, problem);
+        onRecord(value, line);
+        count2++;
+      }
+    }
+  } catch (error62) {
+    if (error62 instanceof InputError) throw error62;
+    const code = error62.code;
+    if (code === "ENOENT") throw new InputError(displayName, void 0, "no such file");
+    if (code === "EISDIR") throw new InputError(displayName, void 0, "is a directory, expected a records file (JSON Lines)");
+    throw new InputError(displayName, void 0, `cannot be read: ${error62.message}`);
+  }
+  if (count2 === 0 && !allowEmpty) {
+    throw new InputError(displayName, void 0, "no records: the file is empty (expected one JSON record per line)");
+  }
+  return count2;
+}
+
+// src/runs/lines.ts
+var NEWLINE = 10;
+function parseLine(bytes, line, file2) {
+  let text = bytes.toString("utf8");
+  if (line === 1) text = withoutBom(text);
+  if (text.endsWith("\r")) text = text.slice(0, -1);
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = void 0;
+  }
+  const problem = value === void 0 ? "not valid JSON" : recordProblem(value);
+  if (problem !== void 0) throw new InputError(file2, line, `changed while evalgate read it (${problem}): run evalgate again`);
+  return value;
+}
+async function recordsAtLines(file2, lines) {
+  const wanted = new Set(lines);
+  const found = /* @__PURE__ */ new Map();
+  if (wanted.size === 0) return found;
+  const last = Math.max(...wanted);
+  let line = 1;
+  let pieces = [];
+  try {
+    for await (const chunk of createReadStream2(file2, { highWaterMark: 1 << 20 })) {
+      for (let start = 0; start < chunk.length; ) {
+        const end = chunk.indexOf(NEWLINE, start);
+        if (wanted.has(line)) pieces.push(chunk.subarray(start, end < 0 ? chunk.length : end));
+        if (end < 0) break;
+        if (pieces.length > 0) found.set(line, parseLine(Buffer.concat(pieces), line, file2));
+        pieces = [];
+        if (++line > last) return found;
+        start = end + 1;
+      }
+    }
+  } catch (error62) {
+    if (error62 instanceof InputError) throw error62;
+    throw new InputError(file2, void 0, `cannot be read again: ${error62.message}`);
+  }
+  if (pieces.length > 0) found.set(line, parseLine(Buffer.concat(pieces), line, file2));
+  if (found.size < wanted.size) {
+    throw new InputError(file2, void 0, "changed while evalgate read it (it has fewer lines now): run evalgate again");
+  }
+  return found;
+}
+
+// src/pipeline/instance-changes.ts
+function clip(text) {
+  if (text.length <= TEXT_LENGTH) return text;
+  let end = TEXT_LENGTH - 1;
+  if (/[\ud800-\udbff]/.test(text[end - 1])) end--;
+  return `${text.slice(0, end)}\u2026`;
+}
+function inputText(input2) {
+  if (input2 === void 0 || input2 === null) return null;
+  return clip(typeof input2 === "string" ? input2 : JSON.stringify(input2));
+}
+function referenceTexts(references) {
+  if (references === void 0 || references === null) return [];
+  return (typeof references === "string" ? [references] : references).slice(0, MAX_REFERENCES).map(clip);
+}
+function recordOf(run, side2, records, flip2) {
+  const line = run.table.examples.lineOf[side2.row];
+  const record2 = records.get(line);
+  if (record2.id !== flip2.id || (record2.perturbation?.name ?? null) !== flip2.perturbation) {
+    throw new InputError(run.file, line, "changed while evalgate read it (another example is on this line now): run evalgate again");
+  }
+  return record2;
+}
+function lineOf(table, side2) {
+  return table.examples.lineOf[side2.row];
+}
+async function describeChanges(candidate, baseline, options = { limit: CHANGES_LIMIT }) {
+  const changes = instanceChanges(candidate.table, baseline.table, options);
+  const shown = changes.scenarios.flatMap((scope2) => [...scope2.broken, ...scope2.fixed]);
+  const [ours, theirs] = await Promise.all([
+    recordsAtLines(
+      candidate.file,
+      shown.map((flip2) => lineOf(candidate.table, flip2.candidate))
+    ),
+    recordsAtLines(
+      baseline.file,
+      shown.map((flip2) => lineOf(baseline.table, flip2.baseline))
+    )
+  ]);
+  const describe3 = (flip2) => {
+    const now = recordOf(candidate, flip2.candidate, ours, flip2);
+    const before = recordOf(baseline, flip2.baseline, theirs, flip2);
+    const side2 = (scores2, record2, table) => ({
+      correct: scores2.correct,
+      samples: scores2.samples,
+      line: lineOf(table, scores2),
+      prediction: record2.prediction === void 0 || record2.prediction === null ? null : clip(record2.prediction)
+    });
+    return {
+      id: flip2.id,
+      perturbation: flip2.perturbation,
+      input: inputText(now.input),
+      references: referenceTexts(now.references),
+      candidate: side2(flip2.candidate, now, candidate.table),
+      baseline: side2(flip2.baseline, before, baseline.table)
+    };
+  };
+  return {
+    rightAt: changes.rightAt,
+    limit: changes.limit,
+    textLength: TEXT_LENGTH,
+    scenarios: changes.scenarios.map((scope2) => ({ ...scope2, broken: scope2.broken.map(describe3), fixed: scope2.fixed.map(describe3) }))
+  };
+}
+function changesBetween(candidate, baseline) {
+  return candidate.kind === "records" && baseline?.kind === "records" ? describeChanges(candidate, baseline) : Promise.resolve(null);
+}
+async function diffRuns(candidate, baseline, options) {
+  for (const run of [candidate, baseline]) {
+    if (run.kind !== "records") {
+      throw new InputError(run.file, void 0, "is a metrics file (summary numbers): diff compares two records files example by example");
+    }
+  }
+  const [ours, theirs] = [candidate, baseline];
+  if (options.scenario !== void 0 && !(ours.table.scenarios.includes(options.scenario) && theirs.table.scenarios.includes(options.scenario))) {
+    const shared = ours.table.scenarios.filter((name) => theirs.table.scenarios.includes(name));
+    throw new UsageError(
+      `--scenario "${options.scenario}" is not a scenario of both runs (${shared.length > 0 ? `they share ${shared.map((name) => `"${name}"`).join(", ")}` : "they share none"})`
+    );
+  }
+  return describeChanges(ours, theirs, options);
+}
+
+// src/pipeline/gate-run.ts
+async function gateRun({ policy, candidate, baseline }, memo2 = new MetricsMemo(), changesOf = changesBetween) {
+  const result = evaluateGate({ policy: policy.policy, candidate, baseline }, memo2);
+  return buildGateReport(result, policy, candidate, baseline, await changesOf(candidate, baseline));
+}
+async function gateAll(policies, candidates, baseline) {
+  const memo2 = new MetricsMemo();
+  const changes = /* @__PURE__ */ new Map();
+  const changesOf = (run) => {
+    if (!changes.has(run)) changes.set(run, changesBetween(run, baseline));
+    return changes.get(run);
+  };
+  const cells = [];
+  for (const policy of policies) {
+    for (const { name, run } of candidates) {
+      cells.push({
+        policy: policy.policy.name,
+        candidate: name,
+        report: await gateRun({ policy, candidate: run, baseline }, memo2, changesOf)
+      });
+    }
+  }
+  return cells;
 }
 
 // src/policy/load.ts
@@ -46780,10 +47547,10 @@ function metricPaths(raw) {
   const directed = new Set(checks.filter((check2) => check2.direction !== void 0).map((check2) => check2.metric));
   const paths = checks.map((check2, index) => ({ path: ["checks", index, "metric"], directed: check2.direction !== void 0 }));
   list(record2(raw).tradeoffs).forEach((tradeoff, index) => {
-    for (const side of ["allow", "when"]) {
-      list(record2(tradeoff)[side]).map(record2).forEach((term, termIndex) => {
+    for (const side2 of ["allow", "when"]) {
+      list(record2(tradeoff)[side2]).map(record2).forEach((term, termIndex) => {
         paths.push({
-          path: ["tradeoffs", index, side, termIndex, "metric"],
+          path: ["tradeoffs", index, side2, termIndex, "metric"],
           directed: term.direction !== void 0 || directed.has(term.metric)
         });
       });
@@ -46875,149 +47642,6 @@ async function loadPolicy(file2) {
   return parsePolicy(text, file2);
 }
 
-// node_modules/markdown-table/index.js
-function defaultStringLength(value) {
-  return value.length;
-}
-function markdownTable(table, options) {
-  const settings = options || {};
-  const align = (settings.align || []).concat();
-  const stringLength = settings.stringLength || defaultStringLength;
-  const alignments = [];
-  const cellMatrix = [];
-  const sizeMatrix = [];
-  const longestCellByColumn = [];
-  let mostCellsPerRow = 0;
-  let rowIndex = -1;
-  while (++rowIndex < table.length) {
-    const row2 = [];
-    const sizes2 = [];
-    let columnIndex2 = -1;
-    if (table[rowIndex].length > mostCellsPerRow) {
-      mostCellsPerRow = table[rowIndex].length;
-    }
-    while (++columnIndex2 < table[rowIndex].length) {
-      const cell = serialize(table[rowIndex][columnIndex2]);
-      if (settings.alignDelimiters !== false) {
-        const size = stringLength(cell);
-        sizes2[columnIndex2] = size;
-        if (longestCellByColumn[columnIndex2] === void 0 || size > longestCellByColumn[columnIndex2]) {
-          longestCellByColumn[columnIndex2] = size;
-        }
-      }
-      row2.push(cell);
-    }
-    cellMatrix[rowIndex] = row2;
-    sizeMatrix[rowIndex] = sizes2;
-  }
-  let columnIndex = -1;
-  if (typeof align === "object" && "length" in align) {
-    while (++columnIndex < mostCellsPerRow) {
-      alignments[columnIndex] = toAlignment(align[columnIndex]);
-    }
-  } else {
-    const code = toAlignment(align);
-    while (++columnIndex < mostCellsPerRow) {
-      alignments[columnIndex] = code;
-    }
-  }
-  columnIndex = -1;
-  const row = [];
-  const sizes = [];
-  while (++columnIndex < mostCellsPerRow) {
-    const code = alignments[columnIndex];
-    let before = "";
-    let after = "";
-    if (code === 99) {
-      before = ":";
-      after = ":";
-    } else if (code === 108) {
-      before = ":";
-    } else if (code === 114) {
-      after = ":";
-    }
-    let size = settings.alignDelimiters === false ? 1 : Math.max(
-      1,
-      longestCellByColumn[columnIndex] - before.length - after.length
-    );
-    const cell = before + "-".repeat(size) + after;
-    if (settings.alignDelimiters !== false) {
-      size = before.length + size + after.length;
-      if (size > longestCellByColumn[columnIndex]) {
-        longestCellByColumn[columnIndex] = size;
-      }
-      sizes[columnIndex] = size;
-    }
-    row[columnIndex] = cell;
-  }
-  cellMatrix.splice(1, 0, row);
-  sizeMatrix.splice(1, 0, sizes);
-  rowIndex = -1;
-  const lines = [];
-  while (++rowIndex < cellMatrix.length) {
-    const row2 = cellMatrix[rowIndex];
-    const sizes2 = sizeMatrix[rowIndex];
-    const cellsInRow = settings.fillRows === false ? Math.max(1, cellMatrix[rowIndex === 1 ? 0 : rowIndex].length) : mostCellsPerRow;
-    columnIndex = -1;
-    const line = [];
-    while (++columnIndex < cellsInRow) {
-      const cell = row2[columnIndex] || "";
-      let before = "";
-      let after = "";
-      if (settings.alignDelimiters !== false) {
-        const size = longestCellByColumn[columnIndex] - (sizes2[columnIndex] || 0);
-        const code = alignments[columnIndex];
-        if (code === 114) {
-          before = " ".repeat(size);
-        } else if (code === 99) {
-          const half = size / 2;
-          if (size % 2) {
-            before = " ".repeat(half + 0.5);
-            after = " ".repeat(half - 0.5);
-          } else {
-            before = " ".repeat(half);
-            after = before;
-          }
-        } else {
-          after = " ".repeat(size);
-        }
-      }
-      if (settings.delimiterStart !== false && !columnIndex) {
-        line.push("|");
-      }
-      if (settings.padding !== false && // Don’t add the opening space if we’re not aligning and the cell is
-      // empty: there will be a closing space.
-      !(settings.alignDelimiters === false && cell === "") && (settings.delimiterStart !== false || columnIndex)) {
-        line.push(" ");
-      }
-      if (settings.alignDelimiters !== false) {
-        line.push(before);
-      }
-      line.push(cell);
-      if (settings.alignDelimiters !== false) {
-        line.push(after);
-      }
-      if (settings.padding !== false) {
-        line.push(" ");
-      }
-      if (settings.delimiterEnd !== false || columnIndex !== cellsInRow - 1) {
-        line.push("|");
-      }
-    }
-    lines.push(
-      settings.delimiterEnd === false ? line.join("").replace(/ +$/, "") : line.join("")
-    );
-  }
-  return lines.join("\n");
-}
-function serialize(value) {
-  return value === null || value === void 0 ? "" : String(value);
-}
-function toAlignment(value) {
-  const code = typeof value === "string" ? value.codePointAt(0) : 0;
-  return code === 67 || code === 99 ? 99 : code === 76 || code === 108 ? 108 : code === 82 || code === 114 ? 114 : 0;
-}
-
 // src/report/compare.ts
 var VERDICT_MARK = { pass: "ship (pass)", warn: "ship (warn)", fail: "block (fail)" };
 function blockers(report) {
@@ -47041,158 +47665,22 @@ function decisionMatrixText(policies, candidates, cells) {
       for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${candidate}: ${escapeTerminal(reason)}`);
     }
   }
+  lines.push(...changesLines(candidates.map((candidate) => [candidate, cell(policies[0], candidate).changes])));
   return `${lines.join("\n")}
 `;
+}
+function changesLines(candidates) {
+  const known = candidates.filter(([, changes]) => changes);
+  if (known.length === 0) return [];
+  return [
+    "",
+    "instance by instance, against the baseline:",
+    ...known.map(([candidate, changes]) => `  ${candidate}: ${changesSummary(changes)}`)
+  ];
 }
 
 // src/runs/load.ts
 import { open as open2, readFile as readFile2, stat } from "node:fs/promises";
-
-// src/records/read.ts
-import { createReadStream } from "node:fs";
-import { StringDecoder } from "node:string_decoder";
-
-// src/records/types.ts
-var PERTURBATION_KINDS = ["robustness", "fairness"];
-
-// src/records/validate.ts
-function show(value) {
-  const text = JSON.stringify(value);
-  if (text === void 0) return String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-function isNumber(value) {
-  return typeof value === "number" && Number.isFinite(value);
-}
-var absent = (value) => value === void 0 || value === null;
-function identityProblem(record2) {
-  for (const field of ["scenario", "id"]) {
-    const text = record2[field];
-    if (typeof text !== "string" || text.length === 0) {
-      return `"${field}" is required and must be a non-empty string, got ${show(text)}`;
-    }
-  }
-  const sample = record2.sample;
-  if (!absent(sample) && !(Number.isSafeInteger(sample) && sample >= 0)) {
-    return `"sample" must be an integer >= 0 (which repeated generation of the example, 0-based), got ${show(sample)}`;
-  }
-  const perturbation = record2.perturbation;
-  if (absent(perturbation)) return void 0;
-  if (typeof perturbation !== "object" || Array.isArray(perturbation)) {
-    return `"perturbation" must be an object {"name", "kind"}, got ${show(perturbation)}`;
-  }
-  const { name, kind } = perturbation;
-  if (typeof name !== "string" || name.length === 0) {
-    return `"perturbation.name" must be a non-empty string, got ${show(name)}`;
-  }
-  if (!PERTURBATION_KINDS.includes(kind)) {
-    return `"perturbation.kind" must be "robustness" or "fairness", got ${show(kind)}`;
-  }
-  return void 0;
-}
-function outcomeProblem(record2) {
-  const { error: error62, correct } = record2;
-  const failed = !absent(error62);
-  if (failed && typeof error62 !== "string") return `"error" must be a string, got ${show(error62)}`;
-  if (failed) {
-    return absent(correct) ? void 0 : `"correct" must be absent when "error" is set (a failed call has no score), got ${show(correct)}`;
-  }
-  if (absent(correct)) return `"correct" is required (a number in [0, 1]) unless "error" is set`;
-  if (!isNumber(correct) || correct < 0 || correct > 1) return `"correct" must be a number in [0, 1], got ${show(correct)}`;
-  return void 0;
-}
-function numberProblem(field, number4, unit) {
-  if (absent(number4)) return void 0;
-  if (unit) {
-    return isNumber(number4) && number4 >= 0 && number4 <= 1 ? void 0 : `"${field}" must be a number in [0, 1], got ${show(number4)}`;
-  }
-  return isNumber(number4) && number4 >= 0 ? void 0 : `"${field}" must be a non-negative number, got ${show(number4)}`;
-}
-function numbersProblem(record2) {
-  return numberProblem("confidence", record2.confidence, true) ?? numberProblem("toxicity", record2.toxicity, true) ?? numberProblem("latency_ms", record2.latency_ms, false) ?? numberProblem("input_tokens", record2.input_tokens, false) ?? numberProblem("output_tokens", record2.output_tokens, false) ?? numberProblem("cost_usd", record2.cost_usd, false);
-}
-function groupsProblem(groups) {
-  if (absent(groups)) return void 0;
-  if (typeof groups !== "object" || Array.isArray(groups)) {
-    return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
-  }
-  for (const attribute in groups) {
-    const groupValue = groups[attribute];
-    if (typeof groupValue !== "string" && !isNumber(groupValue) && typeof groupValue !== "boolean") {
-      return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
-    }
-  }
-  return void 0;
-}
-function textsProblem({ prediction, references }) {
-  if (!absent(prediction) && typeof prediction !== "string") return `"prediction" must be a string, got ${show(prediction)}`;
-  const listOfStrings = Array.isArray(references) && references.every((reference) => typeof reference === "string");
-  if (!absent(references) && typeof references !== "string" && !listOfStrings) {
-    return `"references" must be a string or an array of strings, got ${show(references)}`;
-  }
-  return void 0;
-}
-function recordProblem(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return `a record must be a JSON object, got ${show(value)}`;
-  }
-  const record2 = value;
-  return identityProblem(record2) ?? outcomeProblem(record2) ?? numbersProblem(record2) ?? groupsProblem(record2.groups) ?? textsProblem(record2);
-}
-
-// src/records/read.ts
-function withoutBom(text) {
-  return text.charCodeAt(0) === 65279 ? text.slice(1) : text;
-}
-async function* readLineBatches(path2) {
-  const decoder = new StringDecoder("utf8");
-  let pending = "";
-  let nextLine = 1;
-  const stream = createReadStream(path2, { highWaterMark: 1 << 20 });
-  for await (const chunk of stream) {
-    const text = pending + decoder.write(chunk);
-    const lines = text.split("\n");
-    pending = lines.pop() ?? "";
-    if (nextLine === 1 && lines.length > 0) lines[0] = withoutBom(lines[0]);
-    yield { firstLine: nextLine, lines };
-    nextLine += lines.length;
-  }
-  const rest = pending + decoder.end();
-  if (rest.length > 0) yield { firstLine: nextLine, lines: [nextLine === 1 ? withoutBom(rest) : rest] };
-}
-async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty = false } = {}) {
-  let count2 = 0;
-  try {
-    for await (const { firstLine: firstLine2, lines } of readLineBatches(path2)) {
-      for (let index = 0; index < lines.length; index++) {
-        let text = lines[index];
-        if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
-        if (text.length === 0 || text.charCodeAt(0) <= 32 && text.trim().length === 0) continue;
-        const line = firstLine2 + index;
-        let value;
-        try {
-          value = JSON.parse(text);
-        } catch (error62) {
-          throw new InputError(displayName, line, `not valid JSON: ${error62.message}`);
-        }
-        const problem = recordProblem(value);
-        if (problem !== void 0) throw new InputError(displayName, line, problem);
-        onRecord(value, line);
-        count2++;
-      }
-    }
-  } catch (error62) {
-    if (error62 instanceof InputError) throw error62;
-    const code = error62.code;
-    if (code === "ENOENT") throw new InputError(displayName, void 0, "no such file");
-    if (code === "EISDIR") throw new InputError(displayName, void 0, "is a directory, expected a records file (JSON Lines)");
-    throw new InputError(displayName, void 0, `cannot be read: ${error62.message}`);
-  }
-  if (count2 === 0 && !allowEmpty) {
-    throw new InputError(displayName, void 0, "no records: the file is empty (expected one JSON record per line)");
-  }
-  return count2;
-}
 
 // src/runs/records.ts
 async function loadRecordTable(path2) {
@@ -47270,7 +47758,7 @@ async function decisionMatrix(policyFiles, candidateSpecs, baselineFile) {
   const policies = await Promise.all(policyFiles.map(loadPolicy));
   const runs = await Promise.all(candidates.map(async ({ name, file: file2 }) => ({ name, run: await loadRun(file2) })));
   const baseline = baselineFile ? await loadRun(baselineFile) : void 0;
-  const cells = gateAll(policies, runs, baseline);
+  const cells = await gateAll(policies, runs, baseline);
   return decisionMatrixText(
     policies.map((policy) => policy.policy.name),
     candidates.map(({ name }) => name),
@@ -47324,82 +47812,27 @@ One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")
   });
 }
 
-// src/cli/commands/gate.ts
-import { writeFile as writeFile2 } from "node:fs/promises";
+// src/cli/commands/diff.ts
+function registerDiff(program2, { io }) {
+  program2.command("diff").description(
+    "What changed instance by instance between two records files: right to wrong, wrong to right, and the examples that changed most."
+  ).requiredOption("--candidate <file>", "the candidate's records (JSON Lines)").requiredOption("--baseline <file>", "the baseline's records (JSON Lines)").option("--scenario <name>", "only this scenario").option("--limit <n>", "examples listed per scenario and direction", integerOption(0, 1e6), CHANGES_LIMIT).option("--json", "print the changes as JSON on stdout and nothing else").action(async (flags) => {
+    const [candidate, baseline] = await Promise.all([loadRun(flags.candidate), loadRun(flags.baseline)]);
+    const changes = await diffRuns(candidate, baseline, { limit: flags.limit, scenario: flags.scenario });
+    if (flags.json) {
+      io.stdout(`${JSON.stringify({ candidate: flags.candidate, baseline: flags.baseline, ...changes })}
+`);
+      return;
+    }
+    io.stdout(`evalgate diff: candidate ${escapeTerminal(flags.candidate)} against baseline ${escapeTerminal(flags.baseline)}
 
-// src/report/format.ts
-function count(n, noun, plural2 = `${noun}s`) {
-  return `${n} ${n === 1 ? noun : plural2}`;
-}
-var RESIDUE = 1e-12;
-function formatNumber(value) {
-  if (!Number.isFinite(value)) return String(value);
-  if (Math.abs(value) < RESIDUE) return "0";
-  const magnitude = Math.abs(value);
-  const text = magnitude >= 100 ? value.toFixed(1) : magnitude >= 1e-3 ? value.toFixed(4) : value.toPrecision(3);
-  return text.includes(".") && !text.includes("e") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
-}
-function formatInterval(ci) {
-  return ci ? `[${formatNumber(ci[0])}, ${formatNumber(ci[1])}]` : "-";
-}
-var CHECK_TABLE_HEADER = [
-  "metric",
-  "scope",
-  "candidate (95% CI)",
-  "baseline",
-  "change",
-  "can detect (80%)",
-  "threshold",
-  "status"
-];
-var CHECK_TABLE_ALIGN = ["l", "l", "r", "r", "r", "r", "l", "l"];
-function changeText(check2) {
-  const comparison = check2.comparison;
-  if (!comparison) return "-";
-  const sign = comparison.change > 0 ? "+" : "";
-  const change = `${sign}${formatNumber(comparison.change)}`;
-  if (comparison.method === "summary") return `${change} (point estimates)`;
-  const values = `${formatNumber(comparison.candidate)} vs ${formatNumber(comparison.baseline)} on ${comparison.shared} shared`;
-  const p = comparison.pNotInferior ?? comparison.pWorse;
-  if (p === void 0) return `${change} (${values})`;
-  const kind = comparison.pNotInferior !== void 0 ? "p non-inferior" : "p worse";
-  const adjusted = comparison.pWorseAdjusted !== void 0 && comparison.pWorseAdjusted !== comparison.pWorse && comparison.pNotInferior === void 0 ? `, adjusted ${comparison.pWorseAdjusted.toPrecision(2)}` : "";
-  return `${change} (${values}; ${kind} ${p.toPrecision(2)}${adjusted})`;
-}
-function checkCells(check2, escape2, status) {
-  return [
-    escape2(check2.metric),
-    escape2(check2.scope),
-    check2.candidate ? `${formatNumber(check2.candidate.value)} ${formatInterval(check2.candidate.ci)}` : "-",
-    check2.comparison ? formatNumber(check2.comparison.baseline) : "-",
-    changeText(check2),
-    detectText(check2),
-    escape2(check2.threshold),
-    [status(check2.status), ...check2.flags ?? []].join(" \xB7 ")
-  ];
-}
-function detectText(check2) {
-  const power = check2.power;
-  if (!power) return "-";
-  const mde = power.mde === null ? "unknown" : formatNumber(power.mde);
-  return power.detect === null ? mde : `${mde} (must: ${formatNumber(power.detect)})`;
-}
-var METRIC_TABLE_HEADER = ["metric", "value", "95% CI", "n", "dimension", "note"];
-var METRIC_TABLE_ALIGN = ["l", "r", "r", "r", "l", "l"];
-function metricRows(metrics, minGroupSize, formatName) {
-  return Object.entries(metrics).map(([name, metric]) => {
-    const definition = lookupMetric(name);
-    const smallGroup = definition?.name === "group_accuracy" && metric.n < minGroupSize;
-    return [
-      formatName(name),
-      formatNumber(metric.value),
-      formatInterval(metric.ci),
-      String(metric.n),
-      definition ? `${definition.dimension} (${definition.direction} is better)` : "",
-      smallGroup ? `below min_group_size ${minGroupSize}: not in worst/gap` : ""
-    ];
+`);
+    io.stdout(instanceChangesText(changes));
   });
 }
+
+// src/cli/commands/gate.ts
+import { writeFile as writeFile2 } from "node:fs/promises";
 
 // src/report/markdown.ts
 var MAX_COMMENT_CHARACTERS = 65e3;
@@ -47495,15 +47928,19 @@ ${markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escap
 </details>
 `
   );
-  let text = main2;
+  let shownDetails = "";
   for (const detail of details) {
-    if (text.length + detail.length + 1 > MAX_COMMENT_CHARACTERS) {
-      text += "\n_Per-scenario details left out to stay within the comment size limit._\n";
+    if (main2.length + shownDetails.length + detail.length + 1 > MAX_COMMENT_CHARACTERS) {
+      shownDetails += "\n_Per-scenario details left out to stay within the comment size limit._\n";
       break;
     }
-    text += `
+    shownDetails += `
 ${detail}`;
   }
+  const room = MAX_COMMENT_CHARACTERS - main2.length - shownDetails.length - 1;
+  const changes = report.changes ? instanceChangesMarkdown(report.changes, room) : "";
+  let text = changes ? `${main2}
+${changes}${shownDetails}` : `${main2}${shownDetails}`;
   if (text.length > MAX_COMMENT_CHARACTERS) {
     text = `${text.slice(0, MAX_COMMENT_CHARACTERS - 60)}
 
@@ -47544,6 +47981,7 @@ function gateText(report, colour) {
       stringLength: (text) => text.replace(/\u001b\[\d+m/g, "").length
     }),
     "",
+    ...report.changes ? [instanceChangesText(report.changes)] : [],
     `policy ${escapeTerminal(report.policy.file)} (sha256 ${report.policy.sha256.slice(0, 12)}) \xB7 candidate ${escapeTerminal(report.candidate.file)}${report.candidate.records !== null ? ` (${report.candidate.records} records)` : " (summary metrics)"}${report.baseline ? ` \xB7 baseline ${escapeTerminal(report.baseline.file)}${report.baseline.records !== null ? ` (${report.baseline.records} records)` : " (summary metrics)"}` : ""}`
   );
   return `${lines.join("\n")}
@@ -47561,7 +47999,7 @@ function registerGate(program2, { io, setExitCode }) {
     const policy = await loadPolicy(flags.policy);
     const candidate = await loadRun(flags.candidate);
     const baseline = flags.baseline ? await loadRun(flags.baseline) : void 0;
-    const report = gateRun({ policy, candidate, baseline });
+    const report = await gateRun({ policy, candidate, baseline });
     if (flags.markdown) await writeFile2(flags.markdown, gateMarkdown(report, { minGroupSize: policy.policy.settings.min_group_size }));
     if (flags.json) await writeGateReport(flags.json, report);
     io.stdout(gateText(report, io.colour ?? false));
@@ -47799,8 +48237,8 @@ function samplesToRecords(samples, task, file2) {
     if (loglikelihoods) {
       const best = loglikelihoods.indexOf(Math.max(...loglikelihoods));
       const peak = loglikelihoods[best];
-      const total = loglikelihoods.reduce((sum, value) => sum + Math.exp(value - peak), 0);
-      record2.confidence = 1 / total;
+      const total2 = loglikelihoods.reduce((sum, value) => sum + Math.exp(value - peak), 0);
+      record2.confidence = 1 / total2;
       const continuation = args[best]?.arg_1;
       if (typeof continuation === "string") record2.prediction = continuation.trim();
     } else if (Array.isArray(sample.filtered_resps) && typeof sample.filtered_resps[0] === "string") {
@@ -48554,8 +48992,8 @@ function runMoments(run, units, sign, values) {
   let degrees = 0;
   let perGroup = 0;
   let perSample = 0;
-  units.forEach((unit, index) => {
-    const groups = run[unit];
+  units.forEach((unit2, index) => {
+    const groups = run[unit2];
     let means = 0;
     let inverseSizes = 0;
     for (const group of groups) {
@@ -48573,7 +49011,7 @@ function runMoments(run, units, sign, values) {
   return { variance: degrees > 0 ? squares / degrees : void 0, perGroup, perSample };
 }
 function varianceComponents(runs) {
-  const units = [...runs[0].keys()].filter((unit) => runs.every((run) => run[unit].length > 0));
+  const units = [...runs[0].keys()].filter((unit2) => runs.every((run) => run[unit2].length > 0));
   if (units.length < 2) return void 0;
   const values = new Float64Array(units.length);
   let within = 0;
@@ -48610,8 +49048,8 @@ function splitSamples(metric, scenario, baseline, candidate) {
     runs = [{ name: "the baseline", table: baseline, scope: scopeNamed(baseline, scenario) }];
   }
   const counts = runs.map(({ table, scope: scope2 }) => samplesOfScope(table, scope2));
-  const examples2 = counts.reduce((total, count2) => total + count2.examples, 0);
-  const samples = examples2 > 0 ? counts.reduce((total, count2) => total + count2.records, 0) / examples2 : 1;
+  const examples2 = counts.reduce((total2, count2) => total2 + count2.examples, 0);
+  const samples = examples2 > 0 ? counts.reduce((total2, count2) => total2 + count2.records, 0) / examples2 : 1;
   const values = runs.map(({ table }) => recordValue(table, metric));
   if (values.some((value) => value === void 0)) return { samples, note: `${metric} is not a mean of a per-record value: not split` };
   const once = counts.findIndex((count2) => count2.records === count2.examples);
@@ -48681,11 +49119,11 @@ function planSuite(loaded, baseline, candidate) {
     const budget = budgetValue(check2.max_regression, found.value);
     const detect = check2.detect === void 0 ? null : budgetValue(check2.detect, found.value);
     const alphaPerTest = alpha / correctionFactor(policy, families[family].length);
-    const unit = lookupMetric(check2.metric)?.range[1] === 1;
-    const spread = plannedSpread(found.spread, unit, detect, found.instances);
+    const unit2 = lookupMetric(check2.metric)?.range[1] === 1;
+    const spread = plannedSpread(found.spread, unit2, detect, found.instances);
     const needSpread = detect === null ? void 0 : standardErrorToDetect(detect, budget, alphaPerTest);
     const split = splitSamples(check2.metric, check2.scenario, baseline.table, candidate?.kind === "records" ? candidate.table : void 0);
-    const context = { instances: found.instances, minInstances: policy.settings.min_shared_instances, unitMetric: unit, detect };
+    const context = { instances: found.instances, minInstances: policy.settings.min_shared_instances, unitMetric: unit2, detect };
     rows.push({
       metric: check2.metric,
       scope: scope2,
@@ -49182,21 +49620,21 @@ async function adapterFromSpec(spec, options = {}) {
 function progressReporter(write, interactive, now = Date.now) {
   const started = now();
   let lastTenth = 0;
-  return (done, total) => {
+  return (done, total2) => {
     const rate = done / Math.max((now() - started) / 1e3, 1e-3);
-    const eta = Math.round((total - done) / Math.max(rate, 1e-9));
+    const eta = Math.round((total2 - done) / Math.max(rate, 1e-9));
     if (interactive) {
       const width = 30;
-      const filled = Math.round(done / total * width);
+      const filled = Math.round(done / total2 * width);
       write(
-        `\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s ETA ${eta}s${done === total ? "\n" : ""}`
+        `\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total2} ${rate.toFixed(1)}/s ETA ${eta}s${done === total2 ? "\n" : ""}`
       );
       return;
     }
-    const tenth = Math.floor(done / total * 10);
-    if (tenth > lastTenth || done === total) {
+    const tenth = Math.floor(done / total2 * 10);
+    if (tenth > lastTenth || done === total2) {
       lastTenth = tenth;
-      write(`evalgate: ${done}/${total} (${Math.round(100 * done / total)}%), ${rate.toFixed(1)} per second, about ${eta} s left
+      write(`evalgate: ${done}/${total2} (${Math.round(100 * done / total2)}%), ${rate.toFixed(1)} per second, about ${eta} s left
 `);
     }
   };
@@ -49479,6 +49917,7 @@ var COMMANDS = [
   registerGate,
   registerValidate,
   registerCompare,
+  registerDiff,
   registerDemo,
   registerPlan,
   registerRun,

@@ -11,6 +11,7 @@ import {
   metricRows,
 } from './format.js';
 import type { GateReport } from './json.js';
+import { instanceChangesMarkdown } from './changes.js';
 import { codeSpan, escapeHtml, escapeMarkdown, mermaidLabel } from './escape.js';
 
 /** GitHub's limit on a comment is 65,536 characters; stay under it. */
@@ -91,7 +92,7 @@ function provenance(report: GateReport): string {
   ].join(' ');
 }
 
-/** The pull-request comment and job summary. Over the size limit, the per-scenario details go first. */
+/** The pull-request comment and job summary. Over the size limit, the instance changes shrink first, then the per-scenario details go. */
 export function gateMarkdown(report: GateReport, { minGroupSize = 10, waivedBy }: MarkdownOptions = {}): string {
   const parts: string[] = [verdictLine(report, waivedBy), ''];
   const regressions = report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status));
@@ -132,14 +133,18 @@ export function gateMarkdown(report: GateReport, { minGroupSize = 10, waivedBy }
     ([scenario, metrics]) =>
       `<details><summary>Scenario ${escapeHtml(scenario)}: every metric of the candidate</summary>\n\n${markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escapeMarkdown)], { align: METRIC_TABLE_ALIGN })}\n\n</details>\n`,
   );
-  let text = main;
+  let shownDetails = '';
   for (const detail of details) {
-    if (text.length + detail.length + 1 > MAX_COMMENT_CHARACTERS) {
-      text += '\n_Per-scenario details left out to stay within the comment size limit._\n';
+    if (main.length + shownDetails.length + detail.length + 1 > MAX_COMMENT_CHARACTERS) {
+      shownDetails += '\n_Per-scenario details left out to stay within the comment size limit._\n';
       break;
     }
-    text += `\n${detail}`;
+    shownDetails += `\n${detail}`;
   }
+  // The instance changes go above the details, in the room the rest leaves: they are cut first.
+  const room = MAX_COMMENT_CHARACTERS - main.length - shownDetails.length - 1;
+  const changes = report.changes ? instanceChangesMarkdown(report.changes, room) : '';
+  let text = changes ? `${main}\n${changes}${shownDetails}` : `${main}${shownDetails}`;
   if (text.length > MAX_COMMENT_CHARACTERS) {
     text = `${text.slice(0, MAX_COMMENT_CHARACTERS - 60)}\n\n_Report cut at the comment size limit._\n`;
   }
