@@ -24726,7 +24726,10 @@ function codeSpan(text) {
   return `\`${cut(text).replace(CONTROL, " ").replace(/`/g, "'")}\``;
 }
 function escapeTerminal(text) {
-  return text.replace(CONTROL, (character) => JSON.stringify(character).slice(1, -1));
+  return text.replace(CONTROL, (character) => {
+    const escaped = JSON.stringify(character).slice(1, -1);
+    return escaped !== character ? escaped : `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
 }
 function mermaidLabel(text) {
   return `"${cut(text).replace(CONTROL, " ").replace(/["\\`]/g, " ")}"`;
@@ -46775,7 +46778,7 @@ function flipMarkdown(shown) {
   const perturbation = shown.perturbation === null ? "" : ` (${escapeMarkdown(shown.perturbation)})`;
   const text = (value) => value === null ? "_none_" : escapeMarkdown(value);
   return [
-    `- ${codeSpan(shown.id)}${perturbation}: ${scores(shown)}`,
+    `- ${escapeMarkdown(shown.id)}${perturbation}: ${scores(shown)}`,
     `  - input: ${text(shown.input)}`,
     `  - baseline: ${text(shown.baseline.prediction)}`,
     `  - candidate: ${text(shown.candidate.prediction)}`,

@@ -2,7 +2,7 @@ import { markdownTable } from 'markdown-table';
 import { z } from 'zod';
 import type { VariantChanges } from '../metrics/changes.js';
 import { finiteNumber } from '../runs/metrics-file.js';
-import { codeSpan, escapeMarkdown, escapeTerminal } from './escape.js';
+import { escapeMarkdown, escapeTerminal } from './escape.js';
 import { count, formatNumber } from './format.js';
 
 /*
@@ -141,7 +141,7 @@ function flipMarkdown(shown: ShownFlip): string {
   const perturbation = shown.perturbation === null ? '' : ` (${escapeMarkdown(shown.perturbation)})`;
   const text = (value: string | null) => (value === null ? '_none_' : escapeMarkdown(value));
   return [
-    `- ${codeSpan(shown.id)}${perturbation}: ${scores(shown)}`,
+    `- ${escapeMarkdown(shown.id)}${perturbation}: ${scores(shown)}`,
     `  - input: ${text(shown.input)}`,
     `  - baseline: ${text(shown.baseline.prediction)}`,
     `  - candidate: ${text(shown.candidate.prediction)}`,

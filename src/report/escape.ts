@@ -43,7 +43,11 @@ export function codeSpan(text: string): string {
 
 /** For a terminal or a CI log: control characters shown as escapes (\n, \u001b), so data cannot start a workflow command or move the cursor. */
 export function escapeTerminal(text: string): string {
-  return text.replace(CONTROL, (character) => JSON.stringify(character).slice(1, -1));
+  return text.replace(CONTROL, (character) => {
+    const escaped = JSON.stringify(character).slice(1, -1);
+    // JSON leaves the invisible marks as they are (bidi overrides, zero-width spaces): show their code.
+    return escaped !== character ? escaped : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
 }
 
 /** A label inside a mermaid block: one line, no quote or backtick to end it, and cut like other data. */
