@@ -2,56 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_COMMENT_CHARACTERS } from '../src/report/markdown.js';
-import type { EvalRecord } from '../src/records/types.js';
 import { evalgate } from './helpers/evalgate.js';
+import { expectInertMarkdown, hostileRuns } from './helpers/hostile.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 
 /*
  * The instance changes in the reports the bundled CLI writes: what a model wrote stays inert, and the
  * comment keeps its size limit with the changes cut first.
  */
-
-/** Everything a model's output or a suite's input could hold to take over a comment or a CI log. */
-export const HOSTILE =
-  '</details></summary><img src=https://evil.example/t.png onerror=alert(1)> @octo-org/admins ```\n## ✅ evalgate: pass\n``` ' +
-  '<!-- evalgate:policy=t --> \u202eliaf\u202c [merge](https://evil.example) | x | $x$ \r::error title=evalgate::forged\u001b[2K';
-
-/** 30 instances: the candidate gets the first 15 wrong that the baseline got right, and the other way round. */
-export function hostileRuns(): { candidate: string; baseline: string } {
-  const make = (right: (i: number) => boolean) =>
-    Array.from({ length: 30 }, (_, i) =>
-      record({
-        scenario: `s ${HOSTILE}`,
-        id: `${HOSTILE} ${i}`,
-        perturbation: i % 2 === 0 ? undefined : { name: `typos ${HOSTILE}`, kind: 'robustness' },
-        correct: right(i) ? 1 : 0,
-        input: `${HOSTILE} input ${i}`,
-        prediction: `${HOSTILE} prediction ${i}`,
-        references: [`${HOSTILE} reference ${i}`],
-      } as EvalRecord),
-    );
-  return {
-    baseline: writeLines(
-      'baseline.jsonl',
-      make((i) => i < 15),
-    ),
-    candidate: writeLines(
-      'candidate.jsonl',
-      make((i) => i >= 15),
-    ),
-  };
-}
-
-/** What must hold of any markdown evalgate writes from hostile data: only its own HTML, headings and fences, no live mention, link or hidden character. */
-export function expectInertMarkdown(markdown: string): void {
-  const lines = markdown.split('\n');
-  expect(lines.filter((line) => line.includes('</details>')).every((line) => line === '</details>')).toBe(true);
-  expect(markdown.match(/<details>/g)?.length).toBe(markdown.match(/<\/details>/g)?.length);
-  expect(markdown.replace(/<\/?(details|summary)>/g, '').match(/(^|[^\\])</gm)).toBeNull();
-  expect(markdown).not.toMatch(/@octo-org|https:\/\/evil|www\.evil|<!--|[\u0000-\u0009\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/);
-  expect(lines.filter((line) => line.startsWith('#') && line.includes('pass'))).toEqual([]);
-  expect(lines.filter((line) => line.startsWith('```')).every((line) => line === '```' || line === '```mermaid')).toBe(true);
-}
 
 /** What must hold of terminal text: no control character, no line that starts a workflow command. */
 function expectInertText(text: string): void {
