@@ -47807,11 +47807,12 @@ function registerDemo(program2, { io }) {
         at("examples/billing/baseline.jsonl")
       )
     );
-    io.stdout(
-      `
-One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")} --candidate ${at("examples/billing/candidate-a.jsonl")} --baseline ${at("examples/billing/baseline.jsonl")}
-`
-    );
+    const runs = `--candidate ${at("examples/billing/candidate-a.jsonl")} --baseline ${at("examples/billing/baseline.jsonl")}`;
+    io.stdout(`
+One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")} ${runs}
+`);
+    io.stdout(`The examples candidate A broke and fixed: evalgate diff ${runs}
+`);
   });
 }
 
