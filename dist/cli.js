@@ -47048,10 +47048,7 @@ function firstRows(table) {
   for (let row = table.size - 1; row >= 0; row--) first[table.examples.exampleOf[row]] = row;
   return first;
 }
-function worst(flips, limit2) {
-  const size = (flip2) => Math.abs(flip2.candidate.correct - flip2.baseline.correct);
-  return flips.sort((a, b) => size(b) - size(a)).slice(0, limit2);
-}
+var meanOf = (scores2, example) => scores2.sum[example] / scores2.answered[example];
 function instanceChanges(candidate, baseline, { limit: limit2, scenario }) {
   const firstRow = firstRows(candidate);
   const matched = matchExamples(candidate, baseline, firstRow);
@@ -47063,15 +47060,10 @@ function instanceChanges(candidate, baseline, { limit: limit2, scenario }) {
     broken: [],
     fixed: []
   }));
-  const side2 = (scores2, example) => ({
-    correct: scores2.sum[example] / scores2.answered[example],
-    samples: scores2.answered[example]
-  });
   for (let example = 0; example < firstRow.length; example++) {
     const other = matched[example];
     if (other < 0 || ours.answered[example] === 0 || theirs.answered[other] === 0) continue;
-    const row = firstRow[example];
-    const scope2 = perScenario[candidate.scenarioOf[row]];
+    const scope2 = perScenario[candidate.scenarioOf[firstRow[example]]];
     if (scenario !== void 0 && scope2.scenario !== scenario) continue;
     const perturbationNumber = candidate.examples.perturbationOf[example];
     let counts = scope2.variants.get(perturbationNumber);
@@ -47080,27 +47072,40 @@ function instanceChanges(candidate, baseline, { limit: limit2, scenario }) {
       scope2.variants.set(perturbationNumber, counts = { perturbation, compared: 0, rightToWrong: 0, wrongToRight: 0 });
     }
     counts.compared++;
-    const now = side2(ours, example);
-    const before = side2(theirs, other);
-    const rightNow = now.correct >= RIGHT_AT;
-    if (rightNow === before.correct >= RIGHT_AT) continue;
+    const rightNow = meanOf(ours, example) >= RIGHT_AT;
+    if (rightNow === meanOf(theirs, other) >= RIGHT_AT) continue;
     if (rightNow) counts.wrongToRight++;
     else counts.rightToWrong++;
-    scope2[rightNow ? "fixed" : "broken"].push({
-      id: parseKey(candidate.instanceKeys[candidate.instanceOf[row]]).id,
-      perturbation: counts.perturbation,
-      candidate: { ...now, row: rightNow ? ours.highestRow[example] : ours.lowestRow[example] },
-      baseline: { ...before, row: rightNow ? theirs.lowestRow[other] : theirs.highestRow[other] }
-    });
+    scope2[rightNow ? "fixed" : "broken"].push(example);
   }
+  const flip2 = (example, fixed) => {
+    const other = matched[example];
+    const perturbationNumber = candidate.examples.perturbationOf[example];
+    return {
+      id: parseKey(candidate.instanceKeys[candidate.instanceOf[firstRow[example]]]).id,
+      perturbation: perturbationNumber === 0 ? null : candidate.examples.perturbations[perturbationNumber - 1],
+      candidate: {
+        correct: meanOf(ours, example),
+        samples: ours.answered[example],
+        row: (fixed ? ours.highestRow : ours.lowestRow)[example]
+      },
+      baseline: {
+        correct: meanOf(theirs, other),
+        samples: theirs.answered[other],
+        row: (fixed ? theirs.lowestRow : theirs.highestRow)[other]
+      }
+    };
+  };
+  const change = (example) => Math.abs(meanOf(ours, example) - meanOf(theirs, matched[example]));
+  const worst = (examples2, fixed) => examples2.sort((a, b) => change(b) - change(a)).slice(0, limit2).map((example) => flip2(example, fixed));
   return {
     rightAt: RIGHT_AT,
     limit: limit2,
     scenarios: perScenario.filter((scope2) => scope2.variants.size > 0).map((scope2) => ({
       scenario: scope2.scenario,
       variants: [...scope2.variants.entries()].sort(([a], [b]) => a - b).map(([, counts]) => counts),
-      broken: worst(scope2.broken, limit2),
-      fixed: worst(scope2.fixed, limit2)
+      broken: worst(scope2.broken, false),
+      fixed: worst(scope2.fixed, true)
     }))
   };
 }

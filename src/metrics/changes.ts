@@ -121,11 +121,8 @@ function firstRows(table: RecordTable): Int32Array {
   return first;
 }
 
-/** The examples that flipped, largest change first; sort is stable, so ties keep the candidate's file order. */
-function worst(flips: InstanceFlip[], limit: number): InstanceFlip[] {
-  const size = (flip: InstanceFlip) => Math.abs(flip.candidate.correct - flip.baseline.correct);
-  return flips.sort((a, b) => size(b) - size(a)).slice(0, limit);
-}
+/** An example's mean `correct` over its answered samples. */
+const meanOf = (scores: ExampleScores, example: number) => scores.sum[example] / scores.answered[example];
 
 /** What changed between the two runs on the examples they share, per scenario of the candidate. */
 export function instanceChanges(candidate: RecordTable, baseline: RecordTable, { limit, scenario }: ChangeOptions): InstanceChanges {
@@ -133,22 +130,18 @@ export function instanceChanges(candidate: RecordTable, baseline: RecordTable, {
   const matched = matchExamples(candidate, baseline, firstRow);
   const ours = scoreExamples(candidate);
   const theirs = scoreExamples(baseline);
+  // The flips are kept as the candidate's example numbers (a few bytes each); only those listed become objects.
   const perScenario = candidate.scenarios.map((name) => ({
     scenario: name,
     variants: new Map<number, VariantChanges>(),
-    broken: [] as InstanceFlip[],
-    fixed: [] as InstanceFlip[],
+    broken: [] as number[],
+    fixed: [] as number[],
   }));
-  const side = (scores: ExampleScores, example: number): Omit<ExampleSide, 'row'> => ({
-    correct: scores.sum[example] / scores.answered[example],
-    samples: scores.answered[example],
-  });
   // Examples are numbered in order of first appearance: this loop walks the candidate in file order.
   for (let example = 0; example < firstRow.length; example++) {
     const other = matched[example];
     if (other < 0 || ours.answered[example] === 0 || theirs.answered[other] === 0) continue;
-    const row = firstRow[example];
-    const scope = perScenario[candidate.scenarioOf[row]];
+    const scope = perScenario[candidate.scenarioOf[firstRow[example]]];
     if (scenario !== undefined && scope.scenario !== scenario) continue;
     const perturbationNumber = candidate.examples.perturbationOf[example];
     let counts = scope.variants.get(perturbationNumber);
@@ -157,19 +150,37 @@ export function instanceChanges(candidate: RecordTable, baseline: RecordTable, {
       scope.variants.set(perturbationNumber, (counts = { perturbation, compared: 0, rightToWrong: 0, wrongToRight: 0 }));
     }
     counts.compared++;
-    const now = side(ours, example);
-    const before = side(theirs, other);
-    const rightNow = now.correct >= RIGHT_AT;
-    if (rightNow === before.correct >= RIGHT_AT) continue;
+    const rightNow = meanOf(ours, example) >= RIGHT_AT;
+    if (rightNow === meanOf(theirs, other) >= RIGHT_AT) continue;
     if (rightNow) counts.wrongToRight++;
     else counts.rightToWrong++;
-    scope[rightNow ? 'fixed' : 'broken'].push({
-      id: parseKey(candidate.instanceKeys[candidate.instanceOf[row]]).id,
-      perturbation: counts.perturbation,
-      candidate: { ...now, row: rightNow ? ours.highestRow[example] : ours.lowestRow[example] },
-      baseline: { ...before, row: rightNow ? theirs.lowestRow[other] : theirs.highestRow[other] },
-    });
+    scope[rightNow ? 'fixed' : 'broken'].push(example);
   }
+  const flip = (example: number, fixed: boolean): InstanceFlip => {
+    const other = matched[example];
+    const perturbationNumber = candidate.examples.perturbationOf[example];
+    return {
+      id: parseKey(candidate.instanceKeys[candidate.instanceOf[firstRow[example]]]).id,
+      perturbation: perturbationNumber === 0 ? null : candidate.examples.perturbations[perturbationNumber - 1],
+      candidate: {
+        correct: meanOf(ours, example),
+        samples: ours.answered[example],
+        row: (fixed ? ours.highestRow : ours.lowestRow)[example],
+      },
+      baseline: {
+        correct: meanOf(theirs, other),
+        samples: theirs.answered[other],
+        row: (fixed ? theirs.lowestRow : theirs.highestRow)[other],
+      },
+    };
+  };
+  // The largest changes first; sort is stable, so ties keep the candidate's file order.
+  const change = (example: number) => Math.abs(meanOf(ours, example) - meanOf(theirs, matched[example]));
+  const worst = (examples: number[], fixed: boolean) =>
+    examples
+      .sort((a, b) => change(b) - change(a))
+      .slice(0, limit)
+      .map((example) => flip(example, fixed));
   return {
     rightAt: RIGHT_AT,
     limit,
@@ -178,8 +189,8 @@ export function instanceChanges(candidate: RecordTable, baseline: RecordTable, {
       .map((scope) => ({
         scenario: scope.scenario,
         variants: [...scope.variants.entries()].sort(([a], [b]) => a - b).map(([, counts]) => counts),
-        broken: worst(scope.broken, limit),
-        fixed: worst(scope.fixed, limit),
+        broken: worst(scope.broken, false),
+        fixed: worst(scope.fixed, true),
       })),
   };
 }
