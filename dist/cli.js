@@ -46812,7 +46812,7 @@ function renderMarkdown(changes, perList) {
     for (const direction of ["broken", "fixed"]) {
       const listed = scope2[direction].slice(0, perList);
       const title = listTitle(scope2, direction, listed.length, `**${escapeMarkdown(scope2.scenario)}**`);
-      if (title) parts.push(`${title}`, "", ...listed.map(flipMarkdown), "");
+      if (title) parts.push(title, "", ...listed.map(flipMarkdown), "");
     }
   }
   if (cut2) parts.push("_Fewer examples listed than the JSON report has, to stay within the comment size limit._", "");
@@ -47320,33 +47320,26 @@ function referenceTexts(references) {
   if (references === void 0 || references === null) return [];
   return (typeof references === "string" ? [references] : references).slice(0, MAX_REFERENCES).map(clip);
 }
-function recordOf(run, side2, records, flip2) {
-  const line = run.table.examples.lineOf[side2.row];
+function lineOf(table, side2) {
+  return table.examples.lineOf[side2.row];
+}
+function recordOf(run, side2, records, scenario, flip2) {
+  const line = lineOf(run.table, side2);
   const record2 = records.get(line);
-  if (record2.id !== flip2.id || (record2.perturbation?.name ?? null) !== flip2.perturbation) {
+  if (record2.scenario !== scenario || record2.id !== flip2.id || (record2.perturbation?.name ?? null) !== flip2.perturbation) {
     throw new InputError(run.file, line, "changed while evalgate read it (another example is on this line now): run evalgate again");
   }
   return record2;
 }
-function lineOf(table, side2) {
-  return table.examples.lineOf[side2.row];
-}
 async function describeChanges(candidate, baseline, options = { limit: CHANGES_LIMIT }) {
   const changes = instanceChanges(candidate.table, baseline.table, options);
   const shown = changes.scenarios.flatMap((scope2) => [...scope2.broken, ...scope2.fixed]);
-  const [ours, theirs] = await Promise.all([
-    recordsAtLines(
-      candidate.file,
-      shown.map((flip2) => lineOf(candidate.table, flip2.candidate))
-    ),
-    recordsAtLines(
-      baseline.file,
-      shown.map((flip2) => lineOf(baseline.table, flip2.baseline))
-    )
-  ]);
-  const describe3 = (flip2) => {
-    const now = recordOf(candidate, flip2.candidate, ours, flip2);
-    const before = recordOf(baseline, flip2.baseline, theirs, flip2);
+  const candidateLines = shown.map((flip2) => lineOf(candidate.table, flip2.candidate));
+  const baselineLines = shown.map((flip2) => lineOf(baseline.table, flip2.baseline));
+  const [ours, theirs] = await Promise.all([recordsAtLines(candidate.file, candidateLines), recordsAtLines(baseline.file, baselineLines)]);
+  const describe3 = (scenario, flip2) => {
+    const now = recordOf(candidate, flip2.candidate, ours, scenario, flip2);
+    const before = recordOf(baseline, flip2.baseline, theirs, scenario, flip2);
     const side2 = (scores2, record2, table) => ({
       correct: scores2.correct,
       samples: scores2.samples,
@@ -47366,7 +47359,11 @@ async function describeChanges(candidate, baseline, options = { limit: CHANGES_L
     rightAt: changes.rightAt,
     limit: changes.limit,
     textLength: TEXT_LENGTH,
-    scenarios: changes.scenarios.map((scope2) => ({ ...scope2, broken: scope2.broken.map(describe3), fixed: scope2.fixed.map(describe3) }))
+    scenarios: changes.scenarios.map((scope2) => ({
+      ...scope2,
+      broken: scope2.broken.map((flip2) => describe3(scope2.scenario, flip2)),
+      fixed: scope2.fixed.map((flip2) => describe3(scope2.scenario, flip2))
+    }))
   };
 }
 function changesBetween(candidate, baseline) {

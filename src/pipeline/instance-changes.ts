@@ -32,18 +32,18 @@ function referenceTexts(references: EvalRecord['references']): string[] {
   return (typeof references === 'string' ? [references] : references).slice(0, MAX_REFERENCES).map(clip);
 }
 
+function lineOf(table: RecordTable, side: ExampleSide): number {
+  return table.examples.lineOf[side.row];
+}
+
 /** The record of `side`'s row, checked to be the example the table says it is (the file may have changed since). */
-function recordOf(run: RecordsRun, side: ExampleSide, records: Map<number, EvalRecord>, flip: InstanceFlip): EvalRecord {
-  const line = run.table.examples.lineOf[side.row];
+function recordOf(run: RecordsRun, side: ExampleSide, records: Map<number, EvalRecord>, scenario: string, flip: InstanceFlip): EvalRecord {
+  const line = lineOf(run.table, side);
   const record = records.get(line)!;
-  if (record.id !== flip.id || (record.perturbation?.name ?? null) !== flip.perturbation) {
+  if (record.scenario !== scenario || record.id !== flip.id || (record.perturbation?.name ?? null) !== flip.perturbation) {
     throw new InputError(run.file, line, 'changed while evalgate read it (another example is on this line now): run evalgate again');
   }
   return record;
-}
-
-function lineOf(table: RecordTable, side: ExampleSide): number {
-  return table.examples.lineOf[side.row];
 }
 
 /** The changes between two records files, with the texts of the flips shown. */
@@ -54,19 +54,12 @@ export async function describeChanges(
 ): Promise<InstanceChangesReport> {
   const changes = instanceChanges(candidate.table, baseline.table, options);
   const shown = changes.scenarios.flatMap((scope) => [...scope.broken, ...scope.fixed]);
-  const [ours, theirs] = await Promise.all([
-    recordsAtLines(
-      candidate.file,
-      shown.map((flip) => lineOf(candidate.table, flip.candidate)),
-    ),
-    recordsAtLines(
-      baseline.file,
-      shown.map((flip) => lineOf(baseline.table, flip.baseline)),
-    ),
-  ]);
-  const describe = (flip: InstanceFlip): ShownFlip => {
-    const now = recordOf(candidate, flip.candidate, ours, flip);
-    const before = recordOf(baseline, flip.baseline, theirs, flip);
+  const candidateLines = shown.map((flip) => lineOf(candidate.table, flip.candidate));
+  const baselineLines = shown.map((flip) => lineOf(baseline.table, flip.baseline));
+  const [ours, theirs] = await Promise.all([recordsAtLines(candidate.file, candidateLines), recordsAtLines(baseline.file, baselineLines)]);
+  const describe = (scenario: string, flip: InstanceFlip): ShownFlip => {
+    const now = recordOf(candidate, flip.candidate, ours, scenario, flip);
+    const before = recordOf(baseline, flip.baseline, theirs, scenario, flip);
     const side = (scores: ExampleSide, record: EvalRecord, table: RecordTable) => ({
       correct: scores.correct,
       samples: scores.samples,
@@ -86,7 +79,11 @@ export async function describeChanges(
     rightAt: changes.rightAt,
     limit: changes.limit,
     textLength: TEXT_LENGTH,
-    scenarios: changes.scenarios.map((scope) => ({ ...scope, broken: scope.broken.map(describe), fixed: scope.fixed.map(describe) })),
+    scenarios: changes.scenarios.map((scope) => ({
+      ...scope,
+      broken: scope.broken.map((flip) => describe(scope.scenario, flip)),
+      fixed: scope.fixed.map((flip) => describe(scope.scenario, flip)),
+    })),
   };
 }
 

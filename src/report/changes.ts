@@ -179,7 +179,7 @@ function renderMarkdown(changes: InstanceChangesReport, perList: number): string
     for (const direction of ['broken', 'fixed'] as const) {
       const listed = scope[direction].slice(0, perList);
       const title = listTitle(scope, direction, listed.length, `**${escapeMarkdown(scope.scenario)}**`);
-      if (title) parts.push(`${title}`, '', ...listed.map(flipMarkdown), '');
+      if (title) parts.push(title, '', ...listed.map(flipMarkdown), '');
     }
   }
   if (cut) parts.push('_Fewer examples listed than the JSON report has, to stay within the comment size limit._', '');
