@@ -73,7 +73,7 @@ const questions = Array.from({ length: INSTANCES }, (_, i) => {
     id: `q${String(i).padStart(4, '0')}`,
     dialect: random() < 0.3 ? 'aae' : 'sae',
     reference,
-    inputs: [message, withTypos(message), message], // original, typos, dialect variants
+    inputs: [message, withTypos(message), message], // original, typos, dialect (its records mark the group; the words stay)
     easiness: random(), // shared: easy questions are easy for every model
     luck: [random(), random(), random()], // original, typos, dialect variants
     spread: normal(),
