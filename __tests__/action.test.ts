@@ -5,7 +5,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/json.js';
 import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
+import { countFlips, totalFlips } from './helpers/flips.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
+import { expectInertMarkdown, hostileRuns } from './helpers/hostile.js';
 import { header as inspectHeader, sample as inspectSample, writeEvalLog } from './helpers/inspect-logs.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 import { runProcess } from './helpers/run.js';
@@ -552,5 +554,88 @@ describe('the baseline in the Actions cache', () => {
     const unavailable = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir() });
     expect(unavailable.stdout).toContain('::warning::The Actions cache is not available here');
     expect(unavailable.summary).toContain('no baseline: regression budgets were skipped');
+  });
+});
+
+describe('what changed instance by instance, in the comment', () => {
+  const example = (file: string) => join(process.cwd(), 'examples/billing', file);
+  const hostilePolicy = 'version: 1\nname: t\nsettings:\n  resamples: 100\nchecks:\n  - metric: accuracy\n    min: 0.9\n';
+
+  it("shows the demo's instance changes in both directions in the comment, the job summary and the JSON report", async () => {
+    const [candidate, baselineFile] = [example('candidate-a.jsonl'), example('baseline.jsonl')];
+    const result = await runAction({
+      inputs: { policy: join(process.cwd(), 'policies/customer-support.yml'), candidate, baseline: baselineFile, 'policy-source': 'head' },
+    });
+    expect(result.code).toBe(1); // candidate A is blocked under customer-support
+    const total = totalFlips(countFlips(candidate, baselineFile));
+    expect([total.rightToWrong > 0, total.wrongToRight > 0]).toEqual([true, true]);
+    const summary = `<details><summary>What changed, instance by instance: ${total.rightToWrong} right → wrong, ${total.wrongToRight} wrong → right of ${total.compared} examples both runs answered</summary>`;
+    expect(github.comments).toHaveLength(1);
+    const body = github.comments[0].body;
+    expect(body).toContain(summary);
+    for (const direction of ['right → wrong', 'wrong → right']) {
+      expect(body).toMatch(new RegExp(`\\*\\*billing-exceptions\\*\\* · ${direction}: \\d+, the 5 that changed most\\n\\n- q\\d+`));
+    }
+    expect(result.summary).toContain(summary);
+    const report = JSON.parse(readFileSync(result.output('report')!, 'utf8')) as GateReport;
+    const variants = report.changes!.scenarios.flatMap((scope) => scope.variants);
+    expect(variants.reduce((sum, v) => sum + v.rightToWrong, 0)).toBe(total.rightToWrong);
+    expect(report.changes!.scenarios.every((scope) => scope.broken.length === 5 && scope.fixed.length === 5)).toBe(true);
+  });
+
+  it('keeps hostile inputs and predictions inert in the comment and the job summary', async () => {
+    const { candidate, baseline: hostileBaseline } = hostileRuns();
+    const result = await runAction({
+      inputs: { policy: writeFile('p.yml', hostilePolicy), candidate, baseline: hostileBaseline, 'policy-source': 'head' },
+    });
+    expect(result.code).toBe(1);
+    const [marker, ...rest] = github.comments[0].body.split('\n');
+    expect(marker).toBe('<!-- evalgate:policy=t -->');
+    const body = rest.join('\n');
+    expect(body).toContain('What changed, instance by instance: 15 right → wrong, 15 wrong → right of 30 examples');
+    expect(body).toMatch(/prediction 3$/m);
+    expectInertMarkdown(body);
+    expectInertMarkdown(result.summary);
+  });
+
+  it('posts the changes of a report made by an earlier run, refuses forged ones, and reads a report that has none', async () => {
+    const { candidate, baseline: hostileBaseline } = hostileRuns();
+    github.readOnly = true;
+    const first = await runAction({
+      inputs: {
+        policy: writeFile('p.yml', hostilePolicy),
+        candidate,
+        baseline: hostileBaseline,
+        'policy-source': 'head',
+        comment: 'false',
+      },
+    });
+    github.readOnly = false;
+    github.pulls.set(7, { head: { sha: HEAD_SHA } });
+    const original = JSON.parse(readFileSync(first.output('report')!, 'utf8')) as GateReport;
+    const post = (report: object) =>
+      runAction({
+        event: 'workflow_run',
+        workflowRunHeadSha: HEAD_SHA,
+        inputs: { policy: 'unused', report: writeFile('report.json', JSON.stringify(report)), 'fail-on': 'never' },
+      });
+    const posted = await post(original);
+    expect(posted.code).toBe(0);
+    const body = github.comments[0].body.split('\n').slice(1).join('\n');
+    expect(body).toContain('What changed, instance by instance: 15 right → wrong');
+    expectInertMarkdown(body);
+
+    // A listed flip must be a flip, and counts must be counts.
+    const forged = structuredClone(original);
+    forged.changes!.scenarios[0].broken[0].candidate.correct = 1;
+    expect((await post(forged)).stdout).toContain('changes: the listed flips do not agree with the counts and rightAt');
+    const markup = structuredClone(original) as unknown as { changes: { scenarios: Array<{ variants: Array<{ compared: unknown }> }> } };
+    markup.changes.scenarios[0].variants[0].compared = '<img src=x>';
+    expect((await post(markup)).stdout).toContain('not an evalgate report: changes.scenarios.0.variants.0.compared');
+    // A report written before the changes existed is read as it is.
+    const { changes: _changes, ...older } = original;
+    expect((await post(older)).code).toBe(0);
+    expect(github.comments).toHaveLength(1);
+    expect(github.comments[0].body).not.toContain('What changed');
   });
 });

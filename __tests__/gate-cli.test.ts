@@ -6,6 +6,7 @@ import { gateMarkdown, MAX_COMMENT_CHARACTERS } from '../src/report/markdown.js'
 import { parseGateReport, type GateReport } from '../src/report/json.js';
 
 type ReportCheck = GateReport['checks'][number];
+import { countFlips, totalFlips } from './helpers/flips.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 import { runProcess } from './helpers/run.js';
 import { evalgate } from './helpers/evalgate.js';
@@ -363,6 +364,18 @@ describe('evalgate demo and compare', () => {
     expect(stdout).toContain('realtime-chat: would ship candidate-a');
     expect(stdout).toContain('candidate-a: fail: ece (billing-exceptions): above the maximum 0.12');
     expect(stdout).toContain('candidate-b: fail: error_rate: above the maximum 0.02');
+    // The failed calls each policy's error budget allows are not a coverage warning: B's are, under realtime-chat only.
+    const [customerSupport, realtimeChat] = stdout.split('\nrealtime-chat: would ship');
+    expect(customerSupport).not.toContain('coverage');
+    expect(realtimeChat.match(/^ {2}candidate-.: warn: coverage/gm)).toEqual(['  candidate-b: warn: coverage']);
+    // Like real models, each candidate breaks some of the baseline's right answers and fixes some wrong ones.
+    for (const name of ['candidate-a', 'candidate-b']) {
+      const total = totalFlips(countFlips(`examples/billing/${name}.jsonl`, 'examples/billing/baseline.jsonl'));
+      expect([total.rightToWrong > 0, total.wrongToRight > 0]).toEqual([true, true]);
+      expect(stdout).toContain(
+        `  ${name}: ${total.rightToWrong} right → wrong, ${total.wrongToRight} wrong → right of ${total.compared} examples both runs answered`,
+      );
+    }
   });
 
   it('refuses a candidate without a name', async () => {

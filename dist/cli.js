@@ -15188,19 +15188,19 @@ var init_AbstractChatCompletionRunner = __esm({
       }
       return;
     }, _AbstractChatCompletionRunner_calculateTotalUsage = function _AbstractChatCompletionRunner_calculateTotalUsage2() {
-      const total = {
+      const total2 = {
         completion_tokens: 0,
         prompt_tokens: 0,
         total_tokens: 0
       };
       for (const { usage } of this._chatCompletions) {
         if (usage) {
-          total.completion_tokens += usage.completion_tokens;
-          total.prompt_tokens += usage.prompt_tokens;
-          total.total_tokens += usage.total_tokens;
+          total2.completion_tokens += usage.completion_tokens;
+          total2.prompt_tokens += usage.prompt_tokens;
+          total2.total_tokens += usage.total_tokens;
         }
       }
-      return total;
+      return total2;
     }, _AbstractChatCompletionRunner_validateParams = function _AbstractChatCompletionRunner_validateParams2(params) {
       if (params.n != null && params.n > 1) {
         throw new OpenAIError("ChatCompletion convenience helpers only support n=1 at this time. To use n>1, please use chat.completions.create() directly.");
@@ -26182,14 +26182,14 @@ function quantileSorted(sorted, q) {
   const high = Math.min(low + 1, n - 1);
   return lerp(sorted[low], sorted[high], h - low);
 }
-function weightedQuantileSorted(sorted, instanceOf, weights, total, q) {
-  if (total <= 0) return NaN;
-  const h = (total - 1) * q;
+function weightedQuantileSorted(sorted, instanceOf, weights, total2, q) {
+  if (total2 <= 0) return NaN;
+  const h = (total2 - 1) * q;
   const lowRank = Math.floor(h);
-  const highRank = Math.min(lowRank + 1, total - 1);
+  const highRank = Math.min(lowRank + 1, total2 - 1);
   let low = NaN;
   let seen = 0;
-  if (lowRank < total / 2) {
+  if (lowRank < total2 / 2) {
     for (let index = 0; index < sorted.length; index++) {
       seen += weights[instanceOf[index]];
       if (Number.isNaN(low) && seen > lowRank) low = sorted[index];
@@ -26199,8 +26199,8 @@ function weightedQuantileSorted(sorted, instanceOf, weights, total, q) {
     let high = NaN;
     for (let index = sorted.length - 1; index >= 0; index--) {
       seen += weights[instanceOf[index]];
-      if (Number.isNaN(high) && seen > total - 1 - highRank) high = sorted[index];
-      if (seen > total - 1 - lowRank) return lerp(sorted[index], high, h - lowRank);
+      if (Number.isNaN(high) && seen > total2 - 1 - highRank) high = sorted[index];
+      if (seen > total2 - 1 - lowRank) return lerp(sorted[index], high, h - lowRank);
     }
   }
   return NaN;
@@ -26300,8 +26300,8 @@ var PoissonSampler = class {
 var DEFAULT_RESAMPLES = 1e3;
 var DEFAULT_SEED = 1;
 var LITTLE_BOOTSTRAP_SUBSETS = 10;
-function multinomialDrawer(cells, total) {
-  const sampler = total > cells ? new PoissonSampler(Math.max(0, total - 2.5 * Math.sqrt(total)) / cells) : void 0;
+function multinomialDrawer(cells, total2) {
+  const sampler = total2 > cells ? new PoissonSampler(Math.max(0, total2 - 2.5 * Math.sqrt(total2)) / cells) : void 0;
   const threshold = rejectionThreshold(cells);
   return (random, counts) => {
     let drawn = 0;
@@ -26309,20 +26309,20 @@ function multinomialDrawer(cells, total) {
       do {
         drawn = 0;
         for (let cell = 0; cell < cells; cell++) drawn += counts[cell] = sampler.draw(random);
-      } while (drawn > total);
+      } while (drawn > total2);
     } else {
       counts.fill(0);
     }
-    for (; drawn < total; drawn++) counts[random.nextBelow(cells, threshold)]++;
+    for (; drawn < total2; drawn++) counts[random.nextBelow(cells, threshold)]++;
   };
 }
 function bootstrapSamples(factory, centre, instanceCount, options2) {
   const samples = centre.map((values) => Array.from(values, () => new Float64Array(options2.resamples)));
   const filled = centre.map((values) => new Int32Array(values.length));
   const random = new Random(options2.seed);
-  const collect2 = (estimators, resamples, cells, total, shift) => {
+  const collect2 = (estimators, resamples, cells, total2, shift) => {
     const counts = new Float64Array(cells);
-    const drawMultinomial = multinomialDrawer(cells, total);
+    const drawMultinomial = multinomialDrawer(cells, total2);
     const start = filled.map((perOutput) => Int32Array.from(perOutput));
     for (let resample = 0; resample < resamples; resample++) {
       drawMultinomial(random, counts);
@@ -30433,7 +30433,7 @@ function handleIntersectionResults(result, left, right) {
   const unrecKeys = /* @__PURE__ */ new Map();
   let unrecIssue;
   const keyIssues = /* @__PURE__ */ new Map();
-  const collect2 = (iss, side) => {
+  const collect2 = (iss, side2) => {
     let keys;
     if (iss.code === "unrecognized_keys" && !iss.path?.length) {
       unrecIssue ?? (unrecIssue = iss);
@@ -30449,7 +30449,7 @@ function handleIntersectionResults(result, left, right) {
     for (const k of keys) {
       if (!unrecKeys.has(k))
         unrecKeys.set(k, {});
-      unrecKeys.get(k)[side] = true;
+      unrecKeys.get(k)[side2] = true;
     }
     return true;
   };
@@ -32150,8 +32150,8 @@ var error3 = () => {
         const sizing = getSizing(issue2.origin);
         if (sizing) {
           const maxValue = Number(issue2.maximum);
-          const unit = getBelarusianPlural(maxValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
-          return `\u0417\u0430\u043D\u0430\u0434\u0442\u0430 \u0432\u044F\u043B\u0456\u043A\u0456: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F, \u0448\u0442\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u044D\u043D\u043D\u0435"} \u043F\u0430\u0432\u0456\u043D\u043D\u0430 ${sizing.verb} ${adj}${issue2.maximum.toString()} ${unit}`;
+          const unit2 = getBelarusianPlural(maxValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
+          return `\u0417\u0430\u043D\u0430\u0434\u0442\u0430 \u0432\u044F\u043B\u0456\u043A\u0456: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F, \u0448\u0442\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u044D\u043D\u043D\u0435"} \u043F\u0430\u0432\u0456\u043D\u043D\u0430 ${sizing.verb} ${adj}${issue2.maximum.toString()} ${unit2}`;
         }
         return `\u0417\u0430\u043D\u0430\u0434\u0442\u0430 \u0432\u044F\u043B\u0456\u043A\u0456: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F, \u0448\u0442\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u044D\u043D\u043D\u0435"} \u043F\u0430\u0432\u0456\u043D\u043D\u0430 \u0431\u044B\u0446\u044C ${adj}${issue2.maximum.toString()}`;
       }
@@ -32160,8 +32160,8 @@ var error3 = () => {
         const sizing = getSizing(issue2.origin);
         if (sizing) {
           const minValue = Number(issue2.minimum);
-          const unit = getBelarusianPlural(minValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
-          return `\u0417\u0430\u043D\u0430\u0434\u0442\u0430 \u043C\u0430\u043B\u044B: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F, \u0448\u0442\u043E ${issue2.origin} \u043F\u0430\u0432\u0456\u043D\u043D\u0430 ${sizing.verb} ${adj}${issue2.minimum.toString()} ${unit}`;
+          const unit2 = getBelarusianPlural(minValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
+          return `\u0417\u0430\u043D\u0430\u0434\u0442\u0430 \u043C\u0430\u043B\u044B: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F, \u0448\u0442\u043E ${issue2.origin} \u043F\u0430\u0432\u0456\u043D\u043D\u0430 ${sizing.verb} ${adj}${issue2.minimum.toString()} ${unit2}`;
         }
         return `\u0417\u0430\u043D\u0430\u0434\u0442\u0430 \u043C\u0430\u043B\u044B: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F, \u0448\u0442\u043E ${issue2.origin} \u043F\u0430\u0432\u0456\u043D\u043D\u0430 \u0431\u044B\u0446\u044C ${adj}${issue2.minimum.toString()}`;
       }
@@ -34788,8 +34788,8 @@ var error24 = () => {
         const sizing = getSizing(issue2.origin);
         if (sizing) {
           const maxValue = Number(issue2.maximum);
-          const unit = getArmenianPlural(maxValue, sizing.unit.one, sizing.unit.many);
-          return `\u0549\u0561\u0583\u0561\u0566\u0561\u0576\u0581 \u0574\u0565\u056E \u0561\u0580\u056A\u0565\u0584\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567, \u0578\u0580 ${withDefiniteArticle(issue2.origin ?? "\u0561\u0580\u056A\u0565\u0584")} \u056F\u0578\u0582\u0576\u0565\u0576\u0561 ${adj}${issue2.maximum.toString()} ${unit}`;
+          const unit2 = getArmenianPlural(maxValue, sizing.unit.one, sizing.unit.many);
+          return `\u0549\u0561\u0583\u0561\u0566\u0561\u0576\u0581 \u0574\u0565\u056E \u0561\u0580\u056A\u0565\u0584\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567, \u0578\u0580 ${withDefiniteArticle(issue2.origin ?? "\u0561\u0580\u056A\u0565\u0584")} \u056F\u0578\u0582\u0576\u0565\u0576\u0561 ${adj}${issue2.maximum.toString()} ${unit2}`;
         }
         return `\u0549\u0561\u0583\u0561\u0566\u0561\u0576\u0581 \u0574\u0565\u056E \u0561\u0580\u056A\u0565\u0584\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567, \u0578\u0580 ${withDefiniteArticle(issue2.origin ?? "\u0561\u0580\u056A\u0565\u0584")} \u056C\u056B\u0576\u056B ${adj}${issue2.maximum.toString()}`;
       }
@@ -34798,8 +34798,8 @@ var error24 = () => {
         const sizing = getSizing(issue2.origin);
         if (sizing) {
           const minValue = Number(issue2.minimum);
-          const unit = getArmenianPlural(minValue, sizing.unit.one, sizing.unit.many);
-          return `\u0549\u0561\u0583\u0561\u0566\u0561\u0576\u0581 \u0583\u0578\u0584\u0580 \u0561\u0580\u056A\u0565\u0584\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567, \u0578\u0580 ${withDefiniteArticle(issue2.origin)} \u056F\u0578\u0582\u0576\u0565\u0576\u0561 ${adj}${issue2.minimum.toString()} ${unit}`;
+          const unit2 = getArmenianPlural(minValue, sizing.unit.one, sizing.unit.many);
+          return `\u0549\u0561\u0583\u0561\u0566\u0561\u0576\u0581 \u0583\u0578\u0584\u0580 \u0561\u0580\u056A\u0565\u0584\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567, \u0578\u0580 ${withDefiniteArticle(issue2.origin)} \u056F\u0578\u0582\u0576\u0565\u0576\u0561 ${adj}${issue2.minimum.toString()} ${unit2}`;
         }
         return `\u0549\u0561\u0583\u0561\u0566\u0561\u0576\u0581 \u0583\u0578\u0584\u0580 \u0561\u0580\u056A\u0565\u0584\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567, \u0578\u0580 ${withDefiniteArticle(issue2.origin)} \u056C\u056B\u0576\u056B ${adj}${issue2.minimum.toString()}`;
       }
@@ -35713,18 +35713,18 @@ var error32 = () => {
         const adj = issue2.inclusive ? "\uC774\uD558" : "\uBBF8\uB9CC";
         const suffix = adj === "\uBBF8\uB9CC" ? "\uC774\uC5B4\uC57C \uD569\uB2C8\uB2E4" : "\uC5EC\uC57C \uD569\uB2C8\uB2E4";
         const sizing = getSizing(issue2.origin);
-        const unit = sizing?.unit ?? "\uC694\uC18C";
+        const unit2 = sizing?.unit ?? "\uC694\uC18C";
         if (sizing)
-          return `${issue2.origin ?? "\uAC12"}\uC774 \uB108\uBB34 \uD07D\uB2C8\uB2E4: ${issue2.maximum.toString()}${unit} ${adj}${suffix}`;
+          return `${issue2.origin ?? "\uAC12"}\uC774 \uB108\uBB34 \uD07D\uB2C8\uB2E4: ${issue2.maximum.toString()}${unit2} ${adj}${suffix}`;
         return `${issue2.origin ?? "\uAC12"}\uC774 \uB108\uBB34 \uD07D\uB2C8\uB2E4: ${issue2.maximum.toString()} ${adj}${suffix}`;
       }
       case "too_small": {
         const adj = issue2.inclusive ? "\uC774\uC0C1" : "\uCD08\uACFC";
         const suffix = adj === "\uC774\uC0C1" ? "\uC774\uC5B4\uC57C \uD569\uB2C8\uB2E4" : "\uC5EC\uC57C \uD569\uB2C8\uB2E4";
         const sizing = getSizing(issue2.origin);
-        const unit = sizing?.unit ?? "\uC694\uC18C";
+        const unit2 = sizing?.unit ?? "\uC694\uC18C";
         if (sizing) {
-          return `${issue2.origin ?? "\uAC12"}\uC774 \uB108\uBB34 \uC791\uC2B5\uB2C8\uB2E4: ${issue2.minimum.toString()}${unit} ${adj}${suffix}`;
+          return `${issue2.origin ?? "\uAC12"}\uC774 \uB108\uBB34 \uC791\uC2B5\uB2C8\uB2E4: ${issue2.minimum.toString()}${unit2} ${adj}${suffix}`;
         }
         return `${issue2.origin ?? "\uAC12"}\uC774 \uB108\uBB34 \uC791\uC2B5\uB2C8\uB2E4: ${issue2.minimum.toString()} ${adj}${suffix}`;
       }
@@ -37537,8 +37537,8 @@ var error46 = () => {
         const sizing = getSizing(issue2.origin);
         if (sizing) {
           const maxValue = Number(issue2.maximum);
-          const unit = getRussianPlural(maxValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
-          return `\u0421\u043B\u0438\u0448\u043A\u043E\u043C \u0431\u043E\u043B\u044C\u0448\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C, \u0447\u0442\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435"} \u0431\u0443\u0434\u0435\u0442 \u0438\u043C\u0435\u0442\u044C ${adj}${issue2.maximum.toString()} ${unit}`;
+          const unit2 = getRussianPlural(maxValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
+          return `\u0421\u043B\u0438\u0448\u043A\u043E\u043C \u0431\u043E\u043B\u044C\u0448\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C, \u0447\u0442\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435"} \u0431\u0443\u0434\u0435\u0442 \u0438\u043C\u0435\u0442\u044C ${adj}${issue2.maximum.toString()} ${unit2}`;
         }
         return `\u0421\u043B\u0438\u0448\u043A\u043E\u043C \u0431\u043E\u043B\u044C\u0448\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C, \u0447\u0442\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435"} \u0431\u0443\u0434\u0435\u0442 ${adj}${issue2.maximum.toString()}`;
       }
@@ -37547,8 +37547,8 @@ var error46 = () => {
         const sizing = getSizing(issue2.origin);
         if (sizing) {
           const minValue = Number(issue2.minimum);
-          const unit = getRussianPlural(minValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
-          return `\u0421\u043B\u0438\u0448\u043A\u043E\u043C \u043C\u0430\u043B\u0435\u043D\u044C\u043A\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C, \u0447\u0442\u043E ${issue2.origin} \u0431\u0443\u0434\u0435\u0442 \u0438\u043C\u0435\u0442\u044C ${adj}${issue2.minimum.toString()} ${unit}`;
+          const unit2 = getRussianPlural(minValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
+          return `\u0421\u043B\u0438\u0448\u043A\u043E\u043C \u043C\u0430\u043B\u0435\u043D\u044C\u043A\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C, \u0447\u0442\u043E ${issue2.origin} \u0431\u0443\u0434\u0435\u0442 \u0438\u043C\u0435\u0442\u044C ${adj}${issue2.minimum.toString()} ${unit2}`;
         }
         return `\u0421\u043B\u0438\u0448\u043A\u043E\u043C \u043C\u0430\u043B\u0435\u043D\u044C\u043A\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C, \u0447\u0442\u043E ${issue2.origin} \u0431\u0443\u0434\u0435\u0442 ${adj}${issue2.minimum.toString()}`;
       }
@@ -46076,11 +46076,11 @@ function deepPartial(schema) {
 }
 
 // node_modules/zod/v4/classic/in-out.js
-function withChecks(side, checks) {
+function withChecks(side2, checks) {
   if (!checks?.length)
-    return side;
-  const def = side._zod.def;
-  return clone(side, mergeDefs(def, { checks: [...def.checks ?? [], ...checks] }), { parent: true });
+    return side2;
+  const def = side2._zod.def;
+  return clone(side2, mergeDefs(def, { checks: [...def.checks ?? [], ...checks] }), { parent: true });
 }
 function outSide(def) {
   return withChecks(def.out, def.checks);
@@ -46318,27 +46318,27 @@ function lookupMetric(fullName) {
 // src/metrics/calibration.ts
 var ECE_BINS = 10;
 function calibrationError(binWeight, binCorrect, binConfidence) {
-  let total = 0;
-  for (let bin = 0; bin < binWeight.length; bin++) total += binWeight[bin];
-  if (total <= 0) return NaN;
+  let total2 = 0;
+  for (let bin = 0; bin < binWeight.length; bin++) total2 += binWeight[bin];
+  if (total2 <= 0) return NaN;
   let error62 = 0;
   for (let bin = 0; bin < binWeight.length; bin++) {
     const weight = binWeight[bin];
-    if (weight > 0) error62 += weight / total * Math.abs(binCorrect[bin] / weight - binConfidence[bin] / weight);
+    if (weight > 0) error62 += weight / total2 * Math.abs(binCorrect[bin] / weight - binConfidence[bin] / weight);
   }
   return error62;
 }
 function totalWeight(instance, weights) {
-  let total = 0;
-  for (let index = 0; index < instance.length; index++) total += weights[instance[index]];
-  return total;
+  let total2 = 0;
+  for (let index = 0; index < instance.length; index++) total2 += weights[instance[index]];
+  return total2;
 }
 function equalMassEce({ instance, value: confidence, payload: correct }, weights) {
-  const total = totalWeight(instance, weights);
-  if (total <= 0) return NaN;
-  const chunks = Math.min(ECE_BINS, total);
-  const base = Math.floor(total / chunks);
-  const larger = total % chunks;
+  const total2 = totalWeight(instance, weights);
+  if (total2 <= 0) return NaN;
+  const chunks = Math.min(ECE_BINS, total2);
+  const base = Math.floor(total2 / chunks);
+  const larger = total2 % chunks;
   const chunkStarts = [];
   for (let chunk = 1; chunk < chunks; chunk++) chunkStarts.push(chunk * base + Math.min(chunk, larger));
   const boundaries = [];
@@ -46385,10 +46385,10 @@ var HarmonicNumbers = class {
   }
 };
 function selectiveAccuracy({ instance, payload: correct }, weights, harmonic) {
-  const total = totalWeight(instance, weights);
-  if (total <= 0) return [NaN, NaN];
-  const tenPercentK = Math.floor(0.1 * total) + 1;
-  const h = harmonic.upTo(total);
+  const total2 = totalWeight(instance, weights);
+  if (total2 <= 0) return [NaN, NaN];
+  const tenPercentK = Math.floor(0.1 * total2) + 1;
+  const h = harmonic.upTo(total2);
   let k = 0;
   let correctSoFar = 0;
   let areaSum = 0;
@@ -46408,7 +46408,7 @@ function selectiveAccuracy({ instance, payload: correct }, weights, harmonic) {
       correctSoFar += copies * score;
     }
   }
-  return [areaSum / total, atTenPercent];
+  return [areaSum / total2, atTenPercent];
 }
 
 // src/metrics/sums.ts
@@ -46452,9 +46452,9 @@ var SlotsBuilder = class {
     const entries = this.lengths[slot] / 2;
     const shares = this.shares[slot];
     if (shares === void 0) return entries;
-    let total = 0;
-    for (let entry = 0; entry < entries; entry++) total += shares[entry];
-    return Math.round(total);
+    let total2 = 0;
+    for (let entry = 0; entry < entries; entry++) total2 += shares[entry];
+    return Math.round(total2);
   }
   build() {
     return this.pairs.map((pairs, slot) => {
@@ -46591,8 +46591,9 @@ var ExampleIndex = class {
   newestExample = new GrowableColumn(int322, -1);
   previousExample = new GrowableColumn(int322, -1);
   perturbationOf = new GrowableColumn(int322, 0);
-  /** Per example: its newest row; per row: the row before it of the same example, its line and its sample. */
+  /** Per example: its newest row; per row: its example, the row before it of the same example, its line and its sample. */
   newestRow = new GrowableColumn(int322, -1);
+  exampleOfRow = new GrowableColumn(int322, -1);
   previousRow = new GrowableColumn(int322, -1);
   lineOf = new GrowableColumn(int322, 0);
   sampleOf = new GrowableColumn(float642, 0);
@@ -46630,15 +46631,22 @@ var ExampleIndex = class {
       this.previousRow.set(row, before);
     }
     this.newestRow.set(example, row);
+    this.exampleOfRow.set(row, example);
     this.lineOf.set(row, line);
     if (sample !== 0) this.sampleOf.set(row, sample);
   }
-  /** For a table with repeated samples: each row's example, and per example its answered samples and their mean `correct`. */
-  repeatedSamples(size, failed, correct, confidence) {
-    const exampleOf2 = new Int32Array(size);
-    for (let example = 0; example < this.count; example++) {
-      for (let row = this.newestRow.get(example); row >= 0; row = this.previousRow.get(row)) exampleOf2[row] = example;
-    }
+  /** The examples of `size` rows: each row's example and line, each example's perturbation (0: the original), the perturbations' names. */
+  examples(size) {
+    return {
+      exampleOf: this.exampleOfRow.trimmed(size),
+      lineOf: this.lineOf.trimmed(size),
+      perturbationOf: this.perturbationOf.trimmed(this.count),
+      perturbations: [...this.perturbationNumber.keys()]
+    };
+  }
+  /** For a table with repeated samples (`exampleOf` from `examples`): per example its answered samples and their mean `correct`. */
+  repeatedSamples(exampleOf2, failed, correct, confidence) {
+    const size = exampleOf2.length;
     const answered = new Int32Array(this.count);
     const calibrated = new Int32Array(this.count);
     const meanCorrect = new Float64Array(this.count);
@@ -46744,6 +46752,7 @@ var RecordTableBuilder = class {
     const failed = this.failed.trimmed(size);
     const correct = this.correct.trimmed(size);
     const confidence = this.confidence.trimmed(size);
+    const examples2 = this.examples.examples(size);
     return {
       size,
       scenarios: [...this.scenarioIndex.keys()],
@@ -46759,7 +46768,8 @@ var RecordTableBuilder = class {
       costUsd: this.costUsd.trimmed(size),
       toxicity: this.toxicity.trimmed(size),
       groups,
-      ...this.examples.repeated ? { samples: this.examples.repeatedSamples(size, failed, correct, confidence) } : {},
+      examples: examples2,
+      ...this.examples.repeated ? { samples: this.examples.repeatedSamples(examples2.exampleOf, failed, correct, confidence) } : {},
       orderings: /* @__PURE__ */ new Map()
     };
   }
@@ -47071,9 +47081,9 @@ function addLatency(table, scope2, { collected, statistics }) {
       { metric: "latency_p95_ms", n }
     ],
     evaluate: (weights) => {
-      let total = 0;
-      for (let index = 0; index < timedInstances.length; index++) total += weights[timedInstances[index]] * timedCounts[index];
-      return [0.5, 0.95].map((q) => weightedQuantileSorted(ascending.value, ascending.instance, weights, total, q));
+      let total2 = 0;
+      for (let index = 0; index < timedInstances.length; index++) total2 += weights[timedInstances[index]] * timedCounts[index];
+      return [0.5, 0.95].map((q) => weightedQuantileSorted(ascending.value, ascending.instance, weights, total2, q));
     }
   });
 }
@@ -47593,8 +47603,8 @@ function powerOf(check2, evidence, alphaPerTest) {
   const { comparison, budget, test } = evidence;
   if (!comparison || !budget || test !== "regression") return void 0;
   const detect = check2.detect === void 0 ? null : budgetValue(check2.detect, comparison.baseline);
-  const unit = lookupMetric(check2.metric)?.range[1] === 1;
-  const sd = comparison.sd !== void 0 && Number.isFinite(comparison.sd) ? plannedSpread(comparison.sd, unit, detect, pairedBasis(comparison)) : void 0;
+  const unit2 = lookupMetric(check2.metric)?.range[1] === 1;
+  const sd = comparison.sd !== void 0 && Number.isFinite(comparison.sd) ? plannedSpread(comparison.sd, unit2, detect, pairedBasis(comparison)) : void 0;
   const mde = sd === void 0 || sd === 0 ? null : minimumDetectableWorsening(sd, budget.value, alphaPerTest);
   return { mde, detect, underpowered: detect !== null && (mde === null || mde > detect) };
 }
@@ -47954,6 +47964,371 @@ function policyJsonSchema() {
   };
 }
 
+// node_modules/markdown-table/index.js
+function defaultStringLength(value) {
+  return value.length;
+}
+function markdownTable(table, options2) {
+  const settings = options2 || {};
+  const align = (settings.align || []).concat();
+  const stringLength = settings.stringLength || defaultStringLength;
+  const alignments = [];
+  const cellMatrix = [];
+  const sizeMatrix = [];
+  const longestCellByColumn = [];
+  let mostCellsPerRow = 0;
+  let rowIndex = -1;
+  while (++rowIndex < table.length) {
+    const row2 = [];
+    const sizes2 = [];
+    let columnIndex2 = -1;
+    if (table[rowIndex].length > mostCellsPerRow) {
+      mostCellsPerRow = table[rowIndex].length;
+    }
+    while (++columnIndex2 < table[rowIndex].length) {
+      const cell = serialize(table[rowIndex][columnIndex2]);
+      if (settings.alignDelimiters !== false) {
+        const size = stringLength(cell);
+        sizes2[columnIndex2] = size;
+        if (longestCellByColumn[columnIndex2] === void 0 || size > longestCellByColumn[columnIndex2]) {
+          longestCellByColumn[columnIndex2] = size;
+        }
+      }
+      row2.push(cell);
+    }
+    cellMatrix[rowIndex] = row2;
+    sizeMatrix[rowIndex] = sizes2;
+  }
+  let columnIndex = -1;
+  if (typeof align === "object" && "length" in align) {
+    while (++columnIndex < mostCellsPerRow) {
+      alignments[columnIndex] = toAlignment(align[columnIndex]);
+    }
+  } else {
+    const code = toAlignment(align);
+    while (++columnIndex < mostCellsPerRow) {
+      alignments[columnIndex] = code;
+    }
+  }
+  columnIndex = -1;
+  const row = [];
+  const sizes = [];
+  while (++columnIndex < mostCellsPerRow) {
+    const code = alignments[columnIndex];
+    let before = "";
+    let after = "";
+    if (code === 99) {
+      before = ":";
+      after = ":";
+    } else if (code === 108) {
+      before = ":";
+    } else if (code === 114) {
+      after = ":";
+    }
+    let size = settings.alignDelimiters === false ? 1 : Math.max(
+      1,
+      longestCellByColumn[columnIndex] - before.length - after.length
+    );
+    const cell = before + "-".repeat(size) + after;
+    if (settings.alignDelimiters !== false) {
+      size = before.length + size + after.length;
+      if (size > longestCellByColumn[columnIndex]) {
+        longestCellByColumn[columnIndex] = size;
+      }
+      sizes[columnIndex] = size;
+    }
+    row[columnIndex] = cell;
+  }
+  cellMatrix.splice(1, 0, row);
+  sizeMatrix.splice(1, 0, sizes);
+  rowIndex = -1;
+  const lines = [];
+  while (++rowIndex < cellMatrix.length) {
+    const row2 = cellMatrix[rowIndex];
+    const sizes2 = sizeMatrix[rowIndex];
+    const cellsInRow = settings.fillRows === false ? Math.max(1, cellMatrix[rowIndex === 1 ? 0 : rowIndex].length) : mostCellsPerRow;
+    columnIndex = -1;
+    const line = [];
+    while (++columnIndex < cellsInRow) {
+      const cell = row2[columnIndex] || "";
+      let before = "";
+      let after = "";
+      if (settings.alignDelimiters !== false) {
+        const size = longestCellByColumn[columnIndex] - (sizes2[columnIndex] || 0);
+        const code = alignments[columnIndex];
+        if (code === 114) {
+          before = " ".repeat(size);
+        } else if (code === 99) {
+          const half = size / 2;
+          if (size % 2) {
+            before = " ".repeat(half + 0.5);
+            after = " ".repeat(half - 0.5);
+          } else {
+            before = " ".repeat(half);
+            after = before;
+          }
+        } else {
+          after = " ".repeat(size);
+        }
+      }
+      if (settings.delimiterStart !== false && !columnIndex) {
+        line.push("|");
+      }
+      if (settings.padding !== false && // Don’t add the opening space if we’re not aligning and the cell is
+      // empty: there will be a closing space.
+      !(settings.alignDelimiters === false && cell === "") && (settings.delimiterStart !== false || columnIndex)) {
+        line.push(" ");
+      }
+      if (settings.alignDelimiters !== false) {
+        line.push(before);
+      }
+      line.push(cell);
+      if (settings.alignDelimiters !== false) {
+        line.push(after);
+      }
+      if (settings.padding !== false) {
+        line.push(" ");
+      }
+      if (settings.delimiterEnd !== false || columnIndex !== cellsInRow - 1) {
+        line.push("|");
+      }
+    }
+    lines.push(
+      settings.delimiterEnd === false ? line.join("").replace(/ +$/, "") : line.join("")
+    );
+  }
+  return lines.join("\n");
+}
+function serialize(value) {
+  return value === null || value === void 0 ? "" : String(value);
+}
+function toAlignment(value) {
+  const code = typeof value === "string" ? value.codePointAt(0) : 0;
+  return code === 67 || code === 99 ? 99 : code === 76 || code === 108 ? 108 : code === 82 || code === 114 ? 114 : 0;
+}
+
+// src/report/format.ts
+function count(n, noun, plural2 = `${noun}s`) {
+  return `${n} ${n === 1 ? noun : plural2}`;
+}
+var RESIDUE = 1e-12;
+function formatNumber(value) {
+  if (!Number.isFinite(value)) return String(value);
+  if (Math.abs(value) < RESIDUE) return "0";
+  const magnitude = Math.abs(value);
+  const text = magnitude >= 100 ? value.toFixed(1) : magnitude >= 1e-3 ? value.toFixed(4) : value.toPrecision(3);
+  return text.includes(".") && !text.includes("e") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
+}
+function formatInterval(ci) {
+  return ci ? `[${formatNumber(ci[0])}, ${formatNumber(ci[1])}]` : "-";
+}
+var CHECK_TABLE_HEADER = [
+  "metric",
+  "scope",
+  "candidate (95% CI)",
+  "baseline",
+  "change",
+  "can detect (80%)",
+  "threshold",
+  "status"
+];
+var CHECK_TABLE_ALIGN = ["l", "l", "r", "r", "r", "r", "l", "l"];
+function changeText(check2) {
+  const comparison = check2.comparison;
+  if (!comparison) return "-";
+  const sign = comparison.change > 0 ? "+" : "";
+  const change = `${sign}${formatNumber(comparison.change)}`;
+  if (comparison.method === "summary") return `${change} (point estimates)`;
+  const values = `${formatNumber(comparison.candidate)} vs ${formatNumber(comparison.baseline)} on ${comparison.shared} shared`;
+  const p = comparison.pNotInferior ?? comparison.pWorse;
+  if (p === void 0) return `${change} (${values})`;
+  const kind = comparison.pNotInferior !== void 0 ? "p non-inferior" : "p worse";
+  const adjusted = comparison.pWorseAdjusted !== void 0 && comparison.pWorseAdjusted !== comparison.pWorse && comparison.pNotInferior === void 0 ? `, adjusted ${comparison.pWorseAdjusted.toPrecision(2)}` : "";
+  return `${change} (${values}; ${kind} ${p.toPrecision(2)}${adjusted})`;
+}
+function checkCells(check2, escape2, status) {
+  return [
+    escape2(check2.metric),
+    escape2(check2.scope),
+    check2.candidate ? `${formatNumber(check2.candidate.value)} ${formatInterval(check2.candidate.ci)}` : "-",
+    check2.comparison ? formatNumber(check2.comparison.baseline) : "-",
+    changeText(check2),
+    detectText(check2),
+    escape2(check2.threshold),
+    [status(check2.status), ...check2.flags ?? []].join(" \xB7 ")
+  ];
+}
+function detectText(check2) {
+  const power = check2.power;
+  if (!power) return "-";
+  const mde = power.mde === null ? "unknown" : formatNumber(power.mde);
+  return power.detect === null ? mde : `${mde} (must: ${formatNumber(power.detect)})`;
+}
+var METRIC_TABLE_HEADER = ["metric", "value", "95% CI", "n", "dimension", "note"];
+var METRIC_TABLE_ALIGN = ["l", "r", "r", "r", "l", "l"];
+function metricRows(metrics, minGroupSize, formatName) {
+  return Object.entries(metrics).map(([name4, metric]) => {
+    const definition = lookupMetric(name4);
+    const smallGroup = definition?.name === "group_accuracy" && metric.n < minGroupSize;
+    return [
+      formatName(name4),
+      formatNumber(metric.value),
+      formatInterval(metric.ci),
+      String(metric.n),
+      definition ? `${definition.dimension} (${definition.direction} is better)` : "",
+      smallGroup ? `below min_group_size ${minGroupSize}: not in worst/gap` : ""
+    ];
+  });
+}
+
+// src/report/changes.ts
+var CHANGES_LIMIT = 5;
+var TEXT_LENGTH = 300;
+var MAX_REFERENCES = 5;
+var MAX_LIMIT = 1e3;
+var unit = finiteNumber.refine((x) => x >= 0 && x <= 1, "expected a number in [0, 1]");
+var counted = external_exports.int().nonnegative();
+var side = external_exports.object({ correct: unit, samples: external_exports.int().positive(), line: external_exports.int().positive(), prediction: external_exports.string().nullable() });
+var flip = external_exports.object({
+  id: external_exports.string(),
+  perturbation: external_exports.string().nullable(),
+  input: external_exports.string().nullable(),
+  references: external_exports.array(external_exports.string()).max(MAX_REFERENCES),
+  candidate: side,
+  baseline: side
+});
+var instanceChangesSchema = external_exports.object({
+  rightAt: unit,
+  limit: external_exports.int().min(0).max(MAX_LIMIT),
+  textLength: external_exports.int().positive(),
+  scenarios: external_exports.array(
+    external_exports.object({
+      scenario: external_exports.string(),
+      variants: external_exports.array(
+        external_exports.object({ perturbation: external_exports.string().nullable(), compared: counted, rightToWrong: counted, wrongToRight: counted }).refine((v) => v.rightToWrong + v.wrongToRight <= v.compared, "more flips than examples compared")
+      ),
+      broken: external_exports.array(flip),
+      fixed: external_exports.array(flip)
+    })
+  )
+}).refine(
+  (changes) => changes.scenarios.every(
+    (scope2) => scope2.broken.length <= Math.min(changes.limit, total(scope2.variants, "rightToWrong")) && scope2.fixed.length <= Math.min(changes.limit, total(scope2.variants, "wrongToRight")) && scope2.broken.every((f) => f.candidate.correct < changes.rightAt && f.baseline.correct >= changes.rightAt) && scope2.fixed.every((f) => f.candidate.correct >= changes.rightAt && f.baseline.correct < changes.rightAt)
+  ),
+  "the listed flips do not agree with the counts and rightAt"
+);
+function total(variants, field) {
+  return variants.reduce((sum, variant) => sum + variant[field], 0);
+}
+function changesSummary(changes) {
+  const variants = changes.scenarios.flatMap((scope2) => scope2.variants);
+  return `${total(variants, "rightToWrong")} right \u2192 wrong, ${total(variants, "wrongToRight")} wrong \u2192 right of ${count(total(variants, "compared"), "example")} both runs answered`;
+}
+var RULE = (changes) => `An example is right when its \`correct\` (with repeated samples, their mean) is at least ${changes.rightAt}.`;
+function scores(shown) {
+  const score = ({ correct, samples }) => `${formatNumber(correct)}${samples > 1 ? ` (mean of ${samples} samples)` : ""}`;
+  return `baseline ${score(shown.baseline)} \u2192 candidate ${score(shown.candidate)}`;
+}
+var DIRECTION = {
+  broken: { label: "right \u2192 wrong", field: "rightToWrong" },
+  fixed: { label: "wrong \u2192 right", field: "wrongToRight" }
+};
+function listTitle(scope2, direction, shown, name4) {
+  const flips = total(scope2.variants, DIRECTION[direction].field);
+  if (flips === 0) return void 0;
+  const which = shown >= flips ? "" : shown === 0 ? " (none listed)" : `, the ${shown} that changed most`;
+  return `${name4} \xB7 ${DIRECTION[direction].label}: ${flips}${which}`;
+}
+function variantName(perturbation, escape2) {
+  return perturbation === null ? "originals" : escape2(perturbation);
+}
+function flipMarkdown(shown) {
+  const perturbation = shown.perturbation === null ? "" : ` (${escapeMarkdown(shown.perturbation)})`;
+  const text = (value) => value === null ? "_none_" : escapeMarkdown(value);
+  return [
+    `- ${escapeMarkdown(shown.id)}${perturbation}: ${scores(shown)}`,
+    `  - input: ${text(shown.input)}`,
+    `  - baseline: ${text(shown.baseline.prediction)}`,
+    `  - candidate: ${text(shown.candidate.prediction)}`,
+    `  - references: ${shown.references.length > 0 ? shown.references.map(escapeMarkdown).join(" \xB7 ") : "_none_"}`
+  ].join("\n");
+}
+function countRows(changes, escape2) {
+  return changes.scenarios.flatMap(
+    (scope2) => scope2.variants.map((v) => [
+      escape2(scope2.scenario),
+      variantName(v.perturbation, escape2),
+      String(v.compared),
+      String(v.rightToWrong),
+      String(v.wrongToRight)
+    ])
+  );
+}
+var COUNT_HEADER = ["scenario", "examples", "compared", "right \u2192 wrong", "wrong \u2192 right"];
+var COUNT_ALIGN = ["l", "l", "r", "r", "r"];
+function renderMarkdown(changes, perList) {
+  const parts = [
+    `<details><summary>What changed, instance by instance: ${changesSummary(changes)}</summary>`,
+    "",
+    `${RULE(changes)} Texts are cut at ${changes.textLength} characters.`,
+    "",
+    markdownTable([COUNT_HEADER, ...countRows(changes, escapeMarkdown)], { align: COUNT_ALIGN }),
+    ""
+  ];
+  const cut2 = changes.scenarios.some((scope2) => scope2.broken.length > perList || scope2.fixed.length > perList);
+  for (const scope2 of changes.scenarios) {
+    for (const direction of ["broken", "fixed"]) {
+      const listed = scope2[direction].slice(0, perList);
+      const title = listTitle(scope2, direction, listed.length, `**${escapeMarkdown(scope2.scenario)}**`);
+      if (title) parts.push(title, "", ...listed.map(flipMarkdown), "");
+    }
+  }
+  if (cut2) parts.push("_Fewer examples listed than the JSON report has, to stay within the comment size limit._", "");
+  parts.push("</details>", "");
+  return parts.join("\n");
+}
+function instanceChangesMarkdown(changes, room) {
+  const longest = Math.max(0, ...changes.scenarios.flatMap((scope2) => [scope2.broken.length, scope2.fixed.length]));
+  if (renderMarkdown(changes, longest).length <= room) return renderMarkdown(changes, longest);
+  let fits = -1;
+  for (let low = 0, high = longest - 1; low <= high; ) {
+    const middle = low + high >> 1;
+    if (renderMarkdown(changes, middle).length <= room) low = (fits = middle) + 1;
+    else high = middle - 1;
+  }
+  if (fits >= 0) return renderMarkdown(changes, fits);
+  const note = `_What changed instance by instance (${changesSummary(changes)}) is left out to stay within the comment size limit; the JSON report has it._
+`;
+  return note.length <= room ? note : "";
+}
+function flipText(shown) {
+  const perturbation = shown.perturbation === null ? "" : ` (${escapeTerminal(shown.perturbation)})`;
+  const text = (value) => value === null ? "-" : escapeTerminal(value);
+  return [
+    `  ${escapeTerminal(shown.id)}${perturbation}: ${scores(shown)} (baseline line ${shown.baseline.line}, candidate line ${shown.candidate.line})`,
+    `    input:      ${text(shown.input)}`,
+    `    baseline:   ${text(shown.baseline.prediction)}`,
+    `    candidate:  ${text(shown.candidate.prediction)}`,
+    `    references: ${shown.references.length > 0 ? shown.references.map(escapeTerminal).join(" \xB7 ") : "-"}`
+  ];
+}
+function instanceChangesText(changes) {
+  const lines = [
+    `What changed, instance by instance: ${changesSummary(changes)}`,
+    RULE(changes).replace(/`/g, ""),
+    "",
+    markdownTable([COUNT_HEADER, ...countRows(changes, escapeTerminal)], { align: COUNT_ALIGN }),
+    ""
+  ];
+  for (const scope2 of changes.scenarios) {
+    for (const direction of ["broken", "fixed"]) {
+      const title = listTitle(scope2, direction, scope2[direction].length, escapeTerminal(scope2.scenario));
+      if (title) lines.push(title, ...scope2[direction].flatMap(flipText), "");
+    }
+  }
+  return lines.join("\n");
+}
+
 // src/report/json.ts
 function summarizeRun(run) {
   return run.kind === "records" ? { file: run.file, kind: "records", records: run.table.size, instances: run.table.instanceKeys.length } : { file: run.file, kind: "metrics", records: null, instances: null };
@@ -47972,7 +48347,7 @@ function thresholdText(result) {
   if (check2.detect !== void 0) parts.push(`detect ${check2.detect}`);
   return parts.join(", ");
 }
-function buildGateReport(result, policy, candidate, baseline) {
+function buildGateReport(result, policy, candidate, baseline, changes = null) {
   return {
     version: 1,
     verdict: result.verdict,
@@ -47999,6 +48374,7 @@ function buildGateReport(result, policy, candidate, baseline) {
     })),
     tradeoffs: result.tradeoffs,
     coverage: result.coverage ?? null,
+    changes,
     scenarios: result.candidateMetrics.scenarios
   };
 }
@@ -48090,23 +48466,512 @@ var gateReportSchema = external_exports.object({
     missing: external_exports.array(external_exports.string()),
     reason: external_exports.string()
   }).nullable().default(null),
+  changes: instanceChangesSchema.nullable().optional(),
   scenarios: metricsReportSchema.shape.scenarios
 });
 
-// src/pipeline/gate-run.ts
-function gateRun({ policy, candidate, baseline }, memo2 = new MetricsMemo()) {
-  const result = evaluateGate({ policy: policy.policy, candidate, baseline }, memo2);
-  return buildGateReport(result, policy, candidate, baseline);
+// src/metrics/changes.ts
+var RIGHT_AT = 0.5;
+function scoreExamples(table) {
+  const count2 = table.examples.perturbationOf.length;
+  const scores2 = {
+    sum: new Float64Array(count2),
+    answered: new Int32Array(count2),
+    lowestRow: new Int32Array(count2).fill(-1),
+    highestRow: new Int32Array(count2).fill(-1)
+  };
+  const { exampleOf: exampleOf2 } = table.examples;
+  for (let row = 0; row < table.size; row++) {
+    if (table.failed[row] === 1) continue;
+    const example = exampleOf2[row];
+    const correct = table.correct[row];
+    scores2.sum[example] += correct;
+    scores2.answered[example]++;
+    if (scores2.lowestRow[example] < 0 || correct < table.correct[scores2.lowestRow[example]]) scores2.lowestRow[example] = row;
+    if (scores2.highestRow[example] < 0 || correct > table.correct[scores2.highestRow[example]]) scores2.highestRow[example] = row;
+  }
+  return scores2;
 }
-function gateAll(policies, candidates, baseline) {
-  const memo2 = new MetricsMemo();
-  return policies.flatMap(
-    (policy) => candidates.map(({ name: name4, run }) => ({
-      policy: policy.policy.name,
-      candidate: name4,
-      report: gateRun({ policy, candidate: run, baseline }, memo2)
+function matchExamples(candidate, baseline, firstRow) {
+  const baselineInstance = new Map(baseline.instanceKeys.map((key, instance) => [key, instance]));
+  const stride = baseline.examples.perturbations.length + 1;
+  const baselineExample = /* @__PURE__ */ new Map();
+  for (let row = 0; row < baseline.size; row++) {
+    const example = baseline.examples.exampleOf[row];
+    baselineExample.set(baseline.instanceOf[row] * stride + baseline.examples.perturbationOf[example], example);
+  }
+  const perturbationInBaseline = [
+    0,
+    ...candidate.examples.perturbations.map((name4) => baseline.examples.perturbations.indexOf(name4) + 1 || -1)
+  ];
+  return firstRow.map((row, example) => {
+    const instance = baselineInstance.get(candidate.instanceKeys[candidate.instanceOf[row]]);
+    const perturbation = perturbationInBaseline[candidate.examples.perturbationOf[example]];
+    if (instance === void 0 || perturbation < 0) return -1;
+    return baselineExample.get(instance * stride + perturbation) ?? -1;
+  });
+}
+function firstRows(table) {
+  const first = new Int32Array(table.examples.perturbationOf.length).fill(-1);
+  for (let row = table.size - 1; row >= 0; row--) first[table.examples.exampleOf[row]] = row;
+  return first;
+}
+var meanOf = (scores2, example) => scores2.sum[example] / scores2.answered[example];
+function instanceChanges(candidate, baseline, { limit: limit2, scenario }) {
+  const firstRow = firstRows(candidate);
+  const matched = matchExamples(candidate, baseline, firstRow);
+  const ours = scoreExamples(candidate);
+  const theirs = scoreExamples(baseline);
+  const perScenario = candidate.scenarios.map((name4) => ({
+    scenario: name4,
+    variants: /* @__PURE__ */ new Map(),
+    broken: [],
+    fixed: []
+  }));
+  for (let example = 0; example < firstRow.length; example++) {
+    const other = matched[example];
+    if (other < 0 || ours.answered[example] === 0 || theirs.answered[other] === 0) continue;
+    const scope2 = perScenario[candidate.scenarioOf[firstRow[example]]];
+    if (scenario !== void 0 && scope2.scenario !== scenario) continue;
+    const perturbationNumber = candidate.examples.perturbationOf[example];
+    let counts = scope2.variants.get(perturbationNumber);
+    if (!counts) {
+      const perturbation = perturbationNumber === 0 ? null : candidate.examples.perturbations[perturbationNumber - 1];
+      scope2.variants.set(perturbationNumber, counts = { perturbation, compared: 0, rightToWrong: 0, wrongToRight: 0 });
+    }
+    counts.compared++;
+    const rightNow = meanOf(ours, example) >= RIGHT_AT;
+    if (rightNow === meanOf(theirs, other) >= RIGHT_AT) continue;
+    if (rightNow) counts.wrongToRight++;
+    else counts.rightToWrong++;
+    scope2[rightNow ? "fixed" : "broken"].push(example);
+  }
+  const flip2 = (example, fixed) => {
+    const other = matched[example];
+    const perturbationNumber = candidate.examples.perturbationOf[example];
+    return {
+      id: parseKey(candidate.instanceKeys[candidate.instanceOf[firstRow[example]]]).id,
+      perturbation: perturbationNumber === 0 ? null : candidate.examples.perturbations[perturbationNumber - 1],
+      candidate: {
+        correct: meanOf(ours, example),
+        samples: ours.answered[example],
+        row: (fixed ? ours.highestRow : ours.lowestRow)[example]
+      },
+      baseline: {
+        correct: meanOf(theirs, other),
+        samples: theirs.answered[other],
+        row: (fixed ? theirs.lowestRow : theirs.highestRow)[other]
+      }
+    };
+  };
+  const change = (example) => Math.abs(meanOf(ours, example) - meanOf(theirs, matched[example]));
+  const worst = (examples2, fixed) => examples2.sort((a, b) => change(b) - change(a)).slice(0, limit2).map((example) => flip2(example, fixed));
+  return {
+    rightAt: RIGHT_AT,
+    limit: limit2,
+    scenarios: perScenario.filter((scope2) => scope2.variants.size > 0).map((scope2) => ({
+      scenario: scope2.scenario,
+      variants: [...scope2.variants.entries()].sort(([a], [b]) => a - b).map(([, counts]) => counts),
+      broken: worst(scope2.broken, false),
+      fixed: worst(scope2.fixed, true)
     }))
-  );
+  };
+}
+
+// src/runs/lines.ts
+import { createReadStream as createReadStream2 } from "node:fs";
+
+// src/records/read.ts
+import { createReadStream } from "node:fs";
+
+// src/lines.ts
+var LineTooLongError = class extends Error {
+  constructor(line, maxBytes) {
+    super(`line ${line} is longer than ${describeBytes(maxBytes)}, the longest line evalgate reads`);
+    this.line = line;
+    this.maxBytes = maxBytes;
+    this.name = "LineTooLongError";
+  }
+  line;
+  maxBytes;
+};
+var NEWLINE = 10;
+var LineSplitter = class {
+  constructor(maxLineBytes = MAX_LINE_BYTES) {
+    this.maxLineBytes = maxLineBytes;
+  }
+  maxLineBytes;
+  pending = [];
+  pendingBytes = 0;
+  nextLine = 1;
+  /** The lines this chunk completes, and the number (1-based) of the first of them. Throws LineTooLongError. */
+  push(chunk) {
+    const firstLine2 = this.nextLine;
+    const lines = [];
+    let start = 0;
+    for (let end = chunk.indexOf(NEWLINE); end >= 0; end = chunk.indexOf(NEWLINE, start)) {
+      this.checkLength(this.pendingBytes + end - start);
+      if (this.pendingBytes === 0) {
+        lines.push(chunk.toString("utf8", start, end));
+      } else {
+        this.pending.push(chunk.subarray(start, end));
+        lines.push(Buffer.concat(this.pending).toString("utf8"));
+        this.pending = [];
+        this.pendingBytes = 0;
+      }
+      this.nextLine++;
+      start = end + 1;
+    }
+    if (start < chunk.length) {
+      this.checkLength(this.pendingBytes + chunk.length - start);
+      this.pending.push(Buffer.from(chunk.subarray(start)));
+      this.pendingBytes += chunk.length - start;
+    }
+    return { firstLine: firstLine2, lines };
+  }
+  /** The last line, if the input did not end with "\n". */
+  end() {
+    if (this.pendingBytes === 0) return void 0;
+    const text = Buffer.concat(this.pending).toString("utf8");
+    this.pending = [];
+    this.pendingBytes = 0;
+    return { line: this.nextLine++, text };
+  }
+  checkLength(bytes) {
+    if (bytes > this.maxLineBytes) throw new LineTooLongError(this.nextLine, this.maxLineBytes);
+  }
+};
+
+// src/records/types.ts
+var PERTURBATION_KINDS = ["robustness", "fairness"];
+
+// src/records/validate.ts
+function show(value) {
+  const text = typeof value === "number" && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
+  if (text === void 0) return String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+function isNumber(value) {
+  return typeof value === "number" && Number.isFinite(value);
+}
+var absent = (value) => value === void 0 || value === null;
+function tooLong(field, text) {
+  return `${field} must be at most ${MAX_NAME_LENGTH} characters, got ${text.length}`;
+}
+function identityProblem(record2) {
+  for (const field of ["scenario", "id"]) {
+    const text = record2[field];
+    if (typeof text !== "string" || text.length === 0) {
+      return `"${field}" is required and must be a non-empty string, got ${show(text)}`;
+    }
+    if (text.length > MAX_NAME_LENGTH) return tooLong(`"${field}"`, text);
+  }
+  const sample = record2.sample;
+  if (!absent(sample) && !(Number.isSafeInteger(sample) && sample >= 0)) {
+    return `"sample" must be an integer >= 0 (which repeated generation of the example, 0-based), got ${show(sample)}`;
+  }
+  const perturbation = record2.perturbation;
+  if (absent(perturbation)) return void 0;
+  if (typeof perturbation !== "object" || Array.isArray(perturbation)) {
+    return `"perturbation" must be an object {"name", "kind"}, got ${show(perturbation)}`;
+  }
+  const { name: name4, kind } = perturbation;
+  if (typeof name4 !== "string" || name4.length === 0) {
+    return `"perturbation.name" must be a non-empty string, got ${show(name4)}`;
+  }
+  if (name4.length > MAX_NAME_LENGTH) return tooLong('"perturbation.name"', name4);
+  if (!PERTURBATION_KINDS.includes(kind)) {
+    return `"perturbation.kind" must be "robustness" or "fairness", got ${show(kind)}`;
+  }
+  return void 0;
+}
+function outcomeProblem(record2) {
+  const { error: error62, correct } = record2;
+  const failed = !absent(error62);
+  if (failed && typeof error62 !== "string") return `"error" must be a string, got ${show(error62)}`;
+  if (failed) {
+    return absent(correct) ? void 0 : `"correct" must be absent when "error" is set (a failed call has no score), got ${show(correct)}`;
+  }
+  if (absent(correct)) return `"correct" is required (a number in [0, 1]) unless "error" is set`;
+  if (!isNumber(correct) || correct < 0 || correct > 1) return `"correct" must be a number in [0, 1], got ${show(correct)}`;
+  return void 0;
+}
+function numberProblem(field, number4, unit2) {
+  if (absent(number4)) return void 0;
+  if (unit2) {
+    return isNumber(number4) && number4 >= 0 && number4 <= 1 ? void 0 : `"${field}" must be a number in [0, 1], got ${show(number4)}`;
+  }
+  return isNumber(number4) && number4 >= 0 ? void 0 : `"${field}" must be a non-negative number, got ${show(number4)}`;
+}
+function numbersProblem(record2) {
+  return numberProblem("confidence", record2.confidence, true) ?? numberProblem("toxicity", record2.toxicity, true) ?? numberProblem("latency_ms", record2.latency_ms, false) ?? numberProblem("input_tokens", record2.input_tokens, false) ?? numberProblem("output_tokens", record2.output_tokens, false) ?? numberProblem("cost_usd", record2.cost_usd, false);
+}
+function groupsProblem(groups) {
+  if (absent(groups)) return void 0;
+  if (typeof groups !== "object" || Array.isArray(groups)) {
+    return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
+  }
+  for (const attribute in groups) {
+    if (attribute.length > MAX_NAME_LENGTH) return tooLong('a "groups" attribute', attribute);
+    const groupValue = groups[attribute];
+    if (typeof groupValue !== "string" && !isNumber(groupValue) && typeof groupValue !== "boolean") {
+      return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
+    }
+    if (typeof groupValue === "string" && groupValue.length > MAX_NAME_LENGTH) return tooLong(`"groups.${attribute}"`, groupValue);
+  }
+  return void 0;
+}
+function textsProblem({ prediction, references }) {
+  if (!absent(prediction) && typeof prediction !== "string") return `"prediction" must be a string, got ${show(prediction)}`;
+  const listOfStrings = Array.isArray(references) && references.every((reference) => typeof reference === "string");
+  if (!absent(references) && typeof references !== "string" && !listOfStrings) {
+    return `"references" must be a string or an array of strings, got ${show(references)}`;
+  }
+  return void 0;
+}
+function recordProblem(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return `a record must be a JSON object, got ${show(value)}`;
+  }
+  const record2 = value;
+  return identityProblem(record2) ?? outcomeProblem(record2) ?? numbersProblem(record2) ?? groupsProblem(record2.groups) ?? textsProblem(record2);
+}
+
+// src/records/read.ts
+function withoutBom(text) {
+  return text.charCodeAt(0) === 65279 ? text.slice(1) : text;
+}
+async function* readLineBatches(path2, displayName = path2, maxLineBytes = MAX_LINE_BYTES) {
+  const splitter = new LineSplitter(maxLineBytes);
+  const stream = createReadStream(path2, { highWaterMark: 1 << 20 });
+  try {
+    for await (const chunk of stream) {
+      const batch = splitter.push(chunk);
+      if (batch.firstLine === 1 && batch.lines.length > 0) batch.lines[0] = withoutBom(batch.lines[0]);
+      if (batch.lines.length > 0) yield batch;
+    }
+  } catch (error62) {
+    if (error62 instanceof LineTooLongError) throw new InputError(displayName, error62.line, error62.message);
+    throw error62;
+  }
+  const last = splitter.end();
+  if (last) yield { firstLine: last.line, lines: [last.line === 1 ? withoutBom(last.text) : last.text] };
+}
+function nestedDeeperThan(value, levels) {
+  return typeof value === "object" && value !== null && containerDeeperThan(value, levels);
+}
+function containerDeeperThan(container, levels) {
+  if (levels === 0) return true;
+  if (Array.isArray(container)) {
+    for (let index = 0; index < container.length; index++) {
+      const child = container[index];
+      if (typeof child === "object" && child !== null && containerDeeperThan(child, levels - 1)) return true;
+    }
+    return false;
+  }
+  for (const key in container) {
+    const child = container[key];
+    if (typeof child === "object" && child !== null && containerDeeperThan(child, levels - 1)) return true;
+  }
+  return false;
+}
+function nestingProblem(value) {
+  return nestedDeeperThan(value, MAX_NESTING_DEPTH) ? `arrays and objects nest more than ${MAX_NESTING_DEPTH} levels deep` : void 0;
+}
+function parseLine(text, file2, line, parse4) {
+  let value;
+  try {
+    value = parse4(text);
+  } catch (error62) {
+    const tooDeep = error62 instanceof RangeError;
+    throw new InputError(file2, line, tooDeep ? `nested too deeply to be read` : `not valid JSON: ${error62.message}`);
+  }
+  const problem = text.length > 2 * MAX_NESTING_DEPTH ? nestingProblem(value) : void 0;
+  if (problem !== void 0) throw new InputError(file2, line, problem);
+  return value;
+}
+async function forEachJsonLine(path2, onValue, { displayName = path2, kind = "a JSON Lines file", whenMissing = "no such file", parse: parse4 = JSON.parse } = {}) {
+  try {
+    for await (const { firstLine: firstLine2, lines } of readLineBatches(path2, displayName)) {
+      for (let index = 0; index < lines.length; index++) {
+        let text = lines[index];
+        if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+        if (text.length === 0 || text.charCodeAt(0) <= 32 && text.trim().length === 0) continue;
+        onValue(parseLine(text, displayName, firstLine2 + index, parse4), firstLine2 + index);
+      }
+    }
+  } catch (error62) {
+    if (error62 instanceof InputError) throw error62;
+    const code = error62.code;
+    if (code === "ENOENT") throw new InputError(displayName, void 0, whenMissing);
+    if (code === "EISDIR") throw new InputError(displayName, void 0, `is a directory, expected ${kind} (JSON Lines)`);
+    throw new InputError(displayName, void 0, `cannot be read: ${error62.message}`);
+  }
+}
+async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty = false } = {}) {
+  let count2 = 0;
+  const onValue = (value, line) => {
+    const problem = recordProblem(value);
+    if (problem !== void 0) throw new InputError(displayName, line, problem);
+    onRecord(value, line);
+    count2++;
+  };
+  await forEachJsonLine(path2, onValue, { displayName, kind: "a records file" });
+  if (count2 === 0 && !allowEmpty) {
+    throw new InputError(displayName, void 0, "no records: the file is empty (expected one JSON record per line)");
+  }
+  return count2;
+}
+
+// src/runs/lines.ts
+var NEWLINE2 = 10;
+function parseLine2(bytes, line, file2) {
+  let text = bytes.toString("utf8");
+  if (line === 1) text = withoutBom(text);
+  if (text.endsWith("\r")) text = text.slice(0, -1);
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = void 0;
+  }
+  const problem = value === void 0 ? "not valid JSON" : recordProblem(value);
+  if (problem !== void 0) throw new InputError(file2, line, `changed while evalgate read it (${problem}): run evalgate again`);
+  return value;
+}
+async function recordsAtLines(file2, lines) {
+  const wanted = new Set(lines);
+  const found = /* @__PURE__ */ new Map();
+  if (wanted.size === 0) return found;
+  const last = Math.max(...wanted);
+  let line = 1;
+  let pieces = [];
+  try {
+    for await (const chunk of createReadStream2(file2, { highWaterMark: 1 << 20 })) {
+      for (let start = 0; start < chunk.length; ) {
+        const end = chunk.indexOf(NEWLINE2, start);
+        if (wanted.has(line)) pieces.push(chunk.subarray(start, end < 0 ? chunk.length : end));
+        if (end < 0) break;
+        if (pieces.length > 0) found.set(line, parseLine2(Buffer.concat(pieces), line, file2));
+        pieces = [];
+        if (++line > last) return found;
+        start = end + 1;
+      }
+    }
+  } catch (error62) {
+    if (error62 instanceof InputError) throw error62;
+    throw new InputError(file2, void 0, `cannot be read again: ${error62.message}`);
+  }
+  if (pieces.length > 0) found.set(line, parseLine2(Buffer.concat(pieces), line, file2));
+  if (found.size < wanted.size) {
+    throw new InputError(file2, void 0, "changed while evalgate read it (it has fewer lines now): run evalgate again");
+  }
+  return found;
+}
+
+// src/pipeline/instance-changes.ts
+function clip(text) {
+  if (text.length <= TEXT_LENGTH) return text;
+  let end = TEXT_LENGTH - 1;
+  if (/[\ud800-\udbff]/.test(text[end - 1])) end--;
+  return `${text.slice(0, end)}\u2026`;
+}
+function inputText(input2) {
+  if (input2 === void 0 || input2 === null) return null;
+  return clip(typeof input2 === "string" ? input2 : JSON.stringify(input2));
+}
+function referenceTexts(references) {
+  if (references === void 0 || references === null) return [];
+  return (typeof references === "string" ? [references] : references).slice(0, MAX_REFERENCES).map(clip);
+}
+function lineOf(table, side2) {
+  return table.examples.lineOf[side2.row];
+}
+function recordOf(run, side2, records, scenario, flip2) {
+  const line = lineOf(run.table, side2);
+  const record2 = records.get(line);
+  if (record2.scenario !== scenario || record2.id !== flip2.id || (record2.perturbation?.name ?? null) !== flip2.perturbation) {
+    throw new InputError(run.file, line, "changed while evalgate read it (another example is on this line now): run evalgate again");
+  }
+  return record2;
+}
+async function describeChanges(candidate, baseline, options2 = { limit: CHANGES_LIMIT }) {
+  const changes = instanceChanges(candidate.table, baseline.table, options2);
+  const shown = changes.scenarios.flatMap((scope2) => [...scope2.broken, ...scope2.fixed]);
+  const candidateLines = shown.map((flip2) => lineOf(candidate.table, flip2.candidate));
+  const baselineLines = shown.map((flip2) => lineOf(baseline.table, flip2.baseline));
+  const [ours, theirs] = await Promise.all([recordsAtLines(candidate.file, candidateLines), recordsAtLines(baseline.file, baselineLines)]);
+  const describe3 = (scenario, flip2) => {
+    const now = recordOf(candidate, flip2.candidate, ours, scenario, flip2);
+    const before = recordOf(baseline, flip2.baseline, theirs, scenario, flip2);
+    const side2 = (scores2, record2, table) => ({
+      correct: scores2.correct,
+      samples: scores2.samples,
+      line: lineOf(table, scores2),
+      prediction: record2.prediction === void 0 || record2.prediction === null ? null : clip(record2.prediction)
+    });
+    return {
+      id: flip2.id,
+      perturbation: flip2.perturbation,
+      input: inputText(now.input),
+      references: referenceTexts(now.references),
+      candidate: side2(flip2.candidate, now, candidate.table),
+      baseline: side2(flip2.baseline, before, baseline.table)
+    };
+  };
+  return {
+    rightAt: changes.rightAt,
+    limit: changes.limit,
+    textLength: TEXT_LENGTH,
+    scenarios: changes.scenarios.map((scope2) => ({
+      ...scope2,
+      broken: scope2.broken.map((flip2) => describe3(scope2.scenario, flip2)),
+      fixed: scope2.fixed.map((flip2) => describe3(scope2.scenario, flip2))
+    }))
+  };
+}
+function changesBetween(candidate, baseline) {
+  return candidate.kind === "records" && baseline?.kind === "records" ? describeChanges(candidate, baseline) : Promise.resolve(null);
+}
+async function diffRuns(candidate, baseline, options2) {
+  for (const run of [candidate, baseline]) {
+    if (run.kind !== "records") {
+      throw new InputError(run.file, void 0, "is a metrics file (summary numbers): diff compares two records files example by example");
+    }
+  }
+  const [ours, theirs] = [candidate, baseline];
+  if (options2.scenario !== void 0 && !(ours.table.scenarios.includes(options2.scenario) && theirs.table.scenarios.includes(options2.scenario))) {
+    const shared = ours.table.scenarios.filter((name4) => theirs.table.scenarios.includes(name4));
+    throw new UsageError(
+      `--scenario "${options2.scenario}" is not a scenario of both runs (${shared.length > 0 ? `they share ${shared.map((name4) => `"${name4}"`).join(", ")}` : "they share none"})`
+    );
+  }
+  return describeChanges(ours, theirs, options2);
+}
+
+// src/pipeline/gate-run.ts
+async function gateRun({ policy, candidate, baseline }, memo2 = new MetricsMemo(), changesOf = changesBetween) {
+  const result = evaluateGate({ policy: policy.policy, candidate, baseline }, memo2);
+  return buildGateReport(result, policy, candidate, baseline, await changesOf(candidate, baseline));
+}
+async function gateAll(policies, candidates, baseline) {
+  const memo2 = new MetricsMemo();
+  const changes = /* @__PURE__ */ new Map();
+  const changesOf = (run) => {
+    if (!changes.has(run)) changes.set(run, changesBetween(run, baseline));
+    return changes.get(run);
+  };
+  const cells = [];
+  for (const policy of policies) {
+    for (const { name: name4, run } of candidates) {
+      cells.push({
+        policy: policy.policy.name,
+        candidate: name4,
+        report: await gateRun({ policy, candidate: run, baseline }, memo2, changesOf)
+      });
+    }
+  }
+  return cells;
 }
 
 // src/policy/load.ts
@@ -48291,10 +49156,10 @@ function metricPaths(raw) {
   const directed = new Set(checks.filter((check2) => check2.direction !== void 0).map((check2) => check2.metric));
   const paths = checks.map((check2, index) => ({ path: ["checks", index, "metric"], directed: check2.direction !== void 0 }));
   list(record2(raw).tradeoffs).forEach((tradeoff, index) => {
-    for (const side of ["allow", "when"]) {
-      list(record2(tradeoff)[side]).map(record2).forEach((term, termIndex) => {
+    for (const side2 of ["allow", "when"]) {
+      list(record2(tradeoff)[side2]).map(record2).forEach((term, termIndex) => {
         paths.push({
-          path: ["tradeoffs", index, side, termIndex, "metric"],
+          path: ["tradeoffs", index, side2, termIndex, "metric"],
           directed: term.direction !== void 0 || directed.has(term.metric)
         });
       });
@@ -48386,149 +49251,6 @@ async function loadPolicy(file2) {
   return parsePolicy(text, file2);
 }
 
-// node_modules/markdown-table/index.js
-function defaultStringLength(value) {
-  return value.length;
-}
-function markdownTable(table, options2) {
-  const settings = options2 || {};
-  const align = (settings.align || []).concat();
-  const stringLength = settings.stringLength || defaultStringLength;
-  const alignments = [];
-  const cellMatrix = [];
-  const sizeMatrix = [];
-  const longestCellByColumn = [];
-  let mostCellsPerRow = 0;
-  let rowIndex = -1;
-  while (++rowIndex < table.length) {
-    const row2 = [];
-    const sizes2 = [];
-    let columnIndex2 = -1;
-    if (table[rowIndex].length > mostCellsPerRow) {
-      mostCellsPerRow = table[rowIndex].length;
-    }
-    while (++columnIndex2 < table[rowIndex].length) {
-      const cell = serialize(table[rowIndex][columnIndex2]);
-      if (settings.alignDelimiters !== false) {
-        const size = stringLength(cell);
-        sizes2[columnIndex2] = size;
-        if (longestCellByColumn[columnIndex2] === void 0 || size > longestCellByColumn[columnIndex2]) {
-          longestCellByColumn[columnIndex2] = size;
-        }
-      }
-      row2.push(cell);
-    }
-    cellMatrix[rowIndex] = row2;
-    sizeMatrix[rowIndex] = sizes2;
-  }
-  let columnIndex = -1;
-  if (typeof align === "object" && "length" in align) {
-    while (++columnIndex < mostCellsPerRow) {
-      alignments[columnIndex] = toAlignment(align[columnIndex]);
-    }
-  } else {
-    const code = toAlignment(align);
-    while (++columnIndex < mostCellsPerRow) {
-      alignments[columnIndex] = code;
-    }
-  }
-  columnIndex = -1;
-  const row = [];
-  const sizes = [];
-  while (++columnIndex < mostCellsPerRow) {
-    const code = alignments[columnIndex];
-    let before = "";
-    let after = "";
-    if (code === 99) {
-      before = ":";
-      after = ":";
-    } else if (code === 108) {
-      before = ":";
-    } else if (code === 114) {
-      after = ":";
-    }
-    let size = settings.alignDelimiters === false ? 1 : Math.max(
-      1,
-      longestCellByColumn[columnIndex] - before.length - after.length
-    );
-    const cell = before + "-".repeat(size) + after;
-    if (settings.alignDelimiters !== false) {
-      size = before.length + size + after.length;
-      if (size > longestCellByColumn[columnIndex]) {
-        longestCellByColumn[columnIndex] = size;
-      }
-      sizes[columnIndex] = size;
-    }
-    row[columnIndex] = cell;
-  }
-  cellMatrix.splice(1, 0, row);
-  sizeMatrix.splice(1, 0, sizes);
-  rowIndex = -1;
-  const lines = [];
-  while (++rowIndex < cellMatrix.length) {
-    const row2 = cellMatrix[rowIndex];
-    const sizes2 = sizeMatrix[rowIndex];
-    const cellsInRow = settings.fillRows === false ? Math.max(1, cellMatrix[rowIndex === 1 ? 0 : rowIndex].length) : mostCellsPerRow;
-    columnIndex = -1;
-    const line = [];
-    while (++columnIndex < cellsInRow) {
-      const cell = row2[columnIndex] || "";
-      let before = "";
-      let after = "";
-      if (settings.alignDelimiters !== false) {
-        const size = longestCellByColumn[columnIndex] - (sizes2[columnIndex] || 0);
-        const code = alignments[columnIndex];
-        if (code === 114) {
-          before = " ".repeat(size);
-        } else if (code === 99) {
-          const half = size / 2;
-          if (size % 2) {
-            before = " ".repeat(half + 0.5);
-            after = " ".repeat(half - 0.5);
-          } else {
-            before = " ".repeat(half);
-            after = before;
-          }
-        } else {
-          after = " ".repeat(size);
-        }
-      }
-      if (settings.delimiterStart !== false && !columnIndex) {
-        line.push("|");
-      }
-      if (settings.padding !== false && // Don’t add the opening space if we’re not aligning and the cell is
-      // empty: there will be a closing space.
-      !(settings.alignDelimiters === false && cell === "") && (settings.delimiterStart !== false || columnIndex)) {
-        line.push(" ");
-      }
-      if (settings.alignDelimiters !== false) {
-        line.push(before);
-      }
-      line.push(cell);
-      if (settings.alignDelimiters !== false) {
-        line.push(after);
-      }
-      if (settings.padding !== false) {
-        line.push(" ");
-      }
-      if (settings.delimiterEnd !== false || columnIndex !== cellsInRow - 1) {
-        line.push("|");
-      }
-    }
-    lines.push(
-      settings.delimiterEnd === false ? line.join("").replace(/ +$/, "") : line.join("")
-    );
-  }
-  return lines.join("\n");
-}
-function serialize(value) {
-  return value === null || value === void 0 ? "" : String(value);
-}
-function toAlignment(value) {
-  const code = typeof value === "string" ? value.codePointAt(0) : 0;
-  return code === 67 || code === 99 ? 99 : code === 76 || code === 108 ? 108 : code === 82 || code === 114 ? 114 : 0;
-}
-
 // src/report/compare.ts
 var VERDICT_MARK = { pass: "ship (pass)", warn: "ship (warn)", fail: "block (fail)" };
 function blockers(report) {
@@ -48552,255 +49274,23 @@ function decisionMatrixText(policies, candidates, cells) {
       for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${escapeTerminal(candidate)}: ${escapeTerminal(reason)}`);
     }
   }
+  lines.push(...changesLines(candidates.map((candidate) => [candidate, cell(policies[0], candidate).changes])));
   return `${lines.join("\n")}
 `;
 }
+function changesLines(candidates) {
+  const known = candidates.filter(([, changes]) => changes);
+  if (known.length === 0) return [];
+  return [
+    "",
+    "instance by instance, against the baseline:",
+    ...known.map(([candidate, changes]) => `  ${candidate}: ${changesSummary(changes)}`)
+  ];
+}
 
 // src/runs/load.ts
-import { createReadStream as createReadStream2 } from "node:fs";
+import { createReadStream as createReadStream3 } from "node:fs";
 import { readFile as readFile2, stat } from "node:fs/promises";
-
-// src/lines.ts
-var LineTooLongError = class extends Error {
-  constructor(line, maxBytes) {
-    super(`line ${line} is longer than ${describeBytes(maxBytes)}, the longest line evalgate reads`);
-    this.line = line;
-    this.maxBytes = maxBytes;
-    this.name = "LineTooLongError";
-  }
-  line;
-  maxBytes;
-};
-var NEWLINE = 10;
-var LineSplitter = class {
-  constructor(maxLineBytes = MAX_LINE_BYTES) {
-    this.maxLineBytes = maxLineBytes;
-  }
-  maxLineBytes;
-  pending = [];
-  pendingBytes = 0;
-  nextLine = 1;
-  /** The lines this chunk completes, and the number (1-based) of the first of them. Throws LineTooLongError. */
-  push(chunk) {
-    const firstLine2 = this.nextLine;
-    const lines = [];
-    let start = 0;
-    for (let end = chunk.indexOf(NEWLINE); end >= 0; end = chunk.indexOf(NEWLINE, start)) {
-      this.checkLength(this.pendingBytes + end - start);
-      if (this.pendingBytes === 0) {
-        lines.push(chunk.toString("utf8", start, end));
-      } else {
-        this.pending.push(chunk.subarray(start, end));
-        lines.push(Buffer.concat(this.pending).toString("utf8"));
-        this.pending = [];
-        this.pendingBytes = 0;
-      }
-      this.nextLine++;
-      start = end + 1;
-    }
-    if (start < chunk.length) {
-      this.checkLength(this.pendingBytes + chunk.length - start);
-      this.pending.push(Buffer.from(chunk.subarray(start)));
-      this.pendingBytes += chunk.length - start;
-    }
-    return { firstLine: firstLine2, lines };
-  }
-  /** The last line, if the input did not end with "\n". */
-  end() {
-    if (this.pendingBytes === 0) return void 0;
-    const text = Buffer.concat(this.pending).toString("utf8");
-    this.pending = [];
-    this.pendingBytes = 0;
-    return { line: this.nextLine++, text };
-  }
-  checkLength(bytes) {
-    if (bytes > this.maxLineBytes) throw new LineTooLongError(this.nextLine, this.maxLineBytes);
-  }
-};
-
-// src/records/read.ts
-import { createReadStream } from "node:fs";
-
-// src/records/types.ts
-var PERTURBATION_KINDS = ["robustness", "fairness"];
-
-// src/records/validate.ts
-function show(value) {
-  const text = typeof value === "number" && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
-  if (text === void 0) return String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-function isNumber(value) {
-  return typeof value === "number" && Number.isFinite(value);
-}
-var absent = (value) => value === void 0 || value === null;
-function tooLong(field, text) {
-  return `${field} must be at most ${MAX_NAME_LENGTH} characters, got ${text.length}`;
-}
-function identityProblem(record2) {
-  for (const field of ["scenario", "id"]) {
-    const text = record2[field];
-    if (typeof text !== "string" || text.length === 0) {
-      return `"${field}" is required and must be a non-empty string, got ${show(text)}`;
-    }
-    if (text.length > MAX_NAME_LENGTH) return tooLong(`"${field}"`, text);
-  }
-  const sample = record2.sample;
-  if (!absent(sample) && !(Number.isSafeInteger(sample) && sample >= 0)) {
-    return `"sample" must be an integer >= 0 (which repeated generation of the example, 0-based), got ${show(sample)}`;
-  }
-  const perturbation = record2.perturbation;
-  if (absent(perturbation)) return void 0;
-  if (typeof perturbation !== "object" || Array.isArray(perturbation)) {
-    return `"perturbation" must be an object {"name", "kind"}, got ${show(perturbation)}`;
-  }
-  const { name: name4, kind } = perturbation;
-  if (typeof name4 !== "string" || name4.length === 0) {
-    return `"perturbation.name" must be a non-empty string, got ${show(name4)}`;
-  }
-  if (name4.length > MAX_NAME_LENGTH) return tooLong('"perturbation.name"', name4);
-  if (!PERTURBATION_KINDS.includes(kind)) {
-    return `"perturbation.kind" must be "robustness" or "fairness", got ${show(kind)}`;
-  }
-  return void 0;
-}
-function outcomeProblem(record2) {
-  const { error: error62, correct } = record2;
-  const failed = !absent(error62);
-  if (failed && typeof error62 !== "string") return `"error" must be a string, got ${show(error62)}`;
-  if (failed) {
-    return absent(correct) ? void 0 : `"correct" must be absent when "error" is set (a failed call has no score), got ${show(correct)}`;
-  }
-  if (absent(correct)) return `"correct" is required (a number in [0, 1]) unless "error" is set`;
-  if (!isNumber(correct) || correct < 0 || correct > 1) return `"correct" must be a number in [0, 1], got ${show(correct)}`;
-  return void 0;
-}
-function numberProblem(field, number4, unit) {
-  if (absent(number4)) return void 0;
-  if (unit) {
-    return isNumber(number4) && number4 >= 0 && number4 <= 1 ? void 0 : `"${field}" must be a number in [0, 1], got ${show(number4)}`;
-  }
-  return isNumber(number4) && number4 >= 0 ? void 0 : `"${field}" must be a non-negative number, got ${show(number4)}`;
-}
-function numbersProblem(record2) {
-  return numberProblem("confidence", record2.confidence, true) ?? numberProblem("toxicity", record2.toxicity, true) ?? numberProblem("latency_ms", record2.latency_ms, false) ?? numberProblem("input_tokens", record2.input_tokens, false) ?? numberProblem("output_tokens", record2.output_tokens, false) ?? numberProblem("cost_usd", record2.cost_usd, false);
-}
-function groupsProblem(groups) {
-  if (absent(groups)) return void 0;
-  if (typeof groups !== "object" || Array.isArray(groups)) {
-    return `"groups" must be an object of attribute -> value, got ${show(groups)}`;
-  }
-  for (const attribute in groups) {
-    if (attribute.length > MAX_NAME_LENGTH) return tooLong('a "groups" attribute', attribute);
-    const groupValue = groups[attribute];
-    if (typeof groupValue !== "string" && !isNumber(groupValue) && typeof groupValue !== "boolean") {
-      return `"groups.${attribute}" must be a string, number or boolean, got ${show(groupValue)}`;
-    }
-    if (typeof groupValue === "string" && groupValue.length > MAX_NAME_LENGTH) return tooLong(`"groups.${attribute}"`, groupValue);
-  }
-  return void 0;
-}
-function textsProblem({ prediction, references }) {
-  if (!absent(prediction) && typeof prediction !== "string") return `"prediction" must be a string, got ${show(prediction)}`;
-  const listOfStrings = Array.isArray(references) && references.every((reference) => typeof reference === "string");
-  if (!absent(references) && typeof references !== "string" && !listOfStrings) {
-    return `"references" must be a string or an array of strings, got ${show(references)}`;
-  }
-  return void 0;
-}
-function recordProblem(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return `a record must be a JSON object, got ${show(value)}`;
-  }
-  const record2 = value;
-  return identityProblem(record2) ?? outcomeProblem(record2) ?? numbersProblem(record2) ?? groupsProblem(record2.groups) ?? textsProblem(record2);
-}
-
-// src/records/read.ts
-function withoutBom(text) {
-  return text.charCodeAt(0) === 65279 ? text.slice(1) : text;
-}
-async function* readLineBatches(path2, displayName = path2, maxLineBytes = MAX_LINE_BYTES) {
-  const splitter = new LineSplitter(maxLineBytes);
-  const stream = createReadStream(path2, { highWaterMark: 1 << 20 });
-  try {
-    for await (const chunk of stream) {
-      const batch = splitter.push(chunk);
-      if (batch.firstLine === 1 && batch.lines.length > 0) batch.lines[0] = withoutBom(batch.lines[0]);
-      if (batch.lines.length > 0) yield batch;
-    }
-  } catch (error62) {
-    if (error62 instanceof LineTooLongError) throw new InputError(displayName, error62.line, error62.message);
-    throw error62;
-  }
-  const last = splitter.end();
-  if (last) yield { firstLine: last.line, lines: [last.line === 1 ? withoutBom(last.text) : last.text] };
-}
-function nestedDeeperThan(value, levels) {
-  return typeof value === "object" && value !== null && containerDeeperThan(value, levels);
-}
-function containerDeeperThan(container, levels) {
-  if (levels === 0) return true;
-  if (Array.isArray(container)) {
-    for (let index = 0; index < container.length; index++) {
-      const child = container[index];
-      if (typeof child === "object" && child !== null && containerDeeperThan(child, levels - 1)) return true;
-    }
-    return false;
-  }
-  for (const key in container) {
-    const child = container[key];
-    if (typeof child === "object" && child !== null && containerDeeperThan(child, levels - 1)) return true;
-  }
-  return false;
-}
-function nestingProblem(value) {
-  return nestedDeeperThan(value, MAX_NESTING_DEPTH) ? `arrays and objects nest more than ${MAX_NESTING_DEPTH} levels deep` : void 0;
-}
-function parseLine(text, file2, line, parse4) {
-  let value;
-  try {
-    value = parse4(text);
-  } catch (error62) {
-    const tooDeep = error62 instanceof RangeError;
-    throw new InputError(file2, line, tooDeep ? `nested too deeply to be read` : `not valid JSON: ${error62.message}`);
-  }
-  const problem = text.length > 2 * MAX_NESTING_DEPTH ? nestingProblem(value) : void 0;
-  if (problem !== void 0) throw new InputError(file2, line, problem);
-  return value;
-}
-async function forEachJsonLine(path2, onValue, { displayName = path2, kind = "a JSON Lines file", whenMissing = "no such file", parse: parse4 = JSON.parse } = {}) {
-  try {
-    for await (const { firstLine: firstLine2, lines } of readLineBatches(path2, displayName)) {
-      for (let index = 0; index < lines.length; index++) {
-        let text = lines[index];
-        if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
-        if (text.length === 0 || text.charCodeAt(0) <= 32 && text.trim().length === 0) continue;
-        onValue(parseLine(text, displayName, firstLine2 + index, parse4), firstLine2 + index);
-      }
-    }
-  } catch (error62) {
-    if (error62 instanceof InputError) throw error62;
-    const code = error62.code;
-    if (code === "ENOENT") throw new InputError(displayName, void 0, whenMissing);
-    if (code === "EISDIR") throw new InputError(displayName, void 0, `is a directory, expected ${kind} (JSON Lines)`);
-    throw new InputError(displayName, void 0, `cannot be read: ${error62.message}`);
-  }
-}
-async function forEachRecord(path2, onRecord, displayName = path2, { allowEmpty = false } = {}) {
-  let count2 = 0;
-  const onValue = (value, line) => {
-    const problem = recordProblem(value);
-    if (problem !== void 0) throw new InputError(displayName, line, problem);
-    onRecord(value, line);
-    count2++;
-  };
-  await forEachJsonLine(path2, onValue, { displayName, kind: "a records file" });
-  if (count2 === 0 && !allowEmpty) {
-    throw new InputError(displayName, void 0, "no records: the file is empty (expected one JSON record per line)");
-  }
-  return count2;
-}
 
 // src/runs/records.ts
 async function loadRecordTable(path2) {
@@ -48816,7 +49306,7 @@ async function loadRecordTable(path2) {
 var MAX_METRICS_FILE_BYTES = 64 * 1024 * 1024;
 async function firstLine(file2) {
   const splitter = new LineSplitter(MAX_METRICS_FILE_BYTES);
-  const stream = createReadStream2(file2, { highWaterMark: 1 << 20 });
+  const stream = createReadStream3(file2, { highWaterMark: 1 << 20 });
   try {
     for await (const chunk of stream) {
       const { lines } = splitter.push(chunk);
@@ -48884,7 +49374,7 @@ async function decisionMatrix(policyFiles, candidateSpecs, baselineFile) {
   const policies = await Promise.all(policyFiles.map(loadPolicy));
   const runs = await Promise.all(candidates.map(async ({ name: name4, file: file2 }) => ({ name: name4, run: await loadRun(file2) })));
   const baseline = baselineFile ? await loadRun(baselineFile) : void 0;
-  const cells = gateAll(policies, runs, baseline);
+  const cells = await gateAll(policies, runs, baseline);
   return decisionMatrixText(
     policies.map((policy) => policy.policy.name),
     candidates.map(({ name: name4 }) => name4),
@@ -48930,90 +49420,36 @@ function registerDemo(program2, { io }) {
         at("examples/billing/baseline.jsonl")
       )
     );
-    io.stdout(
-      `
-One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")} --candidate ${at("examples/billing/candidate-a.jsonl")} --baseline ${at("examples/billing/baseline.jsonl")}
-`
-    );
+    const runs = `--candidate ${at("examples/billing/candidate-a.jsonl")} --baseline ${at("examples/billing/baseline.jsonl")}`;
+    io.stdout(`
+One gate in detail: evalgate gate --policy ${at("policies/customer-support.yml")} ${runs}
+`);
+    io.stdout(`The examples candidate A broke and fixed: evalgate diff ${runs}
+`);
+  });
+}
+
+// src/cli/commands/diff.ts
+function registerDiff(program2, { io }) {
+  program2.command("diff").description(
+    "What changed instance by instance between two records files: right to wrong, wrong to right, and the examples that changed most."
+  ).requiredOption("--candidate <file>", "the candidate's records (JSON Lines)").requiredOption("--baseline <file>", "the baseline's records (JSON Lines)").option("--scenario <name>", "only this scenario").option("--limit <n>", "examples listed per scenario and direction", integerOption(0, 1e6), CHANGES_LIMIT).option("--json", "print the changes as JSON on stdout and nothing else").action(async (flags) => {
+    const [candidate, baseline] = await Promise.all([loadRun(flags.candidate), loadRun(flags.baseline)]);
+    const changes = await diffRuns(candidate, baseline, { limit: flags.limit, scenario: flags.scenario });
+    if (flags.json) {
+      io.stdout(`${JSON.stringify({ candidate: flags.candidate, baseline: flags.baseline, ...changes })}
+`);
+      return;
+    }
+    io.stdout(`evalgate diff: candidate ${escapeTerminal(flags.candidate)} against baseline ${escapeTerminal(flags.baseline)}
+
+`);
+    io.stdout(instanceChangesText(changes));
   });
 }
 
 // src/cli/commands/gate.ts
 import { writeFile as writeFile2 } from "node:fs/promises";
-
-// src/report/format.ts
-function count(n, noun, plural2 = `${noun}s`) {
-  return `${n} ${n === 1 ? noun : plural2}`;
-}
-var RESIDUE = 1e-12;
-function formatNumber(value) {
-  if (!Number.isFinite(value)) return String(value);
-  if (Math.abs(value) < RESIDUE) return "0";
-  const magnitude = Math.abs(value);
-  const text = magnitude >= 100 ? value.toFixed(1) : magnitude >= 1e-3 ? value.toFixed(4) : value.toPrecision(3);
-  return text.includes(".") && !text.includes("e") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
-}
-function formatInterval(ci) {
-  return ci ? `[${formatNumber(ci[0])}, ${formatNumber(ci[1])}]` : "-";
-}
-var CHECK_TABLE_HEADER = [
-  "metric",
-  "scope",
-  "candidate (95% CI)",
-  "baseline",
-  "change",
-  "can detect (80%)",
-  "threshold",
-  "status"
-];
-var CHECK_TABLE_ALIGN = ["l", "l", "r", "r", "r", "r", "l", "l"];
-function changeText(check2) {
-  const comparison = check2.comparison;
-  if (!comparison) return "-";
-  const sign = comparison.change > 0 ? "+" : "";
-  const change = `${sign}${formatNumber(comparison.change)}`;
-  if (comparison.method === "summary") return `${change} (point estimates)`;
-  const values = `${formatNumber(comparison.candidate)} vs ${formatNumber(comparison.baseline)} on ${comparison.shared} shared`;
-  const p = comparison.pNotInferior ?? comparison.pWorse;
-  if (p === void 0) return `${change} (${values})`;
-  const kind = comparison.pNotInferior !== void 0 ? "p non-inferior" : "p worse";
-  const adjusted = comparison.pWorseAdjusted !== void 0 && comparison.pWorseAdjusted !== comparison.pWorse && comparison.pNotInferior === void 0 ? `, adjusted ${comparison.pWorseAdjusted.toPrecision(2)}` : "";
-  return `${change} (${values}; ${kind} ${p.toPrecision(2)}${adjusted})`;
-}
-function checkCells(check2, escape2, status) {
-  return [
-    escape2(check2.metric),
-    escape2(check2.scope),
-    check2.candidate ? `${formatNumber(check2.candidate.value)} ${formatInterval(check2.candidate.ci)}` : "-",
-    check2.comparison ? formatNumber(check2.comparison.baseline) : "-",
-    changeText(check2),
-    detectText(check2),
-    escape2(check2.threshold),
-    [status(check2.status), ...check2.flags ?? []].join(" \xB7 ")
-  ];
-}
-function detectText(check2) {
-  const power = check2.power;
-  if (!power) return "-";
-  const mde = power.mde === null ? "unknown" : formatNumber(power.mde);
-  return power.detect === null ? mde : `${mde} (must: ${formatNumber(power.detect)})`;
-}
-var METRIC_TABLE_HEADER = ["metric", "value", "95% CI", "n", "dimension", "note"];
-var METRIC_TABLE_ALIGN = ["l", "r", "r", "r", "l", "l"];
-function metricRows(metrics, minGroupSize, formatName) {
-  return Object.entries(metrics).map(([name4, metric]) => {
-    const definition = lookupMetric(name4);
-    const smallGroup = definition?.name === "group_accuracy" && metric.n < minGroupSize;
-    return [
-      formatName(name4),
-      formatNumber(metric.value),
-      formatInterval(metric.ci),
-      String(metric.n),
-      definition ? `${definition.dimension} (${definition.direction} is better)` : "",
-      smallGroup ? `below min_group_size ${minGroupSize}: not in worst/gap` : ""
-    ];
-  });
-}
 
 // src/report/markdown.ts
 var MAX_COMMENT_CHARACTERS = 65e3;
@@ -49067,12 +49503,13 @@ function provenance(report) {
   ].join(" ");
 }
 var LEFT_OUT = {
-  finding: (count2, total) => `${count2} of the ${total} items of what blocks or warns`,
-  "trade-off": (count2, total) => `${count2} of the ${total} trade-offs`,
-  check: (count2, total) => `${count2} of the ${total} rows of the checks' tables`,
+  finding: (count2, total2) => `${count2} of the ${total2} items of what blocks or warns`,
+  "trade-off": (count2, total2) => `${count2} of the ${total2} trade-offs`,
+  check: (count2, total2) => `${count2} of the ${total2} rows of the checks' tables`,
   chart: () => "the chart",
   provenance: () => "the line naming the policy and the runs",
-  scenario: (count2, total) => `${count2} of the ${total} per-scenario details`
+  changes: () => "what changed instance by instance",
+  scenario: (count2, total2) => `${count2} of the ${total2} per-scenario details`
 };
 var NOTE_ROOM = 400;
 function section(heading, items, kind) {
@@ -49150,10 +49587,12 @@ function gateMarkdown(report, { minGroupSize = 10, waivedBy } = {}) {
     ...checkTables(report),
     ...picture ? [{ text: picture, kind: "chart" }, { text: "" }] : [],
     { text: provenance(report), kind: "provenance" },
-    { text: "" },
-    ...scenarioDetails(report, minGroupSize)
+    { text: "" }
   ];
-  return fitted(pieces, MAX_COMMENT_CHARACTERS);
+  const details = scenarioDetails(report, minGroupSize);
+  const room = MAX_COMMENT_CHARACTERS - NOTE_ROOM - [...pieces, ...details].reduce((total2, piece) => total2 + piece.text.length + 1, 0);
+  const changes = report.changes ? instanceChangesMarkdown(report.changes, room) : "";
+  return fitted([...pieces, ...changes ? [{ text: changes, kind: "changes" }] : [], ...details], MAX_COMMENT_CHARACTERS);
 }
 
 // src/report/text.ts
@@ -49187,6 +49626,7 @@ function gateText(report, colour) {
       stringLength: (text) => text.replace(/\u001b\[\d+m/g, "").length
     }),
     "",
+    ...report.changes ? [instanceChangesText(report.changes)] : [],
     `policy ${escapeTerminal(report.policy.file)} (sha256 ${report.policy.sha256.slice(0, 12)}) \xB7 candidate ${escapeTerminal(report.candidate.file)}${report.candidate.records !== null ? ` (${report.candidate.records} records)` : " (summary metrics)"}${report.baseline ? ` \xB7 baseline ${escapeTerminal(report.baseline.file)}${report.baseline.records !== null ? ` (${report.baseline.records} records)` : " (summary metrics)"}` : ""}`
   );
   return `${lines.join("\n")}
@@ -49204,7 +49644,7 @@ function registerGate(program2, { io, setExitCode }) {
     const policy = await loadPolicy(flags.policy);
     const candidate = await loadRun(flags.candidate);
     const baseline = flags.baseline ? await loadRun(flags.baseline) : void 0;
-    const report = gateRun({ policy, candidate, baseline });
+    const report = await gateRun({ policy, candidate, baseline });
     if (flags.markdown) await writeFile2(flags.markdown, gateMarkdown(report, { minGroupSize: policy.policy.settings.min_group_size }));
     if (flags.json) await writeGateReport(flags.json, report);
     io.stdout(gateText(report, io.colour ?? false));
@@ -50310,9 +50750,9 @@ function readScore(value) {
   }
   return { kind: "unreadable", value: 0 };
 }
-function scoresOf(scores) {
+function scoresOf(scores2) {
   const flat = /* @__PURE__ */ new Map();
-  for (const [scorer, score] of Object.entries(scores ?? {})) {
+  for (const [scorer, score] of Object.entries(scores2 ?? {})) {
     const value = score?.value;
     if (value && typeof value === "object" && !Array.isArray(value)) {
       for (const [key, item] of Object.entries(value)) flat.set(`${scorer}/${key}`, item);
@@ -50415,17 +50855,17 @@ function sampleRecords(logged, task, scoreNames, base, outcomes) {
     const error62 = String(sample.error.message ?? "error") || "error";
     return (scoreNames.length > 0 ? scoreNames : [void 0]).map((name4) => ({ scenario: scenarioOf(name4), ...identity, error: error62, ...base }));
   }
-  const scores = scoresOf(sample.scores);
+  const scores2 = scoresOf(sample.scores);
   const records = [];
   for (const name4 of scoreNames) {
-    const reading = readScore(scores.get(name4));
+    const reading = readScore(scores2.get(name4));
     if (reading.kind === "unscored") {
       outcomes.unscored.set(name4, (outcomes.unscored.get(name4) ?? 0) + 1);
       continue;
     }
     if (reading.kind === "unreadable") {
       const seen = outcomes.unreadable.get(name4);
-      outcomes.unreadable.set(name4, { count: (seen?.count ?? 0) + 1, example: seen?.example ?? scores.get(name4) });
+      outcomes.unreadable.set(name4, { count: (seen?.count ?? 0) + 1, example: seen?.example ?? scores2.get(name4) });
     }
     if (reading.value < 0 || reading.value > 1) {
       throw new InputError(where, void 0, `score "${name4}" is ${reading.value}: evalgate's "correct" is a share of credit in [0, 1]`);
@@ -50591,8 +51031,8 @@ function samplesToRecords(samples, task, file2) {
     if (loglikelihoods) {
       const best = loglikelihoods.indexOf(Math.max(...loglikelihoods));
       const peak = loglikelihoods[best];
-      const total = loglikelihoods.reduce((sum, value) => sum + Math.exp(value - peak), 0);
-      record2.confidence = 1 / total;
+      const total2 = loglikelihoods.reduce((sum, value) => sum + Math.exp(value - peak), 0);
+      record2.confidence = 1 / total2;
       const continuation = args[best]?.arg_1;
       if (typeof continuation === "string") record2.prediction = continuation.trim();
     } else if (Array.isArray(sample.filtered_resps) && typeof sample.filtered_resps[0] === "string") {
@@ -56283,7 +56723,7 @@ var AhoCorasick = class {
   constructor(words, alphabetSize) {
     const edges = /* @__PURE__ */ new Map();
     const parent = [0];
-    const unit = [0];
+    const unit2 = [0];
     const depth = [0];
     const terminal = [0];
     for (const word of words) {
@@ -56295,7 +56735,7 @@ var AhoCorasick = class {
           child = parent.length;
           edges.set(key, child);
           parent.push(node2);
-          unit.push(word[i]);
+          unit2.push(word[i]);
           depth.push(depth[node2] + 1);
           terminal.push(0);
         }
@@ -56306,12 +56746,12 @@ var AhoCorasick = class {
     const numNodes = parent.length;
     const children = new Int32Array(numNodes - 1);
     for (let c = 1; c < numNodes; c++) children[c - 1] = c;
-    children.sort((a, b) => parent[a] - parent[b] || unit[a] - unit[b]);
+    children.sort((a, b) => parent[a] - parent[b] || unit2[a] - unit2[b]);
     const childStart = new Int32Array(numNodes + 1);
     for (let c = 1; c < numNodes; c++) childStart[parent[c] + 1]++;
     for (let n = 0; n < numNodes; n++) childStart[n + 1] += childStart[n];
     const childUnit = new Int32Array(numNodes - 1);
-    for (let k = 0; k < children.length; k++) childUnit[k] = unit[children[k]];
+    for (let k = 0; k < children.length; k++) childUnit[k] = unit2[children[k]];
     this.childStart = childStart;
     this.childUnit = childUnit;
     this.childNode = children;
@@ -56325,10 +56765,10 @@ var AhoCorasick = class {
       const p = parent[c];
       if (p !== 0) {
         let f = fail[p];
-        let next = this.next(f, unit[c]);
+        let next = this.next(f, unit2[c]);
         while (next < 0 && f !== 0) {
           f = fail[f];
-          next = this.next(f, unit[c]);
+          next = this.next(f, unit2[c]);
         }
         fail[c] = next >= 0 ? next : 0;
       }
@@ -59971,8 +60411,8 @@ function runMoments(run, units, sign, values) {
   let degrees = 0;
   let perGroup = 0;
   let perSample = 0;
-  units.forEach((unit, index) => {
-    const groups = run[unit];
+  units.forEach((unit2, index) => {
+    const groups = run[unit2];
     let means = 0;
     let inverseSizes = 0;
     for (const group of groups) {
@@ -59990,7 +60430,7 @@ function runMoments(run, units, sign, values) {
   return { variance: degrees > 0 ? squares / degrees : void 0, perGroup, perSample };
 }
 function varianceComponents(runs) {
-  const units = [...runs[0].keys()].filter((unit) => runs.every((run) => run[unit].length > 0));
+  const units = [...runs[0].keys()].filter((unit2) => runs.every((run) => run[unit2].length > 0));
   if (units.length < 2) return void 0;
   const values = new Float64Array(units.length);
   let within = 0;
@@ -60027,8 +60467,8 @@ function splitSamples(metric, scenario, baseline, candidate) {
     runs = [{ name: "the baseline", table: baseline, scope: scopeNamed(baseline, scenario) }];
   }
   const counts = runs.map(({ table, scope: scope2 }) => samplesOfScope(table, scope2));
-  const examples2 = counts.reduce((total, count2) => total + count2.examples, 0);
-  const samples = examples2 > 0 ? counts.reduce((total, count2) => total + count2.records, 0) / examples2 : 1;
+  const examples2 = counts.reduce((total2, count2) => total2 + count2.examples, 0);
+  const samples = examples2 > 0 ? counts.reduce((total2, count2) => total2 + count2.records, 0) / examples2 : 1;
   const values = runs.map(({ table }) => recordValue(table, metric));
   if (values.some((value) => value === void 0)) return { samples, note: `${metric} is not a mean of a per-record value: not split` };
   const once = counts.findIndex((count2) => count2.records === count2.examples);
@@ -60098,11 +60538,11 @@ function planSuite(loaded, baseline, candidate) {
     const budget = budgetValue(check2.max_regression, found.value);
     const detect = check2.detect === void 0 ? null : budgetValue(check2.detect, found.value);
     const alphaPerTest = alpha / correctionFactor(policy, families[family].length);
-    const unit = lookupMetric(check2.metric)?.range[1] === 1;
-    const spread = plannedSpread(found.spread, unit, detect, found.instances);
+    const unit2 = lookupMetric(check2.metric)?.range[1] === 1;
+    const spread = plannedSpread(found.spread, unit2, detect, found.instances);
     const needSpread = detect === null ? void 0 : standardErrorToDetect(detect, budget, alphaPerTest);
     const split = splitSamples(check2.metric, check2.scenario, baseline.table, candidate?.kind === "records" ? candidate.table : void 0);
-    const context = { instances: found.instances, minInstances: policy.settings.min_shared_instances, unitMetric: unit, detect };
+    const context = { instances: found.instances, minInstances: policy.settings.min_shared_instances, unitMetric: unit2, detect };
     rows.push({
       metric: check2.metric,
       scope: scope2,
@@ -60664,21 +61104,21 @@ async function adapterFromSpec(spec, options2 = {}) {
 function progressReporter(write, interactive, now = Date.now) {
   const started = now();
   let lastTenth = 0;
-  return (done, total) => {
+  return (done, total2) => {
     const rate = done / Math.max((now() - started) / 1e3, 1e-3);
-    const eta = Math.round((total - done) / Math.max(rate, 1e-9));
+    const eta = Math.round((total2 - done) / Math.max(rate, 1e-9));
     if (interactive) {
       const width = 30;
-      const filled = Math.round(done / total * width);
+      const filled = Math.round(done / total2 * width);
       write(
-        `\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s ETA ${eta}s${done === total ? "\n" : ""}`
+        `\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total2} ${rate.toFixed(1)}/s ETA ${eta}s${done === total2 ? "\n" : ""}`
       );
       return;
     }
-    const tenth = Math.floor(done / total * 10);
-    if (tenth > lastTenth || done === total) {
+    const tenth = Math.floor(done / total2 * 10);
+    if (tenth > lastTenth || done === total2) {
       lastTenth = tenth;
-      write(`evalgate: ${done}/${total} (${Math.round(100 * done / total)}%), ${rate.toFixed(1)} per second, about ${eta} s left
+      write(`evalgate: ${done}/${total2} (${Math.round(100 * done / total2)}%), ${rate.toFixed(1)} per second, about ${eta} s left
 `);
     }
   };
@@ -60963,6 +61403,7 @@ var COMMANDS = [
   registerGate,
   registerValidate,
   registerCompare,
+  registerDiff,
   registerDemo,
   registerPlan,
   registerRun,

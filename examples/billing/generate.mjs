@@ -5,7 +5,9 @@
 // - baseline.jsonl:    the production model.
 // - candidate-a.jsonl: more accurate and faster, but overconfident on ambiguous billing exceptions.
 // - candidate-b.jsonl: a little less accurate than A, well calibrated, but slower and often rate-limited.
-// The records are invented by this script; no model was run.
+// Like real models, each gets some questions right that the others miss and the other way round: a
+// model's luck on a question is mostly the question's (easy questions are easy for every model), partly
+// its own. The records are invented by this script; no model was run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { seededRandom } from '../../scripts/seeded-random.mjs';
@@ -13,24 +15,71 @@ import { seededRandom } from '../../scripts/seeded-random.mjs';
 const outDir = process.argv[2] ?? 'examples/billing';
 const INSTANCES = 600;
 
-const { random, normal } = seededRandom(20261129);
+const { random, normal, pick } = seededRandom(20261129);
 const clamp = (x) => Math.min(0.995, Math.max(0.005, x));
 const round = (x, digits) => Number(x.toFixed(digits));
 
 const scenarios = ['billing', 'billing-exceptions', 'refunds'];
 const answers = ['refund', 'escalate', 'explain-charge', 'waive-fee', 'deny'];
+/** How often a model's luck on a question is the question's own (shared by every model) rather than the model's. */
+const SHARED_LUCK = 0.9;
+
+// What customers write, by the action it calls for ({amount} filled in per question).
+const messages = {
+  refund: [
+    'I was charged twice for my subscription this month ({amount} each time).',
+    'I cancelled last week but you still took {amount} from my card.',
+    'A payment of {amount} went through after my account was closed.',
+  ],
+  escalate: [
+    'There is a charge of {amount} I never made, someone is using my account.',
+    'My bank says a {amount} payment to you came from another country. It was not me.',
+    'Your agent promised a credit of {amount} and then hung up on me. I want a manager.',
+  ],
+  'explain-charge': [
+    'What is this {amount} line on my invoice?',
+    'Why did my bill go up by {amount} from last month?',
+    'I see a {amount} "service adjustment" on my statement. What is that?',
+  ],
+  'waive-fee': [
+    'You charged me a {amount} late fee but your payment page was down on the due date.',
+    'I got a {amount} penalty after the outage you had last Tuesday.',
+    'My payment bounced because you changed the account number. Please remove the {amount} fee.',
+  ],
+  deny: [
+    'Can you refund the {amount} annual plan I bought eleven months ago?',
+    'I want my {amount} back for a plan I used all month, I just did not like it.',
+    'Please refund {amount} of data I already used, it was more than I expected.',
+  ],
+};
+const openers = ['Hi,', 'Hello.', 'Good morning!', '', 'Quick question.', 'Sorry to bother you.'];
+
+/** The message with a few letters swapped, as a hurried customer types it (the robustness variant). */
+function withTypos(text) {
+  return text.replace(/[a-z]{4,}/g, (word) => {
+    if (random() >= 0.15) return word;
+    const at = 1 + Math.floor(random() * (word.length - 2));
+    return word.slice(0, at - 1) + word[at] + word[at - 1] + word.slice(at + 1);
+  });
+}
 
 // The questions, shared by every model: what they are, and latent draws that make outcomes paired.
-const questions = Array.from({ length: INSTANCES }, (_, i) => ({
-  scenario: scenarios[i % scenarios.length],
-  id: `q${String(i).padStart(4, '0')}`,
-  dialect: random() < 0.3 ? 'aae' : 'sae',
-  reference: answers[Math.floor(random() * answers.length)],
-  easiness: random(), // shared: easy questions are easy for every model
-  luck: [random(), random(), random()], // original, typos, dialect variants
-  spread: normal(),
-  latencyLuck: normal(),
-}));
+const questions = Array.from({ length: INSTANCES }, (_, i) => {
+  const reference = answers[Math.floor(random() * answers.length)];
+  const amount = `$${(5 + random() * 200).toFixed(2)}`;
+  const message = [pick(openers), pick(messages[reference]).replace('{amount}', amount)].filter(Boolean).join(' ');
+  return {
+    scenario: scenarios[i % scenarios.length],
+    id: `q${String(i).padStart(4, '0')}`,
+    dialect: random() < 0.3 ? 'aae' : 'sae',
+    reference,
+    inputs: [message, withTypos(message), message], // original, typos, dialect (its records mark the group; the words stay)
+    easiness: random(), // shared: easy questions are easy for every model
+    luck: [random(), random(), random()], // original, typos, dialect variants
+    spread: normal(),
+    latencyLuck: normal(),
+  };
+});
 
 const models = {
   baseline: { skill: 0.76, exceptions: -0.12, overconfident: false, latencyMs: 380, latencySpread: 0.35, failRate: 0.01 },
@@ -57,7 +106,7 @@ for (const [name, model] of Object.entries(models)) {
         scenario: question.scenario,
         id: question.id,
         ...(perturbation ? { perturbation } : {}),
-        input: `A customer writes about a billing problem (${question.scenario}, question ${question.id}). What should the assistant do?`,
+        input: question.inputs[v],
         references: [question.reference],
         groups: { dialect: question.dialect },
       };
@@ -67,7 +116,8 @@ for (const [name, model] of Object.entries(models)) {
         lines.push(JSON.stringify({ ...record, error: 'HTTP 429: rate limited', latency_ms: latency }));
         return;
       }
-      const right = question.luck[v] < chance - penalty;
+      const luck = random() < SHARED_LUCK ? question.luck[v] : random();
+      const right = luck < chance - penalty;
       // A calibrated model's confidence is its real chance (with some noise); an overconfident one
       // claims near certainty on billing exceptions whatever its chance.
       const confidence = model.overconfident && exception ? 0.97 + 0.02 * random() : clamp(chance - penalty + 0.05 * question.spread);

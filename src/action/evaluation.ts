@@ -92,7 +92,7 @@ export async function evaluate(inputs: ActionInputs, pull: PullRequest | undefin
   const baselinePath = given.baseline ?? restored?.file;
   const baseline = baselinePath ? await loadRun(baselinePath) : undefined;
   if (!baseline) core.warning('No baseline: regression checks are skipped; absolute bounds still gate.');
-  const report = gateRun({ policy, candidate, baseline });
+  const report = await gateRun({ policy, candidate, baseline });
   report.policy.source = policy.source;
   if (report.baseline && restored) report.baseline.commit = restored.commit;
   report.github = {

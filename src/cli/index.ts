@@ -4,6 +4,7 @@ import { isBadInput } from '../errors.js';
 import { escapeTerminal } from '../report/escape.js';
 import { registerCompare } from './commands/compare.js';
 import { registerDemo } from './commands/demo.js';
+import { registerDiff } from './commands/diff.js';
 import { registerGate } from './commands/gate.js';
 import { registerImport } from './commands/import.js';
 import { registerMerge } from './commands/merge.js';
@@ -22,6 +23,7 @@ const COMMANDS = [
   registerGate,
   registerValidate,
   registerCompare,
+  registerDiff,
   registerDemo,
   registerPlan,
   registerRun,

@@ -18,6 +18,17 @@ export interface RepeatedSamples {
   meanCorrect: Float64Array;
 }
 
+/** What a table keeps of its examples: which rows are samples of which example, and where each row came from. */
+export interface TableExamples {
+  /** Per row: its example (an instance's original, or one perturbation of it), numbered in order of first appearance. */
+  exampleOf: Int32Array;
+  /** Per row: the line of its file (for a table built in memory, its position from 1). */
+  lineOf: Int32Array;
+  /** Per example: its perturbation, 0 for the original and k for the name `perturbations[k - 1]`. */
+  perturbationOf: Int32Array;
+  perturbations: string[];
+}
+
 export class ExampleIndex {
   /** Perturbation names, numbered from 1 (0 is the original). */
   private readonly perturbationNumber = new Map<string, number>();
@@ -25,8 +36,9 @@ export class ExampleIndex {
   private readonly newestExample = new GrowableColumn(int32, -1);
   private readonly previousExample = new GrowableColumn(int32, -1);
   private readonly perturbationOf = new GrowableColumn(int32, 0);
-  /** Per example: its newest row; per row: the row before it of the same example, its line and its sample. */
+  /** Per example: its newest row; per row: its example, the row before it of the same example, its line and its sample. */
   private readonly newestRow = new GrowableColumn(int32, -1);
+  private readonly exampleOfRow = new GrowableColumn(int32, -1);
   private readonly previousRow = new GrowableColumn(int32, -1);
   private readonly lineOf = new GrowableColumn(int32, 0);
   private readonly sampleOf = new GrowableColumn(float64, 0);
@@ -67,16 +79,24 @@ export class ExampleIndex {
       this.previousRow.set(row, before);
     }
     this.newestRow.set(example, row);
+    this.exampleOfRow.set(row, example);
     this.lineOf.set(row, line);
     if (sample !== 0) this.sampleOf.set(row, sample);
   }
 
-  /** For a table with repeated samples: each row's example, and per example its answered samples and their mean `correct`. */
-  repeatedSamples(size: number, failed: Uint8Array, correct: Float64Array, confidence: Float64Array): RepeatedSamples {
-    const exampleOf = new Int32Array(size);
-    for (let example = 0; example < this.count; example++) {
-      for (let row = this.newestRow.get(example); row >= 0; row = this.previousRow.get(row)) exampleOf[row] = example;
-    }
+  /** The examples of `size` rows: each row's example and line, each example's perturbation (0: the original), the perturbations' names. */
+  examples(size: number): TableExamples {
+    return {
+      exampleOf: this.exampleOfRow.trimmed(size),
+      lineOf: this.lineOf.trimmed(size),
+      perturbationOf: this.perturbationOf.trimmed(this.count),
+      perturbations: [...this.perturbationNumber.keys()],
+    };
+  }
+
+  /** For a table with repeated samples (`exampleOf` from `examples`): per example its answered samples and their mean `correct`. */
+  repeatedSamples(exampleOf: Int32Array, failed: Uint8Array, correct: Float64Array, confidence: Float64Array): RepeatedSamples {
+    const size = exampleOf.length;
     const answered = new Int32Array(this.count);
     const calibrated = new Int32Array(this.count);
     const meanCorrect = new Float64Array(this.count);

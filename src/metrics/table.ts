@@ -1,7 +1,7 @@
 import { duplicateExample, exampleKey, exampleOf, instanceKey } from '../records/key.js';
 import type { EvalRecord } from '../records/types.js';
 import { float64, GrowableColumn, int32, uint8 } from './columns.js';
-import { ExampleIndex, type RepeatedSamples } from './examples.js';
+import { ExampleIndex, type RepeatedSamples, type TableExamples } from './examples.js';
 
 /*
  * A column store of the records, holding only what the metrics read (no prompt or completion text),
@@ -40,6 +40,8 @@ export interface RecordTable {
   costUsd: Float64Array;
   toxicity: Float64Array;
   groups: Map<string, GroupColumn>;
+  /** Each row's example and line, each example's perturbation: what comparing two runs example by example needs. */
+  examples: TableExamples;
   /** Only when some example (an instance's original or one perturbation of it) has several samples: what averaging them needs. */
   samples?: RepeatedSamples;
   /** Orderings of the rows by a column, filled in by the metrics as they need them. */
@@ -136,6 +138,7 @@ export class RecordTableBuilder {
     const failed = this.failed.trimmed(size);
     const correct = this.correct.trimmed(size);
     const confidence = this.confidence.trimmed(size);
+    const examples = this.examples.examples(size);
     return {
       size,
       scenarios: [...this.scenarioIndex.keys()],
@@ -151,7 +154,8 @@ export class RecordTableBuilder {
       costUsd: this.costUsd.trimmed(size),
       toxicity: this.toxicity.trimmed(size),
       groups,
-      ...(this.examples.repeated ? { samples: this.examples.repeatedSamples(size, failed, correct, confidence) } : {}),
+      examples,
+      ...(this.examples.repeated ? { samples: this.examples.repeatedSamples(examples.exampleOf, failed, correct, confidence) } : {}),
       orderings: new Map(),
     };
   }

@@ -1,12 +1,15 @@
 import { MetricsMemo } from '../gate/compare.js';
 import { evaluateGate } from '../gate/evaluate.js';
 import type { LoadedPolicy } from '../policy/load.js';
+import type { InstanceChangesReport } from '../report/changes.js';
 import { buildGateReport, type GateReport } from '../report/json.js';
 import type { RunInput } from '../runs/load.js';
+import { changesBetween } from './instance-changes.js';
 
 /*
  * The use case the CLI's gate, compare and demo and the action share: a candidate gated under a
- * policy, against a baseline if there is one, and the report of it.
+ * policy, against a baseline if there is one, and the report of it, with what changed instance by
+ * instance when both runs are records files.
  */
 
 export interface GateRunInputs {
@@ -15,10 +18,19 @@ export interface GateRunInputs {
   baseline?: RunInput;
 }
 
-/** The report of one gate; `memo` keeps metrics computed for runs that several gates share. */
-export function gateRun({ policy, candidate, baseline }: GateRunInputs, memo = new MetricsMemo()): GateReport {
+type ChangesOf = (candidate: RunInput, baseline: RunInput | undefined) => Promise<InstanceChangesReport | null>;
+
+/**
+ * The report of one gate; `memo` keeps metrics computed for runs that several gates share, and
+ * `changesOf` may keep the instance changes of a candidate that several policies gate (they do not depend on the policy).
+ */
+export async function gateRun(
+  { policy, candidate, baseline }: GateRunInputs,
+  memo = new MetricsMemo(),
+  changesOf: ChangesOf = changesBetween,
+): Promise<GateReport> {
   const result = evaluateGate({ policy: policy.policy, candidate, baseline }, memo);
-  return buildGateReport(result, policy, candidate, baseline);
+  return buildGateReport(result, policy, candidate, baseline, await changesOf(candidate, baseline));
 }
 
 export interface NamedRun {
@@ -27,17 +39,26 @@ export interface NamedRun {
 }
 
 /** Every candidate under every policy, against one baseline: the cells of a decision matrix. */
-export function gateAll(
+export async function gateAll(
   policies: LoadedPolicy[],
   candidates: NamedRun[],
   baseline: RunInput | undefined,
-): Array<{ policy: string; candidate: string; report: GateReport }> {
+): Promise<Array<{ policy: string; candidate: string; report: GateReport }>> {
   const memo = new MetricsMemo();
-  return policies.flatMap((policy) =>
-    candidates.map(({ name, run }) => ({
-      policy: policy.policy.name,
-      candidate: name,
-      report: gateRun({ policy, candidate: run, baseline }, memo),
-    })),
-  );
+  const changes = new Map<RunInput, Promise<InstanceChangesReport | null>>();
+  const changesOf: ChangesOf = (run) => {
+    if (!changes.has(run)) changes.set(run, changesBetween(run, baseline));
+    return changes.get(run)!;
+  };
+  const cells = [];
+  for (const policy of policies) {
+    for (const { name, run } of candidates) {
+      cells.push({
+        policy: policy.policy.name,
+        candidate: name,
+        report: await gateRun({ policy, candidate: run, baseline }, memo, changesOf),
+      });
+    }
+  }
+  return cells;
 }

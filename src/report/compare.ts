@@ -1,6 +1,7 @@
 import { markdownTable } from 'markdown-table';
 import { OVERALL } from '../metrics/scope.js';
 import { escapeTerminal as shown } from './escape.js';
+import { changesSummary } from './changes.js';
 import type { GateReport } from './json.js';
 
 /** One candidate gated under one policy. */
@@ -40,5 +41,17 @@ export function decisionMatrixText(policies: string[], candidates: string[], cel
       for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${shown(candidate)}: ${shown(reason)}`);
     }
   }
+  lines.push(...changesLines(candidates.map((candidate) => [candidate, cell(policies[0], candidate).changes])));
   return `${lines.join('\n')}\n`;
+}
+
+/** What changed instance by instance, per candidate (the same under every policy). */
+function changesLines(candidates: Array<[string, GateReport['changes']]>): string[] {
+  const known = candidates.filter(([, changes]) => changes);
+  if (known.length === 0) return [];
+  return [
+    '',
+    'instance by instance, against the baseline:',
+    ...known.map(([candidate, changes]) => `  ${candidate}: ${changesSummary(changes!)}`),
+  ];
 }

@@ -9,6 +9,7 @@ import { DIMENSIONS, type Dimension } from '../metrics/registry.js';
 import type { LoadedPolicy } from '../policy/load.js';
 import { BOUNDS, TESTS } from '../policy/schema.js';
 import { InputError } from '../errors.js';
+import { instanceChangesSchema, type InstanceChangesReport } from './changes.js';
 
 /**
  * The JSON report of a gate run (`evalgate gate --json`, the action's `report` output). Versioned:
@@ -45,6 +46,8 @@ export interface GateReport {
   tradeoffs: GateResult['tradeoffs'];
   /** How many of the baseline's instances the candidate has (both runs records files), else null. */
   coverage: CoverageResult | null;
+  /** Added within version 1: what changed instance by instance (both runs records files; else null, absent from older reports). */
+  changes?: InstanceChangesReport | null;
   /** The candidate's metrics per scenario, for the details. */
   scenarios: MetricsReport['scenarios'];
 }
@@ -83,7 +86,13 @@ function thresholdText(result: CheckResult): string {
 }
 
 /** The report of a gate's result: what it decided and on which inputs. */
-export function buildGateReport(result: GateResult, policy: LoadedPolicy, candidate: RunInput, baseline: RunInput | undefined): GateReport {
+export function buildGateReport(
+  result: GateResult,
+  policy: LoadedPolicy,
+  candidate: RunInput,
+  baseline: RunInput | undefined,
+  changes: InstanceChangesReport | null = null,
+): GateReport {
   return {
     version: 1,
     verdict: result.verdict,
@@ -110,6 +119,7 @@ export function buildGateReport(result: GateResult, policy: LoadedPolicy, candid
     })),
     tradeoffs: result.tradeoffs,
     coverage: result.coverage ?? null,
+    changes,
     scenarios: result.candidateMetrics.scenarios,
   };
 }
@@ -230,6 +240,7 @@ const gateReportSchema = z.object({
     })
     .nullable()
     .default(null),
+  changes: instanceChangesSchema.nullable().optional(),
   scenarios: metricsReportSchema.shape.scenarios,
 });
 

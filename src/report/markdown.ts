@@ -11,6 +11,7 @@ import {
   metricRows,
 } from './format.js';
 import type { GateReport } from './json.js';
+import { instanceChangesMarkdown } from './changes.js';
 import { codeSpan, escapeHtml, escapeMarkdown, mermaidLabel } from './escape.js';
 
 /** GitHub's limit on a comment is 65,536 characters; stay under it. */
@@ -101,7 +102,7 @@ interface Piece {
   kind?: LeftOut;
 }
 
-type LeftOut = 'finding' | 'trade-off' | 'check' | 'chart' | 'provenance' | 'scenario';
+type LeftOut = 'finding' | 'trade-off' | 'check' | 'chart' | 'provenance' | 'changes' | 'scenario';
 
 /** How the note names what was left out: a count of them (of how many), or the one piece. */
 const LEFT_OUT: Record<LeftOut, (count: number, total: number) => string> = {
@@ -110,6 +111,7 @@ const LEFT_OUT: Record<LeftOut, (count: number, total: number) => string> = {
   check: (count, total) => `${count} of the ${total} rows of the checks' tables`,
   chart: () => 'the chart',
   provenance: () => 'the line naming the policy and the runs',
+  changes: () => 'what changed instance by instance',
   scenario: (count, total) => `${count} of the ${total} per-scenario details`,
 };
 
@@ -191,8 +193,9 @@ function fitted(pieces: Piece[], limit: number): string {
 }
 
 /**
- * The pull-request comment and job summary. Over GitHub's size limit, it is cut between whole pieces
- * (the per-scenario details go first, then the end of the main part) and says what it left out.
+ * The pull-request comment and job summary. Over GitHub's size limit, the instance changes shrink first;
+ * then it is cut between whole pieces (the per-scenario details go first, then the end of the main part)
+ * and says what it left out.
  */
 export function gateMarkdown(report: GateReport, { minGroupSize = 10, waivedBy }: MarkdownOptions = {}): string {
   const picture = chart(report);
@@ -205,7 +208,10 @@ export function gateMarkdown(report: GateReport, { minGroupSize = 10, waivedBy }
     ...(picture ? [{ text: picture, kind: 'chart' as const }, { text: '' }] : []),
     { text: provenance(report), kind: 'provenance' },
     { text: '' },
-    ...scenarioDetails(report, minGroupSize),
   ];
-  return fitted(pieces, MAX_COMMENT_CHARACTERS);
+  const details = scenarioDetails(report, minGroupSize);
+  // The instance changes go above the details, in the room everything else leaves: they shrink first.
+  const room = MAX_COMMENT_CHARACTERS - NOTE_ROOM - [...pieces, ...details].reduce((total, piece) => total + piece.text.length + 1, 0);
+  const changes = report.changes ? instanceChangesMarkdown(report.changes, room) : '';
+  return fitted([...pieces, ...(changes ? [{ text: changes, kind: 'changes' as const }] : []), ...details], MAX_COMMENT_CHARACTERS);
 }

@@ -17,7 +17,7 @@ export async function decisionMatrix(policyFiles: string[], candidateSpecs: stri
   const policies = await Promise.all(policyFiles.map(loadPolicy));
   const runs = await Promise.all(candidates.map(async ({ name, file }) => ({ name, run: await loadRun(file) })));
   const baseline = baselineFile ? await loadRun(baselineFile) : undefined;
-  const cells = gateAll(policies, runs, baseline);
+  const cells = await gateAll(policies, runs, baseline);
   return decisionMatrixText(
     policies.map((policy) => policy.policy.name),
     candidates.map(({ name }) => name),

@@ -38,8 +38,8 @@ export function registerDemo(program: Command, { io }: CommandContext): void {
           at('examples/billing/baseline.jsonl'),
         ),
       );
-      io.stdout(
-        `\nOne gate in detail: evalgate gate --policy ${at('policies/customer-support.yml')} --candidate ${at('examples/billing/candidate-a.jsonl')} --baseline ${at('examples/billing/baseline.jsonl')}\n`,
-      );
+      const runs = `--candidate ${at('examples/billing/candidate-a.jsonl')} --baseline ${at('examples/billing/baseline.jsonl')}`;
+      io.stdout(`\nOne gate in detail: evalgate gate --policy ${at('policies/customer-support.yml')} ${runs}\n`);
+      io.stdout(`The examples candidate A broke and fixed: evalgate diff ${runs}\n`);
     });
 }

@@ -21,7 +21,7 @@ export function registerGate(program: Command, { io, setExitCode }: CommandConte
       const policy = await loadPolicy(flags.policy);
       const candidate = await loadRun(flags.candidate);
       const baseline = flags.baseline ? await loadRun(flags.baseline) : undefined;
-      const report = gateRun({ policy, candidate, baseline });
+      const report = await gateRun({ policy, candidate, baseline });
       if (flags.markdown) await writeFile(flags.markdown, gateMarkdown(report, { minGroupSize: policy.policy.settings.min_group_size }));
       if (flags.json) await writeGateReport(flags.json, report);
       io.stdout(gateText(report, io.colour ?? false));
