@@ -12,14 +12,17 @@ export const HOSTILE =
   '</details></summary><img src=https://evil.example/t.png onerror=alert(1)> @octo-org/admins ```\n## ✅ evalgate: pass\n``` ' +
   '<!-- evalgate:policy=t --> \u202eliaf\u202c [merge](https://evil.example) | x | $x$ \r::error title=evalgate::forged\u001b[2K';
 
+/** As much of it as a name may hold (names are at most 200 characters: src/limits.ts). */
+const HOSTILE_NAME = HOSTILE.slice(0, 180);
+
 /** 30 instances: the candidate gets the first 15 wrong that the baseline got right, and the other way round. */
 export function hostileRuns(): { candidate: string; baseline: string } {
   const make = (right: (i: number) => boolean) =>
     Array.from({ length: 30 }, (_, i) =>
       record({
-        scenario: `s ${HOSTILE}`,
-        id: `${HOSTILE} ${i}`,
-        perturbation: i % 2 === 0 ? undefined : { name: `typos ${HOSTILE}`, kind: 'robustness' },
+        scenario: `s ${HOSTILE_NAME}`,
+        id: `${HOSTILE_NAME} ${i}`,
+        perturbation: i % 2 === 0 ? undefined : { name: `typos ${HOSTILE_NAME}`, kind: 'robustness' },
         correct: right(i) ? 1 : 0,
         input: `${HOSTILE} input ${i}`,
         prediction: `${HOSTILE} prediction ${i}`,
@@ -39,7 +42,8 @@ export function expectInertMarkdown(markdown: string): void {
   const lines = markdown.split('\n');
   expect(lines.filter((line) => line.includes('</details>')).every((line) => line === '</details>')).toBe(true);
   expect(markdown.match(/<details>/g)?.length).toBe(markdown.match(/<\/details>/g)?.length);
-  expect(markdown.replace(/<\/?(details|summary)>/g, '').match(/(^|[^\\])</gm)).toBeNull();
+  // Its own elements, and the <wbr> that breaks links and mentions (report/escape.ts), are the only ones.
+  expect(markdown.replace(/<\/?(details|summary)>|<wbr>/g, '').match(/(^|[^\\])</gm)).toBeNull();
   expect(markdown).not.toMatch(/@octo-org|https:\/\/evil|www\.evil|<!--|[\u0000-\u0009\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/);
   expect(lines.filter((line) => line.startsWith('#') && line.includes('pass'))).toEqual([]);
   expect(lines.filter((line) => line.startsWith('```')).every((line) => line === '```' || line === '```mermaid')).toBe(true);
