@@ -4,22 +4,16 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/json.js';
+import { ACTION_NODE, BASE_SHA, HEAD_SHA, runAction as runActionOn, TOKEN, writeFile, type ActionRun } from './helpers/action.js';
 import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
-import { runProcess } from './helpers/run.js';
 
 /*
  * The real bundle (dist/index.js) in a child process, with the environment the Actions runner sets,
- * against a local stand-in for the GitHub REST API.
+ * against a local stand-in for the GitHub REST API (helpers/action.ts).
  */
 
-// GitHub runs the action on Node 24: CI runs this file a second time with EVALGATE_ACTION_NODE set to
-// a Node 24 binary (.ci/run installs one from npm).
-const ACTION_NODE = process.env.EVALGATE_ACTION_NODE || process.execPath;
-const TOKEN = 'ghs_secretTokenThatMustNeverBePrinted123';
-const BASE_SHA = 'b'.repeat(40);
-const HEAD_SHA = 'c'.repeat(40);
 let github: FakeGitHub;
 
 beforeAll(async () => {
@@ -32,7 +26,9 @@ beforeEach(() => {
   github.comments.length = 0;
   github.files.clear();
   github.pulls.clear();
+  github.statuses.length = 0;
   github.readOnly = false;
+  github.commentFailure = undefined;
   github.requests.length = 0;
 });
 
@@ -42,79 +38,7 @@ const worseRecords = baselineRecords.map((r, i) => (i % 20 === 1 ? { ...r, corre
 const strictPolicy = 'version: 1\nname: support\nsettings:\n  resamples: 200\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n';
 const loosePolicy = strictPolicy.replace('max_regression: 0.02', 'max_regression: 0.5');
 
-interface ActionRun {
-  event?: 'pull_request' | 'push' | 'workflow_dispatch' | 'workflow_run';
-  workflowRunHeadSha?: string;
-  inputs: Record<string, string>;
-  labels?: string[];
-  /** The checked-out workspace (the action's working directory). */
-  cwd?: string;
-  baseSha?: string;
-  sha?: string;
-  env?: NodeJS.ProcessEnv;
-}
-
-async function runAction({
-  event = 'pull_request',
-  inputs,
-  labels = [],
-  cwd,
-  baseSha = BASE_SHA,
-  sha = HEAD_SHA,
-  env: extraEnv = {},
-  workflowRunHeadSha,
-}: ActionRun) {
-  const workspace = tempDir();
-  const files = { output: join(workspace, 'output.txt'), summary: join(workspace, 'summary.md'), event: join(workspace, 'event.json') };
-  writeFileSync(files.output, '');
-  writeFileSync(files.summary, '');
-  const payload =
-    event === 'pull_request'
-      ? {
-          action: 'synchronize',
-          number: 7,
-          pull_request: {
-            number: 7,
-            base: { sha: baseSha, ref: 'main' },
-            head: { sha, ref: 'feature' },
-            labels: labels.map((name) => ({ name })),
-          },
-          repository: { default_branch: 'main' },
-        }
-      : event === 'workflow_run'
-        ? { action: 'completed', workflow_run: { head_sha: workflowRunHeadSha, pull_requests: [] }, repository: { default_branch: 'main' } }
-        : { ref: 'refs/heads/main', after: sha, repository: { default_branch: 'main' } };
-  writeFileSync(files.event, JSON.stringify(payload));
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    GITHUB_ACTIONS: 'true',
-    GITHUB_EVENT_NAME: event,
-    GITHUB_EVENT_PATH: files.event,
-    GITHUB_REPOSITORY: 'octo/models',
-    GITHUB_SHA: sha,
-    GITHUB_REF: event === 'pull_request' ? 'refs/pull/7/merge' : 'refs/heads/main',
-    GITHUB_API_URL: github.url,
-    RUNNER_TEMP: workspace,
-    GITHUB_OUTPUT: files.output,
-    GITHUB_STEP_SUMMARY: files.summary,
-    'INPUT_GITHUB-TOKEN': TOKEN,
-    INPUT_COMMENT: 'true',
-    'INPUT_SAVE-BASELINE': 'auto',
-    'INPUT_FAIL-ON': 'fail',
-  };
-  Object.assign(env, extraEnv);
-  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
-  const result = await runProcess(ACTION_NODE, [join(process.cwd(), 'dist/index.js')], env, cwd);
-  const outputText = readFileSync(files.output, 'utf8');
-  const output = (name: string) => new RegExp(`^${name}<<(.+)\\n([\\s\\S]*?)\\n\\1$`, 'm').exec(outputText)?.[2];
-  return { ...result, output, summary: readFileSync(files.summary, 'utf8'), workspace };
-}
-
-function writeFile(name: string, text: string): string {
-  const path = join(tempDir(), name);
-  writeFileSync(path, text);
-  return path;
-}
+const runAction = (run: ActionRun) => runActionOn(github, run);
 
 const baseline = writeLines('baseline.jsonl', baselineRecords);
 const worse = writeLines('worse.jsonl', worseRecords);
@@ -313,7 +237,7 @@ describe('the action outside pull requests and on bad input', () => {
     const report = first.output('report')!;
     const second = await runAction({
       event: 'workflow_run',
-      workflowRunHeadSha: HEAD_SHA,
+      workflowRun: { headSha: HEAD_SHA },
       inputs: { policy: 'unused', report, 'fail-on': 'never' },
     });
     expect(second.code).toBe(0);
@@ -322,7 +246,7 @@ describe('the action outside pull requests and on bad input', () => {
     // A report that claims a commit the workflow run did not build is not posted.
     const mismatch = await runAction({
       event: 'workflow_run',
-      workflowRunHeadSha: 'e'.repeat(40),
+      workflowRun: { headSha: 'e'.repeat(40) },
       inputs: { policy: 'unused', report, 'fail-on': 'never' },
     });
     expect(mismatch.stdout).toContain('not commenting');
@@ -336,7 +260,7 @@ describe('the action outside pull requests and on bad input', () => {
     );
     const elsewhere = await runAction({
       event: 'workflow_run',
-      workflowRunHeadSha: HEAD_SHA,
+      workflowRun: { headSha: HEAD_SHA },
       inputs: { policy: 'unused', report: retarget, 'fail-on': 'never' },
     });
     expect(elsewhere.stdout).toContain('Pull request #42 is not at commit ccccccc: not commenting.');
@@ -345,7 +269,7 @@ describe('the action outside pull requests and on bad input', () => {
     const forgedVerdict = writeFile('report.json', JSON.stringify({ ...original, verdict: 'pass' }));
     const forged = await runAction({
       event: 'workflow_run',
-      workflowRunHeadSha: HEAD_SHA,
+      workflowRun: { headSha: HEAD_SHA },
       inputs: { policy: 'unused', report: forgedVerdict },
     });
     expect(forged.code).toBe(1);
@@ -359,7 +283,7 @@ describe('the action outside pull requests and on bad input', () => {
     );
     const refused = await runAction({
       event: 'workflow_run',
-      workflowRunHeadSha: HEAD_SHA,
+      workflowRun: { headSha: HEAD_SHA },
       inputs: { policy: 'unused', report: injected },
     });
     expect(refused.code).toBe(1);

@@ -1,0 +1,136 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FakeGitHub } from './github-server.js';
+import { tempDir } from './records.js';
+import { runProcess, type RunResult } from './run.js';
+
+/*
+ * The real bundle (dist/index.js) in a child process, with the environment the Actions runner sets,
+ * against a local stand-in for the GitHub REST API.
+ */
+
+// GitHub runs the action on Node 24: CI runs the action's tests a second time with EVALGATE_ACTION_NODE
+// set to a Node 24 binary (.ci/run installs one from npm).
+export const ACTION_NODE = process.env.EVALGATE_ACTION_NODE || process.execPath;
+export const TOKEN = 'ghs_secretTokenThatMustNeverBePrinted123';
+export const BASE_SHA = 'b'.repeat(40);
+export const HEAD_SHA = 'c'.repeat(40);
+
+export type ActionEvent =
+  'pull_request' | 'pull_request_target' | 'push' | 'workflow_dispatch' | 'schedule' | 'workflow_run' | 'merge_group';
+
+export interface ActionRun {
+  event?: ActionEvent;
+  inputs: Record<string, string>;
+  /** The labels the event payload lists (a snapshot from when the event fired). */
+  labels?: string[];
+  /** The checked-out workspace (the action's working directory). */
+  cwd?: string;
+  baseSha?: string;
+  /** The pull request's base branch (or the merge group's). */
+  baseRef?: string;
+  sha?: string;
+  env?: NodeJS.ProcessEnv;
+  /** workflow_run: what the triggering run built, and the pull requests its payload lists (none for a fork's). */
+  workflowRun?: { headSha: string; headBranch?: string; headOwner?: string; pullRequests?: number[] };
+  /** RUNNER_TEMP (a fresh folder by default, as every job gets). */
+  runnerTemp?: string;
+}
+
+export interface ActionResult extends RunResult {
+  output(name: string): string | undefined;
+  summary: string;
+  runnerTemp: string;
+}
+
+function payloadOf(run: ActionRun, baseSha: string, sha: string): object {
+  const repository = { default_branch: 'main', full_name: 'octo/models' };
+  const baseRef = run.baseRef ?? 'main';
+  switch (run.event ?? 'pull_request') {
+    case 'pull_request':
+    case 'pull_request_target':
+      return {
+        action: 'synchronize',
+        number: 7,
+        pull_request: {
+          number: 7,
+          base: { sha: baseSha, ref: baseRef },
+          head: { sha, ref: 'feature' },
+          labels: (run.labels ?? []).map((name) => ({ name })),
+        },
+        repository,
+      };
+    case 'workflow_run': {
+      const built = run.workflowRun!;
+      return {
+        action: 'completed',
+        workflow_run: {
+          id: 4242,
+          event: 'pull_request',
+          head_sha: built.headSha,
+          head_branch: built.headBranch ?? 'feature',
+          head_repository: { full_name: `${built.headOwner ?? 'octo'}/models`, owner: { login: built.headOwner ?? 'octo' } },
+          pull_requests: (built.pullRequests ?? []).map((number) => ({ number, head: { sha: built.headSha }, base: { sha: baseSha } })),
+        },
+        repository,
+      };
+    }
+    case 'merge_group':
+      return {
+        action: 'checks_requested',
+        merge_group: { head_sha: sha, base_sha: baseSha, base_ref: `refs/heads/${baseRef}` },
+        repository,
+      };
+    default:
+      return { ref: 'refs/heads/main', after: sha, repository };
+  }
+}
+
+function refOf(event: ActionEvent): string {
+  if (event === 'pull_request' || event === 'pull_request_target') return 'refs/pull/7/merge';
+  if (event === 'merge_group') return 'refs/heads/gh-readonly-queue/main/pr-7-abc';
+  return 'refs/heads/main';
+}
+
+/** Runs the bundled action once, as the runner would for the event. */
+export async function runAction(github: FakeGitHub, run: ActionRun): Promise<ActionResult> {
+  const { event = 'pull_request', inputs, cwd, baseSha = BASE_SHA, sha = HEAD_SHA } = run;
+  const runnerTemp = run.runnerTemp ?? tempDir();
+  const files = { output: join(tempDir(), 'output.txt'), summary: join(tempDir(), 'summary.md'), event: join(tempDir(), 'event.json') };
+  writeFileSync(files.output, '');
+  writeFileSync(files.summary, '');
+  writeFileSync(files.event, JSON.stringify(payloadOf(run, baseSha, sha)));
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: event,
+    GITHUB_EVENT_PATH: files.event,
+    GITHUB_REPOSITORY: 'octo/models',
+    GITHUB_SHA: sha,
+    GITHUB_REF: refOf(event),
+    GITHUB_API_URL: github.url,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '99',
+    RUNNER_TEMP: runnerTemp,
+    GITHUB_OUTPUT: files.output,
+    GITHUB_STEP_SUMMARY: files.summary,
+    'INPUT_GITHUB-TOKEN': TOKEN,
+    INPUT_COMMENT: 'true',
+    'INPUT_SAVE-BASELINE': 'auto',
+    'INPUT_FAIL-ON': 'fail',
+    ...run.env,
+  };
+  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+  const result = await runProcess(ACTION_NODE, [join(process.cwd(), 'dist/index.js')], env, cwd);
+  const outputText = readFileSync(files.output, 'utf8');
+  // The runner keeps the last value an output was given.
+  const output = (name: string) => [...outputText.matchAll(new RegExp(`^${name}<<(.+)\\n([\\s\\S]*?)\\n\\1$`, 'gm'))].at(-1)?.[2];
+  return { ...result, output, summary: readFileSync(files.summary, 'utf8'), runnerTemp };
+}
+
+/** A new file with this text in a fresh folder. */
+export function writeFile(name: string, text: string): string {
+  const path = join(tempDir(), name);
+  writeFileSync(path, text);
+  return path;
+}
