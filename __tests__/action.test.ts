@@ -131,15 +131,6 @@ describe('the action on a pull request', () => {
     );
   });
 
-  it("uses the pull request's copy when the policy is not on the base yet, and says so", async () => {
-    const checkout = tempDir();
-    writeFileSync(join(checkout, 'new-policy.yml'), loosePolicy);
-    const result = await runAction({ inputs: { policy: 'new-policy.yml', candidate: worse, baseline }, cwd: checkout });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('does not exist at the base commit yet');
-    expect(result.summary).toContain('from the pull request (not on the base yet)');
-  });
-
   it("still fails the step on a regression when a fork's token cannot comment (403)", async () => {
     github.readOnly = true;
     const result = await runAction({

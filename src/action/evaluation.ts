@@ -17,7 +17,7 @@ import { runEvalCommand } from './eval-command.js';
 import { COMPLETIONS_DIRECTORY, restoreBaseline, restoreCompletions, saveCompletions } from './github/cache.js';
 import { OUTPUT, type ActionInputs } from './inputs.js';
 import { readPolicy } from './policy-source.js';
-import type { Octokit, PullRequest } from './pull-request.js';
+import { baseCommitOf, type Octokit, type PullRequest } from './pull-request.js';
 
 const temporaryFile = (name: string) => join(process.env.RUNNER_TEMP ?? '.', name);
 
@@ -80,7 +80,7 @@ export interface Evaluation {
 /** Evaluates the candidate, or reads the report an earlier run made (the fork-safe second workflow). */
 export async function evaluate(inputs: ActionInputs, pull: PullRequest | undefined, octokit: Octokit | undefined): Promise<Evaluation> {
   if (inputs.report) return { report: parseGateReport(await readFile(inputs.report, 'utf8'), inputs.report) };
-  const policy = await readPolicy(inputs, pull, octokit);
+  const policy = await readPolicy(inputs, baseCommitOf(pull, github.context.payload), octokit);
   if (inputs.evalCommand) await runEvalCommand(inputs.evalCommand);
   const given = await givenFiles(inputs);
   if (!given.candidate && !(inputs.suite && inputs.model)) {

@@ -9,6 +9,7 @@ export const INPUT = {
   githubToken: 'github-token',
   comment: 'comment',
   policySource: 'policy-source',
+  allowNewPolicy: 'allow-new-policy',
   saveBaseline: 'save-baseline',
   failOn: 'fail-on',
   waiverLabel: 'waiver-label',
@@ -35,6 +36,8 @@ export interface ActionInputs {
   token?: string;
   comment: boolean;
   policySource?: 'base' | 'head';
+  /** A policy the base commit does not have may gate (the pull request's copy). */
+  allowNewPolicy: boolean;
   saveBaseline: 'auto' | 'true' | 'false';
   failOn: 'fail' | 'warn' | 'never';
   waiverLabel?: string;
@@ -66,6 +69,7 @@ export function readInputs(): ActionInputs {
     token,
     comment: (choice(INPUT.comment, ['true', 'false'], 'true') ?? 'true') === 'true',
     policySource: choice(INPUT.policySource, ['base', 'head'], undefined),
+    allowNewPolicy: choice(INPUT.allowNewPolicy, ['true', 'false'], 'false') === 'true',
     saveBaseline: choice(INPUT.saveBaseline, ['auto', 'true', 'false'], 'auto')!,
     failOn: choice(INPUT.failOn, ['fail', 'warn', 'never'], 'fail')!,
     waiverLabel: optional(INPUT.waiverLabel),

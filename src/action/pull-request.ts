@@ -7,6 +7,8 @@ export type Octokit = ReturnType<typeof github.getOctokit>;
 export interface PullRequest {
   number: number;
   baseSha: string;
+  /** The base branch's name. */
+  baseRef: string;
   headSha: string;
   labels: string[];
 }
@@ -14,9 +16,28 @@ export interface PullRequest {
 /** The pull request of the event that started the workflow, if any. */
 export function pullRequestOf(payload: typeof github.context.payload): PullRequest | undefined {
   const pull = payload.pull_request as
-    { number: number; base: { sha: string }; head: { sha: string }; labels?: Array<{ name: string }> } | undefined;
+    { number: number; base: { sha: string; ref: string }; head: { sha: string }; labels?: Array<{ name: string }> } | undefined;
   if (!pull) return undefined;
-  return { number: pull.number, baseSha: pull.base.sha, headSha: pull.head.sha, labels: (pull.labels ?? []).map((label) => label.name) };
+  return {
+    number: pull.number,
+    baseSha: pull.base.sha,
+    baseRef: pull.base.ref,
+    headSha: pull.head.sha,
+    labels: (pull.labels ?? []).map((label) => label.name),
+  };
+}
+
+/** The commit a change is gated against, and its branch: a pull request's base, or a merge queue group's. */
+export interface BaseCommit {
+  sha: string;
+  branch: string;
+}
+
+export function baseCommitOf(pull: PullRequest | undefined, payload: typeof github.context.payload): BaseCommit | undefined {
+  if (pull) return { sha: pull.baseSha, branch: pull.baseRef };
+  const group = payload.merge_group as { base_sha?: string; base_ref?: string } | undefined;
+  if (!group?.base_sha || !group.base_ref) return undefined;
+  return { sha: group.base_sha, branch: group.base_ref.replace(/^refs\/heads\//, '') };
 }
 
 /**
