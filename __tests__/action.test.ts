@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/json.js';
 import { ACTION_NODE, BASE_SHA, HEAD_SHA, runAction as runActionOn, TOKEN, writeFile, type ActionRun } from './helpers/action.js';
@@ -317,9 +317,9 @@ describe('the action outside pull requests and on bad input', () => {
     expect(progress[9]).toMatch(new RegExp(`^evalgate: ${records.length}/${records.length} \\(100%\\)`));
     expect(records.length).toBeGreaterThan(240);
     expect(result.summary).toContain('## ✅ evalgate: pass');
-    // The completions are kept for the next run in the workspace's cache directory.
-    const again = await runAction({ event: 'push', inputs, cwd: workspace });
-    expect(again.stdout).toContain(`${records.length} from the cache`);
+    // The completions are kept under RUNNER_TEMP (and in the Actions cache: action-cache.test.ts), never in the checkout.
+    expect(existsSync(join(workspace, '.evalgate'))).toBe(false);
+    expect(readdirSync(join(result.runnerTemp, 'evalgate-completions')).length).toBeGreaterThan(0);
   });
 
   it("runs the team's eval-command, imports its output and gates it; a failing command fails the step", async () => {

@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import * as github from '@actions/github';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importResults, writeImported, type ImportFormat } from '../importers/index.js';
 import { gateRun } from '../pipeline/gate-run.js';
@@ -14,22 +15,31 @@ import { lexicalToxicity } from '../runner/scoring/toxicity.js';
 import { loadSuite } from '../runner/suite.js';
 import { loadRun } from '../runs/load.js';
 import { runEvalCommand } from './eval-command.js';
-import { COMPLETIONS_DIRECTORY, restoreBaseline, restoreCompletions, saveCompletions } from './github/cache.js';
+import { mayWriteCache } from './events.js';
+import { restoreBaseline, restoreCompletions, saveCompletions } from './github/cache.js';
 import { OUTPUT, type ActionInputs } from './inputs.js';
 import { readPolicy } from './policy-source.js';
 import { baseCommitOf, type Octokit, type PullRequest } from './pull-request.js';
 
 const temporaryFile = (name: string) => join(process.env.RUNNER_TEMP ?? '.', name);
 
-/** Runs the suite (with the completion cache kept in the Actions cache) and returns the records' path. */
+/**
+ * Runs the suite and returns the records' path. The completion cache lives under RUNNER_TEMP and is
+ * emptied first, so no file of the checkout (a pull request's) is ever read as a completion; it is
+ * kept in the Actions cache only by runs that may write it (mayWriteCache), and only they restore it.
+ */
 async function runSuiteForCandidate(suiteFile: string, modelSpec: string, baseUrl: string | undefined): Promise<string> {
   const loaded = await loadSuite(suiteFile);
-  await restoreCompletions(loaded.suite.name, github.context.sha);
+  const completions = join(process.env.RUNNER_TEMP || tmpdir(), 'evalgate-completions');
+  await rm(completions, { recursive: true, force: true });
+  const shared = mayWriteCache();
+  if (shared) await restoreCompletions(completions, loaded.suite.name, github.context.sha);
+  else core.info(`The completion cache is not used on ${github.context.eventName} events: every completion comes from the model.`);
   const adapter = await adapterFromSpec(modelSpec, { baseUrl });
   try {
     const { records, stats } = await runSuite(loaded, adapter, {
       ...DEFAULT_RUN_OPTIONS,
-      cache: new CompletionCache(COMPLETIONS_DIRECTORY),
+      cache: new CompletionCache(completions),
       toxicity: lexicalToxicity(),
       onProgress: progressReporter((line) => core.info(line.trimEnd()), false),
       onWarning: (message) => core.warning(`evalgate run: ${message}`),
@@ -38,7 +48,7 @@ async function runSuiteForCandidate(suiteFile: string, modelSpec: string, baseUr
     await writeRecords(path, records);
     core.info(`evalgate run: ${describeRun(stats)}`);
     core.setOutput(OUTPUT.records, path);
-    await saveCompletions(loaded.suite.name, github.context.sha);
+    if (shared) await saveCompletions(completions, loaded.suite.name, github.context.sha);
     return path;
   } finally {
     await adapter.close();
@@ -81,6 +91,11 @@ export interface Evaluation {
 export async function evaluate(inputs: ActionInputs, pull: PullRequest | undefined, octokit: Octokit | undefined): Promise<Evaluation> {
   if (inputs.report) return { report: parseGateReport(await readFile(inputs.report, 'utf8'), inputs.report) };
   const policy = await readPolicy(inputs, baseCommitOf(pull, github.context.payload), octokit);
+  if (github.context.eventName === 'pull_request_target' && (inputs.suite || inputs.evalCommand)) {
+    core.warning(
+      "pull_request_target runs with the repository's secrets and a write token: a suite or eval-command from a pull request's checkout runs its code with them. Use pull_request, and for forks the two-workflow setup (README).",
+    );
+  }
   if (inputs.evalCommand) await runEvalCommand(inputs.evalCommand);
   const given = await givenFiles(inputs);
   if (!given.candidate && !(inputs.suite && inputs.model)) {

@@ -88,14 +88,11 @@ export async function restoreBaseline(policyName: string, sha: string): Promise<
   }
 }
 
-/** Where `evalgate run` keeps completions in the action; persisted in the Actions cache per suite. */
-export const COMPLETIONS_DIRECTORY = join('.evalgate', 'completions');
-
-/** Brings back the completions an earlier run cached (newest first); warns when it cannot. */
-export async function restoreCompletions(suiteName: string, sha: string): Promise<void> {
+/** Brings back into `directory` the completions an earlier run cached (newest first); warns when it cannot. */
+export async function restoreCompletions(directory: string, suiteName: string, sha: string): Promise<void> {
   if (!cache.isFeatureAvailable()) return;
   try {
-    const matched = await cache.restoreCache([COMPLETIONS_DIRECTORY], `${keyPrefix('completions', suiteName)}${sha}`, [
+    const matched = await cache.restoreCache([directory], `${keyPrefix('completions', suiteName)}${sha}`, [
       keyPrefix('completions', suiteName),
     ]);
     core.info(matched ? `Completion cache restored (${matched}).` : 'No completion cache yet.');
@@ -104,10 +101,10 @@ export async function restoreCompletions(suiteName: string, sha: string): Promis
   }
 }
 
-export async function saveCompletions(suiteName: string, sha: string): Promise<void> {
+export async function saveCompletions(directory: string, suiteName: string, sha: string): Promise<void> {
   if (!cache.isFeatureAvailable()) return;
   try {
-    await cache.saveCache([COMPLETIONS_DIRECTORY], `${keyPrefix('completions', suiteName)}${sha}`);
+    await cache.saveCache([directory], `${keyPrefix('completions', suiteName)}${sha}`);
   } catch (error) {
     core.warning(`The completion cache could not be saved: ${(error as Error).message}`);
   }
