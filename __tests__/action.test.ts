@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/json.js';
@@ -385,8 +384,8 @@ describe('the baseline in the Actions cache', () => {
       env: cacheEnv(),
     });
     expect(push.code).toBe(0);
-    const nameHash = createHash('sha256').update('support').digest('hex').slice(0, 12);
-    expect(cache.keys()).toEqual([`evalgate-baseline-support-${nameHash}-${BASE_SHA}`]);
+    // A readable part, a hash of the policy file, name, id and branch, the commit.
+    expect(cache.keys()).toEqual([expect.stringMatching(new RegExp(`^evalgate-baseline-support-[0-9a-f]{16}-${BASE_SHA}$`))]);
 
     const pull = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir(), env: cacheEnv() });
     expect(pull.code).toBe(1);
@@ -426,7 +425,7 @@ describe('the baseline in the Actions cache', () => {
       cwd: tempDir(),
       env: cacheEnv(),
     });
-    expect(other.stdout).toContain('::warning::No baseline for policy support-v2 in the Actions cache');
+    expect(other.stdout).toContain('::warning::No baseline for policy support-v2 on main in the Actions cache');
   });
 
   it('is not saved from a failing push', async () => {
@@ -447,7 +446,7 @@ describe('the baseline in the Actions cache', () => {
     const policy = writeFile('p.yml', strictPolicy.replace('support', 'nothing-saved'));
     const empty = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir(), env: cacheEnv() });
     expect(empty.code).toBe(0);
-    expect(empty.stdout).toContain('::warning::No baseline for policy nothing-saved in the Actions cache');
+    expect(empty.stdout).toContain('::warning::No baseline for policy nothing-saved on main in the Actions cache');
     const unavailable = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir() });
     expect(unavailable.stdout).toContain('::warning::The Actions cache is not available here');
     expect(unavailable.summary).toContain('no baseline: regression budgets were skipped');

@@ -47452,8 +47452,9 @@ function provenance(report) {
     report.baseline ? `\xB7 baseline ${run(report.baseline)}${report.baseline.commit ? ` from commit ${codeSpan(report.baseline.commit.slice(0, 7))}` : ""}${paired !== void 0 ? `, ${paired} instances shared` : ""}` : "\xB7 no baseline"
   ].join(" ");
 }
-function gateMarkdown(report, { minGroupSize = 10, waivedBy } = {}) {
+function gateMarkdown(report, { minGroupSize = 10, waivedBy, notes = [] } = {}) {
   const parts = [verdictLine(report, waivedBy), ""];
+  for (const note of notes) parts.push(`> ${escapeMarkdown(note)}`, "");
   const regressions = report.checks.filter((check2) => ["fail", "warn", "error"].includes(check2.status));
   const coverage = report.coverage && report.coverage.status !== "pass" ? report.coverage : void 0;
   if (regressions.length > 0 || coverage) {

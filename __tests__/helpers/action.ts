@@ -30,6 +30,8 @@ export interface ActionRun {
   /** The pull request's base branch (or the merge group's). */
   baseRef?: string;
   sha?: string;
+  /** GITHUB_REF of a push, manual or scheduled run (refs/heads/main by default). */
+  ref?: string;
   env?: NodeJS.ProcessEnv;
   /** workflow_run: what the triggering run built, and the pull requests its payload lists (none for a fork's). */
   workflowRun?: { headSha: string; headBranch?: string; headOwner?: string; pullRequests?: number[] };
@@ -82,14 +84,14 @@ function payloadOf(run: ActionRun, baseSha: string, sha: string): object {
         repository,
       };
     default:
-      return { ref: 'refs/heads/main', after: sha, repository };
+      return { ref: run.ref ?? 'refs/heads/main', after: sha, repository };
   }
 }
 
-function refOf(event: ActionEvent): string {
+function refOf(event: ActionEvent, ref = 'refs/heads/main'): string {
   if (event === 'pull_request' || event === 'pull_request_target') return 'refs/pull/7/merge';
   if (event === 'merge_group') return 'refs/heads/gh-readonly-queue/main/pr-7-abc';
-  return 'refs/heads/main';
+  return ref;
 }
 
 /** Runs the bundled action once, as the runner would for the event. */
@@ -107,7 +109,7 @@ export async function runAction(github: FakeGitHub, run: ActionRun): Promise<Act
     GITHUB_EVENT_PATH: files.event,
     GITHUB_REPOSITORY: 'octo/models',
     GITHUB_SHA: sha,
-    GITHUB_REF: refOf(event),
+    GITHUB_REF: refOf(event, run.ref),
     GITHUB_API_URL: github.url,
     GITHUB_SERVER_URL: 'https://github.com',
     GITHUB_RUN_ID: '99',

@@ -11,3 +11,8 @@ const CACHE_WRITING_EVENTS = ['push', 'workflow_dispatch', 'schedule'];
 export function mayWriteCache(): boolean {
   return CACHE_WRITING_EVENTS.includes(github.context.eventName);
 }
+
+/** The branch this run is on (a tag's or another ref's full name otherwise). */
+export function currentBranch(): string {
+  return github.context.ref.replace(/^refs\/heads\//, '');
+}

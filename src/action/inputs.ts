@@ -19,6 +19,8 @@ export const INPUT = {
   suite: 'suite',
   model: 'model',
   baseUrl: 'base-url',
+  id: 'id',
+  requireBaseline: 'require-baseline',
 } as const;
 
 export const OUTPUT = {
@@ -47,6 +49,10 @@ export interface ActionInputs {
   suite?: string;
   model?: string;
   baseUrl?: string;
+  /** Tells apart jobs that gate several models under one policy: their baselines, comments and statuses. */
+  id?: string;
+  /** No baseline found fails the step. */
+  requireBaseline: boolean;
 }
 
 /** An input that must be one of a few words. */
@@ -79,5 +85,7 @@ export function readInputs(): ActionInputs {
     suite: optional(INPUT.suite),
     model: optional(INPUT.model),
     baseUrl: optional(INPUT.baseUrl),
+    id: optional(INPUT.id),
+    requireBaseline: choice(INPUT.requireBaseline, ['true', 'false'], 'false') === 'true',
   };
 }

@@ -4,14 +4,27 @@ import { join } from 'node:path';
 import { countOutcomes } from '../gate/verdict.js';
 import { writeGateReport, type GateReport } from '../report/json.js';
 import { gateMarkdown } from '../report/markdown.js';
-import { evaluate } from './evaluation.js';
+import { baselineOwner, evaluate } from './evaluation.js';
+import { currentBranch, mayWriteCache } from './events.js';
 import { saveBaseline } from './github/cache.js';
 import { OUTPUT, readInputs, type ActionInputs } from './inputs.js';
 import { comment, summarize } from './publish.js';
 import { pullRequestOf, reportedPullRequest } from './pull-request.js';
 
-/** `save-baseline: auto` saves on pushes to the default branch. */
+/**
+ * `save-baseline: auto` saves on pushes to the default branch, `true` on every push, manual and scheduled
+ * run; never on the events that may not write the Actions cache (pull requests, merge queues,
+ * workflow_run), whatever the input says.
+ */
 function shouldSaveBaseline(inputs: ActionInputs): boolean {
+  if (!mayWriteCache()) {
+    if (inputs.saveBaseline === 'true') {
+      core.warning(
+        `save-baseline: true is ignored on ${github.context.eventName} events: what a pull request evaluated never becomes the baseline (pushes to the base branch save it).`,
+      );
+    }
+    return false;
+  }
   if (inputs.saveBaseline !== 'auto') return inputs.saveBaseline === 'true';
   const defaultBranch = (github.context.payload.repository as { default_branch?: string } | undefined)?.default_branch;
   return github.context.eventName === 'push' && defaultBranch !== undefined && github.context.ref === `refs/heads/${defaultBranch}`;
@@ -34,21 +47,21 @@ export async function run(): Promise<void> {
     const inputs = readInputs();
     const pull = pullRequestOf(github.context.payload);
     const octokit = inputs.token ? github.getOctokit(inputs.token, { baseUrl: process.env.GITHUB_API_URL || undefined }) : undefined;
-    const { report, candidateFile } = await evaluate(inputs, pull, octokit);
+    const { report, candidateFile, policy, notes } = await evaluate(inputs, pull, octokit);
 
     const waived = report.verdict === 'fail' && inputs.waiverLabel !== undefined && pull?.labels.includes(inputs.waiverLabel) === true;
-    const markdown = gateMarkdown(report, { waivedBy: waived ? inputs.waiverLabel : undefined });
+    const markdown = gateMarkdown(report, { waivedBy: waived ? inputs.waiverLabel : undefined, notes });
     const reportPath = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-report.json');
     await writeGateReport(reportPath, report);
     await summarize(report, markdown);
 
     const target = pull?.number ?? (inputs.report && octokit ? await reportedPullRequest(report, octokit) : undefined);
-    if (target !== undefined && inputs.comment && octokit) await comment(octokit, target, report, markdown);
+    if (target !== undefined && inputs.comment && octokit) await comment(octokit, target, report, markdown, inputs.id);
 
-    if (candidateFile && shouldSaveBaseline(inputs)) {
+    if (candidateFile && policy && shouldSaveBaseline(inputs)) {
       // A failing run must not become what later pull requests are measured against.
       if (report.verdict === 'fail') core.warning('Not saved as the baseline: the verdict is fail.');
-      else await saveBaseline(candidateFile, report.policy.name, github.context.sha);
+      else await saveBaseline(candidateFile, baselineOwner(inputs, policy, currentBranch()), github.context.sha, policy.sha256);
     }
 
     core.setOutput(OUTPUT.verdict, report.verdict);

@@ -18,9 +18,9 @@ export async function summarize(report: GateReport, markdown: string): Promise<v
 }
 
 /** The one sticky comment of the report's policy on a pull request; a token that may not comment only warns. */
-export async function comment(octokit: Octokit, issueNumber: number, report: GateReport, markdown: string): Promise<void> {
+export async function comment(octokit: Octokit, issueNumber: number, report: GateReport, markdown: string, id?: string): Promise<void> {
   const { owner, repo } = github.context.repo;
-  const marker = commentMarker(report.policy.name);
+  const marker = commentMarker(report.policy.name, id);
   try {
     const outcome = await upsertComment(octokit, { owner, repo, issueNumber }, marker, `${marker}\n${markdown}`);
     core.info(`Comment ${outcome.action}: ${outcome.url}`);

@@ -38,6 +38,8 @@ export interface MarkdownOptions {
   minGroupSize?: number;
   /** A failing verdict waived by this pull-request label. */
   waivedBy?: string;
+  /** Plain-text notes shown under the verdict (escaped here): how the gate was run, when that matters. */
+  notes?: string[];
 }
 
 function verdictLine(report: GateReport, waivedBy: string | undefined): string {
@@ -92,8 +94,9 @@ function provenance(report: GateReport): string {
 }
 
 /** The pull-request comment and job summary. Over the size limit, the per-scenario details go first. */
-export function gateMarkdown(report: GateReport, { minGroupSize = 10, waivedBy }: MarkdownOptions = {}): string {
+export function gateMarkdown(report: GateReport, { minGroupSize = 10, waivedBy, notes = [] }: MarkdownOptions = {}): string {
   const parts: string[] = [verdictLine(report, waivedBy), ''];
+  for (const note of notes) parts.push(`> ${escapeMarkdown(note)}`, '');
   const regressions = report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status));
   const coverage = report.coverage && report.coverage.status !== 'pass' ? report.coverage : undefined;
   if (regressions.length > 0 || coverage) {
