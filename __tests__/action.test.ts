@@ -141,22 +141,6 @@ describe('the action on a pull request', () => {
     expect(github.comments).toHaveLength(0);
   });
 
-  it('waives a failing verdict with the waiver label, and reports it', async () => {
-    const result = await runAction({
-      inputs: {
-        policy: writeFile('p.yml', strictPolicy),
-        candidate: worse,
-        baseline,
-        'policy-source': 'head',
-        'waiver-label': 'accept-regression',
-      },
-      labels: ['accept-regression'],
-    });
-    expect(result.code).toBe(0);
-    expect(result.output('verdict')).toBe('fail');
-    expect(github.comments[0].body).toContain('evalgate: fail (waived by label accept-regression)');
-  });
-
   it('fails the step on the verdicts fail-on names', async () => {
     const warnPolicy = writeFile('p.yml', strictPolicy.replace('max_regression: 0.02', 'max_regression: 0.02\n    severity: warn'));
     const common = { candidate: worse, baseline, 'policy-source': 'head', comment: 'false' };

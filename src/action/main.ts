@@ -9,7 +9,7 @@ import { currentBranch, mayWriteCache } from './events.js';
 import { saveBaseline } from './github/cache.js';
 import { OUTPUT, readInputs, type ActionInputs } from './inputs.js';
 import { comment, summarize } from './publish.js';
-import { pullRequestOf, reportedPullRequest } from './pull-request.js';
+import { currentLabels, pullRequestOf, reportedPullRequest, type Octokit, type PullRequest } from './pull-request.js';
 
 /**
  * `save-baseline: auto` saves on pushes to the default branch, `true` on every push, manual and scheduled
@@ -36,10 +36,39 @@ function stepFails(inputs: ActionInputs, report: GateReport, waived: boolean): b
   return inputs.failOn === 'warn' ? report.verdict !== 'pass' : report.verdict === 'fail';
 }
 
+/** Whether a failing verdict is waived: the waiver label is on the pull request now (asked of the API; the event's payload may be stale). */
+async function isWaived(
+  inputs: ActionInputs,
+  report: GateReport,
+  pull: PullRequest | undefined,
+  octokit: Octokit | undefined,
+): Promise<boolean> {
+  if (report.verdict !== 'fail' || inputs.waiverLabel === undefined || !pull) return false;
+  if (!octokit) {
+    core.warning('The waiver label cannot be read without the input github-token: not waived.');
+    return false;
+  }
+  try {
+    return (await currentLabels(octokit, pull.number)).includes(inputs.waiverLabel);
+  } catch (error) {
+    core.warning(`The pull request's labels could not be read (${(error as Error).message}): the waiver label is not applied.`);
+    return false;
+  }
+}
+
+/** The report's file (the output `report`), and the outputs: set before anything that talks to GitHub, which only warns. */
+async function setOutputs(report: GateReport): Promise<void> {
+  const reportPath = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-report.json');
+  await writeGateReport(reportPath, report);
+  core.setOutput(OUTPUT.verdict, report.verdict);
+  core.setOutput(OUTPUT.failedChecks, countOutcomes(report.checks, report.coverage?.status).failed);
+  core.setOutput(OUTPUT.report, reportPath);
+}
+
 /**
- * The action: evaluate (or read a posted report), publish, save the baseline, set the outputs. The one
+ * The action: evaluate (or read a posted report), set the outputs, publish, save the baseline. The one
  * place that fails the step: bad input (with its file, line and field) and a verdict that `fail-on`
- * does not accept.
+ * does not accept. A comment that cannot be written only warns.
  */
 export async function run(): Promise<void> {
   try {
@@ -49,14 +78,10 @@ export async function run(): Promise<void> {
     const octokit = inputs.token ? github.getOctokit(inputs.token, { baseUrl: process.env.GITHUB_API_URL || undefined }) : undefined;
     const { report, candidateFile, policy, notes } = await evaluate(inputs, pull, octokit);
 
-    const waived = report.verdict === 'fail' && inputs.waiverLabel !== undefined && pull?.labels.includes(inputs.waiverLabel) === true;
+    const waived = await isWaived(inputs, report, pull, octokit);
     const markdown = gateMarkdown(report, { waivedBy: waived ? inputs.waiverLabel : undefined, notes });
-    const reportPath = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-report.json');
-    await writeGateReport(reportPath, report);
+    await setOutputs(report);
     await summarize(report, markdown);
-
-    const target = pull?.number ?? (inputs.report && octokit ? await reportedPullRequest(report, octokit) : undefined);
-    if (target !== undefined && inputs.comment && octokit) await comment(octokit, target, report, markdown, inputs.id);
 
     if (candidateFile && policy && shouldSaveBaseline(inputs)) {
       // A failing run must not become what later pull requests are measured against.
@@ -64,9 +89,9 @@ export async function run(): Promise<void> {
       else await saveBaseline(candidateFile, baselineOwner(inputs, policy, currentBranch()), github.context.sha, policy.sha256);
     }
 
-    core.setOutput(OUTPUT.verdict, report.verdict);
-    core.setOutput(OUTPUT.failedChecks, countOutcomes(report.checks, report.coverage?.status).failed);
-    core.setOutput(OUTPUT.report, reportPath);
+    const target = pull?.number ?? (inputs.report && octokit ? await reportedPullRequest(report, octokit) : undefined);
+    if (target !== undefined && inputs.comment && octokit) await comment(octokit, target, report, markdown, inputs.id);
+
     if (stepFails(inputs, report, waived)) core.setFailed(`evalgate: ${report.verdict} (policy ${report.policy.name})`);
     else if (waived) core.warning(`evalgate: fail, waived by the label ${inputs.waiverLabel}`);
   } catch (error) {

@@ -10,21 +10,20 @@ export interface PullRequest {
   /** The base branch's name. */
   baseRef: string;
   headSha: string;
-  labels: string[];
 }
 
 /** The pull request of the event that started the workflow, if any. */
 export function pullRequestOf(payload: typeof github.context.payload): PullRequest | undefined {
-  const pull = payload.pull_request as
-    { number: number; base: { sha: string; ref: string }; head: { sha: string }; labels?: Array<{ name: string }> } | undefined;
+  const pull = payload.pull_request as { number: number; base: { sha: string; ref: string }; head: { sha: string } } | undefined;
   if (!pull) return undefined;
-  return {
-    number: pull.number,
-    baseSha: pull.base.sha,
-    baseRef: pull.base.ref,
-    headSha: pull.head.sha,
-    labels: (pull.labels ?? []).map((label) => label.name),
-  };
+  return { number: pull.number, baseSha: pull.base.sha, baseRef: pull.base.ref, headSha: pull.head.sha };
+}
+
+/** The pull request's labels as they are now: the event's payload lists them as they were when it fired (a re-run sees the same). */
+export async function currentLabels(octokit: Octokit, number: number): Promise<string[]> {
+  const { owner, repo } = github.context.repo;
+  const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number });
+  return data.labels.map((label) => label.name);
 }
 
 /** The commit a change is gated against, and its branch: a pull request's base, or a merge queue group's. */
