@@ -47416,7 +47416,7 @@ function checkTable(checks) {
   const rows = checks.map((check2) => checkCells(check2, escapeMarkdown, (status) => STATUS_ICON[status]));
   return markdownTable([CHECK_TABLE_HEADER, ...rows], { align: CHECK_TABLE_ALIGN });
 }
-function verdictLine(report, waivedBy) {
+function verdictLine(report, waivedBy, unverified) {
   const { blocking, warnings } = countOutcomes(report.checks, report.coverage?.status);
   const counts = [
     blocking && `${blocking} blocking check${blocking > 1 ? "s" : ""} failed`,
@@ -47424,7 +47424,7 @@ function verdictLine(report, waivedBy) {
   ].filter(Boolean).join(", ");
   const waiver = waivedBy !== void 0 && report.verdict === "fail" ? ` (waived by label ${escapeMarkdown(waivedBy)})` : "";
   const baseline = report.baseline ? "" : " \xB7 no baseline: regression budgets were skipped";
-  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ""} \xB7 policy ${escapeMarkdown(report.policy.name)}${baseline}`;
+  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ""}${unverified ? " \xB7 unverified report" : ""} \xB7 policy ${escapeMarkdown(report.policy.name)}${baseline}`;
 }
 function chart(report) {
   const points = report.checks.filter(
@@ -47452,8 +47452,8 @@ function provenance(report) {
     report.baseline ? `\xB7 baseline ${run(report.baseline)}${report.baseline.commit ? ` from commit ${codeSpan(report.baseline.commit.slice(0, 7))}` : ""}${paired !== void 0 ? `, ${paired} instances shared` : ""}` : "\xB7 no baseline"
   ].join(" ");
 }
-function gateMarkdown(report, { minGroupSize = 10, waivedBy, notes = [] } = {}) {
-  const parts = [verdictLine(report, waivedBy), ""];
+function gateMarkdown(report, { minGroupSize = 10, waivedBy, notes = [], unverified = false } = {}) {
+  const parts = [verdictLine(report, waivedBy, unverified), ""];
   for (const note of notes) parts.push(`> ${escapeMarkdown(note)}`, "");
   const regressions = report.checks.filter((check2) => ["fail", "warn", "error"].includes(check2.status));
   const coverage = report.coverage && report.coverage.status !== "pass" ? report.coverage : void 0;

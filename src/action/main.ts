@@ -1,15 +1,17 @@
 import * as core from '@actions/core';
 import * as github from '@actions/github';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { countOutcomes } from '../gate/verdict.js';
-import { writeGateReport, type GateReport } from '../report/json.js';
+import { parseGateReport, writeGateReport, type GateReport } from '../report/json.js';
 import { gateMarkdown } from '../report/markdown.js';
 import { baselineOwner, evaluate } from './evaluation.js';
 import { currentBranch, mayWriteCache } from './events.js';
 import { saveBaseline } from './github/cache.js';
 import { OUTPUT, readInputs, type ActionInputs } from './inputs.js';
 import { comment, summarize } from './publish.js';
-import { currentLabels, pullRequestOf, reportedPullRequest, type Octokit, type PullRequest } from './pull-request.js';
+import { currentLabels, pullRequestOf, workflowRunPullRequest, type Octokit, type PullRequest } from './pull-request.js';
+import { setCommitStatus, statusContext } from './github/status.js';
 
 /**
  * `save-baseline: auto` saves on pushes to the default branch, `true` on every push, manual and scheduled
@@ -65,34 +67,49 @@ async function setOutputs(report: GateReport): Promise<void> {
   core.setOutput(OUTPUT.report, reportPath);
 }
 
+/** The pull request this run gates: the event's, or for workflow_run the one the triggering run built (asked of the API). */
+async function gatedPullRequest(octokit: Octokit | undefined, posted: GateReport | undefined): Promise<PullRequest | undefined> {
+  if (github.context.eventName !== 'workflow_run') return pullRequestOf(github.context.payload);
+  if (!octokit) throw new Error('On workflow_run the action needs the input github-token to find the pull request it gates.');
+  return workflowRunPullRequest(octokit, posted);
+}
+
 /**
- * The action: evaluate (or read a posted report), set the outputs, publish, save the baseline. The one
- * place that fails the step: bad input (with its file, line and field) and a verdict that `fail-on`
- * does not accept. A comment that cannot be written only warns.
+ * The action: evaluate, set the outputs, publish, save the baseline. The one place that fails the
+ * step: bad input (with its file, line and field) and a verdict that `fail-on` does not accept. What
+ * talks to GitHub after the outputs are set (the comment, the status) only warns.
  */
 export async function run(): Promise<void> {
   try {
     core.info(`evalgate on Node ${process.version}`);
     const inputs = readInputs();
-    const pull = pullRequestOf(github.context.payload);
     const octokit = inputs.token ? github.getOctokit(inputs.token, { baseUrl: process.env.GITHUB_API_URL || undefined }) : undefined;
-    const { report, candidateFile, policy, notes } = await evaluate(inputs, pull, octokit);
+    const posted = inputs.report ? parseGateReport(await readFile(inputs.report, 'utf8'), inputs.report) : undefined;
+    const pull = await gatedPullRequest(octokit, posted);
+    if (github.context.eventName === 'workflow_run' && !pull) return; // a run of a commit no pull request is at (warned)
+    const { report, candidateFile, policy, notes, unverified } = await evaluate(inputs, pull, octokit, posted);
 
     const waived = await isWaived(inputs, report, pull, octokit);
-    const markdown = gateMarkdown(report, { waivedBy: waived ? inputs.waiverLabel : undefined, notes });
+    const markdown = gateMarkdown(report, { waivedBy: waived ? inputs.waiverLabel : undefined, notes, unverified });
     await setOutputs(report);
     await summarize(report, markdown);
 
-    if (candidateFile && policy && shouldSaveBaseline(inputs)) {
+    if (candidateFile && shouldSaveBaseline(inputs)) {
       // A failing run must not become what later pull requests are measured against.
       if (report.verdict === 'fail') core.warning('Not saved as the baseline: the verdict is fail.');
       else await saveBaseline(candidateFile, baselineOwner(inputs, policy, currentBranch()), github.context.sha, policy.sha256);
     }
-
-    const target = pull?.number ?? (inputs.report && octokit ? await reportedPullRequest(report, octokit) : undefined);
-    if (target !== undefined && inputs.comment && octokit) await comment(octokit, target, report, markdown, inputs.id);
-
-    if (stepFails(inputs, report, waived)) core.setFailed(`evalgate: ${report.verdict} (policy ${report.policy.name})`);
+    if (pull && inputs.comment && octokit) await comment(octokit, pull.number, report, markdown, inputs.id);
+    const fails = stepFails(inputs, report, waived);
+    if (pull && octokit && github.context.eventName === 'workflow_run') {
+      const description = `${report.verdict}${waived ? ' (waived by label)' : ''}${unverified ? ', unverified report' : ''} · policy ${report.policy.name}`;
+      await setCommitStatus(octokit, pull.headSha, {
+        state: fails ? 'failure' : 'success',
+        context: statusContext(inputs.policy, inputs.id),
+        description,
+      });
+    }
+    if (fails) core.setFailed(`evalgate: ${report.verdict} (policy ${report.policy.name})`);
     else if (waived) core.warning(`evalgate: fail, waived by the label ${inputs.waiverLabel}`);
   } catch (error) {
     // Bad input (records, metrics, policy) carries its file, line and field in the message.

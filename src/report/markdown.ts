@@ -40,9 +40,11 @@ export interface MarkdownOptions {
   waivedBy?: string;
   /** Plain-text notes shown under the verdict (escaped here): how the gate was run, when that matters. */
   notes?: string[];
+  /** The candidate's numbers are a report's claim, not records gated here: the heading says "unverified". */
+  unverified?: boolean;
 }
 
-function verdictLine(report: GateReport, waivedBy: string | undefined): string {
+function verdictLine(report: GateReport, waivedBy: string | undefined, unverified: boolean): string {
   const { blocking, warnings } = countOutcomes(report.checks, report.coverage?.status);
   const counts = [
     blocking && `${blocking} blocking check${blocking > 1 ? 's' : ''} failed`,
@@ -52,7 +54,7 @@ function verdictLine(report: GateReport, waivedBy: string | undefined): string {
     .join(', ');
   const waiver = waivedBy !== undefined && report.verdict === 'fail' ? ` (waived by label ${escapeMarkdown(waivedBy)})` : '';
   const baseline = report.baseline ? '' : ' · no baseline: regression budgets were skipped';
-  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline}`;
+  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ''}${unverified ? ' · unverified report' : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline}`;
 }
 
 /** A mermaid bar/line chart of candidate vs baseline for the checked metrics on a 0-1 scale. */
@@ -94,8 +96,11 @@ function provenance(report: GateReport): string {
 }
 
 /** The pull-request comment and job summary. Over the size limit, the per-scenario details go first. */
-export function gateMarkdown(report: GateReport, { minGroupSize = 10, waivedBy, notes = [] }: MarkdownOptions = {}): string {
-  const parts: string[] = [verdictLine(report, waivedBy), ''];
+export function gateMarkdown(
+  report: GateReport,
+  { minGroupSize = 10, waivedBy, notes = [], unverified = false }: MarkdownOptions = {},
+): string {
+  const parts: string[] = [verdictLine(report, waivedBy, unverified), ''];
   for (const note of notes) parts.push(`> ${escapeMarkdown(note)}`, '');
   const regressions = report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status));
   const coverage = report.coverage && report.coverage.status !== 'pass' ? report.coverage : undefined;
