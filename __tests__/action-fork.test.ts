@@ -107,7 +107,7 @@ describe('the workflow_run job gates the records a fork uploaded', () => {
     expect(github.statuses.map((status) => status.state)).toEqual(['failure', 'success']);
   });
 
-  it("finds a branch of the repository's own by the run's payload, and gates nothing when the pull request has moved on", async () => {
+  it("finds a branch of the repository's own by the run's payload, says when it cannot gate, and gates nothing when the pull request has moved on", async () => {
     await baseRepository();
     const own = await runAction({
       event: 'workflow_run',
@@ -117,6 +117,21 @@ describe('the workflow_run job gates the records a fork uploaded', () => {
     });
     expect(own.code).toBe(1);
     expect(github.statuses.at(-1)).toMatchObject({ sha: HEAD_SHA, state: 'failure' });
+
+    // A job that cannot gate says so on the pull request (the required check fails instead of waiting).
+    const missing = await runAction({
+      event: 'workflow_run',
+      workflowRun: FORK_RUN,
+      inputs: { policy: 'policies/other.yml', candidate: worse },
+      cwd: tempDir(),
+    });
+    expect(missing.code).toBe(1);
+    expect(github.statuses.at(-1)).toMatchObject({
+      sha: HEAD_SHA,
+      state: 'error',
+      context: 'evalgate: policies/other.yml',
+      description: expect.stringMatching(/^The policy policies\/other.yml does not exist at the base commit bbbbbbb/),
+    });
 
     github.comments.length = 0;
     github.statuses.length = 0;

@@ -8,10 +8,10 @@ import { gateMarkdown } from '../report/markdown.js';
 import { baselineOwner, evaluate } from './evaluation.js';
 import { currentBranch, mayWriteCache } from './events.js';
 import { saveBaseline } from './github/cache.js';
+import { setCommitStatus, statusTarget, type StatusTarget } from './github/status.js';
 import { OUTPUT, readInputs, type ActionInputs } from './inputs.js';
 import { comment, summarize } from './publish.js';
 import { currentLabels, pullRequestOf, workflowRunPullRequest, type Octokit, type PullRequest } from './pull-request.js';
-import { setCommitStatus, statusContext } from './github/status.js';
 
 /**
  * `save-baseline: auto` saves on pushes to the default branch, `true` on every push, manual and scheduled
@@ -80,13 +80,17 @@ async function gatedPullRequest(octokit: Octokit | undefined, posted: GateReport
  * talks to GitHub after the outputs are set (the comment, the status) only warns.
  */
 export async function run(): Promise<void> {
+  let status: StatusTarget | undefined; // on workflow_run: the pull request's head, which gets the decision
   try {
     core.info(`evalgate on Node ${process.version}`);
     const inputs = readInputs();
     const octokit = inputs.token ? github.getOctokit(inputs.token, { baseUrl: process.env.GITHUB_API_URL || undefined }) : undefined;
     const posted = inputs.report ? parseGateReport(await readFile(inputs.report, 'utf8'), inputs.report) : undefined;
     const pull = await gatedPullRequest(octokit, posted);
-    if (github.context.eventName === 'workflow_run' && !pull) return; // a run of a commit no pull request is at (warned)
+    if (github.context.eventName === 'workflow_run') {
+      if (!pull || !octokit) return; // a run of a commit no pull request is at now (warned): the newer run decides
+      status = statusTarget(octokit, pull.headSha, inputs.policy, inputs.id);
+    }
     const { report, candidateFile, policy, notes, unverified } = await evaluate(inputs, pull, octokit, posted);
 
     const waived = await isWaived(inputs, report, pull, octokit);
@@ -101,19 +105,17 @@ export async function run(): Promise<void> {
     }
     if (pull && inputs.comment && octokit) await comment(octokit, pull.number, report, markdown, inputs.id);
     const fails = stepFails(inputs, report, waived);
-    if (pull && octokit && github.context.eventName === 'workflow_run') {
-      const description = `${report.verdict}${waived ? ' (waived by label)' : ''}${unverified ? ', unverified report' : ''} · policy ${report.policy.name}`;
-      await setCommitStatus(octokit, pull.headSha, {
-        state: fails ? 'failure' : 'success',
-        context: statusContext(inputs.policy, inputs.id),
-        description,
-      });
+    if (status) {
+      const how = `${waived ? ' (waived by label)' : ''}${unverified ? ', unverified report' : ''}`;
+      await setCommitStatus(status, fails ? 'failure' : 'success', `${report.verdict}${how} · policy ${report.policy.name}`);
     }
     if (fails) core.setFailed(`evalgate: ${report.verdict} (policy ${report.policy.name})`);
     else if (waived) core.warning(`evalgate: fail, waived by the label ${inputs.waiverLabel}`);
   } catch (error) {
     // Bad input (records, metrics, policy) carries its file, line and field in the message.
-    core.setFailed(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    core.setFailed(message);
+    if (status) await setCommitStatus(status, 'error', message);
     try {
       core.setOutput(OUTPUT.verdict, 'error');
     } catch {

@@ -27,11 +27,8 @@ function cappedMarkerText(text: string): string {
  * appear as they are, and the marker of a policy without an id is the one earlier versions wrote.
  */
 export function commentMarker(policyName: string, id?: string): string {
-  // The id comes first and has no space (escaped), so that where it ends is never in doubt.
-  const idPart =
-    id === undefined
-      ? ''
-      : `id=${cappedMarkerText(id).replace(/\s/g, (space) => `%${space.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`)} `;
+  // The id comes first, with its spaces escaped too, so that where it ends is never in doubt.
+  const idPart = id === undefined ? '' : `id=${cappedMarkerText(id).replace(/\s/g, (space) => encodeURIComponent(space))} `;
   return `<!-- evalgate:${idPart}policy=${cappedMarkerText(policyName)} -->`;
 }
 

@@ -11,39 +11,40 @@ import type { Octokit } from '../pull-request.js';
 const MAX_CONTEXT = 100;
 const MAX_DESCRIPTION = 140; // GitHub's limit
 
-const cut = (text: string, max: number) =>
-  Array.from(text).length > max
-    ? `${Array.from(text)
-        .slice(0, max - 1)
-        .join('')}…`
-    : text;
-
-/** The status's name: "evalgate: policies/customer-support.yml", with " (id)" for matrix jobs. */
-export function statusContext(policyInput: string, id: string | undefined): string {
-  return cut(`evalgate: ${policyInput}${id === undefined ? '' : ` (${id})`}`, MAX_CONTEXT);
+function cut(text: string, max: number): string {
+  const characters = Array.from(text);
+  return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : text;
 }
 
-export async function setCommitStatus(
-  octokit: Octokit,
-  sha: string,
-  status: { state: 'success' | 'failure'; context: string; description: string },
-): Promise<void> {
+/** Where a status goes: the pull request's head commit, under the context "evalgate: <policy input>" (with " (<id>)" for matrix jobs). */
+export interface StatusTarget {
+  octokit: Octokit;
+  sha: string;
+  context: string;
+}
+
+export function statusTarget(octokit: Octokit, sha: string, policyInput: string, id: string | undefined): StatusTarget {
+  return { octokit, sha, context: cut(`evalgate: ${policyInput}${id === undefined ? '' : ` (${id})`}`, MAX_CONTEXT) };
+}
+
+/** Sets the status; only warns when it cannot (the required check then keeps waiting: the merge stays blocked). */
+export async function setCommitStatus(target: StatusTarget, state: 'success' | 'failure' | 'error', description: string): Promise<void> {
   const { owner, repo } = github.context.repo;
   const runUrl = `${process.env.GITHUB_SERVER_URL ?? 'https://github.com'}/${owner}/${repo}/actions/runs/${process.env.GITHUB_RUN_ID ?? ''}`;
   try {
-    await octokit.rest.repos.createCommitStatus({
+    await target.octokit.rest.repos.createCommitStatus({
       owner,
       repo,
-      sha,
-      state: status.state,
-      context: status.context,
-      description: cut(status.description, MAX_DESCRIPTION),
+      sha: target.sha,
+      state,
+      context: target.context,
+      description: cut(description, MAX_DESCRIPTION),
       target_url: runUrl,
     });
-    core.info(`Commit status "${status.context}" set to ${status.state} on ${sha.slice(0, 7)}.`);
+    core.info(`Commit status "${target.context}" set to ${state} on ${target.sha.slice(0, 7)}.`);
   } catch (error) {
     core.warning(
-      `The commit status could not be set on ${sha.slice(0, 7)} (${(error as Error).message}; the job needs statuses: write): a required check waits for it.`,
+      `The commit status could not be set on ${target.sha.slice(0, 7)} (${(error as Error).message}; the job needs statuses: write): a required check waits for it.`,
     );
   }
 }
