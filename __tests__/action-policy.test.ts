@@ -55,6 +55,16 @@ describe('the policy at the base commit', () => {
     expect(result.code).toBe(1);
     expect(result.output('verdict')).toBe('fail');
     expect(github.requests).toContain(`GET /repos/octo/models/contents/policies%2Fsupport.yml?ref=${BASE_SHA}`);
+
+    // The workspace named through a link (GITHUB_WORKSPACE), the process in its real folder: the same repository.
+    const link = join(tempDir(), 'workspace');
+    symlinkSync(workspace, link);
+    const linked = await runAction({
+      inputs: { policy: 'repo/policies/support.yml', candidate: worse, baseline },
+      cwd: workspace,
+      env: { GITHUB_WORKSPACE: link },
+    });
+    expect([linked.code, linked.summary.includes(`at the base commit ${BASE_SHA.slice(0, 7)}`)]).toEqual([1, true]);
   });
 
   it('refuses a path through a symbolic link in the repository, to a folder or to a file', async () => {

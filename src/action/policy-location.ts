@@ -1,4 +1,4 @@
-import { lstat } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /*
@@ -23,22 +23,36 @@ const exists = (path: string) =>
     () => false,
   );
 
-/** The nearest folder from `dir` up to the workspace that holds `.git` (a folder, or a file in a worktree or submodule). */
-async function checkoutRoot(dir: string, workspace: string): Promise<string | undefined> {
-  for (let current = dir; current === workspace || current.startsWith(`${workspace}${sep}`); current = dirname(current)) {
+/** The nearest folder from `dir` up that holds `.git` (a folder, or a file in a worktree or submodule): git's top level. */
+async function nearestCheckout(dir: string): Promise<string | undefined> {
+  for (let current = dir; ; current = dirname(current)) {
     if (await exists(join(current, '.git'))) return current;
-    if (current === workspace) return undefined;
+    if (dirname(current) === current) return undefined;
   }
-  return undefined;
+}
+
+/** A path relative to a folder, "/"-separated; undefined when it is not inside it. */
+function inside(folder: string, path: string): string | undefined {
+  const relativePath = relative(folder, path).split(sep).join('/');
+  return relativePath === '' || relativePath === '..' || relativePath.startsWith('../') || isAbsolute(relativePath)
+    ? undefined
+    : relativePath;
+}
+
+/** Whether a checkout is the workspace or inside it, by real paths (the workspace's own path may go through a link). */
+async function inWorkspace(checkout: string, workspace: string): Promise<boolean> {
+  const [realCheckout, realWorkspace] = await Promise.all([realpath(checkout), realpath(workspace)]);
+  return realCheckout === realWorkspace || inside(realWorkspace, realCheckout) !== undefined;
 }
 
 export async function locatePolicy(input: string): Promise<PolicyLocation> {
   const workspace = resolve(process.env.GITHUB_WORKSPACE || '.');
   const file = resolve(input);
-  const root = (await checkoutRoot(dirname(file), workspace)) ?? workspace;
-  const path = relative(root, file).split(sep).join('/');
-  const inside = path !== '' && path !== '..' && !path.startsWith('../') && !isAbsolute(path);
-  return { file, root, inRepository: inside ? path : undefined };
+  // The checkout that holds the file, when it is in the workspace; else the workspace itself (a job
+  // that did not check out, or a checkout without .git).
+  const checkout = await nearestCheckout(dirname(file));
+  const root = checkout && (await inWorkspace(checkout, workspace)) ? checkout : workspace;
+  return { file, root, inRepository: inside(root, file) };
 }
 
 /**
