@@ -1,28 +1,21 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/json.js';
+import { ACTION_NODE, BASE_SHA, HEAD_SHA, runAction as runActionOn, TOKEN, writeFile, type ActionRun } from './helpers/action.js';
 import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
 import { countFlips, totalFlips } from './helpers/flips.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
 import { expectInertMarkdown, hostileRuns } from './helpers/hostile.js';
 import { header as inspectHeader, sample as inspectSample, writeEvalLog } from './helpers/inspect-logs.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
-import { runProcess } from './helpers/run.js';
 
 /*
  * The real bundle (dist/index.js) in a child process, with the environment the Actions runner sets,
- * against a local stand-in for the GitHub REST API.
+ * against a local stand-in for the GitHub REST API (helpers/action.ts).
  */
 
-// GitHub runs the action on Node 24: CI runs this file a second time with EVALGATE_ACTION_NODE set to
-// a Node 24 binary (.ci/run installs one from npm).
-const ACTION_NODE = process.env.EVALGATE_ACTION_NODE || process.execPath;
-const TOKEN = 'ghs_secretTokenThatMustNeverBePrinted123';
-const BASE_SHA = 'b'.repeat(40);
-const HEAD_SHA = 'c'.repeat(40);
 let github: FakeGitHub;
 
 beforeAll(async () => {
@@ -35,7 +28,9 @@ beforeEach(() => {
   github.comments.length = 0;
   github.files.clear();
   github.pulls.clear();
+  github.statuses.length = 0;
   github.readOnly = false;
+  github.commentFailure = undefined;
   github.requests.length = 0;
 });
 
@@ -45,79 +40,7 @@ const worseRecords = baselineRecords.map((r, i) => (i % 20 === 1 ? { ...r, corre
 const strictPolicy = 'version: 1\nname: support\nsettings:\n  resamples: 200\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n';
 const loosePolicy = strictPolicy.replace('max_regression: 0.02', 'max_regression: 0.5');
 
-interface ActionRun {
-  event?: 'pull_request' | 'push' | 'workflow_dispatch' | 'workflow_run';
-  workflowRunHeadSha?: string;
-  inputs: Record<string, string>;
-  labels?: string[];
-  /** The checked-out workspace (the action's working directory). */
-  cwd?: string;
-  baseSha?: string;
-  sha?: string;
-  env?: NodeJS.ProcessEnv;
-}
-
-async function runAction({
-  event = 'pull_request',
-  inputs,
-  labels = [],
-  cwd,
-  baseSha = BASE_SHA,
-  sha = HEAD_SHA,
-  env: extraEnv = {},
-  workflowRunHeadSha,
-}: ActionRun) {
-  const workspace = tempDir();
-  const files = { output: join(workspace, 'output.txt'), summary: join(workspace, 'summary.md'), event: join(workspace, 'event.json') };
-  writeFileSync(files.output, '');
-  writeFileSync(files.summary, '');
-  const payload =
-    event === 'pull_request'
-      ? {
-          action: 'synchronize',
-          number: 7,
-          pull_request: {
-            number: 7,
-            base: { sha: baseSha, ref: 'main' },
-            head: { sha, ref: 'feature' },
-            labels: labels.map((name) => ({ name })),
-          },
-          repository: { default_branch: 'main' },
-        }
-      : event === 'workflow_run'
-        ? { action: 'completed', workflow_run: { head_sha: workflowRunHeadSha, pull_requests: [] }, repository: { default_branch: 'main' } }
-        : { ref: 'refs/heads/main', after: sha, repository: { default_branch: 'main' } };
-  writeFileSync(files.event, JSON.stringify(payload));
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    GITHUB_ACTIONS: 'true',
-    GITHUB_EVENT_NAME: event,
-    GITHUB_EVENT_PATH: files.event,
-    GITHUB_REPOSITORY: 'octo/models',
-    GITHUB_SHA: sha,
-    GITHUB_REF: event === 'pull_request' ? 'refs/pull/7/merge' : 'refs/heads/main',
-    GITHUB_API_URL: github.url,
-    RUNNER_TEMP: workspace,
-    GITHUB_OUTPUT: files.output,
-    GITHUB_STEP_SUMMARY: files.summary,
-    'INPUT_GITHUB-TOKEN': TOKEN,
-    INPUT_COMMENT: 'true',
-    'INPUT_SAVE-BASELINE': 'auto',
-    'INPUT_FAIL-ON': 'fail',
-  };
-  Object.assign(env, extraEnv);
-  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
-  const result = await runProcess(ACTION_NODE, [join(process.cwd(), 'dist/index.js')], env, cwd);
-  const outputText = readFileSync(files.output, 'utf8');
-  const output = (name: string) => new RegExp(`^${name}<<(.+)\\n([\\s\\S]*?)\\n\\1$`, 'm').exec(outputText)?.[2];
-  return { ...result, output, summary: readFileSync(files.summary, 'utf8'), workspace };
-}
-
-function writeFile(name: string, text: string): string {
-  const path = join(tempDir(), name);
-  writeFileSync(path, text);
-  return path;
-}
+const runAction = (run: ActionRun) => runActionOn(github, run);
 
 const baseline = writeLines('baseline.jsonl', baselineRecords);
 const worse = writeLines('worse.jsonl', worseRecords);
@@ -210,15 +133,6 @@ describe('the action on a pull request', () => {
     );
   });
 
-  it("uses the pull request's copy when the policy is not on the base yet, and says so", async () => {
-    const checkout = tempDir();
-    writeFileSync(join(checkout, 'new-policy.yml'), loosePolicy);
-    const result = await runAction({ inputs: { policy: 'new-policy.yml', candidate: worse, baseline }, cwd: checkout });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('does not exist at the base commit yet');
-    expect(result.summary).toContain('from the pull request (not on the base yet)');
-  });
-
   it("still fails the step on a regression when a fork's token cannot comment (403)", async () => {
     github.readOnly = true;
     const result = await runAction({
@@ -228,22 +142,6 @@ describe('the action on a pull request', () => {
     expect(result.stdout).toContain('::warning::The token cannot comment on this pull request');
     expect(result.summary).toContain('evalgate: fail');
     expect(github.comments).toHaveLength(0);
-  });
-
-  it('waives a failing verdict with the waiver label, and reports it', async () => {
-    const result = await runAction({
-      inputs: {
-        policy: writeFile('p.yml', strictPolicy),
-        candidate: worse,
-        baseline,
-        'policy-source': 'head',
-        'waiver-label': 'accept-regression',
-      },
-      labels: ['accept-regression'],
-    });
-    expect(result.code).toBe(0);
-    expect(result.output('verdict')).toBe('fail');
-    expect(github.comments[0].body).toContain('evalgate: fail (waived by label accept-regression)');
   });
 
   it('fails the step on the verdicts fail-on names', async () => {
@@ -302,75 +200,6 @@ describe('the action outside pull requests and on bad input', () => {
     expect(github.comments).toHaveLength(0);
   });
 
-  it('posts a report made by an earlier run on the pull request it records (the fork-safe pair)', async () => {
-    // First workflow: the pull request's own run, read-only, comment off.
-    github.readOnly = true;
-    const first = await runAction({
-      inputs: { policy: writeFile('p.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head', comment: 'false' },
-    });
-    expect(first.code).toBe(1);
-    github.readOnly = false;
-    // Second workflow: workflow_run, with write access, posts the artifact's report.
-    github.pulls.set(7, { head: { sha: HEAD_SHA } });
-    github.pulls.set(42, { head: { sha: 'd'.repeat(40) } });
-    const report = first.output('report')!;
-    const second = await runAction({
-      event: 'workflow_run',
-      workflowRunHeadSha: HEAD_SHA,
-      inputs: { policy: 'unused', report, 'fail-on': 'never' },
-    });
-    expect(second.code).toBe(0);
-    expect(github.comments).toHaveLength(1);
-    expect(github.comments[0].body).toContain('evalgate: fail');
-    // A report that claims a commit the workflow run did not build is not posted.
-    const mismatch = await runAction({
-      event: 'workflow_run',
-      workflowRunHeadSha: 'e'.repeat(40),
-      inputs: { policy: 'unused', report, 'fail-on': 'never' },
-    });
-    expect(mismatch.stdout).toContain('not commenting');
-    expect(github.comments).toHaveLength(1);
-
-    // The report is the fork's own word. Aimed at another pull request: not posted there.
-    const original = JSON.parse(readFileSync(report, 'utf8'));
-    const retarget = writeFile(
-      'report.json',
-      JSON.stringify({ ...original, github: { ...original.github, pullRequest: { ...original.github.pullRequest, number: 42 } } }),
-    );
-    const elsewhere = await runAction({
-      event: 'workflow_run',
-      workflowRunHeadSha: HEAD_SHA,
-      inputs: { policy: 'unused', report: retarget, 'fail-on': 'never' },
-    });
-    expect(elsewhere.stdout).toContain('Pull request #42 is not at commit ccccccc: not commenting.');
-    expect(github.requests.some((request) => request.includes('/issues/42/'))).toBe(false);
-    // A verdict that does not follow from its checks, or markup where a number belongs: refused.
-    const forgedVerdict = writeFile('report.json', JSON.stringify({ ...original, verdict: 'pass' }));
-    const forged = await runAction({
-      event: 'workflow_run',
-      workflowRunHeadSha: HEAD_SHA,
-      inputs: { policy: 'unused', report: forgedVerdict },
-    });
-    expect(forged.code).toBe(1);
-    expect(forged.stdout).toContain('the verdict "pass" does not follow from the checks (they give "fail")');
-    const injected = writeFile(
-      'report.json',
-      JSON.stringify({
-        ...original,
-        candidate: { ...original.candidate, records: '<img src=https://evil.example/t.png> @octo-org/admins' },
-      }),
-    );
-    const refused = await runAction({
-      event: 'workflow_run',
-      workflowRunHeadSha: HEAD_SHA,
-      inputs: { policy: 'unused', report: injected },
-    });
-    expect(refused.code).toBe(1);
-    expect(refused.stdout).toContain('not an evalgate report: candidate.records: ');
-    expect(github.comments).toHaveLength(1);
-    expect(github.comments[0].body).not.toContain('<img');
-  });
-
   it('fails the step with the file, line and field of bad input', async () => {
     const broken = writeLines('records.jsonl', [record({ id: '1' }), { scenario: 's', id: '2', correct: 'yes' }]);
     const result = await runAction({ inputs: { policy: writeFile('p.yml', loosePolicy), candidate: broken, 'policy-source': 'head' } });
@@ -405,9 +234,9 @@ describe('the action outside pull requests and on bad input', () => {
     expect(progress[9]).toMatch(new RegExp(`^evalgate: ${records.length}/${records.length} \\(100%\\)`));
     expect(records.length).toBeGreaterThan(240);
     expect(result.summary).toContain('## ✅ evalgate: pass');
-    // The completions are kept for the next run in the workspace's cache directory.
-    const again = await runAction({ event: 'push', inputs, cwd: workspace });
-    expect(again.stdout).toContain(`${records.length} from the cache`);
+    // The completions are kept under RUNNER_TEMP (and in the Actions cache: action-cache.test.ts), never in the checkout.
+    expect(existsSync(join(workspace, '.evalgate'))).toBe(false);
+    expect(readdirSync(join(result.runnerTemp, 'evalgate-completions')).length).toBeGreaterThan(0);
   });
 
   it("runs the team's eval-command, imports its output and gates it; a failing command fails the step", async () => {
@@ -488,8 +317,8 @@ describe('the baseline in the Actions cache', () => {
       env: cacheEnv(),
     });
     expect(push.code).toBe(0);
-    const nameHash = createHash('sha256').update('support').digest('hex').slice(0, 12);
-    expect(cache.keys()).toEqual([`evalgate-baseline-support-${nameHash}-${BASE_SHA}`]);
+    // A readable part, a hash of the policy file, name, id and branch, the commit.
+    expect(cache.keys()).toEqual([expect.stringMatching(new RegExp(`^evalgate-baseline-support-[0-9a-f]{16}-${BASE_SHA}$`))]);
 
     const pull = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir(), env: cacheEnv() });
     expect(pull.code).toBe(1);
@@ -529,7 +358,7 @@ describe('the baseline in the Actions cache', () => {
       cwd: tempDir(),
       env: cacheEnv(),
     });
-    expect(other.stdout).toContain('::warning::No baseline for policy support-v2 in the Actions cache');
+    expect(other.stdout).toContain('::warning::No baseline for policy support-v2 on main in the Actions cache');
   });
 
   it('is not saved from a failing push', async () => {
@@ -550,7 +379,7 @@ describe('the baseline in the Actions cache', () => {
     const policy = writeFile('p.yml', strictPolicy.replace('support', 'nothing-saved'));
     const empty = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir(), env: cacheEnv() });
     expect(empty.code).toBe(0);
-    expect(empty.stdout).toContain('::warning::No baseline for policy nothing-saved in the Actions cache');
+    expect(empty.stdout).toContain('::warning::No baseline for policy nothing-saved on main in the Actions cache');
     const unavailable = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir() });
     expect(unavailable.stdout).toContain('::warning::The Actions cache is not available here');
     expect(unavailable.summary).toContain('no baseline: regression budgets were skipped');
@@ -598,7 +427,7 @@ describe('what changed instance by instance, in the comment', () => {
     expectInertMarkdown(result.summary);
   });
 
-  it('posts the changes of a report made by an earlier run, refuses forged ones, and reads a report that has none', async () => {
+  it('does not repeat the changes a posted report claims, refuses forged ones, and reads a report that has none', async () => {
     const { candidate, baseline: hostileBaseline } = hostileRuns();
     github.readOnly = true;
     const first = await runAction({
@@ -611,18 +440,26 @@ describe('what changed instance by instance, in the comment', () => {
       },
     });
     github.readOnly = false;
-    github.pulls.set(7, { head: { sha: HEAD_SHA } });
+    github.pulls.set(7, { head: { sha: HEAD_SHA }, base: { sha: BASE_SHA, ref: 'main' } });
+    // The workflow_run job gates the report's numbers again under the policy at the base.
+    github.files.set(`${BASE_SHA}:policies/p.yml`, hostilePolicy);
+    const checkout = tempDir();
+    mkdirSync(join(checkout, 'policies'));
+    writeFileSync(join(checkout, 'policies/p.yml'), hostilePolicy);
     const original = JSON.parse(readFileSync(first.output('report')!, 'utf8')) as GateReport;
     const post = (report: object) =>
       runAction({
         event: 'workflow_run',
-        workflowRunHeadSha: HEAD_SHA,
-        inputs: { policy: 'unused', report: writeFile('report.json', JSON.stringify(report)), 'fail-on': 'never' },
+        workflowRun: { headSha: HEAD_SHA, pullRequests: [7] },
+        inputs: { policy: 'policies/p.yml', report: writeFile('report.json', JSON.stringify(report)), 'fail-on': 'never' },
+        cwd: checkout,
       });
     const posted = await post(original);
     expect(posted.code).toBe(0);
     const body = github.comments[0].body.split('\n').slice(1).join('\n');
-    expect(body).toContain('What changed, instance by instance: 15 right → wrong');
+    // Only the numbers are gated again: the instance changes a report lists stay its own run's claim.
+    expect(body).toContain('unverified report');
+    expect(body).not.toContain('What changed');
     expectInertMarkdown(body);
 
     // A listed flip must be a flip, and counts must be counts.

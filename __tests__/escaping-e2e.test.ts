@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MetricsReport } from '../src/metrics/compute.js';
 import type { GateReport } from '../src/report/json.js';
-import { runAction } from './helpers/action.js';
+import { runAction } from './helpers/action-simple.js';
 import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
 import { evalgate } from './helpers/evalgate.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';

@@ -49466,7 +49466,7 @@ function checkTable(checks) {
   const rows = checks.map((check2) => checkCells(check2, escapeMarkdown, (status) => STATUS_ICON[status]));
   return markdownTable([CHECK_TABLE_HEADER, ...rows], { align: CHECK_TABLE_ALIGN });
 }
-function verdictLine(report, waivedBy) {
+function verdictLine(report, waivedBy, unverified) {
   const { blocking, warnings } = countOutcomes(report.checks, report.coverage?.status);
   const counts = [
     blocking && `${blocking} blocking check${blocking > 1 ? "s" : ""} failed`,
@@ -49474,7 +49474,7 @@ function verdictLine(report, waivedBy) {
   ].filter(Boolean).join(", ");
   const waiver = waivedBy !== void 0 && report.verdict === "fail" ? ` (waived by label ${escapeMarkdown(waivedBy)})` : "";
   const baseline = report.baseline ? "" : " \xB7 no baseline: regression budgets were skipped";
-  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ""} \xB7 policy ${escapeMarkdown(report.policy.name)}${baseline}`;
+  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ""}${unverified ? " \xB7 unverified report" : ""} \xB7 policy ${escapeMarkdown(report.policy.name)}${baseline}`;
 }
 function chart(report) {
   const points = report.checks.filter(
@@ -49577,11 +49577,12 @@ function fitted(pieces, limit2) {
 ${leftOutNote(pieces, kept)}
 `;
 }
-function gateMarkdown(report, { minGroupSize = 10, waivedBy } = {}) {
+function gateMarkdown(report, { minGroupSize = 10, waivedBy, notes = [], unverified = false } = {}) {
   const picture = chart(report);
   const pieces = [
-    { text: verdictLine(report, waivedBy) },
+    { text: verdictLine(report, waivedBy, unverified) },
     { text: "" },
+    ...notes.flatMap((note) => [{ text: `> ${escapeMarkdown(note)}` }, { text: "" }]),
     ...findings(report),
     ...tradeoffs(report),
     ...checkTables(report),

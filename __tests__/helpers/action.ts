@@ -1,77 +1,138 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FakeGitHub } from './github-server.js';
 import { tempDir } from './records.js';
 import { runProcess, type RunResult } from './run.js';
 
 /*
- * The real action bundle (dist/index.js) in a child process, with the environment the Actions runner
- * sets for a pull request (number 7 of octo/models) or a push to main, against a local stand-in for
- * the GitHub REST API (github-server.ts) and, when given, for the Actions cache (cache-server.ts).
+ * The real bundle (dist/index.js) in a child process, with the environment the Actions runner sets,
+ * against a local stand-in for the GitHub REST API.
  */
 
-export interface ActionRun {
-  event: 'pull_request' | 'push';
-  /** The stand-in for the GitHub API. */
-  apiUrl: string;
-  inputs: Record<string, string>;
-  env?: NodeJS.ProcessEnv;
-}
-
-export interface ActionResult extends RunResult {
-  /** An output the step set, by name. */
-  output(name: string): string | undefined;
-  /** The job summary it wrote. */
-  summary: string;
-}
-
+// GitHub runs the action on Node 24: CI runs the action's tests a second time with EVALGATE_ACTION_NODE
+// set to a Node 24 binary (.ci/run installs one from npm).
+export const ACTION_NODE = process.env.EVALGATE_ACTION_NODE || process.execPath;
+export const TOKEN = 'ghs_secretTokenThatMustNeverBePrinted123';
 export const BASE_SHA = 'b'.repeat(40);
 export const HEAD_SHA = 'c'.repeat(40);
 
-export async function runAction({ event, apiUrl, inputs, env: extraEnv = {} }: ActionRun): Promise<ActionResult> {
-  const workspace = tempDir();
-  const files = { output: join(workspace, 'output.txt'), summary: join(workspace, 'summary.md'), event: join(workspace, 'event.json') };
+export type ActionEvent =
+  'pull_request' | 'pull_request_target' | 'push' | 'workflow_dispatch' | 'schedule' | 'workflow_run' | 'merge_group';
+
+export interface ActionRun {
+  event?: ActionEvent;
+  inputs: Record<string, string>;
+  /** The labels the event payload lists (a snapshot from when the event fired). */
+  labels?: string[];
+  /** The checked-out workspace (the action's working directory). */
+  cwd?: string;
+  baseSha?: string;
+  /** The pull request's base branch (or the merge group's). */
+  baseRef?: string;
+  sha?: string;
+  /** GITHUB_REF of a push, manual or scheduled run (refs/heads/main by default). */
+  ref?: string;
+  env?: NodeJS.ProcessEnv;
+  /** workflow_run: what the triggering run built, and the pull requests its payload lists (none for a fork's). */
+  workflowRun?: { headSha: string; headBranch?: string; headOwner?: string; pullRequests?: number[] };
+  /** RUNNER_TEMP (a fresh folder by default, as every job gets). */
+  runnerTemp?: string;
+}
+
+export interface ActionResult extends RunResult {
+  output(name: string): string | undefined;
+  summary: string;
+  runnerTemp: string;
+}
+
+function payloadOf(run: ActionRun, baseSha: string, sha: string): object {
+  const repository = { default_branch: 'main', full_name: 'octo/models' };
+  const baseRef = run.baseRef ?? 'main';
+  switch (run.event ?? 'pull_request') {
+    case 'pull_request':
+    case 'pull_request_target':
+      return {
+        action: 'synchronize',
+        number: 7,
+        pull_request: {
+          number: 7,
+          base: { sha: baseSha, ref: baseRef },
+          head: { sha, ref: 'feature' },
+          labels: (run.labels ?? []).map((name) => ({ name })),
+        },
+        repository,
+      };
+    case 'workflow_run': {
+      const built = run.workflowRun!;
+      return {
+        action: 'completed',
+        workflow_run: {
+          id: 4242,
+          event: 'pull_request',
+          head_sha: built.headSha,
+          head_branch: built.headBranch ?? 'feature',
+          head_repository: { full_name: `${built.headOwner ?? 'octo'}/models`, owner: { login: built.headOwner ?? 'octo' } },
+          pull_requests: (built.pullRequests ?? []).map((number) => ({ number, head: { sha: built.headSha }, base: { sha: baseSha } })),
+        },
+        repository,
+      };
+    }
+    case 'merge_group':
+      return {
+        action: 'checks_requested',
+        merge_group: { head_sha: sha, base_sha: baseSha, base_ref: `refs/heads/${baseRef}` },
+        repository,
+      };
+    default:
+      return { ref: run.ref ?? 'refs/heads/main', after: sha, repository };
+  }
+}
+
+function refOf(event: ActionEvent, ref = 'refs/heads/main'): string {
+  if (event === 'pull_request' || event === 'pull_request_target') return 'refs/pull/7/merge';
+  if (event === 'merge_group') return 'refs/heads/gh-readonly-queue/main/pr-7-abc';
+  return ref;
+}
+
+/** Runs the bundled action once, as the runner would for the event. */
+export async function runAction(github: FakeGitHub, run: ActionRun): Promise<ActionResult> {
+  const { event = 'pull_request', inputs, cwd, baseSha = BASE_SHA, sha = HEAD_SHA } = run;
+  const runnerTemp = run.runnerTemp ?? tempDir();
+  const files = { output: join(tempDir(), 'output.txt'), summary: join(tempDir(), 'summary.md'), event: join(tempDir(), 'event.json') };
   writeFileSync(files.output, '');
   writeFileSync(files.summary, '');
-  const pullRequest = { number: 7, base: { sha: BASE_SHA, ref: 'main' }, head: { sha: HEAD_SHA, ref: 'feature' }, labels: [] };
-  const repository = { default_branch: 'main' };
-  writeFileSync(
-    files.event,
-    JSON.stringify(
-      event === 'pull_request'
-        ? { action: 'synchronize', number: 7, pull_request: pullRequest, repository }
-        : { ref: 'refs/heads/main', after: BASE_SHA, repository },
-    ),
-  );
+  writeFileSync(files.event, JSON.stringify(payloadOf(run, baseSha, sha)));
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     GITHUB_ACTIONS: 'true',
     GITHUB_EVENT_NAME: event,
     GITHUB_EVENT_PATH: files.event,
     GITHUB_REPOSITORY: 'octo/models',
-    GITHUB_SHA: event === 'pull_request' ? HEAD_SHA : BASE_SHA,
-    GITHUB_REF: event === 'pull_request' ? 'refs/pull/7/merge' : 'refs/heads/main',
-    GITHUB_API_URL: apiUrl,
-    RUNNER_TEMP: workspace,
+    GITHUB_SHA: sha,
+    GITHUB_REF: refOf(event, run.ref),
+    GITHUB_API_URL: github.url,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '99',
+    RUNNER_TEMP: runnerTemp,
     GITHUB_OUTPUT: files.output,
     GITHUB_STEP_SUMMARY: files.summary,
-    'INPUT_GITHUB-TOKEN': 'ghs_token',
+    'INPUT_GITHUB-TOKEN': TOKEN,
     INPUT_COMMENT: 'true',
     'INPUT_SAVE-BASELINE': 'auto',
     'INPUT_FAIL-ON': 'fail',
-    'INPUT_POLICY-SOURCE': 'head',
-    ...extraEnv,
+    ...run.env,
   };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
-  const result = await runProcess(
-    process.env.EVALGATE_ACTION_NODE || process.execPath,
-    [join(process.cwd(), 'dist/index.js')],
-    env,
-    workspace,
-  );
+  const result = await runProcess(ACTION_NODE, [join(process.cwd(), 'dist/index.js')], env, cwd);
   const outputText = readFileSync(files.output, 'utf8');
-  return {
-    ...result,
-    output: (name) => new RegExp(`^${name}<<(.+)\\n([\\s\\S]*?)\\n\\1$`, 'm').exec(outputText)?.[2],
-    summary: readFileSync(files.summary, 'utf8'),
-  };
+  // The runner keeps the last value an output was given.
+  const output = (name: string) => [...outputText.matchAll(new RegExp(`^${name}<<(.+)\\n([\\s\\S]*?)\\n\\1$`, 'gm'))].at(-1)?.[2];
+  return { ...result, output, summary: readFileSync(files.summary, 'utf8'), runnerTemp };
+}
+
+/** A new file with this text in a fresh folder. */
+export function writeFile(name: string, text: string): string {
+  const path = join(tempDir(), name);
+  writeFileSync(path, text);
+  return path;
 }

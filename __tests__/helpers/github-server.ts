@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A stand-in for the GitHub REST endpoints the action uses, on 127.0.0.1: issue comments (paginated
- * with Link headers, created and updated), file contents at a commit, pull requests, and /user.
+ * with Link headers, created and updated, at most 65,536 characters as on GitHub), file contents at a
+ * commit, pull requests (by number, and listed by head), commit statuses, and /user.
  */
 export interface Comment {
   id: number;
@@ -12,27 +13,65 @@ export interface Comment {
   html_url: string;
 }
 
+export interface FakePull {
+  head: { sha: string; ref?: string; owner?: string };
+  base?: { sha: string; ref: string };
+  labels?: string[];
+}
+
+export interface CommitStatus {
+  sha: string;
+  state: string;
+  context: string;
+  description?: string;
+  target_url?: string;
+}
+
+/** An answer every comment request gets instead of the usual one (a rate limit, a server error). */
+export interface Failure {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+}
+
 export interface FakeGitHub {
   url: string;
   comments: Comment[];
   /** Files by "ref:path". */
   files: Map<string, string>;
-  /** Pull requests by number: their head commit. */
-  pulls: Map<number, { head: { sha: string } }>;
+  /** Pull requests by number. */
+  pulls: Map<number, FakePull>;
+  statuses: CommitStatus[];
   /** Methods of write requests refused with 403 (a fork's read-only token). */
   readOnly: boolean;
+  commentFailure: Failure | undefined;
   requests: string[];
   close(): Promise<void>;
 }
 
 const PER_PAGE_MAX = 100;
+const MAX_BODY = 65536;
+
+function pullJson(number: number, pull: FakePull, owner: string, repo: string) {
+  const headOwner = pull.head.owner ?? owner;
+  const headRef = pull.head.ref ?? 'feature';
+  return {
+    number,
+    state: 'open',
+    head: { sha: pull.head.sha, ref: headRef, label: `${headOwner}:${headRef}`, repo: { full_name: `${headOwner}/${repo}` } },
+    base: { sha: pull.base?.sha ?? 'b'.repeat(40), ref: pull.base?.ref ?? 'main', repo: { full_name: `${owner}/${repo}` } },
+    labels: (pull.labels ?? []).map((name) => ({ name })),
+  };
+}
 
 export async function startFakeGitHub(owner: string, repo: string): Promise<FakeGitHub> {
   const state = {
     comments: [] as Comment[],
     files: new Map<string, string>(),
-    pulls: new Map<number, { head: { sha: string } }>(),
+    pulls: new Map<number, FakePull>(),
+    statuses: [] as CommitStatus[],
     readOnly: false,
+    commentFailure: undefined as Failure | undefined,
     requests: [] as string[],
   };
   let nextId = 1000;
@@ -53,8 +92,29 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     const pull = new RegExp(`^${base}/pulls/(\\d+)$`).exec(url.pathname);
     if (pull && request.method === 'GET') {
       const found = state.pulls.get(Number(pull[1]));
-      return found ? send(200, { number: Number(pull[1]), ...found }) : send(404, { message: 'Not Found' });
+      return found ? send(200, pullJson(Number(pull[1]), found, owner, repo)) : send(404, { message: 'Not Found' });
     }
+    if (url.pathname === `${base}/pulls` && request.method === 'GET') {
+      const head = url.searchParams.get('head');
+      const listed = [...state.pulls].map(([number, found]) => pullJson(number, found, owner, repo));
+      return send(
+        200,
+        listed.filter((entry) => head === null || entry.head.label === head),
+      );
+    }
+    const status = new RegExp(`^${base}/statuses/([0-9a-f]{40})$`).exec(url.pathname);
+    if (status && request.method === 'POST') {
+      if (state.readOnly) return send(403, { message: 'Resource not accessible by integration' });
+      state.statuses.push({ sha: status[1], ...body });
+      return send(201, { id: state.statuses.length, ...body });
+    }
+    const isComments = commentsPath.test(url.pathname) || commentPath.test(url.pathname);
+    if (isComments && state.commentFailure) {
+      const failure = state.commentFailure;
+      return send(failure.status, { message: failure.message }, failure.headers);
+    }
+    const tooLong = () =>
+      send(422, { message: 'Validation Failed', errors: [{ message: `Body is too long (maximum is ${MAX_BODY} characters)` }] });
     let match = commentsPath.exec(url.pathname);
     if (match && request.method === 'GET') {
       const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30), PER_PAGE_MAX);
@@ -66,6 +126,7 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     }
     if (match && request.method === 'POST') {
       if (state.readOnly) return send(403, { message: 'Resource not accessible by integration' });
+      if (body.body.length > MAX_BODY) return tooLong();
       const id = nextId++;
       const comment = {
         id,
@@ -79,6 +140,7 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     match = commentPath.exec(url.pathname);
     if (match && request.method === 'PATCH') {
       if (state.readOnly) return send(403, { message: 'Resource not accessible by integration' });
+      if (body.body.length > MAX_BODY) return tooLong();
       const comment = state.comments.find((entry) => entry.id === Number(match![1]));
       if (!comment) return send(404, { message: 'Not Found' });
       comment.body = body.body;
@@ -102,11 +164,18 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     },
     files: state.files,
     pulls: state.pulls,
+    statuses: state.statuses,
     get readOnly() {
       return state.readOnly;
     },
     set readOnly(value: boolean) {
       state.readOnly = value;
+    },
+    get commentFailure() {
+      return state.commentFailure;
+    },
+    set commentFailure(value: Failure | undefined) {
+      state.commentFailure = value;
     },
     requests: state.requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

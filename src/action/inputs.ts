@@ -9,6 +9,7 @@ export const INPUT = {
   githubToken: 'github-token',
   comment: 'comment',
   policySource: 'policy-source',
+  allowNewPolicy: 'allow-new-policy',
   saveBaseline: 'save-baseline',
   failOn: 'fail-on',
   waiverLabel: 'waiver-label',
@@ -18,6 +19,8 @@ export const INPUT = {
   suite: 'suite',
   model: 'model',
   baseUrl: 'base-url',
+  id: 'id',
+  requireBaseline: 'require-baseline',
 } as const;
 
 export const OUTPUT = {
@@ -35,6 +38,8 @@ export interface ActionInputs {
   token?: string;
   comment: boolean;
   policySource?: 'base' | 'head';
+  /** A policy the base commit does not have may gate (the pull request's copy). */
+  allowNewPolicy: boolean;
   saveBaseline: 'auto' | 'true' | 'false';
   failOn: 'fail' | 'warn' | 'never';
   waiverLabel?: string;
@@ -44,6 +49,10 @@ export interface ActionInputs {
   suite?: string;
   model?: string;
   baseUrl?: string;
+  /** Tells apart jobs that gate several models under one policy: their baselines, comments and statuses. */
+  id?: string;
+  /** No baseline found fails the step. */
+  requireBaseline: boolean;
 }
 
 /** An input that must be one of a few words. */
@@ -66,6 +75,7 @@ export function readInputs(): ActionInputs {
     token,
     comment: (choice(INPUT.comment, ['true', 'false'], 'true') ?? 'true') === 'true',
     policySource: choice(INPUT.policySource, ['base', 'head'], undefined),
+    allowNewPolicy: choice(INPUT.allowNewPolicy, ['true', 'false'], 'false') === 'true',
     saveBaseline: choice(INPUT.saveBaseline, ['auto', 'true', 'false'], 'auto')!,
     failOn: choice(INPUT.failOn, ['fail', 'warn', 'never'], 'fail')!,
     waiverLabel: optional(INPUT.waiverLabel),
@@ -75,5 +85,7 @@ export function readInputs(): ActionInputs {
     suite: optional(INPUT.suite),
     model: optional(INPUT.model),
     baseUrl: optional(INPUT.baseUrl),
+    id: optional(INPUT.id),
+    requireBaseline: choice(INPUT.requireBaseline, ['true', 'false'], 'false') === 'true',
   };
 }

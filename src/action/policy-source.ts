@@ -1,40 +1,44 @@
 import * as core from '@actions/core';
 import * as github from '@actions/github';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { loadPolicy, parsePolicy, type LoadedPolicy } from '../policy/load.js';
 import { fileAtCommit } from './github/comment.js';
 import type { ActionInputs } from './inputs.js';
-import type { Octokit, PullRequest } from './pull-request.js';
+import { locatePolicy, refuseLinksAndFolders } from './policy-location.js';
+import type { BaseCommit, Octokit } from './pull-request.js';
 
-/** A policy and where it was read, for the report. */
-export type SourcedPolicy = LoadedPolicy & { source: string };
+/** A policy, where it was read (for the report), and its path in the repository (for the baseline's cache key). */
+export type SourcedPolicy = LoadedPolicy & { source: string; path: string };
 
-/** A path as the repository names it (for the contents API), however the input wrote it: "./p.yml", an absolute path in the workspace, "a/../p.yml". */
-function repositoryPath(path: string): string {
-  const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
-  const inRepository = relative(workspace, resolve(workspace, path)).split(sep).join('/');
-  if (inRepository.startsWith('../') || inRepository === '..' || isAbsolute(inRepository)) {
+/**
+ * The policy as the base commit has it, so that a pull request cannot loosen its own gate; else the
+ * checked-out file. Fails closed: a policy the base does not have gates only when the workflow allows
+ * a new policy (allow-new-policy), and then says so.
+ */
+export async function readPolicy(inputs: ActionInputs, base: BaseCommit | undefined, octokit: Octokit | undefined): Promise<SourcedPolicy> {
+  const location = await locatePolicy(inputs.policy);
+  const path = location.inRepository ?? location.file;
+  const fromBase = (inputs.policySource ?? (base ? 'base' : 'head')) === 'base';
+  if (!fromBase || !base) return { ...(await loadPolicy(inputs.policy)), source: 'as checked out', path };
+
+  if (!octokit) throw new Error('Reading the policy at the base commit needs the input github-token (or set policy-source: head).');
+  if (location.inRepository === undefined) {
     throw new Error(
-      `The policy ${path} is outside the repository, so it cannot be read at the base commit (set policy-source: head to use it as checked out).`,
+      `The policy ${inputs.policy} is outside the repository, so it cannot be read at the base commit (set policy-source: head to use it as checked out).`,
     );
   }
-  return inRepository;
-}
-
-/** The policy as the base commit has it (so a pull request cannot loosen its own gate), else the checked-out file. */
-export async function readPolicy(
-  inputs: ActionInputs,
-  pull: PullRequest | undefined,
-  octokit: Octokit | undefined,
-): Promise<SourcedPolicy> {
-  const fromBase = (inputs.policySource ?? (pull ? 'base' : 'head')) === 'base';
-  if (fromBase && pull) {
-    if (!octokit) throw new Error('Reading the policy at the base commit needs the input github-token (or set policy-source: head).');
-    const { owner, repo } = github.context.repo;
-    const text = await fileAtCommit(octokit, owner, repo, repositoryPath(inputs.policy), pull.baseSha);
-    if (text !== undefined) return { ...parsePolicy(text, inputs.policy), source: `at the base commit ${pull.baseSha.slice(0, 7)}` };
-    core.warning(`${inputs.policy} does not exist at the base commit yet: using the pull request's own copy.`);
-    return { ...(await loadPolicy(inputs.policy)), source: 'from the pull request (not on the base yet)' };
+  await refuseLinksAndFolders(inputs.policy, location);
+  const { owner, repo } = github.context.repo;
+  const commit = base.sha.slice(0, 7);
+  const text = await fileAtCommit(octokit, owner, repo, location.inRepository, base.sha);
+  if (text !== undefined) return { ...parsePolicy(text, inputs.policy), source: `at the base commit ${commit}`, path };
+  if (!inputs.allowNewPolicy) {
+    throw new Error(
+      `The policy ${inputs.policy} does not exist at the base commit ${commit}: a pull request cannot bring its own policy. ` +
+        `Looked up ${location.inRepository} in ${owner}/${repo}; if this pull request adds the policy, set allow-new-policy: true.`,
+    );
   }
-  return { ...(await loadPolicy(inputs.policy)), source: 'as checked out' };
+  core.warning(`${inputs.policy} does not exist at the base commit yet (allow-new-policy): the pull request's own copy gates.`);
+  // The file as located (links refused above), not the input, which "a/../b" may point elsewhere through a link.
+  const checkedOut = await loadPolicy(location.file);
+  return { ...checkedOut, file: inputs.policy, source: 'from the pull request (not on the base yet)', path };
 }

@@ -7,39 +7,97 @@ export type Octokit = ReturnType<typeof github.getOctokit>;
 export interface PullRequest {
   number: number;
   baseSha: string;
+  /** The base branch's name. */
+  baseRef: string;
   headSha: string;
-  labels: string[];
 }
 
 /** The pull request of the event that started the workflow, if any. */
 export function pullRequestOf(payload: typeof github.context.payload): PullRequest | undefined {
-  const pull = payload.pull_request as
-    { number: number; base: { sha: string }; head: { sha: string }; labels?: Array<{ name: string }> } | undefined;
+  const pull = payload.pull_request as { number: number; base: { sha: string; ref: string }; head: { sha: string } } | undefined;
   if (!pull) return undefined;
-  return { number: pull.number, baseSha: pull.base.sha, headSha: pull.head.sha, labels: (pull.labels ?? []).map((label) => label.name) };
+  return { number: pull.number, baseSha: pull.base.sha, baseRef: pull.base.ref, headSha: pull.head.sha };
+}
+
+/** The pull request's labels as they are now: the event's payload lists them as they were when it fired (a re-run sees the same). */
+export async function currentLabels(octokit: Octokit, number: number): Promise<string[]> {
+  const { owner, repo } = github.context.repo;
+  const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number });
+  return data.labels.map((label) => label.name);
+}
+
+/** The commit a change is gated against, and its branch: a pull request's base, or a merge queue group's. */
+export interface BaseCommit {
+  sha: string;
+  branch: string;
+}
+
+export function baseCommitOf(pull: PullRequest | undefined, payload: typeof github.context.payload): BaseCommit | undefined {
+  if (pull) return { sha: pull.baseSha, branch: pull.baseRef };
+  const group = payload.merge_group as { base_sha?: string; base_ref?: string } | undefined;
+  if (!group?.base_sha || !group.base_ref) return undefined;
+  return { sha: group.base_sha, branch: group.base_ref.replace(/^refs\/heads\//, '') };
+}
+
+interface WorkflowRun {
+  head_sha?: string;
+  head_branch?: string;
+  head_repository?: { owner?: { login?: string } };
+  pull_requests?: Array<{ number: number }>;
+}
+
+/** A pull request as the API has it now; undefined when there is no such pull request. */
+async function fetchPullRequest(octokit: Octokit, number: number): Promise<PullRequest | undefined> {
+  const { owner, repo } = github.context.repo;
+  try {
+    const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number });
+    return { number, baseSha: data.base.sha, baseRef: data.base.ref, headSha: data.head.sha };
+  } catch (error) {
+    if ((error as { status?: number }).status === 404) return undefined;
+    throw error;
+  }
 }
 
 /**
- * The pull request a posted report belongs to (the fork-safe second workflow, triggered by
- * workflow_run). The report is the fork's own word, so the number it records is trusted only if that
- * pull request's head is the commit the workflow run built: a report can only reach its own pull
- * request. Outside workflow_run nothing vouches for the number: no comment.
+ * The numbers of the pull requests a workflow run may belong to: those its payload lists (branches of
+ * this repository), else the open ones of its head branch (a fork's: GitHub leaves them out).
  */
-export async function reportedPullRequest(report: GateReport, octokit: Octokit): Promise<number | undefined> {
-  const recorded = report.github?.pullRequest;
-  const built = (github.context.payload.workflow_run as { head_sha?: string } | undefined)?.head_sha;
-  if (!recorded || built === undefined) return undefined;
-  if (built !== recorded.headSha) {
-    core.warning(
-      `The report is for commit ${recorded.headSha.slice(0, 7)}, but the workflow run built ${built.slice(0, 7)}: not commenting.`,
-    );
-    return undefined;
-  }
+async function candidateNumbers(octokit: Octokit, run: WorkflowRun): Promise<number[]> {
+  const listed = (run.pull_requests ?? []).map((pull) => pull.number);
+  const headOwner = run.head_repository?.owner?.login;
+  if (listed.length > 0 || !headOwner || !run.head_branch) return listed;
   const { owner, repo } = github.context.repo;
-  const pull = await octokit.rest.pulls.get({ owner, repo, pull_number: recorded.number }).catch(() => undefined);
-  if (pull?.data.head.sha !== built) {
-    core.warning(`Pull request #${recorded.number} is not at commit ${built.slice(0, 7)}: not commenting.`);
-    return undefined;
+  const { data } = await octokit.rest.pulls.list({ owner, repo, state: 'open', head: `${headOwner}:${run.head_branch}`, per_page: 100 });
+  return data.map((pull) => pull.number);
+}
+
+/**
+ * The pull request a workflow_run job gates (the fork-safe second workflow): one whose head, asked of
+ * the API, is the commit the triggering run built, so that results can only reach their own pull
+ * request. A posted report names its number, which is checked the same way (a report aimed at another
+ * pull request is refused). Undefined, with a warning, when none is: nothing is gated or posted then.
+ */
+export async function workflowRunPullRequest(octokit: Octokit, posted: GateReport | undefined): Promise<PullRequest | undefined> {
+  const run = (github.context.payload.workflow_run ?? {}) as WorkflowRun;
+  const built = run.head_sha;
+  if (!built) throw new Error('The workflow_run event names no head commit: nothing to gate.');
+  let numbers: number[];
+  if (posted) {
+    const recorded = posted.github?.pullRequest;
+    if (!recorded || recorded.headSha !== built) {
+      const claim = recorded ? `is for commit ${recorded.headSha.slice(0, 7)}` : 'names no pull request';
+      core.warning(`The report ${claim}, but the workflow run built ${built.slice(0, 7)}: not commenting.`);
+      return undefined;
+    }
+    numbers = [recorded.number];
+  } else {
+    numbers = await candidateNumbers(octokit, run);
   }
-  return recorded.number;
+  for (const number of numbers) {
+    const pull = await fetchPullRequest(octokit, number);
+    if (pull?.headSha === built) return pull;
+    core.warning(`Pull request #${number} is not at commit ${built.slice(0, 7)}: not commenting.`);
+  }
+  if (numbers.length === 0) core.warning(`No open pull request of this repository has the commit ${built.slice(0, 7)}: not commenting.`);
+  return undefined;
 }

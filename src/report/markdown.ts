@@ -39,9 +39,13 @@ export interface MarkdownOptions {
   minGroupSize?: number;
   /** A failing verdict waived by this pull-request label. */
   waivedBy?: string;
+  /** Plain-text notes shown under the verdict (escaped here): how the gate was run, when that matters. */
+  notes?: string[];
+  /** The candidate's numbers are a report's claim, not records gated here: the heading says "unverified". */
+  unverified?: boolean;
 }
 
-function verdictLine(report: GateReport, waivedBy: string | undefined): string {
+function verdictLine(report: GateReport, waivedBy: string | undefined, unverified: boolean): string {
   const { blocking, warnings } = countOutcomes(report.checks, report.coverage?.status);
   const counts = [
     blocking && `${blocking} blocking check${blocking > 1 ? 's' : ''} failed`,
@@ -51,7 +55,7 @@ function verdictLine(report: GateReport, waivedBy: string | undefined): string {
     .join(', ');
   const waiver = waivedBy !== undefined && report.verdict === 'fail' ? ` (waived by label ${escapeMarkdown(waivedBy)})` : '';
   const baseline = report.baseline ? '' : ' · no baseline: regression budgets were skipped';
-  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline}`;
+  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ''}${unverified ? ' · unverified report' : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline}`;
 }
 
 /** A mermaid bar/line chart of candidate vs baseline for the checked metrics on a 0-1 scale. */
@@ -197,11 +201,15 @@ function fitted(pieces: Piece[], limit: number): string {
  * then it is cut between whole pieces (the per-scenario details go first, then the end of the main part)
  * and says what it left out.
  */
-export function gateMarkdown(report: GateReport, { minGroupSize = 10, waivedBy }: MarkdownOptions = {}): string {
+export function gateMarkdown(
+  report: GateReport,
+  { minGroupSize = 10, waivedBy, notes = [], unverified = false }: MarkdownOptions = {},
+): string {
   const picture = chart(report);
   const pieces: Piece[] = [
-    { text: verdictLine(report, waivedBy) },
+    { text: verdictLine(report, waivedBy, unverified) },
     { text: '' },
+    ...notes.flatMap((note) => [{ text: `> ${escapeMarkdown(note)}` }, { text: '' }]),
     ...findings(report),
     ...tradeoffs(report),
     ...checkTables(report),

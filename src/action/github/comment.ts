@@ -1,14 +1,35 @@
 import type { getOctokit } from '@actions/github';
+import { createHash } from 'node:crypto';
 
 type Octokit = ReturnType<typeof getOctokit>;
 
+/** Marker text that cannot end the HTML comment ("--", ">") or its line, with "%" escaped first so that escapes never collide. */
+function markerText(text: string): string {
+  return text.replace(/%/g, '%25').replace(/>/g, '%3E').replace(/--/g, '-%2D').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Longer (escaped) names are cut to MARKER_KEPT characters and told apart by a hash, so that a comment always fits GitHub's 65,536. */
+const MARKER_NAME_MAX = 100;
+const MARKER_KEPT = 64;
+
+function cappedMarkerText(text: string): string {
+  const escaped = markerText(text);
+  if (escaped.length <= MARKER_NAME_MAX) return escaped;
+  // "%…" never appears in an escaped name (every "%" of a name becomes "%25"): a cut name is never another whole one.
+  const kept = Array.from(escaped).slice(0, MARKER_KEPT).join('');
+  return `${kept}%…${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+}
+
 /**
- * The hidden marker that finds a policy's comment again: one comment per policy. The name is escaped
- * so that it cannot end the HTML comment ("--", ">") and two names never share a marker; names without
- * "%", ">" or "--" appear as they are.
+ * The hidden marker, the comment's first line, that finds a policy's comment again: one comment per
+ * policy (and id, for matrix jobs). Escaped so that it cannot end the HTML comment and two policies
+ * (or ids) never share a marker; names without "%", ">", "--" or line ends of up to 100 characters
+ * appear as they are, and the marker of a policy without an id is the one earlier versions wrote.
  */
-export function commentMarker(policyName: string): string {
-  return `<!-- evalgate:policy=${policyName.replace(/%/g, '%25').replace(/>/g, '%3E').replace(/--/g, '-%2D')} -->`;
+export function commentMarker(policyName: string, id?: string): string {
+  // The id comes first, with its spaces escaped too, so that where it ends is never in doubt.
+  const idPart = id === undefined ? '' : `id=${cappedMarkerText(id).replace(/\s/g, (space) => encodeURIComponent(space))} `;
+  return `<!-- evalgate:${idPart}policy=${cappedMarkerText(policyName)} -->`;
 }
 
 /**
@@ -45,7 +66,7 @@ export async function upsertComment(octokit: Octokit, target: CommentTarget, mar
   // Ours: it starts with the marker, and was written by this user, or (when the token cannot say who
   // it is) by a bot, as github-actions[bot] and every GitHub App are; never a person's comment.
   const mine = comments.find(
-    (comment) => comment.body?.startsWith(marker) && (login ? comment.user?.login === login : comment.user?.type === 'Bot'),
+    (comment) => comment.body?.split('\n', 1)[0] === marker && (login ? comment.user?.login === login : comment.user?.type === 'Bot'),
   );
   if (mine) {
     if (mine.body === body) return { url: mine.html_url, action: 'unchanged' };

@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GateReport } from '../src/report/json.js';
+import { BASE_SHA, runAction as runActionOn, writeFile, type ActionRun } from './helpers/action.js';
+import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
+import { readJsonLines, runAgainst, writeSuite } from './helpers/evalgate.js';
+import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
+import { startFakeOpenAI, type FakeOpenAI } from './helpers/openai-server.js';
+import { record, tempDir, writeLines } from './helpers/records.js';
+
+/*
+ * What the Actions cache holds (completions, baselines) is written only by runs of trusted code, and
+ * nothing a pull request brings in its checkout is read as a completion.
+ */
+
+let github: FakeGitHub;
+let cache: FakeCache;
+let model: FakeOpenAI;
+beforeAll(async () => {
+  [github, cache, model] = await Promise.all([startFakeGitHub('octo', 'models'), startFakeCache(), startFakeOpenAI()]);
+});
+afterAll(async () => {
+  await Promise.all([github.close(), cache.close(), model.close()]);
+});
+beforeEach(() => {
+  github.comments.length = 0;
+  github.files.clear();
+});
+
+const cacheEnv = () => ({
+  ACTIONS_CACHE_SERVICE_V2: 'true',
+  ACTIONS_RESULTS_URL: cache.url,
+  ACTIONS_RUNTIME_TOKEN: 'runtime-token',
+  OPENAI_API_KEY: 'sk-test',
+});
+const runAction = (run: ActionRun) => runActionOn(github, { ...run, env: { ...cacheEnv(), ...run.env } });
+
+/** A suite of 20 questions whose right answer is "escalate"; the fake model always answers "refund". */
+function escalationSuite(dir: string): string {
+  return writeSuite(
+    dir,
+    Array.from({ length: 20 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['escalate'] })),
+  );
+}
+const accuracyPolicy = () => writeFile('p.yml', 'version: 1\nname: answers\nchecks:\n  - metric: accuracy\n    min: 0.9\n');
+
+describe('the completion cache of a suite run', () => {
+  it("never takes a pull request's planted completions: every answer comes from the model", async () => {
+    const checkout = tempDir();
+    const suite = escalationSuite(checkout);
+    // The pull request commits cache entries (their names follow from the public key scheme) whose
+    // answers are right, with confidence 0.99, where .evalgate/completions used to be read.
+    const planted = join(checkout, '.evalgate/completions');
+    expect(
+      (await runAgainst(model.url, suite, join(tempDir(), 'r.jsonl'), ['--cache-dir', planted], { ...process.env, ...cacheEnv() })).code,
+    ).toBe(0);
+    for (const folder of readdirSync(planted)) {
+      for (const entry of readdirSync(join(planted, folder))) {
+        const completion = JSON.parse(readFileSync(join(planted, folder, entry), 'utf8'));
+        writeFileSync(join(planted, folder, entry), JSON.stringify({ ...completion, text: 'escalate', confidence: 0.99 }));
+      }
+    }
+    const asked = model.requests;
+    const result = await runAction({
+      inputs: { policy: accuracyPolicy(), 'policy-source': 'head', suite, model: 'openai:m', 'base-url': model.url },
+      cwd: checkout,
+    });
+    expect(model.requests - asked).toBe(20);
+    const records = readJsonLines(result.output('records')!);
+    expect(records.map((entry) => entry.prediction)).toEqual(Array(20).fill('refund'));
+    expect(result.output('verdict')).toBe('fail');
+    expect(result.code).toBe(1);
+  });
+
+  it('is kept in the Actions cache by pushes, and a pull request neither restores nor saves it', async () => {
+    const runnerTemp = tempDir(); // the same runner's temporary folder each time, as on GitHub's runners
+    const suite = escalationSuite(tempDir());
+    const inputs = { policy: accuracyPolicy(), suite, model: 'openai:m', 'base-url': model.url, 'fail-on': 'never' };
+    const asked = model.requests;
+    const first = await runAction({ event: 'push', sha: '1'.repeat(40), inputs, runnerTemp });
+    expect(first.stdout).toContain('No completion cache yet.');
+    expect(model.requests - asked).toBe(20);
+    const saved = cache.keys().length;
+    const second = await runAction({ event: 'push', sha: '2'.repeat(40), inputs, runnerTemp });
+    expect(second.stdout).toMatch(/Completion cache restored \(evalgate-completions-test-/);
+    expect(second.stdout).toContain('20 from the cache');
+    expect(model.requests - asked).toBe(20);
+
+    const pull = await runAction({ inputs: { ...inputs, 'policy-source': 'head' }, runnerTemp });
+    expect(pull.stdout).toContain('The completion cache is not used on pull_request events');
+    expect(pull.stdout).toContain(', 0 from the cache)');
+    expect(model.requests - asked).toBe(40);
+    expect(cache.keys().length).toBe(saved + 1); // the second push's entry, none from the pull request
+  });
+});
+
+// 300 instances; "worse" loses 15 right answers (-5 points, paired), "slightly worse" 6 (-2 points).
+const baselineRecords = Array.from({ length: 300 }, (_, i) => record({ scenario: 'billing', id: String(i), correct: i % 4 === 0 ? 0 : 1 }));
+const baseline = writeLines('baseline.jsonl', baselineRecords);
+const worse = writeLines(
+  'worse.jsonl',
+  baselineRecords.map((r, i) => (i % 20 === 1 ? { ...r, correct: 0 } : r)),
+);
+const slightlyWorse = writeLines(
+  'slightly-worse.jsonl',
+  baselineRecords.map((r, i) => (i % 50 === 1 ? { ...r, correct: 0 } : r)),
+);
+/** Budget 0.04: the 5-point drop fails, the 2-point one passes. */
+const policyText = (name: string) =>
+  `version: 1\nname: ${name}\nsettings:\n  resamples: 200\nchecks:\n  - metric: accuracy\n    max_regression: 0.04\n`;
+const reportOf = (result: { output(name: string): string | undefined }) =>
+  JSON.parse(readFileSync(result.output('report')!, 'utf8')) as GateReport;
+
+/** A git checkout with these policy files. */
+function checkout(files: Record<string, string>): string {
+  const dir = tempDir();
+  execFileSync('git', ['init', '-q', dir]);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+describe('the baseline in the Actions cache', () => {
+  it('is never saved from a pull request or a merge queue, whatever save-baseline says', async () => {
+    const policy = writeFile('p.yml', policyText('never-from-pulls'));
+    const older = 'a'.repeat(40);
+    expect((await runAction({ event: 'push', sha: older, inputs: { policy, candidate: baseline } })).code).toBe(0);
+    const saved = cache.keys();
+    for (const event of ['pull_request', 'pull_request_target', 'merge_group'] as const) {
+      const pull = await runAction({
+        event,
+        inputs: { policy, candidate: slightlyWorse, 'policy-source': 'head', 'save-baseline': 'true' },
+      });
+      expect([event, pull.code]).toEqual([event, 0]);
+      expect(pull.stdout).toContain(`::warning::save-baseline: true is ignored on ${event} events`);
+    }
+    expect(cache.keys()).toEqual(saved);
+    // So the next push of the pull request is measured against main's baseline, not against its own last run.
+    const next = await runAction({ sha: 'e'.repeat(40), inputs: { policy, candidate: worse, 'policy-source': 'head' } });
+    expect(reportOf(next).baseline?.commit).toBe(older);
+    expect(next.stdout).toContain(`::warning::The baseline comes from commit ${older.slice(0, 7)}, not from ${BASE_SHA.slice(0, 7)}.`);
+    expect(next.code).toBe(1);
+  });
+
+  it("is restored only from the base branch's entries", async () => {
+    const policy = writeFile('p.yml', policyText('per-branch'));
+    const release = await runAction({
+      event: 'push',
+      ref: 'refs/heads/release',
+      sha: 'a'.repeat(40),
+      inputs: { policy, candidate: worse, 'save-baseline': 'true' },
+    });
+    expect(release.stdout).toContain('Saved the baseline for policy per-branch at aaaaaaa on release');
+    const pull = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' } });
+    expect(pull.stdout).toContain('::warning::No baseline for policy per-branch on main in the Actions cache');
+    const onRelease = await runAction({ baseRef: 'release', inputs: { policy, candidate: worse, 'policy-source': 'head' } });
+    expect(reportOf(onRelease).baseline?.commit).toBe('a'.repeat(40));
+  });
+
+  it('is saved and restored under a policy name of 460 characters (the key stays within 512)', async () => {
+    const name = 'n'.repeat(460);
+    const policy = writeFile('p.yml', policyText(name));
+    const push = await runAction({ event: 'push', sha: BASE_SHA, inputs: { policy, candidate: baseline } });
+    expect(push.stdout).not.toContain('could not be saved');
+    const key = cache.keys().find((entry) => entry.includes('nnnn'))!;
+    expect(key).toMatch(new RegExp(`^evalgate-baseline-n{64}-[0-9a-f]{16}-${BASE_SHA}$`));
+    const pull = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' } });
+    expect(reportOf(pull).baseline?.commit).toBe(BASE_SHA);
+    expect(pull.code).toBe(1);
+  });
+
+  it("is the policy file's own: two policies of one name never share it, and editing a policy keeps it (the report says it changed)", async () => {
+    const repo = checkout({ 'policies/a.yml': policyText('twin'), 'policies/b.yml': policyText('twin').replace('0.04', '0.03') });
+    const push = await runAction({ event: 'push', sha: BASE_SHA, inputs: { policy: 'policies/a.yml', candidate: baseline }, cwd: repo });
+    expect(push.code).toBe(0);
+    const other = await runAction({ inputs: { policy: 'policies/b.yml', candidate: worse, 'policy-source': 'head' }, cwd: repo });
+    expect(other.stdout).toContain('::warning::No baseline for policy twin on main in the Actions cache');
+    expect(reportOf(other).baseline).toBeNull();
+
+    const unchanged = await runAction({ inputs: { policy: 'policies/a.yml', candidate: worse, 'policy-source': 'head' }, cwd: repo });
+    expect(reportOf(unchanged).baseline?.commit).toBe(BASE_SHA);
+    expect(unchanged.summary).not.toContain('changed since');
+    writeFileSync(join(repo, 'policies/a.yml'), policyText('twin').replace('0.04', '0.06'));
+    const edited = await runAction({ inputs: { policy: 'policies/a.yml', candidate: worse, 'policy-source': 'head' }, cwd: repo });
+    expect(reportOf(edited).baseline?.commit).toBe(BASE_SHA);
+    expect(edited.summary).toContain(`The policy changed since this baseline was saved (at commit ${BASE_SHA.slice(0, 7)})`);
+    expect(edited.code).toBe(0);
+  });
+
+  it('keeps one baseline and one comment per id (matrix jobs gating several models under one policy)', async () => {
+    const policy = writeFile('p.yml', policyText('matrix'));
+    for (const [id, candidate] of [
+      ['model-a', baseline],
+      ['model-b', worse],
+    ]) {
+      expect((await runAction({ event: 'push', sha: BASE_SHA, inputs: { policy, candidate, id } })).code).toBe(0);
+    }
+    const a = await runAction({ inputs: { policy, candidate: worse, id: 'model-a', 'policy-source': 'head' } });
+    const b = await runAction({ inputs: { policy, candidate: worse, id: 'model-b', 'policy-source': 'head' } });
+    expect([a.code, b.code]).toEqual([1, 0]); // model-b is measured against its own (equally worse) baseline
+    expect(github.comments.map((comment) => comment.body.split('\n')[0])).toEqual([
+      '<!-- evalgate:id=model-a policy=matrix -->',
+      '<!-- evalgate:id=model-b policy=matrix -->',
+    ]);
+  });
+
+  it('fails the step when require-baseline is set and none is found', async () => {
+    const policy = writeFile('p.yml', policyText('nothing-saved-yet'));
+    const result = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head', 'require-baseline': 'true' } });
+    expect(result.code).toBe(1);
+    expect(result.output('verdict')).toBe('error');
+    expect(result.stdout).toContain('::error::No baseline for policy nothing-saved-yet, and require-baseline is true');
+  });
+});

@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GateReport } from '../src/report/json.js';
+import { BASE_SHA, HEAD_SHA, runAction as runActionOn, TOKEN, writeFile, type ActionRun } from './helpers/action.js';
+import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
+import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
+import { record, tempDir, writeLines } from './helpers/records.js';
+
+/*
+ * The fork-safe pair: a fork's pull_request run evaluates with a read-only token and uploads what it
+ * made; the workflow_run job (the base repository's workflow file, with write access) decides. What
+ * the fork uploaded is its own claim: the decision is taken here, under the policy at the pull
+ * request's base and against the baseline in the Actions cache, and posted only on the pull request
+ * whose head the fork's run built.
+ */
+
+let github: FakeGitHub;
+let cache: FakeCache;
+beforeAll(async () => {
+  [github, cache] = await Promise.all([startFakeGitHub('octo', 'models'), startFakeCache()]);
+});
+afterAll(async () => {
+  await Promise.all([github.close(), cache.close()]);
+});
+beforeEach(() => {
+  github.comments.length = 0;
+  github.statuses.length = 0;
+  github.pulls.clear();
+  github.files.clear();
+  github.readOnly = false;
+  github.requests.length = 0;
+});
+const cacheEnv = { ACTIONS_CACHE_SERVICE_V2: 'true', ACTIONS_RESULTS_URL: '', ACTIONS_RUNTIME_TOKEN: 'runtime-token' };
+const runAction = (run: ActionRun) => runActionOn(github, { ...run, env: { ...cacheEnv, ACTIONS_RESULTS_URL: cache.url, ...run.env } });
+
+const baselineRecords = Array.from({ length: 300 }, (_, i) => record({ scenario: 'billing', id: String(i), correct: i % 4 === 0 ? 0 : 1 }));
+const baseline = writeLines('baseline.jsonl', baselineRecords);
+// -5 points, paired: over the base's budget of 0.02.
+const worse = writeLines(
+  'worse.jsonl',
+  baselineRecords.map((r, i) => (i % 20 === 1 ? { ...r, correct: 0 } : r)),
+);
+const strictPolicy = 'version: 1\nname: support\nsettings:\n  resamples: 200\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n';
+const POLICY = 'policies/support.yml';
+const FORK_RUN = { headSha: HEAD_SHA, headOwner: 'forker', headBranch: 'feature', pullRequests: [] };
+
+/** The base repository: the policy at the base commit, and main's baseline saved by a push. */
+async function baseRepository(): Promise<void> {
+  github.files.set(`${BASE_SHA}:${POLICY}`, strictPolicy);
+  github.pulls.set(7, { head: { sha: HEAD_SHA, ref: 'feature', owner: 'forker' }, base: { sha: BASE_SHA, ref: 'main' } });
+  if (cache.keys().some((key) => key.startsWith('evalgate-baseline-support-'))) return;
+  const repo = tempDir();
+  execFileSync('git', ['init', '-q', repo]);
+  mkdirSync(join(repo, 'policies'));
+  writeFileSync(join(repo, POLICY), strictPolicy);
+  const push = await runAction({ event: 'push', sha: BASE_SHA, inputs: { policy: POLICY, candidate: baseline }, cwd: repo });
+  expect(push.code).toBe(0);
+}
+
+const reportOf = (result: { output(name: string): string | undefined }) =>
+  JSON.parse(readFileSync(result.output('report')!, 'utf8')) as GateReport;
+
+describe('the workflow_run job gates the records a fork uploaded', () => {
+  it('under the policy at the base and the cached baseline, posts the verdict and a commit status, and saves nothing', async () => {
+    await baseRepository();
+    const keys = cache.keys();
+    // No checkout: the job reads the policy at the pull request's base through the API.
+    const failing = await runAction({
+      event: 'workflow_run',
+      workflowRun: FORK_RUN,
+      inputs: { policy: POLICY, candidate: worse, 'save-baseline': 'true' },
+      cwd: tempDir(),
+    });
+    expect(failing.code).toBe(1);
+    expect(failing.summary).toContain(`at the base commit ${BASE_SHA.slice(0, 7)}`);
+    expect(reportOf(failing).baseline?.commit).toBe(BASE_SHA);
+    expect(reportOf(failing).github?.pullRequest).toEqual({ number: 7, baseSha: BASE_SHA, headSha: HEAD_SHA });
+    expect(github.comments).toHaveLength(1);
+    expect(github.comments[0].body).toMatch(/^<!-- evalgate:policy=support -->\n## ❌ evalgate: fail/);
+    expect(github.comments[0].body).toContain("The records were uploaded by the pull request's own run");
+    expect(github.statuses).toEqual([
+      {
+        sha: HEAD_SHA,
+        state: 'failure',
+        context: `evalgate: ${POLICY}`,
+        description: 'fail · policy support',
+        target_url: 'https://github.com/octo/models/actions/runs/99',
+      },
+    ]);
+    expect(failing.stdout).toContain('::warning::save-baseline: true is ignored on workflow_run events');
+    expect(cache.keys()).toEqual(keys);
+    // The token is only ever named to the runner to mask it.
+    const printed = failing.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::'));
+    expect(printed.join('\n') + failing.stderr + failing.summary + github.comments[0].body).not.toContain(TOKEN);
+
+    const passing = await runAction({
+      event: 'workflow_run',
+      workflowRun: FORK_RUN,
+      inputs: { policy: POLICY, candidate: baseline },
+      cwd: tempDir(),
+    });
+    expect(passing.code).toBe(0);
+    expect(github.comments).toHaveLength(1);
+    expect(github.comments[0].body).toContain('## ✅ evalgate: pass');
+    expect(github.statuses.map((status) => status.state)).toEqual(['failure', 'success']);
+  });
+
+  it("finds a branch of the repository's own by the run's payload, says when it cannot gate, and gates nothing when the pull request has moved on", async () => {
+    await baseRepository();
+    const own = await runAction({
+      event: 'workflow_run',
+      workflowRun: { headSha: HEAD_SHA, pullRequests: [7] },
+      inputs: { policy: POLICY, candidate: worse },
+      cwd: tempDir(),
+    });
+    expect(own.code).toBe(1);
+    expect(github.statuses.at(-1)).toMatchObject({ sha: HEAD_SHA, state: 'failure' });
+
+    // A job that cannot gate says so on the pull request (the required check fails instead of waiting).
+    const missing = await runAction({
+      event: 'workflow_run',
+      workflowRun: FORK_RUN,
+      inputs: { policy: 'policies/other.yml', candidate: worse },
+      cwd: tempDir(),
+    });
+    expect(missing.code).toBe(1);
+    expect(github.statuses.at(-1)).toMatchObject({
+      sha: HEAD_SHA,
+      state: 'error',
+      context: 'evalgate: policies/other.yml',
+      description: expect.stringMatching(/^The policy policies\/other.yml does not exist at the base commit bbbbbbb/),
+    });
+
+    github.comments.length = 0;
+    github.statuses.length = 0;
+    github.pulls.set(7, { head: { sha: 'd'.repeat(40), ref: 'feature', owner: 'forker' }, base: { sha: BASE_SHA, ref: 'main' } });
+    const stale = await runAction({
+      event: 'workflow_run',
+      workflowRun: FORK_RUN,
+      inputs: { policy: POLICY, candidate: worse },
+      cwd: tempDir(),
+    });
+    expect(stale.code).toBe(0);
+    expect(stale.stdout).toContain('::warning::Pull request #7 is not at commit ccccccc: not commenting.');
+    expect([github.comments.length, github.statuses.length]).toEqual([0, 0]);
+  });
+});
+
+describe('a report posted by the workflow_run job (the older mode)', () => {
+  /** The fork's own run: gated under the policy in its checkout, its report uploaded. */
+  async function forkReport(candidate: string, policyText = strictPolicy): Promise<string> {
+    const run = await runAction({
+      inputs: { policy: writeFile('p.yml', policyText), candidate, baseline, 'policy-source': 'head', comment: 'false' },
+    });
+    return run.output('report')!;
+  }
+
+  it('is gated again under the policy at the base: a forged report claiming pass is posted as the failure it is, marked unverified', async () => {
+    await baseRepository();
+    github.files.set(`${BASE_SHA}:${POLICY}`, 'version: 1\nname: support\nchecks:\n  - metric: accuracy\n    min: 0.9\n');
+    // Accuracy 0.12 against ">= 0.9": every status rewritten to pass, the verdict to match.
+    const poor = writeLines(
+      'poor.jsonl',
+      baselineRecords.map((r, i) => ({ ...r, correct: i % 25 < 3 ? 1 : 0 })),
+    );
+    const real = JSON.parse(
+      readFileSync(await forkReport(poor, 'version: 1\nname: support\nchecks:\n  - metric: accuracy\n    min: 0.9\n'), 'utf8'),
+    );
+    expect(real.verdict).toBe('fail');
+    const forged = writeFile(
+      'report.json',
+      JSON.stringify({
+        ...real,
+        verdict: 'pass',
+        checks: real.checks.map((check: object) => ({ ...check, status: 'pass', reasons: [] })),
+        policy: { ...real.policy, source: `at the base commit ${BASE_SHA.slice(0, 7)}` },
+      }),
+    );
+    const posted = await runAction({
+      event: 'workflow_run',
+      workflowRun: FORK_RUN,
+      inputs: { policy: POLICY, report: forged },
+      cwd: tempDir(),
+    });
+    expect(posted.code).toBe(1);
+    expect(github.comments).toHaveLength(1);
+    expect(github.comments[0].body).toMatch(
+      /^<!-- evalgate:policy=support -->\n## ❌ evalgate: fail \(1 blocking check failed\) · unverified report/,
+    );
+    expect(github.comments[0].body).toContain('below the minimum 0.9');
+    expect(github.comments[0].body).toContain('Unverified: the candidate');
+    expect(github.statuses).toEqual([
+      expect.objectContaining({ sha: HEAD_SHA, state: 'failure', description: 'fail, unverified report · policy support' }),
+    ]);
+  });
+
+  it('reaches only its own pull request, and is refused when it does not hold together', async () => {
+    await baseRepository();
+    github.pulls.set(42, { head: { sha: 'd'.repeat(40) }, base: { sha: BASE_SHA, ref: 'main' } });
+    const report = await forkReport(worse);
+    const posted = await runAction({ event: 'workflow_run', workflowRun: FORK_RUN, inputs: { policy: POLICY, report }, cwd: tempDir() });
+    expect(posted.code).toBe(1);
+    expect(github.comments).toHaveLength(1);
+
+    // A report that claims a commit the workflow run did not build is not posted.
+    const mismatch = await runAction({
+      event: 'workflow_run',
+      workflowRun: { ...FORK_RUN, headSha: 'e'.repeat(40) },
+      inputs: { policy: POLICY, report },
+      cwd: tempDir(),
+    });
+    expect(mismatch.stdout).toContain('::warning::The report is for commit ccccccc, but the workflow run built eeeeeee: not commenting.');
+    // Aimed at another pull request: not posted there.
+    const original = JSON.parse(readFileSync(report, 'utf8'));
+    const retarget = writeFile(
+      'report.json',
+      JSON.stringify({ ...original, github: { ...original.github, pullRequest: { ...original.github.pullRequest, number: 42 } } }),
+    );
+    const elsewhere = await runAction({
+      event: 'workflow_run',
+      workflowRun: FORK_RUN,
+      inputs: { policy: POLICY, report: retarget },
+      cwd: tempDir(),
+    });
+    expect(elsewhere.stdout).toContain('Pull request #42 is not at commit ccccccc: not commenting.');
+    expect(github.requests.some((request) => request.includes('/issues/42/') || request.includes(`/statuses/${'d'.repeat(40)}`))).toBe(
+      false,
+    );
+    // A verdict that does not follow from its checks, or markup where a number belongs: refused.
+    const forgedVerdict = writeFile('report.json', JSON.stringify({ ...original, verdict: 'pass' }));
+    const forged = await runAction({
+      event: 'workflow_run',
+      workflowRun: FORK_RUN,
+      inputs: { policy: POLICY, report: forgedVerdict },
+      cwd: tempDir(),
+    });
+    expect(forged.code).toBe(1);
+    expect(forged.stdout).toContain('the verdict "pass" does not follow from the checks (they give "fail")');
+    const injected = writeFile(
+      'report.json',
+      JSON.stringify({
+        ...original,
+        candidate: { ...original.candidate, records: '<img src=https://evil.example/t.png> @octo-org/admins' },
+      }),
+    );
+    const refused = await runAction({
+      event: 'workflow_run',
+      workflowRun: FORK_RUN,
+      inputs: { policy: POLICY, report: injected },
+      cwd: tempDir(),
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('not an evalgate report: candidate.records: ');
+    expect(github.comments).toHaveLength(1);
+    expect(github.comments[0].body).not.toContain('<img');
+  });
+});

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { commentMarker } from '../src/action/github/comment.js';
+import { runAction as runActionOn, writeFile, type ActionRun } from './helpers/action.js';
+import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
+import { record, writeLines } from './helpers/records.js';
+
+/* The action against GitHub's limits and failures: long names, refused and rate-limited requests, labels that change. */
+
+let github: FakeGitHub;
+beforeAll(async () => {
+  github = await startFakeGitHub('octo', 'models');
+});
+afterAll(async () => {
+  await github.close();
+});
+beforeEach(() => {
+  github.comments.length = 0;
+  github.pulls.clear();
+  github.commentFailure = undefined;
+  github.readOnly = false;
+});
+const runAction = (run: ActionRun) => runActionOn(github, run);
+
+const baselineRecords = Array.from({ length: 300 }, (_, i) => record({ scenario: 'billing', id: String(i), correct: i % 4 === 0 ? 0 : 1 }));
+const baseline = writeLines('baseline.jsonl', baselineRecords);
+const worse = writeLines(
+  'worse.jsonl',
+  baselineRecords.map((r, i) => (i % 20 === 1 ? { ...r, correct: 0 } : r)),
+);
+const policyText = (name: string, budget = 0.02) =>
+  `version: 1\nname: ${name}\nsettings:\n  resamples: 200\nchecks:\n  - metric: accuracy\n    max_regression: ${budget}\n`;
+
+describe('the sticky comment marker', () => {
+  it('keeps ids and long names apart, and stays short', () => {
+    const long = 'x'.repeat(70_000);
+    const markers = [
+      commentMarker('support'),
+      commentMarker('support', 'a'),
+      commentMarker('support', 'a policy=b'),
+      commentMarker('support id=a'),
+      commentMarker(long),
+      commentMarker(`${long}y`),
+      commentMarker(`${'x'.repeat(64)}%…`),
+      commentMarker('support', long),
+    ];
+    expect(new Set(markers).size).toBe(markers.length);
+    expect(commentMarker('support', 'gpt-4o')).toBe('<!-- evalgate:id=gpt-4o policy=support -->');
+    for (const marker of markers) {
+      expect(marker.length).toBeLessThan(200);
+      expect(marker.slice('<!--'.length, -'-->'.length)).not.toMatch(/--|>|\n/);
+    }
+  });
+
+  it("lets a comment for a 70,000-character policy name or id fit GitHub's 65,536 characters", async () => {
+    const long = 'p'.repeat(70_000);
+    for (const inputs of <Array<Record<string, string>>>[
+      { policy: writeFile('p.yml', policyText(long)) },
+      { policy: writeFile('p.yml', policyText('support')), id: long },
+    ]) {
+      const result = await runAction({ inputs: { ...inputs, candidate: worse, baseline, 'policy-source': 'head', 'fail-on': 'never' } });
+      expect(result.stdout).toContain('Comment created');
+      expect(result.output('comment-url')).toBeDefined();
+    }
+    expect(github.comments).toHaveLength(2);
+    for (const comment of github.comments) expect(comment.body.length).toBeLessThanOrEqual(65_536);
+  });
+});
+
+describe('GitHub API errors', () => {
+  it('a comment that fails (422, 404, 5xx) warns; the outputs, the summary and the verdict stand', async () => {
+    const policy = writeFile('p.yml', policyText('support', 0.5));
+    for (const failure of [
+      { status: 422, message: 'Validation Failed' },
+      { status: 404, message: 'Not Found' },
+      { status: 502, message: 'Bad Gateway' },
+    ]) {
+      github.commentFailure = failure;
+      const result = await runAction({ inputs: { policy, candidate: worse, baseline, 'policy-source': 'head' } });
+      expect([failure.status, result.code, result.output('verdict'), result.output('failed-checks')]).toEqual([
+        failure.status,
+        0,
+        'pass',
+        '0',
+      ]);
+      expect(result.output('report')).toBeDefined();
+      expect(result.summary).toContain('## ✅ evalgate: pass');
+      expect(result.stdout).toContain(`::warning::The comment could not be written (HTTP ${failure.status}: ${failure.message}`);
+    }
+  });
+
+  it('a rate limit (403 with no requests left, or a secondary limit) is reported as one, not as a fork', async () => {
+    const strict = writeFile('p.yml', policyText('support'));
+    for (const failure of [
+      { status: 403, message: 'API rate limit exceeded for installation.', headers: { 'x-ratelimit-remaining': '0' } },
+      { status: 403, message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' },
+    ]) {
+      github.commentFailure = failure;
+      const result = await runAction({ inputs: { policy: strict, candidate: worse, baseline, 'policy-source': 'head' } });
+      expect(result.stdout).toContain("::warning::GitHub's API rate limit stopped the comment");
+      expect(result.stdout).not.toContain('a fork?');
+      expect([result.code, result.output('verdict')]).toEqual([1, 'fail']); // the verdict still decides the step
+    }
+  });
+
+  it('reads the waiver label from the pull request as it is now, not from the event', async () => {
+    const inputs = {
+      policy: writeFile('p.yml', policyText('support')),
+      candidate: worse,
+      baseline,
+      'policy-source': 'head',
+      'waiver-label': 'accept-regression',
+    };
+    // Added after the event fired (or before a re-run of it): the event's payload does not list it.
+    github.pulls.set(7, { head: { sha: 'c'.repeat(40) }, labels: ['accept-regression'] });
+    const added = await runAction({ inputs, labels: [] });
+    expect(added.code).toBe(0);
+    expect(added.output('verdict')).toBe('fail');
+    expect(github.comments[0].body).toContain('evalgate: fail (waived by label accept-regression)');
+    // Removed since the event fired: no longer waived.
+    github.pulls.set(7, { head: { sha: 'c'.repeat(40) }, labels: [] });
+    const removed = await runAction({ inputs, labels: ['accept-regression'] });
+    expect(removed.code).toBe(1);
+    expect(github.comments[0].body).not.toContain('waived');
+  });
+
+  it('annotates warning checks too', async () => {
+    const policy = writeFile('p.yml', policyText('support').replace('max_regression: 0.02', 'max_regression: 0.02\n    severity: warn'));
+    const result = await runAction({ inputs: { policy, candidate: worse, baseline, 'policy-source': 'head', comment: 'false' } });
+    expect(result.code).toBe(0);
+    expect(result.output('verdict')).toBe('warn');
+    expect(result.stdout).toContain('::warning title=evalgate%3A accuracy (overall)::worse than the baseline by 0.05');
+  });
+});
