@@ -161,14 +161,15 @@ describe('the baseline in the Actions cache', () => {
     expect(reportOf(onRelease).baseline?.commit).toBe('a'.repeat(40));
   });
 
-  it('is saved and restored under a policy name of 460 characters (the key stays within 512)', async () => {
-    const name = 'n'.repeat(460);
+  it('is saved and restored under the longest policy name and a long id (the key stays within 512)', async () => {
+    const name = 'n'.repeat(200);
     const policy = writeFile('p.yml', policyText(name));
-    const push = await runAction({ event: 'push', sha: BASE_SHA, inputs: { policy, candidate: baseline } });
+    const id = 'i'.repeat(460);
+    const push = await runAction({ event: 'push', sha: BASE_SHA, inputs: { policy, candidate: baseline, id } });
     expect(push.stdout).not.toContain('could not be saved');
-    const key = cache.keys().find((entry) => entry.includes('nnnn'))!;
+    const key = cache.keys().find((entry) => entry.includes('nnnn') || entry.includes('iiii'))!;
     expect(key).toMatch(new RegExp(`^evalgate-baseline-n{64}-[0-9a-f]{16}-${BASE_SHA}$`));
-    const pull = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' } });
+    const pull = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head', id } });
     expect(reportOf(pull).baseline?.commit).toBe(BASE_SHA);
     expect(pull.code).toBe(1);
   });

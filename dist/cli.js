@@ -49094,6 +49094,11 @@ function toData(document, lineCounter2, file2) {
     throw new ConfigError([`${file2}:${line}:${col} ${problem}`]);
   }
 }
+function linesOf(text, paths) {
+  const lineCounter2 = new import_yaml.LineCounter();
+  const document = (0, import_yaml.parseDocument)(text, { lineCounter: lineCounter2, prettyErrors: false });
+  return paths.map((path2) => document.getIn(path2, true) === void 0 ? void 0 : locate(document, lineCounter2, path2).line);
+}
 function parseYamlConfig(text, file2, schema, checks = {}) {
   const lineCounter2 = new import_yaml.LineCounter();
   const document = (0, import_yaml.parseDocument)(text, { lineCounter: lineCounter2, prettyErrors: false, uniqueKeys: true });
@@ -49238,7 +49243,11 @@ function parsePolicy(text, file2) {
       checkResamples(parsed, report);
     }
   });
-  return { policy, file: file2, sha256: createHash("sha256").update(text).digest("hex") };
+  const checkLines = linesOf(
+    text,
+    policy.checks.map((_, index) => ["checks", index])
+  );
+  return { policy, file: file2, sha256: createHash("sha256").update(text).digest("hex"), checkLines };
 }
 async function loadPolicy(file2) {
   let text;

@@ -55,6 +55,11 @@ export interface ActionInputs {
   requireBaseline: boolean;
 }
 
+/** A true/false input as GitHub reads booleans (true, True, TRUE, false, ...); the fallback when empty. */
+function flag(name: string, fallback: boolean): boolean {
+  return core.getInput(name).trim() === '' ? fallback : core.getBooleanInput(name);
+}
+
 /** An input that must be one of a few words. */
 function choice<T extends string>(name: string, allowed: readonly T[], fallback: T | undefined): T | undefined {
   const value = core.getInput(name).trim();
@@ -73,9 +78,9 @@ export function readInputs(): ActionInputs {
     candidate: optional(INPUT.candidate),
     baseline: optional(INPUT.baseline),
     token,
-    comment: (choice(INPUT.comment, ['true', 'false'], 'true') ?? 'true') === 'true',
+    comment: flag(INPUT.comment, true),
     policySource: choice(INPUT.policySource, ['base', 'head'], undefined),
-    allowNewPolicy: choice(INPUT.allowNewPolicy, ['true', 'false'], 'false') === 'true',
+    allowNewPolicy: flag(INPUT.allowNewPolicy, false),
     saveBaseline: choice(INPUT.saveBaseline, ['auto', 'true', 'false'], 'auto')!,
     failOn: choice(INPUT.failOn, ['fail', 'warn', 'never'], 'fail')!,
     waiverLabel: optional(INPUT.waiverLabel),
@@ -86,6 +91,6 @@ export function readInputs(): ActionInputs {
     model: optional(INPUT.model),
     baseUrl: optional(INPUT.baseUrl),
     id: optional(INPUT.id),
-    requireBaseline: choice(INPUT.requireBaseline, ['true', 'false'], 'false') === 'true',
+    requireBaseline: flag(INPUT.requireBaseline, false),
   };
 }

@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ConfigError, InputError } from '../errors.js';
 import { countOutcomes } from '../gate/verdict.js';
 import { escapeTerminal } from '../report/escape.js';
 import { parseGateReport, writeGateReport, type GateReport } from '../report/json.js';
@@ -11,7 +12,7 @@ import { currentBranch, mayWriteCache } from './events.js';
 import { saveBaseline } from './github/cache.js';
 import { setCommitStatus, statusTarget, type StatusTarget } from './github/status.js';
 import { OUTPUT, readInputs, type ActionInputs } from './inputs.js';
-import { comment, summarize } from './publish.js';
+import { annotateBadInput, comment, summarize } from './publish.js';
 import { currentLabels, pullRequestOf, workflowRunPullRequest, type Octokit, type PullRequest } from './pull-request.js';
 
 /**
@@ -97,7 +98,7 @@ export async function run(): Promise<void> {
     const waived = await isWaived(inputs, report, pull, octokit);
     const markdown = gateMarkdown(report, { waivedBy: waived ? inputs.waiverLabel : undefined, notes, unverified });
     await setOutputs(report);
-    await summarize(report, markdown);
+    await summarize(report, markdown, { path: policy.path, checkLines: policy.checkLines, checks: policy.policy.checks });
 
     if (candidateFile && shouldSaveBaseline(inputs)) {
       // A failing run must not become what later pull requests are measured against.
@@ -115,6 +116,8 @@ export async function run(): Promise<void> {
   } catch (error) {
     // Bad input (records, metrics, policy) carries its file, line and field in the message.
     const message = error instanceof Error ? error.message : String(error);
+    // On the file and line of the bad input too, where a pull request's diff shows it.
+    if (error instanceof ConfigError || error instanceof InputError) annotateBadInput(error);
     // Messages quote data: each line escaped as the CLI does.
     core.setFailed(message.split('\n').map(escapeTerminal).join('\n'));
     if (status) await setCommitStatus(status, 'error', message);

@@ -1,18 +1,38 @@
 import * as core from '@actions/core';
 import * as github from '@actions/github';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { ConfigError, type InputError } from '../errors.js';
 import { escapeTerminal as shown } from '../report/escape.js';
 import type { GateReport } from '../report/json.js';
 import { commentMarker, upsertComment } from './github/comment.js';
 import { OUTPUT } from './inputs.js';
 import type { Octokit } from './pull-request.js';
 
-/** The report in the job summary, and an annotation for every check that failed, warned or errored (and for coverage). */
-export async function summarize(report: GateReport, markdown: string): Promise<void> {
+/** Where the policy's checks are written, so that a check's annotation points at its line. */
+export interface PolicyLines {
+  /** The policy file's path in the repository. */
+  path: string;
+  checkLines: Array<number | undefined>;
+  checks: Array<{ metric: string }>;
+}
+
+/**
+ * The report in the job summary, and an annotation for every check that failed, warned or errored (and
+ * for coverage), on the check's line of the policy file when it is known.
+ */
+export async function summarize(report: GateReport, markdown: string, policy?: PolicyLines): Promise<void> {
   await core.summary.addRaw(markdown).write();
-  for (const check of report.checks.filter((entry) => entry.status === 'fail' || entry.status === 'warn' || entry.status === 'error')) {
+  report.checks.forEach((check, index) => {
+    if (check.status !== 'fail' && check.status !== 'warn' && check.status !== 'error') return;
     const annotate = check.severity === 'block' ? core.error : core.warning;
-    annotate(shown(check.reasons.join('; ')), { title: `evalgate: ${shown(check.metric)} (${shown(check.scope)})` });
-  }
+    // The report lists the policy's checks in its order.
+    const inRepository = policy !== undefined && !isAbsolute(policy.path) && !policy.path.startsWith('..');
+    const line = inRepository && policy.checks[index]?.metric === check.metric ? policy.checkLines[index] : undefined;
+    annotate(shown(check.reasons.join('; ')), {
+      title: `evalgate: ${shown(check.metric)} (${shown(check.scope)})`,
+      ...(line === undefined ? {} : { file: policy!.path, startLine: line }),
+    });
+  });
   if (report.coverage && report.coverage.status !== 'pass') {
     (report.coverage.status === 'fail' ? core.error : core.warning)(shown(report.coverage.reason), { title: 'evalgate: coverage' });
   }
@@ -55,5 +75,34 @@ export async function comment(octokit: Octokit, issueNumber: number, report: Gat
     core.setOutput(OUTPUT.commentUrl, outcome.url);
   } catch (error) {
     core.warning(commentFailure(error));
+  }
+}
+
+/** A problem's place, "file:line[:col] message" as ConfigError and InputError write it. */
+const AT_FILE_LINE = /^(.+?):(\d+)(?::(\d+))? (.*)$/s;
+
+/**
+ * Bad input as annotations on the file and line it names (a policy's or suite's problem, a bad record),
+ * so that a pull request that breaks its policy shows the error in its diff. Paths inside the
+ * workspace are given relative to it, as GitHub expects.
+ */
+export function annotateBadInput(error: ConfigError | InputError): void {
+  const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
+  const located =
+    error instanceof ConfigError
+      ? error.problems
+          .map((problem) => AT_FILE_LINE.exec(problem))
+          .map((match) => match && { file: match[1], line: Number(match[2]), col: match[3], text: match[4] })
+      : [error.line === undefined ? null : { file: error.file, line: error.line, col: undefined, text: error.detail }];
+  for (const place of located) {
+    if (!place) continue;
+    const file = relative(workspace, resolve(workspace, place.file));
+    if (file.startsWith('..')) continue; // outside the repository: no line of the diff to point at
+    core.error(shown(place.text), {
+      title: 'evalgate: bad input',
+      file,
+      startLine: place.line,
+      ...(place.col === undefined ? {} : { startColumn: Number(place.col) }),
+    });
   }
 }

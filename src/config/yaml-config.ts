@@ -138,6 +138,13 @@ function toData(document: Document, lineCounter: LineCounter, file: string): unk
   }
 }
 
+/** The line of each path's node in a configuration file's text (for annotations that point at it); undefined where there is none. */
+export function linesOf(text: string, paths: Path[]): Array<number | undefined> {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false });
+  return paths.map((path) => (document.getIn(path, true) === undefined ? undefined : locate(document, lineCounter, path).line));
+}
+
 /** Parses and validates a YAML or JSON configuration file's text; throws a ConfigError with every problem. */
 export function parseYamlConfig<T>(text: string, file: string, schema: z.ZodType<T>, checks: ConfigChecks<T> = {}): T {
   const lineCounter = new LineCounter();

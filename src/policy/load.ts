@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { parseYamlConfig, type Path, type Reporter } from '../config/yaml-config.js';
+import { linesOf, parseYamlConfig, type Path, type Reporter } from '../config/yaml-config.js';
 import { ConfigError } from '../errors.js';
 import { familiesOf, minimumResamples, testOf } from './family.js';
 import { closest } from '../config/suggest.js';
@@ -13,6 +13,8 @@ export interface LoadedPolicy {
   file: string;
   /** sha256 of the file's bytes: which exact policy decided. */
   sha256: string;
+  /** The line of each check in the file (policy.checks' order), for annotations that point at it. */
+  checkLines: Array<number | undefined>;
 }
 
 /** "unknown metric" with a suggestion, or undefined for a metric the registry knows. */
@@ -138,7 +140,11 @@ export function parsePolicy(text: string, file: string): LoadedPolicy {
       checkResamples(parsed, report);
     },
   });
-  return { policy, file, sha256: createHash('sha256').update(text).digest('hex') };
+  const checkLines = linesOf(
+    text,
+    policy.checks.map((_, index) => ['checks', index]),
+  );
+  return { policy, file, sha256: createHash('sha256').update(text).digest('hex'), checkLines };
 }
 
 export async function loadPolicy(file: string): Promise<LoadedPolicy> {
