@@ -102,3 +102,11 @@ export function mermaidLabel(text: string): string {
     .replace(/#(?=\w+;)/g, '# ');
   return `"${label}"`;
 }
+
+/**
+ * A label handed to a library that writes it out escaped for its own format (vega's SVG text): one
+ * line, invisible characters shown, cut like other data. The library's escaping does the rest (tested).
+ */
+export function plainLabel(text: string): string {
+  return visible(cut(text));
+}

@@ -9,6 +9,7 @@ import { DIMENSIONS, type Dimension } from '../metrics/registry.js';
 import type { LoadedPolicy } from '../policy/load.js';
 import { BOUNDS, TESTS } from '../policy/schema.js';
 import { InputError } from '../errors.js';
+import { chartData, type ChartData } from './chart-data.js';
 
 /**
  * The JSON report of a gate run (`evalgate gate --json`, the action's `report` output). Versioned:
@@ -47,6 +48,14 @@ export interface GateReport {
   coverage: CoverageResult | null;
   /** The candidate's metrics per scenario, for the details. */
   scenarios: MetricsReport['scenarios'];
+  /** Added within version 1 (absent from older reports): the candidate's metrics over all scenarios. */
+  overall?: ChartData['overall'];
+  /** Added within version 1: the baseline's metrics, point estimates (null without a baseline). */
+  baselineMetrics?: ChartData['baselineMetrics'];
+  /** Added within version 1: the confidence bins of each gated calibration scope (records runs). */
+  calibration?: ChartData['calibration'];
+  /** Added within version 1: the latency distributions (records runs), null without latencies. */
+  latency?: ChartData['latency'];
 }
 
 export interface RunSummary {
@@ -111,6 +120,7 @@ export function buildGateReport(result: GateResult, policy: LoadedPolicy, candid
     tradeoffs: result.tradeoffs,
     coverage: result.coverage ?? null,
     scenarios: result.candidateMetrics.scenarios,
+    ...chartData(result, policy.policy, candidate, baseline),
   };
 }
 
