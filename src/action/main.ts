@@ -3,6 +3,7 @@ import * as github from '@actions/github';
 import { join } from 'node:path';
 import { countOutcomes } from '../gate/verdict.js';
 import { escapeTerminal } from '../report/escape.js';
+import { writeGateHtml } from '../report/html.js';
 import { writeGateReport, type GateReport } from '../report/json.js';
 import { gateMarkdown } from '../report/markdown.js';
 import { evaluate } from './evaluation.js';
@@ -41,6 +42,8 @@ export async function run(): Promise<void> {
     const markdown = gateMarkdown(report, { waivedBy: waived ? inputs.waiverLabel : undefined });
     const reportPath = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-report.json');
     await writeGateReport(reportPath, report);
+    const htmlPath = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-report.html');
+    await writeGateHtml(htmlPath, report);
     await summarize(report, markdown);
 
     const target = pull?.number ?? (inputs.report && octokit ? await reportedPullRequest(report, octokit) : undefined);
@@ -55,6 +58,7 @@ export async function run(): Promise<void> {
     core.setOutput(OUTPUT.verdict, report.verdict);
     core.setOutput(OUTPUT.failedChecks, countOutcomes(report.checks, report.coverage?.status).failed);
     core.setOutput(OUTPUT.report, reportPath);
+    core.setOutput(OUTPUT.htmlReport, htmlPath);
     if (stepFails(inputs, report, waived)) core.setFailed(`evalgate: ${report.verdict} (policy ${escapeTerminal(report.policy.name)})`);
     else if (waived) core.warning(`evalgate: fail, waived by the label ${inputs.waiverLabel}`);
   } catch (error) {

@@ -42,8 +42,8 @@ export interface ChartData {
   latency: LatencyHistogram | null;
 }
 
-const CONFIDENCE_BINS = 10;
-const LATENCY_BINS = 20;
+export const CONFIDENCE_BINS = 10;
+export const LATENCY_BINS = 20;
 
 /** Rows of a scope (overall or a scenario) that answered an original instance: what accuracy and calibration read. */
 function answeredOriginals(table: RecordTable, scope: string): number[] {

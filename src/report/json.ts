@@ -9,7 +9,7 @@ import { DIMENSIONS, type Dimension } from '../metrics/registry.js';
 import type { LoadedPolicy } from '../policy/load.js';
 import { BOUNDS, TESTS } from '../policy/schema.js';
 import { InputError } from '../errors.js';
-import { chartData, type ChartData } from './chart-data.js';
+import { chartData, CONFIDENCE_BINS, LATENCY_BINS, type ChartData } from './chart-data.js';
 
 /**
  * The JSON report of a gate run (`evalgate gate --json`, the action's `report` output). Versioned:
@@ -146,6 +146,10 @@ const runSummary = z.object({
 });
 const probability = finite.refine((p) => p >= 0 && p <= 1, 'expected a probability in [0, 1]');
 const nonNegative = finite.refine((x) => x >= 0, 'expected a number >= 0');
+const calibrationBins = z
+  .array(z.object({ low: probability, count: nonNegative, accuracy: probability, confidence: probability }))
+  .max(CONFIDENCE_BINS);
+const latencyCounts = z.array(nonNegative).max(LATENCY_BINS);
 const gateReportSchema = z.object({
   version: z.literal(1),
   verdict: z.enum(['pass', 'warn', 'fail']),
@@ -241,6 +245,14 @@ const gateReportSchema = z.object({
     .nullable()
     .default(null),
   scenarios: metricsReportSchema.shape.scenarios,
+  // What the charts draw (added within version 1), checked like the rest: a fork's report draws only numbers.
+  overall: metricsReportSchema.shape.overall.optional(),
+  baselineMetrics: metricsReportSchema.nullable().optional(),
+  calibration: z.array(z.object({ scope: z.string(), candidate: calibrationBins, baseline: calibrationBins.nullable() })).optional(),
+  latency: z
+    .object({ edges: z.array(finite).max(LATENCY_BINS + 1), candidate: latencyCounts, baseline: latencyCounts.nullable() })
+    .nullable()
+    .optional(),
 });
 
 /** A gate report read from a file, checked field by field; bad input names the file and the field. */

@@ -27,7 +27,14 @@ async function render(spec: TopLevelSpec): Promise<string> {
   }
 }
 
-const base = { config: { font: FONT, view: { stroke: null } }, background: 'white' } as const;
+const base = { config: { font: FONT, view: { stroke: null }, axis: { labelLimit: 320 } }, background: 'white' } as const;
+/** The same colour for each run in every chart. */
+const RUN_COLOUR = {
+  field: 'run',
+  type: 'nominal',
+  scale: { domain: ['candidate', 'baseline'], range: ['#e8590c', '#1c7ed6'] },
+  title: null,
+} as const;
 
 /** Per dimension: each budgeted change as a share of its budget, its interval, a rule at 1 (the budget) and 0. */
 function forestSpecs(report: GateReport): Array<[string, TopLevelSpec]> {
@@ -80,15 +87,15 @@ function reliabilitySpecs(report: GateReport): Array<[string, TopLevelSpec]> {
         {
           data: { values: [{ at: 0 }, { at: 1 }] },
           mark: { type: 'line', color: '#999', strokeDash: [4, 3] },
-          encoding: { x: { field: 'at', type: 'quantitative' }, y: { field: 'at', type: 'quantitative' } },
+          encoding: { x: { field: 'at', type: 'quantitative', title: null }, y: { field: 'at', type: 'quantitative', title: null } },
         },
         {
           data: { values },
           mark: { type: 'line', point: true },
           encoding: {
             x,
-            y: { field: 'accuracy', type: 'quantitative', scale: { domain: [0, 1] } },
-            color: { field: 'run', type: 'nominal' },
+            y: { field: 'accuracy', type: 'quantitative', scale: { domain: [0, 1] }, title: 'accuracy' },
+            color: RUN_COLOUR,
           },
         },
       ],
@@ -111,9 +118,9 @@ function groupSpecs(report: GateReport): Array<[string, TopLevelSpec]> {
       mark: 'bar',
       encoding: {
         x: { field: 'group', type: 'nominal', title: null, sort: null },
-        xOffset: { field: 'run', type: 'nominal' },
+        xOffset: { field: 'run', type: 'nominal', sort: ['candidate', 'baseline'] },
         y: { field: 'accuracy', type: 'quantitative', scale: { domain: [0, 1] } },
-        color: { field: 'run', type: 'nominal' },
+        color: RUN_COLOUR,
       },
     };
     return [[`Accuracy per ${plainLabel(attribute)} (${plainLabel(scope)})`, spec]];
@@ -138,8 +145,9 @@ function latencySpecs(report: GateReport): Array<[string, TopLevelSpec]> {
     encoding: {
       x: { field: 'low', type: 'quantitative', title: 'latency (ms)' },
       x2: { field: 'high' },
-      y: { field: 'count', type: 'quantitative', stack: null, title: 'records' },
-      color: { field: 'run', type: 'nominal' },
+      y: { field: 'count', type: 'quantitative', stack: null, scale: { zero: true }, title: 'records' },
+      y2: { datum: 0 },
+      color: RUN_COLOUR,
     },
   };
   return [['Latency distribution', spec]];
