@@ -14,6 +14,12 @@ import { mermaidLabel } from './escape.js';
 /** More categories than this make a chart unreadable (and the comment long): the first ones are drawn. */
 export const MAX_CATEGORIES = 20;
 
+/** The first MAX_CATEGORIES items, and a note for the title when there were more. */
+export function firstCategories<T>(items: T[]): { shown: T[]; note: string } {
+  const note = items.length > MAX_CATEGORIES ? ` (the first ${MAX_CATEGORIES} of ${items.length})` : '';
+  return { shown: items.slice(0, MAX_CATEGORIES), note };
+}
+
 type CheckRow = GateReport['checks'][number];
 
 /** A plain decimal (mermaid reads no exponent), 4 places. */
@@ -93,10 +99,10 @@ export function groupAccuracies(report: GateReport, attribute: string, scope: st
 /** Per gated attribute and scope: bars the candidate's accuracy per group, a line the baseline's. */
 export function groupCharts(report: GateReport): string[] {
   return gatedGroups(report).flatMap(({ attribute, scope }) => {
-    const groups = groupAccuracies(report, attribute, scope).slice(0, MAX_CATEGORIES);
+    const { shown: groups, note } = firstCategories(groupAccuracies(report, attribute, scope));
     if (groups.length === 0) return [];
     const withBaseline = groups.every(([, , baseline]) => baseline !== undefined);
-    const title = `Accuracy per ${attribute}${scopeSuffix(scope)}: candidate (bars)${withBaseline ? ' vs baseline (line)' : ''}`;
+    const title = `Accuracy per ${attribute}${scopeSuffix(scope)}${note}: candidate (bars)${withBaseline ? ' vs baseline (line)' : ''}`;
     return [
       xychart(
         title,
@@ -120,12 +126,12 @@ export function budgetShares(report: GateReport): Array<{ check: CheckRow; share
 
 /** Bars: each budgeted check's worsening over its budget; a line at 1, the budget. */
 export function budgetChart(report: GateReport): string | undefined {
-  const shares = budgetShares(report).slice(0, MAX_CATEGORIES);
+  const { shown: shares, note } = firstCategories(budgetShares(report));
   if (shares.length === 0) return undefined;
   const values = shares.map(({ share }) => share);
   const range: [number, number] = [Math.min(0, ...values), Math.max(1.25, ...values)];
   return xychart(
-    'Worsening as a share of the budget (bars; the line at 1 is the budget, below 0 is better)',
+    `Worsening as a share of the budget${note} (bars; the line at 1 is the budget, below 0 is better)`,
     shares.map(({ check }) => `${check.metric}${scopeSuffix(check.scope)}`),
     [
       ['bar', values],

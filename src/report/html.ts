@@ -69,7 +69,7 @@ function checkTables(report: GateReport, forest: Chart[]): string {
     if (checks.length === 0) return [];
     const rows = checks.map((check: CheckRow) => checkCells(check, escapeHtml, (status) => status));
     const statusClass = (index: number) => ` class="status-${checks[index].status}"`;
-    const plot = forest.filter((chart) => chart.title.startsWith(`Checks of ${dimension}:`));
+    const plot = forest.filter((chart) => chart.dimension === dimension);
     return [`<h3>${dimension}</h3>`, figures(plot), table(CHECK_TABLE_HEADER, rows, statusClass)];
   });
   return `<h2>Checks by dimension</h2>\n${sections.join('\n')}`;

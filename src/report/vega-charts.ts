@@ -1,5 +1,5 @@
 import type { TopLevelSpec } from 'vega-lite';
-import { budgetShares, gatedGroups, groupAccuracies, MAX_CATEGORIES } from './charts.js';
+import { budgetShares, firstCategories, gatedGroups, groupAccuracies } from './charts.js';
 import type { GateReport } from './json.js';
 import { plainLabel } from './escape.js';
 
@@ -12,7 +12,12 @@ import { plainLabel } from './escape.js';
 export interface Chart {
   title: string;
   svg: string;
+  /** The dimension of a forest plot's checks. */
+  dimension?: string;
 }
+
+/** A chart to draw: its title, its spec, and for a forest plot the dimension of its checks. */
+type Spec = [title: string, spec: TopLevelSpec, dimension?: string];
 
 const FONT = 'system-ui, sans-serif';
 
@@ -37,7 +42,7 @@ const RUN_COLOUR = {
 } as const;
 
 /** Per dimension: each budgeted change as a share of its budget, its interval, a rule at 1 (the budget) and 0. */
-function forestSpecs(report: GateReport): Array<[string, TopLevelSpec]> {
+function forestSpecs(report: GateReport): Spec[] {
   const rows = budgetShares(report).map(({ check, share }) => {
     const sign = check.direction === 'higher' ? -1 : 1; // worsening = change signed by direction
     const ci = check.comparison!.ci?.map((end) => (sign * end) / check.budget!.value).sort((a, b) => a - b);
@@ -51,7 +56,7 @@ function forestSpecs(report: GateReport): Array<[string, TopLevelSpec]> {
   });
   const dimensions = [...new Set(rows.map((row) => row.dimension))];
   return dimensions.map((dimension) => {
-    const values = rows.filter((row) => row.dimension === dimension).slice(0, MAX_CATEGORIES);
+    const { shown: values, note } = firstCategories(rows.filter((row) => row.dimension === dimension));
     const y = { field: 'label', type: 'nominal', title: null, sort: null } as const;
     const x = { type: 'quantitative', title: 'worsening / budget (1 = the budget, below 0 = better)' } as const;
     const spec: TopLevelSpec = {
@@ -68,11 +73,11 @@ function forestSpecs(report: GateReport): Array<[string, TopLevelSpec]> {
         { data: { values: [{ at: 0 }] }, mark: { type: 'rule', color: '#999' }, encoding: { x: { field: 'at', type: 'quantitative' } } },
       ],
     };
-    return [`Checks of ${dimension}: each change with its 95% interval, as a share of its budget (red line)`, spec];
+    return [`Checks of ${dimension}${note}: each change with its 95% interval, as a share of its budget (red line)`, spec, dimension];
   });
 }
 
-function reliabilitySpecs(report: GateReport): Array<[string, TopLevelSpec]> {
+function reliabilitySpecs(report: GateReport): Spec[] {
   return (report.calibration ?? []).map(({ scope, candidate, baseline }) => {
     const values = [
       ...candidate.map((bin) => ({ run: 'candidate', ...bin })),
@@ -104,9 +109,9 @@ function reliabilitySpecs(report: GateReport): Array<[string, TopLevelSpec]> {
   });
 }
 
-function groupSpecs(report: GateReport): Array<[string, TopLevelSpec]> {
-  return gatedGroups(report).flatMap(({ attribute, scope }): Array<[string, TopLevelSpec]> => {
-    const groups = groupAccuracies(report, attribute, scope).slice(0, MAX_CATEGORIES);
+function groupSpecs(report: GateReport): Spec[] {
+  return gatedGroups(report).flatMap(({ attribute, scope }): Spec[] => {
+    const { shown: groups, note } = firstCategories(groupAccuracies(report, attribute, scope));
     if (groups.length === 0) return [];
     const values = groups.flatMap(([group, candidate, baseline]) => [
       { group: plainLabel(group), run: 'candidate', accuracy: candidate },
@@ -123,11 +128,11 @@ function groupSpecs(report: GateReport): Array<[string, TopLevelSpec]> {
         color: RUN_COLOUR,
       },
     };
-    return [[`Accuracy per ${plainLabel(attribute)} (${plainLabel(scope)})`, spec]];
+    return [[`Accuracy per ${plainLabel(attribute)} (${plainLabel(scope)})${note}`, spec]];
   });
 }
 
-function latencySpecs(report: GateReport): Array<[string, TopLevelSpec]> {
+function latencySpecs(report: GateReport): Spec[] {
   const latency = report.latency;
   if (!latency) return [];
   const runs: Array<[string, number[] | null]> = [
@@ -157,8 +162,8 @@ function latencySpecs(report: GateReport): Array<[string, TopLevelSpec]> {
 export async function htmlCharts(
   report: GateReport,
 ): Promise<{ forest: Chart[]; reliability: Chart[]; groups: Chart[]; latency: Chart[] }> {
-  const draw = (specs: Array<[string, TopLevelSpec]>) =>
-    Promise.all(specs.map(async ([title, spec]) => ({ title, svg: await render(spec) })));
+  const draw = (specs: Spec[]) =>
+    Promise.all(specs.map(async ([title, spec, dimension]) => ({ title, svg: await render(spec), dimension })));
   const [forest, reliability, groups, latency] = await Promise.all([
     draw(forestSpecs(report)),
     draw(reliabilitySpecs(report)),
