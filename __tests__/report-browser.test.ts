@@ -3,9 +3,11 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'puppeteer-core';
+import { build } from 'esbuild';
 import type { GateReport } from '../src/report/json.js';
 import { launchBrowser, mermaidBlocks, openPage, renderMermaid } from './helpers/browser.js';
 import { evalgate } from './helpers/evalgate.js';
+import { runProcess } from './helpers/run.js';
 import { tempDir } from './helpers/records.js';
 
 /*
@@ -58,6 +60,9 @@ const hostilePolicy = {
     { metric: 'latency_p95_ms', max_regression: '50%', severity: 'warn' },
   ],
 };
+
+/** Some of vega's dependencies call require(): an ESM bundle needs one of its own (as scripts/bundle.mjs). */
+const REQUIRE_SHIM = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
 /** The page's globals these tests read (the tests type-check without the DOM's types). */
 interface InPage {
@@ -194,6 +199,33 @@ describe('the hostile names in the HTML report', () => {
     expect(labels.join('\n')).toContain('<img src=x');
     expect(labels.join('\n')).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
     expect(await page.title()).toContain('</title><script>');
+    await page.close();
+  });
+});
+
+describe('instance changes, when another part of the report adds them', () => {
+  it('are shown as escaped text, bidi controls as escapes, no script run', async () => {
+    const changes = { flipped: [{ id: HOSTILE.image, input: HOSTILE.scenario, prediction: HOSTILE.bidi }] };
+    const dir = tempDir();
+    const [script, json, file] = [join(dir, 'write-html.mjs'), join(dir, 'report.json'), join(dir, 'changes.html')];
+    writeFileSync(json, JSON.stringify({ ...hostile.report, changes }));
+    await build({
+      entryPoints: ['__tests__/helpers/write-html.ts'],
+      outfile: script,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      logLevel: 'warning',
+      banner: { js: REQUIRE_SHIM },
+    });
+    const written = await runProcess(process.execPath, [script, json, file]);
+    expect(written.stderr).toBe('');
+    const { page, events } = await openPage(browser, pathToFileURL(file).href);
+    expect(events).toEqual({ consoleErrors: [], pageErrors: [], dialogs: [], requests: [] });
+    const shown = await page.$eval('pre', (element) => element.textContent ?? '');
+    expect(shown).toContain(HOSTILE.scenario.replace(/"/g, '\\"'));
+    expect(shown).toContain('refund\\\\u202egnp.exe');
+    expect(shown).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
     await page.close();
   });
 });

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { countOutcomes } from '../gate/verdict.js';
 import { DIMENSIONS } from '../metrics/registry.js';
-import { escapeHtml } from './escape.js';
+import { escapeHtml, plainLabel } from './escape.js';
 import { CHECK_TABLE_HEADER, checkCells, METRIC_TABLE_HEADER, metricRows } from './format.js';
 import type { GateReport } from './json.js';
 import { htmlCharts, type Chart } from './vega-charts.js';
@@ -98,7 +98,8 @@ function scenarios(report: GateReport, minGroupSize: number): string {
 function changes(report: GateReport): string {
   const found = (report as { changes?: unknown }).changes;
   if (found === undefined || found === null) return '';
-  const text = JSON.stringify(found, null, 2);
+  // Every string shown (invisible characters as escapes) and cut like other data, then the whole escaped for HTML.
+  const text = JSON.stringify(found, (_, value: unknown) => (typeof value === 'string' ? plainLabel(value) : value), 2);
   const capped = text.length > MAX_HTML_CHANGES_CHARACTERS;
   const shown = (capped ? text.slice(0, MAX_HTML_CHANGES_CHARACTERS) : text).replace(
     /[&<>"']/g,
