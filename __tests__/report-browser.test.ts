@@ -23,7 +23,8 @@ const HOSTILE = {
   bidi: 'refund\u202egnp.exe\u2066 \u2067isolate\u2069',
 };
 const POLICY_NAME = '</title><script>alert("policy")</script> \u202eyciloP';
-const GROUP_VALUES = ['<img src=x onerror="window.__pwned = \'group\'">', 'plain \u202ereversed', '"><script>alert(1)</script>'];
+// '' too: an empty label is a parse error in mermaid.
+const GROUP_VALUES = ['<img src=x onerror="window.__pwned = \'group\'">', 'plain \u202ereversed', '"><script>alert(1)</script>', ''];
 const ATTRIBUTE = 'dialect';
 
 /** Instances of every hostile scenario, with confidences, groups and latencies; `shift` makes the candidate differ. */

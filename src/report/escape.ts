@@ -93,14 +93,15 @@ export function escapeTerminal(text: string): string {
 
 /**
  * A label inside a mermaid block: one line, cut like other data, no quote or backtick to end it, no
- * "%%" to start a directive (%%{init: ...}%%) or a comment, and no "#name;" entity code.
+ * "%%" to start a directive (%%{init: ...}%%) or a comment, no "#name;" entity code, and never empty
+ * (mermaid refuses "" where a label goes: a chart GitHub would not draw).
  */
 export function mermaidLabel(text: string): string {
   const label = visible(cut(text))
     .replace(/["`]/g, ' ')
     .replace(/%(?=%)/g, '% ')
     .replace(/#(?=\w+;)/g, '# ');
-  return `"${label}"`;
+  return `"${label || ' '}"`;
 }
 
 /**
