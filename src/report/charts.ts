@@ -22,8 +22,11 @@ export function firstCategories<T>(items: T[]): { shown: T[]; note: string } {
 
 type CheckRow = GateReport['checks'][number];
 
-/** A plain decimal (mermaid reads no exponent), 4 places. */
-const chartNumber = (value: number) => String(Math.round(value * 1e4) / 1e4);
+/** Beyond this a value is off any chart; clamped, it stays a plain decimal (String(1e21) has an exponent). */
+const CHART_LIMIT = 1e6;
+
+/** A plain decimal (mermaid reads no exponent), 4 places, within ±CHART_LIMIT. */
+const chartNumber = (value: number) => String(Math.round(Math.min(Math.max(value, -CHART_LIMIT), CHART_LIMIT) * 1e4) / 1e4);
 
 function xychart(
   title: string,
