@@ -51,6 +51,9 @@ describe('the action on a pull request', () => {
     const first = await runAction({ inputs: { policy, candidate: worse, baseline, 'policy-source': 'head' } });
     expect(first.code).toBe(0);
     expect(first.output('verdict')).toBe('pass');
+    // The HTML report, under RUNNER_TEMP, its path an output.
+    expect(first.output('html-report')).toBe(join(first.runnerTemp, 'evalgate-report.html'));
+    expect(readFileSync(join(first.runnerTemp, 'evalgate-report.html'), 'utf8')).toContain('Verdict: PASS');
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0].body).toMatch(/^<!-- evalgate:policy=support -->\n## ✅ evalgate: pass/);
     expect(first.output('comment-url')).toBe(github.comments[0].html_url);

@@ -5,14 +5,16 @@
 // (3) runs 2,000 requests through `evalgate run` against a local OpenAI-compatible endpoint, beside a
 // bare HTTP client's floor, on this Node and on Node 24 (from npm, into bench/out/node24 once).
 // (4) the same workload through promptfoo (installed from npm into bench/out/promptfoo once, on Node 22).
+// (5) the HTML report of a gate of 100k records against 100k: the time beyond the gate itself, and its size.
 // Prints every table, and writes each into docs/benchmarks.md between its markers
 // <!-- bench:start --> ... <!-- bench:end --> (likewise runner, promptfoo, simulation).
-// Options: --sizes 100000,1000000  --compact-sizes 300000 ('' for none)  --runs 5  --trials 500  --only metrics|runner|promptfoo|simulation|samples
+// Options: --sizes 100000,1000000  --compact-sizes 300000 ('' for none)  --runs 5  --trials 500  --only metrics|runner|promptfoo|simulation|samples|html
 //          --no-docs (print only; --no-readme is the older name)
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
@@ -228,6 +230,58 @@ async function promptfooBenchmark() {
   writeIntoDocs('promptfoo', text);
 }
 
+/** The median time headless Chromium takes from navigating to the demo's HTML report to its load event. */
+async function demoLoadTime() {
+  const html = join(outDir, 'demo-report.html');
+  const demo = ['--candidate', 'examples/billing/candidate-a.jsonl', '--baseline', 'examples/billing/baseline.jsonl'];
+  spawnSync(process.execPath, ['dist/cli.js', 'gate', '--policy', 'policies/customer-support.yml', ...demo, '--html', html]); // exits 1: the demo fails
+  const { default: chromium } = await import('@sparticuz/chromium');
+  const { default: puppeteer } = await import('puppeteer-core');
+  const browser = await puppeteer.launch({ args: chromium.args, executablePath: await chromium.executablePath(), headless: true });
+  try {
+    const times = [];
+    for (let i = 0; i < runs; i++) {
+      const page = await browser.newPage();
+      await page.goto(pathToFileURL(html).href, { waitUntil: 'load' });
+      times.push(await page.evaluate(() => performance.getEntriesByType('navigation')[0].loadEventEnd));
+      await page.close();
+    }
+    return median(times);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The HTML report of a gate of 100k generated records against another 100k, timed in-process (bench/html-report.ts). */
+async function htmlBenchmark() {
+  const size = 100000;
+  const files = [1, 2].map((seed) => join(outDir, `records-${size}${seed === 1 ? '' : `-seed${seed}`}.jsonl`));
+  for (const [index, file] of files.entries()) {
+    if (!existsSync(file)) await run(['bench/generate.mjs', String(size), file, String(index + 1)]);
+  }
+  await bundleScript('html-report');
+  process.stderr.write(`measuring the HTML report of a gate of ${size} records, ${runs} runs...\n`);
+  const results = [];
+  for (let i = 0; i < runs; i++) {
+    results.push(await runJsonScript(join(outDir, 'html-report.mjs'), ['policies/customer-support.yml', ...files]));
+  }
+  const seconds = (key) => `${median(results.map((result) => result[key])).toFixed(2)} s`;
+  const loadMs = await demoLoadTime();
+  const text = [
+    `| gate of ${size.toLocaleString('en-US')} records against ${size.toLocaleString('en-US')} (customer-support policy), one process | measured | target |`,
+    '|---|---:|---|',
+    `| the gate (every check, 1,000 resamples) | ${seconds('gateSeconds')} | |`,
+    `| the JSON report, with what the charts draw (the baseline's metrics, confidence bins, latencies) | ${seconds('reportSeconds')} | |`,
+    `| the HTML report (vega loaded, every chart rendered to SVG) | ${seconds('htmlSeconds')} | under 2 s beyond the gate |`,
+    `| the HTML report's size | ${(median(results.map((result) => result.bytes)) / 1e3).toFixed(0)} kB | under 2 MB |`,
+    `| the demo's HTML report in headless Chromium: navigation start to load end | ${loadMs.toFixed(0)} ms | |`,
+    '',
+    `Medians of ${runs} runs (bench/html-report.ts); Node ${process.version}, ${cpus().length} cores, measured ${new Date().toISOString().slice(0, 10)}.`,
+  ].join('\n');
+  process.stdout.write(`${text}\n`);
+  writeIntoDocs('html-report', text);
+}
+
 const mib = (bytes) => `${Math.round(bytes / 2 ** 20)} MiB`;
 
 if (!values.only || values.only === 'metrics') await metricsBenchmark();
@@ -235,3 +289,4 @@ if (!values.only || values.only === 'runner') await runnerBenchmark();
 if (!values.only || values.only === 'promptfoo') await promptfooBenchmark();
 if (!values.only || values.only === 'simulation') await simulation();
 if (!values.only || values.only === 'samples') await samplesBenchmark();
+if (!values.only || values.only === 'html') await htmlBenchmark();

@@ -20,9 +20,13 @@ export function linksIn(html: string): string[] {
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"' };
 
-/** The text nodes of the HTML, entities decoded: what GitHub's text filters read, one at a time. */
+/**
+ * The text nodes of the HTML, entities decoded: what GitHub's text filters read, one at a time. Code
+ * blocks (<pre>: the mermaid charts) are skipped: GitHub neither autolinks nor references inside them.
+ */
 export function textNodes(html: string): string[] {
   return html
+    .replace(/<pre>[\s\S]*?<\/pre>/g, '')
     .split(/<[^>]*>/)
     .map((text) =>
       text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (entity, name: string) =>

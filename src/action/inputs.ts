@@ -27,6 +27,7 @@ export const OUTPUT = {
   verdict: 'verdict',
   failedChecks: 'failed-checks',
   report: 'report',
+  htmlReport: 'html-report',
   commentUrl: 'comment-url',
   records: 'records',
 } as const;

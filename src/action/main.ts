@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ConfigError, InputError } from '../errors.js';
 import { countOutcomes } from '../gate/verdict.js';
 import { escapeTerminal } from '../report/escape.js';
+import { writeGateHtml } from '../report/html.js';
 import { parseGateReport, writeGateReport, type GateReport } from '../report/json.js';
 import { gateMarkdown } from '../report/markdown.js';
 import { baselineOwner, evaluate } from './evaluation.js';
@@ -64,9 +65,12 @@ async function isWaived(
 async function setOutputs(report: GateReport): Promise<void> {
   const reportPath = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-report.json');
   await writeGateReport(reportPath, report);
+  const htmlPath = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-report.html');
+  await writeGateHtml(htmlPath, report);
   core.setOutput(OUTPUT.verdict, report.verdict);
   core.setOutput(OUTPUT.failedChecks, countOutcomes(report.checks, report.coverage?.status).failed);
   core.setOutput(OUTPUT.report, reportPath);
+  core.setOutput(OUTPUT.htmlReport, htmlPath);
 }
 
 /** The pull request this run gates: the event's, or for workflow_run the one the triggering run built (asked of the API). */

@@ -93,12 +93,21 @@ export function escapeTerminal(text: string): string {
 
 /**
  * A label inside a mermaid block: one line, cut like other data, no quote or backtick to end it, no
- * "%%" to start a directive (%%{init: ...}%%) or a comment, and no "#name;" entity code.
+ * "%%" to start a directive (%%{init: ...}%%) or a comment, no "#name;" entity code, and never empty
+ * (mermaid refuses "" where a label goes: a chart GitHub would not draw).
  */
 export function mermaidLabel(text: string): string {
   const label = visible(cut(text))
     .replace(/["`]/g, ' ')
     .replace(/%(?=%)/g, '% ')
     .replace(/#(?=\w+;)/g, '# ');
-  return `"${label}"`;
+  return `"${label || ' '}"`;
+}
+
+/**
+ * A label handed to a library that writes it out escaped for its own format (vega's SVG text): one
+ * line, invisible characters shown, cut like other data. The library's escaping does the rest (tested).
+ */
+export function plainLabel(text: string): string {
+  return visible(cut(text));
 }

@@ -10,6 +10,7 @@ import type { LoadedPolicy } from '../policy/load.js';
 import { BOUNDS, TESTS } from '../policy/schema.js';
 import { InputError } from '../errors.js';
 import { instanceChangesSchema, type InstanceChangesReport } from './changes.js';
+import { chartData, CONFIDENCE_BINS, LATENCY_BINS, type ChartData } from './chart-data.js';
 
 /**
  * The JSON report of a gate run (`evalgate gate --json`, the action's `report` output). Versioned:
@@ -50,6 +51,14 @@ export interface GateReport {
   changes?: InstanceChangesReport | null;
   /** The candidate's metrics per scenario, for the details. */
   scenarios: MetricsReport['scenarios'];
+  /** Added within version 1 (absent from older reports): the candidate's metrics over all scenarios. */
+  overall?: ChartData['overall'];
+  /** Added within version 1: the baseline's metrics, point estimates (null without a baseline). */
+  baselineMetrics?: ChartData['baselineMetrics'];
+  /** Added within version 1: the confidence bins of each gated calibration scope (records runs). */
+  calibration?: ChartData['calibration'];
+  /** Added within version 1: the latency distributions (records runs), null without latencies. */
+  latency?: ChartData['latency'];
 }
 
 export interface RunSummary {
@@ -121,6 +130,7 @@ export function buildGateReport(
     coverage: result.coverage ?? null,
     changes,
     scenarios: result.candidateMetrics.scenarios,
+    ...chartData(result, policy.policy, candidate, baseline),
   };
 }
 
@@ -146,6 +156,10 @@ const runSummary = z.object({
 });
 const probability = finite.refine((p) => p >= 0 && p <= 1, 'expected a probability in [0, 1]');
 const nonNegative = finite.refine((x) => x >= 0, 'expected a number >= 0');
+const calibrationBins = z
+  .array(z.object({ low: probability, count: nonNegative, accuracy: probability, confidence: probability }))
+  .max(CONFIDENCE_BINS);
+const latencyCounts = z.array(nonNegative).max(LATENCY_BINS);
 const gateReportSchema = z.object({
   version: z.literal(1),
   verdict: z.enum(['pass', 'warn', 'fail']),
@@ -242,6 +256,14 @@ const gateReportSchema = z.object({
     .default(null),
   changes: instanceChangesSchema.nullable().optional(),
   scenarios: metricsReportSchema.shape.scenarios,
+  // What the charts draw (added within version 1), checked like the rest: a fork's report draws only numbers.
+  overall: metricsReportSchema.shape.overall.optional(),
+  baselineMetrics: metricsReportSchema.nullable().optional(),
+  calibration: z.array(z.object({ scope: z.string(), candidate: calibrationBins, baseline: calibrationBins.nullable() })).optional(),
+  latency: z
+    .object({ edges: z.array(finite).max(LATENCY_BINS + 1), candidate: latencyCounts, baseline: latencyCounts.nullable() })
+    .nullable()
+    .optional(),
 });
 
 /** A gate report read from a file, checked field by field; bad input names the file and the field. */

@@ -12,6 +12,7 @@ import {
 } from './format.js';
 import type { GateReport } from './json.js';
 import { instanceChangesMarkdown } from './changes.js';
+import { commentCharts } from './charts.js';
 import { codeSpan, escapeHtml, escapeMarkdown, mermaidLabel } from './escape.js';
 
 /** GitHub's limit on a comment is 65,536 characters; stay under it. */
@@ -113,7 +114,7 @@ const LEFT_OUT: Record<LeftOut, (count: number, total: number) => string> = {
   finding: (count, total) => `${count} of the ${total} items of what blocks or warns`,
   'trade-off': (count, total) => `${count} of the ${total} trade-offs`,
   check: (count, total) => `${count} of the ${total} rows of the checks' tables`,
-  chart: () => 'the chart',
+  chart: (count, total) => `${count} of the ${total} charts`,
   provenance: () => 'the line naming the policy and the runs',
   changes: () => 'what changed instance by instance',
   scenario: (count, total) => `${count} of the ${total} per-scenario details`,
@@ -172,19 +173,24 @@ function scenarioDetails(report: GateReport, minGroupSize: number): Piece[] {
   }));
 }
 
-/** What the pieces from `from` on hold, by kind, for the note. */
-function leftOutNote(pieces: Piece[], from: number): string {
+/** What the pieces left out hold, by kind (of how many of all), for the note. */
+function leftOutNote(left: Piece[], all: Piece[]): string {
   const count = (kind: LeftOut, among: Piece[]) => among.filter((piece) => piece.kind === kind).length;
-  const left = (Object.keys(LEFT_OUT) as LeftOut[])
-    .filter((kind) => count(kind, pieces.slice(from)) > 0)
-    .map((kind) => LEFT_OUT[kind](count(kind, pieces.slice(from)), count(kind, pieces)));
-  return `_Left out to stay within GitHub's comment size limit: ${left.join(', ')}. The JSON report has them all._`;
+  const kinds = (Object.keys(LEFT_OUT) as LeftOut[])
+    .filter((kind) => count(kind, left) > 0)
+    .map((kind) => LEFT_OUT[kind](count(kind, left), count(kind, all)));
+  return `_Left out to stay within GitHub's comment size limit: ${kinds.join(', ')}. The JSON report has them all._`;
 }
 
-/** The pieces, whole, as many as fit in `limit` characters; then a note on what was left out. */
-function fitted(pieces: Piece[], limit: number): string {
-  const whole = pieces.map((piece) => piece.text).join('\n');
+/**
+ * The pieces, whole, as many as fit in `limit` characters; then a note on what was left out. Over the
+ * limit the charts go first (they draw what the tables say), then pieces from the end.
+ */
+function fitted(all: Piece[], limit: number): string {
+  const whole = all.map((piece) => piece.text).join('\n');
   if (whole.length <= limit) return whole;
+  const charts = all.filter((piece) => piece.kind === 'chart');
+  const pieces = all.filter((piece) => piece.kind !== 'chart');
   let length = 0;
   let kept = 0;
   while (kept < pieces.length && length + pieces[kept].text.length + 1 <= limit - NOTE_ROOM) length += pieces[kept++].text.length + 1;
@@ -193,7 +199,7 @@ function fitted(pieces: Piece[], limit: number): string {
     .map((piece) => piece.text)
     .join('\n');
   // A blank line first: a line right after a table would be read as one more of its rows.
-  return `${text.trimEnd()}\n\n${leftOutNote(pieces, kept)}\n`;
+  return `${text.trimEnd()}\n\n${leftOutNote([...charts, ...pieces.slice(kept)], all)}\n`;
 }
 
 /**
@@ -205,7 +211,7 @@ export function gateMarkdown(
   report: GateReport,
   { minGroupSize = 10, waivedBy, notes = [], unverified = false }: MarkdownOptions = {},
 ): string {
-  const picture = chart(report);
+  const pictures = [chart(report), ...commentCharts(report)].filter((text) => text !== undefined);
   const pieces: Piece[] = [
     { text: verdictLine(report, waivedBy, unverified) },
     { text: '' },
@@ -213,7 +219,7 @@ export function gateMarkdown(
     ...findings(report),
     ...tradeoffs(report),
     ...checkTables(report),
-    ...(picture ? [{ text: picture, kind: 'chart' as const }, { text: '' }] : []),
+    ...pictures.flatMap((text) => [{ text, kind: 'chart' as const }, { text: '' }]),
     { text: provenance(report), kind: 'provenance' },
     { text: '' },
   ];

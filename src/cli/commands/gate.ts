@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { writeFile } from 'node:fs/promises';
 import { gateRun } from '../../pipeline/gate-run.js';
 import { loadPolicy } from '../../policy/load.js';
+import { writeGateHtml } from '../../report/html.js';
 import { writeGateReport } from '../../report/json.js';
 import { gateMarkdown } from '../../report/markdown.js';
 import { gateText } from '../../report/text.js';
@@ -17,13 +18,15 @@ export function registerGate(program: Command, { io, setExitCode }: CommandConte
     .option('--baseline <file>', "the baseline's records or metrics; without it, regression budgets are skipped")
     .option('--markdown <file>', 'also write the report as markdown (the pull-request comment)')
     .option('--json <file>', 'also write the report as JSON')
-    .action(async (flags: { policy: string; candidate: string; baseline?: string; markdown?: string; json?: string }) => {
+    .option('--html <file>', 'also write the report as one self-contained HTML page (charts as inline SVG, no script)')
+    .action(async (flags: { policy: string; candidate: string; baseline?: string; markdown?: string; json?: string; html?: string }) => {
       const policy = await loadPolicy(flags.policy);
       const candidate = await loadRun(flags.candidate);
       const baseline = flags.baseline ? await loadRun(flags.baseline) : undefined;
       const report = await gateRun({ policy, candidate, baseline });
       if (flags.markdown) await writeFile(flags.markdown, gateMarkdown(report, { minGroupSize: policy.policy.settings.min_group_size }));
       if (flags.json) await writeGateReport(flags.json, report);
+      if (flags.html) await writeGateHtml(flags.html, report, { minGroupSize: policy.policy.settings.min_group_size });
       io.stdout(gateText(report, io.colour ?? false));
       setExitCode(report.verdict === 'fail' ? EXIT_GATE_FAILED : EXIT_OK);
     });

@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser } from 'puppeteer-core';
+import { build } from 'esbuild';
+import type { GateReport } from '../src/report/json.js';
+import { launchBrowser, mermaidBlocks, openPage, renderMermaid } from './helpers/browser.js';
+import { evalgate } from './helpers/evalgate.js';
+import { runProcess } from './helpers/run.js';
+import { tempDir } from './helpers/records.js';
+
+/*
+ * What evalgate writes for a browser, in a real one (headless Chromium): the HTML report of the demo and
+ * of hostile records, and every mermaid block of their comments, drawn by mermaid as GitHub draws them.
+ */
+
+/** Markup that would run a script (each sets window.__pwned or opens a dialog), and bidi controls. */
+const HOSTILE = {
+  scenario: '<script>window.__pwned = "scenario"</script>',
+  image: '<img src=x onerror="window.__pwned = \'img\'">',
+  svg: '</text></svg><svg onload="alert(\'svg\')">',
+  bidi: 'refund\u202egnp.exe\u2066 \u2067isolate\u2069',
+};
+const POLICY_NAME = '</title><script>alert("policy")</script> \u202eyciloP';
+// '' too: an empty label is a parse error in mermaid.
+const GROUP_VALUES = ['<img src=x onerror="window.__pwned = \'group\'">', 'plain \u202ereversed', '"><script>alert(1)</script>', ''];
+const ATTRIBUTE = 'dialect';
+
+/** Instances of every hostile scenario, with confidences, groups and latencies; `shift` makes the candidate differ. */
+function hostileRecords(shift: number): string {
+  const lines = Object.values(HOSTILE).flatMap((scenario, s) =>
+    Array.from({ length: 60 }, (_, i) => {
+      const confidence = ((i * 37 + s * 11) % 100) / 100;
+      const correct = (i * 7 + s + shift) % 10 < 10 * confidence ? 1 : 0;
+      return JSON.stringify({
+        scenario,
+        id: `<b onmouseover=alert(${i})>${i}</b>\u202e`,
+        correct,
+        confidence,
+        groups: { [ATTRIBUTE]: GROUP_VALUES[i % GROUP_VALUES.length] },
+        latency_ms: 200 + ((i * 53 + shift * 17) % 400),
+        input: `<script>alert("input ${i}")</script>`,
+        prediction: `<img src=x onerror=alert(${i})>`,
+      });
+    }),
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+const hostilePolicy = {
+  version: 1,
+  name: POLICY_NAME,
+  settings: { resamples: 200, min_group_size: 5 },
+  checks: [
+    { metric: 'accuracy', min: 0.3, max_regression: 0.05 },
+    { metric: 'ece', max: 0.5, max_regression: 0.05 },
+    { metric: 'ece', scenario: HOSTILE.bidi, max: 0.5 },
+    { metric: `worst_group_accuracy:${ATTRIBUTE}`, min: 0.1 },
+    { metric: 'accuracy', scenario: HOSTILE.scenario, max_regression: 0.1 },
+    { metric: 'latency_p95_ms', max_regression: '50%', severity: 'warn' },
+    // A budget so small that the share of it is beyond 1e21, which String() writes with an exponent.
+    { metric: 'accuracy', scenario: HOSTILE.image, max_regression: 1e-30, severity: 'warn' },
+  ],
+};
+
+/** Some of vega's dependencies call require(): an ESM bundle needs one of its own (as scripts/bundle.mjs). */
+const REQUIRE_SHIM = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+
+/** The page's globals these tests read (the tests type-check without the DOM's types). */
+interface InPage {
+  document: { body: { innerText: string }; querySelectorAll(selector: string): { length: number } };
+}
+
+interface Written {
+  name: string;
+  html: string;
+  markdown: string;
+  report: GateReport;
+}
+
+/** The CLI's gate of a candidate against a baseline, with its HTML, markdown and JSON reports. */
+async function gate(name: string, policy: string, candidate: string, baseline: string): Promise<Written> {
+  const dir = tempDir();
+  const [html, markdown, json] = ['report.html', 'comment.md', 'report.json'].map((file) => join(dir, file));
+  const result = await evalgate([
+    'gate',
+    '--policy',
+    policy,
+    '--candidate',
+    candidate,
+    '--baseline',
+    baseline,
+    '--html',
+    html,
+    '--markdown',
+    markdown,
+    '--json',
+    json,
+  ]);
+  expect(result.stderr).toBe('');
+  return { name, html, markdown: readFileSync(markdown, 'utf8'), report: JSON.parse(readFileSync(json, 'utf8')) as GateReport };
+}
+
+let browser: Browser;
+let demo: Written;
+let hostile: Written;
+
+beforeAll(async () => {
+  const dir = tempDir();
+  const files = { candidate: join(dir, 'candidate.jsonl'), baseline: join(dir, 'baseline.jsonl'), policy: join(dir, 'policy.json') };
+  writeFileSync(files.candidate, hostileRecords(3));
+  writeFileSync(files.baseline, hostileRecords(0));
+  writeFileSync(files.policy, JSON.stringify(hostilePolicy));
+  [browser, demo, hostile] = await Promise.all([
+    launchBrowser(),
+    gate('demo', 'policies/customer-support.yml', 'examples/billing/candidate-a.jsonl', 'examples/billing/baseline.jsonl'),
+    gate('hostile', files.policy, files.candidate, files.baseline),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe.each(['demo', 'hostile'])('the HTML report of the %s records in Chromium', (which) => {
+  const written = () => (which === 'demo' ? demo : hostile);
+
+  it('loads with no console error, no request, no script or dialog from data, and shows the verdict', async () => {
+    const { html, report } = written();
+    const { page, events } = await openPage(browser, pathToFileURL(html).href);
+    expect(events).toEqual({ consoleErrors: [], pageErrors: [], dialogs: [], requests: [] });
+    expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+    expect(await page.$$eval('script, iframe, object, embed, img, [onerror], [onload], [onmouseover]', (found) => found.length)).toBe(0);
+    expect(await page.$eval('#verdict', (element) => element.textContent)).toContain(`Verdict: ${report.verdict.toUpperCase()}`);
+    const screenshot = join(tempDir(), `${which}-report.png`);
+    await page.screenshot({ path: screenshot, fullPage: true });
+    expect(statSync(screenshot).size).toBeGreaterThan(10_000);
+    await page.close();
+  });
+
+  it('draws every chart as a non-empty SVG: forest plots, reliability diagrams, group bars, latency', async () => {
+    const { html } = written();
+    const { page } = await openPage(browser, pathToFileURL(html).href);
+    const figures = await page.$$eval('figure', (found) =>
+      found.map((figure) => {
+        const svg = figure.querySelector('svg');
+        const box = svg?.getBoundingClientRect();
+        return {
+          title: figure.querySelector('figcaption')?.textContent ?? '',
+          marks: svg?.querySelectorAll('path, line, rect').length ?? 0,
+          width: box?.width ?? 0,
+        };
+      }),
+    );
+    for (const prefix of [
+      'Checks of accuracy:',
+      'Checks of calibration:',
+      'Reliability diagram (overall)',
+      'Accuracy per dialect (overall)',
+      'Latency distribution',
+    ]) {
+      expect(figures.map((figure) => figure.title)).toContainEqual(expect.stringContaining(prefix));
+    }
+    for (const figure of figures) {
+      expect(figure.marks).toBeGreaterThan(3);
+      expect(figure.width).toBeGreaterThan(100);
+    }
+    await page.close();
+  });
+
+  it('reads the same with JavaScript off', async () => {
+    const { html } = written();
+    const on = await openPage(browser, pathToFileURL(html).href);
+    const off = await openPage(browser, pathToFileURL(html).href, { javaScript: false });
+    const text = (page: typeof on.page) =>
+      page.evaluate(() => {
+        const { document } = globalThis as unknown as InPage;
+        return `${document.body.innerText} ${document.querySelectorAll('svg').length}`;
+      });
+    expect(await text(off.page)).toBe(await text(on.page));
+    await Promise.all([on.page.close(), off.page.close()]);
+  });
+
+  it("every mermaid block of the comment renders with mermaid, as GitHub's viewer draws it", async () => {
+    const blocks = mermaidBlocks(written().markdown);
+    expect(blocks.length).toBeGreaterThanOrEqual(4); // budget shares, reliability, groups, the overview
+    const page = await browser.newPage();
+    expect(await renderMermaid(page, blocks)).toEqual(blocks.map(() => ''));
+    await page.close();
+  });
+});
+
+describe('the hostile names in the HTML report', () => {
+  it('show as text, bidi controls as escapes, in the page and in the SVG labels', async () => {
+    const { page } = await openPage(browser, pathToFileURL(hostile.html).href);
+    const text = await page.evaluate(() => (globalThis as unknown as InPage).document.body.innerText);
+    expect(text).toContain(HOSTILE.scenario);
+    expect(text).toContain('refund\\u202egnp.exe\\u2066');
+    expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    const labels = await page.$$eval('svg text', (found) => found.map((element) => element.textContent ?? ''));
+    expect(labels.join('\n')).toContain('<img src=x');
+    expect(labels.join('\n')).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(await page.title()).toContain('</title><script>');
+    await page.close();
+  });
+});
+
+describe('instance changes, when another part of the report adds them', () => {
+  it('are shown as escaped text, bidi controls as escapes, no script run', async () => {
+    const changes = { flipped: [{ id: HOSTILE.image, input: HOSTILE.scenario, prediction: HOSTILE.bidi }] };
+    const dir = tempDir();
+    const [script, json, file] = [join(dir, 'write-html.mjs'), join(dir, 'report.json'), join(dir, 'changes.html')];
+    writeFileSync(json, JSON.stringify({ ...hostile.report, changes }));
+    await build({
+      entryPoints: ['__tests__/helpers/write-html.ts'],
+      outfile: script,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      logLevel: 'warning',
+      banner: { js: REQUIRE_SHIM },
+    });
+    const written = await runProcess(process.execPath, [script, json, file]);
+    expect(written.stderr).toBe('');
+    const { page, events } = await openPage(browser, pathToFileURL(file).href);
+    expect(events).toEqual({ consoleErrors: [], pageErrors: [], dialogs: [], requests: [] });
+    const shown = await page.$eval('pre', (element) => element.textContent ?? '');
+    expect(shown).toContain(HOSTILE.scenario.replace(/"/g, '\\"'));
+    expect(shown).toContain('refund\\\\u202egnp.exe');
+    expect(shown).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    await page.close();
+  });
+});
+
+describe('mermaid itself', () => {
+  it('refuses a chart GitHub would not draw (the test can fail)', async () => {
+    const page = await browser.newPage();
+    const [error] = await renderMermaid(page, ['xychart-beta\n  x-axis ["a" "b"]\n  bar [1, 2']);
+    expect(error).not.toBe('');
+    await page.close();
+  });
+});

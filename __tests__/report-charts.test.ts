@@ -1,0 +1,139 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseGateReport, type GateReport } from '../src/report/json.js';
+import { gateMarkdown, MAX_COMMENT_CHARACTERS } from '../src/report/markdown.js';
+import { evalgate } from './helpers/evalgate.js';
+import { tempDir } from './helpers/records.js';
+
+/*
+ * The data the charts draw, in the JSON report (read back as the action reads a posted one), and the
+ * charts in the comment: what they show, and that they are the first thing the size limit cuts.
+ */
+
+async function gateJson(policy: string, candidate: string, baseline: string): Promise<{ text: string; markdown: string }> {
+  const dir = tempDir();
+  const [json, markdown] = [join(dir, 'report.json'), join(dir, 'comment.md')];
+  const result = await evalgate([
+    'gate',
+    '--policy',
+    policy,
+    '--candidate',
+    candidate,
+    '--baseline',
+    baseline,
+    '--json',
+    json,
+    '--markdown',
+    markdown,
+  ]);
+  expect(result.stderr).toBe('');
+  return { text: readFileSync(json, 'utf8'), markdown: readFileSync(markdown, 'utf8') };
+}
+
+const demo = () => gateJson('policies/customer-support.yml', 'examples/billing/candidate-a.jsonl', 'examples/billing/baseline.jsonl');
+
+describe("the charts' data in the JSON report", () => {
+  it('holds the confidence bins, the baseline metrics, the pooled metrics and the latencies, and reads back whole', async () => {
+    const { text } = await demo();
+    const written = JSON.parse(text) as GateReport;
+    // The gated calibration scopes: ece overall and in billing-exceptions; bins of a tenth, counts adding up.
+    expect(written.calibration!.map((scope) => scope.scope)).toEqual(['overall', 'billing-exceptions']);
+    const overall = written.calibration![0];
+    expect(
+      overall.candidate.every(
+        (bin) => bin.low * 10 === Math.round(bin.low * 10) && bin.confidence >= bin.low && bin.confidence <= bin.low + 0.1,
+      ),
+    ).toBe(true);
+    const answered = written.checks.find((check) => check.metric === 'ece' && check.scope === 'overall')!.candidate!.n;
+    expect(overall.candidate.reduce((sum, bin) => sum + bin.count, 0)).toBe(answered);
+    // The baseline's metrics agree with the comparison's baseline value (all instances shared here).
+    const accuracy = written.checks.find((check) => check.metric === 'accuracy' && check.scope === 'overall')!;
+    expect(written.baselineMetrics!.overall.accuracy.value).toBeCloseTo(accuracy.comparison!.baseline, 10);
+    expect(written.overall!.accuracy.value).toBe(accuracy.candidate!.value);
+    // Every answered record's latency, counted once.
+    const timed = readFileSync('examples/billing/candidate-a.jsonl', 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as { latency_ms?: number; error?: string })
+      .filter((record) => record.latency_ms !== undefined && record.error === undefined).length;
+    expect(written.latency!.candidate.reduce((a, b) => a + b, 0)).toBe(timed);
+    expect(written.latency!.edges).toHaveLength(written.latency!.candidate.length + 1);
+    // Read back (the action's `report` input) with every chart field kept.
+    expect(JSON.parse(JSON.stringify(parseGateReport(text, 'report.json')))).toEqual(written);
+  });
+
+  it('is optional: a report without it (an older evalgate) reads back and makes a comment without those charts', async () => {
+    const { text } = await demo();
+    const older = JSON.parse(text) as Record<string, unknown>;
+    for (const field of ['overall', 'baselineMetrics', 'calibration', 'latency']) delete older[field];
+    const report = parseGateReport(JSON.stringify(older), 'old.json');
+    const markdown = gateMarkdown(report);
+    expect(markdown).toContain('Worsening as a share of the budget');
+    expect(markdown).not.toContain('Reliability');
+    expect(markdown).not.toContain('Accuracy per dialect');
+  });
+
+  it('refuses chart data that is not what evalgate writes, naming the field', async () => {
+    const { text } = await demo();
+    const report = JSON.parse(text) as GateReport;
+    report.calibration![0].candidate[0].accuracy = 7;
+    expect(() => parseGateReport(JSON.stringify(report), 'forged.json')).toThrow(/forged\.json.*calibration\.0\.candidate\.0\.accuracy/);
+  });
+});
+
+describe('the charts in the comment', () => {
+  it('draw the budget shares, a reliability diagram per gated calibration scope and the gated groups', async () => {
+    const { markdown, text } = await demo();
+    const report = JSON.parse(text) as GateReport;
+    const blocks = [...markdown.matchAll(/```mermaid\n([\s\S]*?)\n```/g)].map((match) => match[1]);
+    const budget = blocks.find((block) => block.includes('share of the budget'))!;
+    const budgeted = report.checks.filter((check) => check.comparison && check.budget);
+    const shares = budgeted.map((check) => Math.round((check.comparison!.worsening / check.budget!.value) * 1e4) / 1e4);
+    expect(budget).toContain(`bar [${shares.join(', ')}]`);
+    expect(budget).toContain(`line [${budgeted.map(() => 1).join(', ')}]`);
+    expect(blocks.filter((block) => block.includes('title "Reliability'))).toHaveLength(2);
+    const groups = blocks.find((block) => block.includes('Accuracy per dialect'))!;
+    const values = ['sae', 'aae'].map((group) => report.overall![`group_accuracy:dialect=${group}`].value);
+    expect(groups).toContain(`bar [${values.map((value) => Math.round(value * 1e4) / 1e4).join(', ')}]`);
+  });
+
+  it('are the first thing left out over the size limit; the verdict and what fails stay', async () => {
+    const dir = tempDir();
+    // 400 scenarios of long names: their details alone are over the limit.
+    const scenario = (s: number) => `scenario ${s} ${'x'.repeat(150)}`;
+    const lines = (shift: number) =>
+      Array.from({ length: 400 * 5 }, (_, i) => {
+        const confidence = ((i * 37) % 100) / 100;
+        return JSON.stringify({
+          scenario: scenario(i % 400),
+          id: `${i}`,
+          correct: (i + shift) % 3 ? 1 : 0,
+          confidence,
+          groups: { dialect: i % 2 ? 'a' : 'b' },
+        });
+      }).join('\n');
+    writeFileSync(join(dir, 'c.jsonl'), lines(1));
+    writeFileSync(join(dir, 'b.jsonl'), lines(0));
+    const policy = {
+      version: 1,
+      name: 'big',
+      settings: { resamples: 50 },
+      checks: [
+        { metric: 'accuracy', max_regression: 0.01 },
+        { metric: 'ece', max: 0.01 },
+        { metric: 'worst_group_accuracy:dialect', min: 0 },
+      ],
+    };
+    writeFileSync(join(dir, 'policy.json'), JSON.stringify(policy));
+    const { markdown } = await gateJson(join(dir, 'policy.json'), join(dir, 'c.jsonl'), join(dir, 'b.jsonl'));
+    expect(markdown.length).toBeLessThanOrEqual(MAX_COMMENT_CHARACTERS);
+    expect(markdown).not.toContain('```mermaid');
+    const [, left, total] = /Left out to stay within GitHub's comment size limit: (\d+) of the (\d+) charts, /.exec(markdown) ?? [];
+    expect(left).toBe(total);
+    expect(Number(total)).toBe(3); // budget shares, reliability, groups
+    expect(markdown).toMatch(/^## ❌ evalgate: fail/);
+    expect(markdown).toContain('### What blocks or warns, by dimension');
+    expect(markdown).toMatch(/❌ fail `ece` \(overall\)/);
+  });
+});

@@ -1,0 +1,128 @@
+import { computeMetrics, type MetricSet, type MetricsReport } from '../metrics/compute.js';
+import { OVERALL, scopeNamed } from '../metrics/scope.js';
+import { KIND_ORIGINAL, type RecordTable } from '../metrics/table.js';
+import type { GateResult } from '../gate/types.js';
+import type { Policy } from '../policy/schema.js';
+import type { RunInput } from '../runs/load.js';
+
+/*
+ * What the charts draw beyond the checks (added to the JSON report within version 1, every field
+ * optional): the candidate's pooled metrics, the baseline's metrics, the confidence bins of each gated
+ * calibration scope, and the latency distributions. Point estimates only: the checks carry the intervals.
+ */
+
+/** One confidence bin of a reliability diagram (equal-width bins of a tenth; empty bins left out). */
+export interface CalibrationBin {
+  /** The bin's lower edge: 0, 0.1, ..., 0.9. */
+  low: number;
+  /** Original, answered records with a confidence in the bin. */
+  count: number;
+  accuracy: number;
+  confidence: number;
+}
+
+export interface CalibrationScope {
+  scope: string;
+  candidate: CalibrationBin[];
+  baseline: CalibrationBin[] | null;
+}
+
+/** Latencies in milliseconds, counted in bins of equal width shared by both runs. */
+export interface LatencyHistogram {
+  /** The bins' edges, one more than each run's counts. */
+  edges: number[];
+  candidate: number[];
+  baseline: number[] | null;
+}
+
+export interface ChartData {
+  overall: MetricSet;
+  baselineMetrics: MetricsReport | null;
+  calibration: CalibrationScope[];
+  latency: LatencyHistogram | null;
+}
+
+export const CONFIDENCE_BINS = 10;
+export const LATENCY_BINS = 20;
+
+/** Rows of a scope (overall or a scenario) that answered an original instance: what accuracy and calibration read. */
+function answeredOriginals(table: RecordTable, scope: string): number[] {
+  const { rows } = scopeNamed(table, scope === OVERALL ? undefined : scope);
+  return Array.from(rows).filter((row) => table.kind[row] === KIND_ORIGINAL && !table.failed[row] && Number.isFinite(table.correct[row]));
+}
+
+/** The reliability diagram's bins of one scope; empty when no record there has a confidence. */
+export function calibrationBins(table: RecordTable, scope: string): CalibrationBin[] {
+  const count = new Float64Array(CONFIDENCE_BINS);
+  const correct = new Float64Array(CONFIDENCE_BINS);
+  const confidence = new Float64Array(CONFIDENCE_BINS);
+  for (const row of answeredOriginals(table, scope)) {
+    const value = table.confidence[row];
+    if (!Number.isFinite(value)) continue;
+    const bin = Math.min(Math.floor(value * CONFIDENCE_BINS), CONFIDENCE_BINS - 1);
+    count[bin]++;
+    correct[bin] += table.correct[row];
+    confidence[bin] += value;
+  }
+  return Array.from(count, (n, bin) => ({
+    low: bin / CONFIDENCE_BINS,
+    count: n,
+    accuracy: correct[bin] / n,
+    confidence: confidence[bin] / n,
+  })).filter((bin) => bin.count > 0);
+}
+
+function latencies(table: RecordTable): number[] {
+  const values: number[] = [];
+  for (let row = 0; row < table.size; row++) {
+    if (!table.failed[row] && Number.isFinite(table.latencyMs[row])) values.push(table.latencyMs[row]);
+  }
+  return values;
+}
+
+/** Both runs' latencies over LATENCY_BINS bins from the least to the greatest of either; null without any. */
+export function latencyHistogram(candidate: RecordTable, baseline: RecordTable | undefined): LatencyHistogram | null {
+  const runs = [latencies(candidate), ...(baseline ? [latencies(baseline)] : [])];
+  const all = runs.flat();
+  if (runs[0].length === 0) return null;
+  let low = Infinity;
+  let high = -Infinity;
+  for (const value of all) {
+    low = Math.min(low, value);
+    high = Math.max(high, value);
+  }
+  const width = (high - low) / LATENCY_BINS || 1;
+  const edges = Array.from({ length: LATENCY_BINS + 1 }, (_, bin) => low + bin * width);
+  const counts = runs.map((values) => {
+    const bins = new Array<number>(LATENCY_BINS).fill(0);
+    for (const value of values) bins[Math.min(Math.floor((value - low) / width), LATENCY_BINS - 1)]++;
+    return bins;
+  });
+  return { edges, candidate: counts[0], baseline: baseline ? counts[1] : null };
+}
+
+/** The data of the charts of a gate, from its result and its runs. */
+export function chartData(result: GateResult, policy: Policy, candidate: RunInput, baseline: RunInput | undefined): ChartData {
+  const { settings } = policy;
+  const baselineMetrics = !baseline
+    ? null
+    : baseline.kind === 'metrics'
+      ? baseline.report
+      : computeMetrics(baseline.table, { resamples: 0, seed: settings.seed, minGroupSize: settings.min_group_size });
+  const records = (run: RunInput | undefined) => (run?.kind === 'records' ? run.table : undefined);
+  const candidateTable = records(candidate);
+  const baselineTable = records(baseline);
+  const calibration = candidateTable
+    ? [...new Set(result.checks.filter((check) => check.dimension === 'calibration').map((check) => check.scope))].map((scope) => ({
+        scope,
+        candidate: calibrationBins(candidateTable, scope),
+        baseline: baselineTable ? calibrationBins(baselineTable, scope) : null,
+      }))
+    : [];
+  return {
+    overall: result.candidateMetrics.overall,
+    baselineMetrics,
+    calibration: calibration.filter((scope) => scope.candidate.length > 0),
+    latency: candidateTable ? latencyHistogram(candidateTable, baselineTable) : null,
+  };
+}

@@ -1,0 +1,164 @@
+import { writeFile } from 'node:fs/promises';
+import { countOutcomes } from '../gate/verdict.js';
+import { DIMENSIONS } from '../metrics/registry.js';
+import { escapeHtml, plainLabel } from './escape.js';
+import { CHECK_TABLE_HEADER, checkCells, METRIC_TABLE_HEADER, metricRows } from './format.js';
+import type { GateReport } from './json.js';
+import { htmlCharts, type Chart } from './vega-charts.js';
+
+/*
+ * The HTML report (`evalgate gate --html`, the action's `html-report` output): one self-contained page,
+ * inline CSS and inline SVG only. Its Content-Security-Policy allows no script and no request at all,
+ * and everything from data is escaped by escapeHtml, so the page reads the same with JavaScript off.
+ */
+
+/** Scenarios whose metrics the page lists at most; it says when it lists fewer. */
+export const MAX_HTML_SCENARIOS = 200;
+/** Characters of the instance changes (another part of the report, when present) shown at most. */
+export const MAX_HTML_CHANGES_CHARACTERS = 200_000;
+
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+const STYLE = `
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem; color: #1f2328; }
+h1 { font-size: 1.6rem; } h2 { margin-top: 2rem; border-bottom: 1px solid #d0d7de; padding-bottom: .3rem; }
+.verdict { padding: .8rem 1rem; border-radius: 6px; font-weight: 600; }
+.verdict.pass { background: #dafbe1; } .verdict.warn { background: #fff8c5; } .verdict.fail { background: #ffebe9; }
+table { border-collapse: collapse; margin: .5rem 0 1rem; } td, th { border: 1px solid #d0d7de; padding: .2rem .5rem; text-align: left; vertical-align: top; }
+td.status-fail, td.status-error { background: #ffebe9; } td.status-warn { background: #fff8c5; }
+figure { display: inline-block; margin: .5rem 1rem 1rem 0; vertical-align: top; } figcaption { font-weight: 600; margin-bottom: .3rem; max-width: 36rem; }
+pre { white-space: pre-wrap; background: #f6f8fa; padding: .5rem; } .note { color: #59636e; font-style: italic; }
+`;
+
+type CheckRow = GateReport['checks'][number];
+
+function table(header: string[], rows: string[][], rowClass: (index: number) => string = () => ''): string {
+  const head = `<tr>${header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('')}</tr>`;
+  const body = rows.map((row, index) => `<tr${rowClass(index)}>${row.map((cell) => `<td>${cell}</td>`).join('')}</tr>`).join('\n');
+  return `<table>\n${head}\n${body}\n</table>`;
+}
+
+function figures(charts: Chart[]): string {
+  return charts.map(({ title, svg }) => `<figure><figcaption>${escapeHtml(title)}</figcaption>\n${svg}\n</figure>`).join('\n');
+}
+
+function verdictSection(report: GateReport): string {
+  const { blocking, warnings } = countOutcomes(report.checks, report.coverage?.status);
+  const counts = `${blocking} blocking check${blocking === 1 ? '' : 's'} failed, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+  const baseline = report.baseline ? '' : ' · no baseline: regression budgets were skipped';
+  return `<p class="verdict ${report.verdict}" id="verdict">Verdict: ${report.verdict.toUpperCase()} (${counts}) · policy ${escapeHtml(report.policy.name)}${baseline}</p>`;
+}
+
+function findings(report: GateReport): string {
+  const failing = report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status));
+  const coverage =
+    report.coverage && report.coverage.status !== 'pass'
+      ? [`<li><b>coverage</b> · ${report.coverage.status}: ${escapeHtml(report.coverage.reason)}</li>`]
+      : [];
+  const items = failing.map(
+    (check) =>
+      `<li><b>${check.dimension}</b> · ${check.status} <code>${escapeHtml(check.metric)}</code> (${escapeHtml(check.scope)}): ${escapeHtml(check.reasons.join('; '))}</li>`,
+  );
+  if (coverage.length + items.length === 0) return '';
+  return `<h2>What blocks or warns</h2>\n<ul>\n${[...coverage, ...items].join('\n')}\n</ul>`;
+}
+
+function checkTables(report: GateReport, forest: Chart[]): string {
+  const sections = DIMENSIONS.flatMap((dimension) => {
+    const checks = report.checks.filter((check) => check.dimension === dimension);
+    if (checks.length === 0) return [];
+    const rows = checks.map((check: CheckRow) => checkCells(check, escapeHtml, (status) => status));
+    const statusClass = (index: number) => ` class="status-${checks[index].status}"`;
+    const plot = forest.filter((chart) => chart.dimension === dimension);
+    return [`<h3>${dimension}</h3>`, figures(plot), table(CHECK_TABLE_HEADER, rows, statusClass)];
+  });
+  return `<h2>Checks by dimension</h2>\n${sections.join('\n')}`;
+}
+
+function chartSection(heading: string, charts: Chart[]): string {
+  return charts.length === 0 ? '' : `<h2>${heading}</h2>\n${figures(charts)}`;
+}
+
+function scenarios(report: GateReport, minGroupSize: number): string {
+  const entries = Object.entries(report.scenarios);
+  const shown = entries
+    .slice(0, MAX_HTML_SCENARIOS)
+    .map(
+      ([scenario, metrics]) =>
+        `<h3>${escapeHtml(scenario)}</h3>\n${table(METRIC_TABLE_HEADER, metricRows(metrics, minGroupSize, escapeHtml))}`,
+    );
+  const note =
+    entries.length > MAX_HTML_SCENARIOS
+      ? `<p class="note">The first ${MAX_HTML_SCENARIOS} of ${entries.length} scenarios are listed; the JSON report has them all.</p>`
+      : '';
+  return `<h2>Every metric of the candidate, per scenario</h2>\n${note}\n${shown.join('\n')}`;
+}
+
+/** Instance changes, when another part of the report adds them (an optional `changes` field): shown as escaped JSON, capped. */
+function changes(report: GateReport): string {
+  const found = (report as { changes?: unknown }).changes;
+  if (found === undefined || found === null) return '';
+  // Every string shown (invisible characters as escapes) and cut like other data, then the whole escaped for HTML.
+  const text = JSON.stringify(found, (_, value: unknown) => (typeof value === 'string' ? plainLabel(value) : value), 2);
+  const capped = text.length > MAX_HTML_CHANGES_CHARACTERS;
+  const shown = (capped ? text.slice(0, MAX_HTML_CHANGES_CHARACTERS) : text).replace(
+    /[&<>"']/g,
+    (character) => `&#${character.charCodeAt(0)};`,
+  );
+  const note = capped ? `<p class="note">Cut at ${MAX_HTML_CHANGES_CHARACTERS} characters; the JSON report has them all.</p>` : '';
+  return `<h2>What changed, instance by instance</h2>\n${note}<pre>${shown}</pre>`;
+}
+
+function provenance(report: GateReport): string {
+  const run = (name: string, summary: GateReport['candidate'] | null) =>
+    summary
+      ? `<li>${name}: <code>${escapeHtml(summary.file)}</code> (${summary.kind === 'records' ? `${summary.records} records, ${summary.instances} instances` : 'summary metrics: point estimates'})${summary.commit ? `, from commit <code>${escapeHtml(summary.commit)}</code>` : ''}</li>`
+      : `<li>${name}: none</li>`;
+  const github = report.github
+    ? `<li>GitHub: ${escapeHtml(report.github.event)} at <code>${escapeHtml(report.github.sha)}</code>${report.github.pullRequest ? `, pull request ${report.github.pullRequest.number}` : ''}</li>`
+    : '';
+  return [
+    '<h2>Provenance</h2>\n<ul>',
+    `<li>policy ${escapeHtml(report.policy.name)}: <code>${escapeHtml(report.policy.file)}</code>${report.policy.source ? ` ${escapeHtml(report.policy.source)}` : ''}, sha256 <code>${report.policy.sha256}</code></li>`,
+    run('candidate', report.candidate),
+    run('baseline', report.baseline),
+    github,
+    '</ul>',
+  ].join('\n');
+}
+
+/** The HTML report of a gate: one page with no script, no request, and nothing from data unescaped. */
+export async function gateHtml(report: GateReport, { minGroupSize = 10 }: { minGroupSize?: number } = {}): Promise<string> {
+  const charts = await htmlCharts(report);
+  const body = [
+    `<h1>evalgate: ${report.verdict}</h1>`,
+    verdictSection(report),
+    findings(report),
+    checkTables(report, charts.forest),
+    chartSection('Reliability diagrams', charts.reliability),
+    chartSection('Accuracy per group', charts.groups),
+    chartSection('Latency', charts.latency),
+    changes(report),
+    scenarios(report, minGroupSize),
+    provenance(report),
+  ].filter((part) => part !== '');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>evalgate: ${report.verdict} · ${escapeHtml(report.policy.name)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+${body.join('\n')}
+</body>
+</html>
+`;
+}
+
+/** Writes the HTML report (`evalgate gate --html`, the action's `html-report` output). */
+export async function writeGateHtml(file: string, report: GateReport, options: { minGroupSize?: number } = {}): Promise<void> {
+  await writeFile(file, await gateHtml(report, options));
+}
