@@ -206,9 +206,30 @@ describe('the hostile names in the HTML report', () => {
   });
 });
 
-describe('instance changes, when another part of the report adds them', () => {
-  it('are shown as escaped text, bidi controls as escapes, no script run', async () => {
-    const changes = { flipped: [{ id: HOSTILE.image, input: HOSTILE.scenario, prediction: HOSTILE.bidi }] };
+describe('instance changes', () => {
+  it('are listed with their texts, escaped: markup shown as text, bidi controls as escapes, no script run', async () => {
+    const side = (correct: number, prediction: string) => ({ correct, samples: 1, line: 3, prediction });
+    const broken = {
+      id: HOSTILE.image,
+      perturbation: null,
+      input: HOSTILE.scenario,
+      references: ['refund'],
+      candidate: side(0, HOSTILE.bidi),
+      baseline: side(1, 'refund'),
+    };
+    const changes = {
+      rightAt: 0.5,
+      limit: 5,
+      textLength: 300,
+      scenarios: [
+        {
+          scenario: HOSTILE.scenario,
+          variants: [{ perturbation: null, compared: 1, rightToWrong: 1, wrongToRight: 0 }],
+          broken: [broken],
+          fixed: [],
+        },
+      ],
+    };
     const dir = tempDir();
     const [script, json, file] = [join(dir, 'write-html.mjs'), join(dir, 'report.json'), join(dir, 'changes.html')];
     writeFileSync(json, JSON.stringify({ ...hostile.report, changes }));
@@ -225,10 +246,11 @@ describe('instance changes, when another part of the report adds them', () => {
     expect(written.stderr).toBe('');
     const { page, events } = await openPage(browser, pathToFileURL(file).href);
     expect(events).toEqual({ consoleErrors: [], pageErrors: [], dialogs: [], requests: [] });
-    const shown = await page.$eval('pre', (element) => element.textContent ?? '');
-    expect(shown).toContain(HOSTILE.scenario.replace(/"/g, '\\"'));
-    expect(shown).toContain('refund\\\\u202egnp.exe');
-    expect(shown).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    const entries = await page.$$eval('dd', (elements) => elements.map((element) => element.textContent ?? ''));
+    expect(entries).toEqual([HOSTILE.scenario, 'refund', 'refund\\u202egnp.exe\\u2066 \\u2067isolate\\u2069', 'refund']);
+    const headings = await page.$$eval('h3', (elements) => elements.map((element) => element.textContent ?? ''));
+    expect(headings).toContain(`${HOSTILE.scenario} · right → wrong: 1`);
+    expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
     await page.close();
   });
 });

@@ -2,7 +2,7 @@ import { markdownTable } from 'markdown-table';
 import { z } from 'zod';
 import type { VariantChanges } from '../metrics/changes.js';
 import { finiteNumber } from '../runs/metrics-file.js';
-import { escapeMarkdown, escapeTerminal } from './escape.js';
+import { escapeHtml, escapeMarkdown, escapeTerminal } from './escape.js';
 import { count, formatNumber } from './format.js';
 
 /*
@@ -234,4 +234,41 @@ export function instanceChangesText(changes: InstanceChangesReport): string {
     }
   }
   return lines.join('\n');
+}
+
+function flipHtml(shown: ShownFlip): string {
+  const perturbation = shown.perturbation === null ? '' : ` (${escapeHtml(shown.perturbation)})`;
+  const text = (value: string | null) => (value === null ? '<em>none</em>' : escapeHtml(value));
+  const references = shown.references.length > 0 ? shown.references.map(escapeHtml).join(' · ') : '<em>none</em>';
+  const entry = (name: string, value: string) => `<dt>${name}</dt><dd>${value}</dd>`;
+  return `<li>${escapeHtml(shown.id)}${perturbation}: ${escapeHtml(scores(shown))}<dl>${[
+    entry('input', text(shown.input)),
+    entry('baseline', text(shown.baseline.prediction)),
+    entry('candidate', text(shown.candidate.prediction)),
+    entry('references', references),
+  ].join('')}</dl></li>`;
+}
+
+/** For the HTML report: the counts per scenario and examples, then every flip the report lists, with its texts (`scenarios` at most). */
+export function instanceChangesHtml(changes: InstanceChangesReport, scenarios: number): string {
+  const cells = (row: string[], tag: 'td' | 'th') => `<tr>${row.map((value) => `<${tag}>${value}</${tag}>`).join('')}</tr>`;
+  const shown = changes.scenarios.slice(0, scenarios);
+  const listed = { ...changes, scenarios: shown };
+  const parts = [
+    '<h2>What changed, instance by instance</h2>',
+    `<p>${escapeHtml(changesSummary(changes))}. ${escapeHtml(RULE(changes).replace(/`/g, ''))}</p>`,
+    shown.length < changes.scenarios.length
+      ? `<p class="note">The first ${scenarios} of ${changes.scenarios.length} scenarios are listed; the JSON report has them all.</p>`
+      : '',
+    `<table><thead>${cells(COUNT_HEADER.map(escapeHtml), 'th')}</thead><tbody>${countRows(listed, escapeHtml)
+      .map((row) => cells(row, 'td'))
+      .join('')}</tbody></table>`,
+  ];
+  for (const scope of shown) {
+    for (const direction of ['broken', 'fixed'] as const) {
+      const title = listTitle(scope, direction, scope[direction].length, escapeHtml(scope.scenario));
+      if (title) parts.push(`<h3>${title}</h3>`, `<ul>${scope[direction].map(flipHtml).join('')}</ul>`);
+    }
+  }
+  return parts.filter((part) => part !== '').join('\n');
 }

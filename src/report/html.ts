@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { countOutcomes } from '../gate/verdict.js';
 import { DIMENSIONS } from '../metrics/registry.js';
-import { escapeHtml, plainLabel } from './escape.js';
+import { instanceChangesHtml } from './changes.js';
+import { escapeHtml } from './escape.js';
 import { CHECK_TABLE_HEADER, checkCells, METRIC_TABLE_HEADER, metricRows } from './format.js';
 import type { GateReport } from './json.js';
 import { htmlCharts, type Chart } from './vega-charts.js';
@@ -14,8 +15,6 @@ import { htmlCharts, type Chart } from './vega-charts.js';
 
 /** Scenarios whose metrics the page lists at most; it says when it lists fewer. */
 export const MAX_HTML_SCENARIOS = 200;
-/** Characters of the instance changes (another part of the report, when present) shown at most. */
-export const MAX_HTML_CHANGES_CHARACTERS = 200_000;
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
@@ -94,19 +93,9 @@ function scenarios(report: GateReport, minGroupSize: number): string {
   return `<h2>Every metric of the candidate, per scenario</h2>\n${note}\n${shown.join('\n')}`;
 }
 
-/** Instance changes, when another part of the report adds them (an optional `changes` field): shown as escaped JSON, capped. */
+/** What changed instance by instance, when both runs were records files. */
 function changes(report: GateReport): string {
-  const found = (report as { changes?: unknown }).changes;
-  if (found === undefined || found === null) return '';
-  // Every string shown (invisible characters as escapes) and cut like other data, then the whole escaped for HTML.
-  const text = JSON.stringify(found, (_, value: unknown) => (typeof value === 'string' ? plainLabel(value) : value), 2);
-  const capped = text.length > MAX_HTML_CHANGES_CHARACTERS;
-  const shown = (capped ? text.slice(0, MAX_HTML_CHANGES_CHARACTERS) : text).replace(
-    /[&<>"']/g,
-    (character) => `&#${character.charCodeAt(0)};`,
-  );
-  const note = capped ? `<p class="note">Cut at ${MAX_HTML_CHANGES_CHARACTERS} characters; the JSON report has them all.</p>` : '';
-  return `<h2>What changed, instance by instance</h2>\n${note}<pre>${shown}</pre>`;
+  return report.changes ? instanceChangesHtml(report.changes, MAX_HTML_SCENARIOS) : '';
 }
 
 function provenance(report: GateReport): string {
