@@ -45,7 +45,7 @@ interface ApiError {
 }
 
 /** Whether GitHub refused a request for its rate limit: 429, or 403 with no requests left or a secondary limit's message. */
-export function isRateLimited(error: unknown): boolean {
+function isRateLimited(error: unknown): boolean {
   const { status, message = '', response } = error as ApiError;
   return status === 429 || (status === 403 && (response?.headers?.['x-ratelimit-remaining'] === '0' || /rate limit/i.test(message)));
 }

@@ -38,5 +38,6 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs, memo =
     ...(coverage ? { coverage } : {}),
     hasBaseline: baseline !== undefined,
     candidateMetrics,
+    baselineMetrics: baseline ? memo.of(baseline, { ...options, resamples: 0 }) : null,
   };
 }

@@ -117,4 +117,6 @@ export interface GateResult {
   hasBaseline: boolean;
   /** Every metric of the candidate, with intervals. */
   candidateMetrics: MetricsReport;
+  /** The baseline's metrics, point estimates (no resampling), as the comparisons read them; null without a baseline. */
+  baselineMetrics: MetricsReport | null;
 }

@@ -4,7 +4,7 @@ import { InputError } from '../errors.js';
 import type { EvalRecord } from '../records/types.js';
 import { readLog, readLogHeader, type InspectHeader, type InspectSample, type LoggedSample } from './inspect-log.js';
 import { readScore, scoresOf } from './inspect-score.js';
-import type { Imported, Importer, ImportOptions } from './types.js';
+import { recordsImporter, type ImportOptions } from './types.js';
 
 /*
  * Inspect AI eval logs (`.eval` or `.json`; a folder: the newest log of each task) -> records, one per
@@ -231,10 +231,4 @@ export async function importInspect(path: string, options: ImportOptions = {}): 
 }
 
 /** Inspect AI eval logs: a `.eval` or `.json` log, or a folder of them (-> records). */
-export const inspectImporter = {
-  format: 'inspect',
-  importResults: async (path: string, options: ImportOptions): Promise<Imported> => ({
-    kind: 'records',
-    records: await importInspect(path, options),
-  }),
-} as const satisfies Importer;
+export const inspectImporter = recordsImporter('inspect', importInspect);

@@ -2,7 +2,7 @@ import { InputError } from '../errors.js';
 import { dictionary, own } from '../records/dictionary.js';
 import type { EvalRecord } from '../records/types.js';
 import { readJsonFile } from './read-json.js';
-import type { Imported, Importer, ImportOptions } from './types.js';
+import { recordsImporter, type ImportOptions } from './types.js';
 
 /*
  * promptfoo's `promptfoo eval -o results.json` -> records: one per test case and prompt (and per
@@ -131,10 +131,4 @@ export async function importPromptfoo(file: string, options: ImportOptions = {})
 }
 
 /** The JSON of `promptfoo eval -o` (-> records). */
-export const promptfooImporter = {
-  format: 'promptfoo',
-  importResults: async (file: string, options: ImportOptions): Promise<Imported> => ({
-    kind: 'records',
-    records: await importPromptfoo(file, options),
-  }),
-} as const satisfies Importer;
+export const promptfooImporter = recordsImporter('promptfoo', importPromptfoo);

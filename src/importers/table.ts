@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { InputError, UsageError } from '../errors.js';
-import { readLineBatches } from '../records/read.js';
+import { forEachJsonLine } from '../records/read.js';
 import { duplicateExample, exampleKey, exampleOf } from '../records/key.js';
 import type { EvalRecord } from '../records/types.js';
 import { parsePythonJson } from './read-json.js';
 import { columnsFor, rowRecord } from './table-map.js';
-import type { Imported, Importer, ImportOptions } from './types.js';
+import { recordsImporter, type ImportOptions } from './types.js';
 
 /*
  * A per-example table of the team's own -> records: a CSV file (a header row, then one row per
@@ -139,30 +139,18 @@ export async function importJsonl(file: string, options: ImportOptions = {}): Pr
   const map = mapOf(options);
   const table = new TableRecords(file);
   const found = new Set<string>();
-  try {
-    for await (const { firstLine, lines } of readLineBatches(file)) {
-      lines.forEach((text, index) => {
-        if (text.trim() === '') return;
-        const line = firstLine + index;
-        let object: unknown;
-        try {
-          object = parsePythonJson(text);
-        } catch (error) {
-          throw new InputError(file, line, `not valid JSON: ${(error as Error).message}`);
-        }
-        if (!object || typeof object !== 'object' || Array.isArray(object)) throw new InputError(file, line, 'expected a JSON object');
-        const cell = (column: string) => fieldOf(object as Record<string, unknown>, column);
-        for (const column of Object.values(map)) if (cell(column) !== undefined) found.add(column);
-        const row = rowRecord(columnsWithScenario(map, Object.keys(object), options.scenario), cell, options.scenario, 'field');
-        if (row.problem !== undefined) throw new InputError(file, line, row.problem);
-        table.add(row.record, line);
-      });
-    }
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(file, undefined, code === 'ENOENT' ? 'no such file' : `cannot be read: ${(error as Error).message}`);
-  }
+  await forEachJsonLine(
+    file,
+    (object, line) => {
+      if (!object || typeof object !== 'object' || Array.isArray(object)) throw new InputError(file, line, 'expected a JSON object');
+      const cell = (column: string) => fieldOf(object as Record<string, unknown>, column);
+      for (const column of Object.values(map)) if (cell(column) !== undefined) found.add(column);
+      const row = rowRecord(columnsWithScenario(map, Object.keys(object), options.scenario), cell, options.scenario, 'field');
+      if (row.problem !== undefined) throw new InputError(file, line, row.problem);
+      table.add(row.record, line);
+    },
+    { kind: 'a JSON Lines table', parse: parsePythonJson },
+  );
   const unknown = Object.entries(map).filter(([, column]) => !found.has(column));
   if (unknown.length > 0) {
     throw new InputError(
@@ -175,19 +163,7 @@ export async function importJsonl(file: string, options: ImportOptions = {}): Pr
 }
 
 /** A CSV table of per-example results (-> records). */
-export const csvImporter = {
-  format: 'csv',
-  importResults: async (file: string, options: ImportOptions): Promise<Imported> => ({
-    kind: 'records',
-    records: await importCsv(file, options),
-  }),
-} as const satisfies Importer;
+export const csvImporter = recordsImporter('csv', importCsv);
 
 /** A JSON Lines file of per-example results (-> records). */
-export const jsonlImporter = {
-  format: 'jsonl',
-  importResults: async (file: string, options: ImportOptions): Promise<Imported> => ({
-    kind: 'records',
-    records: await importJsonl(file, options),
-  }),
-} as const satisfies Importer;
+export const jsonlImporter = recordsImporter('jsonl', importJsonl);

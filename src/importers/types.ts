@@ -29,3 +29,11 @@ export interface Importer {
   format: string;
   importResults(path: string, options: ImportOptions): Promise<Imported>;
 }
+
+/** An importer of a format whose output is always records. */
+export function recordsImporter<Format extends string>(
+  format: Format,
+  read: (path: string, options: ImportOptions) => Promise<EvalRecord[]>,
+): Importer & { format: Format } {
+  return { format, importResults: async (path, options) => ({ kind: 'records', records: await read(path, options) }) };
+}

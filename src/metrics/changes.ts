@@ -11,7 +11,7 @@ import type { RecordTable } from './table.js';
  */
 
 /** An example is right when its mean `correct` is at least this. */
-export const RIGHT_AT = 0.5;
+const RIGHT_AT = 0.5;
 
 /** One example's score in one run, and the row that shows it. */
 export interface ExampleSide {

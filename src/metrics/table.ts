@@ -70,12 +70,14 @@ export class RecordTableBuilder {
   private readonly groupColumns = new Map<string, { values: Map<string, number>; valueOf: GrowableColumn<Int32Array> }>();
   private readonly examples = new ExampleIndex();
 
+  /** `name` stands for the file the records come from, in errors. */
+  constructor(private readonly name = 'records') {}
+
   /**
-   * Adds a record (from `line` of its file). Returns the line of an earlier record of the same sample of
-   * the same example (scenario, id, perturbation, sample), which the record then does not replace: a
-   * duplicate is the caller's error to report.
+   * Adds a record (from `line` of its file). A second record of the same sample of the same example
+   * (scenario, id, perturbation, sample) is an InputError at its line: the metrics would count it twice.
    */
-  add(record: EvalRecord, line = this.size + 1): number | undefined {
+  add(record: EvalRecord, line = this.size + 1): void {
     let scenario = this.scenarioIndex.get(record.scenario);
     let ids = this.instanceIndex.get(record.scenario);
     if (scenario === undefined || ids === undefined) {
@@ -92,7 +94,7 @@ export class RecordTableBuilder {
     const example = this.examples.exampleOf(instance, record.perturbation?.name);
     const sample = record.sample ?? 0;
     const earlier = this.examples.lineOfSample(example, sample);
-    if (earlier !== undefined) return earlier;
+    if (earlier !== undefined) throw duplicateExample(this.name, line, exampleKey(exampleOf(record)), earlier);
     const row = this.size++;
     this.examples.addRow(row, example, sample, line);
     this.scenarioOf.set(row, scenario);
@@ -126,7 +128,6 @@ export class RecordTableBuilder {
         column.valueOf.set(row, valueIndex);
       }
     }
-    return undefined;
   }
 
   build(): RecordTable {
@@ -163,11 +164,8 @@ export class RecordTableBuilder {
 
 /** A table of records in memory (tests, imports); `name` stands for the file in errors, the record's position for its line. */
 export function buildTable(records: Iterable<EvalRecord>, name = 'records'): RecordTable {
-  const builder = new RecordTableBuilder();
+  const builder = new RecordTableBuilder(name);
   let line = 0;
-  for (const record of records) {
-    const earlier = builder.add(record, ++line);
-    if (earlier !== undefined) throw duplicateExample(name, line, exampleKey(exampleOf(record)), earlier);
-  }
+  for (const record of records) builder.add(record, ++line);
   return builder.build();
 }

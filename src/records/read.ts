@@ -37,7 +37,7 @@ export async function* readLineBatches(
 }
 
 /** Whether arrays and objects in `value` nest more than `levels` deep (the value itself counts as one). */
-export function nestedDeeperThan(value: unknown, levels: number): boolean {
+function nestedDeeperThan(value: unknown, levels: number): boolean {
   return typeof value === 'object' && value !== null && containerDeeperThan(value, levels);
 }
 

@@ -1,8 +1,8 @@
-import { computeMetrics, type MetricSet, type MetricsReport } from '../metrics/compute.js';
+import { ECE_BINS } from '../metrics/calibration.js';
+import type { MetricSet, MetricsReport } from '../metrics/compute.js';
 import { OVERALL, scopeNamed } from '../metrics/scope.js';
 import { KIND_ORIGINAL, type RecordTable } from '../metrics/table.js';
 import type { GateResult } from '../gate/types.js';
-import type { Policy } from '../policy/schema.js';
 import type { RunInput } from '../runs/load.js';
 
 /*
@@ -42,7 +42,8 @@ export interface ChartData {
   latency: LatencyHistogram | null;
 }
 
-export const CONFIDENCE_BINS = 10;
+/** The reliability diagram's bins: ece's (equal-width). */
+export const CONFIDENCE_BINS = ECE_BINS;
 export const LATENCY_BINS = 20;
 
 /** Rows of a scope (overall or a scenario) that answered an original instance: what accuracy and calibration read. */
@@ -81,7 +82,7 @@ function latencies(table: RecordTable): number[] {
 }
 
 /** Both runs' latencies over LATENCY_BINS bins from the least to the greatest of either; null without any. */
-export function latencyHistogram(candidate: RecordTable, baseline: RecordTable | undefined): LatencyHistogram | null {
+function latencyHistogram(candidate: RecordTable, baseline: RecordTable | undefined): LatencyHistogram | null {
   const runs = [latencies(candidate), ...(baseline ? [latencies(baseline)] : [])];
   const all = runs.flat();
   if (runs[0].length === 0) return null;
@@ -102,13 +103,7 @@ export function latencyHistogram(candidate: RecordTable, baseline: RecordTable |
 }
 
 /** The data of the charts of a gate, from its result and its runs. */
-export function chartData(result: GateResult, policy: Policy, candidate: RunInput, baseline: RunInput | undefined): ChartData {
-  const { settings } = policy;
-  const baselineMetrics = !baseline
-    ? null
-    : baseline.kind === 'metrics'
-      ? baseline.report
-      : computeMetrics(baseline.table, { resamples: 0, seed: settings.seed, minGroupSize: settings.min_group_size });
+export function chartData(result: GateResult, candidate: RunInput, baseline: RunInput | undefined): ChartData {
   const records = (run: RunInput | undefined) => (run?.kind === 'records' ? run.table : undefined);
   const candidateTable = records(candidate);
   const baselineTable = records(baseline);
@@ -121,7 +116,7 @@ export function chartData(result: GateResult, policy: Policy, candidate: RunInpu
     : [];
   return {
     overall: result.candidateMetrics.overall,
-    baselineMetrics,
+    baselineMetrics: result.baselineMetrics,
     calibration: calibration.filter((scope) => scope.candidate.length > 0),
     latency: candidateTable ? latencyHistogram(candidateTable, baselineTable) : null,
   };

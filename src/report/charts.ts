@@ -12,7 +12,7 @@ import { mermaidLabel } from './escape.js';
  */
 
 /** More categories than this make a chart unreadable (and the comment long): the first ones are drawn. */
-export const MAX_CATEGORIES = 20;
+const MAX_CATEGORIES = 20;
 
 /** The first MAX_CATEGORIES items, and a note for the title when there were more. */
 export function firstCategories<T>(items: T[]): { shown: T[]; note: string } {
@@ -49,7 +49,7 @@ function xychart(
 const scopeSuffix = (scope: string) => (scope === OVERALL ? '' : ` (${scope})`);
 
 /** Per gated calibration scope: bars the candidate's accuracy per confidence bin, lines its mean confidence (the ideal) and the baseline's accuracy. */
-export function reliabilityCharts(report: GateReport): string[] {
+function reliabilityCharts(report: GateReport): string[] {
   return (report.calibration ?? []).map(({ scope, candidate, baseline }) => {
     const bins = candidate.slice(0, MAX_CATEGORIES);
     const baselineOf = (low: number) => baseline?.find((bin) => bin.low === low);
@@ -100,7 +100,7 @@ export function groupAccuracies(report: GateReport, attribute: string, scope: st
 }
 
 /** Per gated attribute and scope: bars the candidate's accuracy per group, a line the baseline's. */
-export function groupCharts(report: GateReport): string[] {
+function groupCharts(report: GateReport): string[] {
   return gatedGroups(report).flatMap(({ attribute, scope }) => {
     const { shown: groups, note } = firstCategories(groupAccuracies(report, attribute, scope));
     if (groups.length === 0) return [];
@@ -128,7 +128,7 @@ export function budgetShares(report: GateReport): Array<{ check: CheckRow; share
 }
 
 /** Bars: each budgeted check's worsening over its budget; a line at 1, the budget. */
-export function budgetChart(report: GateReport): string | undefined {
+function budgetChart(report: GateReport): string | undefined {
   const { shown: shares, note } = firstCategories(budgetShares(report));
   if (shares.length === 0) return undefined;
   const values = shares.map(({ share }) => share);

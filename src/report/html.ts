@@ -14,7 +14,7 @@ import { htmlCharts, type Chart } from './vega-charts.js';
  */
 
 /** Scenarios whose metrics the page lists at most; it says when it lists fewer. */
-export const MAX_HTML_SCENARIOS = 200;
+const MAX_HTML_SCENARIOS = 200;
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 

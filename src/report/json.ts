@@ -130,7 +130,7 @@ export function buildGateReport(
     coverage: result.coverage ?? null,
     changes,
     scenarios: result.candidateMetrics.scenarios,
-    ...chartData(result, policy.policy, candidate, baseline),
+    ...chartData(result, candidate, baseline),
   };
 }
 

@@ -1,5 +1,4 @@
 import { RecordTableBuilder, type RecordTable } from '../metrics/table.js';
-import { duplicateExample, exampleKey, exampleOf } from '../records/key.js';
 import { forEachRecord } from '../records/read.js';
 
 /**
@@ -7,10 +6,7 @@ import { forEachRecord } from '../records/read.js';
  * sample of an example (scenario, id, perturbation, sample) is an error: the metrics would count it twice.
  */
 export async function loadRecordTable(path: string): Promise<RecordTable> {
-  const builder = new RecordTableBuilder();
-  await forEachRecord(path, (record, line) => {
-    const earlier = builder.add(record, line);
-    if (earlier !== undefined) throw duplicateExample(path, line, exampleKey(exampleOf(record)), earlier);
-  });
+  const builder = new RecordTableBuilder(path);
+  await forEachRecord(path, (record, line) => builder.add(record, line));
   return builder.build();
 }
