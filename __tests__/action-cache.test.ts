@@ -24,10 +24,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([github.close(), cache.close(), model.close()]);
 });
-beforeEach(() => {
-  github.comments.length = 0;
-  github.files.clear();
-});
+beforeEach(() => github.reset());
 
 const cacheEnv = () => ({
   ACTIONS_CACHE_SERVICE_V2: 'true',

@@ -24,14 +24,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([github.close(), cache.close()]);
 });
-beforeEach(() => {
-  github.comments.length = 0;
-  github.statuses.length = 0;
-  github.pulls.clear();
-  github.files.clear();
-  github.readOnly = false;
-  github.requests.length = 0;
-});
+beforeEach(() => github.reset());
 const cacheEnv = { ACTIONS_CACHE_SERVICE_V2: 'true', ACTIONS_RESULTS_URL: '', ACTIONS_RUNTIME_TOKEN: 'runtime-token' };
 const runAction = (run: ActionRun) => runActionOn(github, { ...run, env: { ...cacheEnv, ACTIONS_RESULTS_URL: cache.url, ...run.env } });
 

@@ -13,12 +13,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await github.close();
 });
-beforeEach(() => {
-  github.comments.length = 0;
-  github.pulls.clear();
-  github.commentFailure = undefined;
-  github.readOnly = false;
-});
+beforeEach(() => github.reset());
 const runAction = (run: ActionRun) => runActionOn(github, run);
 
 const baselineRecords = Array.from({ length: 300 }, (_, i) => record({ scenario: 'billing', id: String(i), correct: i % 4 === 0 ? 0 : 1 }));

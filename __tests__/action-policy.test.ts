@@ -19,10 +19,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await github.close();
 });
-beforeEach(() => {
-  github.files.clear();
-  github.comments.length = 0;
-});
+beforeEach(() => github.reset());
 const runAction = (run: ActionRun) => runActionOn(github, run);
 
 // 300 instances; the candidate loses 15 right answers (-5 points, paired).

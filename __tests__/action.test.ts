@@ -24,15 +24,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await github.close();
 });
-beforeEach(() => {
-  github.comments.length = 0;
-  github.files.clear();
-  github.pulls.clear();
-  github.statuses.length = 0;
-  github.readOnly = false;
-  github.commentFailure = undefined;
-  github.requests.length = 0;
-});
+beforeEach(() => github.reset());
 
 // 300 instances; the candidate loses 15 right answers (-5 points, paired).
 const baselineRecords = Array.from({ length: 300 }, (_, i) => record({ scenario: 'billing', id: String(i), correct: i % 4 === 0 ? 0 : 1 }));

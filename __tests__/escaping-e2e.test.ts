@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MetricsReport } from '../src/metrics/compute.js';
 import type { GateReport } from '../src/report/json.js';
-import { runAction } from './helpers/action-simple.js';
+import { BASE_SHA, runAction } from './helpers/action.js';
 import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
 import { evalgate } from './helpers/evalgate.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
@@ -292,10 +292,9 @@ describe('hostile names through the action', () => {
     /^::(add-mask::|debug::|(error|warning) title=evalgate%3A |error::evalgate: (fail|warn) \(policy |warning::No baseline)/.test(line);
 
   it('1-6: posts a comment and a summary that link, mention and reference nothing and hide nothing, and logs no workflow command', async () => {
-    const result = await runAction({
+    const result = await runAction(github, {
       event: 'pull_request',
-      apiUrl: github.url,
-      inputs: { policy: policyFile, candidate: candidateFile, baseline: baselineFile },
+      inputs: { policy: policyFile, candidate: candidateFile, baseline: baselineFile, 'policy-source': 'head' },
     });
     expect(result.code).toBe(1);
     expect(github.comments).toHaveLength(1);
@@ -316,10 +315,10 @@ describe('hostile names through the action', () => {
 
   it('6: logs a policy name without letting it start a workflow command', async () => {
     const policy = writePolicy({ name: 'x\n::error::forged ##[error]y \u202e', checks: [{ metric: 'accuracy', min: 0 }] });
-    const push = await runAction({
+    const push = await runAction(github, {
       event: 'push',
-      apiUrl: github.url,
-      inputs: { policy, candidate: baselineFile },
+      sha: BASE_SHA,
+      inputs: { policy, candidate: baselineFile, 'policy-source': 'head' },
       env: { ACTIONS_CACHE_SERVICE_V2: 'true', ACTIONS_RESULTS_URL: cache.url, ACTIONS_RUNTIME_TOKEN: 'runtime-token' },
     });
     expect(push.code).toBe(0);

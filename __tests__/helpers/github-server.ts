@@ -46,6 +46,8 @@ export interface FakeGitHub {
   readOnly: boolean;
   commentFailure: Failure | undefined;
   requests: string[];
+  /** Forgets everything the tests set and every request seen: a fresh repository for the next test. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -159,6 +161,15 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    reset() {
+      state.comments.length = 0;
+      state.files.clear();
+      state.pulls.clear();
+      state.statuses.length = 0;
+      state.readOnly = false;
+      state.commentFailure = undefined;
+      state.requests.length = 0;
+    },
     get comments() {
       return state.comments;
     },
