@@ -33,7 +33,7 @@ export function coverageOf(
   if (setting.severity === 'off' || candidate.kind !== 'records' || baseline?.kind !== 'records') return undefined;
   const answered = answeredInstances(candidate.table);
   const missing = baseline.table.instanceKeys.filter((key) => !answered.has(key));
-  const baselineInstances = baseline.table.instanceKeys.length;
+  const baselineInstances = baseline.table.instanceCount;
   const covered = baselineInstances - missing.length;
   // In whole instances: 0.07 x 100 is 7.000000000000001 in floating point, and 7 must be enough.
   const enough = covered >= Math.ceil(setting.min * baselineInstances - 1e-9);

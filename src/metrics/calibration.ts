@@ -20,59 +20,70 @@ export function calibrationError(binWeight: ArrayLike<number>, binCorrect: Array
   return error;
 }
 
-function totalWeight(instance: Int32Array, weights: Float64Array): number {
+/** The total weight of the records: how many copies of them a resample holds. */
+export function totalWeight(instance: Int32Array, weights: Float64Array): number {
   let total = 0;
   for (let index = 0; index < instance.length; index++) total += weights[instance[index]];
   return total;
+}
+
+/** Per-bin sums and the boundaries between chunks, reused from one resample to the next. */
+export class EceBins {
+  readonly weight = new Float64Array(ECE_BINS);
+  readonly correct = new Float64Array(ECE_BINS);
+  readonly confidence = new Float64Array(ECE_BINS);
+  readonly boundary = new Float64Array(ECE_BINS);
 }
 
 /**
  * HELM's ece_10_bin on the multiset where each record appears its instance's weight times: k = min(10, N)
  * chunks of the sorted confidences cut as numpy.array_split does, boundaries at the midpoints between
  * adjacent chunks plus 1.0 (duplicates dropped), a value equal to a boundary in the lower bin.
+ *
+ * In one walk: a value v falls in bin min{ j : boundary_j >= v } (bisect_left; a repeated boundary
+ * leaves an empty bin). When the walk reaches a record, every boundary at or before its first copy is
+ * known, and every later one is at least v (the values after it are), so the bin is the first known
+ * boundary at or above v, else the chunk its first copy is in; bins only move up as v does. Chunks
+ * are contiguous in the sorted order, so every bin's sums are made in the same order as by binning
+ * against the finished boundaries.
  */
-export function equalMassEce({ instance, value: confidence, payload: correct }: SortedRecords, weights: Float64Array): number {
-  const total = totalWeight(instance, weights);
+export function equalMassEce(
+  { instance, value: confidence, payload: correct }: SortedRecords,
+  weights: Float64Array,
+  total = totalWeight(instance, weights),
+  bins = new EceBins(),
+): number {
   if (total <= 0) return NaN;
   const chunks = Math.min(ECE_BINS, total);
   const base = Math.floor(total / chunks);
   const larger = total % chunks; // the first `larger` chunks hold one value more
-  const chunkStarts: number[] = []; // 0-based positions of the first value of chunks 1..k-1
-  for (let chunk = 1; chunk < chunks; chunk++) chunkStarts.push(chunk * base + Math.min(chunk, larger));
-
-  const boundaries: number[] = [];
+  const { boundary } = bins;
+  bins.weight.fill(0);
+  bins.correct.fill(0);
+  bins.confidence.fill(0);
+  let nextChunk = 1; // the first chunk whose start the walk has not reached
+  let nextStart = chunks > 1 ? base + Math.min(1, larger) : Infinity;
+  let bin = 0;
   let seen = 0;
   let previous = NaN;
-  let next = 0;
   for (let index = 0; index < instance.length; index++) {
     const weight = weights[instance[index]];
     if (weight === 0) continue;
     const value = confidence[index];
-    // Each chunk start inside this run of copies: the value before it is this one or the previous one.
-    while (next < chunkStarts.length && chunkStarts[next] < seen + weight) {
-      boundaries.push(((chunkStarts[next] > seen ? value : previous) + value) / 2);
-      next++;
+    // Chunk starts among the previous record's copies (after its first), or at this record's first copy.
+    while (nextStart <= seen) {
+      boundary[nextChunk - 1] = ((nextStart === seen ? value : previous) + previous) / 2;
+      nextChunk++;
+      nextStart = nextChunk < chunks ? nextChunk * base + Math.min(nextChunk, larger) : Infinity;
     }
+    while (bin < nextChunk - 1 && boundary[bin] < value) bin++;
+    bins.weight[bin] += weight;
+    bins.correct[bin] += weight * correct[index];
+    bins.confidence[bin] += weight * value;
     seen += weight;
     previous = value;
   }
-  boundaries.push(1.0);
-  const bins = [...new Set(boundaries)].sort((a, b) => a - b);
-
-  const binWeight = new Float64Array(bins.length);
-  const binCorrect = new Float64Array(bins.length);
-  const binConfidence = new Float64Array(bins.length);
-  let bin = 0;
-  for (let index = 0; index < instance.length; index++) {
-    const weight = weights[instance[index]];
-    if (weight === 0) continue;
-    const value = confidence[index];
-    while (bins[bin] < value) bin++; // bisect_left, values ascending
-    binWeight[bin] += weight;
-    binCorrect[bin] += weight * correct[index];
-    binConfidence[bin] += weight * value;
-  }
-  return calibrationError(binWeight, binCorrect, binConfidence);
+  return calibrationError(bins.weight, bins.correct, bins.confidence);
 }
 
 /** Harmonic numbers H(0..m), grown on demand: H(k + c) - H(k) sums the 1/(k + t) of c copies at once. */
@@ -97,8 +108,8 @@ export function selectiveAccuracy(
   { instance, payload: correct }: SortedRecords,
   weights: Float64Array,
   harmonic: HarmonicNumbers,
+  total = totalWeight(instance, weights),
 ): [number, number] {
-  const total = totalWeight(instance, weights);
   if (total <= 0) return [NaN, NaN];
   const tenPercentK = Math.floor(0.1 * total) + 1;
   const h = harmonic.upTo(total);

@@ -23,10 +23,33 @@ export interface ScopeCollection {
   worstOriginal: Float64Array;
   worstRobust: Float64Array;
   worstFair: Float64Array;
-  calibrationRows: number[];
-  calibrationInstances: number[];
-  latencyRows: number[];
-  latencyInstances: number[];
+  /** The answered originals with a confidence, and the records with a latency: their rows and scope instances. */
+  calibrated: RowsOfScope;
+  timed: RowsOfScope;
+}
+
+/** Some rows of a scope, with each one's instance in the scope. */
+export interface RowsOfScope {
+  rows: Int32Array;
+  instances: Int32Array;
+}
+
+/** Rows picked from a scope's, in order, into arrays as long as the scope's (cut to length at the end). */
+class RowPicker {
+  private readonly rows: Int32Array;
+  private readonly instances: Int32Array;
+  private count = 0;
+  constructor(size: number) {
+    this.rows = new Int32Array(size);
+    this.instances = new Int32Array(size);
+  }
+  add(row: number, instance: number): void {
+    this.rows[this.count] = row;
+    this.instances[this.count++] = instance;
+  }
+  picked(): RowsOfScope {
+    return { rows: this.rows.subarray(0, this.count), instances: this.instances.subarray(0, this.count) };
+  }
 }
 
 /** An empty collection for a scope: one slot per sum the metrics need. */
@@ -51,10 +74,8 @@ function emptyCollection(table: RecordTable, scope: Scope): ScopeCollection {
     worstOriginal: new Float64Array(scope.instanceCount).fill(Infinity),
     worstRobust: new Float64Array(scope.instanceCount).fill(Infinity),
     worstFair: new Float64Array(scope.instanceCount).fill(Infinity),
-    calibrationRows: [],
-    calibrationInstances: [],
-    latencyRows: [],
-    latencyInstances: [],
+    calibrated: { rows: new Int32Array(0), instances: new Int32Array(0) },
+    timed: { rows: new Int32Array(0), instances: new Int32Array(0) },
   };
 }
 
@@ -67,7 +88,9 @@ function emptyCollection(table: RecordTable, scope: Scope): ScopeCollection {
 export function collectScope(table: RecordTable, scope: Scope): ScopeCollection {
   const collected = emptyCollection(table, scope);
   const { sums, accuracy, errors, brier, eceCorrect, eceConfidence, toxic, outputTokens, cost, groups } = collected;
-  const { worstOriginal, worstRobust, worstFair, calibrationRows, calibrationInstances, latencyRows, latencyInstances } = collected;
+  const { worstOriginal, worstRobust, worstFair } = collected;
+  const calibrated = new RowPicker(scope.rows.length);
+  const timed = new RowPicker(scope.rows.length);
   const groupColumns = [...table.groups.values()].map((column) => column.valueOf);
   const { failed, kind, correct: correctOf, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
   const samples = table.samples;
@@ -95,8 +118,7 @@ export function collectScope(table: RecordTable, scope: Scope): ScopeCollection 
         const bin = Math.min(Math.floor(confidence * 10), ECE_BINS - 1);
         sums.add(eceCorrect[bin], instance, correct, calibratedShare);
         sums.add(eceConfidence[bin], instance, confidence, calibratedShare);
-        calibrationRows.push(row);
-        calibrationInstances.push(instance);
+        calibrated.add(row, instance);
       }
       for (let attribute = 0; attribute < groupColumns.length; attribute++) {
         const value = groupColumns[attribute][row];
@@ -109,13 +131,12 @@ export function collectScope(table: RecordTable, scope: Scope): ScopeCollection 
         sums.add(group.slotOf[value], instance, correct, share);
       }
     }
-    if (!Number.isNaN(latencyMs[row])) {
-      latencyRows.push(row);
-      latencyInstances.push(instance);
-    }
+    if (!Number.isNaN(latencyMs[row])) timed.add(row, instance);
     if (!Number.isNaN(toxicity[row])) sums.add(toxic, instance, toxicity[row] >= TOXIC ? 1 : 0);
     if (!Number.isNaN(tokensOf[row])) sums.add(outputTokens, instance, tokensOf[row]);
     if (!Number.isNaN(costUsd[row])) sums.add(cost, instance, costUsd[row]);
   }
+  collected.calibrated = calibrated.picked();
+  collected.timed = timed.picked();
   return collected;
 }

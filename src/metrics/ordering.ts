@@ -1,4 +1,4 @@
-import { reverseKeepingTies, sortRowsByValue } from '../stats/sort.js';
+import { sortPositionsByKey, sortRowsByValue } from '../stats/sort.js';
 import type { RecordTable, RowOrder } from './table.js';
 
 /*
@@ -14,42 +14,33 @@ export interface SortedRecords {
   payload: Float64Array;
 }
 
-/** The orderings the metrics use: confidence both ways (calibration, selective accuracy), latency. */
-export type Ordering = 'confidence ascending' | 'confidence descending' | 'latencyMs ascending';
+/** The columns records are ordered by. */
+export type OrderedColumn = 'confidence' | 'latencyMs';
 
 /**
- * Every row's position when the table's rows that have a value are ordered by it, ties in input
- * order. Computed once per table and kept in it; scopes and bootstrap subsets then order their rows
- * by these integers, much faster than comparing values.
+ * Every row's rank when the table's rows that have a value are ordered by it, ties in input order.
+ * Computed once per table and kept in it; scopes and bootstrap subsets then order their rows by
+ * these integers, much faster than comparing values.
  */
-function rowOrder(table: RecordTable, ordering: Ordering): RowOrder {
-  const known = table.orderings.get(ordering);
+function rowOrder(table: RecordTable, column: OrderedColumn): RowOrder {
+  const known = table.orderings.get(column);
   if (known) return known;
-  const [name, direction] = ordering.split(' ') as ['confidence' | 'latencyMs', string];
-  const column = table[name];
-  let rowAtRank: Int32Array;
-  if (direction === 'descending') {
-    rowAtRank = reverseKeepingTies(rowOrder(table, `${name} ascending` as Ordering).rowAtRank, column);
-  } else {
-    const present: number[] = [];
-    for (let row = 0; row < column.length; row++) if (!Number.isNaN(column[row])) present.push(row);
-    rowAtRank = sortRowsByValue(column, Int32Array.from(present));
-  }
-  const rankOf = new Int32Array(column.length).fill(-1);
+  const values = table[column];
+  const present: number[] = [];
+  for (let row = 0; row < values.length; row++) if (!Number.isNaN(values[row])) present.push(row);
+  const rowAtRank = sortRowsByValue(values, Int32Array.from(present));
+  const rankOf = new Int32Array(values.length).fill(-1);
   for (let rank = 0; rank < rowAtRank.length; rank++) rankOf[rowAtRank[rank]] = rank;
   const order = { rankOf, rowAtRank };
-  table.orderings.set(ordering, order);
+  table.orderings.set(column, order);
   return order;
 }
 
-/** Positions are packed with their rank into one float: exact while rank * 2^22 + position < 2^53. */
-const POSITION_BITS = 4194304; // 2^22
-
 /** The positions in `rows` of those rows, ordered: for a large share of the table, by walking the table's order. */
-function orderOfRows(table: RecordTable, ordering: Ordering, rows: number[]): Int32Array {
-  const { rankOf, rowAtRank } = rowOrder(table, ordering);
-  const order = new Int32Array(rows.length);
-  if (rows.length * 16 > table.size || rows.length >= POSITION_BITS) {
+function orderOfRows(table: RecordTable, column: OrderedColumn, rows: Int32Array): Int32Array {
+  const { rankOf, rowAtRank } = rowOrder(table, column);
+  if (rows.length * 16 > table.size) {
+    const order = new Int32Array(rows.length);
     const positionOf = new Int32Array(table.size).fill(-1);
     for (let position = 0; position < rows.length; position++) positionOf[rows[position]] = position;
     let next = 0;
@@ -59,23 +50,22 @@ function orderOfRows(table: RecordTable, ordering: Ordering, rows: number[]): In
     }
     return order;
   }
-  // A small set (a bootstrap subset): sort (rank, position) pairs packed into floats, natively.
-  const keys = new Float64Array(rows.length);
-  for (let position = 0; position < rows.length; position++) keys[position] = rankOf[rows[position]] * POSITION_BITS + position;
-  keys.sort();
-  for (let index = 0; index < keys.length; index++) order[index] = keys[index] % POSITION_BITS;
-  return order;
+  // A small set (a bootstrap subset): sort its positions by rank.
+  const ranks = new Int32Array(rows.length);
+  for (let position = 0; position < rows.length; position++) ranks[position] = rankOf[rows[position]];
+  return sortPositionsByKey(ranks, table.size);
 }
 
+/** The records at `rows` (of scope instances `instances`), ascending by the column, ties in input order. */
 export function sortRecords(
   table: RecordTable,
-  ordering: Ordering,
-  rows: number[],
-  instances: number[],
+  column: OrderedColumn,
+  rows: Int32Array,
+  instances: Int32Array,
   payload: Float64Array,
 ): SortedRecords {
-  const value = ordering.startsWith('confidence') ? table.confidence : table.latencyMs;
-  const order = orderOfRows(table, ordering, rows);
+  const value = table[column];
+  const order = orderOfRows(table, column, rows);
   const sorted: SortedRecords = {
     instance: new Int32Array(rows.length),
     value: new Float64Array(rows.length),
@@ -83,9 +73,32 @@ export function sortRecords(
   };
   for (let index = 0; index < order.length; index++) {
     const position = order[index];
+    const row = rows[position];
     sorted.instance[index] = instances[position];
-    sorted.value[index] = value[rows[position]];
-    sorted.payload[index] = payload[rows[position]];
+    sorted.value[index] = value[row];
+    sorted.payload[index] = payload[row];
   }
   return sorted;
+}
+
+/** The same records from the largest value down, ties still in input order. */
+export function descending({ instance, value, payload }: SortedRecords): SortedRecords {
+  const reversed: SortedRecords = {
+    instance: new Int32Array(instance.length),
+    value: new Float64Array(value.length),
+    payload: new Float64Array(payload.length),
+  };
+  let next = 0;
+  let end = value.length;
+  while (end > 0) {
+    let begin = end - 1;
+    while (begin > 0 && value[begin - 1] === value[end - 1]) begin--;
+    for (let index = begin; index < end; index++, next++) {
+      reversed.instance[next] = instance[index];
+      reversed.value[next] = value[index];
+      reversed.payload[next] = payload[index];
+    }
+    end = begin;
+  }
+  return reversed;
 }

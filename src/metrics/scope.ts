@@ -42,11 +42,11 @@ export function scopeNamed(table: RecordTable, scenario?: string): Scope {
       name: OVERALL,
       rows: Int32Array.from({ length: table.size }, (_, row) => row),
       instanceOfRow: table.instanceOf,
-      instanceCount: table.instanceKeys.length,
+      instanceCount: table.instanceCount,
     };
   }
   const index = table.scenarios.indexOf(scenario);
-  const localNumber = new Int32Array(table.instanceKeys.length).fill(-1);
+  const localNumber = new Int32Array(table.instanceCount).fill(-1);
   let count = 0;
   for (let row = 0; row < table.size; row++) {
     if (table.scenarioOf[row] === index && localNumber[table.instanceOf[row]] < 0) localNumber[table.instanceOf[row]] = count++;
@@ -64,7 +64,7 @@ export function scopeNamed(table: RecordTable, scenario?: string): Scope {
 export function scopesOf(table: RecordTable): Scope[] {
   const overall = scopeNamed(table);
   // Number each scenario's instances from 0 in order of first appearance.
-  const localNumber = new Int32Array(table.instanceKeys.length).fill(-1);
+  const localNumber = new Int32Array(table.instanceCount).fill(-1);
   const instancesPerScenario = new Int32Array(table.scenarios.length);
   for (let row = 0; row < table.size; row++) {
     const instance = table.instanceOf[row];

@@ -1,7 +1,7 @@
 import { weightedQuantileSorted } from '../stats/quantile.js';
-import { calibrationError, ECE_BINS, equalMassEce, HarmonicNumbers, selectiveAccuracy } from './calibration.js';
+import { calibrationError, ECE_BINS, EceBins, equalMassEce, HarmonicNumbers, selectiveAccuracy, totalWeight } from './calibration.js';
 import { collectScope, type ScopeCollection } from './collect.js';
-import { sortRecords } from './ordering.js';
+import { descending, sortRecords } from './ordering.js';
 import type { Scope } from './scope.js';
 import { sumSlots, type Slot, type SlotTotals } from './sums.js';
 import type { RecordTable } from './table.js';
@@ -65,8 +65,8 @@ interface Found {
 }
 
 function addCalibration(table: RecordTable, { collected, derived, statistics, addRatio }: Found): void {
-  const { brier, eceCorrect, eceConfidence, calibrationRows, calibrationInstances } = collected;
-  const calibrated = calibrationRows.length;
+  const { brier, eceCorrect, eceConfidence } = collected;
+  const calibrated = collected.calibrated.rows.length;
   if (calibrated === 0) return;
   const binWeight = new Float64Array(ECE_BINS);
   const binCorrect = new Float64Array(ECE_BINS);
@@ -83,17 +83,22 @@ function addCalibration(table: RecordTable, { collected, derived, statistics, ad
       return calibrationError(binWeight, binCorrect, binConfidence);
     },
   });
-  const ascending = sortRecords(table, 'confidence ascending', calibrationRows, calibrationInstances, table.correct);
-  statistics.push({ metrics: [{ metric: 'ece_10_bin', n: calibrated }], evaluate: (weights) => [equalMassEce(ascending, weights)] });
+  const ascending = sortRecords(table, 'confidence', collected.calibrated.rows, collected.calibrated.instances, table.correct);
+  const mostConfidentFirst = descending(ascending);
   addRatio('brier', brier);
-  const descending = sortRecords(table, 'confidence descending', calibrationRows, calibrationInstances, table.correct);
   const harmonic = new HarmonicNumbers();
+  const bins = new EceBins();
+  // One statistic: the three share the total weight of the calibrated records.
   statistics.push({
     metrics: [
+      { metric: 'ece_10_bin', n: calibrated },
       { metric: 'selective_cov_acc_area', n: calibrated },
       { metric: 'selective_acc@10', n: calibrated },
     ],
-    evaluate: (weights) => selectiveAccuracy(descending, weights, harmonic),
+    evaluate: (weights) => {
+      const total = totalWeight(ascending.instance, weights);
+      return [equalMassEce(ascending, weights, total, bins), ...selectiveAccuracy(mostConfidentFirst, weights, harmonic, total)];
+    },
   });
 }
 
@@ -155,13 +160,13 @@ function addGroups(options: MetricOptions, { collected, derived, addRatio }: Fou
 }
 
 function addLatency(table: RecordTable, scope: Scope, { collected, statistics }: Found): void {
-  const { latencyRows, latencyInstances } = collected;
-  if (latencyRows.length === 0) return;
-  const ascending = sortRecords(table, 'latencyMs ascending', latencyRows, latencyInstances, table.latencyMs);
-  const n = latencyRows.length;
+  const { rows, instances } = collected.timed;
+  if (rows.length === 0) return;
+  const ascending = sortRecords(table, 'latencyMs', rows, instances, table.latencyMs);
+  const n = rows.length;
   // Timed records per instance, to total a resample's copies without a pass over every record.
   const perInstance = new Float64Array(scope.instanceCount);
-  for (const instance of latencyInstances) perInstance[instance]++;
+  for (const instance of instances) perInstance[instance]++;
   const timed: number[] = [];
   for (let instance = 0; instance < perInstance.length; instance++) if (perInstance[instance] > 0) timed.push(instance);
   const timedInstances = Int32Array.from(timed);

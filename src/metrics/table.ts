@@ -1,6 +1,6 @@
 import { duplicateExample, exampleKey, exampleOf, instanceKey } from '../records/key.js';
 import type { EvalRecord } from '../records/types.js';
-import { float64, GrowableColumn, int32, uint8 } from './columns.js';
+import { GrowableColumn, int32 } from './columns.js';
 import { ExampleIndex, type RepeatedSamples, type TableExamples } from './examples.js';
 
 /*
@@ -27,8 +27,10 @@ export interface RowOrder {
 export interface RecordTable {
   size: number;
   scenarios: string[];
+  /** Instances (scenario, id): numbered 0..instanceCount-1 in order of first appearance. */
+  instanceCount: number;
   /** Instance keys (records/key.ts), indexed by instance number. */
-  instanceKeys: string[];
+  readonly instanceKeys: string[];
   scenarioOf: Int32Array;
   instanceOf: Int32Array;
   kind: Uint8Array;
@@ -50,23 +52,56 @@ export interface RecordTable {
 
 const optionalNumber = (value: unknown): number => (typeof value === 'number' ? value : NaN);
 
+/** The per-row columns being filled, grown together (one capacity check a record). */
+class RowColumns {
+  capacity = 1024;
+  scenarioOf = new Int32Array(this.capacity);
+  instanceOf = new Int32Array(this.capacity);
+  kind = new Uint8Array(this.capacity);
+  failed = new Uint8Array(this.capacity);
+  correct = new Float64Array(this.capacity).fill(NaN);
+  confidence = new Float64Array(this.capacity).fill(NaN);
+  latencyMs = new Float64Array(this.capacity).fill(NaN);
+  outputTokens = new Float64Array(this.capacity).fill(NaN);
+  costUsd = new Float64Array(this.capacity).fill(NaN);
+  toxicity = new Float64Array(this.capacity).fill(NaN);
+
+  /** Room for row `row`. */
+  reserve(row: number): void {
+    if (row < this.capacity) return;
+    const capacity = this.capacity * 2;
+    const grown = <T extends Int32Array | Uint8Array | Float64Array>(column: T, fill: number): T => {
+      const larger = new (column.constructor as new (size: number) => T)(capacity);
+      if (fill !== 0) larger.fill(fill, column.length);
+      larger.set(column);
+      return larger;
+    };
+    this.scenarioOf = grown(this.scenarioOf, 0);
+    this.instanceOf = grown(this.instanceOf, 0);
+    this.kind = grown(this.kind, 0);
+    this.failed = grown(this.failed, 0);
+    this.correct = grown(this.correct, NaN);
+    this.confidence = grown(this.confidence, NaN);
+    this.latencyMs = grown(this.latencyMs, NaN);
+    this.outputTokens = grown(this.outputTokens, NaN);
+    this.costUsd = grown(this.costUsd, NaN);
+    this.toxicity = grown(this.toxicity, NaN);
+    this.capacity = capacity;
+  }
+}
+
 /** Collects validated records, in input order, into a RecordTable. */
 export class RecordTableBuilder {
   private size = 0;
   private readonly scenarioIndex = new Map<string, number>();
   /** Per scenario: id -> instance number. */
-  private readonly instanceIndex = new Map<string, Map<string, number>>();
-  private readonly instanceKeys: string[] = [];
-  private readonly scenarioOf = new GrowableColumn(int32, 0);
-  private readonly instanceOf = new GrowableColumn(int32, 0);
-  private readonly kind = new GrowableColumn(uint8, 0);
-  private readonly failed = new GrowableColumn(uint8, 0);
-  private readonly correct = new GrowableColumn(float64, NaN);
-  private readonly confidence = new GrowableColumn(float64, NaN);
-  private readonly latencyMs = new GrowableColumn(float64, NaN);
-  private readonly outputTokens = new GrowableColumn(float64, NaN);
-  private readonly costUsd = new GrowableColumn(float64, NaN);
-  private readonly toxicity = new GrowableColumn(float64, NaN);
+  private readonly instanceIndex: Array<Map<string, number>> = [];
+  /** Per instance: its scenario and id (the instance keys are made from them only when asked for). */
+  private readonly instanceScenario: number[] = [];
+  private readonly instanceIds: string[] = [];
+  /** The previous record's instance: a variant usually follows its original, and is found without a lookup. */
+  private previous = { scenario: '', id: '', instance: -1 };
+  private readonly columns = new RowColumns();
   private readonly groupColumns = new Map<string, { values: Map<string, number>; valueOf: GrowableColumn<Int32Array> }>();
   private readonly examples = new ExampleIndex();
 
@@ -78,55 +113,68 @@ export class RecordTableBuilder {
    * (scenario, id, perturbation, sample) is an InputError at its line: the metrics would count it twice.
    */
   add(record: EvalRecord, line = this.size + 1): void {
-    let scenario = this.scenarioIndex.get(record.scenario);
-    let ids = this.instanceIndex.get(record.scenario);
-    if (scenario === undefined || ids === undefined) {
-      scenario = this.scenarioIndex.size;
-      this.scenarioIndex.set(record.scenario, scenario);
-      this.instanceIndex.set(record.scenario, (ids = new Map()));
-    }
-    let instance = ids.get(record.id);
-    if (instance === undefined) {
-      instance = this.instanceKeys.length;
-      ids.set(record.id, instance);
-      this.instanceKeys.push(instanceKey(record.scenario, record.id));
-    }
+    const instance = this.instanceOfRecord(record.scenario, record.id);
     const example = this.examples.exampleOf(instance, record.perturbation?.name);
     const sample = record.sample ?? 0;
     const earlier = this.examples.lineOfSample(example, sample);
     if (earlier !== undefined) throw duplicateExample(this.name, line, exampleKey(exampleOf(record)), earlier);
     const row = this.size++;
     this.examples.addRow(row, example, sample, line);
-    this.scenarioOf.set(row, scenario);
-    this.instanceOf.set(row, instance);
+    const columns = this.columns;
+    columns.reserve(row);
+    columns.scenarioOf[row] = this.instanceScenario[instance];
+    columns.instanceOf[row] = instance;
     const perturbation = record.perturbation;
-    this.kind.set(row, perturbation ? (perturbation.kind === 'robustness' ? KIND_ROBUSTNESS : KIND_FAIRNESS) : KIND_ORIGINAL);
+    columns.kind[row] = perturbation ? (perturbation.kind === 'robustness' ? KIND_ROBUSTNESS : KIND_FAIRNESS) : KIND_ORIGINAL;
     const failed = typeof record.error === 'string';
-    this.failed.set(row, failed ? 1 : 0);
-    if (!failed) this.correct.set(row, record.correct as number);
-    this.confidence.set(row, optionalNumber(record.confidence));
-    this.latencyMs.set(row, optionalNumber(record.latency_ms));
-    this.outputTokens.set(row, optionalNumber(record.output_tokens));
-    this.costUsd.set(row, optionalNumber(record.cost_usd));
-    this.toxicity.set(row, optionalNumber(record.toxicity));
-    const groups = record.groups;
-    if (groups) {
-      for (const attribute in groups) {
-        const raw = groups[attribute] as unknown;
-        if (raw === null || raw === undefined) continue;
-        const value = String(raw);
-        let column = this.groupColumns.get(attribute);
-        if (!column) {
-          column = { values: new Map(), valueOf: new GrowableColumn(int32, -1) };
-          this.groupColumns.set(attribute, column);
-        }
-        let valueIndex = column.values.get(value);
-        if (valueIndex === undefined) {
-          valueIndex = column.values.size;
-          column.values.set(value, valueIndex);
-        }
-        column.valueOf.set(row, valueIndex);
+    if (failed) columns.failed[row] = 1;
+    else columns.correct[row] = record.correct as number;
+    columns.confidence[row] = optionalNumber(record.confidence);
+    columns.latencyMs[row] = optionalNumber(record.latency_ms);
+    columns.outputTokens[row] = optionalNumber(record.output_tokens);
+    columns.costUsd[row] = optionalNumber(record.cost_usd);
+    columns.toxicity[row] = optionalNumber(record.toxicity);
+    if (record.groups) this.addGroups(row, record.groups);
+  }
+
+  /** The instance number of (scenario, id), numbered in order of first appearance. */
+  private instanceOfRecord(scenarioName: string, id: string): number {
+    const previous = this.previous;
+    if (id === previous.id && scenarioName === previous.scenario) return previous.instance;
+    let scenario = this.scenarioIndex.get(scenarioName);
+    if (scenario === undefined) {
+      scenario = this.scenarioIndex.size;
+      this.scenarioIndex.set(scenarioName, scenario);
+      this.instanceIndex.push(new Map());
+    }
+    const ids = this.instanceIndex[scenario];
+    let instance = ids.get(id);
+    if (instance === undefined) {
+      instance = this.instanceIds.length;
+      ids.set(id, instance);
+      this.instanceIds.push(id);
+      this.instanceScenario.push(scenario);
+    }
+    this.previous = { scenario: scenarioName, id, instance };
+    return instance;
+  }
+
+  private addGroups(row: number, groups: Record<string, unknown>): void {
+    for (const attribute in groups) {
+      const raw = groups[attribute];
+      if (raw === null || raw === undefined) continue;
+      const value = String(raw);
+      let column = this.groupColumns.get(attribute);
+      if (!column) {
+        column = { values: new Map(), valueOf: new GrowableColumn(int32, -1) };
+        this.groupColumns.set(attribute, column);
       }
+      let valueIndex = column.values.get(value);
+      if (valueIndex === undefined) {
+        valueIndex = column.values.size;
+        column.values.set(value, valueIndex);
+      }
+      column.valueOf.set(row, valueIndex);
     }
   }
 
@@ -136,29 +184,38 @@ export class RecordTableBuilder {
     for (const [attribute, column] of this.groupColumns) {
       groups.set(attribute, { values: [...column.values.keys()], valueOf: column.valueOf.trimmed(size) });
     }
-    const failed = this.failed.trimmed(size);
-    const correct = this.correct.trimmed(size);
-    const confidence = this.confidence.trimmed(size);
+    const columns = this.columns;
+    const failed = columns.failed.slice(0, size);
+    const correct = columns.correct.slice(0, size);
+    const confidence = columns.confidence.slice(0, size);
     const examples = this.examples.examples(size);
-    return {
+    const scenarios = [...this.scenarioIndex.keys()];
+    const { instanceIds, instanceScenario } = this;
+    let instanceKeys: string[] | undefined;
+    const table: Omit<RecordTable, 'instanceKeys'> = {
       size,
-      scenarios: [...this.scenarioIndex.keys()],
-      instanceKeys: this.instanceKeys,
-      scenarioOf: this.scenarioOf.trimmed(size),
-      instanceOf: this.instanceOf.trimmed(size),
-      kind: this.kind.trimmed(size),
+      scenarios,
+      instanceCount: instanceIds.length,
+      scenarioOf: columns.scenarioOf.slice(0, size),
+      instanceOf: columns.instanceOf.slice(0, size),
+      kind: columns.kind.slice(0, size),
       failed,
       correct,
       confidence,
-      latencyMs: this.latencyMs.trimmed(size),
-      outputTokens: this.outputTokens.trimmed(size),
-      costUsd: this.costUsd.trimmed(size),
-      toxicity: this.toxicity.trimmed(size),
+      latencyMs: columns.latencyMs.slice(0, size),
+      outputTokens: columns.outputTokens.slice(0, size),
+      costUsd: columns.costUsd.slice(0, size),
+      toxicity: columns.toxicity.slice(0, size),
       groups,
       examples,
       ...(this.examples.repeated ? { samples: this.examples.repeatedSamples(examples.exampleOf, failed, correct, confidence) } : {}),
       orderings: new Map(),
     };
+    // Made on first use: most commands (metrics) never need 200,000 joined strings.
+    return Object.defineProperty(table, 'instanceKeys', {
+      get: () => (instanceKeys ??= instanceIds.map((id, instance) => instanceKey(scenarios[instanceScenario[instance]], id))),
+      enumerable: true,
+    }) as RecordTable;
   }
 }
 

@@ -73,7 +73,7 @@ export interface RunSummary {
 
 function summarizeRun(run: RunInput): RunSummary {
   return run.kind === 'records'
-    ? { file: run.file, kind: 'records', records: run.table.size, instances: run.table.instanceKeys.length }
+    ? { file: run.file, kind: 'records', records: run.table.size, instances: run.table.instanceCount }
     : { file: run.file, kind: 'metrics', records: null, instances: null };
 }
 
