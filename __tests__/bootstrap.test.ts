@@ -31,6 +31,16 @@ describe('random numbers', () => {
     expect(Array.from({ length: 5 }, () => c.nextUint32())).not.toEqual(first);
   });
 
+  it('fill a buffer with what one call at a time would give, and go on from there', () => {
+    const one = new Random(9);
+    const filled = new Random(9);
+    const buffer = new Uint32Array(1000);
+    filled.fill(buffer, 999);
+    expect(Array.from(buffer.subarray(0, 999))).toEqual(Array.from({ length: 999 }, () => one.nextUint32()));
+    expect(buffer[999]).toBe(0);
+    expect(filled.nextUint32()).toBe(one.nextUint32());
+  });
+
   it('draw integers below n uniformly', () => {
     const random = new Random(1);
     const counts = new Array(7).fill(0);

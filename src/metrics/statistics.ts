@@ -3,7 +3,7 @@ import { calibrationError, ECE_BINS, EceBins, equalMassEce, HarmonicNumbers, sel
 import { collectScope, type ScopeCollection } from './collect.js';
 import { descending, sortRecords } from './ordering.js';
 import type { Scope } from './scope.js';
-import { sumSlots, type Slot, type SlotTotals } from './sums.js';
+import type { SlotSums, SlotTotals } from './sums.js';
 import type { RecordTable } from './table.js';
 
 /*
@@ -39,13 +39,13 @@ interface DerivedMetric extends MetricInfo {
 class SumsStatistic implements Statistic {
   readonly metrics: MetricInfo[];
   constructor(
-    private readonly slots: Slot[],
+    private readonly slots: SlotSums,
     private readonly derived: DerivedMetric[],
   ) {
     this.metrics = derived.map(({ metric, n }) => ({ metric, n }));
   }
   evaluate(weights: Float64Array): number[] {
-    const totals = sumSlots(this.slots, weights);
+    const totals = this.slots.sum(weights);
     return this.derived.map((metric) => metric.derive(totals));
   }
 }
@@ -166,11 +166,12 @@ function addLatency(table: RecordTable, scope: Scope, { collected, statistics }:
   const n = rows.length;
   // Timed records per instance, to total a resample's copies without a pass over every record.
   const perInstance = new Float64Array(scope.instanceCount);
-  for (const instance of instances) perInstance[instance]++;
-  const timed: number[] = [];
-  for (let instance = 0; instance < perInstance.length; instance++) if (perInstance[instance] > 0) timed.push(instance);
-  const timedInstances = Int32Array.from(timed);
-  const timedCounts = timedInstances.map((instance) => perInstance[instance]);
+  for (let index = 0; index < instances.length; index++) perInstance[instances[index]]++;
+  const timedInstances = new Int32Array(scope.instanceCount);
+  let timed = 0;
+  for (let instance = 0; instance < perInstance.length; instance++) if (perInstance[instance] > 0) timedInstances[timed++] = instance;
+  const timedCounts = new Float64Array(timed);
+  for (let index = 0; index < timed; index++) timedCounts[index] = perInstance[timedInstances[index]];
   statistics.push({
     metrics: [
       { metric: 'latency_p50_ms', n },
@@ -178,8 +179,11 @@ function addLatency(table: RecordTable, scope: Scope, { collected, statistics }:
     ],
     evaluate: (weights) => {
       let total = 0;
-      for (let index = 0; index < timedInstances.length; index++) total += weights[timedInstances[index]] * timedCounts[index];
-      return [0.5, 0.95].map((q) => weightedQuantileSorted(ascending.value, ascending.instance, weights, total, q));
+      for (let index = 0; index < timed; index++) total += weights[timedInstances[index]] * timedCounts[index];
+      return [
+        weightedQuantileSorted(ascending.value, ascending.instance, weights, total, 0.5),
+        weightedQuantileSorted(ascending.value, ascending.instance, weights, total, 0.95),
+      ];
     },
   });
 }

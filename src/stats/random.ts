@@ -32,6 +32,29 @@ export class Random {
     return result >>> 0;
   }
 
+  /** Fills the first `count` entries of `out` with what as many nextUint32() calls would give, with the state in locals. */
+  fill(out: Uint32Array, count: number = out.length): void {
+    const state = this.state;
+    let s0 = state[0];
+    let s1 = state[1];
+    let s2 = state[2];
+    let s3 = state[3];
+    for (let index = 0; index < count; index++) {
+      out[index] = Math.imul(rotateLeft(Math.imul(s1, 5), 7), 9);
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = rotateLeft(s3, 11);
+    }
+    state[0] = s0;
+    state[1] = s1;
+    state[2] = s2;
+    state[3] = s3;
+  }
+
   /** Uniform in [0, 1). */
   nextFloat(): number {
     return this.nextUint32() / 4294967296;
@@ -75,35 +98,44 @@ function logFactorials(size: number): Float64Array {
 
 /**
  * Poisson(mean) draws by inversion of the cumulative distribution with a guide table (Chen and Asau,
- * 1974): one uniform and about one comparison per draw. The table stops where the remaining tail is
- * below 1e-300, so the draws follow the distribution to double precision.
+ * 1974): one 32-bit uniform u and about one comparison per draw, the smallest k with F(k) > u / 2^32.
+ * The table stops where the remaining tail is below 1e-300, so the draws follow the distribution to
+ * double precision. F is kept times 2^32 (exact: a power of two) so that u is compared as it comes.
  */
 export class PoissonSampler {
-  private readonly cumulative: Float64Array;
+  private readonly scaledCumulative: Float64Array;
+  /** Per slot of the top GUIDE_BITS bits of u: the smallest k any u in the slot can give. */
   private readonly guide: Int32Array;
+  private readonly guideShift: number;
 
   constructor(readonly mean: number) {
     const last = Math.ceil(mean + 40 * Math.sqrt(mean) + 40);
     const logFactorial = logFactorials(last);
-    this.cumulative = new Float64Array(last + 1);
+    this.scaledCumulative = new Float64Array(last + 1);
     let sum = 0;
     for (let k = 0; k <= last; k++) {
       sum += mean > 0 ? Math.exp(-mean + k * Math.log(mean) - logFactorial[k]) : k === 0 ? 1 : 0;
-      this.cumulative[k] = sum;
+      this.scaledCumulative[k] = sum * 4294967296;
     }
-    this.cumulative[last] = Infinity; // every uniform in [0, 1) stops by the last entry
-    this.guide = new Int32Array(last + 1);
+    this.scaledCumulative[last] = Infinity; // every u stops by the last entry
+    const guideBits = Math.ceil(Math.log2(last + 1)) + 1; // about two slots per k: about one comparison a draw
+    this.guideShift = 32 - guideBits;
+    this.guide = new Int32Array(2 ** guideBits);
     let k = 0;
-    for (let slot = 0; slot <= last; slot++) {
-      while (this.cumulative[k] <= slot / (last + 1)) k++;
+    for (let slot = 0; slot < this.guide.length; slot++) {
+      while (this.scaledCumulative[k] <= slot * 2 ** this.guideShift) k++;
       this.guide[slot] = k;
     }
   }
 
-  draw(random: Random): number {
-    const u = random.nextFloat();
-    let k = this.guide[Math.floor(u * this.guide.length)];
-    while (this.cumulative[k] <= u) k++;
+  /** The draw for the 32-bit uniform `u`. */
+  drawFor(u: number): number {
+    let k = this.guide[u >>> this.guideShift];
+    while (this.scaledCumulative[k] <= u) k++;
     return k;
+  }
+
+  draw(random: Random): number {
+    return this.drawFor(random.nextUint32());
   }
 }
