@@ -76,7 +76,11 @@ export class SlotsBuilder {
     return new SlotSums(
       this.values.map((values, slot) => {
         const entries = this.lengths[slot];
-        return { instance: this.instances[slot].subarray(0, entries), value: values.subarray(0, entries), share: this.shares[slot]?.subarray(0, entries) };
+        return {
+          instance: this.instances[slot].subarray(0, entries),
+          value: values.subarray(0, entries),
+          share: this.shares[slot]?.subarray(0, entries),
+        };
       }),
     );
   }
@@ -192,7 +196,12 @@ function sumGroup({ slots, instance, values }: SlotGroup, weights: Float64Array,
 }
 
 /** One group whose entries carry shares of their instance's weight. */
-function sumShared({ slots, instance, share, values }: SlotGroup, weights: Float64Array, numerator: Float64Array, denominator: Float64Array): void {
+function sumShared(
+  { slots, instance, share, values }: SlotGroup,
+  weights: Float64Array,
+  numerator: Float64Array,
+  denominator: Float64Array,
+): void {
   const sums = new Float64Array(slots.length);
   let weightSum = 0;
   for (let entry = 0; entry < instance.length; entry++) {
