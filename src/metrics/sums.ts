@@ -147,7 +147,10 @@ export class SlotSums {
 function sumGroup({ slots, instance, values }: SlotGroup, weights: Float64Array, numerator: Float64Array, denominator: Float64Array): void {
   const width = slots.length;
   // Slots past the width stand in as the first one: skipped in the loop, summed and dropped in the tail.
-  const [a, b = a, c = a, d = a] = values;
+  const a = values[0];
+  const b = width > 1 ? values[1] : a;
+  const c = width > 2 ? values[2] : a;
+  const d = width > 3 ? values[3] : a;
   let weightEven = 0;
   let weightOdd = 0;
   let a0 = 0;
@@ -188,11 +191,12 @@ function sumGroup({ slots, instance, values }: SlotGroup, weights: Float64Array,
     c0 += weight * c[entry];
     d0 += weight * d[entry];
   }
-  const sums = [a0 + a1, b0 + b1, c0 + c1, d0 + d1];
-  slots.forEach((slot, k) => {
-    numerator[slot] = sums[k];
-    denominator[slot] = weightEven + weightOdd;
-  });
+  const weight = weightEven + weightOdd;
+  numerator[slots[0]] = a0 + a1;
+  if (width > 1) numerator[slots[1]] = b0 + b1;
+  if (width > 2) numerator[slots[2]] = c0 + c1;
+  if (width > 3) numerator[slots[3]] = d0 + d1;
+  for (let k = 0; k < width; k++) denominator[slots[k]] = weight;
 }
 
 /** One group whose entries carry shares of their instance's weight. */
