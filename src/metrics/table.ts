@@ -1,6 +1,7 @@
 import { duplicateExample, exampleKey, exampleOf, instanceKey } from '../records/key.js';
 import type { EvalRecord } from '../records/types.js';
 import { GrowableColumn, int32 } from './columns.js';
+import { InstanceIndex } from './instance-index.js';
 import { ExampleIndex, type RepeatedSamples, type TableExamples } from './examples.js';
 
 /*
@@ -94,11 +95,8 @@ class RowColumns {
 export class RecordTableBuilder {
   private size = 0;
   private readonly scenarioIndex = new Map<string, number>();
-  /** Per scenario: id -> instance number. */
-  private readonly instanceIndex: Array<Map<string, number>> = [];
   /** Per instance: its scenario and id (the instance keys are made from them only when asked for). */
-  private readonly instanceScenario: number[] = [];
-  private readonly instanceIds: string[] = [];
+  private readonly instances = new InstanceIndex();
   /** The previous record's instance: a variant usually follows its original, and is found without a lookup. */
   private previous = { scenario: '', id: '', instance: -1 };
   private readonly columns = new RowColumns();
@@ -122,7 +120,7 @@ export class RecordTableBuilder {
     this.examples.addRow(row, example, sample, line);
     const columns = this.columns;
     columns.reserve(row);
-    columns.scenarioOf[row] = this.instanceScenario[instance];
+    columns.scenarioOf[row] = this.instances.scenarioOf[instance];
     columns.instanceOf[row] = instance;
     const perturbation = record.perturbation;
     columns.kind[row] = perturbation ? (perturbation.kind === 'robustness' ? KIND_ROBUSTNESS : KIND_FAIRNESS) : KIND_ORIGINAL;
@@ -145,16 +143,8 @@ export class RecordTableBuilder {
     if (scenario === undefined) {
       scenario = this.scenarioIndex.size;
       this.scenarioIndex.set(scenarioName, scenario);
-      this.instanceIndex.push(new Map());
     }
-    const ids = this.instanceIndex[scenario];
-    let instance = ids.get(id);
-    if (instance === undefined) {
-      instance = this.instanceIds.length;
-      ids.set(id, instance);
-      this.instanceIds.push(id);
-      this.instanceScenario.push(scenario);
-    }
+    const instance = this.instances.numberOf(scenario, id);
     this.previous = { scenario: scenarioName, id, instance };
     return instance;
   }
@@ -190,12 +180,12 @@ export class RecordTableBuilder {
     const confidence = columns.confidence.slice(0, size);
     const examples = this.examples.examples(size);
     const scenarios = [...this.scenarioIndex.keys()];
-    const { instanceIds, instanceScenario } = this;
+    const { idOf, scenarioOf } = this.instances;
     let instanceKeys: string[] | undefined;
     const table: Omit<RecordTable, 'instanceKeys'> = {
       size,
       scenarios,
-      instanceCount: instanceIds.length,
+      instanceCount: idOf.length,
       scenarioOf: columns.scenarioOf.slice(0, size),
       instanceOf: columns.instanceOf.slice(0, size),
       kind: columns.kind.slice(0, size),
@@ -213,7 +203,7 @@ export class RecordTableBuilder {
     };
     // Made on first use: most commands (metrics) never need 200,000 joined strings.
     return Object.defineProperty(table, 'instanceKeys', {
-      get: () => (instanceKeys ??= instanceIds.map((id, instance) => instanceKey(scenarios[instanceScenario[instance]], id))),
+      get: () => (instanceKeys ??= idOf.map((id, instance) => instanceKey(scenarios[scenarioOf[instance]], id))),
       enumerable: true,
     }) as RecordTable;
   }
