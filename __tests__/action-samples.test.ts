@@ -84,7 +84,7 @@ describe('the action input samples', () => {
     },
   );
 
-  it('takes the bound of evalgate run --samples', async () => {
+  it('has the bound of evalgate run --samples, which refuses the same values', async () => {
     const dir = tempDir();
     const suite = refundSuite();
     const over = await evalgate([

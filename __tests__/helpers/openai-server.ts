@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local OpenAI-compatible Chat Completions server on 127.0.0.1. It answers "refund" with two
- * tokens of log-probability -0.1 and -0.2, after `latencyMs`; asked at a temperature above 0, it samples
- * as a real model would answer differently from call to call: the k-th call with the same messages gets
- * SAMPLED_ANSWERS[(k - 1) % 3] ("refund", then "deny", then "escalate", then "refund" again). Faults by the user's message: "FAIL500"
- * always 500; "RATELIMIT" 429 (with `rateLimitHeaders`, by default retry-after-ms: 0) on its first
- * attempt; "HANG" never answers; "ECHO" a 401 whose message echoes what it was sent (the Authorization
+ * tokens of log-probability -0.1 and -0.2, after `latencyMs`. Asked at a temperature above 0 it answers,
+ * as a sampled model does, differently from call to call: the k-th call (retries count) with the same
+ * messages gets SAMPLED_ANSWERS[(k - 1) % 3]: "refund", then "deny", then "escalate", then "refund" again.
+ * Faults by the user's message: "FAIL500" always 500; "RATELIMIT" 429 (with `rateLimitHeaders`, by
+ * default retry-after-ms: 0) on its first attempt; "HANG" never answers; "ECHO" a 401 whose message echoes what it was sent (the Authorization
  * header, the URL and Host) and `echo` (say, the base URL a proxy was configured with), "ECHO500" the same as a 500.
  * With `refuseLogprobs`, a request asking for log-probabilities gets a 400.
  */
