@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local OpenAI-compatible Chat Completions server on 127.0.0.1. It answers "refund" with two
- * tokens of log-probability -0.1 and -0.2, after `latencyMs`. Faults by the user's message: "FAIL500"
- * always 500; "RATELIMIT" 429 (with `rateLimitHeaders`, by default retry-after-ms: 0) on its first
- * attempt; "HANG" never answers; "ECHO" a 401 whose message echoes what it was sent (the Authorization
+ * tokens of log-probability -0.1 and -0.2, after `latencyMs`. Asked at a temperature above 0 it answers,
+ * as a sampled model does, differently from call to call: the k-th call (retries count) with the same
+ * messages gets SAMPLED_ANSWERS[(k - 1) % 3]: "refund", then "deny", then "escalate", then "refund" again.
+ * Faults by the user's message: "FAIL500" always 500; "RATELIMIT" 429 (with `rateLimitHeaders`, by
+ * default retry-after-ms: 0) on its first attempt; "HANG" never answers; "ECHO" a 401 whose message echoes what it was sent (the Authorization
  * header, the URL and Host) and `echo` (say, the base URL a proxy was configured with), "ECHO500" the same as a 500.
  * With `refuseLogprobs`, a request asking for log-probabilities gets a 400.
  */
@@ -22,6 +24,8 @@ export interface FakeOpenAI {
   close(): Promise<void>;
 }
 
+export const SAMPLED_ANSWERS = ['refund', 'deny', 'escalate'] as const;
+
 export async function startFakeOpenAI(latencyMs = 0): Promise<FakeOpenAI> {
   const attempts = new Map<string, number>();
   const hanging = new Set<ServerResponse>();
@@ -36,6 +40,7 @@ export async function startFakeOpenAI(latencyMs = 0): Promise<FakeOpenAI> {
       messages: Array<{ content: string }>;
       logprobs?: boolean;
       model: string;
+      temperature?: number;
     };
     const text = body.messages.map((message) => message.content).join('\n');
     const attempt = (attempts.get(text) ?? 0) + 1;
@@ -65,7 +70,7 @@ export async function startFakeOpenAI(latencyMs = 0): Promise<FakeOpenAI> {
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: 'refund' },
+          message: { role: 'assistant', content: body.temperature ? SAMPLED_ANSWERS[(attempt - 1) % SAMPLED_ANSWERS.length] : 'refund' },
           logprobs: body.logprobs
             ? {
                 content: [

@@ -26,7 +26,11 @@ const temporaryFile = (name: string) => join(process.env.RUNNER_TEMP ?? '.', nam
  * emptied first, so no file of the checkout (a pull request's) is ever read as a completion; it is
  * kept in the Actions cache only by runs that may write it (mayWriteCache), and only they restore it.
  */
-async function runSuiteForCandidate(suiteFile: string, modelSpec: string, baseUrl: string | undefined): Promise<string> {
+async function runSuiteForCandidate(
+  suiteFile: string,
+  modelSpec: string,
+  { baseUrl, samples }: Pick<ActionInputs, 'baseUrl' | 'samples'>,
+): Promise<string> {
   const loaded = await loadSuite(suiteFile);
   const completions = join(process.env.RUNNER_TEMP || tmpdir(), 'evalgate-completions');
   await rm(completions, { recursive: true, force: true });
@@ -39,6 +43,7 @@ async function runSuiteForCandidate(suiteFile: string, modelSpec: string, baseUr
       ...DEFAULT_RUN_OPTIONS,
       cache: new CompletionCache(completions),
       toxicity: lexicalToxicity(),
+      samples,
       onProgress: progressReporter((line) => core.info(line.trimEnd()), false),
       onWarning: (message) => core.warning(`evalgate run: ${message}`),
     });
@@ -74,7 +79,7 @@ export async function candidateFile(inputs: ActionInputs, given: string | undefi
   if (!(inputs.suite && inputs.model)) {
     throw new Error('Give the input "candidate", or "suite" and "model" to run the evaluation, or "report"');
   }
-  return runSuiteForCandidate(inputs.suite, inputs.model, inputs.baseUrl);
+  return runSuiteForCandidate(inputs.suite, inputs.model, inputs);
 }
 
 /**

@@ -20,6 +20,9 @@ export interface WorkItem {
   scenarioIndex: number;
 }
 
+/** The most samples per example a run may ask for: `evalgate run --samples`, `evalgate merge --samples` and the action's `samples` take 1 to this. */
+export const MAX_SAMPLES = 10_000;
+
 /** Shard `index` (1-based) of `count`. */
 export interface Shard {
   index: number;

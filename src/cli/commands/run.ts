@@ -7,7 +7,7 @@ import { progressReporter } from '../../runner/progress.js';
 import { DEFAULT_RUN_OPTIONS, describeRun, runSuite } from '../../runner/run.js';
 import { commandToxicity, lexicalToxicity } from '../../runner/scoring/toxicity.js';
 import { loadSuite } from '../../runner/suite.js';
-import type { Shard } from '../../runner/work-items.js';
+import { MAX_SAMPLES, type Shard } from '../../runner/work-items.js';
 import type { CommandContext } from '../io.js';
 import { integerOption, shardOption } from '../options.js';
 
@@ -68,7 +68,7 @@ export function registerRun(program: Command, context: CommandContext): void {
     .option('--cache-dir <dir>', 'completion cache directory', '.evalgate/completions')
     .option('--no-cache', 'ask the model even for cached completions')
     .option('--shard <i/n>', 'run only shard i of n (1-based); an instance and its variants stay together', shardOption)
-    .option('--samples <k>', 'ask every example k times (temperature > 0); records carry "sample" 0..k-1', integerOption(1, 10_000), 1)
+    .option('--samples <k>', 'ask every example k times (temperature > 0); records carry "sample" 0..k-1', integerOption(1, MAX_SAMPLES), 1)
     .option('--toxicity-command <cmd>', 'score toxicity with this program (JSON Lines) instead of the built-in word list')
     .action((flags: RunFlags) => runCommand(flags, context));
 }
