@@ -97,8 +97,11 @@ export class RecordTableBuilder {
   private readonly scenarioIndex = new Map<string, number>();
   /** Per instance: its scenario and id (the instance keys are made from them only when asked for). */
   private readonly instances = new InstanceIndex();
-  /** The previous record's instance: a variant usually follows its original, and is found without a lookup. */
-  private previous = { scenario: '', id: '', instance: -1 };
+  /** The last record's scenario (name and number), id and instance: a variant usually follows its original, and is found without a lookup. */
+  private lastScenarioName = '';
+  private lastScenario = -1;
+  private lastId = '';
+  private lastInstance = -1;
   private readonly columns = new RowColumns();
   private readonly groupColumns = new Map<string, { values: Map<string, number>; valueOf: GrowableColumn<Int32Array> }>();
   private readonly examples = new ExampleIndex();
@@ -120,7 +123,7 @@ export class RecordTableBuilder {
     this.examples.addRow(row, example, sample, line);
     const columns = this.columns;
     columns.reserve(row);
-    columns.scenarioOf[row] = this.instances.scenarioOf[instance];
+    columns.scenarioOf[row] = this.lastScenario;
     columns.instanceOf[row] = instance;
     const perturbation = record.perturbation;
     columns.kind[row] = perturbation ? (perturbation.kind === 'robustness' ? KIND_ROBUSTNESS : KIND_FAIRNESS) : KIND_ORIGINAL;
@@ -135,18 +138,19 @@ export class RecordTableBuilder {
     if (record.groups) this.addGroups(row, record.groups);
   }
 
-  /** The instance number of (scenario, id), numbered in order of first appearance. */
+  /** The instance number of (scenario, id), numbered in order of first appearance; remembered as the last one. */
   private instanceOfRecord(scenarioName: string, id: string): number {
-    const previous = this.previous;
-    if (id === previous.id && scenarioName === previous.scenario) return previous.instance;
+    if (id === this.lastId && scenarioName === this.lastScenarioName) return this.lastInstance;
     let scenario = this.scenarioIndex.get(scenarioName);
     if (scenario === undefined) {
       scenario = this.scenarioIndex.size;
       this.scenarioIndex.set(scenarioName, scenario);
     }
-    const instance = this.instances.numberOf(scenario, id);
-    this.previous = { scenario: scenarioName, id, instance };
-    return instance;
+    this.lastScenarioName = scenarioName;
+    this.lastScenario = scenario;
+    this.lastId = id;
+    this.lastInstance = this.instances.numberOf(scenario, id);
+    return this.lastInstance;
   }
 
   private addGroups(row: number, groups: Record<string, unknown>): void {
@@ -180,12 +184,12 @@ export class RecordTableBuilder {
     const confidence = columns.confidence.slice(0, size);
     const examples = this.examples.examples(size);
     const scenarios = [...this.scenarioIndex.keys()];
-    const { idOf, scenarioOf } = this.instances;
+    const instances = this.instances;
     let instanceKeys: string[] | undefined;
     const table: Omit<RecordTable, 'instanceKeys'> = {
       size,
       scenarios,
-      instanceCount: idOf.length,
+      instanceCount: instances.size,
       scenarioOf: columns.scenarioOf.slice(0, size),
       instanceOf: columns.instanceOf.slice(0, size),
       kind: columns.kind.slice(0, size),
@@ -203,7 +207,11 @@ export class RecordTableBuilder {
     };
     // Made on first use: most commands (metrics) never need 200,000 joined strings.
     return Object.defineProperty(table, 'instanceKeys', {
-      get: () => (instanceKeys ??= idOf.map((id, instance) => instanceKey(scenarios[scenarioOf[instance]], id))),
+      get: () => {
+        if (instanceKeys) return instanceKeys;
+        const scenarioOf = instances.scenarioNumbers();
+        return (instanceKeys = instances.ids().map((id, instance) => instanceKey(scenarios[scenarioOf[instance]], id)));
+      },
       enumerable: true,
     }) as RecordTable;
   }
