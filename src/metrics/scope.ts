@@ -23,63 +23,66 @@ function scopeOf(
   instanceNumber: (instance: number) => number,
   instanceCount: number,
 ): Scope {
-  const rows: number[] = [];
-  const instances: number[] = [];
+  const rows = new Int32Array(table.size);
+  const instances = new Int32Array(table.size);
+  let count = 0;
   for (let row = 0; row < table.size; row++) {
     if (!keep(row)) continue;
     const local = instanceNumber(table.instanceOf[row]);
     if (local < 0) continue;
-    rows.push(row);
-    instances.push(local);
+    rows[count] = row;
+    instances[count++] = local;
   }
-  return { name, rows: Int32Array.from(rows), instanceOfRow: Int32Array.from(instances), instanceCount };
+  return { name, rows: rows.slice(0, count), instanceOfRow: instances.slice(0, count), instanceCount };
 }
 
-/** One scope: overall (`scenario` undefined), or a scenario's, its instances numbered from 0 in order of first appearance. */
-export function scopeNamed(table: RecordTable, scenario?: string): Scope {
-  if (scenario === undefined) {
-    return {
-      name: OVERALL,
-      rows: Int32Array.from({ length: table.size }, (_, row) => row),
-      instanceOfRow: table.instanceOf,
-      instanceCount: table.instanceCount,
-    };
-  }
-  const index = table.scenarios.indexOf(scenario);
-  const localNumber = new Int32Array(table.instanceCount).fill(-1);
+/** The rows of the table whose scenario is `scenario`, with each one's instance numbered within it from 0 by first appearance. */
+function scenarioScope(table: RecordTable, scenario: number, localNumber: Int32Array, instanceCount: number): Scope {
   let count = 0;
+  for (let row = 0; row < table.size; row++) if (table.scenarioOf[row] === scenario) count++;
+  const rows = new Int32Array(count);
+  const instances = new Int32Array(count);
+  let next = 0;
   for (let row = 0; row < table.size; row++) {
-    if (table.scenarioOf[row] === index && localNumber[table.instanceOf[row]] < 0) localNumber[table.instanceOf[row]] = count++;
+    if (table.scenarioOf[row] !== scenario) continue;
+    rows[next] = row;
+    instances[next++] = localNumber[table.instanceOf[row]];
   }
-  return scopeOf(
-    table,
-    scenario,
-    (row) => table.scenarioOf[row] === index,
-    (instance) => localNumber[instance],
-    count,
-  );
+  return { name: table.scenarios[scenario], rows, instanceOfRow: instances, instanceCount };
 }
 
-/** "overall" followed by one scope per scenario, in order of first appearance. */
-export function scopesOf(table: RecordTable): Scope[] {
-  const overall = scopeNamed(table);
-  // Number each scenario's instances from 0 in order of first appearance.
+/** Each instance's number within its scenario, from 0 in order of first appearance, and each scenario's count. */
+function scenarioNumbering(table: RecordTable): { localNumber: Int32Array; instancesPerScenario: Int32Array } {
   const localNumber = new Int32Array(table.instanceCount).fill(-1);
   const instancesPerScenario = new Int32Array(table.scenarios.length);
   for (let row = 0; row < table.size; row++) {
     const instance = table.instanceOf[row];
     if (localNumber[instance] < 0) localNumber[instance] = instancesPerScenario[table.scenarioOf[row]]++;
   }
-  const scenarioScopes = table.scenarios.map((name, scenario) =>
-    scopeOf(
-      table,
-      name,
-      (row) => table.scenarioOf[row] === scenario,
-      (instance) => localNumber[instance],
-      instancesPerScenario[scenario],
-    ),
-  );
-  return [overall, ...scenarioScopes];
+  return { localNumber, instancesPerScenario };
+}
+
+function overallScope(table: RecordTable): Scope {
+  const rows = new Int32Array(table.size);
+  for (let row = 0; row < table.size; row++) rows[row] = row;
+  return { name: OVERALL, rows, instanceOfRow: table.instanceOf, instanceCount: table.instanceCount };
+}
+
+/** One scope: overall (`scenario` undefined), or a scenario's, its instances numbered from 0 in order of first appearance. */
+export function scopeNamed(table: RecordTable, scenario?: string): Scope {
+  if (scenario === undefined) return overallScope(table);
+  const index = table.scenarios.indexOf(scenario);
+  const { localNumber, instancesPerScenario } = scenarioNumbering(table);
+  return scenarioScope(table, index, localNumber, instancesPerScenario[index]);
+}
+
+/** "overall" followed by one scope per scenario, in order of first appearance. */
+export function scopesOf(table: RecordTable): Scope[] {
+  const { localNumber, instancesPerScenario } = scenarioNumbering(table);
+  return [
+    overallScope(table),
+    ...table.scenarios.map((_, scenario) => scenarioScope(table, scenario, localNumber, instancesPerScenario[scenario])),
+  ];
 }
 
 /**

@@ -107,7 +107,8 @@ export function bootstrapSamples(
     collect(factory(), options.resamples, instanceCount, instanceCount, false);
   } else if (instanceCount > 0) {
     const subsets = Math.min(LITTLE_BOOTSTRAP_SUBSETS, options.resamples);
-    const shuffled = Int32Array.from({ length: instanceCount }, (_, index) => index);
+    const shuffled = new Int32Array(instanceCount);
+    for (let index = 0; index < instanceCount; index++) shuffled[index] = index;
     for (let subset = 0; subset < subsets; subset++) {
       // A partial Fisher-Yates shuffle picks subsetSize instances without replacement.
       for (let index = 0; index < subsetSize; index++) {
