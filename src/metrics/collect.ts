@@ -54,7 +54,7 @@ class RowPicker {
 
 /** An empty collection for a scope: one slot per sum the metrics need. */
 function emptyCollection(table: RecordTable, scope: Scope): ScopeCollection {
-  const sums = new SlotsBuilder();
+  const sums = new SlotsBuilder(scope.rows.length);
   return {
     sums,
     accuracy: sums.newSlot(),

@@ -24,9 +24,15 @@ export class SlotsBuilder {
   private lengths: number[] = [];
   private shares: Array<Float64Array | undefined> = [];
 
+  /** `expectedEntries`: about how many entries the larger slots will get (a scope's records), to grow them in few steps. */
+  constructor(private readonly expectedEntries = 0) {}
+
   newSlot(): number {
-    this.instances.push(new Int32Array(64));
-    this.values.push(new Float64Array(64));
+    // A sixteenth of the expected entries: a few doublings for the slots that take every record, and
+    // little memory for the many that take a few (a bin, a group).
+    const capacity = Math.max(64, this.expectedEntries >> 4);
+    this.instances.push(new Int32Array(capacity));
+    this.values.push(new Float64Array(capacity));
     this.lengths.push(0);
     this.shares.push(undefined);
     return this.values.length - 1;
@@ -201,7 +207,12 @@ function sumGroup({ slots, instance, values }: SlotGroup, weights: Float64Array,
 }
 
 const warmUp = Float64Array.of(0.5, 0.25, 0.125);
-const warmUpGroup: SlotGroup = { slots: [0, 1, 2, 3], instance: Int32Array.of(0, 1, 2), share: undefined, values: [warmUp, warmUp, warmUp, warmUp] };
+const warmUpGroup: SlotGroup = {
+  slots: [0, 1, 2, 3],
+  instance: Int32Array.of(0, 1, 2),
+  share: undefined,
+  values: [warmUp, warmUp, warmUp, warmUp],
+};
 let warmedUp = false;
 
 /**
