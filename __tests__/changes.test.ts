@@ -159,6 +159,11 @@ describe('the texts of the flips shown', () => {
     await expect(describeChanges(candidate as never, baseline as never)).rejects.toThrow(
       `${candidateFile}: changed while evalgate read it`,
     );
+    // A line over the bound that the first pass held every line to: refused as it grows, not gathered whole.
+    writeFileSync(candidateFile, `{"scenario": "s", "id": "1", "prediction": "${'x'.repeat(17 * 1024 * 1024)}"}\n`);
+    await expect(describeChanges(candidate as never, baseline as never)).rejects.toThrow(
+      `${candidateFile}:1: changed while evalgate read it (a line longer than 16 MiB (16777216 bytes)): run evalgate again`,
+    );
   });
 });
 

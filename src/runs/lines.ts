@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { InputError } from '../errors.js';
+import { describeBytes, MAX_LINE_BYTES } from '../limits.js';
 import { withoutBom } from '../records/read.js';
 import type { EvalRecord } from '../records/types.js';
 import { recordProblem } from '../records/validate.js';
@@ -37,14 +38,27 @@ export async function recordsAtLines(file: string, lines: Iterable<number>): Pro
   const last = Math.max(...wanted);
   let line = 1;
   let pieces: Buffer[] = []; // of a wanted line that runs over the end of a chunk
+  let piecesBytes = 0;
   try {
     for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
       for (let start = 0; start < chunk.length;) {
         const end = chunk.indexOf(NEWLINE, start);
-        if (wanted.has(line)) pieces.push(chunk.subarray(start, end < 0 ? chunk.length : end));
+        if (wanted.has(line)) {
+          pieces.push(chunk.subarray(start, end < 0 ? chunk.length : end));
+          piecesBytes += pieces.at(-1)!.length;
+          // The first read held every line to the bound; a longer one now means the file changed.
+          if (piecesBytes > MAX_LINE_BYTES) {
+            throw new InputError(
+              file,
+              line,
+              `changed while evalgate read it (a line longer than ${describeBytes(MAX_LINE_BYTES)}): run evalgate again`,
+            );
+          }
+        }
         if (end < 0) break;
         if (pieces.length > 0) found.set(line, parseLine(Buffer.concat(pieces), line, file));
         pieces = [];
+        piecesBytes = 0;
         if (++line > last) return found;
         start = end + 1;
       }
