@@ -3,6 +3,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { closeSync, constants, createWriteStream, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_LINE_BYTES, MAX_NESTING_DEPTH } from '../src/limits.js';
+import { collidingIds } from './helpers/colliding-ids.js';
 import { evalgate, readJsonLines, writeSuite } from './helpers/evalgate.js';
 import { tempDir } from './helpers/records.js';
 import type { RunResult } from './helpers/run.js';
@@ -82,6 +83,22 @@ describe('a line longer than 16 MiB', () => {
       'the model command wrote a line longer than 16 MiB (16777216 bytes) (line 1 of its output)',
       'the model command wrote a line longer than 16 MiB (16777216 bytes) (line 1 of its output)',
     ]);
+  });
+});
+
+describe('ids made to collide', () => {
+  it('cost what other ids do: the instance hash is seeded per run, and a long run of one hash goes to a Map (65,536 such ids took 37 s)', async () => {
+    const file = join(tempDir(), 'colliding.jsonl');
+    // The hash of the first version, unseeded, is this one under seed 0: what an attacker could aim at.
+    writeFileSync(
+      file,
+      `${collidingIds(16)
+        .map((id) => record(id))
+        .join('\n')}\n`,
+    );
+    const result = await evalgateWithin(20_000, ['metrics', file, '--json', '--resamples', '0']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).overall.accuracy.n).toBe(65_536);
   });
 });
 

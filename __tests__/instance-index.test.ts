@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { InstanceIndex } from '../src/metrics/instance-index.js';
+import { buildTable } from '../src/metrics/table.js';
 import { Random } from '../src/stats/random.js';
+import { collidingIds } from './helpers/colliding-ids.js';
 
 /*
  * The table numbers instances (scenario, id) with its own hash table over code units
@@ -17,16 +19,47 @@ describe('instance numbering', () => {
     );
     const index = new InstanceIndex();
     const expected = new Map<string, number>();
+    const got: number[] = [];
+    const wanted: number[] = [];
     for (let draw = 0; draw < 40000; draw++) {
       const scenario = random.nextBelow(3);
       const id = pool[random.nextBelow(pool.length)];
       const key = `${scenario}\u0001${id}`;
       if (!expected.has(key)) expected.set(key, expected.size);
-      expect(index.numberOf(scenario, id)).toBe(expected.get(key));
+      wanted.push(expected.get(key)!);
+      got.push(index.numberOf(scenario, id));
     }
+    expect(got).toEqual(wanted);
     expect(index.size).toBe(expected.size);
     const ids = index.ids();
     const scenarios = index.scenarioNumbers();
     expect([...expected.keys()]).toEqual(ids.map((id, instance) => `${scenarios[instance]}\u0001${id}`));
+  });
+
+  it('tells ids apart whose hashes are equal, and hands a long run of them over to a Map', () => {
+    const index = new InstanceIndex(0);
+    const ids = collidingIds(9); // 512 ids with one hash under seed 0
+    const numbers = ids.map((_, number) => number);
+    expect(ids.map((id) => index.numberOf(0, id))).toEqual(numbers);
+    expect(index.collided).toBe(true);
+    expect(ids.map((id) => index.numberOf(0, id))).toEqual(numbers);
+    expect(index.numberOf(1, ids[0])).toBe(ids.length); // the same id in another scenario: another instance
+    expect(index.ids().slice(0, ids.length)).toEqual(ids);
+    // Under another seed the same ids spread out as any others do.
+    const seeded = new InstanceIndex(12345);
+    ids.forEach((id) => seeded.numberOf(0, id));
+    expect(seeded.collided).toBe(false);
+  });
+
+  it('keeps consecutive records of one id in different scenarios apart', () => {
+    const table = buildTable([
+      { scenario: 'a', id: 'x', correct: 1 },
+      { scenario: 'b', id: 'x', correct: 0 },
+      { scenario: 'b', id: 'x', correct: 1, perturbation: { name: 'typos', kind: 'robustness' } },
+      { scenario: 'a', id: 'x', correct: 1, perturbation: { name: 'typos', kind: 'robustness' } },
+    ]);
+    expect(table.instanceCount).toBe(2);
+    expect(Array.from(table.instanceOf)).toEqual([0, 1, 1, 0]);
+    expect(table.instanceKeys).toEqual(['a\u0000x', 'b\u0000x']);
   });
 });

@@ -53,18 +53,19 @@ class RowPicker {
 }
 
 /** An empty collection for a scope: one slot per sum the metrics need. */
-function emptyCollection(table: RecordTable, scope: Scope): ScopeCollection {
-  const sums = new SlotsBuilder(scope.rows.length);
+function emptyCollection(table: RecordTable, scope: Scope): Omit<ScopeCollection, 'calibrated' | 'timed'> {
+  const sums = new SlotsBuilder();
+  const everyRecord = scope.rows.length;
   return {
     sums,
-    accuracy: sums.newSlot(),
-    errors: sums.newSlot(),
-    brier: sums.newSlot(),
+    accuracy: sums.newSlot(everyRecord),
+    errors: sums.newSlot(everyRecord),
+    brier: sums.newSlot(everyRecord),
     eceCorrect: Array.from({ length: ECE_BINS }, () => sums.newSlot()),
     eceConfidence: Array.from({ length: ECE_BINS }, () => sums.newSlot()),
-    toxic: sums.newSlot(),
-    outputTokens: sums.newSlot(),
-    cost: sums.newSlot(),
+    toxic: sums.newSlot(everyRecord),
+    outputTokens: sums.newSlot(everyRecord),
+    cost: sums.newSlot(everyRecord),
     groups: [...table.groups].map(([attribute, column]) => ({
       attribute,
       values: column.values,
@@ -74,8 +75,6 @@ function emptyCollection(table: RecordTable, scope: Scope): ScopeCollection {
     worstOriginal: new Float64Array(scope.instanceCount).fill(Infinity),
     worstRobust: new Float64Array(scope.instanceCount).fill(Infinity),
     worstFair: new Float64Array(scope.instanceCount).fill(Infinity),
-    calibrated: { rows: new Int32Array(0), instances: new Int32Array(0) },
-    timed: { rows: new Int32Array(0), instances: new Int32Array(0) },
   };
 }
 
@@ -136,7 +135,5 @@ export function collectScope(table: RecordTable, scope: Scope): ScopeCollection 
     if (!Number.isNaN(tokensOf[row])) sums.add(outputTokens, instance, tokensOf[row]);
     if (!Number.isNaN(costUsd[row])) sums.add(cost, instance, costUsd[row]);
   }
-  collected.calibrated = calibrated.picked();
-  collected.timed = timed.picked();
-  return collected;
+  return { ...collected, calibrated: calibrated.picked(), timed: timed.picked() };
 }

@@ -9,11 +9,7 @@ export class GrowableColumn<T extends Float64Array | Int32Array | Uint8Array> {
     this.data.fill(fill);
   }
   private reserve(length: number): void {
-    if (length <= this.data.length) return;
-    const grown = this.make(Math.max(length, this.data.length * 2));
-    grown.fill(this.fill, this.data.length);
-    grown.set(this.data);
-    this.data = grown;
+    if (length > this.data.length) this.data = grown(this.data, Math.max(length, this.data.length * 2), this.fill);
   }
   set(index: number, value: number): void {
     this.reserve(index + 1);
@@ -33,3 +29,11 @@ export class GrowableColumn<T extends Float64Array | Int32Array | Uint8Array> {
 export const float64 = (size: number): Float64Array => new Float64Array(size);
 export const int32 = (size: number): Int32Array => new Int32Array(size);
 export const uint8 = (size: number): Uint8Array => new Uint8Array(size);
+
+/** A copy of `array` in a new one of `size` entries (at least as many), the new entries set to `fill`. */
+export function grown<T extends Float64Array | Int32Array | Uint16Array | Uint8Array>(array: T, size: number, fill = 0): T {
+  const larger = new (array.constructor as new (size: number) => T)(size);
+  larger.set(array);
+  if (fill !== 0) larger.fill(fill, array.length);
+  return larger;
+}

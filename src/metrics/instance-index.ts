@@ -1,10 +1,24 @@
+import { grown } from './columns.js';
+
 /**
  * Numbers the instances (scenario, id) of a table in order of first appearance. An open-addressing
  * hash table over typed arrays, the ids kept as UTF-16 code units in one growing array: a lookup reads
  * one slot and compares 32-bit hashes before any text, and no id string read from a file outlives its
  * record (keeping 200,000 of them alive slowed JSON.parse and the garbage collector by about 0.1 s;
  * a Map of strings cost twice as long again). The ids are strings again only when asked for.
+ *
+ * Ids come from files a pull request can write, so the hash is seeded at random per process (ids
+ * made to collide under one seed do not under another) and a run of more than MAX_PROBES occupied
+ * slots hands the numbering over to a Map, whose hashing V8 seeds itself. The numbers do not depend
+ * on the seed: they follow first appearance.
  */
+
+/** Occupied slots looked at before the table gives up on its hash (at most half full: runs are short). */
+const MAX_PROBES = 64;
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
 export class InstanceIndex {
   /** Per instance: its scenario number, hash, and where its id's code units start and end in `text`. */
   private scenarios = new Int32Array(1024);
@@ -14,22 +28,40 @@ export class InstanceIndex {
   private count = 0;
   /** Per slot: an instance + 1 (0: empty). */
   private slots = new Int32Array(2048);
+  /** Once a probe run was too long: scenario NUL id -> instance, for every instance. */
+  private byKey: Map<string, number> | undefined;
+
+  /** `seed`: the hash's; random unless a test needs one. */
+  constructor(private readonly seed: number = crypto.getRandomValues(new Uint32Array(1))[0]) {}
 
   get size(): number {
     return this.count;
   }
 
+  /** Whether ids collided so much that a Map numbers them now. */
+  get collided(): boolean {
+    return this.byKey !== undefined;
+  }
+
   /** The number of (scenario, id), numbered next if new. */
   numberOf(scenario: number, id: string): number {
-    const hash = hashOf(scenario, id);
+    if (this.byKey) return this.numberByKey(scenario, id);
+    const hash = this.hashOf(scenario, id);
     const mask = this.slots.length - 1;
     let slot = hash & mask;
-    for (let found = this.slots[slot]; found !== 0; found = this.slots[slot]) {
+    for (let probes = 0, found = this.slots[slot]; found !== 0; found = this.slots[slot], probes++) {
+      if (probes === MAX_PROBES) {
+        this.byKey = new Map(this.ids().map((known, instance) => [keyOf(this.scenarios[instance], known), instance]));
+        return this.numberByKey(scenario, id);
+      }
       const instance = found - 1;
       if (this.hashes[instance] === hash && this.scenarios[instance] === scenario && this.idIs(instance, id)) return instance;
       slot = (slot + 1) & mask;
     }
-    return this.append(scenario, id, hash, slot);
+    const instance = this.append(scenario, id, hash);
+    this.slots[slot] = instance + 1;
+    if (2 * this.count > this.slots.length) this.rehash();
+    return instance;
   }
 
   /** The scenario number of each instance. */
@@ -44,6 +76,15 @@ export class InstanceIndex {
     );
   }
 
+  private numberByKey(scenario: number, id: string): number {
+    const key = keyOf(scenario, id);
+    const known = this.byKey!.get(key);
+    if (known !== undefined) return known;
+    const instance = this.append(scenario, id, 0);
+    this.byKey!.set(key, instance);
+    return instance;
+  }
+
   private idIs(instance: number, id: string): boolean {
     const start = this.starts[instance];
     if (this.starts[instance + 1] - start !== id.length) return false;
@@ -51,25 +92,21 @@ export class InstanceIndex {
     return true;
   }
 
-  private append(scenario: number, id: string, hash: number, slot: number): number {
+  /** Keeps a new instance's scenario, hash and id; its number. */
+  private append(scenario: number, id: string, hash: number): number {
     const instance = this.count++;
-    if (this.count === this.scenarios.length) this.growInstances();
+    if (this.count === this.scenarios.length) {
+      this.scenarios = grown(this.scenarios, 2 * this.scenarios.length);
+      this.hashes = grown(this.hashes, this.scenarios.length);
+      this.starts = grown(this.starts, this.scenarios.length + 1);
+    }
     let end = this.starts[instance];
     if (end + id.length > this.text.length) this.text = grown(this.text, Math.max(2 * this.text.length, end + id.length));
     for (let index = 0; index < id.length; index++) this.text[end++] = id.charCodeAt(index);
     this.starts[instance + 1] = end;
     this.scenarios[instance] = scenario;
     this.hashes[instance] = hash;
-    this.slots[slot] = instance + 1;
-    if (2 * this.count > this.slots.length) this.rehash();
     return instance;
-  }
-
-  private growInstances(): void {
-    const size = 2 * this.scenarios.length;
-    this.scenarios = grown(this.scenarios, size);
-    this.hashes = grown(this.hashes, size);
-    this.starts = grown(this.starts, size + 1);
   }
 
   /** Doubles the slots, keeping them at most half full (short probe runs). */
@@ -82,18 +119,16 @@ export class InstanceIndex {
       this.slots[slot] = instance + 1;
     }
   }
+
+  /** FNV-1a over the id's UTF-16 code units, from a seeded start, finished with a multiply-xorshift mix (the low bits pick the slot). */
+  private hashOf(scenario: number, id: string): number {
+    let hash = Math.imul(FNV_OFFSET ^ this.seed ^ scenario, FNV_PRIME);
+    for (let index = 0; index < id.length; index++) hash = Math.imul(hash ^ id.charCodeAt(index), FNV_PRIME);
+    hash = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d);
+    return hash ^ (hash >>> 13);
+  }
 }
 
-function grown<T extends Int32Array | Uint16Array>(array: T, size: number): T {
-  const larger = new (array.constructor as new (size: number) => T)(size);
-  larger.set(array);
-  return larger;
-}
-
-/** FNV-1a over the id's UTF-16 code units, seeded by the scenario, finished with a multiply-xorshift mix (the low bits pick the slot). */
-function hashOf(scenario: number, id: string): number {
-  let hash = Math.imul(0x811c9dc5 ^ scenario, 0x01000193);
-  for (let index = 0; index < id.length; index++) hash = Math.imul(hash ^ id.charCodeAt(index), 0x01000193);
-  hash = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d);
-  return hash ^ (hash >>> 13);
+function keyOf(scenario: number, id: string): string {
+  return `${scenario}\u0000${id}`;
 }

@@ -82,7 +82,7 @@ export function sortRecords(
 }
 
 /** The same records from the largest value down, ties still in input order. */
-export function descending({ instance, value, payload }: SortedRecords): SortedRecords {
+export function reverseKeepingTies({ instance, value, payload }: SortedRecords): SortedRecords {
   const reversed: SortedRecords = {
     instance: new Int32Array(instance.length),
     value: new Float64Array(value.length),

@@ -36,30 +36,35 @@ function scopeOf(
   return { name, rows: rows.slice(0, count), instanceOfRow: instances.slice(0, count), instanceCount };
 }
 
-/** The rows of the table whose scenario is `scenario`, with each one's instance numbered within it from 0 by first appearance. */
-function scenarioScope(table: RecordTable, scenario: number, localNumber: Int32Array, instanceCount: number): Scope {
-  let count = 0;
-  for (let row = 0; row < table.size; row++) if (table.scenarioOf[row] === scenario) count++;
-  const rows = new Int32Array(count);
-  const instances = new Int32Array(count);
-  let next = 0;
-  for (let row = 0; row < table.size; row++) {
-    if (table.scenarioOf[row] !== scenario) continue;
-    rows[next] = row;
-    instances[next++] = localNumber[table.instanceOf[row]];
-  }
-  return { name: table.scenarios[scenario], rows, instanceOfRow: instances, instanceCount };
-}
-
-/** Each instance's number within its scenario, from 0 in order of first appearance, and each scenario's count. */
-function scenarioNumbering(table: RecordTable): { localNumber: Int32Array; instancesPerScenario: Int32Array } {
+/**
+ * The scopes of the given scenarios (all of them, or one), each one's rows in input order and its
+ * instances numbered from 0 in order of first appearance: two passes over the table whatever the number
+ * of scenarios.
+ */
+function scenarioScopes(table: RecordTable, wanted: (scenario: number) => boolean): Array<Scope | undefined> {
+  const rowCount = new Int32Array(table.scenarios.length);
+  const instanceCount = new Int32Array(table.scenarios.length);
   const localNumber = new Int32Array(table.instanceCount).fill(-1);
-  const instancesPerScenario = new Int32Array(table.scenarios.length);
   for (let row = 0; row < table.size; row++) {
+    const scenario = table.scenarioOf[row];
+    rowCount[scenario]++;
     const instance = table.instanceOf[row];
-    if (localNumber[instance] < 0) localNumber[instance] = instancesPerScenario[table.scenarioOf[row]]++;
+    if (localNumber[instance] < 0) localNumber[instance] = instanceCount[scenario]++;
   }
-  return { localNumber, instancesPerScenario };
+  const scopes = table.scenarios.map((name, scenario): Scope | undefined => {
+    if (!wanted(scenario)) return undefined;
+    const rows = new Int32Array(rowCount[scenario]);
+    return { name, rows, instanceOfRow: new Int32Array(rows.length), instanceCount: instanceCount[scenario] };
+  });
+  const filled = new Int32Array(table.scenarios.length);
+  for (let row = 0; row < table.size; row++) {
+    const scope = scopes[table.scenarioOf[row]];
+    if (!scope) continue;
+    const position = filled[table.scenarioOf[row]]++;
+    scope.rows[position] = row;
+    scope.instanceOfRow[position] = localNumber[table.instanceOf[row]];
+  }
+  return scopes;
 }
 
 function overallScope(table: RecordTable): Scope {
@@ -68,21 +73,18 @@ function overallScope(table: RecordTable): Scope {
   return { name: OVERALL, rows, instanceOfRow: table.instanceOf, instanceCount: table.instanceCount };
 }
 
-/** One scope: overall (`scenario` undefined), or a scenario's, its instances numbered from 0 in order of first appearance. */
+/** One scope: overall (`scenario` undefined), or a scenario's (empty for a scenario the table lacks). */
 export function scopeNamed(table: RecordTable, scenario?: string): Scope {
   if (scenario === undefined) return overallScope(table);
   const index = table.scenarios.indexOf(scenario);
-  const { localNumber, instancesPerScenario } = scenarioNumbering(table);
-  return scenarioScope(table, index, localNumber, instancesPerScenario[index]);
+  const empty = { name: scenario, rows: new Int32Array(0), instanceOfRow: new Int32Array(0), instanceCount: 0 };
+  return index < 0 ? empty : scenarioScopes(table, (other) => other === index)[index]!;
 }
 
 /** "overall" followed by one scope per scenario, in order of first appearance. */
 export function scopesOf(table: RecordTable): Scope[] {
-  const { localNumber, instancesPerScenario } = scenarioNumbering(table);
-  return [
-    overallScope(table),
-    ...table.scenarios.map((_, scenario) => scenarioScope(table, scenario, localNumber, instancesPerScenario[scenario])),
-  ];
+  const scenarios = scenarioScopes(table, () => true);
+  return [overallScope(table), ...scenarios.map((scope) => scope!)];
 }
 
 /**

@@ -1,7 +1,7 @@
 import { weightedQuantileSorted } from '../stats/quantile.js';
 import { calibrationError, ECE_BINS, EceBins, equalMassEce, HarmonicNumbers, selectiveAccuracy, totalWeight } from './calibration.js';
 import { collectScope, type ScopeCollection } from './collect.js';
-import { descending, sortRecords } from './ordering.js';
+import { reverseKeepingTies, sortRecords } from './ordering.js';
 import type { Scope } from './scope.js';
 import type { SlotSums, SlotTotals } from './sums.js';
 import type { RecordTable } from './table.js';
@@ -84,7 +84,7 @@ function addCalibration(table: RecordTable, { collected, derived, statistics, ad
     },
   });
   const ascending = sortRecords(table, 'confidence', collected.calibrated.rows, collected.calibrated.instances, table.correct);
-  const mostConfidentFirst = descending(ascending);
+  const mostConfidentFirst = reverseKeepingTies(ascending);
   addRatio('brier', brier);
   const harmonic = new HarmonicNumbers();
   const bins = new EceBins();
@@ -112,7 +112,7 @@ function addWorstCase(scope: Scope, { collected, addRatio }: Found): void {
     ['accuracy_robust', worstRobust],
     ['accuracy_fair', worstFair],
   ] as const) {
-    const slot = sums.newSlot();
+    const slot = sums.newSlot(scope.instanceCount);
     let perturbed = false;
     for (let instance = 0; instance < scope.instanceCount; instance++) {
       if (worstOriginal[instance] === Infinity) continue;

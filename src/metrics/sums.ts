@@ -1,3 +1,5 @@
+import { grown } from './columns.js';
+
 /**
  * Weighted sums ("slots") that many metrics share: every mean, rate, total and binned calibration
  * error is a function of per-slot sums of w*value and of w, where w is the weight of the instance a
@@ -24,13 +26,13 @@ export class SlotsBuilder {
   private lengths: number[] = [];
   private shares: Array<Float64Array | undefined> = [];
 
-  /** `expectedEntries`: about how many entries the larger slots will get (a scope's records), to grow them in few steps. */
-  constructor(private readonly expectedEntries = 0) {}
-
-  newSlot(): number {
-    // A sixteenth of the expected entries: a few doublings for the slots that take every record, and
-    // little memory for the many that take a few (a bin, a group).
-    const capacity = Math.max(64, this.expectedEntries >> 4);
+  /**
+   * A new slot. `expectedEntries`: about how many entries it will get, for a slot that takes (nearly)
+   * every record of its scope: it starts at a sixteenth of that and grows in a few doublings. The others
+   * (a bin, a group, possibly thousands of them) start small.
+   */
+  newSlot(expectedEntries = 0): number {
+    const capacity = Math.max(64, expectedEntries >> 4);
     this.instances.push(new Int32Array(capacity));
     this.values.push(new Float64Array(capacity));
     this.lengths.push(0);
@@ -49,20 +51,15 @@ export class SlotsBuilder {
   }
 
   private grow(slot: number): void {
-    const instances = new Int32Array(this.instances[slot].length * 2);
-    instances.set(this.instances[slot]);
-    this.instances[slot] = instances;
-    const values = new Float64Array(this.values[slot].length * 2);
-    values.set(this.values[slot]);
-    this.values[slot] = values;
+    this.instances[slot] = grown(this.instances[slot], this.instances[slot].length * 2);
+    this.values[slot] = grown(this.values[slot], this.values[slot].length * 2);
   }
 
   private addShare(slot: number, entry: number, share: number): void {
     let shares = this.shares[slot];
     if (shares === undefined || entry >= shares.length) {
-      const grown = new Float64Array(Math.max(64, 2 * (entry + 1))).fill(1); // earlier entries count whole
-      if (shares) grown.set(shares);
-      this.shares[slot] = shares = grown;
+      // Earlier entries count whole.
+      this.shares[slot] = shares = grown(shares ?? new Float64Array(0), Math.max(64, 2 * (entry + 1)), 1);
     }
     shares[entry] = share;
   }
@@ -126,13 +123,22 @@ export class SlotSums {
 
   constructor(slots: Slot[]) {
     this.slotCount = slots.length;
+    // Candidates to share a group: slots of the same length, share or not, and first and last instance;
+    // only those are compared entry by entry (a scope may have thousands of group slots).
+    const byShape = new Map<string, SlotGroup[]>();
     slots.forEach((slot, index) => {
-      const group = this.groups.find((candidate) => candidate.slots.length < GROUP_WIDTH && sameEntries(candidate, slot));
+      const entries = slot.instance.length;
+      const shape = `${entries} ${slot.share !== undefined} ${slot.instance[0]} ${slot.instance[entries - 1]}`;
+      const candidates = byShape.get(shape) ?? [];
+      byShape.set(shape, candidates);
+      const group = candidates.find((candidate) => candidate.slots.length < GROUP_WIDTH && sameEntries(candidate, slot));
       if (group) {
         group.slots.push(index);
         group.values.push(slot.value);
       } else {
-        this.groups.push({ slots: [index], instance: slot.instance, share: slot.share, values: [slot.value] });
+        const created = { slots: [index], instance: slot.instance, share: slot.share, values: [slot.value] };
+        candidates.push(created);
+        this.groups.push(created);
       }
     });
     warmUpSumGroup();

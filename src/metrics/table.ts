@@ -1,6 +1,6 @@
 import { duplicateExample, exampleKey, exampleOf, instanceKey } from '../records/key.js';
 import type { EvalRecord } from '../records/types.js';
-import { GrowableColumn, int32 } from './columns.js';
+import { GrowableColumn, grown, int32 } from './columns.js';
 import { InstanceIndex } from './instance-index.js';
 import { ExampleIndex, type RepeatedSamples, type TableExamples } from './examples.js';
 
@@ -71,22 +71,16 @@ class RowColumns {
   reserve(row: number): void {
     if (row < this.capacity) return;
     const capacity = this.capacity * 2;
-    const grown = <T extends Int32Array | Uint8Array | Float64Array>(column: T, fill: number): T => {
-      const larger = new (column.constructor as new (size: number) => T)(capacity);
-      if (fill !== 0) larger.fill(fill, column.length);
-      larger.set(column);
-      return larger;
-    };
-    this.scenarioOf = grown(this.scenarioOf, 0);
-    this.instanceOf = grown(this.instanceOf, 0);
-    this.kind = grown(this.kind, 0);
-    this.failed = grown(this.failed, 0);
-    this.correct = grown(this.correct, NaN);
-    this.confidence = grown(this.confidence, NaN);
-    this.latencyMs = grown(this.latencyMs, NaN);
-    this.outputTokens = grown(this.outputTokens, NaN);
-    this.costUsd = grown(this.costUsd, NaN);
-    this.toxicity = grown(this.toxicity, NaN);
+    this.scenarioOf = grown(this.scenarioOf, capacity);
+    this.instanceOf = grown(this.instanceOf, capacity);
+    this.kind = grown(this.kind, capacity);
+    this.failed = grown(this.failed, capacity);
+    this.correct = grown(this.correct, capacity, NaN);
+    this.confidence = grown(this.confidence, capacity, NaN);
+    this.latencyMs = grown(this.latencyMs, capacity, NaN);
+    this.outputTokens = grown(this.outputTokens, capacity, NaN);
+    this.costUsd = grown(this.costUsd, capacity, NaN);
+    this.toxicity = grown(this.toxicity, capacity, NaN);
     this.capacity = capacity;
   }
 }
@@ -100,7 +94,7 @@ export class RecordTableBuilder {
   /** The last record's scenario (name and number), id and instance: a variant usually follows its original, and is found without a lookup. */
   private lastScenarioName = '';
   private lastScenario = -1;
-  private lastId = '';
+  private lastId: string | undefined; // none before the first record
   private lastInstance = -1;
   private readonly columns = new RowColumns();
   private readonly groupColumns = new Map<string, { values: Map<string, number>; valueOf: GrowableColumn<Int32Array> }>();
@@ -184,12 +178,12 @@ export class RecordTableBuilder {
     const confidence = columns.confidence.slice(0, size);
     const examples = this.examples.examples(size);
     const scenarios = [...this.scenarioIndex.keys()];
-    const instances = this.instances;
+    let instances: InstanceIndex | undefined = this.instances;
     let instanceKeys: string[] | undefined;
     const table: Omit<RecordTable, 'instanceKeys'> = {
       size,
       scenarios,
-      instanceCount: instances.size,
+      instanceCount: this.instances.size,
       scenarioOf: columns.scenarioOf.slice(0, size),
       instanceOf: columns.instanceOf.slice(0, size),
       kind: columns.kind.slice(0, size),
@@ -209,8 +203,10 @@ export class RecordTableBuilder {
     return Object.defineProperty(table, 'instanceKeys', {
       get: () => {
         if (instanceKeys) return instanceKeys;
-        const scenarioOf = instances.scenarioNumbers();
-        return (instanceKeys = instances.ids().map((id, instance) => instanceKey(scenarios[scenarioOf[instance]], id)));
+        const scenarioOf = instances!.scenarioNumbers();
+        instanceKeys = instances!.ids().map((id, instance) => instanceKey(scenarios[scenarioOf[instance]], id));
+        instances = undefined; // the keys hold it all now
+        return instanceKeys;
       },
       enumerable: true,
     }) as RecordTable;
