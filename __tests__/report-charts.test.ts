@@ -1,7 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { computeMetrics } from '../src/metrics/compute.js';
+import { buildTable } from '../src/metrics/table.js';
+import type { EvalRecord } from '../src/records/types.js';
+import { calibrationBins } from '../src/report/chart-data.js';
 import { parseGateReport, type GateReport } from '../src/report/json.js';
+import { Random } from '../src/stats/random.js';
 import { gateMarkdown, MAX_COMMENT_CHARACTERS } from '../src/report/markdown.js';
 import { evalgate } from './helpers/evalgate.js';
 import { tempDir } from './helpers/records.js';
@@ -79,6 +84,28 @@ describe("the charts' data in the JSON report", () => {
     const report = JSON.parse(text) as GateReport;
     report.calibration![0].candidate[0].accuracy = 7;
     expect(() => parseGateReport(JSON.stringify(report), 'forged.json')).toThrow(/forged\.json.*calibration\.0\.candidate\.0\.accuracy/);
+  });
+});
+
+describe('the reliability diagram', () => {
+  it('weighs examples as ece does: with repeated samples its bins give ece and count the examples', () => {
+    const random = new Random(8);
+    const records: EvalRecord[] = [];
+    for (let i = 0; i < 200; i++) {
+      // Some examples asked once, others three times; some samples without a confidence.
+      const samples = i % 3 === 0 ? 3 : 1;
+      for (let sample = 0; sample < samples; sample++) {
+        const confidence = random.nextFloat() < 0.85 ? { confidence: random.nextBelow(101) / 100 } : {};
+        records.push({ scenario: 's', id: `q${i}`, correct: random.nextBelow(2), ...confidence, ...(samples > 1 ? { sample } : {}) });
+      }
+    }
+    const table = buildTable(records);
+    const { ece } = computeMetrics(table, { resamples: 0, seed: 1, minGroupSize: 10 }).overall;
+    const bins = calibrationBins(table, 'overall');
+    const examples = bins.reduce((sum, bin) => sum + bin.count, 0);
+    const fromBins = bins.reduce((sum, bin) => sum + (bin.count / examples) * Math.abs(bin.accuracy - bin.confidence), 0);
+    expect(examples).toBeCloseTo(ece.n, 9);
+    expect(fromBins).toBeCloseTo(ece.value, 12);
   });
 });
 

@@ -52,18 +52,23 @@ function answeredOriginals(table: RecordTable, scope: string): number[] {
   return Array.from(rows).filter((row) => table.kind[row] === KIND_ORIGINAL && !table.failed[row] && Number.isFinite(table.correct[row]));
 }
 
-/** The reliability diagram's bins of one scope; empty when no record there has a confidence. */
+/**
+ * The reliability diagram's bins of one scope, weighed as `ece` weighs them: an example once, each of
+ * its K samples with a confidence 1/K (`count` counts examples); empty when no record there has a confidence.
+ */
 export function calibrationBins(table: RecordTable, scope: string): CalibrationBin[] {
   const count = new Float64Array(CONFIDENCE_BINS);
   const correct = new Float64Array(CONFIDENCE_BINS);
   const confidence = new Float64Array(CONFIDENCE_BINS);
+  const samples = table.samples;
   for (const row of answeredOriginals(table, scope)) {
     const value = table.confidence[row];
     if (!Number.isFinite(value)) continue;
     const bin = Math.min(Math.floor(value * CONFIDENCE_BINS), CONFIDENCE_BINS - 1);
-    count[bin]++;
-    correct[bin] += table.correct[row];
-    confidence[bin] += value;
+    const weight = samples ? 1 / samples.calibrated[samples.exampleOf[row]] : 1;
+    count[bin] += weight;
+    correct[bin] += weight * table.correct[row];
+    confidence[bin] += weight * value;
   }
   return Array.from(count, (n, bin) => ({
     low: bin / CONFIDENCE_BINS,
