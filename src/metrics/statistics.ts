@@ -159,6 +159,18 @@ function addGroups(options: MetricOptions, { collected, derived, addRatio }: Fou
   }
 }
 
+/**
+ * How many copies of the records a weighting makes: sum of weight * records over the first `count`
+ * instances. Its own function, so that the closure calling it has no loop: V8 would optimize the loop
+ * midway on the first long call, before the code after it had run, and that code would then bail out
+ * on every later call (a thousand times a run).
+ */
+function copiesOf(instances: Int32Array, records: Float64Array, count: number, weights: Float64Array): number {
+  let total = 0;
+  for (let index = 0; index < count; index++) total += weights[instances[index]] * records[index];
+  return total;
+}
+
 function addLatency(table: RecordTable, scope: Scope, { collected, statistics }: Found): void {
   const { rows, instances } = collected.timed;
   if (rows.length === 0) return;
@@ -178,8 +190,7 @@ function addLatency(table: RecordTable, scope: Scope, { collected, statistics }:
       { metric: 'latency_p95_ms', n },
     ],
     evaluate: (weights) => {
-      let total = 0;
-      for (let index = 0; index < timed; index++) total += weights[timedInstances[index]] * timedCounts[index];
+      const total = copiesOf(timedInstances, timedCounts, timed, weights);
       return [
         weightedQuantileSorted(ascending.value, ascending.instance, weights, total, 0.5),
         weightedQuantileSorted(ascending.value, ascending.instance, weights, total, 0.95),
