@@ -61,8 +61,8 @@ function emptyCollection(table: RecordTable, scope: Scope): Omit<ScopeCollection
     accuracy: sums.newSlot(everyRecord),
     errors: sums.newSlot(everyRecord),
     brier: sums.newSlot(everyRecord),
-    eceCorrect: Array.from({ length: ECE_BINS }, () => sums.newSlot()),
-    eceConfidence: Array.from({ length: ECE_BINS }, () => sums.newSlot()),
+    eceCorrect: Array.from({ length: ECE_BINS }, () => sums.newSlot(everyRecord / ECE_BINS)),
+    eceConfidence: Array.from({ length: ECE_BINS }, () => sums.newSlot(everyRecord / ECE_BINS)),
     toxic: sums.newSlot(everyRecord),
     outputTokens: sums.newSlot(everyRecord),
     cost: sums.newSlot(everyRecord),
@@ -124,7 +124,7 @@ export function collectScope(table: RecordTable, scope: Scope): ScopeCollection 
         if (value < 0) continue;
         const group = groups[attribute];
         if (group.slotOf[value] < 0) {
-          group.slotOf[value] = sums.newSlot();
+          group.slotOf[value] = sums.newSlot(scope.rows.length / group.values.length); // as if the values were even
           group.seen.push(value);
         }
         sums.add(group.slotOf[value], instance, correct, share);

@@ -27,12 +27,12 @@ export class SlotsBuilder {
   private shares: Array<Float64Array | undefined> = [];
 
   /**
-   * A new slot. `expectedEntries`: about how many entries it will get, for a slot that takes (nearly)
-   * every record of its scope: it starts at a sixteenth of that and grows in a few doublings. The others
-   * (a bin, a group, possibly thousands of them) start small.
+   * A new slot. `expectedEntries`: about how many entries it will get (a scope's records for a slot
+   * that takes every record, a tenth of them for a calibration bin, ...): it starts at a sixteenth of
+   * that, at least 64, and grows in a few doublings; thousands of small slots (a group each) stay small.
    */
   newSlot(expectedEntries = 0): number {
-    const capacity = Math.max(64, expectedEntries >> 4);
+    const capacity = Math.max(64, Math.floor(expectedEntries / 16));
     this.instances.push(new Int32Array(capacity));
     this.values.push(new Float64Array(capacity));
     this.lengths.push(0);
