@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runAction as runActionOn, type ActionRun } from './helpers/action.js';
-import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
+import { runAction as runActionOn, type ActionRun, useFakeGitHub } from './helpers/action.js';
+import { type FakeGitHub } from './helpers/github-server.js';
 import { record, tempDir } from './helpers/records.js';
 
 /*
@@ -12,12 +12,7 @@ import { record, tempDir } from './helpers/records.js';
  */
 
 let github: FakeGitHub;
-beforeAll(async () => {
-  github = await startFakeGitHub('octo', 'models');
-});
-afterAll(async () => {
-  await github.close();
-});
+useFakeGitHub((server) => (github = server), { resetEach: false });
 const runAction = (run: ActionRun) => runActionOn(github, run);
 
 /** A checkout with a policy and the candidate's records in it. */

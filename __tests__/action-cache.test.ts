@@ -3,12 +3,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/json.js';
-import { BASE_SHA, runAction as runActionOn, writeFile, type ActionRun } from './helpers/action.js';
+import { BASE_SHA, runAction as runActionOn, writeFile, type ActionRun, regressionRuns } from './helpers/action.js';
 import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
 import { readJsonLines, runAgainst, writeSuite } from './helpers/evalgate.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
 import { startFakeOpenAI, type FakeOpenAI } from './helpers/openai-server.js';
-import { record, tempDir, writeLines } from './helpers/records.js';
+import { tempDir, writeLines } from './helpers/records.js';
 
 /*
  * What the Actions cache holds (completions, baselines) is written only by runs of trusted code, and
@@ -94,12 +94,7 @@ describe('the completion cache of a suite run', () => {
 });
 
 // 300 instances; "worse" loses 15 right answers (-5 points, paired), "slightly worse" 6 (-2 points).
-const baselineRecords = Array.from({ length: 300 }, (_, i) => record({ scenario: 'billing', id: String(i), correct: i % 4 === 0 ? 0 : 1 }));
-const baseline = writeLines('baseline.jsonl', baselineRecords);
-const worse = writeLines(
-  'worse.jsonl',
-  baselineRecords.map((r, i) => (i % 20 === 1 ? { ...r, correct: 0 } : r)),
-);
+const { baselineRecords, baseline, worse } = regressionRuns();
 const slightlyWorse = writeLines(
   'slightly-worse.jsonl',
   baselineRecords.map((r, i) => (i % 50 === 1 ? { ...r, correct: 0 } : r)),

@@ -3,10 +3,19 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/json.js';
-import { BASE_SHA, HEAD_SHA, runAction as runActionOn, TOKEN, writeFile, type ActionRun } from './helpers/action.js';
+import {
+  BASE_SHA,
+  HEAD_SHA,
+  runAction as runActionOn,
+  TOKEN,
+  writeFile,
+  type ActionRun,
+  regressionRuns,
+  STRICT_POLICY,
+} from './helpers/action.js';
 import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
-import { record, tempDir, writeLines } from './helpers/records.js';
+import { tempDir, writeLines } from './helpers/records.js';
 
 /*
  * The fork-safe pair: a fork's pull_request run evaluates with a read-only token and uploads what it
@@ -28,16 +37,14 @@ beforeEach(() => github.reset());
 const cacheEnv = { ACTIONS_CACHE_SERVICE_V2: 'true', ACTIONS_RESULTS_URL: '', ACTIONS_RUNTIME_TOKEN: 'runtime-token' };
 const runAction = (run: ActionRun) => runActionOn(github, { ...run, env: { ...cacheEnv, ACTIONS_RESULTS_URL: cache.url, ...run.env } });
 
-const baselineRecords = Array.from({ length: 300 }, (_, i) => record({ scenario: 'billing', id: String(i), correct: i % 4 === 0 ? 0 : 1 }));
-const baseline = writeLines('baseline.jsonl', baselineRecords);
-// -5 points, paired: over the base's budget of 0.02.
-const worse = writeLines(
-  'worse.jsonl',
-  baselineRecords.map((r, i) => (i % 20 === 1 ? { ...r, correct: 0 } : r)),
-);
-const strictPolicy = 'version: 1\nname: support\nsettings:\n  resamples: 200\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n';
+// "worse": -5 points, paired, over the base's budget of 0.02.
+const { baselineRecords, baseline, worse } = regressionRuns();
+const strictPolicy = STRICT_POLICY;
 const POLICY = 'policies/support.yml';
 const FORK_RUN = { headSha: HEAD_SHA, headOwner: 'forker', headBranch: 'feature', pullRequests: [] };
+/** The workflow_run job deciding on what a fork's run built and uploaded (`inputs` beside policy POLICY). */
+const decide = (inputs: Record<string, string>, workflowRun: ActionRun['workflowRun'] = FORK_RUN) =>
+  runAction({ event: 'workflow_run', workflowRun, inputs: { policy: POLICY, ...inputs }, cwd: tempDir() });
 
 /** The base repository: the policy at the base commit, and main's baseline saved by a push. */
 async function baseRepository(): Promise<void> {
@@ -60,12 +67,7 @@ describe('the workflow_run job gates the records a fork uploaded', () => {
     await baseRepository();
     const keys = cache.keys();
     // No checkout: the job reads the policy at the pull request's base through the API.
-    const failing = await runAction({
-      event: 'workflow_run',
-      workflowRun: FORK_RUN,
-      inputs: { policy: POLICY, candidate: worse, 'save-baseline': 'true' },
-      cwd: tempDir(),
-    });
+    const failing = await decide({ candidate: worse, 'save-baseline': 'true' });
     expect(failing.code).toBe(1);
     expect(failing.summary).toContain(`at the base commit ${BASE_SHA.slice(0, 7)}`);
     expect(reportOf(failing).baseline?.commit).toBe(BASE_SHA);
@@ -88,12 +90,7 @@ describe('the workflow_run job gates the records a fork uploaded', () => {
     const printed = failing.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::'));
     expect(printed.join('\n') + failing.stderr + failing.summary + github.comments[0].body).not.toContain(TOKEN);
 
-    const passing = await runAction({
-      event: 'workflow_run',
-      workflowRun: FORK_RUN,
-      inputs: { policy: POLICY, candidate: baseline },
-      cwd: tempDir(),
-    });
+    const passing = await decide({ candidate: baseline });
     expect(passing.code).toBe(0);
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0].body).toContain('## ✅ evalgate: pass');
@@ -102,22 +99,12 @@ describe('the workflow_run job gates the records a fork uploaded', () => {
 
   it("finds a branch of the repository's own by the run's payload, says when it cannot gate, and gates nothing when the pull request has moved on", async () => {
     await baseRepository();
-    const own = await runAction({
-      event: 'workflow_run',
-      workflowRun: { headSha: HEAD_SHA, pullRequests: [7] },
-      inputs: { policy: POLICY, candidate: worse },
-      cwd: tempDir(),
-    });
+    const own = await decide({ candidate: worse }, { headSha: HEAD_SHA, pullRequests: [7] });
     expect(own.code).toBe(1);
     expect(github.statuses.at(-1)).toMatchObject({ sha: HEAD_SHA, state: 'failure' });
 
     // A job that cannot gate says so on the pull request (the required check fails instead of waiting).
-    const missing = await runAction({
-      event: 'workflow_run',
-      workflowRun: FORK_RUN,
-      inputs: { policy: 'policies/other.yml', candidate: worse },
-      cwd: tempDir(),
-    });
+    const missing = await decide({ policy: 'policies/other.yml', candidate: worse });
     expect(missing.code).toBe(1);
     expect(github.statuses.at(-1)).toMatchObject({
       sha: HEAD_SHA,
@@ -129,12 +116,7 @@ describe('the workflow_run job gates the records a fork uploaded', () => {
     github.comments.length = 0;
     github.statuses.length = 0;
     github.pulls.set(7, { head: { sha: 'd'.repeat(40), ref: 'feature', owner: 'forker' }, base: { sha: BASE_SHA, ref: 'main' } });
-    const stale = await runAction({
-      event: 'workflow_run',
-      workflowRun: FORK_RUN,
-      inputs: { policy: POLICY, candidate: worse },
-      cwd: tempDir(),
-    });
+    const stale = await decide({ candidate: worse });
     expect(stale.code).toBe(0);
     expect(stale.stdout).toContain('::warning::Pull request #7 is not at commit ccccccc: not commenting.');
     expect([github.comments.length, github.statuses.length]).toEqual([0, 0]);
@@ -171,12 +153,7 @@ describe('a report posted by the workflow_run job (the older mode)', () => {
         policy: { ...real.policy, source: `at the base commit ${BASE_SHA.slice(0, 7)}` },
       }),
     );
-    const posted = await runAction({
-      event: 'workflow_run',
-      workflowRun: FORK_RUN,
-      inputs: { policy: POLICY, report: forged },
-      cwd: tempDir(),
-    });
+    const posted = await decide({ report: forged });
     expect(posted.code).toBe(1);
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0].body).toMatch(
@@ -193,17 +170,12 @@ describe('a report posted by the workflow_run job (the older mode)', () => {
     await baseRepository();
     github.pulls.set(42, { head: { sha: 'd'.repeat(40) }, base: { sha: BASE_SHA, ref: 'main' } });
     const report = await forkReport(worse);
-    const posted = await runAction({ event: 'workflow_run', workflowRun: FORK_RUN, inputs: { policy: POLICY, report }, cwd: tempDir() });
+    const posted = await decide({ report });
     expect(posted.code).toBe(1);
     expect(github.comments).toHaveLength(1);
 
     // A report that claims a commit the workflow run did not build is not posted.
-    const mismatch = await runAction({
-      event: 'workflow_run',
-      workflowRun: { ...FORK_RUN, headSha: 'e'.repeat(40) },
-      inputs: { policy: POLICY, report },
-      cwd: tempDir(),
-    });
+    const mismatch = await decide({ report }, { ...FORK_RUN, headSha: 'e'.repeat(40) });
     expect(mismatch.stdout).toContain('::warning::The report is for commit ccccccc, but the workflow run built eeeeeee: not commenting.');
     // Aimed at another pull request: not posted there.
     const original = JSON.parse(readFileSync(report, 'utf8'));
@@ -211,24 +183,14 @@ describe('a report posted by the workflow_run job (the older mode)', () => {
       'report.json',
       JSON.stringify({ ...original, github: { ...original.github, pullRequest: { ...original.github.pullRequest, number: 42 } } }),
     );
-    const elsewhere = await runAction({
-      event: 'workflow_run',
-      workflowRun: FORK_RUN,
-      inputs: { policy: POLICY, report: retarget },
-      cwd: tempDir(),
-    });
+    const elsewhere = await decide({ report: retarget });
     expect(elsewhere.stdout).toContain('Pull request #42 is not at commit ccccccc: not commenting.');
     expect(github.requests.some((request) => request.includes('/issues/42/') || request.includes(`/statuses/${'d'.repeat(40)}`))).toBe(
       false,
     );
     // A verdict that does not follow from its checks, or markup where a number belongs: refused.
     const forgedVerdict = writeFile('report.json', JSON.stringify({ ...original, verdict: 'pass' }));
-    const forged = await runAction({
-      event: 'workflow_run',
-      workflowRun: FORK_RUN,
-      inputs: { policy: POLICY, report: forgedVerdict },
-      cwd: tempDir(),
-    });
+    const forged = await decide({ report: forgedVerdict });
     expect(forged.code).toBe(1);
     expect(forged.stdout).toContain('the verdict "pass" does not follow from the checks (they give "fail")');
     const injected = writeFile(
@@ -238,12 +200,7 @@ describe('a report posted by the workflow_run job (the older mode)', () => {
         candidate: { ...original.candidate, records: '<img src=https://evil.example/t.png> @octo-org/admins' },
       }),
     );
-    const refused = await runAction({
-      event: 'workflow_run',
-      workflowRun: FORK_RUN,
-      inputs: { policy: POLICY, report: injected },
-      cwd: tempDir(),
-    });
+    const refused = await decide({ report: injected });
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain('not an evalgate report: candidate.records: ');
     expect(github.comments).toHaveLength(1);

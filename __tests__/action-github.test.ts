@@ -1,27 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { commentMarker } from '../src/action/github/comment.js';
-import { runAction as runActionOn, writeFile, type ActionRun } from './helpers/action.js';
-import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
-import { record, writeLines } from './helpers/records.js';
+import { runAction as runActionOn, writeFile, type ActionRun, useFakeGitHub, regressionRuns } from './helpers/action.js';
+import { type FakeGitHub } from './helpers/github-server.js';
 
 /* The action against GitHub's limits and failures: long names, refused and rate-limited requests, labels that change. */
 
 let github: FakeGitHub;
-beforeAll(async () => {
-  github = await startFakeGitHub('octo', 'models');
-});
-afterAll(async () => {
-  await github.close();
-});
-beforeEach(() => github.reset());
+useFakeGitHub((server) => (github = server));
 const runAction = (run: ActionRun) => runActionOn(github, run);
 
-const baselineRecords = Array.from({ length: 300 }, (_, i) => record({ scenario: 'billing', id: String(i), correct: i % 4 === 0 ? 0 : 1 }));
-const baseline = writeLines('baseline.jsonl', baselineRecords);
-const worse = writeLines(
-  'worse.jsonl',
-  baselineRecords.map((r, i) => (i % 20 === 1 ? { ...r, correct: 0 } : r)),
-);
+const { baseline, worse } = regressionRuns();
 const policyText = (name: string, budget = 0.02) =>
   `version: 1\nname: ${name}\nsettings:\n  resamples: 200\nchecks:\n  - metric: accuracy\n    max_regression: ${budget}\n`;
 

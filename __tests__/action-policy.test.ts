@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BASE_SHA, runAction as runActionOn, type ActionRun } from './helpers/action.js';
-import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
-import { record, tempDir, writeLines } from './helpers/records.js';
+import { BASE_SHA, runAction as runActionOn, type ActionRun, useFakeGitHub, regressionRuns, STRICT_POLICY } from './helpers/action.js';
+import { type FakeGitHub } from './helpers/github-server.js';
+import { tempDir } from './helpers/records.js';
 
 /*
  * The policy that gates a pull request is the base commit's, found at the same place in the
@@ -13,23 +13,11 @@ import { record, tempDir, writeLines } from './helpers/records.js';
  */
 
 let github: FakeGitHub;
-beforeAll(async () => {
-  github = await startFakeGitHub('octo', 'models');
-});
-afterAll(async () => {
-  await github.close();
-});
-beforeEach(() => github.reset());
+useFakeGitHub((server) => (github = server));
 const runAction = (run: ActionRun) => runActionOn(github, run);
 
-// 300 instances; the candidate loses 15 right answers (-5 points, paired).
-const baselineRecords = Array.from({ length: 300 }, (_, i) => record({ scenario: 'billing', id: String(i), correct: i % 4 === 0 ? 0 : 1 }));
-const baseline = writeLines('baseline.jsonl', baselineRecords);
-const worse = writeLines(
-  'worse.jsonl',
-  baselineRecords.map((r, i) => (i % 20 === 1 ? { ...r, correct: 0 } : r)),
-);
-const strictPolicy = 'version: 1\nname: support\nsettings:\n  resamples: 200\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n';
+const { baseline, worse } = regressionRuns();
+const strictPolicy = STRICT_POLICY;
 /** The pull request's loosened copy: a budget of 0.5 lets the 5-point regression through. */
 const loosePolicy = strictPolicy.replace('max_regression: 0.02', 'max_regression: 0.5');
 

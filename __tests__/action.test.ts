@@ -1,12 +1,23 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/json.js';
-import { ACTION_NODE, BASE_SHA, HEAD_SHA, runAction as runActionOn, TOKEN, writeFile, type ActionRun } from './helpers/action.js';
+import {
+  ACTION_NODE,
+  BASE_SHA,
+  HEAD_SHA,
+  runAction as runActionOn,
+  TOKEN,
+  writeFile,
+  type ActionRun,
+  useFakeGitHub,
+  regressionRuns,
+  STRICT_POLICY,
+} from './helpers/action.js';
 import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
 import { countFlips, totalFlips } from './helpers/flips.js';
-import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
+import { type FakeGitHub } from './helpers/github-server.js';
 import { expectInertMarkdown, hostileRuns } from './helpers/hostile.js';
 import { header as inspectHeader, sample as inspectSample, writeEvalLog } from './helpers/inspect-logs.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
@@ -17,25 +28,13 @@ import { record, tempDir, writeLines } from './helpers/records.js';
  */
 
 let github: FakeGitHub;
+useFakeGitHub((server) => (github = server));
 
-beforeAll(async () => {
-  github = await startFakeGitHub('octo', 'models');
-});
-afterAll(async () => {
-  await github.close();
-});
-beforeEach(() => github.reset());
-
-// 300 instances; the candidate loses 15 right answers (-5 points, paired).
-const baselineRecords = Array.from({ length: 300 }, (_, i) => record({ scenario: 'billing', id: String(i), correct: i % 4 === 0 ? 0 : 1 }));
-const worseRecords = baselineRecords.map((r, i) => (i % 20 === 1 ? { ...r, correct: 0 } : r));
-const strictPolicy = 'version: 1\nname: support\nsettings:\n  resamples: 200\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n';
+const { worseRecords, baseline, worse } = regressionRuns();
+const strictPolicy = STRICT_POLICY;
 const loosePolicy = strictPolicy.replace('max_regression: 0.02', 'max_regression: 0.5');
 
 const runAction = (run: ActionRun) => runActionOn(github, run);
-
-const baseline = writeLines('baseline.jsonl', baselineRecords);
-const worse = writeLines('worse.jsonl', worseRecords);
 
 describe('the action on a pull request', () => {
   it('creates one comment, leaves it alone when nothing changed, and updates it when the result changes', async () => {

@@ -15,6 +15,10 @@ import type { RunResult } from './helpers/run.js';
 
 const record = (id: string, extra: object = {}) => JSON.stringify({ scenario: 's', id, correct: 1, ...extra });
 
+/** `evalgate run` of a suite whose model fails every call: for suites refused before any model is asked. */
+const runWithoutModel = (suite: string, dir: string) =>
+  evalgate(['run', '--suite', suite, '--model', 'command:node -e "process.exit(3)"', '--out', join(dir, 'out.jsonl')]);
+
 /** `depth` arrays nested in one another. */
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
@@ -170,15 +174,7 @@ describe('YAML aliases', () => {
     const dir = tempDir();
     const suite = writeSuite(dir, [{ id: '1', input: 'q', references: ['a'] }]);
     writeFileSync(suite, `${BILLION_LAUGHS.join('\n')}\n${readFileSync(suite, 'utf8')}`);
-    const result = await evalgate([
-      'run',
-      '--suite',
-      suite,
-      '--model',
-      'command:node -e "process.exit(3)"',
-      '--out',
-      join(dir, 'out.jsonl'),
-    ]);
+    const result = await runWithoutModel(suite, dir);
     expect(result.stderr).toMatch(new RegExp(`^evalgate: ${suite}:3:8 aliases expand to too many values`));
     expect(result.code).toBe(2);
   });
@@ -264,12 +260,11 @@ describe('names', () => {
   it('of 70,000 characters in a suite or its data are refused before any model is asked', async () => {
     const dir = tempDir();
     const suite = writeSuite(dir, [{ id: long, input: 'q', references: ['a'] }]);
-    const args = ['run', '--suite', suite, '--model', 'command:node -e "process.exit(3)"', '--out', join(dir, 'out.jsonl')];
-    const ids = await evalgate(args);
+    const ids = await runWithoutModel(suite, dir);
     expect(ids.stderr).toMatch(new RegExp(`^evalgate: ${dir}/data.jsonl:1: "id": .*200`));
     writeSuite(dir, [{ id: '1', input: 'q', references: ['a'] }]);
     writeFileSync(suite, readFileSync(suite, 'utf8').replace('name: s', `name: ${long}`));
-    const names = await evalgate(args);
+    const names = await runWithoutModel(suite, dir);
     expect(names.stderr).toMatch(
       new RegExp(`^evalgate: ${suite}:4:\\d+ scenarios\\[0\\]\\.name: too big: expected string to have <=200 characters`),
     );
@@ -337,15 +332,7 @@ createInterface({ input: process.stdin }).on('line', (line) => process.stdout.wr
   ])("refuses %s (RE2 has none) when the suite loads, at the suite's line", async (_, pattern) => {
     const dir = tempDir();
     const suite = writeSuite(dir, [{ id: '1', input: 'q', references: ['a'] }], `scorer: regex\nscorer_options: { pattern: "${pattern}" }`);
-    const result = await evalgate([
-      'run',
-      '--suite',
-      suite,
-      '--model',
-      'command:node -e "process.exit(3)"',
-      '--out',
-      join(dir, 'out.jsonl'),
-    ]);
+    const result = await runWithoutModel(suite, dir);
     expect(result.stderr).toMatch(
       new RegExp(
         `^evalgate: ${suite}:7:\\d+ scenarios\\[0\\]\\.scorer_options\\.pattern: not a pattern the linear-time engine \\(RE2\\) reads: `,

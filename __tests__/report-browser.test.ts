@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'puppeteer-core';
 import { build } from 'esbuild';
 import type { GateReport } from '../src/report/json.js';
 import { launchBrowser, mermaidBlocks, openPage, renderMermaid } from './helpers/browser.js';
-import { evalgate } from './helpers/evalgate.js';
+import { gateReports } from './helpers/evalgate.js';
 import { runProcess } from './helpers/run.js';
 import { tempDir } from './helpers/records.js';
 
@@ -81,25 +81,8 @@ interface Written {
 
 /** The CLI's gate of a candidate against a baseline, with its HTML, markdown and JSON reports. */
 async function gate(name: string, policy: string, candidate: string, baseline: string): Promise<Written> {
-  const dir = tempDir();
-  const [html, markdown, json] = ['report.html', 'comment.md', 'report.json'].map((file) => join(dir, file));
-  const result = await evalgate([
-    'gate',
-    '--policy',
-    policy,
-    '--candidate',
-    candidate,
-    '--baseline',
-    baseline,
-    '--html',
-    html,
-    '--markdown',
-    markdown,
-    '--json',
-    json,
-  ]);
-  expect(result.stderr).toBe('');
-  return { name, html, markdown: readFileSync(markdown, 'utf8'), report: JSON.parse(readFileSync(json, 'utf8')) as GateReport };
+  const { htmlFile, markdown, json } = await gateReports(policy, candidate, baseline, { html: true });
+  return { name, html: htmlFile, markdown, report: JSON.parse(json) as GateReport };
 }
 
 let browser: Browser;

@@ -8,7 +8,7 @@ import { calibrationBins } from '../src/report/chart-data.js';
 import { parseGateReport, type GateReport } from '../src/report/json.js';
 import { Random } from '../src/stats/random.js';
 import { gateMarkdown, MAX_COMMENT_CHARACTERS } from '../src/report/markdown.js';
-import { evalgate } from './helpers/evalgate.js';
+import { gateReports } from './helpers/evalgate.js';
 import { tempDir } from './helpers/records.js';
 
 /*
@@ -16,24 +16,10 @@ import { tempDir } from './helpers/records.js';
  * charts in the comment: what they show, and that they are the first thing the size limit cuts.
  */
 
+/** The gate's JSON report (as text) and comment. */
 async function gateJson(policy: string, candidate: string, baseline: string): Promise<{ text: string; markdown: string }> {
-  const dir = tempDir();
-  const [json, markdown] = [join(dir, 'report.json'), join(dir, 'comment.md')];
-  const result = await evalgate([
-    'gate',
-    '--policy',
-    policy,
-    '--candidate',
-    candidate,
-    '--baseline',
-    baseline,
-    '--json',
-    json,
-    '--markdown',
-    markdown,
-  ]);
-  expect(result.stderr).toBe('');
-  return { text: readFileSync(json, 'utf8'), markdown: readFileSync(markdown, 'utf8') };
+  const { json, markdown } = await gateReports(policy, candidate, baseline);
+  return { text: json, markdown };
 }
 
 const demo = () => gateJson('policies/customer-support.yml', 'examples/billing/candidate-a.jsonl', 'examples/billing/baseline.jsonl');

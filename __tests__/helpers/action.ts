@@ -1,7 +1,9 @@
+import { afterAll, beforeAll, beforeEach } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FakeGitHub } from './github-server.js';
-import { tempDir } from './records.js';
+import type { EvalRecord } from '../../src/records/types.js';
+import { startFakeGitHub, type FakeGitHub } from './github-server.js';
+import { record, tempDir, writeLines } from './records.js';
 import { runProcess, type RunResult } from './run.js';
 
 /*
@@ -136,3 +138,40 @@ export function writeFile(name: string, text: string): string {
   writeFileSync(path, text);
   return path;
 }
+
+/**
+ * A fake GitHub API (octo/models) for the tests of one file: started before them and handed to `use`,
+ * emptied before each (unless `resetEach` is false: tests that build on each other's state), closed after.
+ */
+export function useFakeGitHub(use: (github: FakeGitHub) => void, { resetEach = true } = {}): void {
+  let github: FakeGitHub;
+  beforeAll(async () => {
+    github = await startFakeGitHub('octo', 'models');
+    use(github);
+  });
+  afterAll(async () => {
+    await github.close();
+  });
+  if (resetEach) beforeEach(() => github.reset());
+}
+
+/**
+ * The runs most action tests gate: 300 instances of scenario "billing", the baseline right on 3 in 4;
+ * "worse" loses 15 of its right answers (-5 points, paired: over a budget of 0.02).
+ */
+export function regressionRuns(): { baselineRecords: EvalRecord[]; worseRecords: EvalRecord[]; baseline: string; worse: string } {
+  const baselineRecords = Array.from({ length: 300 }, (_, i) =>
+    record({ scenario: 'billing', id: String(i), correct: i % 4 === 0 ? 0 : 1 }),
+  );
+  const worseRecords = baselineRecords.map((r, i) => (i % 20 === 1 ? { ...r, correct: 0 } : r));
+  return {
+    baselineRecords,
+    worseRecords,
+    baseline: writeLines('baseline.jsonl', baselineRecords),
+    worse: writeLines('worse.jsonl', worseRecords),
+  };
+}
+
+/** A policy named "support" whose accuracy may drop 0.02 at most: the worse run's 5 points are over it. */
+export const STRICT_POLICY =
+  'version: 1\nname: support\nsettings:\n  resamples: 200\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n';

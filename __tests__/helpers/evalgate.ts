@@ -1,5 +1,7 @@
+import { expect } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './records.js';
 import { runProcess, type RunResult } from './run.js';
 
 /** The example suite's keyword "model", speaking the command protocol. */
@@ -8,6 +10,25 @@ export const TOY_MODEL = `command:node ${join(process.cwd(), 'examples/billing/s
 /** Runs the bundled CLI (dist/cli.js) to its end. */
 export function evalgate(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<RunResult> {
   return runProcess(process.execPath, ['dist/cli.js', ...args], env);
+}
+
+/**
+ * The bundled `evalgate gate` of a candidate against a baseline, its markdown and JSON reports (and
+ * the HTML page, with `html`) written into a fresh folder: their texts, and the page's path. Anything on
+ * stderr fails the test.
+ */
+export async function gateReports(
+  policy: string,
+  candidate: string,
+  baseline: string,
+  { html = false } = {},
+): Promise<{ markdown: string; json: string; htmlFile: string }> {
+  const dir = tempDir();
+  const [htmlFile, markdown, json] = ['report.html', 'comment.md', 'report.json'].map((file) => join(dir, file));
+  const reports = ['--markdown', markdown, '--json', json, ...(html ? ['--html', htmlFile] : [])];
+  const result = await evalgate(['gate', '--policy', policy, '--candidate', candidate, '--baseline', baseline, ...reports]);
+  expect(result.stderr).toBe('');
+  return { markdown: readFileSync(markdown, 'utf8'), json: readFileSync(json, 'utf8'), htmlFile };
 }
 
 export function readJsonLines(file: string): Array<Record<string, unknown>> {

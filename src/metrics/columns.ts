@@ -28,7 +28,6 @@ export class GrowableColumn<T extends Float64Array | Int32Array | Uint8Array> {
 
 export const float64 = (size: number): Float64Array => new Float64Array(size);
 export const int32 = (size: number): Int32Array => new Int32Array(size);
-export const uint8 = (size: number): Uint8Array => new Uint8Array(size);
 
 /** A copy of `array` in a new one of `size` entries (at least as many), the new entries set to `fill`. */
 export function grown<T extends Float64Array | Int32Array | Uint16Array | Uint8Array>(array: T, size: number, fill = 0): T {
