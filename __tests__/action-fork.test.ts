@@ -206,6 +206,23 @@ describe('a report posted by the workflow_run job (the older mode)', () => {
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0].body).not.toContain('<img');
   });
+  it('follows the rule of bases too: a report for a pull request into another branch is gated only when base-branches lists it, under its own status', async () => {
+    await baseRepository();
+    const otherBase = 'a'.repeat(40);
+    github.files.set(`${otherBase}:${POLICY}`, strictPolicy);
+    github.pulls.set(8, { head: { sha: HEAD_SHA, ref: 'feature', owner: 'forker' }, base: { sha: otherBase, ref: 'policy-branch' } });
+    const original = JSON.parse(readFileSync(await forkReport(worse), 'utf8'));
+    const report = writeFile(
+      'report.json',
+      JSON.stringify({ ...original, github: { ...original.github, pullRequest: { ...original.github.pullRequest, number: 8 } } }),
+    );
+    const skipped = await decide({ report });
+    expect(skipped.stdout).toContain('::warning::Pull request #8 is into policy-branch, which is not gated here');
+    expect([github.statuses.length, github.comments.length]).toEqual([0, 0]);
+    const gated = await decide({ report, 'base-branches': 'policy-branch' });
+    expect(gated.code).toBe(0); // no baseline on that branch: the regression check cannot fail
+    expect(github.statesOf(HEAD_SHA)).toEqual({ [`evalgate (into policy-branch): ${POLICY}`]: 'success' });
+  });
 });
 
 describe('what a fork plants in the workspace of the workflow_run job', () => {
