@@ -42,7 +42,9 @@ async function baselineFile(
   const restored = await restoreBaseline(owner, base?.sha ?? github.context.sha, policy.sha256, temporary).catch((error: Error) => {
     const reason = `The baseline could not be restored from the Actions cache: ${error.message}`;
     if (gatesAChange()) {
-      throw new Error(`${reason}. On ${github.context.eventName} events the gate does not decide without it: re-run the job.`);
+      throw new Error(
+        `${reason}. On ${github.context.eventName} events the gate does not decide without it: re-run the job (or, where the job may not read the cache, give the input baseline).`,
+      );
     }
     core.warning(`${reason}; regression checks are skipped.`);
     return undefined;

@@ -65,9 +65,9 @@ const shown = (text: string) => escapeTerminal(text.length > 100 ? `${text.slice
  */
 async function inRoot<T>(root: string, call: () => Promise<T>): Promise<T> {
   const [workspace, directory] = [process.env.GITHUB_WORKSPACE, process.cwd()];
-  process.env.GITHUB_WORKSPACE = root;
-  process.chdir(root);
   try {
+    process.chdir(root);
+    process.env.GITHUB_WORKSPACE = root;
     return await call();
   } finally {
     process.chdir(directory);
