@@ -196,9 +196,56 @@ describe('the baseline in the Actions cache', () => {
     const b = await runAction({ inputs: { policy, candidate: worse, id: 'model-b', 'policy-source': 'head' } });
     expect([a.code, b.code]).toEqual([1, 0]); // model-b is measured against its own (equally worse) baseline
     expect(github.comments.map((comment) => comment.body.split('\n')[0])).toEqual([
-      '<!-- evalgate:id=model-a policy=matrix -->',
-      '<!-- evalgate:id=model-b policy=matrix -->',
+      `<!-- evalgate:id=model-a path=${policy} policy=matrix -->`,
+      `<!-- evalgate:id=model-b path=${policy} policy=matrix -->`,
     ]);
+  });
+
+  it("is restored outside the workspace: a file the pull request commits at .evalgate is not in the restore's way", async () => {
+    const files = { 'policies/p.yml': policyText('planted') };
+    const push = await runAction({
+      event: 'push',
+      sha: BASE_SHA,
+      inputs: { policy: 'policies/p.yml', candidate: baseline },
+      cwd: checkout(files),
+    });
+    expect(push.code).toBe(0);
+    // The pull request commits a file where earlier versions restored the baseline into a folder.
+    const pullCheckout = checkout({ ...files, '.evalgate': 'planted' });
+    const pull = await runAction({ inputs: { policy: 'policies/p.yml', candidate: worse, 'policy-source': 'head' }, cwd: pullCheckout });
+    expect(reportOf(pull).baseline?.commit).toBe(BASE_SHA);
+    expect([pull.code, pull.output('verdict')]).toEqual([1, 'fail']);
+  });
+
+  it('that cannot be restored (lookup refused, service unreachable, damaged archive) is an error on pull requests and merge queues, a warning elsewhere', async () => {
+    const policy = writeFile('p.yml', policyText('unrestorable'));
+    expect((await runAction({ event: 'push', sha: BASE_SHA, inputs: { policy, candidate: baseline } })).code).toBe(0);
+    const inputs = { policy, candidate: worse, 'policy-source': 'head' };
+    const failures: Array<[string, () => void, NodeJS.ProcessEnv, RegExp]> = [
+      ['refused', () => (cache.failLookups = 403), {}, /cache read denied/],
+      ['unreachable', () => undefined, { ACTIONS_RESULTS_URL: 'http://127.0.0.1:1/' }, /ECONNREFUSED/],
+      ['damaged', () => (cache.corruptArchives = true), {}, /tar/],
+    ];
+    for (const [failure, fail, env, reason] of failures) {
+      fail();
+      try {
+        for (const event of ['pull_request', 'merge_group', 'workflow_dispatch'] as const) {
+          const result = await runAction({ event, inputs, env });
+          const verdict = event === 'workflow_dispatch' ? [0, 'pass', 'warning'] : [1, 'error', 'error'];
+          expect([failure, event, result.code, result.output('verdict')]).toEqual([failure, event, ...verdict.slice(0, 2)]);
+          const said = result.stdout
+            .split('\n')
+            .find((line) => line.includes('The baseline could not be restored from the Actions cache: '));
+          expect([failure, event, said?.startsWith(`::${verdict[2]}::`), reason.test(said ?? '')]).toEqual([failure, event, true, true]);
+        }
+      } finally {
+        [cache.failLookups, cache.corruptArchives] = [undefined, false];
+      }
+    }
+    // No entry at all is not a failure: a warning, and the regression checks are skipped.
+    const none = await runAction({ inputs: { ...inputs, policy: writeFile('p.yml', policyText('never-saved')) } });
+    expect([none.code, none.output('verdict')]).toEqual([0, 'pass']);
+    expect(none.stdout).toContain('::warning::No baseline for policy never-saved on main in the Actions cache');
   });
 
   it('fails the step when require-baseline is set and none is found', async () => {

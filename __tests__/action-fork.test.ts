@@ -73,7 +73,7 @@ describe('the workflow_run job gates the records a fork uploaded', () => {
     expect(reportOf(failing).baseline?.commit).toBe(BASE_SHA);
     expect(reportOf(failing).github?.pullRequest).toEqual({ number: 7, baseSha: BASE_SHA, headSha: HEAD_SHA });
     expect(github.comments).toHaveLength(1);
-    expect(github.comments[0].body).toMatch(/^<!-- evalgate:policy=support -->\n## ❌ evalgate: fail/);
+    expect(github.comments[0].body).toMatch(/^<!-- evalgate:path=policies\/support.yml policy=support -->\n## ❌ evalgate: fail/);
     expect(github.comments[0].body).toContain("The records were uploaded by the pull request's own run");
     expect(github.statuses).toEqual([
       {
@@ -157,7 +157,7 @@ describe('a report posted by the workflow_run job (the older mode)', () => {
     expect(posted.code).toBe(1);
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0].body).toMatch(
-      /^<!-- evalgate:policy=support -->\n## ❌ evalgate: fail \(1 blocking check failed\) · unverified report/,
+      /^<!-- evalgate:path=policies\/support.yml policy=support -->\n## ❌ evalgate: fail \(1 blocking check failed\) · unverified report/,
     );
     expect(github.comments[0].body).toContain('below the minimum 0.9');
     expect(github.comments[0].body).toContain('Unverified: the candidate');
@@ -205,5 +205,123 @@ describe('a report posted by the workflow_run job (the older mode)', () => {
     expect(refused.stdout).toContain('not an evalgate report: candidate.records: ');
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0].body).not.toContain('<img');
+  });
+  it('follows the rule of bases too: a report for a pull request into another branch is gated only when base-branches lists it, under its own status', async () => {
+    await baseRepository();
+    const otherBase = 'a'.repeat(40);
+    github.files.set(`${otherBase}:${POLICY}`, strictPolicy);
+    github.pulls.set(8, { head: { sha: HEAD_SHA, ref: 'feature', owner: 'forker' }, base: { sha: otherBase, ref: 'policy-branch' } });
+    const original = JSON.parse(readFileSync(await forkReport(worse), 'utf8'));
+    const report = writeFile(
+      'report.json',
+      JSON.stringify({ ...original, github: { ...original.github, pullRequest: { ...original.github.pullRequest, number: 8 } } }),
+    );
+    const skipped = await decide({ report });
+    expect(skipped.stdout).toContain('::warning::Pull request #8 is into policy-branch, which is not gated here');
+    expect([github.statuses.length, github.comments.length]).toEqual([0, 0]);
+    const gated = await decide({ report, 'base-branches': 'policy-branch' });
+    expect(gated.code).toBe(0); // no baseline on that branch: the regression check cannot fail
+    expect(github.statesOf(HEAD_SHA)).toEqual({ [`evalgate (into policy-branch): ${POLICY}`]: 'success' });
+  });
+});
+
+describe('what a fork plants in the workspace of the workflow_run job', () => {
+  /** A workspace holding what the fork's run uploaded: its records and the planted files. */
+  function artifact(planted: Record<string, string>): string {
+    const workspace = tempDir();
+    for (const [path, text] of Object.entries(planted)) {
+      mkdirSync(join(workspace, path, '..'), { recursive: true });
+      writeFileSync(join(workspace, path), text);
+    }
+    return workspace;
+  }
+  const decideIn = (workspace: string, inputs: Record<string, string>) =>
+    runAction({ event: 'workflow_run', workflowRun: FORK_RUN, inputs: { policy: POLICY, ...inputs }, cwd: workspace });
+
+  it('a file named .evalgate does not switch off the regression checks: the baseline is restored outside the workspace', async () => {
+    await baseRepository();
+    const result = await decideIn(artifact({ '.evalgate': 'planted' }), { candidate: worse });
+    expect(reportOf(result).baseline?.commit).toBe(BASE_SHA);
+    expect([result.code, result.output('verdict')]).toEqual([1, 'fail']);
+    expect(github.statesOf(HEAD_SHA)).toEqual({ [`evalgate: ${POLICY}`]: 'failure' });
+  });
+
+  it('a planted policies/.git does not move the policy lookup, and allow-new-policy is refused', async () => {
+    await baseRepository();
+    // The fork's lax copy where the lookup would land ("p.yml" is not at the base), and a .git file that would make policies/ the repository.
+    const workspace = artifact({ 'policies/.git': 'gitdir: /nowhere', 'policies/support.yml': strictPolicy.replace('0.02', '0.5') });
+    const result = await decideIn(workspace, { candidate: worse });
+    expect(github.requests).toContain(`GET /repos/octo/models/contents/policies%2Fsupport.yml?ref=${BASE_SHA}`);
+    expect([result.code, result.output('verdict')]).toEqual([1, 'fail']);
+    expect(github.statesOf(HEAD_SHA)).toEqual({ [`evalgate: ${POLICY}`]: 'failure' });
+
+    github.statuses.length = 0;
+    const allowed = await decideIn(workspace, { candidate: worse, 'allow-new-policy': 'true' });
+    expect([allowed.code, allowed.output('verdict')]).toEqual([1, 'error']);
+    expect(allowed.stdout).toContain('::error::Input "allow-new-policy: true" is refused on workflow_run');
+    expect(github.statesOf(HEAD_SHA)).toEqual({});
+  });
+
+  it('a baseline that cannot be restored is an error on the pull request, never a pass without it', async () => {
+    await baseRepository();
+    cache.failLookups = 403;
+    const result = await decide({ candidate: worse }).finally(() => (cache.failLookups = undefined));
+    expect([result.code, result.output('verdict')]).toEqual([1, 'error']);
+    expect(github.statuses).toEqual([
+      expect.objectContaining({
+        state: 'error',
+        context: `evalgate: ${POLICY}`,
+        description: expect.stringMatching(
+          /^The baseline could not be restored from the Actions cache: Failed to GetCacheEntryDownloadURL/,
+        ),
+      }),
+    ]);
+  });
+});
+
+describe('pull requests at the commit the fork built', () => {
+  const OTHER_BASE = 'a'.repeat(40);
+
+  it('are gated only into the default branch and the branches base-branches lists, each under a status context of its base', async () => {
+    await baseRepository();
+    // #8, newer, into a branch that holds the policy but has no baseline in the cache.
+    github.files.set(`${OTHER_BASE}:${POLICY}`, strictPolicy);
+    github.pulls.set(8, { head: { sha: HEAD_SHA, ref: 'feature', owner: 'forker' }, base: { sha: OTHER_BASE, ref: 'policy-branch' } });
+    const result = await decide({ candidate: worse });
+    expect(result.stdout).toContain('::warning::Pull request #8 is into policy-branch, which is not gated here');
+    expect([result.code, result.output('verdict')]).toEqual([1, 'fail']);
+    expect(github.statesOf(HEAD_SHA)).toEqual({ [`evalgate: ${POLICY}`]: 'failure' });
+    expect(github.requests.some((request) => request.includes('/issues/8/'))).toBe(false);
+
+    github.statuses.length = 0;
+    const listed = await decide({ candidate: worse, 'base-branches': 'release, policy-branch' });
+    expect([listed.code, listed.output('verdict')]).toEqual([1, 'fail']);
+    expect(github.statesOf(HEAD_SHA)).toEqual({
+      [`evalgate: ${POLICY}`]: 'failure',
+      [`evalgate (into policy-branch): ${POLICY}`]: 'success',
+    });
+    // Each pull request has its own comment.
+    const verdicts = github.comments.map((entry) => [entry.html_url.replace(/.*\/pull\/(\d+)#.*/, '$1'), entry.body.split('\n')[1]]);
+    expect(verdicts).toEqual([
+      ['7', expect.stringMatching(/^## ❌ evalgate: fail/)],
+      ['8', expect.stringMatching(/^## ✅ evalgate: pass/)],
+    ]);
+  });
+
+  it('into one base share its status: success only when every one of them passes', async () => {
+    await baseRepository();
+    // Two branches of the repository at the same commit: #9's base, older, has a lax policy.
+    github.files.set(`${OTHER_BASE}:${POLICY}`, strictPolicy.replace('0.02', '0.5'));
+    github.pulls.set(9, { head: { sha: HEAD_SHA, ref: 'feature-2' }, base: { sha: OTHER_BASE, ref: 'main' } });
+    const result = await decide({ candidate: worse }, { headSha: HEAD_SHA, pullRequests: [9, 7] });
+    expect(result.code).toBe(1);
+    expect(github.statuses).toEqual([
+      expect.objectContaining({
+        sha: HEAD_SHA,
+        state: 'failure',
+        context: `evalgate: ${POLICY}`,
+        description: '#9: pass · policy support; #7: fail · policy support',
+      }),
+    ]);
   });
 });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { commentMarker } from '../src/action/github/comment.js';
 import { runAction as runActionOn, writeFile, type ActionRun, useFakeGitHub, regressionRuns } from './helpers/action.js';
+import { tempDir } from './helpers/records.js';
 import { type FakeGitHub } from './helpers/github-server.js';
 
 /* The action against GitHub's limits and failures: long names, refused and rate-limited requests, labels that change. */
@@ -14,24 +18,59 @@ const policyText = (name: string, budget = 0.02) =>
   `version: 1\nname: ${name}\nsettings:\n  resamples: 200\nchecks:\n  - metric: accuracy\n    max_regression: ${budget}\n`;
 
 describe('the sticky comment marker', () => {
-  it('keeps ids and long names apart, and stays short', () => {
+  it('keeps ids, paths and long names apart, and stays short', () => {
     const long = 'x'.repeat(70_000);
     const markers = [
-      commentMarker('support'),
-      commentMarker('support', 'a'),
-      commentMarker('support', 'a policy=b'),
-      commentMarker('support id=a'),
-      commentMarker(long),
-      commentMarker(`${long}y`),
-      commentMarker(`${'x'.repeat(64)}%…`),
-      commentMarker('support', long),
+      commentMarker({ policy: 'support' }),
+      commentMarker({ policy: 'support', id: 'a' }),
+      commentMarker({ policy: 'support', id: 'a policy=b' }),
+      commentMarker({ policy: 'support id=a' }),
+      commentMarker({ policy: long }),
+      commentMarker({ policy: `${long}y` }),
+      commentMarker({ policy: `${'x'.repeat(64)}%…` }),
+      commentMarker({ policy: 'support', id: long }),
+      commentMarker({ policy: 'support', path: 'policies/prod.yml' }),
+      commentMarker({ policy: 'support', path: 'policies/staging.yml' }),
+      commentMarker({ policy: 'support', id: 'a', path: 'policies/prod.yml' }),
+      commentMarker({ policy: 'support', id: 'a path=policies/prod.yml' }),
+      commentMarker({ policy: 'path=p support', id: 'a' }),
+      commentMarker({ policy: 'support', path: `policies/${long}.yml` }),
+      commentMarker({ policy: 'support', path: `policies/${long}y.yml` }),
     ];
     expect(new Set(markers).size).toBe(markers.length);
-    expect(commentMarker('support', 'gpt-4o')).toBe('<!-- evalgate:id=gpt-4o policy=support -->');
+    // Without a path: the marker earlier versions wrote (found and taken over).
+    expect(commentMarker({ policy: 'support', id: 'gpt-4o' })).toBe('<!-- evalgate:id=gpt-4o policy=support -->');
+    expect(commentMarker({ policy: 'support', id: 'gpt-4o', path: 'policies/a b.yml' })).toBe(
+      '<!-- evalgate:id=gpt-4o path=policies/a%20b.yml policy=support -->',
+    );
     for (const marker of markers) {
-      expect(marker.length).toBeLessThan(200);
+      expect(marker.length).toBeLessThan(300);
       expect(marker.slice('<!--'.length, -'-->'.length)).not.toMatch(/--|>|\n/);
     }
+  });
+
+  it('is one per policy file: two files of one name keep their own comments; a comment with the earlier marker is taken over by the first', async () => {
+    const repo = tempDir();
+    execFileSync('git', ['init', '-q', repo]);
+    mkdirSync(join(repo, 'policies'));
+    writeFileSync(join(repo, 'policies/prod.yml'), policyText('support'));
+    writeFileSync(join(repo, 'policies/staging.yml'), policyText('support', 0.5));
+    // What an earlier version wrote for the name, before markers named the file.
+    github.comments.push({
+      id: 900,
+      body: '<!-- evalgate:policy=support -->\nold report',
+      user: { login: 'github-actions[bot]', type: 'Bot' },
+      html_url: 'https://github.com/octo/models/pull/7#issuecomment-900',
+    });
+    const gate = (policy: string) => runAction({ inputs: { policy, candidate: worse, baseline, 'policy-source': 'head' }, cwd: repo });
+    expect((await gate('policies/prod.yml')).code).toBe(1);
+    expect((await gate('policies/staging.yml')).code).toBe(0);
+    const again = await gate('policies/prod.yml');
+    expect(again.stdout).toContain('Comment unchanged');
+    expect(github.comments.map((entry) => [entry.id, ...entry.body.split('\n', 2)])).toEqual([
+      [900, '<!-- evalgate:path=policies/prod.yml policy=support -->', expect.stringMatching(/^## ❌ evalgate: fail/)],
+      [expect.any(Number), '<!-- evalgate:path=policies/staging.yml policy=support -->', expect.stringMatching(/^## ✅ evalgate: pass/)],
+    ]);
   });
 
   it("lets a comment for the longest policy name (200 characters) or a 70,000-character id fit GitHub's 65,536 characters", async () => {

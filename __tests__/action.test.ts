@@ -46,7 +46,7 @@ describe('the action on a pull request', () => {
     expect(first.output('html-report')).toBe(join(first.runnerTemp, 'evalgate-report.html'));
     expect(readFileSync(join(first.runnerTemp, 'evalgate-report.html'), 'utf8')).toContain('Verdict: PASS');
     expect(github.comments).toHaveLength(1);
-    expect(github.comments[0].body).toMatch(/^<!-- evalgate:policy=support -->\n## ✅ evalgate: pass/);
+    expect(github.comments[0].body.startsWith(`<!-- evalgate:path=${policy} policy=support -->\n## ✅ evalgate: pass`)).toBe(true);
     expect(first.output('comment-url')).toBe(github.comments[0].html_url);
 
     const requestsBefore = github.requests.length;
@@ -54,12 +54,11 @@ describe('the action on a pull request', () => {
     expect(second.stdout).toContain('Comment unchanged');
     expect(github.requests.slice(requestsBefore).some((request) => request.startsWith('PATCH') || request.startsWith('POST'))).toBe(false);
 
-    const third = await runAction({
-      inputs: { policy: writeFile('policy.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head' },
-    });
+    writeFileSync(policy, strictPolicy);
+    const third = await runAction({ inputs: { policy, candidate: worse, baseline, 'policy-source': 'head' } });
     expect(third.code).toBe(1);
     expect(github.comments).toHaveLength(1);
-    expect(github.comments[0].body).toMatch(/^<!-- evalgate:policy=support -->\n## ❌ evalgate: fail/);
+    expect(github.comments[0].body.startsWith(`<!-- evalgate:path=${policy} policy=support -->\n## ❌ evalgate: fail`)).toBe(true);
     expect(third.stdout).toContain('::error title=evalgate%3A accuracy (overall)::worse than the baseline by 0.05');
   });
 
@@ -72,7 +71,8 @@ describe('the action on a pull request', () => {
         html_url: `https://github.com/c/${i}`,
       });
     // A person's comment that starts with the marker is not ours; a bot's is (here a GitHub App's:
-    // its installation token cannot ask who it is, so the comment's author type decides).
+    // its installation token cannot ask who it is, so the comment's author type decides). Both carry the
+    // marker earlier versions wrote (no path), which a comment is found by when none has the current one.
     github.comments.push({
       id: 500,
       body: '<!-- evalgate:policy=support --> quoted',
@@ -268,6 +268,45 @@ describe('the action outside pull requests and on bad input', () => {
     expect(seen).toContain('OPENAI_API_KEY=sk-passed-on');
   });
 
+  it("gives the programs it starts none of the runner's files: a command left running cannot set the verdict", async () => {
+    const workspace = tempDir();
+    const runnerFiles = ['GITHUB_OUTPUT', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY', 'GITHUB_STATE'];
+    // Left running in the background: waits (up to 10 s) for the action's outputs, then appends its own verdict.
+    const lateVerdict =
+      '(if [ -n "$GITHUB_OUTPUT" ]; then for i in $(seq 200); do grep -q "^verdict<<" "$GITHUB_OUTPUT" && break; sleep 0.05; done; ' +
+      'echo verdict=pass >> "$GITHUB_OUTPUT"; fi) &';
+    const result = await runAction({
+      inputs: {
+        policy: writeFile('p.yml', strictPolicy),
+        candidate: worse,
+        baseline,
+        'policy-source': 'head',
+        'eval-command': `${lateVerdict} env > eval-env.txt`,
+      },
+      cwd: workspace,
+    });
+    expect([result.code, result.output('verdict')]).toEqual([1, 'fail']);
+    const seenBy = (file: string) =>
+      readFileSync(join(workspace, file), 'utf8')
+        .split('\n')
+        .map((line) => line.split('=')[0]);
+    expect(seenBy('eval-env.txt').filter((name) => runnerFiles.includes(name))).toEqual([]);
+    expect(seenBy('eval-env.txt')).toContain('GITHUB_REPOSITORY'); // what a run: step sees stays
+
+    // A model command (a suite run) sees none of them either.
+    const suite = await runAction({
+      event: 'push',
+      inputs: {
+        policy: writeFile('p.yml', 'version: 1\nname: suite\nchecks:\n  - metric: accuracy\n    min: 0.1\n'),
+        suite: join(process.cwd(), 'examples/billing/suite/suite.yml'),
+        model: `command:env > model-env.txt; exec node ${join(process.cwd(), 'examples/billing/suite/toy-model.mjs')}`,
+      },
+      cwd: workspace,
+    });
+    expect(suite.code).toBe(0);
+    expect(seenBy('model-env.txt').filter((name) => runnerFiles.includes(name))).toEqual([]);
+  });
+
   it('imports Inspect AI logs (import: inspect), and warns in an annotation when a run did not finish', async () => {
     const cancelled = writeEvalLog(join(tempDir(), 'cancelled.eval'), [
       ['samples/1_epoch_1.json', JSON.stringify(inspectSample(1, 1, { match: 'C' }))],
@@ -413,7 +452,7 @@ describe('what changed instance by instance, in the comment', () => {
     });
     expect(result.code).toBe(1);
     const [marker, ...rest] = github.comments[0].body.split('\n');
-    expect(marker).toBe('<!-- evalgate:policy=t -->');
+    expect(marker).toMatch(/^<!-- evalgate:path=\S+ policy=t -->$/);
     const body = rest.join('\n');
     expect(body).toContain('What changed, instance by instance: 15 right → wrong, 15 wrong → right of 30 examples');
     expect(body).toMatch(/prediction 3$/m);

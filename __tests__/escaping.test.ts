@@ -68,9 +68,9 @@ describe('escaping data for reports', () => {
 
 describe('the sticky comment marker', () => {
   it('keeps plain names, never ends its HTML comment early, and gives different names different markers', () => {
-    expect(commentMarker('customer-support')).toBe('<!-- evalgate:policy=customer-support -->');
+    expect(commentMarker({ policy: 'customer-support' })).toBe('<!-- evalgate:policy=customer-support -->');
     const names = ['a--b', 'a_b', 'a>b', 'a%3Eb', 'a---b', 'a-%2Db'];
-    const markers = names.map((name) => commentMarker(name));
+    const markers = names.map((name) => commentMarker({ policy: name, path: name }));
     expect(new Set(markers).size).toBe(names.length);
     for (const marker of markers) expect(marker.slice('<!--'.length, -'-->'.length)).not.toMatch(/--|>/);
   });

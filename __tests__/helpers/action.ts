@@ -96,19 +96,41 @@ function refOf(event: ActionEvent, ref = 'refs/heads/main'): string {
   return ref;
 }
 
+/**
+ * The outputs as the runner reads $GITHUB_OUTPUT: `name<<DELIMITER` ... `DELIMITER` blocks and
+ * `name=value` lines, the last value of each name kept.
+ */
+function readOutputs(text: string): Map<string, string> {
+  const outputs = new Map<string, string>();
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const block = /^([^=<]+)<<(.+)$/.exec(lines[i]);
+    if (block) {
+      const end = lines.indexOf(block[2], i + 1);
+      if (end < 0) break; // an unfinished block: the runner fails the step
+      outputs.set(block[1], lines.slice(i + 1, end).join('\n'));
+      i = end;
+    } else if (lines[i].includes('=')) {
+      outputs.set(lines[i].slice(0, lines[i].indexOf('=')), lines[i].slice(lines[i].indexOf('=') + 1));
+    }
+  }
+  return outputs;
+}
+
 /** Runs the bundled action once, as the runner would for the event. */
 export async function runAction(github: FakeGitHub, run: ActionRun): Promise<ActionResult> {
   const { event = 'pull_request', inputs, cwd, baseSha = BASE_SHA, sha = HEAD_SHA } = run;
   const runnerTemp = run.runnerTemp ?? tempDir();
-  const files = { output: join(tempDir(), 'output.txt'), summary: join(tempDir(), 'summary.md'), event: join(tempDir(), 'event.json') };
-  writeFileSync(files.output, '');
-  writeFileSync(files.summary, '');
-  writeFileSync(files.event, JSON.stringify(payloadOf(run, baseSha, sha)));
+  // The runner's files: the step's outputs and summary, and what sets later steps' environment, PATH and state.
+  const files = Object.fromEntries(['output', 'summary', 'env', 'path', 'state'].map((name) => [name, join(tempDir(), name)]));
+  for (const file of Object.values(files)) writeFileSync(file, '');
+  const eventFile = join(tempDir(), 'event.json');
+  writeFileSync(eventFile, JSON.stringify(payloadOf(run, baseSha, sha)));
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     GITHUB_ACTIONS: 'true',
     GITHUB_EVENT_NAME: event,
-    GITHUB_EVENT_PATH: files.event,
+    GITHUB_EVENT_PATH: eventFile,
     GITHUB_REPOSITORY: 'octo/models',
     GITHUB_SHA: sha,
     GITHUB_REF: refOf(event, run.ref),
@@ -118,6 +140,11 @@ export async function runAction(github: FakeGitHub, run: ActionRun): Promise<Act
     RUNNER_TEMP: runnerTemp,
     GITHUB_OUTPUT: files.output,
     GITHUB_STEP_SUMMARY: files.summary,
+    GITHUB_ENV: files.env,
+    GITHUB_PATH: files.path,
+    GITHUB_STATE: files.state,
+    // The runner starts the action in the workspace.
+    ...(cwd === undefined ? {} : { GITHUB_WORKSPACE: cwd }),
     'INPUT_GITHUB-TOKEN': TOKEN,
     INPUT_COMMENT: 'true',
     'INPUT_SAVE-BASELINE': 'auto',
@@ -126,9 +153,8 @@ export async function runAction(github: FakeGitHub, run: ActionRun): Promise<Act
   };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
   const result = await runProcess(ACTION_NODE, [join(process.cwd(), 'dist/index.js')], env, cwd);
-  const outputText = readFileSync(files.output, 'utf8');
-  // The runner keeps the last value an output was given.
-  const output = (name: string) => [...outputText.matchAll(new RegExp(`^${name}<<(.+)\\n([\\s\\S]*?)\\n\\1$`, 'gm'))].at(-1)?.[2];
+  const outputs = readOutputs(readFileSync(files.output, 'utf8'));
+  const output = (name: string) => outputs.get(name);
   return { ...result, output, summary: readFileSync(files.summary, 'utf8'), runnerTemp };
 }
 

@@ -5,11 +5,17 @@ import type { AddressInfo } from 'node:net';
  * A stand-in for the Actions cache service (v2, Twirp JSON) on 127.0.0.1: create an entry, take the
  * archive by PUT to its "signed" URL, finalize, and hand out a download URL for a key or the newest
  * entry under a restore prefix. Enough for a real save -> restore round trip through @actions/cache.
+ * It can fail as the real one does: refuse lookups with an HTTP status, or serve archives that are not
+ * what was uploaded.
  */
 export interface FakeCache {
   url: string;
   /** Keys of finalized entries, oldest first. */
   keys(): string[];
+  /** Every lookup answered with this HTTP status and a Twirp error (403: the run may not read the cache). */
+  failLookups?: number;
+  /** Every download serves bytes that are no archive (a damaged blob: tar fails). */
+  corruptArchives: boolean;
   close(): Promise<void>;
 }
 
@@ -17,6 +23,7 @@ const SERVICE = '/twirp/github.actions.results.api.v1.CacheService/';
 
 export async function startFakeCache(): Promise<FakeCache> {
   const entries: Array<{ key: string; version: string; data?: Buffer; finalized: boolean }> = [];
+  const failures = { failLookups: undefined as number | undefined, corruptArchives: false };
   const server: Server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -43,6 +50,8 @@ export async function startFakeCache(): Promise<FakeCache> {
         return json(200, { ok: true, entry_id: String(entries.indexOf(entry) + 1) });
       }
       if (call === 'GetCacheEntryDownloadURL') {
+        if (failures.failLookups)
+          return json(failures.failLookups, { code: 'permission_denied', msg: 'cache read denied: no readable scope' });
         const ready = entries.filter((entry) => entry.finalized && entry.version === input.version);
         const exact = ready.find((entry) => entry.key === input.key);
         const prefixed = [...ready].reverse().find((entry) => (input.restore_keys ?? []).some((prefix) => entry.key.startsWith(prefix)));
@@ -60,8 +69,9 @@ export async function startFakeCache(): Promise<FakeCache> {
       return response.end();
     }
     if (entry?.data && (request.method === 'GET' || request.method === 'HEAD')) {
-      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(entry.data.length) });
-      return response.end(request.method === 'GET' ? entry.data : undefined);
+      const data = failures.corruptArchives ? Buffer.alloc(entry.data.length, 'not an archive ') : entry.data;
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(data.length) });
+      return response.end(request.method === 'GET' ? data : undefined);
     }
     json(404, { message: `no stand-in for ${request.method} ${url.pathname}` });
   });
@@ -70,6 +80,18 @@ export async function startFakeCache(): Promise<FakeCache> {
   return {
     url: `http://127.0.0.1:${port}/`,
     keys: () => entries.filter((entry) => entry.finalized).map((entry) => entry.key),
+    get failLookups() {
+      return failures.failLookups;
+    },
+    set failLookups(status: number | undefined) {
+      failures.failLookups = status;
+    },
+    get corruptArchives() {
+      return failures.corruptArchives;
+    },
+    set corruptArchives(value: boolean) {
+      failures.corruptArchives = value;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

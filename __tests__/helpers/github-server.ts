@@ -4,10 +4,13 @@ import type { AddressInfo } from 'node:net';
 /**
  * A stand-in for the GitHub REST endpoints the action uses, on 127.0.0.1: issue comments (paginated
  * with Link headers, created and updated, at most 65,536 characters as on GitHub), file contents at a
- * commit, pull requests (by number, and listed by head), commit statuses, and /user.
+ * commit, pull requests (by number, and listed by head, newest first as GitHub lists them), commit
+ * statuses (and the state of each context, the newest winning as on GitHub), and /user.
  */
 export interface Comment {
   id: number;
+  /** The issue or pull request it is on; a comment a test adds without one is on every one. */
+  issue?: number;
   body: string;
   user: { login: string; type: 'User' | 'Bot' };
   html_url: string;
@@ -42,6 +45,8 @@ export interface FakeGitHub {
   /** Pull requests by number. */
   pulls: Map<number, FakePull>;
   statuses: CommitStatus[];
+  /** The state of each status context of a commit as GitHub shows it: the newest status of each. */
+  statesOf(sha: string): Record<string, string>;
   /** Methods of write requests refused with 403 (a fork's read-only token). */
   readOnly: boolean;
   commentFailure: Failure | undefined;
@@ -98,7 +103,7 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     }
     if (url.pathname === `${base}/pulls` && request.method === 'GET') {
       const head = url.searchParams.get('head');
-      const listed = [...state.pulls].map(([number, found]) => pullJson(number, found, owner, repo));
+      const listed = [...state.pulls].sort(([a], [b]) => b - a).map(([number, found]) => pullJson(number, found, owner, repo));
       return send(
         200,
         listed.filter((entry) => head === null || entry.head.label === head),
@@ -121,10 +126,11 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     if (match && request.method === 'GET') {
       const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30), PER_PAGE_MAX);
       const page = Number(url.searchParams.get('page') ?? 1);
-      const pages = Math.max(1, Math.ceil(state.comments.length / perPage));
+      const onIssue = state.comments.filter((comment) => comment.issue === undefined || comment.issue === Number(match![1]));
+      const pages = Math.max(1, Math.ceil(onIssue.length / perPage));
       const link: Record<string, string> =
         page < pages ? { link: `<http://${request.headers.host}${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"` } : {};
-      return send(200, state.comments.slice((page - 1) * perPage, page * perPage), link);
+      return send(200, onIssue.slice((page - 1) * perPage, page * perPage), link);
     }
     if (match && request.method === 'POST') {
       if (state.readOnly) return send(403, { message: 'Resource not accessible by integration' });
@@ -132,6 +138,7 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
       const id = nextId++;
       const comment = {
         id,
+        issue: Number(match[1]),
         body: body.body,
         user: { login: 'github-actions[bot]', type: 'Bot' as const },
         html_url: `https://github.com/${owner}/${repo}/pull/${match[1]}#issuecomment-${id}`,
@@ -176,6 +183,8 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     files: state.files,
     pulls: state.pulls,
     statuses: state.statuses,
+    statesOf: (sha) =>
+      Object.fromEntries(state.statuses.filter((status) => status.sha === sha).map((status) => [status.context, status.state])),
     get readOnly() {
       return state.readOnly;
     },

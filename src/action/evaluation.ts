@@ -2,10 +2,10 @@ import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { gateRun } from '../pipeline/gate-run.js';
 import type { GateReport } from '../report/json.js';
-import { loadRun } from '../runs/load.js';
+import { loadRun, type RunInput } from '../runs/load.js';
 import { candidateFile, claimedRun, givenFiles } from './candidate.js';
 import { runEvalCommand } from './eval-command.js';
-import { currentBranch } from './events.js';
+import { currentBranch, gatesAChange } from './events.js';
 import { restoreBaseline, type BaselineOwner } from './github/cache.js';
 import type { ActionInputs } from './inputs.js';
 import { readPolicy, type SourcedPolicy } from './policy-source.js';
@@ -25,18 +25,30 @@ interface BaselineFile {
 /**
  * The baseline: the given file, else the one saved in the Actions cache for the base branch (a pull
  * request's or merge queue's base commit's, else the newest of the branch; for a manual or scheduled
- * run this commit's). A push saves instead of restoring. require-baseline fails when none is found.
+ * run this commit's), restored under `temporary`. A push saves instead of restoring. require-baseline
+ * fails when none is found; a restore that failed (not "no entry") is an error on the events that gate
+ * a change, and only warns elsewhere.
  */
 async function baselineFile(
   inputs: ActionInputs,
   given: string | undefined,
   policy: SourcedPolicy,
   base: BaseCommit | undefined,
+  temporary: string,
 ): Promise<BaselineFile | undefined> {
   if (given) return { file: given };
   if (github.context.eventName === 'push') return undefined;
   const owner = baselineOwner(inputs, policy, base?.branch ?? currentBranch());
-  const restored = await restoreBaseline(owner, base?.sha ?? github.context.sha, policy.sha256);
+  const restored = await restoreBaseline(owner, base?.sha ?? github.context.sha, policy.sha256, temporary).catch((error: Error) => {
+    const reason = `The baseline could not be restored from the Actions cache: ${error.message}`;
+    if (gatesAChange()) {
+      throw new Error(
+        `${reason}. On ${github.context.eventName} events the gate does not decide without it: re-run the job (or, where the job may not read the cache, give the input baseline).`,
+      );
+    }
+    core.warning(`${reason}; regression checks are skipped.`);
+    return undefined;
+  });
   if (!restored && inputs.requireBaseline) {
     throw new Error(`No baseline for policy ${policy.policy.name}, and require-baseline is true: the gate cannot check regressions.`);
   }
@@ -92,23 +104,47 @@ function provenanceNotes(posted: GateReport | undefined, restored: BaselineFile[
   return notes;
 }
 
+/** The runs every pull request of a job is gated with: the candidate, and a given baseline file. */
+interface Runs {
+  candidate: { run: RunInput; file?: string };
+  givenBaseline?: string;
+}
+
+/** What the gates of one job share: a posted report, the runs (made once, however many pull requests they are gated for), RUNNER_TEMP. */
+export interface SharedInputs {
+  posted?: GateReport;
+  runs: () => Promise<Runs>;
+  temporary: string;
+}
+
+/** The shared inputs; the team's evaluation, an import or a suite run happen once, at the first gate that asks. */
+export function sharedInputs(inputs: ActionInputs, posted: GateReport | undefined, temporary: string): SharedInputs {
+  let runs: Promise<Runs> | undefined;
+  const prepare = async (): Promise<Runs> => {
+    if (!posted) await runEvaluation(inputs);
+    const given = await givenFiles(inputs);
+    return { candidate: await candidateRun(inputs, posted, given.candidate), givenBaseline: given.baseline };
+  };
+  return { posted, temporary, runs: () => (runs ??= prepare()) };
+}
+
 /**
  * Gates the candidate under the policy (at the base commit on pull requests, merge queues and
- * workflow_run) against the baseline. A posted report (the `report` input) is not taken at its word:
- * its candidate numbers are gated again here, and the result is marked unverified.
+ * workflow_run) against the baseline (restored under RUNNER_TEMP). A posted report (the `report`
+ * input) is not taken at its word: its candidate numbers are gated again here, and the result is
+ * marked unverified.
  */
 export async function evaluate(
   inputs: ActionInputs,
   pull: PullRequest | undefined,
   octokit: Octokit | undefined,
-  posted: GateReport | undefined,
+  { posted, runs, temporary }: SharedInputs,
 ): Promise<Evaluation> {
   const base = baseCommitOf(pull, github.context.payload);
-  const policy = await readPolicy(inputs, base, octokit);
-  if (!posted) await runEvaluation(inputs);
-  const given = await givenFiles(inputs);
-  const candidate = await candidateRun(inputs, posted, given.candidate);
-  const baselineSource = await baselineFile(inputs, given.baseline, policy, base);
+  // On workflow_run the workspace holds what a fork's run uploaded: no repository is looked for in it.
+  const policy = await readPolicy(inputs, base, octokit, { findCheckout: github.context.eventName !== 'workflow_run' });
+  const { candidate, givenBaseline } = await runs();
+  const baselineSource = await baselineFile(inputs, givenBaseline, policy, base, temporary);
   const baseline = baselineSource ? await loadRun(baselineSource.file) : undefined;
   if (!baseline) core.warning('No baseline: regression checks are skipped; absolute bounds still gate.');
   const report = await gateRun({ policy, candidate: candidate.run, baseline });

@@ -16,3 +16,19 @@ export function mayWriteCache(): boolean {
 export function currentBranch(): string {
   return github.context.ref.replace(/^refs\/heads\//, '');
 }
+
+/**
+ * The events that gate a change against the base branch's baseline: pull requests, merge queues and
+ * workflow_run (a fork's pull request). There a baseline that exists but could not be restored is an
+ * error: the gate never passes a change because the cache failed.
+ */
+const CHANGE_GATING_EVENTS = ['pull_request', 'pull_request_target', 'merge_group', 'workflow_run'];
+
+export function gatesAChange(): boolean {
+  return CHANGE_GATING_EVENTS.includes(github.context.eventName);
+}
+
+/** The repository's default branch, as the event's payload names it. */
+export function defaultBranch(): string | undefined {
+  return (github.context.payload.repository as { default_branch?: string } | undefined)?.default_branch;
+}

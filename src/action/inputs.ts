@@ -23,6 +23,7 @@ export const INPUT = {
   samples: 'samples',
   id: 'id',
   requireBaseline: 'require-baseline',
+  baseBranches: 'base-branches',
 } as const;
 
 export const OUTPUT = {
@@ -58,6 +59,8 @@ export interface ActionInputs {
   id?: string;
   /** No baseline found fails the step. */
   requireBaseline: boolean;
+  /** On workflow_run: the branches besides the default branch whose pull requests are gated. */
+  baseBranches: string[];
 }
 
 /** A true/false input as GitHub reads booleans (true, True, TRUE, false, ...); the fallback when empty. */
@@ -98,13 +101,40 @@ function samplesInput(suite: string | undefined, candidate: string | undefined, 
   return samples ?? 1;
 }
 
-export function readInputs(): ActionInputs {
+/** A list input: names separated by commas or line ends. */
+function list(name: string): string[] {
+  return core
+    .getInput(name)
+    .split(/[,\n]/)
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
+/**
+ * What workflow_run refuses: its workspace holds what a fork's run uploaded, so "the pull request's
+ * own copy" of a policy missing at the base would be the fork's. Elsewhere base-branches is unused.
+ */
+function refuseForEvent(inputs: ActionInputs, event: string): void {
+  if (event !== 'workflow_run') {
+    if (inputs.baseBranches.length > 0) core.warning(`Input "${INPUT.baseBranches}" is for workflow_run events: ignored on ${event}.`);
+    return;
+  }
+  if (inputs.allowNewPolicy) {
+    throw new Error(
+      `Input "${INPUT.allowNewPolicy}: true" is refused on workflow_run: the workspace holds what the fork's run uploaded, so a policy ` +
+        "missing at the base commit would be the fork's own. Merge the policy into the base branch first (a pull request from a branch of this repository may use allow-new-policy).",
+    );
+  }
+}
+
+/** The action's inputs, checked against each other and against the event (`event`: the event's name). */
+export function readInputs(event: string): ActionInputs {
   const optional = (name: string) => core.getInput(name).trim() || undefined;
   const token = optional(INPUT.githubToken);
   if (token) core.setSecret(token);
   if (process.env.OPENAI_API_KEY) core.setSecret(process.env.OPENAI_API_KEY);
   const [candidate, report, suite] = [optional(INPUT.candidate), optional(INPUT.report), optional(INPUT.suite)];
-  return {
+  const inputs: ActionInputs = {
     policy: core.getInput(INPUT.policy, { required: true }).trim(),
     candidate,
     baseline: optional(INPUT.baseline),
@@ -124,5 +154,8 @@ export function readInputs(): ActionInputs {
     samples: samplesInput(suite, candidate, report),
     id: optional(INPUT.id),
     requireBaseline: flag(INPUT.requireBaseline, false),
+    baseBranches: list(INPUT.baseBranches),
   };
+  refuseForEvent(inputs, event);
+  return inputs;
 }

@@ -1,20 +1,21 @@
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, InputError } from '../errors.js';
 import { countOutcomes } from '../gate/verdict.js';
-import { escapeTerminal } from '../report/escape.js';
+import { codeSpan, escapeTerminal } from '../report/escape.js';
 import { writeGateHtml } from '../report/html.js';
 import { parseGateReport, writeGateReport, type GateReport } from '../report/json.js';
 import { gateMarkdown } from '../report/markdown.js';
-import { baselineOwner, evaluate } from './evaluation.js';
-import { currentBranch, mayWriteCache } from './events.js';
+import { baselineOwner, evaluate, sharedInputs, type Evaluation, type SharedInputs } from './evaluation.js';
+import { currentBranch, defaultBranch, mayWriteCache } from './events.js';
 import { saveBaseline } from './github/cache.js';
 import { setCommitStatus, statusTarget, type StatusTarget } from './github/status.js';
 import { OUTPUT, readInputs, type ActionInputs } from './inputs.js';
 import { annotateBadInput, comment, summarize } from './publish.js';
-import { currentLabels, pullRequestOf, workflowRunPullRequest, type Octokit, type PullRequest } from './pull-request.js';
+import { currentLabels, pullRequestOf, workflowRunPullRequests, type Octokit, type PullRequest } from './pull-request.js';
 
 /**
  * `save-baseline: auto` saves on pushes to the default branch, `true` on every push, manual and scheduled
@@ -31,8 +32,8 @@ function shouldSaveBaseline(inputs: ActionInputs): boolean {
     return false;
   }
   if (inputs.saveBaseline !== 'auto') return inputs.saveBaseline === 'true';
-  const defaultBranch = (github.context.payload.repository as { default_branch?: string } | undefined)?.default_branch;
-  return github.context.eventName === 'push' && defaultBranch !== undefined && github.context.ref === `refs/heads/${defaultBranch}`;
+  const main = defaultBranch();
+  return github.context.eventName === 'push' && main !== undefined && github.context.ref === `refs/heads/${main}`;
 }
 
 /** Whether the step fails: as `fail-on` asks, unless the failure is waived. */
@@ -62,10 +63,10 @@ async function isWaived(
 }
 
 /** The report's file (the output `report`), and the outputs: set before anything that talks to GitHub, which only warns. */
-async function setOutputs(report: GateReport): Promise<void> {
-  const reportPath = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-report.json');
+async function setOutputs(report: GateReport, temporary: string): Promise<void> {
+  const reportPath = join(temporary, 'evalgate-report.json');
   await writeGateReport(reportPath, report);
-  const htmlPath = join(process.env.RUNNER_TEMP ?? '.', 'evalgate-report.html');
+  const htmlPath = join(temporary, 'evalgate-report.html');
   await writeGateHtml(htmlPath, report);
   core.setOutput(OUTPUT.verdict, report.verdict);
   core.setOutput(OUTPUT.failedChecks, countOutcomes(report.checks, report.coverage?.status).failed);
@@ -73,62 +74,165 @@ async function setOutputs(report: GateReport): Promise<void> {
   core.setOutput(OUTPUT.htmlReport, htmlPath);
 }
 
-/** The pull request this run gates: the event's, or for workflow_run the one the triggering run built (asked of the API). */
-async function gatedPullRequest(octokit: Octokit | undefined, posted: GateReport | undefined): Promise<PullRequest | undefined> {
-  if (github.context.eventName !== 'workflow_run') return pullRequestOf(github.context.payload);
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Fails the step with an error's message; bad input (records, metrics, policy) carries its file, line and field in it. */
+function failStep(error: unknown): string {
+  const message = messageOf(error);
+  // On the file and line of the bad input too, where a pull request's diff shows it.
+  if (error instanceof ConfigError || error instanceof InputError) annotateBadInput(error);
+  // Messages quote data: each line escaped as the CLI does.
+  core.setFailed(message.split('\n').map(escapeTerminal).join('\n'));
+  try {
+    core.setOutput(OUTPUT.verdict, 'error');
+  } catch {
+    // No output file (not on a runner): the failure above is what matters.
+  }
+  return message;
+}
+
+/** The gate of one pull request (or of the event, when it has none). */
+interface Gated {
+  evaluation: Evaluation;
+  markdown: string;
+  waived: boolean;
+  fails: boolean;
+}
+
+/**
+ * One pull request's outcome (gated, or an error: workflow_run gates each pull request on its own),
+ * and on workflow_run the commit status it decides.
+ */
+type Decision = (Gated | { error: unknown }) & { pull?: PullRequest; status?: StatusTarget };
+
+const VERDICT_RANK = { pass: 0, warn: 1, fail: 2 } as const;
+
+/** What the commit status says of a decision. */
+function statusOf(decision: Decision): { state: 'success' | 'failure' | 'error'; description: string } {
+  if ('error' in decision) return { state: 'error', description: messageOf(decision.error) };
+  const { report, unverified } = decision.evaluation;
+  const how = `${decision.waived ? ' (waived by label)' : ''}${unverified ? ', unverified report' : ''}`;
+  return { state: decision.fails ? 'failure' : 'success', description: `${report.verdict}${how} · policy ${report.policy.name}` };
+}
+
+/**
+ * The statuses of the decisions, one per context: pull requests into one base at this commit share
+ * it, and it says success only when every one of them passes; an error wins over a failure.
+ */
+async function setStatuses(decisions: Decision[]): Promise<void> {
+  const byContext = new Map<string, { target: StatusTarget; decisions: Decision[] }>();
+  for (const decision of decisions) {
+    const target = decision.status;
+    if (!target) continue; // not a workflow_run: the job's own check is the status
+    const entry = byContext.get(target.context) ?? { target, decisions: [] };
+    byContext.set(target.context, { ...entry, decisions: [...entry.decisions, decision] });
+  }
+  for (const { target, decisions: shared } of byContext.values()) {
+    const statuses = shared.map(statusOf);
+    const state = (['error', 'failure'] as const).find((worse) => statuses.some((status) => status.state === worse)) ?? 'success';
+    const description =
+      shared.length === 1 ? statuses[0].description : shared.map((d, i) => `#${d.pull?.number}: ${statuses[i].description}`).join('; ');
+    await setCommitStatus(target, state, description);
+  }
+}
+
+/** Gates one pull request (or the event's change): evaluated, waived or not, its markdown. */
+async function gate(
+  inputs: ActionInputs,
+  pull: PullRequest | undefined,
+  octokit: Octokit | undefined,
+  shared: SharedInputs,
+): Promise<Gated> {
+  const evaluation = await evaluate(inputs, pull, octokit, shared);
+  const { report, notes, unverified } = evaluation;
+  const waived = await isWaived(inputs, report, pull, octokit);
+  const markdown = gateMarkdown(report, { waivedBy: waived ? inputs.waiverLabel : undefined, notes, unverified });
+  return { evaluation, markdown, waived, fails: stepFails(inputs, report, waived) };
+}
+
+/** Saves the candidate as the baseline when the event and save-baseline ask for it, and the verdict allows. */
+async function saveIfAsked(inputs: ActionInputs, { candidateFile, report, policy }: Evaluation, temporary: string): Promise<void> {
+  if (!candidateFile || !shouldSaveBaseline(inputs)) return;
+  // A failing run must not become what later pull requests are measured against.
+  if (report.verdict === 'fail') core.warning('Not saved as the baseline: the verdict is fail.');
+  else await saveBaseline(candidateFile, baselineOwner(inputs, policy, currentBranch()), github.context.sha, policy.sha256, temporary);
+}
+
+/**
+ * Publishes what was decided: the outputs (of the worst verdict; `error` when a pull request could
+ * not be gated), the job summary, the baseline, each pull request's comment, and the statuses; then
+ * fails the step when any decision asks it to.
+ */
+async function publish(inputs: ActionInputs, decisions: Decision[], octokit: Octokit | undefined, temporary: string): Promise<void> {
+  const gated = decisions.filter((decision): decision is Gated & Decision => 'evaluation' in decision);
+  const errors = decisions.flatMap((decision) => ('error' in decision ? [decision.error] : []));
+  const worst = [...gated].sort((a, b) => VERDICT_RANK[b.evaluation.report.verdict] - VERDICT_RANK[a.evaluation.report.verdict])[0];
+  if (worst) await setOutputs(worst.evaluation.report, temporary);
+  for (const { pull, evaluation, markdown } of gated) {
+    const { report, policy } = evaluation;
+    const heading = decisions.length > 1 && pull ? `### Pull request #${pull.number} into ${codeSpan(pull.baseRef)}\n\n` : '';
+    await summarize(report, heading + markdown, { path: policy.path, checkLines: policy.checkLines, checks: policy.policy.checks });
+    await saveIfAsked(inputs, evaluation, temporary);
+    if (pull && inputs.comment && octokit) {
+      await comment(octokit, pull.number, markdown, { policy: report.policy.name, id: inputs.id, path: policy.path });
+    }
+  }
+  for (const error of errors) failStep(error);
+  await setStatuses(decisions);
+  for (const { evaluation, waived, fails } of gated) {
+    const { report } = evaluation;
+    if (fails) core.setFailed(`evalgate: ${report.verdict} (policy ${escapeTerminal(report.policy.name)})`);
+    else if (waived) core.warning(`evalgate: fail, waived by the label ${inputs.waiverLabel}`);
+  }
+}
+
+/**
+ * The pull requests this run gates: the event's (or none: a push, a manual run), or for workflow_run
+ * those at the commit the triggering run built, into a gated base (asked of the API), each with the
+ * commit status it decides.
+ */
+async function gatedPullRequests(
+  inputs: ActionInputs,
+  octokit: Octokit | undefined,
+  posted: GateReport | undefined,
+): Promise<Array<{ pull?: PullRequest; status?: StatusTarget }>> {
+  if (github.context.eventName !== 'workflow_run') return [{ pull: pullRequestOf(github.context.payload) }];
   if (!octokit) throw new Error('On workflow_run the action needs the input github-token to find the pull request it gates.');
-  return workflowRunPullRequest(octokit, posted);
+  const main = defaultBranch();
+  if (!main) throw new Error('The workflow_run event names no default branch of the repository: nothing to gate.');
+  const pulls = await workflowRunPullRequests(octokit, posted, { defaultBranch: main, others: inputs.baseBranches });
+  return pulls.map((pull) => ({
+    pull,
+    status: statusTarget(octokit, pull, { policyInput: inputs.policy, id: inputs.id, defaultBranch: main }),
+  }));
 }
 
 /**
  * The action: evaluate, set the outputs, publish, save the baseline. The one place that fails the
  * step: bad input (with its file, line and field) and a verdict that `fail-on` does not accept. What
- * talks to GitHub after the outputs are set (the comment, the status) only warns.
+ * talks to GitHub after the outputs are set (the comment, the status) only warns. On workflow_run
+ * each pull request at the built commit is gated on its own, and one that cannot be gated sets its
+ * status to error without stopping the others.
  */
 export async function run(): Promise<void> {
-  let status: StatusTarget | undefined; // on workflow_run: the pull request's head, which gets the decision
+  let targets: StatusTarget[] = []; // on workflow_run: the pull requests' heads, which get the decisions
   try {
     core.info(`evalgate on Node ${process.version}`);
-    const inputs = readInputs();
+    const inputs = readInputs(github.context.eventName);
     const octokit = inputs.token ? github.getOctokit(inputs.token, { baseUrl: process.env.GITHUB_API_URL || undefined }) : undefined;
     const posted = inputs.report ? parseGateReport(await readFile(inputs.report, 'utf8'), inputs.report) : undefined;
-    const pull = await gatedPullRequest(octokit, posted);
-    if (github.context.eventName === 'workflow_run') {
-      if (!pull || !octokit) return; // a run of a commit no pull request is at now (warned): the newer run decides
-      status = statusTarget(octokit, pull.headSha, inputs.policy, inputs.id);
+    const temporary = process.env.RUNNER_TEMP || tmpdir();
+    const shared = sharedInputs(inputs, posted, temporary);
+    const pulls = await gatedPullRequests(inputs, octokit, posted); // none on workflow_run: warned, the newer run decides
+    targets = pulls.flatMap(({ status }) => (status ? [status] : []));
+    const decisions: Decision[] = [];
+    for (const { pull, status } of pulls) {
+      const outcome = await gate(inputs, pull, octokit, shared).catch((error: unknown) => ({ error }));
+      decisions.push({ ...outcome, pull, status });
     }
-    const { report, candidateFile, policy, notes, unverified } = await evaluate(inputs, pull, octokit, posted);
-
-    const waived = await isWaived(inputs, report, pull, octokit);
-    const markdown = gateMarkdown(report, { waivedBy: waived ? inputs.waiverLabel : undefined, notes, unverified });
-    await setOutputs(report);
-    await summarize(report, markdown, { path: policy.path, checkLines: policy.checkLines, checks: policy.policy.checks });
-
-    if (candidateFile && shouldSaveBaseline(inputs)) {
-      // A failing run must not become what later pull requests are measured against.
-      if (report.verdict === 'fail') core.warning('Not saved as the baseline: the verdict is fail.');
-      else await saveBaseline(candidateFile, baselineOwner(inputs, policy, currentBranch()), github.context.sha, policy.sha256);
-    }
-    if (pull && inputs.comment && octokit) await comment(octokit, pull.number, report, markdown, inputs.id);
-    const fails = stepFails(inputs, report, waived);
-    if (status) {
-      const how = `${waived ? ' (waived by label)' : ''}${unverified ? ', unverified report' : ''}`;
-      await setCommitStatus(status, fails ? 'failure' : 'success', `${report.verdict}${how} · policy ${report.policy.name}`);
-    }
-    if (fails) core.setFailed(`evalgate: ${report.verdict} (policy ${escapeTerminal(report.policy.name)})`);
-    else if (waived) core.warning(`evalgate: fail, waived by the label ${inputs.waiverLabel}`);
+    await publish(inputs, decisions, octokit, temporary);
   } catch (error) {
-    // Bad input (records, metrics, policy) carries its file, line and field in the message.
-    const message = error instanceof Error ? error.message : String(error);
-    // On the file and line of the bad input too, where a pull request's diff shows it.
-    if (error instanceof ConfigError || error instanceof InputError) annotateBadInput(error);
-    // Messages quote data: each line escaped as the CLI does.
-    core.setFailed(message.split('\n').map(escapeTerminal).join('\n'));
-    if (status) await setCommitStatus(status, 'error', message);
-    try {
-      core.setOutput(OUTPUT.verdict, 'error');
-    } catch {
-      // No output file (not on a runner): the failure above is what matters.
-    }
+    const message = failStep(error);
+    for (const target of targets) await setCommitStatus(target, 'error', message);
   }
 }

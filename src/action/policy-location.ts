@@ -11,7 +11,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 export interface PolicyLocation {
   /** The file on disk: absolute, no "." or "..". */
   file: string;
-  /** The checkout that holds it: the nearest folder with `.git` (git's top level), else the workspace. */
+  /** The checkout that holds it: the nearest folder with `.git` (git's top level), else (and on workflow_run) the workspace. */
   root: string;
   /** Its path in the repository, "/"-separated; undefined when the file is outside the checkout. */
   inRepository?: string;
@@ -45,8 +45,18 @@ async function inWorkspace(checkout: string, workspace: string): Promise<boolean
   return realCheckout === realWorkspace || inside(realWorkspace, realCheckout) !== undefined;
 }
 
-export async function locatePolicy(input: string): Promise<PolicyLocation> {
+/**
+ * Where the policy input points. With `findCheckout` (a job that checked the repository out), the
+ * path is taken from the working directory and the repository is the checkout that holds it. Without
+ * (workflow_run, whose workspace holds what a fork's run uploaded, where a planted `.git` would move
+ * the lookup), the path is taken from the workspace and the workspace is the repository's root.
+ */
+export async function locatePolicy(input: string, { findCheckout }: { findCheckout: boolean }): Promise<PolicyLocation> {
   const workspace = resolve(process.env.GITHUB_WORKSPACE || '.');
+  if (!findCheckout) {
+    const file = resolve(workspace, input);
+    return { file, root: workspace, inRepository: inside(workspace, file) };
+  }
   const file = resolve(input);
   // The checkout that holds the file, when it is in the workspace; else the workspace itself (a job
   // that did not check out, or a checkout without .git).

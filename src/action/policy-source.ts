@@ -14,8 +14,13 @@ export type SourcedPolicy = LoadedPolicy & { source: string; path: string };
  * checked-out file. Fails closed: a policy the base does not have gates only when the workflow allows
  * a new policy (allow-new-policy), and then says so.
  */
-export async function readPolicy(inputs: ActionInputs, base: BaseCommit | undefined, octokit: Octokit | undefined): Promise<SourcedPolicy> {
-  const location = await locatePolicy(inputs.policy);
+export async function readPolicy(
+  inputs: ActionInputs,
+  base: BaseCommit | undefined,
+  octokit: Octokit | undefined,
+  where: { findCheckout: boolean },
+): Promise<SourcedPolicy> {
+  const location = await locatePolicy(inputs.policy, where);
   const path = location.inRepository ?? location.file;
   const fromBase = (inputs.policySource ?? (base ? 'base' : 'head')) === 'base';
   if (!fromBase || !base) return { ...(await loadPolicy(inputs.policy)), source: 'as checked out', path };

@@ -4,7 +4,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, type InputError } from '../errors.js';
 import { escapeTerminal as shown } from '../report/escape.js';
 import type { GateReport } from '../report/json.js';
-import { commentMarker, upsertComment } from './github/comment.js';
+import { upsertComment, type CommentIdentity } from './github/comment.js';
 import { OUTPUT } from './inputs.js';
 import type { Octokit } from './pull-request.js';
 
@@ -63,15 +63,19 @@ function commentFailure(error: unknown): string {
 }
 
 /**
- * The one sticky comment of the report's policy (and id) on a pull request. It only ever warns when it
+ * The one sticky comment of the policy file (and id) on a pull request. It only ever warns when it
  * cannot be written: the outputs, the summary and the verdict are set before it and stand.
  */
-export async function comment(octokit: Octokit, issueNumber: number, report: GateReport, markdown: string, id?: string): Promise<void> {
+export async function comment(
+  octokit: Octokit,
+  issueNumber: number,
+  markdown: string,
+  identity: CommentIdentity & { path: string },
+): Promise<void> {
   const { owner, repo } = github.context.repo;
-  const marker = commentMarker(report.policy.name, id);
   try {
-    const outcome = await upsertComment(octokit, { owner, repo, issueNumber }, marker, `${marker}\n${markdown}`);
-    core.info(`Comment ${outcome.action}: ${outcome.url}`);
+    const outcome = await upsertComment(octokit, { owner, repo, issueNumber }, identity, markdown);
+    core.info(`Comment ${outcome.action} on #${issueNumber}: ${outcome.url}`);
     core.setOutput(OUTPUT.commentUrl, outcome.url);
   } catch (error) {
     core.warning(commentFailure(error));

@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import * as github from '@actions/github';
+import { escapeTerminal } from '../report/escape.js';
 import type { GateReport } from '../report/json.js';
 
 export type Octokit = ReturnType<typeof github.getOctokit>;
@@ -71,13 +72,21 @@ async function candidateNumbers(octokit: Octokit, run: WorkflowRun): Promise<num
   return data.map((pull) => pull.number);
 }
 
+/** Which pull requests a workflow_run job gates: those into the default branch, and into the branches base-branches lists. */
+export interface GatedBases {
+  defaultBranch: string;
+  others: string[];
+}
+
 /**
- * The pull request a workflow_run job gates (the fork-safe second workflow): one whose head, asked of
- * the API, is the commit the triggering run built, so that results can only reach their own pull
- * request. A posted report names its number, which is checked the same way (a report aimed at another
- * pull request is refused). Undefined, with a warning, when none is: nothing is gated or posted then.
+ * The pull requests a workflow_run job gates (the fork-safe second workflow): every open one whose
+ * head, asked of the API, is the commit the triggering run built, so that results reach only their
+ * own pull requests, and whose base is a gated branch (a fork can open pull requests into any branch;
+ * one into a branch nobody gates must not decide for the others). A posted report names its number,
+ * which is checked the same way (a report aimed at another pull request is refused). None, with a
+ * warning, when no pull request is: nothing is gated or posted then.
  */
-export async function workflowRunPullRequest(octokit: Octokit, posted: GateReport | undefined): Promise<PullRequest | undefined> {
+export async function workflowRunPullRequests(octokit: Octokit, posted: GateReport | undefined, bases: GatedBases): Promise<PullRequest[]> {
   const run = (github.context.payload.workflow_run ?? {}) as WorkflowRun;
   const built = run.head_sha;
   if (!built) throw new Error('The workflow_run event names no head commit: nothing to gate.');
@@ -87,17 +96,22 @@ export async function workflowRunPullRequest(octokit: Octokit, posted: GateRepor
     if (!recorded || recorded.headSha !== built) {
       const claim = recorded ? `is for commit ${recorded.headSha.slice(0, 7)}` : 'names no pull request';
       core.warning(`The report ${claim}, but the workflow run built ${built.slice(0, 7)}: not commenting.`);
-      return undefined;
+      return [];
     }
     numbers = [recorded.number];
   } else {
     numbers = await candidateNumbers(octokit, run);
   }
-  for (const number of numbers) {
+  const gated: PullRequest[] = [];
+  for (const number of new Set(numbers)) {
     const pull = await fetchPullRequest(octokit, number);
-    if (pull?.headSha === built) return pull;
-    core.warning(`Pull request #${number} is not at commit ${built.slice(0, 7)}: not commenting.`);
+    if (pull?.headSha !== built) core.warning(`Pull request #${number} is not at commit ${built.slice(0, 7)}: not commenting.`);
+    else if (pull.baseRef !== bases.defaultBranch && !bases.others.includes(pull.baseRef)) {
+      core.warning(
+        `Pull request #${number} is into ${escapeTerminal(pull.baseRef)}, which is not gated here (the default branch ${bases.defaultBranch}, and base-branches): not gated.`,
+      );
+    } else gated.push(pull);
   }
   if (numbers.length === 0) core.warning(`No open pull request of this repository has the commit ${built.slice(0, 7)}: not commenting.`);
-  return undefined;
+  return gated;
 }

@@ -1,19 +1,20 @@
 import * as cache from '@actions/cache';
 import * as core from '@actions/core';
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { escapeTerminal } from '../../report/escape.js';
 
 /*
  * The baseline lives in the Actions cache: saved by runs that may write it (pushes, manual and
  * scheduled runs: events.ts) under a key unique per policy file, id, branch and commit (cache entries
  * are immutable); restored from the base branch's entries only: the base commit's first, else the
- * newest. Cache trouble only ever warns.
+ * newest. Entries go through a fresh folder of RUNNER_TEMP, never the workspace, which a checkout or
+ * a fork's artifact fills: no file there can stand in the restore's way.
  */
 
-/** Saved and restored at the same path (the cache's version depends on it), relative to the workspace. */
-const DIRECTORY = join('.evalgate', 'baseline');
+/** The one name an entry's files are saved and restored under (the cache's version depends on it). */
+const BASELINE_ENTRY = 'evalgate-baseline';
 const META = 'meta.json';
 
 /** Whose baseline: a policy file (its path in the repository and its name), an id (matrix jobs), a branch. */
@@ -56,11 +57,63 @@ const baselinePrefix = (owner: BaselineOwner) =>
 /** A name for the log: one line, cut (a policy's name is data). */
 const shown = (text: string) => escapeTerminal(text.length > 100 ? `${text.slice(0, 99)}…` : text);
 
+/**
+ * Runs a cache call on `root/name`, given to @actions/cache as the bare `name`. The entry's version
+ * is a hash of the path strings given, and the archive holds paths relative to GITHUB_WORKSPACE
+ * (found from the working directory): with both set to `root` for the call, every job, wherever its
+ * RUNNER_TEMP lies, saves and restores the same version with the same archive paths.
+ */
+async function inRoot<T>(root: string, call: () => Promise<T>): Promise<T> {
+  const [workspace, directory] = [process.env.GITHUB_WORKSPACE, process.cwd()];
+  try {
+    process.chdir(root);
+    process.env.GITHUB_WORKSPACE = root;
+    return await call();
+  } finally {
+    process.chdir(directory);
+    if (workspace === undefined) delete process.env.GITHUB_WORKSPACE;
+    else process.env.GITHUB_WORKSPACE = workspace;
+  }
+}
+
+/**
+ * What @actions/cache says of a restore it could not do: it returns undefined for those as for a
+ * miss, and tells them apart only in the log, as "Failed to restore: ..." (a warning, or an error
+ * for a 5xx) or "Cache restore skipped: ..." (a cache-mode that permits no reads).
+ */
+const RESTORE_TROUBLE = /^(?:::(?:warning|error)::Failed to restore: |Cache restore skipped: )(.*)$/m;
+
+/** A workflow command's message as written ("%", CR and LF escaped), read back. */
+const commandMessage = (text: string) => text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
+
+/**
+ * Restores the newest entry of `key` (else of a restore key) into `root/name`: its key, or undefined
+ * when there is none. A restore that failed otherwise throws the library's reason, noticed as it
+ * writes it to the log (which it still does).
+ */
+async function restoreEntry(root: string, name: string, key: string, restoreKeys: string[]): Promise<string | undefined> {
+  let trouble: string | undefined;
+  const write = process.stdout.write;
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    const said = RESTORE_TROUBLE.exec(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))?.[1];
+    trouble ??= said === undefined ? undefined : commandMessage(said);
+    return write.call(process.stdout, chunk, ...rest);
+  }) as typeof process.stdout.write;
+  try {
+    const matched = await inRoot(root, () => cache.restoreCache([name], key, restoreKeys));
+    if (trouble !== undefined) throw new Error(trouble);
+    return matched;
+  } finally {
+    process.stdout.write = write;
+  }
+}
+
 export async function saveBaseline(
   resultsFile: string,
   owner: BaselineOwner,
   sha: string,
   policySha256: string,
+  temporary: string,
 ): Promise<string | undefined> {
   if (!cache.isFeatureAvailable()) {
     core.warning('The Actions cache is not available here: the baseline was not saved.');
@@ -68,13 +121,13 @@ export async function saveBaseline(
   }
   const key = `${baselinePrefix(owner)}${sha}`;
   try {
-    await rm(DIRECTORY, { recursive: true, force: true });
-    await mkdir(DIRECTORY, { recursive: true });
+    const root = await mkdtemp(join(temporary, 'evalgate-save-'));
+    await mkdir(join(root, BASELINE_ENTRY));
     const file = `baseline-${basename(resultsFile)}`; // never the name of the meta file
-    await copyFile(resultsFile, join(DIRECTORY, file));
+    await copyFile(resultsFile, join(root, BASELINE_ENTRY, file));
     const meta: BaselineMeta = { ...owner, sha, policySha256, file };
-    await writeFile(join(DIRECTORY, META), JSON.stringify(meta));
-    await cache.saveCache([DIRECTORY], key);
+    await writeFile(join(root, BASELINE_ENTRY, META), JSON.stringify(meta));
+    await inRoot(root, () => cache.saveCache([BASELINE_ENTRY], key));
     core.info(`Saved the baseline for policy ${shown(owner.policy)} at ${sha.slice(0, 7)} on ${shown(owner.branch)} (cache key ${key}).`);
     return key;
   } catch (error) {
@@ -95,34 +148,39 @@ const sameOwner = (meta: BaselineMeta, owner: BaselineOwner) =>
 
 /**
  * The baseline of the owner's branch saved at the given commit, else the newest of that branch;
- * undefined (with a warning) when there is none.
+ * undefined (with a warning) when the cache has none or there is no cache. A restore that failed
+ * otherwise (the service, the download, the archive, an entry that is not what its key says) throws:
+ * the caller decides whether the gate may go on without a baseline.
  */
-export async function restoreBaseline(owner: BaselineOwner, sha: string, policySha256: string): Promise<RestoredBaseline | undefined> {
+export async function restoreBaseline(
+  owner: BaselineOwner,
+  sha: string,
+  policySha256: string,
+  temporary: string,
+): Promise<RestoredBaseline | undefined> {
   if (!cache.isFeatureAvailable()) {
     core.warning('The Actions cache is not available here: no baseline, regression checks are skipped.');
     return undefined;
   }
-  try {
-    await rm(DIRECTORY, { recursive: true, force: true });
-    const prefix = baselinePrefix(owner);
-    const matched = await cache.restoreCache([DIRECTORY], `${prefix}${sha}`, [prefix]);
-    if (!matched) {
-      core.warning(
-        `No baseline for policy ${owner.policy} on ${owner.branch} in the Actions cache (or the cache could not be reached): regression checks are skipped.`,
-      );
-      return undefined;
-    }
-    const meta = JSON.parse(await readFile(join(DIRECTORY, META), 'utf8')) as BaselineMeta;
-    if (!sameOwner(meta, owner)) {
-      core.warning(`The cached baseline ${matched} belongs to another policy file, id or branch: not used, regression checks are skipped.`);
-      return undefined;
-    }
-    if (meta.sha !== sha) core.warning(`The baseline comes from commit ${meta.sha.slice(0, 7)}, not from ${sha.slice(0, 7)}.`);
-    return { file: join(DIRECTORY, meta.file), sha: meta.sha, policyChanged: meta.policySha256 !== policySha256 };
-  } catch (error) {
-    core.warning(`The baseline could not be restored from the Actions cache: ${(error as Error).message}`);
+  const root = await mkdtemp(join(temporary, 'evalgate-restore-'));
+  const prefix = baselinePrefix(owner);
+  const matched = await restoreEntry(root, BASELINE_ENTRY, `${prefix}${sha}`, [prefix]);
+  if (!matched) {
+    core.warning(
+      `No baseline for policy ${shown(owner.policy)} on ${shown(owner.branch)} in the Actions cache: regression checks are skipped.`,
+    );
     return undefined;
   }
+  const folder = join(root, BASELINE_ENTRY);
+  const meta = await readFile(join(folder, META), 'utf8').then(
+    (text) => JSON.parse(text) as BaselineMeta,
+    (error: Error) => {
+      throw new Error(`the entry ${matched} has no readable ${META} (${error.message})`);
+    },
+  );
+  if (!sameOwner(meta, owner)) throw new Error(`the entry ${matched} belongs to another policy file, id or branch`);
+  if (meta.sha !== sha) core.warning(`The baseline comes from commit ${meta.sha.slice(0, 7)}, not from ${sha.slice(0, 7)}.`);
+  return { file: join(folder, meta.file), sha: meta.sha, policyChanged: meta.policySha256 !== policySha256 };
 }
 
 const completionsPrefix = (suiteName: string) => keyPrefix('completions', suiteName, [suiteName]);
@@ -131,7 +189,8 @@ const completionsPrefix = (suiteName: string) => keyPrefix('completions', suiteN
 export async function restoreCompletions(directory: string, suiteName: string, sha: string): Promise<void> {
   if (!cache.isFeatureAvailable()) return;
   try {
-    const matched = await cache.restoreCache([directory], `${completionsPrefix(suiteName)}${sha}`, [completionsPrefix(suiteName)]);
+    const prefix = completionsPrefix(suiteName);
+    const matched = await restoreEntry(dirname(directory), basename(directory), `${prefix}${sha}`, [prefix]);
     core.info(matched ? `Completion cache restored (${matched}).` : 'No completion cache yet.');
   } catch (error) {
     core.warning(`The completion cache could not be restored: ${(error as Error).message}`);
@@ -141,7 +200,7 @@ export async function restoreCompletions(directory: string, suiteName: string, s
 export async function saveCompletions(directory: string, suiteName: string, sha: string): Promise<void> {
   if (!cache.isFeatureAvailable()) return;
   try {
-    await cache.saveCache([directory], `${completionsPrefix(suiteName)}${sha}`);
+    await inRoot(dirname(directory), () => cache.saveCache([basename(directory)], `${completionsPrefix(suiteName)}${sha}`));
   } catch (error) {
     core.warning(`The completion cache could not be saved: ${(error as Error).message}`);
   }

@@ -20,23 +20,36 @@ function cappedMarkerText(text: string): string {
   return `${kept}%…${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
 }
 
+/** Whose comment: a policy file (its name, and its path in the repository) and an id (matrix jobs). */
+export interface CommentIdentity {
+  policy: string;
+  id?: string;
+  /** Undefined: the marker earlier versions wrote, with the name and the id only. */
+  path?: string;
+}
+
+/** A marker part whose end is never in doubt: its spaces escaped too. */
+const spaceless = (text: string) => cappedMarkerText(text).replace(/\s/g, (space) => encodeURIComponent(space));
+
 /**
- * The hidden marker, the comment's first line, that finds a policy's comment again: one comment per
- * policy (and id, for matrix jobs). Escaped so that it cannot end the HTML comment and two policies
- * (or ids) never share a marker; names without "%", ">", "--" or line ends of up to 100 characters
- * appear as they are, and the marker of a policy without an id is the one earlier versions wrote.
+ * The hidden marker, the comment's first line, that finds a policy file's comment again: one comment
+ * per policy file (its path in the repository, so that two files with one `name` never share a
+ * comment) and id, for matrix jobs. Escaped so that it cannot end the HTML comment and two policies
+ * (or ids, or paths) never share a marker; names without "%", ">", "--" or line ends of up to 100
+ * characters appear as they are. Without a path: the marker earlier versions wrote.
  */
-export function commentMarker(policyName: string, id?: string): string {
-  // The id comes first, with its spaces escaped too, so that where it ends is never in doubt.
-  const idPart = id === undefined ? '' : `id=${cappedMarkerText(id).replace(/\s/g, (space) => encodeURIComponent(space))} `;
-  return `<!-- evalgate:${idPart}policy=${cappedMarkerText(policyName)} -->`;
+export function commentMarker({ policy, id, path }: CommentIdentity): string {
+  // The id and the path come first, so that where each ends is never in doubt; the name, free text, last.
+  const idPart = id === undefined ? '' : `id=${spaceless(id)} `;
+  const pathPart = path === undefined ? '' : `path=${spaceless(path)} `;
+  return `<!-- evalgate:${idPart}${pathPart}policy=${cappedMarkerText(policy)} -->`;
 }
 
 /**
  * Who the token writes as, when the API says: the user of a personal token. An installation token
  * (GITHUB_TOKEN, or a GitHub App's) may not ask: undefined then.
  */
-async function identity(octokit: Octokit): Promise<string | undefined> {
+async function tokenLogin(octokit: Octokit): Promise<string | undefined> {
   try {
     return (await octokit.rest.users.getAuthenticated()).data.login;
   } catch {
@@ -56,18 +69,30 @@ export interface CommentOutcome {
 }
 
 /**
- * Creates the comment, or updates the one evalgate wrote before for the same marker (looking
- * through every page of comments); leaves it alone when nothing changed.
+ * Creates the comment (the marker, then the markdown), or updates the one evalgate wrote before for
+ * the same policy file and id (looking through every page of comments); leaves it alone when nothing
+ * changed. A comment with the marker earlier versions wrote (name and id, no path) is taken over when
+ * none has the current marker: updating it writes the current marker, so of two policy files with one
+ * name that shared it, the first to run takes it and the other, no longer finding it, starts its own.
  */
-export async function upsertComment(octokit: Octokit, target: CommentTarget, marker: string, body: string): Promise<CommentOutcome> {
+export async function upsertComment(
+  octokit: Octokit,
+  target: CommentTarget,
+  identity: CommentIdentity & { path: string },
+  markdown: string,
+): Promise<CommentOutcome> {
   const { owner, repo, issueNumber } = target;
-  const login = await identity(octokit);
+  const marker = commentMarker(identity);
+  const body = `${marker}\n${markdown}`;
+  const login = await tokenLogin(octokit);
   const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
   // Ours: it starts with the marker, and was written by this user, or (when the token cannot say who
   // it is) by a bot, as github-actions[bot] and every GitHub App are; never a person's comment.
-  const mine = comments.find(
-    (comment) => comment.body?.split('\n', 1)[0] === marker && (login ? comment.user?.login === login : comment.user?.type === 'Bot'),
-  );
+  const markedBy = (wanted: string) =>
+    comments.find(
+      (comment) => comment.body?.split('\n', 1)[0] === wanted && (login ? comment.user?.login === login : comment.user?.type === 'Bot'),
+    );
+  const mine = markedBy(marker) ?? markedBy(commentMarker({ policy: identity.policy, id: identity.id }));
   if (mine) {
     if (mine.body === body) return { url: mine.html_url, action: 'unchanged' };
     const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: mine.id, body });

@@ -1,11 +1,14 @@
 import * as core from '@actions/core';
 import * as github from '@actions/github';
-import type { Octokit } from '../pull-request.js';
+import { createHash } from 'node:crypto';
+import type { Octokit, PullRequest } from '../pull-request.js';
 
 /*
  * The commit status the fork-safe second workflow (workflow_run) sets on the pull request's head: its
  * own job's checks are attached to the default branch, so this status is what branch protection can
- * require. Named after the policy input and the id, which the workflow file fixes.
+ * require. Named after the policy input and the id, which the workflow file fixes, and the pull
+ * request's base when it is not the default branch: a status belongs to the commit, which pull
+ * requests into several branches may share, so a decision under one base must never read as another's.
  */
 
 const MAX_CONTEXT = 100;
@@ -16,15 +19,40 @@ function cut(text: string, max: number): string {
   return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : text;
 }
 
-/** Where a status goes: the pull request's head commit, under the context "evalgate: <policy input>" (with " (<id>)" for matrix jobs). */
+/** Over the limit, a context is cut and ends in a hash of the whole, so that two cut alike stay apart. */
+function cutApart(text: string, max: number): string {
+  if (Array.from(text).length <= max) return text;
+  return `${cut(text, max - 17)}${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+}
+
+/** Where a status goes: the pull request's head commit, under its context. */
 export interface StatusTarget {
   octokit: Octokit;
   sha: string;
   context: string;
 }
 
-export function statusTarget(octokit: Octokit, sha: string, policyInput: string, id: string | undefined): StatusTarget {
-  return { octokit, sha, context: cut(`evalgate: ${policyInput}${id === undefined ? '' : ` (${id})`}`, MAX_CONTEXT) };
+/** Names the status of a pull request gated under the policy input (and id); `defaultBranch`, the repository's. */
+export interface StatusNaming {
+  policyInput: string;
+  id?: string;
+  defaultBranch: string;
+}
+
+/**
+ * The context: "evalgate: <policy input>", with " (<id>)" for matrix jobs, for pull requests into the
+ * default branch (as earlier versions named it: branch protection keeps requiring it); for another
+ * base "evalgate (into <base>): <policy input>[ (<id>)]". A branch name holds no ":", so the base ends
+ * at the first one: no id, policy input or base can make one base's context another's.
+ */
+function statusContext(policyInput: string, id: string | undefined, base: string | undefined): string {
+  const named = `${policyInput}${id === undefined ? '' : ` (${id})`}`;
+  return base === undefined ? cut(`evalgate: ${named}`, MAX_CONTEXT) : cutApart(`evalgate (into ${base}): ${named}`, MAX_CONTEXT);
+}
+
+export function statusTarget(octokit: Octokit, pull: PullRequest, naming: StatusNaming): StatusTarget {
+  const base = pull.baseRef === naming.defaultBranch ? undefined : pull.baseRef;
+  return { octokit, sha: pull.headSha, context: statusContext(naming.policyInput, naming.id, base) };
 }
 
 /** Sets the status; only warns when it cannot (the required check then keeps waiting: the merge stays blocked). */
