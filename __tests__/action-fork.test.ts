@@ -221,7 +221,7 @@ describe('a report posted by the workflow_run job (the older mode)', () => {
     expect([github.statuses.length, github.comments.length]).toEqual([0, 0]);
     const gated = await decide({ report, 'base-branches': 'policy-branch' });
     expect(gated.code).toBe(0); // no baseline on that branch: the regression check cannot fail
-    expect(github.statesOf(HEAD_SHA)).toEqual({ [`evalgate (into policy-branch): ${POLICY}`]: 'success' });
+    expect(github.statesOf(HEAD_SHA)).toEqual({ [`evalgate: ${POLICY} (policy-branch)`]: 'success' });
   });
 });
 
@@ -298,7 +298,7 @@ describe('pull requests at the commit the fork built', () => {
     expect([listed.code, listed.output('verdict')]).toEqual([1, 'fail']);
     expect(github.statesOf(HEAD_SHA)).toEqual({
       [`evalgate: ${POLICY}`]: 'failure',
-      [`evalgate (into policy-branch): ${POLICY}`]: 'success',
+      [`evalgate: ${POLICY} (policy-branch)`]: 'success',
     });
     // Each pull request has its own comment.
     const verdicts = github.comments.map((entry) => [entry.html_url.replace(/.*\/pull\/(\d+)#.*/, '$1'), entry.body.split('\n')[1]]);
@@ -306,6 +306,11 @@ describe('pull requests at the commit the fork built', () => {
       ['7', expect.stringMatching(/^## ❌ evalgate: fail/)],
       ['8', expect.stringMatching(/^## ✅ evalgate: pass/)],
     ]);
+
+    // A matrix id named after a listed base would share its context ("evalgate: <policy> (policy-branch)").
+    const clash = await decide({ candidate: worse, id: 'policy-branch', 'base-branches': 'policy-branch' });
+    expect([clash.code, clash.output('verdict')]).toEqual([1, 'error']);
+    expect(clash.stdout).toContain('::error::Input "id" must not be the name of a branch "base-branches" lists (policy-branch)');
   });
 
   it('into one base share its status: success only when every one of them passes', async () => {

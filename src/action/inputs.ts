@@ -125,6 +125,12 @@ function refuseForEvent(inputs: ActionInputs, event: string): void {
         "missing at the base commit would be the fork's own. Merge the policy into the base branch first (a pull request from a branch of this repository may use allow-new-policy).",
     );
   }
+  if (inputs.id !== undefined && inputs.baseBranches.includes(inputs.id)) {
+    // "evalgate: <policy> (<id>)" would be the status context of pull requests into that branch.
+    throw new Error(
+      `Input "${INPUT.id}" must not be the name of a branch "${INPUT.baseBranches}" lists (${inputs.id}): their status contexts would be one.`,
+    );
+  }
 }
 
 /** The action's inputs, checked against each other and against the event (`event`: the event's name). */

@@ -42,12 +42,13 @@ export interface StatusNaming {
 /**
  * The context: "evalgate: <policy input>", with " (<id>)" for matrix jobs, for pull requests into the
  * default branch (as earlier versions named it: branch protection keeps requiring it); for another
- * base "evalgate (into <base>): <policy input>[ (<id>)]". A branch name holds no ":", so the base ends
- * at the first one: no id, policy input or base can make one base's context another's.
+ * base " (<base>)" follows: "evalgate: <policy input>[ (<id>)] (<base>)". Only the default branch and
+ * the branches base-branches lists are gated, all named by the workflow, so a fork cannot pick a base
+ * whose context is another's; a matrix id must not be the name of a listed base (docs/action.md).
  */
 function statusContext(policyInput: string, id: string | undefined, base: string | undefined): string {
-  const named = `${policyInput}${id === undefined ? '' : ` (${id})`}`;
-  return base === undefined ? cut(`evalgate: ${named}`, MAX_CONTEXT) : cutApart(`evalgate (into ${base}): ${named}`, MAX_CONTEXT);
+  const named = `evalgate: ${policyInput}${id === undefined ? '' : ` (${id})`}`;
+  return base === undefined ? cut(named, MAX_CONTEXT) : cutApart(`${named} (${base})`, MAX_CONTEXT);
 }
 
 export function statusTarget(octokit: Octokit, pull: PullRequest, naming: StatusNaming): StatusTarget {
