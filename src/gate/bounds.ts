@@ -39,7 +39,7 @@ function claimP(
   if (samples && samples.length > 0) {
     let against = 0;
     for (const sample of samples) if (claimBelow ? sample >= bound : sample <= bound) against++;
-    return { p: (against + 1) / (samples.length + 1), method: 'bootstrap' };
+    return { p: (against + 1) / (samples.length + 1), method: 'bootstrap', resamples: samples.length };
   }
   if (!value.ci || value.ci[1] <= value.ci[0]) return undefined;
   const se = (value.ci[1] - value.ci[0]) / (2 * Z_975);
