@@ -2,7 +2,7 @@ import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError, InputError } from '../errors.js';
+import { ConfigError, InputError, isBadInput } from '../errors.js';
 import { countOutcomes } from '../gate/verdict.js';
 import { escapeTerminal } from '../report/escape.js';
 import { writeGateHtml } from '../report/html.js';
@@ -124,6 +124,8 @@ export async function run(): Promise<void> {
     if (error instanceof ConfigError || error instanceof InputError) annotateBadInput(error);
     // Messages quote data: each line escaped as the CLI does.
     core.setFailed(message.split('\n').map(escapeTerminal).join('\n'));
+    // Anything else is a bug: its stack (src/ files and lines, by the bundle's source map) goes to the log.
+    if (!isBadInput(error) && error instanceof Error && error.stack) core.info(error.stack.split('\n').map(escapeTerminal).join('\n'));
     if (status) await setCommitStatus(status, 'error', message);
     try {
       core.setOutput(OUTPUT.verdict, 'error');
