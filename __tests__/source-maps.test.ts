@@ -65,5 +65,11 @@ describe('source maps', () => {
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(new RegExp(`^::error::${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: no such file$`, 'm'));
     expect(bad.stdout).not.toMatch(/^ +at /m);
+
+    // Bad use of the action's inputs is bad input too.
+    const misused = await runAction(github, { inputs: { policy, candidate: worse, baseline, 'fail-on': 'sometimes' }, env });
+    expect(misused.code).toBe(1);
+    expect(misused.stdout).toMatch(/^::error::Input "fail-on" must be one of fail, warn, never; got "sometimes"$/m);
+    expect(misused.stdout).not.toMatch(/^ +at /m);
   });
 });

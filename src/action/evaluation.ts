@@ -10,6 +10,7 @@ import { restoreBaseline, type BaselineOwner } from './github/cache.js';
 import type { ActionInputs } from './inputs.js';
 import { readPolicy, type SourcedPolicy } from './policy-source.js';
 import { baseCommitOf, type BaseCommit, type Octokit, type PullRequest } from './pull-request.js';
+import { UsageError } from '../errors.js';
 
 /** The baseline's owner in the Actions cache: this policy file, the id, and the branch. */
 export function baselineOwner(inputs: ActionInputs, policy: SourcedPolicy, branch: string): BaselineOwner {
@@ -38,7 +39,7 @@ async function baselineFile(
   const owner = baselineOwner(inputs, policy, base?.branch ?? currentBranch());
   const restored = await restoreBaseline(owner, base?.sha ?? github.context.sha, policy.sha256);
   if (!restored && inputs.requireBaseline) {
-    throw new Error(`No baseline for policy ${policy.policy.name}, and require-baseline is true: the gate cannot check regressions.`);
+    throw new UsageError(`No baseline for policy ${policy.policy.name}, and require-baseline is true: the gate cannot check regressions.`);
   }
   return restored && { file: restored.file, restored: { commit: restored.sha, policyChanged: restored.policyChanged } };
 }

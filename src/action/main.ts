@@ -2,7 +2,7 @@ import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError, InputError, isBadInput } from '../errors.js';
+import { ConfigError, InputError, isBadInput, UsageError } from '../errors.js';
 import { countOutcomes } from '../gate/verdict.js';
 import { escapeTerminal } from '../report/escape.js';
 import { writeGateHtml } from '../report/html.js';
@@ -76,7 +76,7 @@ async function setOutputs(report: GateReport): Promise<void> {
 /** The pull request this run gates: the event's, or for workflow_run the one the triggering run built (asked of the API). */
 async function gatedPullRequest(octokit: Octokit | undefined, posted: GateReport | undefined): Promise<PullRequest | undefined> {
   if (github.context.eventName !== 'workflow_run') return pullRequestOf(github.context.payload);
-  if (!octokit) throw new Error('On workflow_run the action needs the input github-token to find the pull request it gates.');
+  if (!octokit) throw new UsageError('On workflow_run the action needs the input github-token to find the pull request it gates.');
   return workflowRunPullRequest(octokit, posted);
 }
 
