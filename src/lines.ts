@@ -60,7 +60,7 @@ export class LineSplitter {
     let start = 0;
     for (let end = chunk.indexOf(NEWLINE); end >= 0; end = chunk.indexOf(NEWLINE, start)) {
       this.checkLength(this.pendingBytes + end - start);
-      if (this.wanted === undefined || this.wanted(this.line)) {
+      if (this.isWanted()) {
         if (this.pendingBytes === 0) {
           onLine(this.text(chunk, start, end), this.line);
         } else {
@@ -77,7 +77,7 @@ export class LineSplitter {
     if (start < chunk.length) {
       this.checkLength(this.pendingBytes + chunk.length - start);
       // A copy (the stream may reuse its chunk), and only of a line that is wanted.
-      if (this.wanted === undefined || this.wanted(this.line)) this.pending.push(Buffer.from(chunk.subarray(start)));
+      if (this.isWanted()) this.pending.push(Buffer.from(chunk.subarray(start)));
       this.pendingBytes += chunk.length - start;
     }
   }
@@ -85,12 +85,17 @@ export class LineSplitter {
   /** Calls `onLine` for the last line, if the input did not end with a line end. */
   end(onLine: OnLine): void {
     if (this.pendingBytes === 0) return;
-    const joined = Buffer.concat(this.pending);
-    const wanted = this.wanted === undefined || this.wanted(this.line);
+    if (this.isWanted()) {
+      const joined = Buffer.concat(this.pending);
+      onLine(this.text(joined, 0, joined.length), this.line);
+    }
     this.pending = [];
     this.pendingBytes = 0;
-    if (wanted) onLine(this.text(joined, 0, joined.length), this.line);
     this.line++;
+  }
+
+  private isWanted(): boolean {
+    return this.wanted === undefined || this.wanted(this.line);
   }
 
   /** The text of a line's bytes: without the "\r" of a "\r\n", and on the first line without a byte order mark. */
