@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runProcess } from './helpers/run.js';
 import { tempDir } from './helpers/records.js';
@@ -9,7 +9,8 @@ describe('dist/', () => {
     const fresh = tempDir();
     const result = await runProcess(process.execPath, ['scripts/bundle.mjs', fresh]);
     expect(result.stderr).toBe('');
-    for (const file of ['index.js', 'cli.js', 'licenses.txt']) {
+    expect(readdirSync('dist').sort()).toEqual(readdirSync(fresh).sort());
+    for (const file of readdirSync(fresh)) {
       const same = readFileSync(join(fresh, file), 'utf8') === readFileSync(join('dist', file), 'utf8');
       expect([file, same ? 'up to date' : 'stale']).toEqual([file, 'up to date']);
     }

@@ -314,6 +314,27 @@ describe('fixes from the review of the statistics', () => {
     expect(result.checks[1].status).toBe('pass'); // 0.78 against 0.8: not crossed with confidence
   });
 
+  it('a bound test whose valid resamples cannot reach the level errors, rather than passing', () => {
+    // One instance of 100 in the group "rare": about a third of the resamples leave it out, and its
+    // accuracy there is no number. 20 resamples reach 0.05 (1/21); the 13 or so valid ones cannot.
+    const records = Array.from(
+      { length: 100 },
+      (_, i) =>
+        ({ scenario: 's', id: String(i), correct: i === 0 ? 0 : 1, groups: { dialect: i === 0 ? 'rare' : 'common' } }) as EvalRecord,
+    );
+    const candidate: RunInput = { kind: 'records', file: 'c.jsonl', table: buildTable(records) };
+    const policy = (bounds: string) =>
+      `settings:\n  bounds: ${bounds}\n  resamples: 20\n  min_group_size: 1\nchecks:\n  - metric: group_accuracy:dialect=rare\n    min: 0.5\n`;
+    for (const bounds of ['lenient', 'strict']) {
+      const check = gate(policy(bounds), candidate).checks[0];
+      expect(check.boundTest!.resamples!).toBeLessThan(20);
+      expect([check.status, check.reasons[0]]).toEqual([
+        'error',
+        `bound not checked: ${check.boundTest!.resamples} valid resamples cannot reach significance 0.05`,
+      ]);
+    }
+  });
+
   it('a detect that comes out at or below the budget on this baseline errors', () => {
     const baseline = run(['s'], 400, (_, i) => i % 5 === 0);
     // 1% of 0.8 is 0.008, below the budget 0.02.

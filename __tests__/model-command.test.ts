@@ -112,6 +112,49 @@ describe('a model command', () => {
     expect(await stopsRunningWithin(modelPid, 5000)).toBe(true);
   }, 30_000);
 
+  it('is read as every JSON Lines input: a byte order mark before its first answer, "\\r\\n" line ends', async () => {
+    const dir = tempDir();
+    const suite = writeSuite(dir, [
+      { id: 'q1', input: 'x', references: ['refund'] },
+      { id: 'q2', input: 'y', references: ['deny'] },
+    ]);
+    // A Windows program: UTF-8 with a byte order mark, CRLF line ends.
+    writeFileSync(
+      join(dir, 'model.mjs'),
+      `import { createInterface } from 'node:readline';
+let first = true;
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const { id, messages } = JSON.parse(line);
+  process.stdout.write((first ? '\\ufeff' : '') + JSON.stringify({ id, text: messages.at(-1).content === 'x' ? 'refund' : 'deny' }) + '\\r\\n');
+  first = false;
+});
+`,
+    );
+    const out = join(dir, 'out.jsonl');
+    const result = await evalgate([
+      'run',
+      '--suite',
+      suite,
+      '--model',
+      `command:node ${join(dir, 'model.mjs')}`,
+      '--out',
+      out,
+      '--no-cache',
+      '--concurrency',
+      '1',
+      '--timeout',
+      '3000',
+      '--retries',
+      '0',
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/2 records \(0 failed calls, 0 retries/);
+    expect(readJsonLines(out)).toMatchObject([
+      { id: 'q1', prediction: 'refund', correct: 1 },
+      { id: 'q2', prediction: 'deny', correct: 1 },
+    ]);
+  }, 30_000);
+
   it("gets evalgate's environment without the Actions runner's secrets", async () => {
     const dir = tempDir();
     const suite = writeSuite(dir, [{ id: 'q', input: 'x', references: ['refund'] }]);

@@ -15,7 +15,17 @@ describe('the npm package', () => {
     expect(pack.code).toBe(0);
     const [{ filename, files }] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const paths = files.map((file) => file.path);
-    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'dist/cli.js', 'dist/licenses.txt', 'policies/default.yml', 'README.md']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'LICENSE',
+        'dist/cli.js',
+        'dist/cli-program.js',
+        'dist/cli-program.js.map',
+        'dist/licenses.txt',
+        'policies/default.yml',
+        'README.md',
+      ]),
+    );
     expect(paths.filter((path) => /^(src|__tests__|node_modules)\//.test(path))).toEqual([]);
 
     const project = tempDir();

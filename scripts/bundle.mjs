@@ -1,10 +1,12 @@
-// Writes the committed bundles that GitHub and `npx evalgate` run: dist/index.js (the action) and
-// dist/cli.js, and dist/licenses.txt: the licence of every third-party package the bundles carry (the
-// bundles themselves keep no comments). `node scripts/bundle.mjs OUTDIR` writes them elsewhere (the
-// staleness test does).
+// Writes the committed bundles that GitHub and `npx evalgate` run, and dist/licenses.txt: the licence
+// of every third-party package the bundles carry (the bundles themselves keep no comments). Each
+// program is two files: its entry (dist/index.js, the action; dist/cli.js), which turns source maps on
+// and then loads the program (dist/action-program.js, dist/cli-program.js), whose source map lies
+// beside it (positions only, no sources inside), so that an unexpected error's stack names src/ files
+// and lines. `node scripts/bundle.mjs OUTDIR` writes them elsewhere (the staleness test does).
 import { build } from 'esbuild';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 const outdir = process.argv[2] ?? 'dist';
 
@@ -22,14 +24,48 @@ const common = {
   metafile: true,
 };
 
-const builds = [
-  await build({ ...common, entryPoints: ['src/index.ts'], outfile: join(outdir, 'index.js'), banner: { js: requireShim } }),
-  await build({
+/** An entry's `await import(program)` loads the program's bundle beside it at run time, rather than bundling it in. */
+function loadsBeside(program, file) {
+  return {
+    name: 'loads-beside',
+    setup(entry) {
+      entry.onResolve({ filter: /.*/ }, (args) =>
+        args.kind === 'dynamic-import' && args.path === program ? { path: `./${file}`, external: true } : undefined,
+      );
+    },
+  };
+}
+
+/** A program and its entry: `main` its module, `entry` the file that loads it. */
+async function bundle({ entry, entryFile, main, mainFile }) {
+  const program = await build({
     ...common,
-    entryPoints: ['src/bin.ts'],
-    outfile: join(outdir, 'cli.js'),
-    banner: { js: `#!/usr/bin/env node\n${requireShim}` },
-  }),
+    entryPoints: [main],
+    outfile: join(outdir, mainFile),
+    banner: { js: requireShim },
+    sourcemap: 'linked',
+    sourcesContent: false,
+  });
+  const loader = await build({
+    ...common,
+    entryPoints: [entry],
+    outfile: join(outdir, entryFile),
+    plugins: [loadsBeside(`./${main.replace(/^src\//, '').replace(/\.ts$/, '.js')}`, mainFile)],
+  });
+  keepSourcesAsFromDist(join(outdir, `${mainFile}.map`));
+  return [program, loader];
+}
+
+/** The map's sources named from dist/ wherever it was written (`../src/cli/index.ts`): the same map in any OUTDIR. */
+function keepSourcesAsFromDist(mapFile) {
+  const map = JSON.parse(readFileSync(mapFile, 'utf8'));
+  map.sources = map.sources.map((source) => relative('dist', resolve(outdir, source)));
+  writeFileSync(mapFile, JSON.stringify(map));
+}
+
+const builds = [
+  ...(await bundle({ entry: 'src/index.ts', entryFile: 'index.js', main: 'src/action/main.ts', mainFile: 'action-program.js' })),
+  ...(await bundle({ entry: 'src/bin.ts', entryFile: 'cli.js', main: 'src/cli/index.ts', mainFile: 'cli-program.js' })),
 ];
 
 /** The folder of the package a bundled file comes from (the last node_modules/<name> or node_modules/@scope/<name> of its path). */

@@ -16,6 +16,7 @@ import type { RunInput } from '../runs/load.js';
 import { mayWriteCache } from './events.js';
 import { restoreCompletions, saveCompletions } from './github/cache.js';
 import { OUTPUT, type ActionInputs } from './inputs.js';
+import { UsageError } from '../errors.js';
 
 /* The runs to gate: the candidate (given, another tool's output converted, or a suite run here) and a given baseline. */
 
@@ -77,7 +78,7 @@ export async function givenFiles(inputs: ActionInputs): Promise<{ candidate?: st
 export async function candidateFile(inputs: ActionInputs, given: string | undefined): Promise<string> {
   if (given) return given;
   if (!(inputs.suite && inputs.model)) {
-    throw new Error('Give the input "candidate", or "suite" and "model" to run the evaluation, or "report"');
+    throw new UsageError('Give the input "candidate", or "suite" and "model" to run the evaluation, or "report"');
   }
   return runSuiteForCandidate(inputs.suite, inputs.model, inputs);
 }

@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import { spawn } from 'node:child_process';
 import { childEnvironment } from '../process/child-env.js';
+import { UsageError } from '../errors.js';
 
 /** Runs the team's own evaluation command with the runner's shell, its output in the log; fails closed. */
 export async function runEvalCommand(command: string): Promise<void> {
@@ -15,5 +16,5 @@ export async function runEvalCommand(command: string): Promise<void> {
     child.on('error', reject);
     child.on('close', resolve);
   });
-  if (code !== 0) throw new Error(`eval-command failed (exit code ${code}): ${command}`);
+  if (code !== 0) throw new UsageError(`eval-command failed (exit code ${code}): ${command}`);
 }

@@ -10,6 +10,7 @@ import { restoreBaseline, type BaselineOwner } from './github/cache.js';
 import type { ActionInputs } from './inputs.js';
 import { readPolicy, type SourcedPolicy } from './policy-source.js';
 import { baseCommitOf, type BaseCommit, type Octokit, type PullRequest } from './pull-request.js';
+import { UsageError } from '../errors.js';
 
 /** The baseline's owner in the Actions cache: this policy file, the id, and the branch. */
 export function baselineOwner(inputs: ActionInputs, policy: SourcedPolicy, branch: string): BaselineOwner {
@@ -42,7 +43,7 @@ async function baselineFile(
   const restored = await restoreBaseline(owner, base?.sha ?? github.context.sha, policy.sha256, temporary).catch((error: Error) => {
     const reason = `The baseline could not be restored from the Actions cache: ${error.message}`;
     if (gatesAChange()) {
-      throw new Error(
+      throw new UsageError(
         `${reason}. On ${github.context.eventName} events the gate does not decide without it: re-run the job (or, where the job may not read the cache, give the input baseline).`,
       );
     }
@@ -50,7 +51,7 @@ async function baselineFile(
     return undefined;
   });
   if (!restored && inputs.requireBaseline) {
-    throw new Error(`No baseline for policy ${policy.policy.name}, and require-baseline is true: the gate cannot check regressions.`);
+    throw new UsageError(`No baseline for policy ${policy.policy.name}, and require-baseline is true: the gate cannot check regressions.`);
   }
   return restored && { file: restored.file, restored: { commit: restored.sha, policyChanged: restored.policyChanged } };
 }

@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import { IMPORT_FORMATS, type ImportFormat } from '../importers/index.js';
 import { MAX_SAMPLES } from '../runner/work-items.js';
+import { UsageError } from '../errors.js';
 
 /** Every input of action.yml, by name, in one place. */
 export const INPUT = {
@@ -72,7 +73,7 @@ function flag(name: string, fallback: boolean): boolean {
 function choice<T extends string>(name: string, allowed: readonly T[], fallback: T | undefined): T | undefined {
   const value = core.getInput(name).trim();
   if (value === '') return fallback;
-  if (!allowed.includes(value as T)) throw new Error(`Input "${name}" must be one of ${allowed.join(', ')}; got "${value}"`);
+  if (!allowed.includes(value as T)) throw new UsageError(`Input "${name}" must be one of ${allowed.join(', ')}; got "${value}"`);
   return value as T;
 }
 
@@ -81,7 +82,7 @@ function wholeNumber(name: string, minimum: number, maximum: number): number | u
   const value = core.getInput(name).trim();
   if (value === '') return undefined;
   if (!/^\d+$/.test(value) || Number(value) < minimum || Number(value) > maximum) {
-    throw new Error(`Input "${name}" must be a whole number from ${minimum} to ${maximum}; got "${value}"`);
+    throw new UsageError(`Input "${name}" must be a whole number from ${minimum} to ${maximum}; got "${value}"`);
   }
   return Number(value);
 }
@@ -93,7 +94,7 @@ function wholeNumber(name: string, minimum: number, maximum: number): number | u
 function samplesInput(suite: string | undefined, candidate: string | undefined, report: string | undefined): number {
   const samples = wholeNumber(INPUT.samples, 1, MAX_SAMPLES);
   if (samples !== undefined && (!suite || candidate || report)) {
-    throw new Error(
+    throw new UsageError(
       'Input "samples" is for the suite run (inputs "suite" and "model", with no "candidate" or "report"): here no suite runs, ' +
         'so it would be ignored. Records given as the candidate carry their own samples (the "sample" field).',
     );
@@ -120,14 +121,14 @@ function refuseForEvent(inputs: ActionInputs, event: string): void {
     return;
   }
   if (inputs.allowNewPolicy) {
-    throw new Error(
+    throw new UsageError(
       `Input "${INPUT.allowNewPolicy}: true" is refused on workflow_run: the workspace holds what the fork's run uploaded, so a policy ` +
         "missing at the base commit would be the fork's own. Merge the policy into the base branch first (a pull request from a branch of this repository may use allow-new-policy).",
     );
   }
   if (inputs.id !== undefined && inputs.baseBranches.includes(inputs.id)) {
     // "evalgate: <policy> (<id>)" would be the status context of pull requests into that branch.
-    throw new Error(
+    throw new UsageError(
       `Input "${INPUT.id}" must not be the name of a branch "${INPUT.baseBranches}" lists (${inputs.id}): their status contexts would be one.`,
     );
   }

@@ -3,7 +3,7 @@ import * as github from '@actions/github';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, InputError } from '../errors.js';
+import { ConfigError, InputError, isBadInput, UsageError } from '../errors.js';
 import { countOutcomes } from '../gate/verdict.js';
 import { codeSpan, escapeTerminal } from '../report/escape.js';
 import { writeGateHtml } from '../report/html.js';
@@ -83,6 +83,8 @@ function failStep(error: unknown): string {
   if (error instanceof ConfigError || error instanceof InputError) annotateBadInput(error);
   // Messages quote data: each line escaped as the CLI does.
   core.setFailed(message.split('\n').map(escapeTerminal).join('\n'));
+  // Anything else is a bug: its stack (src/ files and lines, by the bundle's source map) goes to the log.
+  if (!isBadInput(error) && error instanceof Error && error.stack) core.info(error.stack.split('\n').map(escapeTerminal).join('\n'));
   try {
     core.setOutput(OUTPUT.verdict, 'error');
   } catch {
@@ -197,9 +199,9 @@ async function gatedPullRequests(
   posted: GateReport | undefined,
 ): Promise<Array<{ pull?: PullRequest; status?: StatusTarget }>> {
   if (github.context.eventName !== 'workflow_run') return [{ pull: pullRequestOf(github.context.payload) }];
-  if (!octokit) throw new Error('On workflow_run the action needs the input github-token to find the pull request it gates.');
+  if (!octokit) throw new UsageError('On workflow_run the action needs the input github-token to find the pull request it gates.');
   const main = defaultBranch();
-  if (!main) throw new Error('The workflow_run event names no default branch of the repository: nothing to gate.');
+  if (!main) throw new UsageError('The workflow_run event names no default branch of the repository: nothing to gate.');
   const pulls = await workflowRunPullRequests(octokit, posted, { defaultBranch: main, others: inputs.baseBranches });
   return pulls.map((pull) => ({
     pull,

@@ -1,5 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { UsageError } from '../errors.js';
 
 /*
  * Where the policy input points in the repository. The base commit's copy is read through the contents
@@ -77,10 +78,10 @@ export async function refuseLinksAndFolders(input: string, location: PolicyLocat
     const entry = await lstat(current).catch(() => undefined);
     if (!entry) return; // not checked out (a job that reads the policy only at the base)
     if (entry.isSymbolicLink()) {
-      throw new Error(
+      throw new UsageError(
         `The policy ${input} goes through a symbolic link in the repository (${relative(location.root, current).split(sep).join('/')}): name the file itself.`,
       );
     }
-    if (current === location.file && entry.isDirectory()) throw new Error(`The policy ${input} is a folder, not a file.`);
+    if (current === location.file && entry.isDirectory()) throw new UsageError(`The policy ${input} is a folder, not a file.`);
   }
 }

@@ -5,6 +5,7 @@ import { fileAtCommit } from './github/comment.js';
 import type { ActionInputs } from './inputs.js';
 import { locatePolicy, refuseLinksAndFolders } from './policy-location.js';
 import type { BaseCommit, Octokit } from './pull-request.js';
+import { UsageError } from '../errors.js';
 
 /** A policy, where it was read (for the report), and its path in the repository (for the baseline's cache key). */
 export type SourcedPolicy = LoadedPolicy & { source: string; path: string };
@@ -25,9 +26,9 @@ export async function readPolicy(
   const fromBase = (inputs.policySource ?? (base ? 'base' : 'head')) === 'base';
   if (!fromBase || !base) return { ...(await loadPolicy(inputs.policy)), source: 'as checked out', path };
 
-  if (!octokit) throw new Error('Reading the policy at the base commit needs the input github-token (or set policy-source: head).');
+  if (!octokit) throw new UsageError('Reading the policy at the base commit needs the input github-token (or set policy-source: head).');
   if (location.inRepository === undefined) {
-    throw new Error(
+    throw new UsageError(
       `The policy ${inputs.policy} is outside the repository, so it cannot be read at the base commit (set policy-source: head to use it as checked out).`,
     );
   }
@@ -37,7 +38,7 @@ export async function readPolicy(
   const text = await fileAtCommit(octokit, owner, repo, location.inRepository, base.sha);
   if (text !== undefined) return { ...parsePolicy(text, inputs.policy), source: `at the base commit ${commit}`, path };
   if (!inputs.allowNewPolicy) {
-    throw new Error(
+    throw new UsageError(
       `The policy ${inputs.policy} does not exist at the base commit ${commit}: a pull request cannot bring its own policy. ` +
         `Looked up ${location.inRepository} in ${owner}/${repo}; if this pull request adds the policy, set allow-new-policy: true.`,
     );

@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import * as github from '@actions/github';
+import { UsageError } from '../errors.js';
 import { escapeTerminal } from '../report/escape.js';
 import type { GateReport } from '../report/json.js';
 
@@ -89,7 +90,7 @@ export interface GatedBases {
 export async function workflowRunPullRequests(octokit: Octokit, posted: GateReport | undefined, bases: GatedBases): Promise<PullRequest[]> {
   const run = (github.context.payload.workflow_run ?? {}) as WorkflowRun;
   const built = run.head_sha;
-  if (!built) throw new Error('The workflow_run event names no head commit: nothing to gate.');
+  if (!built) throw new UsageError('The workflow_run event names no head commit: nothing to gate.');
   let numbers: number[];
   if (posted) {
     const recorded = posted.github?.pullRequest;

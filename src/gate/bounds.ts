@@ -2,6 +2,7 @@ import type { MetricValue } from '../metrics/compute.js';
 import type { Bounds } from '../policy/family.js';
 import type { Check, Policy } from '../policy/schema.js';
 import { normalCdf } from '../stats/normal.js';
+import { pValueText } from './compare.js';
 import type { BoundTest } from './types.js';
 
 /*
@@ -39,30 +40,59 @@ function claimP(
   if (samples && samples.length > 0) {
     let against = 0;
     for (const sample of samples) if (claimBelow ? sample >= bound : sample <= bound) against++;
-    return { p: (against + 1) / (samples.length + 1), method: 'bootstrap' };
+    return { p: (against + 1) / (samples.length + 1), method: 'bootstrap', resamples: samples.length };
   }
   if (!value.ci || value.ci[1] <= value.ci[0]) return undefined;
   const se = (value.ci[1] - value.ci[0]) / (2 * Z_975);
   return { p: normalCdf((claimBelow ? value.value - bound : bound - value.value) / se), method: 'normal' };
 }
 
+/** The bounds a check states, min before max. */
+export function limitsOf(check: Check): Array<{ bound: BoundTest['bound']; limit: number }> {
+  return [
+    ...(check.min === undefined ? [] : [{ bound: 'min' as const, limit: check.min }]),
+    ...(check.max === undefined ? [] : [{ bound: 'max' as const, limit: check.max }]),
+  ];
+}
+
 export function boundEvidence(check: Check, mode: Bounds, value: MetricValue, samples: Float64Array | undefined): BoundEvidence {
   const straddles = (bound: number) => value.ci !== null && value.ci[0] < bound && bound < value.ci[1];
-  const borderline = (check.min !== undefined && straddles(check.min)) || (check.max !== undefined && straddles(check.max));
-  const tests: BoundTest[] = [];
-  if (mode !== 'point') {
-    for (const [bound, limit] of [
-      ['min', check.min],
-      ['max', check.max],
-    ] as const) {
-      if (limit === undefined) continue;
-      // lenient claims the bound is crossed (below a min); strict that the value is inside (above a min).
-      const claim = mode === 'lenient' ? 'crossed' : 'inside';
-      const found = claimP((bound === 'min') === (claim === 'crossed'), limit, value, samples);
-      if (found) tests.push({ bound, claim, ...found });
-    }
+  const limits = limitsOf(check);
+  // lenient claims the bound is crossed (below a min); strict that the value is inside (above a min).
+  const claim = mode === 'lenient' ? 'crossed' : 'inside';
+  const tests = (mode === 'point' ? [] : limits).flatMap(({ bound, limit }): BoundTest[] => {
+    const found = claimP((bound === 'min') === (claim === 'crossed'), limit, value, samples);
+    return found ? [{ bound, claim, ...found }] : [];
+  });
+  return { mode, tests, borderline: limits.some(({ limit }) => straddles(limit)) };
+}
+
+/** One bound judged, with its test if it has one; `alpha` undefined when significance is off. */
+function judgeBound(
+  bound: BoundTest['bound'],
+  limit: number,
+  test: BoundTest | undefined,
+  mode: Bounds,
+  value: MetricValue,
+  alpha?: number,
+): Finding {
+  const crossed = bound === 'min' ? value.value < limit : value.value > limit;
+  const words = bound === 'min' ? `below the minimum ${limit}` : `above the maximum ${limit}`;
+  const passed: Finding = { failed: false, reasons: [] };
+  if (mode === 'point' || alpha === undefined || (mode === 'lenient' && !test)) {
+    return crossed ? { failed: true, reasons: [words] } : passed;
   }
-  return { mode, tests, borderline };
+  if (!test) return { failed: true, reasons: [`a strict ${bound} needs an interval: the value ${+value.value.toPrecision(4)} has none`] };
+  if (mode === 'lenient') {
+    if (!crossed) return passed;
+    return (test.pAdjusted ?? test.p) < alpha
+      ? { failed: true, reasons: [`${words} with confidence (${pValueText(test.p, test.pAdjusted)})`] }
+      : { failed: false, reasons: [`${words}, but not with confidence (${pValueText(test.p, test.pAdjusted)})`] };
+  }
+  const claim = `${bound === 'min' ? 'at least' : 'at most'} ${limit}`;
+  return test.p < alpha
+    ? passed
+    : { failed: true, reasons: [`not shown to be ${claim} with confidence (${pValueText(test.p, test.pAdjusted)})`] };
 }
 
 /** Judges the bounds; `significance` off, or a value without an interval in lenient mode, judges the estimate. */
@@ -72,43 +102,16 @@ export function judgeBounds(
   evidence: BoundEvidence,
   significance: Policy['settings']['significance'],
 ): Finding {
-  const reasons: string[] = [];
-  let failed = false;
-  for (const [bound, limit] of [
-    ['min', check.min],
-    ['max', check.max],
-  ] as const) {
-    if (limit === undefined) continue;
-    const crossed = bound === 'min' ? value.value < limit : value.value > limit;
-    const words = bound === 'min' ? `below the minimum ${limit}` : `above the maximum ${limit}`;
-    const test = evidence.tests.find((entry) => entry.bound === bound);
-    const alpha = significance === 'off' ? undefined : significance;
-    if (evidence.mode === 'point' || alpha === undefined || (evidence.mode === 'lenient' && !test)) {
-      if (crossed) {
-        failed = true;
-        reasons.push(words);
-      }
-    } else if (evidence.mode === 'lenient') {
-      const p = test!.pAdjusted ?? test!.p;
-      if (crossed && p < alpha) {
-        failed = true;
-        reasons.push(`${words} with confidence (p = ${formatP(test!)})`);
-      } else if (crossed) {
-        reasons.push(`${words}, but not with confidence (p = ${formatP(test!)})`);
-      }
-    } else if (!test) {
-      failed = true;
-      reasons.push(`a strict ${bound} needs an interval: the value ${+value.value.toPrecision(4)} has none`);
-    } else if (!(test.p < alpha)) {
-      failed = true;
-      reasons.push(`not shown to be ${bound === 'min' ? 'at least' : 'at most'} ${limit} with confidence (p = ${formatP(test)})`);
-    }
-  }
-  return { failed, reasons };
-}
-
-function formatP(test: BoundTest): string {
-  return test.pAdjusted === undefined || test.pAdjusted === test.p
-    ? test.p.toPrecision(2)
-    : `${test.p.toPrecision(2)}, adjusted ${test.pAdjusted.toPrecision(2)}`;
+  const alpha = significance === 'off' ? undefined : significance;
+  const findings = limitsOf(check).map(({ bound, limit }) =>
+    judgeBound(
+      bound,
+      limit,
+      evidence.tests.find((test) => test.bound === bound),
+      evidence.mode,
+      value,
+      alpha,
+    ),
+  );
+  return { failed: findings.some((finding) => finding.failed), reasons: findings.flatMap((finding) => finding.reasons) };
 }

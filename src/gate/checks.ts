@@ -1,20 +1,21 @@
-import type { MetricSamples, MetricsReport } from '../metrics/compute.js';
+import type { MetricSamples, MetricsReport, MetricValue } from '../metrics/compute.js';
+import type { Dimension, Direction } from '../metrics/registry.js';
 import { OVERALL } from '../metrics/scope.js';
 import { boundsOf, correctionFactor, familyKey, familyOf, testOf, type FamilyName } from '../policy/family.js';
 import type { Check, Policy } from '../policy/schema.js';
 import { scopeMetric, scopeMetrics } from '../runs/metrics-file.js';
 import { boundEvidence, judgeBounds, type BoundEvidence, type Finding } from './bounds.js';
 import { metricMeta, type RunComparer } from './compare.js';
-import { adjustPValues } from './multiplicity.js';
+import { adjustPValues, type Multiplicity } from './multiplicity.js';
 import { judgeRegression, powerOf, regressionEvidence, type RegressionEvidence } from './regression.js';
 import type { RelaxedBudgets } from './tradeoffs.js';
-import type { CheckResult, CheckStatus } from './types.js';
+import type { BoundTest, CheckResult, CheckStatus, PowerResult } from './types.js';
 
 /*
- * Every check of the policy, in three steps: each check's evidence (its value, its bounds' tests, its
- * comparison with the baseline); then each family's p-values corrected together (settings.multiplicity:
- * the blocking checks' regression and lenient bound tests, and apart from them the warn checks'); then
- * each check's decision.
+ * Every check of the policy, in three phases, each a value of the one before: each check's evidence
+ * (its value, its bounds' tests, its comparison with the baseline); then each family's p-values
+ * corrected together (settings.multiplicity: the blocking checks' regression and lenient bound tests,
+ * and apart from them the warn checks'); then each check's findings and result.
  */
 
 export interface CheckContext {
@@ -27,73 +28,88 @@ export interface CheckContext {
   relaxed: RelaxedBudgets;
 }
 
-/** A check with its evidence gathered, before the correction. */
-interface Pending {
-  result: CheckResult;
-  bounds?: BoundEvidence;
-  regression?: RegressionEvidence;
-  /** Set when the check is already decided (off, or no value). */
-  decided?: boolean;
-}
+/** Phase 1: what a check found, before the correction; or its result already (off, or no value). */
+type Evidence =
+  | { decided: CheckResult }
+  | {
+      decided?: undefined;
+      check: Check;
+      meta: { scope: string; dimension: Dimension; direction: Direction };
+      value: MetricValue;
+      bounds?: BoundEvidence;
+      regression?: RegressionEvidence;
+    };
+type Gathered = Exclude<Evidence, { decided: CheckResult }>;
 
-function gather(check: Check, { policy, candidateMetrics, candidateSamples, comparer, relaxed }: CheckContext): Pending {
+function gather(check: Check, { policy, candidateMetrics, candidateSamples, comparer, relaxed }: CheckContext): Evidence {
   const { direction, dimension } = metricMeta(policy, check.metric, check.direction);
-  const result: CheckResult = { check, scope: check.scenario ?? OVERALL, dimension, direction, status: 'pass', reasons: [], flags: [] };
-  if (check.severity === 'off') return { result: { ...result, status: 'off', reasons: ['turned off'] }, decided: true };
+  const meta = { scope: check.scenario ?? OVERALL, dimension, direction };
+  const unjudged = (status: CheckStatus, reason: string): Evidence => ({
+    decided: { check, ...meta, status, reasons: [reason], flags: [] },
+  });
+  if (check.severity === 'off') return unjudged('off', 'turned off');
   const value = scopeMetric(candidateMetrics, check.scenario, check.metric);
-  if (!value) {
-    return { result: { ...result, status: 'error', reasons: [`the candidate has no ${check.metric} for ${result.scope}`] }, decided: true };
-  }
-  result.candidate = value;
-  const pending: Pending = { result };
-  if (check.min !== undefined || check.max !== undefined) {
-    const samples = candidateSamples && scopeMetric(candidateSamples, check.scenario, check.metric);
-    pending.bounds = boundEvidence(check, boundsOf(check, policy), value, samples);
-    result.bounds = pending.bounds.mode;
-    if (pending.bounds.borderline) result.flags.push('borderline');
-  }
-  if (check.max_regression !== undefined) {
-    pending.regression = regressionEvidence(check, result, testOf(check, policy), policy, comparer, relaxed);
-    result.test = pending.regression.test;
-    result.comparison = pending.regression.comparison;
-    result.budget = pending.regression.budget;
-  }
-  return pending;
+  if (!value) return unjudged('error', `the candidate has no ${check.metric} for ${meta.scope}`);
+  const samples = candidateSamples && scopeMetric(candidateSamples, check.scenario, check.metric);
+  const bounded = check.min !== undefined || check.max !== undefined;
+  const budget = check.max_regression;
+  return {
+    check,
+    meta,
+    value,
+    bounds: bounded ? boundEvidence(check, boundsOf(check, policy), value, samples) : undefined,
+    regression:
+      budget === undefined ? undefined : regressionEvidence(check, budget, direction, testOf(check, policy), policy, comparer, relaxed),
+  };
 }
 
-/** The p-value of each corrected test a pending check has, by family key. */
-function familyTests(pending: Pending): Array<{ key: string; p: number; apply: (adjusted: number) => void }> {
-  const { check } = pending.result;
-  const tests: Array<{ key: string; p: number; apply: (adjusted: number) => void }> = [];
-  const comparison = pending.regression?.comparison;
-  if (pending.regression?.test === 'regression' && !pending.regression.early && comparison?.pWorse !== undefined) {
-    tests.push({
-      key: familyKey('regression', check.metric, check.scenario),
-      p: comparison.pWorse,
-      apply: (p) => (comparison.pWorseAdjusted = p),
-    });
+/** A test its family corrects: a check's paired regression test, or the test of one of its lenient bounds. */
+interface FamilyTest {
+  of: 'regression' | BoundTest['bound'];
+  key: string;
+  p: number;
+}
+
+/** The family a check's corrected tests belong to (a decided check has none), and those tests. */
+function familyTests(evidence: Evidence): { family: FamilyName; tests: FamilyTest[] } {
+  const check = evidence.decided ? evidence.decided.check : evidence.check;
+  const family = familyOf(check) ?? 'block';
+  if (evidence.decided) return { family, tests: [] };
+  const { regression, bounds } = evidence;
+  const tests: FamilyTest[] = [];
+  if (regression?.test === 'regression' && !regression.early && regression.comparison.pWorse !== undefined) {
+    tests.push({ of: 'regression', key: familyKey('regression', check.metric, check.scenario), p: regression.comparison.pWorse });
   }
-  for (const test of pending.bounds?.mode === 'lenient' ? pending.bounds.tests : []) {
+  for (const test of bounds?.mode === 'lenient' ? bounds.tests : []) {
     const limit = test.bound === 'min' ? check.min : check.max;
-    tests.push({ key: familyKey(test.bound, check.metric, check.scenario, limit), p: test.p, apply: (p) => (test.pAdjusted = p) });
+    tests.push({ of: test.bound, key: familyKey(test.bound, check.metric, check.scenario, limit), p: test.p });
   }
-  return tests;
+  return { family, tests };
 }
 
-/** Corrects each family's tests together; returns each family's size (distinct tests). */
-function correctFamilies(policy: Policy, pendings: Pending[]): Record<FamilyName, number> {
-  const sizes: Record<FamilyName, number> = { block: 0, warn: 0 };
-  for (const family of ['block', 'warn'] as const) {
-    const members = pendings.filter((pending) => !pending.decided && familyOf(pending.result.check) === family).flatMap(familyTests);
-    // A (metric, scope) tested by two checks is one test: its smallest p stands for it.
-    const byKey = new Map<string, number>();
-    for (const { key, p } of members) byKey.set(key, Math.min(p, byKey.get(key) ?? Infinity));
-    const keys = [...byKey.keys()];
-    const adjusted = adjustPValues(policy.settings.multiplicity, [...byKey.values()]);
-    for (const member of members) member.apply(adjusted[keys.indexOf(member.key)]);
-    sizes[family] = keys.length;
-  }
-  return sizes;
+/** Phase 2, for one check: the adjusted p-value of each of its corrected tests, and the size of its family. */
+interface Correction {
+  adjusted: Partial<Record<FamilyTest['of'], number>>;
+  familySize: number;
+}
+
+/**
+ * Each family's tests corrected together, given check by check; returns each check's correction. A
+ * (metric, scope) tested by two checks is one test: its smallest p stands for it.
+ */
+function correctFamilies(method: Multiplicity, checks: Array<{ family: FamilyName; tests: FamilyTest[] }>): Correction[] {
+  const correct = (family: FamilyName) => {
+    const smallest = new Map<string, number>();
+    for (const { key, p } of checks.flatMap((check) => (check.family === family ? check.tests : []))) {
+      smallest.set(key, Math.min(p, smallest.get(key) ?? Infinity));
+    }
+    return { keys: [...smallest.keys()], adjusted: adjustPValues(method, [...smallest.values()]) };
+  };
+  const families = { block: correct('block'), warn: correct('warn') };
+  return checks.map(({ family, tests }) => {
+    const { keys, adjusted } = families[family];
+    return { adjusted: Object.fromEntries(tests.map(({ of, key }) => [of, adjusted[keys.indexOf(key)]])), familySize: keys.length };
+  });
 }
 
 /**
@@ -128,55 +144,72 @@ function shortfall(what: string, resamples: number | undefined, factor: number, 
   };
 }
 
-function regressionShortfall(pending: Pending, policy: Policy, familySize: number): Finding | undefined {
-  const evidence = pending.regression!;
-  if (evidence.early) return undefined;
-  const factor = evidence.test === 'regression' ? correctionFactor(policy, familySize) : 1;
-  return shortfall('regression', evidence.comparison?.resamples, factor, policy);
+/** The bounds' tests with their corrected p-values, and what they find. */
+function boundsFindings(evidence: Gathered, bounds: BoundEvidence, { adjusted, familySize }: Correction, policy: Policy) {
+  const tests = bounds.tests.map((test) => {
+    const pAdjusted = adjusted[test.bound];
+    return pAdjusted === undefined ? test : { ...test, pAdjusted };
+  });
+  const factor = bounds.mode === 'lenient' ? correctionFactor(policy, familySize) : 1;
+  const fewest = Math.min(...tests.map((test) => test.resamples ?? Infinity));
+  const finding =
+    shortfall('bound', Number.isFinite(fewest) ? fewest : undefined, factor, policy) ??
+    judgeBounds(evidence.check, evidence.value, { ...bounds, tests }, policy.settings.significance);
+  return { fields: { bounds: bounds.mode, ...(tests.length > 0 ? { boundTest: tests[0] } : {}) }, finding };
 }
 
-function boundsShortfall(pending: Pending, policy: Policy, familySize: number): Finding | undefined {
-  const evidence = pending.bounds!;
-  const factor = evidence.mode === 'lenient' ? correctionFactor(policy, familySize) : 1;
-  const fewest = Math.min(...evidence.tests.map((test) => test.resamples ?? Infinity));
-  return shortfall('bound', Number.isFinite(fewest) ? fewest : undefined, factor, policy);
+/** The comparison with its corrected p-value, what it finds, and the test's power at its family's level. */
+function regressionFindings(evidence: Gathered, regression: RegressionEvidence, { adjusted, familySize }: Correction, policy: Policy) {
+  const pWorseAdjusted = adjusted.regression;
+  const corrected: RegressionEvidence =
+    pWorseAdjusted === undefined || regression.early
+      ? regression
+      : { ...regression, comparison: { ...regression.comparison, pWorseAdjusted } };
+  const factor = corrected.test === 'regression' ? correctionFactor(policy, familySize) : 1;
+  const finding =
+    (corrected.early ? undefined : shortfall('regression', corrected.comparison.resamples, factor, policy)) ??
+    judgeRegression(corrected, policy);
+  const alpha = policy.settings.significance === 'off' ? 0.05 : policy.settings.significance;
+  const power = powerOf(evidence.check, corrected, alpha / correctionFactor(policy, familySize));
+  return { fields: { test: corrected.test, comparison: corrected.comparison, budget: corrected.budget }, finding, power };
 }
 
-function decide(pending: Pending, policy: Policy, familySizes: Record<FamilyName, number>): CheckResult {
-  const { result } = pending;
-  if (pending.decided) return result;
-  const { check } = result;
-  const familySize = familySizes[familyOf(check) ?? 'block'];
-  const findings: Finding[] = [];
-  if (pending.bounds) {
-    findings.push(
-      boundsShortfall(pending, policy, familySize) ?? judgeBounds(check, result.candidate!, pending.bounds, policy.settings.significance),
-    );
-  }
-  if (pending.bounds?.tests.length) result.boundTest = pending.bounds.tests[0];
-  if (pending.regression) {
-    findings.push(regressionShortfall(pending, policy, familySize) ?? judgeRegression(pending.regression, policy));
-    const alpha = policy.settings.significance === 'off' ? 0.05 : policy.settings.significance;
-    result.power = powerOf(check, pending.regression, alpha / correctionFactor(policy, familySize));
-  }
-  result.reasons = findings.flatMap((finding) => finding.reasons);
-  result.status = statusOf(check.severity, findings);
-  if (result.power?.underpowered) result.flags.push('underpowered');
-  if (result.power?.underpowered && policy.settings.power !== 'off' && result.status === 'pass') {
-    const { mde, detect } = result.power;
-    const sees = mde === null ? 'point estimates show no spread' : `it sees a worsening of ${mde.toPrecision(3)} at 80% power`;
-    result.reasons.push(`underpowered: must detect ${detect!.toPrecision(3)}, ${sees}`);
-    result.status = policy.settings.power === 'block' && check.severity === 'block' ? 'fail' : 'warn';
-  }
-  return result;
+/** What an underpowered check that would pass does (settings.power): the finding that says so, if any. */
+function underpowered(power: PowerResult | undefined, status: CheckStatus, policy: Policy, severity: Check['severity']) {
+  if (!power?.underpowered || power.detect === null || policy.settings.power === 'off' || status !== 'pass') return undefined;
+  const sees = power.mde === null ? 'point estimates show no spread' : `it sees a worsening of ${power.mde.toPrecision(3)} at 80% power`;
+  return {
+    status: policy.settings.power === 'block' && severity === 'block' ? ('fail' as const) : ('warn' as const),
+    reason: `underpowered: must detect ${power.detect.toPrecision(3)}, ${sees}`,
+  };
+}
+
+/** Phase 3: a check's findings, and its result. */
+function decide(evidence: Gathered, correction: Correction, policy: Policy, metrics: MetricsReport): CheckResult {
+  const { check, meta, value, bounds, regression } = evidence;
+  const bounded = bounds && boundsFindings(evidence, bounds, correction, policy);
+  const budgeted = regression && regressionFindings(evidence, regression, correction, policy);
+  const power = budgeted?.power;
+  const findings = [bounded?.finding, budgeted?.finding].filter((finding) => finding !== undefined);
+  const judged = statusOf(check.severity, findings);
+  const weak = underpowered(power, judged, policy, check.severity);
+  const sizes = groupSizes(check, metrics);
+  return {
+    check,
+    ...meta,
+    status: weak?.status ?? judged,
+    reasons: [...findings.flatMap((finding) => finding.reasons), ...(weak ? [weak.reason] : []), ...(sizes ? [sizes] : [])],
+    flags: [...(bounds?.borderline ? ['borderline' as const] : []), ...(power?.underpowered ? ['underpowered' as const] : [])],
+    candidate: value,
+    ...bounded?.fields,
+    ...budgeted?.fields,
+    ...(power ? { power } : {}),
+  };
 }
 
 export function evaluateChecks(context: CheckContext): CheckResult[] {
-  const pendings = context.policy.checks.map((check) => gather(check, context));
-  const familySizes = correctFamilies(context.policy, pendings);
-  return pendings.map((pending) => {
-    const result = decide(pending, context.policy, familySizes);
-    const sizes = result.candidate && groupSizes(result.check, context.candidateMetrics);
-    return sizes ? { ...result, reasons: [...result.reasons, sizes] } : result;
-  });
+  const { policy } = context;
+  const evidence = policy.checks.map((check) => gather(check, context));
+  const corrections = correctFamilies(policy.settings.multiplicity, evidence.map(familyTests));
+  return evidence.map((found, index) => found.decided ?? decide(found, corrections[index], policy, context.candidateMetrics));
 }

@@ -45,7 +45,10 @@ export function metricMeta(policy: Policy, metric: string, termDirection?: Direc
   const known = lookupMetric(metric);
   if (known) return known;
   const check = policy.checks.find((candidate) => candidate.metric === metric && candidate.direction !== undefined);
-  return { direction: termDirection ?? check!.direction!, dimension: check?.dimension ?? 'accuracy' };
+  const direction = termDirection ?? check?.direction;
+  // The policy's validation refuses a metric evalgate does not know without a direction.
+  if (direction === undefined) throw new Error(`no direction for the metric ${metric}: the policy was not validated`);
+  return { direction, dimension: check?.dimension ?? 'accuracy' };
 }
 
 /** A budget in the metric's unit: as given, or a percentage of the baseline's value. */
@@ -72,6 +75,13 @@ export function isSignificant(significance: Policy['settings']['significance'], 
   return significance === 'off' || (p !== undefined && p < significance);
 }
 
+/** "p = 0.031", or "p = 0.012, adjusted 0.048" when the family's correction changed it. */
+export function pValueText(p: number, adjusted: number | undefined): string {
+  return adjusted === undefined || adjusted === p
+    ? `p = ${p.toPrecision(2)}`
+    : `p = ${p.toPrecision(2)}, adjusted ${adjusted.toPrecision(2)}`;
+}
+
 /**
  * Why a paired comparison rests on too little to mean anything, if it does: fewer shared instances, or
  * records of the metric within them (a group's), than settings.min_shared_instances.
@@ -80,7 +90,7 @@ export function tooFewShared(comparison: Comparison, policy: Policy): string | u
   const minimum = policy.settings.min_shared_instances;
   if (comparison.method !== 'paired' || pairedBasis(comparison) >= minimum) return undefined;
   const basis =
-    comparison.shared! < minimum
+    (comparison.shared ?? 0) < minimum
       ? `${comparison.shared} shared instances`
       : `${comparison.population} records of the metric on the shared instances`;
   return `${basis}, fewer than the ${minimum} a paired comparison needs (settings.min_shared_instances)`;

@@ -1,11 +1,11 @@
 import type { Test } from '../policy/family.js';
-import { lookupMetric } from '../metrics/registry.js';
+import { lookupMetric, type Direction } from '../metrics/registry.js';
 import type { Budget, Check, Policy } from '../policy/schema.js';
 import type { Finding } from './bounds.js';
-import { budgetValue, isSignificant, metricScopeKey, pairedBasis, tooFewShared, type RunComparer } from './compare.js';
+import { budgetValue, isSignificant, metricScopeKey, pairedBasis, pValueText, tooFewShared, type RunComparer } from './compare.js';
 import { minimumDetectableWorsening, plannedSpread } from './power.js';
 import type { RelaxedBudgets } from './tradeoffs.js';
-import type { CheckResult, Comparison, PowerResult } from './types.js';
+import type { BudgetInEffect, Comparison, PowerResult } from './types.js';
 
 /*
  * A check's regression budget against the baseline (as trade-offs relax it), by one of two tests:
@@ -17,21 +17,15 @@ import type { CheckResult, Comparison, PowerResult } from './types.js';
  * non-inferiority iff w >= b.
  */
 
-/** What the comparison gave, before the family's correction. */
-export interface RegressionEvidence {
-  test: Test;
-  /** Set when the comparison could not be made (an error, or skipped). */
-  early?: Finding;
-  comparison?: Comparison;
-  budget?: { value: number; from: string };
-}
+/** What the comparison gave, before the family's correction: judged by judgeRegression, or `early` its finding already. */
+export type RegressionEvidence =
+  | { test: Test; early?: undefined; comparison: Comparison; budget: BudgetInEffect }
+  /** The comparison could not be made or judged (an error, or skipped); what it had so far. */
+  | { test: Test; early: Finding; comparison?: Comparison; budget?: BudgetInEffect };
 
 /** The budget in effect: the check's, or a more generous one from a trade-off that applies (trade-offs only relax). */
-function budgetInEffect(check: Check, relaxed: RelaxedBudgets, baseline: number): { value: number; from: string; stated: Budget } {
-  const granted = [
-    { value: check.max_regression!, from: 'the check' },
-    ...(relaxed.get(metricScopeKey(check.metric, check.scenario)) ?? []),
-  ];
+function budgetInEffect(check: Check, stated: Budget, relaxed: RelaxedBudgets, baseline: number): BudgetInEffect & { stated: Budget } {
+  const granted = [{ value: stated, from: 'the check' }, ...(relaxed.get(metricScopeKey(check.metric, check.scenario)) ?? [])];
   return granted
     .map(({ value, from }) => ({ value: budgetValue(value, baseline), from, stated: value }))
     .reduce((best, next) => (next.value > best.value ? next : best));
@@ -48,36 +42,38 @@ function nonInferiorityP(check: Check, budgetOf: (baseline: number) => number, c
   return (reaching + 1) / (samples.worsenings.length + 1);
 }
 
+/** The evidence of a check's regression budget (`stated`, its max_regression) against the baseline. */
 export function regressionEvidence(
   check: Check,
-  result: CheckResult,
+  stated: Budget,
+  direction: Direction,
   test: Test,
   policy: Policy,
   comparer: RunComparer | undefined,
   relaxed: RelaxedBudgets,
 ): RegressionEvidence {
-  // A copy: the check adds its own p-values, and other checks and trade-offs share the comparer's.
-  const shared = comparer?.compare(check.metric, check.scenario, result.direction);
-  const comparison = shared && { ...shared };
-  if (!comparison && comparer?.sharesNoInstance(check.scenario)) {
+  if (!comparer) return { test, early: { failed: false, skipped: true, reasons: ['regression not checked: no baseline'] } };
+  const comparison = comparer.compare(check.metric, check.scenario, direction);
+  if (!comparison && comparer.sharesNoInstance(check.scenario)) {
     // A baseline that cannot be compared at all is an evaluation gone wrong, not a missing baseline.
     const reason = 'regression not checked: the candidate shares no instance (scenario and id) with the baseline';
     return { test, early: { failed: true, errored: true, reasons: [reason] } };
   }
   if (!comparison) {
-    const reason = comparer ? `regression not checked: ${check.metric} is not in both runs` : 'regression not checked: no baseline';
-    return { test, early: { failed: false, skipped: true, reasons: [reason] } };
+    return { test, early: { failed: false, skipped: true, reasons: [`regression not checked: ${check.metric} is not in both runs`] } };
   }
   const tooFew = tooFewShared(comparison, policy);
   if (tooFew) return { test, comparison, early: { failed: true, errored: true, reasons: [`regression not checked: ${tooFew}`] } };
-  const { stated, ...budget } = budgetInEffect(check, relaxed, comparison.baseline);
+  const { stated: budgetStated, ...budget } = budgetInEffect(check, stated, relaxed, comparison.baseline);
   if (check.detect !== undefined && budgetValue(check.detect, comparison.baseline) <= budget.value) {
     // Stated in different units, detect fell at or below the budget on this baseline: nothing could see it.
     const reason = `detect ${check.detect} is ${budgetValue(check.detect, comparison.baseline).toPrecision(3)} on this baseline, not above the budget ${budget.value.toPrecision(3)}`;
     return { test, comparison, budget, early: { failed: true, errored: true, reasons: [reason] } };
   }
   if (test === 'non-inferiority' && comparison.method === 'paired' && policy.settings.significance !== 'off') {
-    comparison.pNotInferior = nonInferiorityP(check, (baseline) => budgetValue(stated, baseline), comparer!);
+    // The comparer's comparison is shared with other checks and trade-offs: this check's p-value goes on a copy.
+    const pNotInferior = nonInferiorityP(check, (baseline) => budgetValue(budgetStated, baseline), comparer);
+    return { test, comparison: pNotInferior === undefined ? comparison : { ...comparison, pNotInferior }, budget };
   }
   return { test, comparison, budget };
 }
@@ -98,18 +94,17 @@ export function powerOf(check: Check, evidence: RegressionEvidence, alphaPerTest
   return { mde, detect, underpowered: detect !== null && (mde === null || mde > detect) };
 }
 
+/** The finding of a regression budget, its comparison corrected for the family (pWorseAdjusted). */
 export function judgeRegression(evidence: RegressionEvidence, policy: Policy): Finding {
   if (evidence.early) return evidence.early;
-  const comparison = evidence.comparison!;
-  const budget = evidence.budget!;
+  const { comparison, budget } = evidence;
   const { significance } = policy.settings;
   const pointEstimates = comparison.method === 'summary' || significance === 'off';
-  const over = `worse than the baseline by ${comparison.worsening.toPrecision(3)}, over the budget ${budget.value.toPrecision(3)}`;
+  const worse = (relation: 'over' | 'at or over') =>
+    `worse than the baseline by ${comparison.worsening.toPrecision(3)}, ${relation} the budget ${budget.value.toPrecision(3)}`;
   if (evidence.test === 'non-inferiority') {
     if (pointEstimates || comparison.pNotInferior === undefined) {
-      return comparison.worsening >= budget.value
-        ? { failed: true, reasons: [over.replace(', over', ', at or over')] }
-        : { failed: false, reasons: [] };
+      return comparison.worsening >= budget.value ? { failed: true, reasons: [worse('at or over')] } : { failed: false, reasons: [] };
     }
     if (isSignificant(significance, comparison.pNotInferior)) return { failed: false, reasons: [] };
     return {
@@ -120,14 +115,15 @@ export function judgeRegression(evidence: RegressionEvidence, policy: Policy): F
     };
   }
   if (comparison.worsening <= budget.value) return { failed: false, reasons: [] };
-  const p = comparison.pWorseAdjusted ?? comparison.pWorse;
-  if (pointEstimates || isSignificant(significance, p)) return { failed: true, reasons: [over] };
-  const shown =
-    comparison.pWorseAdjusted !== undefined && comparison.pWorseAdjusted !== comparison.pWorse
-      ? `p = ${comparison.pWorse!.toPrecision(2)}, adjusted ${comparison.pWorseAdjusted.toPrecision(2)}`
-      : `p = ${comparison.pWorse!.toPrecision(2)}`;
+  const { pWorse, pWorseAdjusted } = comparison;
+  // Without a p-value (point estimates) the estimate is judged.
+  if (pointEstimates || pWorse === undefined || isSignificant(significance, pWorseAdjusted ?? pWorse)) {
+    return { failed: true, reasons: [worse('over')] };
+  }
   return {
     failed: false,
-    reasons: [`worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not statistically real (${shown})`],
+    reasons: [
+      `worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not statistically real (${pValueText(pWorse, pWorseAdjusted)})`,
+    ],
   };
 }

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import type { MetricsReport, MetricValue } from '../metrics/compute.js';
 import type { Dimension, Direction } from '../metrics/registry.js';
+import { finiteNumber as finite, nonNegative, probability } from '../metrics/report.js';
 import type { Bounds, Test } from '../policy/family.js';
 import type { Check } from '../policy/schema.js';
 
@@ -8,40 +10,110 @@ import type { Check } from '../policy/schema.js';
  * regression budget without a baseline to compare with; absolute bounds still apply), error (the
  * metric is missing from the candidate, or a baseline shares no instance with it in the check's scope)
  * or off.
+ *
+ * What a report carries of it is typed by its schema, the one a report read back is checked with
+ * (report/json.ts): a field cannot be added to the type without the schema, nor the other way round.
  */
 
-export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skipped' | 'error' | 'off';
-export type Verdict = 'pass' | 'warn' | 'fail';
+export const checkStatusSchema = z.enum(['pass', 'fail', 'warn', 'skipped', 'error', 'off']);
+export const verdictSchema = z.enum(['pass', 'warn', 'fail']);
+export type CheckStatus = z.output<typeof checkStatusSchema>;
+export type Verdict = z.output<typeof verdictSchema>;
 
-/** How the candidate was compared with the baseline. */
-export interface Comparison {
-  /** paired: bootstrap over shared instance ids; summary: point estimates of metrics files. */
-  method: 'paired' | 'summary';
-  candidate: number;
-  baseline: number;
-  /** candidate - baseline */
-  change: number;
-  /** The change in the bad direction (positive = worse). */
-  worsening: number;
-  /** One-sided p-value that the worsening is above 0 (paired only). */
-  pWorse?: number;
-  /** pWorse corrected for the other tests of its family (settings.multiplicity). */
-  pWorseAdjusted?: number;
-  /** Non-inferiority: the p-value that the worsening is below the budget (paired only). */
-  pNotInferior?: number;
-  /** The standard error of the change: the standard deviation of its bootstrap (paired only). */
-  sd?: number;
-  /** Valid bootstrap resamples behind the p-values (paired only). */
-  resamples?: number;
-  /** One-sided p-value that the improvement is above 0 (paired only). */
-  pBetter?: number;
-  /** Instances compared (paired only). */
-  shared?: number;
-  /** The fewer of the two runs' records (or instances) the metric rests on there: a group metric's group (paired only). */
-  population?: number;
-  /** 95% interval of the change (paired only). */
-  ci?: [number, number];
-}
+/** How the candidate was compared with the baseline. The numbers must agree: see the refinements. */
+export const comparisonSchema = z
+  .object({
+    /** paired: bootstrap over shared instance ids; summary: point estimates of metrics files. */
+    method: z.enum(['paired', 'summary']),
+    candidate: finite,
+    baseline: finite,
+    /** candidate - baseline */
+    change: finite,
+    /** The change in the bad direction (positive = worse). */
+    worsening: finite,
+    /** One-sided p-value that the worsening is above 0 (paired only). */
+    pWorse: probability.optional(),
+    /** One-sided p-value that the improvement is above 0 (paired only). */
+    pBetter: probability.optional(),
+    /** pWorse corrected for the other tests of its family (settings.multiplicity). */
+    pWorseAdjusted: probability.optional(),
+    /** Non-inferiority: the p-value that the worsening is below the budget (paired only). */
+    pNotInferior: probability.optional(),
+    /** The standard error of the change: the standard deviation of its bootstrap (paired only). */
+    sd: nonNegative.optional(),
+    /** Valid bootstrap resamples behind the p-values (paired only). */
+    resamples: z.int().nonnegative().optional(),
+    /** Instances compared (paired only). */
+    shared: z.int().nonnegative().optional(),
+    /** The fewer of the two runs' records (or instances) the metric rests on there: a group metric's group (paired only). */
+    population: nonNegative.optional(),
+    /** 95% interval of the change (paired only). */
+    ci: z.tuple([finite, finite]).optional(),
+  })
+  // A worsening is the change, signed by direction; a correction only raises p.
+  .refine(
+    (c) => Math.abs(Math.abs(c.worsening) - Math.abs(c.change)) <= 1e-9 * Math.max(1, Math.abs(c.change)),
+    'worsening is not the change',
+  )
+  .refine(
+    (c) => c.pWorseAdjusted === undefined || (c.pWorse !== undefined && c.pWorseAdjusted >= c.pWorse),
+    'pWorseAdjusted is below pWorse',
+  );
+export type Comparison = z.output<typeof comparisonSchema>;
+
+/** The regression budget in effect, in the metric's unit, and where it came from ("the check", a trade-off). */
+export const budgetInEffectSchema = z.object({ value: finite, from: z.string() });
+export type BudgetInEffect = z.output<typeof budgetInEffectSchema>;
+
+/** A bound judged with confidence: the p-value of its claim (crossed: lenient; inside: strict). */
+export const boundTestSchema = z
+  .object({
+    bound: z.enum(['min', 'max']),
+    claim: z.enum(['crossed', 'inside']),
+    p: probability,
+    /** Corrected for the family (lenient bounds only). */
+    pAdjusted: probability.optional(),
+    /** bootstrap: the candidate's resampled values; normal: from its interval (a metrics file). */
+    method: z.enum(['bootstrap', 'normal']),
+    /** Valid resamples behind the p-value (bootstrap only). */
+    resamples: z.int().nonnegative().optional(),
+  })
+  .refine((test) => test.pAdjusted === undefined || test.pAdjusted >= test.p, 'pAdjusted is below p');
+export type BoundTest = z.output<typeof boundTestSchema>;
+
+export const powerSchema = z
+  .object({
+    /** MDE80, in the metric's unit; null when the comparison has no spread (point estimates). */
+    mde: nonNegative.nullable(),
+    /** What the check must detect (detect), in the metric's unit, if it says. */
+    detect: finite.nullable(),
+    underpowered: z.boolean(),
+  })
+  .refine(
+    (power) => power.underpowered === (power.detect !== null && (power.mde === null || power.mde > power.detect)),
+    'underpowered does not follow from mde and detect',
+  );
+export type PowerResult = z.output<typeof powerSchema>;
+
+/** borderline: the interval straddles a bound; underpowered: cannot see what the check must detect. */
+export const checkFlagSchema = z.enum(['borderline', 'underpowered']);
+export type CheckFlag = z.output<typeof checkFlagSchema>;
+
+export const tradeoffResultSchema = z.object({ name: z.string(), applied: z.boolean(), reasons: z.array(z.string()) });
+export type TradeoffResult = z.output<typeof tradeoffResultSchema>;
+
+/** How many of the baseline's instances (scenario and id) the candidate answered (its original record, not a failed call). */
+export const coverageSchema = z.object({
+  status: verdictSchema,
+  baselineInstances: z.int().nonnegative(),
+  covered: z.int().nonnegative(),
+  /** The policy's least share. */
+  min: finite,
+  /** A few of the instances the candidate lacks, "scenario/id". */
+  missing: z.array(z.string()),
+  reason: z.string(),
+});
+export type CoverageResult = z.output<typeof coverageSchema>;
 
 export interface CheckResult {
   check: Check;
@@ -51,8 +123,7 @@ export interface CheckResult {
   status: CheckStatus;
   candidate?: MetricValue;
   comparison?: Comparison;
-  /** The regression budget in effect, in the metric's unit, and where it came from. */
-  budget?: { value: number; from: string };
+  budget?: BudgetInEffect;
   /** How the comparison with the baseline was judged (budgeted checks). */
   test?: Test;
   /** How min and max were judged (bounded checks), and the bound's test when it had one. */
@@ -60,51 +131,9 @@ export interface CheckResult {
   boundTest?: BoundTest;
   /** The smallest worsening the comparison sees at 80% power, and what the check must detect (paired regression tests). */
   power?: PowerResult;
-  /** borderline: the interval straddles a bound; underpowered: cannot see what the check must detect. */
   flags: CheckFlag[];
   /** Why the check ended as it did, one short sentence each. */
   reasons: string[];
-}
-
-export type CheckFlag = 'borderline' | 'underpowered';
-
-/** A bound judged with confidence: the p-value of its claim (crossed: lenient; inside: strict). */
-export interface BoundTest {
-  bound: 'min' | 'max';
-  claim: 'crossed' | 'inside';
-  p: number;
-  /** Corrected for the family (lenient bounds only). */
-  pAdjusted?: number;
-  /** bootstrap: the candidate's resampled values; normal: from its interval (a metrics file). */
-  method: 'bootstrap' | 'normal';
-  /** Valid resamples behind the p-value (bootstrap only). */
-  resamples?: number;
-}
-
-export interface PowerResult {
-  /** MDE80, in the metric's unit; null when the comparison has no spread (point estimates). */
-  mde: number | null;
-  /** What the check must detect (detect), in the metric's unit, if it says. */
-  detect: number | null;
-  underpowered: boolean;
-}
-
-export interface TradeoffResult {
-  name: string;
-  applied: boolean;
-  reasons: string[];
-}
-
-/** How many of the baseline's instances (scenario and id) the candidate answered (its original record, not a failed call). */
-export interface CoverageResult {
-  status: 'pass' | 'warn' | 'fail';
-  baselineInstances: number;
-  covered: number;
-  /** The policy's least share. */
-  min: number;
-  /** A few of the instances the candidate lacks, "scenario/id". */
-  missing: string[];
-  reason: string;
 }
 
 export interface GateResult {

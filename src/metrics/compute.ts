@@ -12,23 +12,11 @@ import { deriveSeed } from '../stats/random.js';
 import { OVERALL, scopesOf, sharedScopes, subScope, type Scope } from './scope.js';
 import { METRICS, lookupMetric } from './registry.js';
 import { DEFAULT_MIN_GROUP_SIZE, prepareStatistics, type MetricOptions, type Statistic } from './statistics.js';
+import type { MetricSet, MetricsReport, MetricValue } from './report.js';
 import type { RecordTable } from './table.js';
 
-export interface MetricValue {
-  value: number;
-  /** 95% bootstrap percentile interval; null when no resampling was asked for. */
-  ci: [number, number] | null;
-  n: number;
-}
-
-/** Metric -> value; metric names, like scenario names, are data: prototype-free objects (records/dictionary.ts). */
-export type MetricSet = Record<string, MetricValue>;
-
-/** The JSON of `evalgate metrics --json`. */
-export interface MetricsReport {
-  overall: MetricSet;
-  scenarios: Record<string, MetricSet>;
-}
+/** What the engine computes: the JSON of `evalgate metrics --json`, typed by its schema. */
+export type { MetricSet, MetricsReport, MetricValue } from './report.js';
 
 export interface ComputeOptions extends MetricOptions {
   resamples: number;

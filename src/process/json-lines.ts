@@ -42,7 +42,7 @@ export class JsonLinesProcess {
     child.stdout.on('data', (chunk: Buffer) => {
       if (this.ended) return;
       try {
-        splitter.push(chunk).lines.forEach((line) => this.answer(line));
+        splitter.push(chunk, (line) => this.answer(line));
       } catch (error) {
         if (!(error instanceof LineTooLongError)) throw error;
         // An answer of that size is a broken (or hostile) program: holding the line would cost its size.

@@ -1,40 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { InputError } from '../errors.js';
-import { MAX_LINE_BYTES, MAX_NESTING_DEPTH } from '../limits.js';
+import { MAX_NESTING_DEPTH } from '../limits.js';
 import { LineSplitter, LineTooLongError } from '../lines.js';
 import type { EvalRecord } from './types.js';
 import { recordProblem } from './validate.js';
-
-/** The text without a leading byte order mark (editors on Windows write one). */
-export function withoutBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-/**
- * Streams the lines of a file in batches, with their 1-based line numbers. Batches (one per chunk read)
- * keep the per-line cost low on files of millions of lines. Accepts "\n" and "\r\n", strips a BOM. A
- * line longer than `maxLineBytes` is an InputError at its line, thrown before the rest of it is read.
- */
-export async function* readLineBatches(
-  path: string,
-  displayName: string = path,
-  maxLineBytes: number = MAX_LINE_BYTES,
-): AsyncGenerator<{ firstLine: number; lines: string[] }> {
-  const splitter = new LineSplitter(maxLineBytes);
-  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
-  try {
-    for await (const chunk of stream) {
-      const batch = splitter.push(chunk as Buffer);
-      if (batch.firstLine === 1 && batch.lines.length > 0) batch.lines[0] = withoutBom(batch.lines[0]);
-      if (batch.lines.length > 0) yield batch;
-    }
-  } catch (error) {
-    if (error instanceof LineTooLongError) throw new InputError(displayName, error.line, error.message);
-    throw error;
-  }
-  const last = splitter.end();
-  if (last) yield { firstLine: last.line, lines: [last.line === 1 ? withoutBom(last.text) : last.text] };
-}
 
 /** Whether arrays and objects in `value` nest more than `levels` deep (the value itself counts as one). */
 function nestedDeeperThan(value: unknown, levels: number): boolean {
@@ -91,25 +60,26 @@ export interface JsonLinesOptions {
 
 /**
  * Calls `onValue` with the parsed value of every line of a JSON Lines file, in order, skipping blank
- * lines. A line that is not JSON, too long or nested too deeply, and a file that cannot be read, throw
- * an InputError naming the file (and the line); so does any InputError `onValue` throws.
+ * lines (lines as src/lines.ts reads them: "\n" or "\r\n", a byte order mark dropped). A line that is
+ * not JSON, too long or nested too deeply, and a file that cannot be read, throw an InputError naming
+ * the file (and the line); so does any InputError `onValue` throws.
  */
 export async function forEachJsonLine(
   path: string,
   onValue: (value: unknown, line: number) => void,
   { displayName = path, kind = 'a JSON Lines file', whenMissing = 'no such file', parse = JSON.parse }: JsonLinesOptions = {},
 ): Promise<void> {
+  const onLine = (text: string, line: number) => {
+    if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim().length === 0)) return; // blank lines
+    onValue(parseLine(text, displayName, line, parse), line);
+  };
+  const splitter = new LineSplitter();
   try {
-    for await (const { firstLine, lines } of readLineBatches(path, displayName)) {
-      for (let index = 0; index < lines.length; index++) {
-        let text = lines[index];
-        if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1); // "\r\n" line ends
-        if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim().length === 0)) continue; // blank lines
-        onValue(parseLine(text, displayName, firstLine + index, parse), firstLine + index);
-      }
-    }
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) splitter.push(chunk, onLine);
+    splitter.end(onLine);
   } catch (error) {
     if (error instanceof InputError) throw error;
+    if (error instanceof LineTooLongError) throw new InputError(displayName, error.line, error.message);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new InputError(displayName, undefined, whenMissing);
     if (code === 'EISDIR') throw new InputError(displayName, undefined, `is a directory, expected ${kind} (JSON Lines)`);

@@ -1,7 +1,7 @@
 import { markdownTable } from 'markdown-table';
 import { z } from 'zod';
 import type { VariantChanges } from '../metrics/changes.js';
-import { finiteNumber } from '../runs/metrics-file.js';
+import { finiteNumber } from '../metrics/report.js';
 import { escapeHtml, escapeMarkdown, escapeTerminal } from './escape.js';
 import { count, formatNumber } from './format.js';
 
@@ -21,72 +21,48 @@ export const MAX_REFERENCES = 5;
 /** The most flips per scenario and direction a report read back may list. */
 const MAX_LIMIT = 1000;
 
-/** One run's side of a flip: its score, and the record shown (with repeated samples, one of them). */
-export interface ShownSide {
-  /** The mean `correct` of the example's answered samples. */
-  correct: number;
-  samples: number;
-  /** The line of the file of the record shown. */
-  line: number;
-  prediction: string | null;
-}
-
-export interface ShownFlip {
-  id: string;
-  perturbation: string | null;
-  /** The candidate's record's input (JSON when not a string) and references. */
-  input: string | null;
-  references: string[];
-  candidate: ShownSide;
-  baseline: ShownSide;
-}
-
-export interface ScenarioChangesReport {
-  scenario: string;
-  variants: VariantChanges[];
-  broken: ShownFlip[];
-  fixed: ShownFlip[];
-}
-
-/** The `changes` of the JSON report, and the output of `evalgate diff --json`. */
-export interface InstanceChangesReport {
-  /** An example is right when its mean `correct` is at least this. */
-  rightAt: number;
-  limit: number;
-  textLength: number;
-  scenarios: ScenarioChangesReport[];
-}
-
 const unit = finiteNumber.refine((x) => x >= 0 && x <= 1, 'expected a number in [0, 1]');
 const counted = z.int().nonnegative();
-const side = z.object({ correct: unit, samples: z.int().positive(), line: z.int().positive(), prediction: z.string().nullable() });
+/** One run's side of a flip: its score, and the record shown (with repeated samples, one of them). */
+const side = z.object({
+  /** The mean `correct` of the example's answered samples. */
+  correct: unit,
+  samples: z.int().positive(),
+  /** The line of the file of the record shown. */
+  line: z.int().positive(),
+  prediction: z.string().nullable(),
+});
 const flip = z.object({
   id: z.string(),
   perturbation: z.string().nullable(),
+  /** The candidate's record's input (JSON when not a string) and references. */
   input: z.string().nullable(),
   references: z.array(z.string()).max(MAX_REFERENCES),
   candidate: side,
   baseline: side,
 });
+const scenarioChanges = z.object({
+  scenario: z.string(),
+  variants: z.array(
+    z
+      .object({ perturbation: z.string().nullable(), compared: counted, rightToWrong: counted, wrongToRight: counted })
+      .refine((v) => v.rightToWrong + v.wrongToRight <= v.compared, 'more flips than examples compared'),
+  ),
+  broken: z.array(flip),
+  fixed: z.array(flip),
+});
 
-/** The `changes` of a report read back (an untrusted one in the fork-safe pair): the flips must be flips, the counts add up. */
+/**
+ * The `changes` of the JSON report, and the output of `evalgate diff --json`; checked so when read back
+ * (an untrusted report in the fork-safe pair): the flips must be flips, the counts add up.
+ */
 export const instanceChangesSchema = z
   .object({
+    /** An example is right when its mean `correct` is at least this. */
     rightAt: unit,
     limit: z.int().min(0).max(MAX_LIMIT),
     textLength: z.int().positive(),
-    scenarios: z.array(
-      z.object({
-        scenario: z.string(),
-        variants: z.array(
-          z
-            .object({ perturbation: z.string().nullable(), compared: counted, rightToWrong: counted, wrongToRight: counted })
-            .refine((v) => v.rightToWrong + v.wrongToRight <= v.compared, 'more flips than examples compared'),
-        ),
-        broken: z.array(flip),
-        fixed: z.array(flip),
-      }),
-    ),
+    scenarios: z.array(scenarioChanges),
   })
   .refine(
     (changes) =>
@@ -99,6 +75,11 @@ export const instanceChangesSchema = z
       ),
     'the listed flips do not agree with the counts and rightAt',
   );
+
+export type InstanceChangesReport = z.output<typeof instanceChangesSchema>;
+type ScenarioChangesReport = z.output<typeof scenarioChanges>;
+export type ShownFlip = z.output<typeof flip>;
+type ShownSide = z.output<typeof side>;
 
 function total(variants: VariantChanges[], field: 'compared' | 'rightToWrong' | 'wrongToRight'): number {
   return variants.reduce((sum, variant) => sum + variant[field], 0);

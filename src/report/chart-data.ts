@@ -1,5 +1,6 @@
 import { ECE_BINS } from '../metrics/calibration.js';
-import type { MetricSet, MetricsReport } from '../metrics/compute.js';
+import { z } from 'zod';
+import { finiteNumber, metricsReportSchema, nonNegative, probability } from '../metrics/report.js';
 import { OVERALL, scopeNamed } from '../metrics/scope.js';
 import { KIND_ORIGINAL, type RecordTable } from '../metrics/table.js';
 import type { GateResult } from '../gate/types.js';
@@ -11,40 +12,36 @@ import type { RunInput } from '../runs/load.js';
  * calibration scope, and the latency distributions. Point estimates only: the checks carry the intervals.
  */
 
-/** One confidence bin of a reliability diagram (equal-width bins of a tenth; empty bins left out). */
-export interface CalibrationBin {
-  /** The bin's lower edge: 0, 0.1, ..., 0.9. */
-  low: number;
-  /** Original, answered records with a confidence in the bin. */
-  count: number;
-  accuracy: number;
-  confidence: number;
-}
-
-export interface CalibrationScope {
-  scope: string;
-  candidate: CalibrationBin[];
-  baseline: CalibrationBin[] | null;
-}
-
-/** Latencies in milliseconds, counted in bins of equal width shared by both runs. */
-export interface LatencyHistogram {
-  /** The bins' edges, one more than each run's counts. */
-  edges: number[];
-  candidate: number[];
-  baseline: number[] | null;
-}
-
-export interface ChartData {
-  overall: MetricSet;
-  baselineMetrics: MetricsReport | null;
-  calibration: CalibrationScope[];
-  latency: LatencyHistogram | null;
-}
-
 /** The reliability diagram's bins: ece's (equal-width). */
 export const CONFIDENCE_BINS = ECE_BINS;
 export const LATENCY_BINS = 20;
+
+/** One confidence bin of a reliability diagram (equal-width bins of a tenth; empty bins left out). */
+const calibrationBinSchema = z.object({
+  /** The bin's lower edge: 0, 0.1, ..., 0.9. */
+  low: probability,
+  /** Original, answered records with a confidence in the bin. */
+  count: nonNegative,
+  accuracy: probability,
+  confidence: probability,
+});
+const binsSchema = z.array(calibrationBinSchema).max(CONFIDENCE_BINS);
+const latencyCounts = z.array(nonNegative).max(LATENCY_BINS);
+
+/** The report's chart data, as a report read back is checked (a fork's report draws only numbers). */
+export const chartDataSchema = z.object({
+  overall: metricsReportSchema.shape.overall,
+  baselineMetrics: metricsReportSchema.nullable(),
+  calibration: z.array(z.object({ scope: z.string(), candidate: binsSchema, baseline: binsSchema.nullable() })),
+  /** Latencies in milliseconds, counted in bins of equal width shared by both runs; the edges one more than each run's counts. */
+  latency: z
+    .object({ edges: z.array(finiteNumber).max(LATENCY_BINS + 1), candidate: latencyCounts, baseline: latencyCounts.nullable() })
+    .nullable(),
+});
+
+export type ChartData = z.output<typeof chartDataSchema>;
+export type CalibrationBin = z.output<typeof calibrationBinSchema>;
+type LatencyHistogram = NonNullable<ChartData['latency']>;
 
 /** Rows of a scope (overall or a scenario) that answered an original instance: what accuracy and calibration read. */
 function answeredOriginals(table: RecordTable, scope: string): number[] {

@@ -4,7 +4,7 @@ import { DIMENSIONS } from '../metrics/registry.js';
 import { instanceChangesHtml } from './changes.js';
 import { escapeHtml } from './escape.js';
 import { CHECK_TABLE_HEADER, checkCells, METRIC_TABLE_HEADER, metricRows } from './format.js';
-import type { GateReport } from './json.js';
+import type { GateReport, RunSummary } from './json.js';
 import { htmlCharts, type Chart } from './vega-charts.js';
 
 /*
@@ -99,7 +99,7 @@ function changes(report: GateReport): string {
 }
 
 function provenance(report: GateReport): string {
-  const run = (name: string, summary: GateReport['candidate'] | null) =>
+  const run = (name: string, summary: RunSummary | null) =>
     summary
       ? `<li>${name}: <code>${escapeHtml(summary.file)}</code> (${summary.kind === 'records' ? `${summary.records} records, ${summary.instances} instances` : 'summary metrics: point estimates'})${summary.commit ? `, from commit <code>${escapeHtml(summary.commit)}</code>` : ''}</li>`
       : `<li>${name}: none</li>`;

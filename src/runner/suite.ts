@@ -61,20 +61,21 @@ export type Suite = z.infer<typeof suiteSchema>;
 export type Scenario = z.infer<typeof scenarioSchema>;
 export type GenerationSettings = z.infer<typeof generationSchema>;
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
+const chatMessageSchema = z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string() });
+/** One instance of a scenario's data (a line of its JSON Lines file); fields beyond these are kept and ignored. */
+const instanceSchema = z.looseObject({
+  id: z.union([name, z.number()]).transform(String),
+  input: z.string().optional(),
+  messages: z.array(chatMessageSchema).min(1).optional(),
+  references: z
+    .union([z.string(), z.array(z.string()).min(1, 'needs at least one reference: an instance without one cannot be scored')])
+    .transform((value) => (Array.isArray(value) ? value : [value])),
+  choices: z.array(z.string()).optional(),
+  groups: dictionarySchema(z.union([name, z.number(), z.boolean()]).transform(String), name).optional(),
+});
 
-/** One instance of a scenario's data. */
-export interface Instance {
-  id: string;
-  input?: string;
-  messages?: ChatMessage[];
-  references: string[];
-  choices?: string[];
-  groups?: Record<string, string>;
-}
+export type ChatMessage = z.output<typeof chatMessageSchema>;
+export type Instance = z.output<typeof instanceSchema>;
 
 export interface LoadedSuite {
   suite: Suite;
@@ -82,20 +83,6 @@ export interface LoadedSuite {
   /** Instances per scenario name, in file order. */
   instances: Map<string, Instance[]>;
 }
-
-const instanceSchema = z.looseObject({
-  id: z.union([name, z.number()]).transform(String),
-  input: z.string().optional(),
-  messages: z
-    .array(z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string() }))
-    .min(1)
-    .optional(),
-  references: z
-    .union([z.string(), z.array(z.string()).min(1, 'needs at least one reference: an instance without one cannot be scored')])
-    .transform((value) => (Array.isArray(value) ? value : [value])),
-  choices: z.array(z.string()).optional(),
-  groups: dictionarySchema(z.union([name, z.number(), z.boolean()]).transform(String), name).optional(),
-});
 
 async function readInstances(file: string, shownAs: string): Promise<Instance[]> {
   const instances: Instance[] = [];
@@ -106,7 +93,7 @@ async function readInstances(file: string, shownAs: string): Promise<Instance[]>
       const issue = parsed.error.issues[0];
       throw new InputError(shownAs, line, `"${issue.path.join('.') || 'instance'}": ${issue.message.replace(/^Invalid input: /, '')}`);
     }
-    const instance = parsed.data as Instance;
+    const instance = parsed.data;
     if ((instance.input === undefined) === (instance.messages === undefined)) {
       throw new InputError(shownAs, line, 'an instance needs exactly one of "input" and "messages"');
     }

@@ -1,24 +1,19 @@
 import { createReadStream } from 'node:fs';
 import { InputError } from '../errors.js';
-import { describeBytes, MAX_LINE_BYTES } from '../limits.js';
-import { withoutBom } from '../records/read.js';
+import { describeBytes } from '../limits.js';
+import { LineSplitter, LineTooLongError } from '../lines.js';
 import type { EvalRecord } from '../records/types.js';
 import { recordProblem } from '../records/validate.js';
 
 /*
  * The records at a few lines of a records file, read again after the column store was built from it:
  * the store keeps no texts (inputs, predictions, references), so that a file of a million records fits
- * in memory, and a report that shows some examples' texts reads just those lines. The pass looks for
- * line ends in the raw bytes and decodes and parses only the lines asked for, so its memory is the
- * texts shown, and it stops after the last of them.
+ * in memory, and a report that shows some examples' texts reads just those lines. The lines are read as
+ * every JSON Lines input is (src/lines.ts), but only those asked for are decoded and parsed, so the
+ * pass's memory is the texts shown, and it stops after the last of them.
  */
 
-const NEWLINE = 10;
-
-function parseLine(bytes: Buffer, line: number, file: string): EvalRecord {
-  let text = bytes.toString('utf8');
-  if (line === 1) text = withoutBom(text);
-  if (text.endsWith('\r')) text = text.slice(0, -1);
+function parseRecord(text: string, line: number, file: string): EvalRecord {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -36,38 +31,26 @@ export async function recordsAtLines(file: string, lines: Iterable<number>): Pro
   const found = new Map<number, EvalRecord>();
   if (wanted.size === 0) return found;
   const last = Math.max(...wanted);
-  let line = 1;
-  let pieces: Buffer[] = []; // of a wanted line that runs over the end of a chunk
-  let piecesBytes = 0;
+  const splitter = new LineSplitter({ wanted: (line) => wanted.has(line) });
+  const keep = (text: string, line: number) => found.set(line, parseRecord(text, line, file));
   try {
     for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-      for (let start = 0; start < chunk.length;) {
-        const end = chunk.indexOf(NEWLINE, start);
-        if (wanted.has(line)) {
-          pieces.push(chunk.subarray(start, end < 0 ? chunk.length : end));
-          piecesBytes += pieces.at(-1)!.length;
-          // The first read held every line to the bound; a longer one now means the file changed.
-          if (piecesBytes > MAX_LINE_BYTES) {
-            throw new InputError(
-              file,
-              line,
-              `changed while evalgate read it (a line longer than ${describeBytes(MAX_LINE_BYTES)}): run evalgate again`,
-            );
-          }
-        }
-        if (end < 0) break;
-        if (pieces.length > 0) found.set(line, parseLine(Buffer.concat(pieces), line, file));
-        pieces = [];
-        piecesBytes = 0;
-        if (++line > last) return found;
-        start = end + 1;
-      }
+      splitter.push(chunk, keep);
+      if (splitter.nextLine > last) return found;
     }
+    splitter.end(keep);
   } catch (error) {
     if (error instanceof InputError) throw error;
+    // The first read held every line to the bound; a longer one now means the file changed.
+    if (error instanceof LineTooLongError) {
+      throw new InputError(
+        file,
+        error.line,
+        `changed while evalgate read it (a line longer than ${describeBytes(error.maxBytes)}): run evalgate again`,
+      );
+    }
     throw new InputError(file, undefined, `cannot be read again: ${(error as Error).message}`);
   }
-  if (pieces.length > 0) found.set(line, parseLine(Buffer.concat(pieces), line, file));
   if (found.size < wanted.size) {
     throw new InputError(file, undefined, 'changed while evalgate read it (it has fewer lines now): run evalgate again');
   }

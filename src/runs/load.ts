@@ -4,7 +4,6 @@ import { InputError } from '../errors.js';
 import { LineSplitter, LineTooLongError } from '../lines.js';
 import type { MetricsReport } from '../metrics/compute.js';
 import type { RecordTable } from '../metrics/table.js';
-import { withoutBom } from '../records/read.js';
 import { looksLikeMetricsFile, parseMetricsFile } from './metrics-file.js';
 import { loadRecordTable } from './records.js';
 
@@ -22,14 +21,17 @@ const MAX_METRICS_FILE_BYTES = 64 * 1024 * 1024;
  * file may be (then it is none: the records reader refuses the line).
  */
 async function firstLine(file: string): Promise<string | undefined> {
-  const splitter = new LineSplitter(MAX_METRICS_FILE_BYTES);
+  const splitter = new LineSplitter({ maxLineBytes: MAX_METRICS_FILE_BYTES, wanted: (line) => line === 1 });
+  let first: string | undefined;
+  const keep = (text: string) => (first = text);
   const stream = createReadStream(file, { highWaterMark: 1 << 20 });
   try {
-    for await (const chunk of stream) {
-      const { lines } = splitter.push(chunk as Buffer);
-      if (lines.length > 0) return withoutBom(lines[0]);
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      splitter.push(chunk, keep);
+      if (first !== undefined) return first;
     }
-    return withoutBom(splitter.end()?.text ?? '');
+    splitter.end(keep);
+    return first ?? '';
   } catch (error) {
     if (error instanceof LineTooLongError) return undefined;
     throw error;

@@ -1,28 +1,11 @@
-import { z } from 'zod';
 import { InputError } from '../errors.js';
-import { MAX_NAME_LENGTH } from '../limits.js';
-import type { MetricsReport, MetricSet } from '../metrics/compute.js';
-import { dictionarySchema, own } from '../records/dictionary.js';
+import { metricsReportSchema, type MetricSet, type MetricsReport } from '../metrics/report.js';
+import { own } from '../records/dictionary.js';
 
 /*
  * A metrics file: the JSON of `evalgate metrics --json`, or of an import of another tool's summary
- * numbers. Every metric of every scope, with its interval and n.
+ * numbers (its schema: metrics/report.ts). Every metric of every scope, with its interval and n.
  */
-
-export const finiteNumber = z.number().refine(Number.isFinite, 'expected a finite number');
-/** A metric's value as `evalgate metrics --json` writes it; n may be fractional (another tool's weighted samples). */
-export const metricValueSchema = z.object({
-  value: finiteNumber,
-  ci: z.tuple([finiteNumber, finiteNumber]).nullable(),
-  n: finiteNumber.refine((n) => n >= 0, 'expected a number >= 0'),
-});
-/** A metric's or a scenario's name, as long as names may be (src/limits.ts). */
-const name = z.string().max(MAX_NAME_LENGTH, `a name longer than ${MAX_NAME_LENGTH} characters`);
-/** Scenario and metric names are data: every one is kept, `__proto__` and `constructor` too. */
-export const metricsReportSchema = z.object({
-  overall: dictionarySchema(metricValueSchema, name),
-  scenarios: dictionarySchema(dictionarySchema(metricValueSchema, name), name),
-});
 
 /**
  * Whether a file's first JSON value claims to be a metrics file, so that it is checked as one: an object

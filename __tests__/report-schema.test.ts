@@ -1,0 +1,147 @@
+import { describe, expect, it } from '@jest/globals';
+import type { z } from 'zod';
+import { computeMetrics } from '../src/metrics/compute.js';
+import { gateRun } from '../src/pipeline/gate-run.js';
+import { parsePolicy } from '../src/policy/load.js';
+import { gateReportSchema, parseGateReport, type GateReport } from '../src/report/json.js';
+import { loadRun, type RunInput } from '../src/runs/load.js';
+
+/*
+ * The JSON report's schema is the one source of its type: a report the gate writes, read back, keeps
+ * every field, and the gate writes every field the schema knows. A field added to one side only (the
+ * builder, a gate type, the schema) fails here: the reader would drop it without a word, or no report
+ * would ever carry it.
+ */
+
+interface Definition {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  out?: z.ZodType;
+  valueType?: z.ZodType;
+}
+const definitionOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Definition } })._zod.def;
+
+/** The schema under optional, nullable, default and the pipes of a transform (a dictionary's). */
+function unwrap(schema: z.ZodType): Definition {
+  const definition = definitionOf(schema);
+  if (definition.innerType) return unwrap(definition.innerType);
+  if (definition.type === 'pipe') return unwrap(definitionOf(definition.in!).type === 'transform' ? definition.out! : definition.in!);
+  return definition;
+}
+
+/** Every field path of a schema: "checks[].comparison.pWorse"; a dictionary's keys are "*". */
+function schemaPaths(schema: z.ZodType, path = ''): string[] {
+  const definition = unwrap(schema);
+  if (definition.type === 'object') {
+    return Object.entries(definition.shape!).flatMap(([key, field]) => [`${path}.${key}`, ...schemaPaths(field, `${path}.${key}`)]);
+  }
+  if (definition.type === 'array') return schemaPaths(definition.element!, `${path}[]`);
+  if (definition.type === 'map' || definition.type === 'record') return schemaPaths(definition.valueType!, `${path}.*`);
+  return [];
+}
+
+/** The field paths a value holds (null and undefined fields left out), as schemaPaths names them, read along the schema. */
+function valuePaths(schema: z.ZodType, value: unknown, path = ''): string[] {
+  if (value === null || value === undefined) return [];
+  const definition = unwrap(schema);
+  if (definition.type === 'object') {
+    return Object.entries(value as Record<string, unknown>)
+      .filter(([, field]) => field !== null && field !== undefined)
+      .flatMap(([key, field]) => {
+        const fieldSchema = definition.shape![key];
+        return fieldSchema
+          ? [`${path}.${key}`, ...valuePaths(fieldSchema, field, `${path}.${key}`)]
+          : [`${path}.${key} (not in the schema)`];
+      });
+  }
+  if (definition.type === 'array') return (value as unknown[]).flatMap((element) => valuePaths(definition.element!, element, `${path}[]`));
+  if (definition.type === 'map' || definition.type === 'record') {
+    return Object.values(value as Record<string, unknown>).flatMap((field) => valuePaths(definition.valueType!, field, `${path}.*`));
+  }
+  return [];
+}
+
+// Every part of the decision: a lenient bound in the family, a borderline and an underpowered check, a
+// budget a trade-off relaxes, non-inferiority, a calibration check (its bins), coverage, latencies.
+const POLICY = `version: 1
+name: every field
+settings:
+  resamples: 400
+  bounds: lenient
+  coverage:
+    min: 0.99
+checks:
+  - metric: accuracy
+    min: 0.75
+    max_regression: 0.02
+    detect: 0.03
+  - metric: accuracy
+    scenario: billing
+    max_regression: 0.01
+    test: non-inferiority
+  - metric: ece
+    max: 0.1
+    max_regression: 0.01
+  - metric: latency_p95_ms
+    max_regression: 50%
+    severity: warn
+tradeoffs:
+  - name: calibration buys accuracy
+    allow:
+      - { metric: accuracy, max_regression: 0.04 }
+    when:
+      - { metric: ece, min_improvement: 0.001 }
+`;
+
+/**
+ * Reports of the bundled example through the pipeline, with what the action adds (the event, the
+ * policy's source, the baseline's commit): against the baseline's records, and against its metrics
+ * file (whose intervals the report's baselineMetrics keep).
+ */
+async function fullReports(): Promise<[GateReport, GateReport]> {
+  const policy = parsePolicy(POLICY, 'every-field.yml');
+  const candidate = await loadRun('examples/billing/candidate-a.jsonl');
+  const baseline = await loadRun('examples/billing/baseline.jsonl');
+  const report = await gateRun({ policy, candidate, baseline });
+  const metricsFile: RunInput = {
+    kind: 'metrics',
+    file: 'baseline.json',
+    report: computeMetrics((baseline as Extract<RunInput, { kind: 'records' }>).table, { resamples: 50, seed: 1, minGroupSize: 10 }),
+  };
+  const againstSummary = await gateRun({ policy, candidate, baseline: metricsFile });
+  const fromAction: GateReport = {
+    ...report,
+    policy: { ...report.policy, source: 'at the base commit 0123abc' },
+    github: { event: 'pull_request', sha: 'f'.repeat(40), pullRequest: { number: 7, baseSha: 'a'.repeat(40), headSha: 'b'.repeat(40) } },
+    baseline: report.baseline && { ...report.baseline, commit: 'c'.repeat(40) },
+  };
+  return [fromAction, againstSummary];
+}
+
+describe('the JSON report and its schema', () => {
+  it('keeps every field when written and read back, and the gate writes every field the schema knows', async () => {
+    const present = new Set<string>();
+    for (const report of await fullReports()) {
+      const written = JSON.stringify(report, null, 2);
+      expect(parseGateReport(written, 'report.json')).toEqual(JSON.parse(written));
+      for (const path of valuePaths(gateReportSchema, JSON.parse(written))) present.add(path);
+    }
+    expect([...present].filter((path) => path.endsWith('(not in the schema)'))).toEqual([]);
+    // A field the schema knows that no report carries is a field the gate forgot to write (or one it no longer has).
+    expect(schemaPaths(gateReportSchema).filter((path) => !present.has(path))).toEqual([]);
+  });
+
+  it('notices a field the builder writes that the schema does not know, and one the schema knows that no report has', async () => {
+    const [report] = await fullReports();
+    const extended = { ...report, checks: report.checks.map((check) => ({ ...check, confidence: 0.9 })) };
+    const written = JSON.stringify(extended);
+    expect(parseGateReport(written, 'report.json')).not.toEqual(JSON.parse(written)); // read back without it
+    expect(valuePaths(gateReportSchema, JSON.parse(written))).toContain('.checks[].confidence (not in the schema)');
+    const { changes: _left, ...withoutChanges } = report;
+    const present = new Set(valuePaths(gateReportSchema, withoutChanges));
+    expect(schemaPaths(gateReportSchema).filter((path) => !present.has(path))).toContain('.changes.scenarios[].broken[].baseline.line');
+  });
+});
