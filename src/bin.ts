@@ -1,12 +1,11 @@
 import { runCli } from './cli/index.js';
-import { exitOnSignals } from './process/signals.js';
 
 /**
  * The CLI's entry point and the one place it ends the process. Unexpected errors are bugs: print them
- * and exit 2 rather than let a half-written result pass as success.
+ * and exit 2 rather than let a half-written result pass as success. A signal ends it at once
+ * (process/signals.ts).
  */
 function main(): void {
-  exitOnSignals();
   // A reader that stops early (`evalgate metrics ... | head`) is not an error.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);

@@ -1,6 +1,4 @@
 import { run } from './action/main.js';
-import { exitOnSignals } from './process/signals.js';
 
-// The action's entry point: everything happens in action/main.ts.
-exitOnSignals();
+// The action's entry point: everything happens in action/main.ts. A signal ends it at once (process/signals.ts).
 await run();

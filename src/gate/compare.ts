@@ -1,9 +1,10 @@
 import {
   compareMetric,
-  computeMetricsAndSamples,
+  RunMetrics,
   type ComputeOptions,
   type MetricSamples,
   type MetricsReport,
+  type ScenarioName,
 } from '../metrics/compute.js';
 import { lookupMetric, type Dimension, type Direction } from '../metrics/registry.js';
 import { sharedScopes } from '../metrics/scope.js';
@@ -17,26 +18,30 @@ import type { Comparison } from './types.js';
  * instances when both runs are records files, else on point estimates.
  */
 
-/** The metrics of runs, computed once per run and options: several policies may gate one run. */
+/**
+ * The metrics of runs, each scope computed once per run and options: several policies may gate one run.
+ * `named`: the scopes (undefined: overall) whose intervals a caller reads, computed first and always
+ * (src/metrics/compute.ts: RunMetrics).
+ */
 export class MetricsMemo {
-  private readonly computed = new Map<RunInput, Map<string, { report: MetricsReport; samples: MetricSamples }>>();
+  private readonly computed = new Map<RunInput, Map<string, RunMetrics>>();
 
-  of(run: RunInput, options: ComputeOptions): MetricsReport {
-    return run.kind === 'metrics' ? run.report : this.compute(run, options).report;
+  of(run: RunInput, options: ComputeOptions, named: ScenarioName[] = []): MetricsReport {
+    return run.kind === 'metrics' ? run.report : this.metricsOf(run, options).report(named);
   }
 
-  /** The bootstrap values behind a records run's intervals; undefined for a metrics file. */
-  samplesOf(run: RunInput, options: ComputeOptions): MetricSamples | undefined {
-    return run.kind === 'metrics' ? undefined : this.compute(run, options).samples;
+  /** The bootstrap values behind the intervals of a records run's `named` scopes; undefined for a metrics file. */
+  samplesOf(run: RunInput, options: ComputeOptions, named: ScenarioName[]): MetricSamples | undefined {
+    return run.kind === 'metrics' ? undefined : this.metricsOf(run, options).samples(named);
   }
 
-  private compute(run: Extract<RunInput, { kind: 'records' }>, options: ComputeOptions) {
+  private metricsOf(run: Extract<RunInput, { kind: 'records' }>, options: ComputeOptions): RunMetrics {
     let byOptions = this.computed.get(run);
     if (!byOptions) this.computed.set(run, (byOptions = new Map()));
     const key = JSON.stringify(options);
-    let result = byOptions.get(key);
-    if (!result) byOptions.set(key, (result = computeMetricsAndSamples(run.table, options)));
-    return result;
+    let metrics = byOptions.get(key);
+    if (!metrics) byOptions.set(key, (metrics = new RunMetrics(run.table, options)));
+    return metrics;
   }
 }
 
@@ -145,9 +150,10 @@ export class RunComparer {
         resamples: paired.resamples,
       };
     }
-    // Point estimates; the baseline's intervals are not needed.
-    const candidateValue = scopeMetric(this.memo.of(candidate, options), scenario, metric)?.value;
-    const baselineValue = scopeMetric(this.memo.of(baseline, { ...options, resamples: 0 }), scenario, metric)?.value;
+    // Point estimates; neither run's intervals are needed.
+    const pointEstimates = { ...options, resamples: 0 };
+    const candidateValue = scopeMetric(this.memo.of(candidate, pointEstimates), scenario, metric)?.value;
+    const baselineValue = scopeMetric(this.memo.of(baseline, pointEstimates), scenario, metric)?.value;
     if (candidateValue === undefined || baselineValue === undefined) return undefined;
     const change = candidateValue - baselineValue;
     return { method: 'summary', candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };

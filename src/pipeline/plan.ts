@@ -64,8 +64,8 @@ function spreadOf(
     if (comparison?.method !== 'paired' || comparison.sd === undefined) return { reason: `${check.metric} is not in both runs` };
     return { spread: comparison.sd, from: 'paired' as const, instances: comparison.shared!, value: comparison.baseline };
   }
-  const samples = scopeMetric(memo.samplesOf(baseline, options)!, check.scenario, check.metric);
-  const value = scopeMetric(memo.of(baseline, options), check.scenario, check.metric)?.value;
+  const samples = scopeMetric(memo.samplesOf(baseline, options, [check.scenario])!, check.scenario, check.metric);
+  const value = scopeMetric(memo.of(baseline, options, [check.scenario]), check.scenario, check.metric)?.value;
   if (!samples || samples.length < 2 || value === undefined) return { reason: `the baseline has no ${check.metric} with an interval` };
   return {
     spread: Math.SQRT2 * standardDeviation(samples),

@@ -3,7 +3,7 @@ import { countOutcomes } from '../gate/verdict.js';
 import { DIMENSIONS } from '../metrics/registry.js';
 import { instanceChangesHtml } from './changes.js';
 import { escapeHtml } from './escape.js';
-import { CHECK_TABLE_HEADER, checkCells, METRIC_TABLE_HEADER, metricRows } from './format.js';
+import { CHECK_TABLE_HEADER, checkCells, METRIC_TABLE_HEADER, metricRows, withoutIntervalsNote } from './format.js';
 import type { GateReport } from './json.js';
 import { htmlCharts, type Chart } from './vega-charts.js';
 
@@ -90,7 +90,9 @@ function scenarios(report: GateReport, minGroupSize: number): string {
     entries.length > MAX_HTML_SCENARIOS
       ? `<p class="note">The first ${MAX_HTML_SCENARIOS} of ${entries.length} scenarios are listed; the JSON report has them all.</p>`
       : '';
-  return `<h2>Every metric of the candidate, per scenario</h2>\n${note}\n${shown.join('\n')}`;
+  const intervals = withoutIntervalsNote(report);
+  const intervalsNote = intervals ? `<p class="note">${escapeHtml(intervals)}.</p>\n` : '';
+  return `<h2>Every metric of the candidate, per scenario</h2>\n${intervalsNote}${note}\n${shown.join('\n')}`;
 }
 
 /** What changed instance by instance, when both runs were records files. */

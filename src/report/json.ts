@@ -51,6 +51,8 @@ export interface GateReport {
   changes?: InstanceChangesReport | null;
   /** The candidate's metrics per scenario, for the details. */
   scenarios: MetricsReport['scenarios'];
+  /** Added within version 1: how many of `scenarios` have point estimates only (over the limit on intervals); absent when none. */
+  scenariosWithoutIntervals?: number;
   /** Added within version 1 (absent from older reports): the candidate's metrics over all scenarios. */
   overall?: ChartData['overall'];
   /** Added within version 1: the baseline's metrics, point estimates (null without a baseline). */
@@ -130,6 +132,9 @@ export function buildGateReport(
     coverage: result.coverage ?? null,
     changes,
     scenarios: result.candidateMetrics.scenarios,
+    ...(result.candidateMetrics.scenariosWithoutIntervals
+      ? { scenariosWithoutIntervals: result.candidateMetrics.scenariosWithoutIntervals }
+      : {}),
     ...chartData(result, candidate, baseline),
   };
 }
@@ -256,6 +261,7 @@ const gateReportSchema = z.object({
     .default(null),
   changes: instanceChangesSchema.nullable().optional(),
   scenarios: metricsReportSchema.shape.scenarios,
+  scenariosWithoutIntervals: metricsReportSchema.shape.scenariosWithoutIntervals,
   // What the charts draw (added within version 1), checked like the rest: a fork's report draws only numbers.
   overall: metricsReportSchema.shape.overall.optional(),
   baselineMetrics: metricsReportSchema.nullable().optional(),

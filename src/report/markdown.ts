@@ -9,6 +9,7 @@ import {
   METRIC_TABLE_ALIGN,
   METRIC_TABLE_HEADER,
   metricRows,
+  withoutIntervalsNote,
 } from './format.js';
 import type { GateReport } from './json.js';
 import { instanceChangesMarkdown } from './changes.js';
@@ -220,6 +221,7 @@ export function gateMarkdown(
     ...tradeoffs(report),
     ...checkTables(report),
     ...pictures.flatMap((text) => [{ text, kind: 'chart' as const }, { text: '' }]),
+    ...[withoutIntervalsNote(report)].flatMap((note) => (note ? [{ text: `_${escapeMarkdown(note)}_` }, { text: '' }] : [])),
     { text: provenance(report), kind: 'provenance' },
     { text: '' },
   ];

@@ -22,6 +22,7 @@ const name = z.string().max(MAX_NAME_LENGTH, `a name longer than ${MAX_NAME_LENG
 export const metricsReportSchema = z.object({
   overall: dictionarySchema(metricValueSchema, name),
   scenarios: dictionarySchema(dictionarySchema(metricValueSchema, name), name),
+  scenariosWithoutIntervals: z.int().positive().optional(),
 });
 
 /**
