@@ -30,11 +30,12 @@ export const MAX_NESTING_DEPTH = 64;
 export const MAX_NAME_LENGTH = 200;
 
 /**
- * The most scenarios a records file holds: 100,000. Every scenario is a scope with its own metrics,
- * listed in every report; HELM's largest runs have a few hundred. Past this a file is refused at the
- * record that opens one more (each scenario's metrics cost memory and output).
+ * The most scenarios a records file holds: 20,000. Every scenario is a scope with its own metrics in
+ * every report; at this many one-instance scenarios with every field and twenty group attributes, a
+ * gate against a baseline with every report costs about 700 MB (docs/benchmarks.md). HELM's largest
+ * runs have a few hundred. A file is refused at the record that opens one more.
  */
-export const MAX_SCENARIOS = 100_000;
+export const MAX_SCENARIOS = 20_000;
 
 /**
  * The most scenarios given confidence intervals in one computation: 1,000, besides the pooled scope.
@@ -45,10 +46,11 @@ export const MAX_SCENARIOS = 100_000;
 export const MAX_INTERVAL_SCENARIOS = 1_000;
 
 /**
- * The most `groups` attributes in a records file: 50. Each attribute is a column of the whole file and
- * a pass over every record of every scope; fairness attributes (dialect, gender, region) are a handful.
+ * The most `groups` attributes in a records file: 20. Each attribute is a column of the whole file, a
+ * pass over every record of every scope and metrics in each; fairness attributes (dialect, gender,
+ * region) are a handful.
  */
-export const MAX_GROUP_ATTRIBUTES = 50;
+export const MAX_GROUP_ATTRIBUTES = 20;
 
 /**
  * The most groups (distinct attribute and value pairs) in a records file: 5,000. Each group is a metric

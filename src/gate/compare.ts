@@ -35,6 +35,11 @@ export class MetricsMemo {
     return run.kind === 'metrics' ? undefined : this.metricsOf(run, options).samples(named);
   }
 
+  /** One scope of a records run, with its intervals and the bootstrap values behind them (nothing else computed). */
+  scopeOf(run: Extract<RunInput, { kind: 'records' }>, options: ComputeOptions, scenario: ScenarioName) {
+    return this.metricsOf(run, options).withSamples(scenario);
+  }
+
   private metricsOf(run: Extract<RunInput, { kind: 'records' }>, options: ComputeOptions): RunMetrics {
     let byOptions = this.computed.get(run);
     if (!byOptions) this.computed.set(run, (byOptions = new Map()));

@@ -204,12 +204,19 @@ export class RunMetrics {
   samples(named: ScenarioName[]): MetricSamples {
     const samples: MetricSamples = { overall: dictionary(), scenarios: dictionary() };
     for (const scenario of new Set(named)) {
-      if (scenario !== undefined && !this.table.scenarios.includes(scenario)) continue;
-      const values = this.metricsOf(scenario, () => scopeNamed(this.table, scenario), true, true).samples!;
+      const values = this.withSamples(scenario)?.samples;
+      if (values === undefined) continue;
       if (scenario === undefined) samples.overall = values;
       else samples.scenarios[scenario] = values;
     }
     return samples;
+  }
+
+  /** One scope's metrics with intervals and the resampled values behind them; undefined for a scenario the run lacks. */
+  withSamples(scenario: ScenarioName): { metrics: MetricSet; samples: Record<string, Float64Array> } | undefined {
+    if (scenario !== undefined && !this.table.scenarios.includes(scenario)) return undefined;
+    const { metrics, samples } = this.metricsOf(scenario, () => scopeNamed(this.table, scenario), true, true);
+    return { metrics, samples: samples! };
   }
 
   private compute(named: Set<ScenarioName>): MetricsReport {

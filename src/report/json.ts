@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { CheckResult, CheckStatus, CoverageResult, GateResult } from '../gate/types.js';
 import { decideVerdict } from '../gate/verdict.js';
@@ -11,6 +10,7 @@ import { BOUNDS, TESTS } from '../policy/schema.js';
 import { InputError } from '../errors.js';
 import { instanceChangesSchema, type InstanceChangesReport } from './changes.js';
 import { chartData, CONFIDENCE_BINS, LATENCY_BINS, type ChartData } from './chart-data.js';
+import { writeJsonFile } from './json-file.js';
 
 /**
  * The JSON report of a gate run (`evalgate gate --json`, the action's `report` output). Versioned:
@@ -139,9 +139,9 @@ export function buildGateReport(
   };
 }
 
-/** Writes the report as JSON (`evalgate gate --json`, the action's `report` output). */
+/** Writes the report as JSON (`evalgate gate --json`, the action's `report` output), a scenario at a time. */
 export async function writeGateReport(file: string, report: GateReport): Promise<void> {
-  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+  await writeJsonFile(file, report);
 }
 
 /*
