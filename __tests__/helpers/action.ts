@@ -96,9 +96,12 @@ function refOf(event: ActionEvent, ref = 'refs/heads/main'): string {
   return ref;
 }
 
-/** Runs the bundled action once, as the runner would for the event. */
-export async function runAction(github: FakeGitHub, run: ActionRun): Promise<ActionResult> {
-  const { event = 'pull_request', inputs, cwd, baseSha = BASE_SHA, sha = HEAD_SHA } = run;
+/** The environment the runner gives the action for the event (and the files it names): what runAction runs it with. */
+export function actionEnvironment(
+  github: FakeGitHub,
+  run: ActionRun,
+): { env: NodeJS.ProcessEnv; files: { output: string; summary: string }; runnerTemp: string } {
+  const { event = 'pull_request', inputs, baseSha = BASE_SHA, sha = HEAD_SHA } = run;
   const runnerTemp = run.runnerTemp ?? tempDir();
   const files = { output: join(tempDir(), 'output.txt'), summary: join(tempDir(), 'summary.md'), event: join(tempDir(), 'event.json') };
   writeFileSync(files.output, '');
@@ -125,7 +128,13 @@ export async function runAction(github: FakeGitHub, run: ActionRun): Promise<Act
     ...run.env,
   };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
-  const result = await runProcess(ACTION_NODE, [join(process.cwd(), 'dist/index.js')], env, cwd);
+  return { env, files, runnerTemp };
+}
+
+/** Runs the bundled action once, as the runner would for the event. */
+export async function runAction(github: FakeGitHub, run: ActionRun): Promise<ActionResult> {
+  const { env, files, runnerTemp } = actionEnvironment(github, run);
+  const result = await runProcess(ACTION_NODE, [join(process.cwd(), 'dist/index.js')], env, run.cwd);
   const outputText = readFileSync(files.output, 'utf8');
   // The runner keeps the last value an output was given.
   const output = (name: string) => [...outputText.matchAll(new RegExp(`^${name}<<(.+)\\n([\\s\\S]*?)\\n\\1$`, 'gm'))].at(-1)?.[2];
