@@ -279,3 +279,38 @@ describe('a signal stops evalgate within a second, even in the middle of a compu
     expect(result.endedAt - signal.sentAt()).toBeLessThan(1000);
   }, 30_000);
 });
+
+describe('100,000s of items are never spread into arguments (the stack overflowed past about 120,000)', () => {
+  const many = 150_000;
+
+  it('diff lists 150,000 flips of one scenario', async () => {
+    const run = (correct: number) => Array.from({ length: many }, (_, index) => ({ scenario: 's', id: `${index}`, correct }));
+    const candidate = writeRecords('candidate.jsonl', run(0));
+    const baseline = writeRecords('baseline.jsonl', run(1));
+    const result = await evalgate(['diff', '--candidate', candidate, '--baseline', baseline, '--limit', String(many), '--json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const [scenario] = JSON.parse(result.stdout).scenarios;
+    expect(scenario.broken).toHaveLength(many);
+    expect(scenario.broken[many - 1].candidate.line).toBe(many);
+  }, 60_000);
+
+  it('import --from lm-eval reads a task of 150,000 documents', async () => {
+    const file = join(tempDir(), 'samples_big_2026-12-01T00-00-00.000000.jsonl');
+    const line = (index: number) =>
+      JSON.stringify({
+        doc_id: index,
+        target: 'a',
+        resps: [['a']],
+        filtered_resps: ['a'],
+        filter: 'none',
+        metrics: ['exact_match'],
+        exact_match: 1,
+      });
+    writeFileSync(file, Array.from({ length: many }, (_, index) => line(index)).join('\n') + '\n');
+    const out = join(tempDir(), 'records.jsonl');
+    const result = await evalgate(['import', '--from', 'lm-eval', file, '--out', out]);
+    expect(result.code).toBe(0);
+    expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(many);
+  }, 60_000);
+});
