@@ -31,9 +31,9 @@ export const MAX_NAME_LENGTH = 200;
 
 /**
  * The most scenarios a records file holds: 20,000. Every scenario is a scope with its own metrics in
- * every report; at this many one-instance scenarios with every field and twenty group attributes, a
- * gate against a baseline with every report costs about 700 MB (docs/benchmarks.md). HELM's largest
- * runs have a few hundred. A file is refused at the record that opens one more.
+ * every report; at this many one-instance scenarios of three records with every field and ten group
+ * attributes, a gate against a baseline with every report peaks under 800 MB (docs/benchmarks.md).
+ * HELM's largest runs have a few hundred. A file is refused at the record that opens one more.
  */
 export const MAX_SCENARIOS = 20_000;
 
@@ -47,11 +47,11 @@ export const MAX_SCENARIOS = 20_000;
 export const MAX_INTERVAL_SCENARIOS = 200;
 
 /**
- * The most `groups` attributes in a records file: 20. Each attribute is a column of the whole file, a
- * pass over every record of every scope and metrics in each; fairness attributes (dialect, gender,
- * region) are a handful.
+ * The most `groups` attributes in a records file: 10. Each attribute is a column of the whole file, a
+ * pass over every record of every scope and metrics in each (20 attributes took a gate of 20,000
+ * scenarios to 1 GB); fairness attributes (dialect, gender, region) are a handful.
  */
-export const MAX_GROUP_ATTRIBUTES = 20;
+export const MAX_GROUP_ATTRIBUTES = 10;
 
 /**
  * The most groups (distinct attribute and value pairs) in a records file: 5,000. Each group is a metric
