@@ -3,6 +3,7 @@ import {
   RunMetrics,
   type ComputeOptions,
   type MetricSamples,
+  type MetricSet,
   type MetricsReport,
   type ScenarioName,
 } from '../metrics/compute.js';
@@ -10,7 +11,8 @@ import { lookupMetric, type Dimension, type Direction } from '../metrics/registr
 import { sharedScopes } from '../metrics/scope.js';
 import type { Budget, Policy } from '../policy/schema.js';
 import type { RunInput } from '../runs/load.js';
-import { scopeMetric } from '../runs/metrics-file.js';
+import { own } from '../records/dictionary.js';
+import { scopeMetrics } from '../runs/metrics-file.js';
 import type { Comparison } from './types.js';
 
 /*
@@ -33,6 +35,11 @@ export class MetricsMemo {
   /** The bootstrap values behind the intervals of a records run's `named` scopes; undefined for a metrics file. */
   samplesOf(run: RunInput, options: ComputeOptions, named: ScenarioName[]): MetricSamples | undefined {
     return run.kind === 'metrics' ? undefined : this.metricsOf(run, options).samples(named);
+  }
+
+  /** One scope's metrics: a metrics file's, or a records run's point estimates (nothing else computed). */
+  pointEstimates(run: RunInput, options: ComputeOptions, scenario: ScenarioName): MetricSet | undefined {
+    return run.kind === 'metrics' ? scopeMetrics(run.report, scenario) : this.metricsOf(run, options).pointEstimates(scenario);
   }
 
   /** One scope of a records run, with its intervals and the bootstrap values behind them (nothing else computed). */
@@ -155,10 +162,9 @@ export class RunComparer {
         resamples: paired.resamples,
       };
     }
-    // Point estimates; neither run's intervals are needed.
-    const pointEstimates = { ...options, resamples: 0 };
-    const candidateValue = scopeMetric(this.memo.of(candidate, pointEstimates), scenario, metric)?.value;
-    const baselineValue = scopeMetric(this.memo.of(baseline, pointEstimates), scenario, metric)?.value;
+    // Point estimates of the one scope; neither run's intervals are needed.
+    const candidateValue = own(this.memo.pointEstimates(candidate, options, scenario), metric)?.value;
+    const baselineValue = own(this.memo.pointEstimates(baseline, { ...options, resamples: 0 }, scenario), metric)?.value;
     if (candidateValue === undefined || baselineValue === undefined) return undefined;
     const change = candidateValue - baselineValue;
     return { method: 'summary', candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };

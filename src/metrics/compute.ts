@@ -212,6 +212,12 @@ export class RunMetrics {
     return samples;
   }
 
+  /** One scope's metrics, point estimates at least (those known with intervals too); undefined for a scenario the run lacks. */
+  pointEstimates(scenario: ScenarioName): MetricSet | undefined {
+    if (scenario !== undefined && !this.table.scenarios.includes(scenario)) return undefined;
+    return this.metricsOf(scenario, () => scopeNamed(this.table, scenario), false, false).metrics;
+  }
+
   /** One scope's metrics with intervals and the resampled values behind them; undefined for a scenario the run lacks. */
   withSamples(scenario: ScenarioName): { metrics: MetricSet; samples: Record<string, Float64Array> } | undefined {
     if (scenario !== undefined && !this.table.scenarios.includes(scenario)) return undefined;
