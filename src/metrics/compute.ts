@@ -221,8 +221,8 @@ export class RunMetrics {
   /** One scope's metrics with intervals and the resampled values behind them; undefined for a scenario the run lacks. */
   withSamples(scenario: ScenarioName): { metrics: MetricSet; samples: Record<string, Float64Array> } | undefined {
     if (scenario !== undefined && !this.table.scenarios.includes(scenario)) return undefined;
-    const { metrics, samples } = this.metricsOf(scenario, () => scopeNamed(this.table, scenario), true, true);
-    return { metrics, samples: samples! };
+    const { metrics, samples = dictionary() } = this.metricsOf(scenario, () => scopeNamed(this.table, scenario), true, true);
+    return { metrics, samples };
   }
 
   private compute(named: Set<ScenarioName>): MetricsReport {

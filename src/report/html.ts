@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { countOutcomes } from '../gate/verdict.js';
+import { MAX_INTERVAL_SCENARIOS } from '../limits.js';
 import { DIMENSIONS } from '../metrics/registry.js';
 import { instanceChangesHtml } from './changes.js';
 import { escapeHtml } from './escape.js';
@@ -13,8 +14,8 @@ import { htmlCharts, type Chart } from './vega-charts.js';
  * and everything from data is escaped by escapeHtml, so the page reads the same with JavaScript off.
  */
 
-/** Scenarios whose metrics the page lists at most; it says when it lists fewer. */
-const MAX_HTML_SCENARIOS = 200;
+/** Scenarios whose metrics the page lists at most (as many as may have intervals); it says when it lists fewer. */
+const MAX_HTML_SCENARIOS = MAX_INTERVAL_SCENARIOS;
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
