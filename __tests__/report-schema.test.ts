@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { z } from 'zod';
+import { MAX_INTERVAL_SCENARIOS } from '../src/limits.js';
 import { computeMetrics } from '../src/metrics/compute.js';
+import { buildTable } from '../src/metrics/table.js';
 import { gateRun } from '../src/pipeline/gate-run.js';
 import { parsePolicy } from '../src/policy/load.js';
 import { gateReportSchema, parseGateReport, type GateReport } from '../src/report/json.js';
@@ -121,10 +123,26 @@ async function fullReports(): Promise<[GateReport, GateReport]> {
   return [fromAction, againstSummary];
 }
 
+/**
+ * A run of more scenarios than get intervals, gated against its own metrics file: the report, and the
+ * baseline's metrics, say how many scenarios have point estimates only.
+ */
+async function manyScenariosReport(): Promise<GateReport> {
+  const records = Array.from({ length: MAX_INTERVAL_SCENARIOS + 1 }, (_, i) => ({ scenario: `s${i}`, id: '1', correct: i % 2 }));
+  const table = buildTable(records, 'many.jsonl');
+  const options = { resamples: 50, seed: 1, minGroupSize: 10 };
+  const baseline: RunInput = { kind: 'metrics', file: 'many.json', report: computeMetrics(table, options) };
+  const policy = parsePolicy(
+    'version: 1\nname: many\nsettings:\n  resamples: 50\nchecks:\n  - metric: accuracy\n    min: 0.1\n',
+    'many.yml',
+  );
+  return gateRun({ policy, candidate: { kind: 'records', file: 'many.jsonl', table }, baseline });
+}
+
 describe('the JSON report and its schema', () => {
   it('keeps every field when written and read back, and the gate writes every field the schema knows', async () => {
     const present = new Set<string>();
-    for (const report of await fullReports()) {
+    for (const report of [...(await fullReports()), await manyScenariosReport()]) {
       const written = JSON.stringify(report, null, 2);
       expect(parseGateReport(written, 'report.json')).toEqual(JSON.parse(written));
       for (const path of valuePaths(gateReportSchema, JSON.parse(written))) present.add(path);

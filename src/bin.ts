@@ -1,17 +1,15 @@
 #!/usr/bin/env node
-import { exitOnSignals } from './process/signals.js';
-
 /*
  * The CLI's entry point and the one place it ends the process. Source maps are turned on before the
  * program loads (Node reads a module's source map as it loads it: the bundle puts the program, from
- * cli/index.ts on, in a file of its own), so that an unexpected error's stack names src/ files and lines.
+ * cli/index.ts on, in a file of its own), so that an unexpected error's stack names src/ files and
+ * lines. A signal ends it at once (process/signals.ts).
  */
 process.setSourceMapsEnabled(true);
 const { runCli } = await import('./cli/index.js');
 
 /** Unexpected errors are bugs: print them (with their stack) and exit 2 rather than let a half-written result pass as success. */
 function main(): void {
-  exitOnSignals();
   // A reader that stops early (`evalgate metrics ... | head`) is not an error.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);

@@ -117,12 +117,16 @@ function readOutputs(text: string): Map<string, string> {
   return outputs;
 }
 
-/** Runs the bundled action once, as the runner would for the event. */
-export async function runAction(github: FakeGitHub, run: ActionRun): Promise<ActionResult> {
+/** The environment the runner gives the action for the event (and the files it names): what runAction runs it with. */
+export function actionEnvironment(
+  github: FakeGitHub,
+  run: ActionRun,
+): { env: NodeJS.ProcessEnv; files: { output: string; summary: string }; runnerTemp: string } {
   const { event = 'pull_request', inputs, cwd, baseSha = BASE_SHA, sha = HEAD_SHA } = run;
   const runnerTemp = run.runnerTemp ?? tempDir();
   // The runner's files: the step's outputs and summary, and what sets later steps' environment, PATH and state.
-  const files = Object.fromEntries(['output', 'summary', 'env', 'path', 'state'].map((name) => [name, join(tempDir(), name)]));
+  const [output, summary, environment, path, state] = ['output', 'summary', 'env', 'path', 'state'].map((name) => join(tempDir(), name));
+  const files = { output, summary, env: environment, path, state };
   for (const file of Object.values(files)) writeFileSync(file, '');
   const eventFile = join(tempDir(), 'event.json');
   writeFileSync(eventFile, JSON.stringify(payloadOf(run, baseSha, sha)));
@@ -152,7 +156,13 @@ export async function runAction(github: FakeGitHub, run: ActionRun): Promise<Act
     ...run.env,
   };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
-  const result = await runProcess(ACTION_NODE, [join(process.cwd(), 'dist/index.js')], env, cwd);
+  return { env, files, runnerTemp };
+}
+
+/** Runs the bundled action once, as the runner would for the event. */
+export async function runAction(github: FakeGitHub, run: ActionRun): Promise<ActionResult> {
+  const { env, files, runnerTemp } = actionEnvironment(github, run);
+  const result = await runProcess(ACTION_NODE, [join(process.cwd(), 'dist/index.js')], env, run.cwd);
   const outputs = readOutputs(readFileSync(files.output, 'utf8'));
   const output = (name: string) => outputs.get(name);
   return { ...result, output, summary: readFileSync(files.summary, 'utf8'), runnerTemp };

@@ -1,15 +1,18 @@
 import {
   compareMetric,
-  computeMetricsAndSamples,
+  RunMetrics,
   type ComputeOptions,
   type MetricSamples,
+  type MetricSet,
   type MetricsReport,
+  type ScenarioName,
 } from '../metrics/compute.js';
 import { lookupMetric, type Dimension, type Direction } from '../metrics/registry.js';
 import { sharedScopes } from '../metrics/scope.js';
 import type { Budget, Policy } from '../policy/schema.js';
 import type { RunInput } from '../runs/load.js';
-import { scopeMetric } from '../runs/metrics-file.js';
+import { own } from '../records/dictionary.js';
+import { scopeMetrics } from '../runs/metrics-file.js';
 import type { Comparison } from './types.js';
 
 /*
@@ -17,26 +20,40 @@ import type { Comparison } from './types.js';
  * instances when both runs are records files, else on point estimates.
  */
 
-/** The metrics of runs, computed once per run and options: several policies may gate one run. */
+/**
+ * The metrics of runs, each scope computed once per run and options: several policies may gate one run.
+ * `named`: the scopes (undefined: overall) whose intervals a caller reads, computed first and always
+ * (src/metrics/compute.ts: RunMetrics).
+ */
 export class MetricsMemo {
-  private readonly computed = new Map<RunInput, Map<string, { report: MetricsReport; samples: MetricSamples }>>();
+  private readonly computed = new Map<RunInput, Map<string, RunMetrics>>();
 
-  of(run: RunInput, options: ComputeOptions): MetricsReport {
-    return run.kind === 'metrics' ? run.report : this.compute(run, options).report;
+  of(run: RunInput, options: ComputeOptions, named: ScenarioName[] = []): MetricsReport {
+    return run.kind === 'metrics' ? run.report : this.metricsOf(run, options).report(named);
   }
 
-  /** The bootstrap values behind a records run's intervals; undefined for a metrics file. */
-  samplesOf(run: RunInput, options: ComputeOptions): MetricSamples | undefined {
-    return run.kind === 'metrics' ? undefined : this.compute(run, options).samples;
+  /** The bootstrap values behind the intervals of a records run's `named` scopes; undefined for a metrics file. */
+  samplesOf(run: RunInput, options: ComputeOptions, named: ScenarioName[]): MetricSamples | undefined {
+    return run.kind === 'metrics' ? undefined : this.metricsOf(run, options).samples(named);
   }
 
-  private compute(run: Extract<RunInput, { kind: 'records' }>, options: ComputeOptions) {
+  /** One scope's metrics: a metrics file's, or a records run's point estimates (nothing else computed). */
+  pointEstimates(run: RunInput, options: ComputeOptions, scenario: ScenarioName): MetricSet | undefined {
+    return run.kind === 'metrics' ? scopeMetrics(run.report, scenario) : this.metricsOf(run, options).pointEstimates(scenario);
+  }
+
+  /** One scope of a records run, with its intervals and the bootstrap values behind them (nothing else computed). */
+  scopeOf(run: Extract<RunInput, { kind: 'records' }>, options: ComputeOptions, scenario: ScenarioName) {
+    return this.metricsOf(run, options).withSamples(scenario);
+  }
+
+  private metricsOf(run: Extract<RunInput, { kind: 'records' }>, options: ComputeOptions): RunMetrics {
     let byOptions = this.computed.get(run);
     if (!byOptions) this.computed.set(run, (byOptions = new Map()));
     const key = JSON.stringify(options);
-    let result = byOptions.get(key);
-    if (!result) byOptions.set(key, (result = computeMetricsAndSamples(run.table, options)));
-    return result;
+    let metrics = byOptions.get(key);
+    if (!metrics) byOptions.set(key, (metrics = new RunMetrics(run.table, options)));
+    return metrics;
   }
 }
 
@@ -155,9 +172,9 @@ export class RunComparer {
         resamples: paired.resamples,
       };
     }
-    // Point estimates; the baseline's intervals are not needed.
-    const candidateValue = scopeMetric(this.memo.of(candidate, options), scenario, metric)?.value;
-    const baselineValue = scopeMetric(this.memo.of(baseline, { ...options, resamples: 0 }), scenario, metric)?.value;
+    // Point estimates of the one scope; neither run's intervals are needed.
+    const candidateValue = own(this.memo.pointEstimates(candidate, options, scenario), metric)?.value;
+    const baselineValue = own(this.memo.pointEstimates(baseline, { ...options, resamples: 0 }, scenario), metric)?.value;
     if (candidateValue === undefined || baselineValue === undefined) return undefined;
     const change = candidateValue - baselineValue;
     return { method: 'summary', candidate: candidateValue, baseline: baselineValue, change, worsening: sign * change };

@@ -23,8 +23,10 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs, memo =
   const options: ComputeOptions = { resamples: settings.resamples, seed: settings.seed, minGroupSize: settings.min_group_size };
   const comparer = baseline ? new RunComparer(candidate, baseline, options, memo) : undefined;
   const tradeoffs = evaluateTradeoffs(policy, comparer);
-  const candidateMetrics = memo.of(candidate, options);
-  const candidateSamples = memo.samplesOf(candidate, options);
+  // The checks' scopes get their intervals (and keep the resampled values) whatever the number of scenarios.
+  const named = policy.checks.filter((check) => check.severity !== 'off').map((check) => check.scenario);
+  const candidateMetrics = memo.of(candidate, options, named);
+  const candidateSamples = memo.samplesOf(candidate, options, named);
   const checks = evaluateChecks({ policy, candidateMetrics, candidateSamples, comparer, relaxed: tradeoffs.relaxed });
   const coverage = coverageOf(candidate, baseline, settings.coverage);
   const verdict = decideVerdict(

@@ -129,7 +129,7 @@ async function chunkedAttachments(archive: ZipArchive, file: string, prefix: str
     const where = `${file} (${match[0]})`;
     const items = parsePythonJson(await archive.text(match[0]));
     if (!Array.isArray(items)) throw new InputError(where, undefined, 'expected a list of attachments');
-    attachments.push(...(items as string[]));
+    for (const item of items as string[]) attachments.push(item); // not push(...): any number of them
   }
   return attachments;
 }

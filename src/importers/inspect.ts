@@ -217,7 +217,7 @@ export async function importInspect(path: string, options: ImportOptions = {}): 
       throw new InputError(file, undefined, `a log of model "${header.eval?.model}", not "${options.model}"`);
     }
     for (const { sample } of samples) for (const key of Object.keys(sample.metadata ?? {})) metadataKeys.add(key);
-    records.push(...recordsOfLog(file, header, samples, options));
+    for (const record of recordsOfLog(file, header, samples, options)) records.push(record); // not push(...): 100,000s of samples
   }
   const unknown = (options.groupKeys ?? []).filter((key) => !metadataKeys.has(key));
   if (unknown.length > 0) {

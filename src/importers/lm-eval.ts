@@ -168,7 +168,7 @@ export async function importLmEval(path: string): Promise<EvalRecord[]> {
   for (const file of files) {
     const task = SAMPLES_FILE.exec(basename(file))?.[1];
     if (!task) throw new InputError(file, undefined, 'not a samples file: expected a name like samples_<task>_<timestamp>.jsonl');
-    records.push(...samplesToRecords(await readSamples(file), task, file));
+    for (const record of samplesToRecords(await readSamples(file), task, file)) records.push(record); // not push(...): a task of 100,000s of samples
   }
   return records;
 }

@@ -3,6 +3,7 @@ import { inflateRawSync } from 'node:zlib';
 import { Decompress as ZstdDecompress } from 'fzstd';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { InputError } from '../errors.js';
+import { describeBytes, MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES, MAX_COMPRESSION_RATIO, RATIO_FREE_ENTRY_BYTES } from '../limits.js';
 
 /*
  * Reading a zip archive's entries by name (an Inspect `.eval` log). Entries are stored, deflated
@@ -87,16 +88,52 @@ function decompressed(raw: Buffer, entry: Entry, where: string): Buffer {
   throw new InputError(where, undefined, `compression method ${entry.compressionMethod} is not supported (stored, deflate and zstd are)`);
 }
 
-/** Opens a zip archive; a file that is not one is bad input naming it. */
+/**
+ * What an archive's central directory says it holds, held to the bounds (src/limits.ts) before anything
+ * is decompressed: a small archive must not cost gigabytes or minutes.
+ */
+function checkSizes(file: string, entries: Iterable<Entry>): void {
+  let total = 0;
+  for (const entry of entries) {
+    total += entry.uncompressedSize;
+    const ratio = entry.uncompressedSize / entry.compressedSize;
+    if (entry.uncompressedSize > RATIO_FREE_ENTRY_BYTES && !(ratio <= MAX_COMPRESSION_RATIO)) {
+      throw new InputError(
+        `${file} (${entry.fileName})`,
+        undefined,
+        `decompresses to ${entry.uncompressedSize} bytes from ${entry.compressedSize}: more than the ${MAX_COMPRESSION_RATIO} times its size an entry may (a zip bomb?)`,
+      );
+    }
+  }
+  if (total > MAX_ARCHIVE_BYTES) {
+    throw new InputError(
+      file,
+      undefined,
+      `decompresses to ${total} bytes in all: more than the ${describeBytes(MAX_ARCHIVE_BYTES)} an archive may`,
+    );
+  }
+}
+
+/** Opens a zip archive; a file that is not one, or one over the bounds on archives, is bad input naming it. */
 export async function openZip(file: string): Promise<ZipArchive> {
   let zip: ZipFile;
   let entries: Map<string, Entry>;
   try {
     zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false, strictFileNames: false });
-    entries = await listEntries(zip);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(file, undefined, code === 'ENOENT' ? 'no such file' : `not a readable zip archive: ${(error as Error).message}`);
+  }
+  try {
+    if (zip.entryCount > MAX_ARCHIVE_ENTRIES) {
+      throw new InputError(file, undefined, `${zip.entryCount} entries: more than the ${MAX_ARCHIVE_ENTRIES} an archive may hold`);
+    }
+    entries = await listEntries(zip);
+    checkSizes(file, entries.values());
+  } catch (error) {
+    zip.close();
+    if (error instanceof InputError) throw error;
+    throw new InputError(file, undefined, `not a readable zip archive: ${(error as Error).message}`);
   }
   return {
     names: [...entries.keys()],

@@ -17,8 +17,8 @@ export interface ScopeCollection {
   toxic: number;
   outputTokens: number;
   cost: number;
-  /** Per `groups` attribute: the slot of each value (-1 if absent) and the values in order of appearance. */
-  groups: Array<{ attribute: string; values: string[]; slotOf: Int32Array; seen: number[] }>;
+  /** Per `groups` attribute: the values the scope has, in order of appearance, and the slot of each. */
+  groups: Array<{ attribute: string; values: string[]; seen: number[]; slots: number[] }>;
   /** Per instance, the lowest `correct` of its originals and of its perturbations of each kind (Infinity: none). */
   worstOriginal: Float64Array;
   worstRobust: Float64Array;
@@ -69,8 +69,8 @@ function emptyCollection(table: RecordTable, scope: Scope): Omit<ScopeCollection
     groups: [...table.groups].map(([attribute, column]) => ({
       attribute,
       values: column.values,
-      slotOf: new Int32Array(column.values.length).fill(-1),
       seen: [] as number[],
+      slots: [] as number[],
     })),
     worstOriginal: new Float64Array(scope.instanceCount).fill(Infinity),
     worstRobust: new Float64Array(scope.instanceCount).fill(Infinity),
@@ -91,6 +91,9 @@ export function collectScope(table: RecordTable, scope: Scope): ScopeCollection 
   const calibrated = new RowPicker(scope.rows.length);
   const timed = new RowPicker(scope.rows.length);
   const groupColumns = [...table.groups.values()].map((column) => column.valueOf);
+  // Each value's slot in this scope: the table's scratch arrays, all -1 again before this returns, so that
+  // a scope costs its records and not its attributes' values (thousands of scopes, thousands of values).
+  const slotOf = [...table.groups.values()].map((column) => column.slotScratch);
   const { failed, kind, correct: correctOf, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
   const samples = table.samples;
 
@@ -122,12 +125,14 @@ export function collectScope(table: RecordTable, scope: Scope): ScopeCollection 
       for (let attribute = 0; attribute < groupColumns.length; attribute++) {
         const value = groupColumns[attribute][row];
         if (value < 0) continue;
-        const group = groups[attribute];
-        if (group.slotOf[value] < 0) {
-          group.slotOf[value] = sums.newSlot(scope.rows.length / group.values.length); // as if the values were even
+        const slots = slotOf[attribute];
+        if (slots[value] < 0) {
+          const group = groups[attribute];
+          slots[value] = sums.newSlot(scope.rows.length / group.values.length); // as if the values were even
           group.seen.push(value);
+          group.slots.push(slots[value]);
         }
-        sums.add(group.slotOf[value], instance, correct, share);
+        sums.add(slots[value], instance, correct, share);
       }
     }
     if (!Number.isNaN(latencyMs[row])) timed.add(row, instance);
@@ -135,5 +140,6 @@ export function collectScope(table: RecordTable, scope: Scope): ScopeCollection 
     if (!Number.isNaN(tokensOf[row])) sums.add(outputTokens, instance, tokensOf[row]);
     if (!Number.isNaN(costUsd[row])) sums.add(cost, instance, costUsd[row]);
   }
+  groups.forEach(({ seen }, attribute) => seen.forEach((value) => (slotOf[attribute][value] = -1)));
   return { ...collected, calibrated: calibrated.picked(), timed: timed.picked() };
 }

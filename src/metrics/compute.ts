@@ -9,7 +9,8 @@ import {
 } from '../stats/bootstrap.js';
 import { dictionary } from '../records/dictionary.js';
 import { deriveSeed } from '../stats/random.js';
-import { OVERALL, scopesOf, sharedScopes, subScope, type Scope } from './scope.js';
+import { MAX_INTERVAL_SCENARIOS } from '../limits.js';
+import { OVERALL, scopeNamed, scopesOf, sharedScopes, subScope, type Scope } from './scope.js';
 import { METRICS, lookupMetric } from './registry.js';
 import { DEFAULT_MIN_GROUP_SIZE, prepareStatistics, type MetricOptions, type Statistic } from './statistics.js';
 import type { MetricSet, MetricsReport, MetricValue } from './report.js';
@@ -63,12 +64,15 @@ export interface MetricSamples {
   scenarios: Record<string, Record<string, Float64Array>>;
 }
 
-/** The metrics of one scope, with their intervals, and the resampled values the intervals come from. */
-function metricsOfScope(
-  table: RecordTable,
-  scope: Scope,
-  options: ComputeOptions,
-): { metrics: MetricSet; samples: Record<string, Float64Array> } {
+/** One scope's metrics, with intervals unless computed without resamples, and the resampled values behind them when kept. */
+interface ScopeMetrics {
+  metrics: MetricSet;
+  intervals: boolean;
+  samples?: Record<string, Float64Array>;
+}
+
+/** The metrics of one scope, with their intervals (none for 0 resamples), and the resampled values the intervals come from. */
+function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOptions, keepSamples: boolean): ScopeMetrics {
   const statistics = prepareStatistics(table, scope, options);
   const ones = new Float64Array(scope.instanceCount).fill(1);
   const values = statistics.map((statistic) => statistic.evaluate(ones));
@@ -98,10 +102,11 @@ function metricsOfScope(
     statistic.metrics.forEach(({ metric, n }, k) => {
       if (Number.isNaN(values[s][k])) return;
       found.push([metric, { value: values[s][k], ci: clipped(metric, samples && percentileInterval(samples[s][k])), n }]);
-      if (samples) resampled[metric] = samples[s][k];
+      if (samples && keepSamples) resampled[metric] = samples[s][k];
     });
   });
-  return { metrics: dictionary(sortByRegistry(found)), samples: resampled };
+  const metrics = dictionary(sortByRegistry(found));
+  return { metrics, intervals: options.resamples > 0, ...(keepSamples ? { samples: resampled } : {}) };
 }
 
 /**
@@ -126,39 +131,109 @@ function sameMetrics(a: Statistic[], b: Statistic[]): boolean {
 
 /** An estimator of the named metrics, each computed by whichever of `prepared` has it (NaN if none). */
 function alignedEstimator(metrics: string[], prepared: Statistic[]): Estimator {
-  const sources = metrics.map((metric) => {
-    for (let statistic = 0; statistic < prepared.length; statistic++) {
-      const index = prepared[statistic].metrics.findIndex((info) => info.metric === metric);
-      if (index >= 0) return { statistic, index };
-    }
-    return undefined;
-  });
-  const needed = prepared.filter((_, statistic) => sources.some((source) => source?.statistic === statistic));
+  // By name, in one pass: a scope may have thousands of metrics (a group each).
+  const where = new Map<string, { statistic: number; index: number }>();
+  prepared.forEach((statistic, s) => statistic.metrics.forEach(({ metric }, index) => where.set(metric, { statistic: s, index })));
+  const sources = metrics.map((metric) => where.get(metric));
+  const needed = prepared.map((_, statistic) => sources.some((source) => source?.statistic === statistic));
   return {
     evaluate(weights) {
-      const values = prepared.map((statistic) => (needed.includes(statistic) ? statistic.evaluate(weights) : undefined));
+      const values = prepared.map((statistic, s) => (needed[s] ? statistic.evaluate(weights) : undefined));
       return sources.map((source) => (source ? values[source.statistic]![source.index] : NaN));
     },
   };
 }
 
-/** Every metric, with its confidence interval, overall and per scenario. */
+/**
+ * Every metric overall and per scenario, with its confidence interval: overall and the first
+ * MAX_INTERVAL_SCENARIOS scenarios (all of them, usually); the others' are point estimates, and the
+ * report says how many.
+ */
 export function computeMetrics(table: RecordTable, options: ComputeOptions = DEFAULT_COMPUTE_OPTIONS): MetricsReport {
-  return computeMetricsAndSamples(table, options).report;
+  return new RunMetrics(table, options).report();
 }
 
-/** Every metric with its interval, and the bootstrap values behind the intervals (for tests on a metric's value). */
-export function computeMetricsAndSamples(table: RecordTable, options: ComputeOptions): { report: MetricsReport; samples: MetricSamples } {
-  const [overall, ...scenarios] = scopesOf(table);
-  const first = metricsOfScope(table, overall, options);
-  const report: MetricsReport = { overall: first.metrics, scenarios: dictionary() };
-  const samples: MetricSamples = { overall: first.samples, scenarios: dictionary() };
-  for (const scope of scenarios) {
-    const computed = metricsOfScope(table, scope, options);
-    report.scenarios[scope.name] = computed.metrics;
-    samples.scenarios[scope.name] = computed.samples;
+/** A scope named by its scenario; undefined for the pooled scope (a scenario may be called "overall"). */
+export type ScenarioName = string | undefined;
+
+/**
+ * A run's metrics, one scope at a time, each computed when first needed and then kept: what a gate
+ * reads (the scopes its checks name, with intervals and the resampled values behind them) costs those
+ * scopes' bootstraps, not every scenario's. Same numbers, to the last bit, in whatever order scopes are
+ * computed: each scope's bootstrap has its own seed.
+ */
+export class RunMetrics {
+  private readonly scopes = new Map<ScenarioName, ScopeMetrics>();
+  private readonly reports = new Map<string, MetricsReport>();
+
+  constructor(
+    private readonly table: RecordTable,
+    private readonly options: ComputeOptions,
+  ) {}
+
+  /**
+   * Every scope's metrics: the pooled scope and the `named` scenarios with intervals (and their
+   * resampled values kept), the other scenarios with intervals in order of first appearance until
+   * MAX_INTERVAL_SCENARIOS scenarios have them, the rest point estimates only.
+   */
+  report(named: ScenarioName[] = []): MetricsReport {
+    const key = JSON.stringify([...new Set(named)].map((name) => name ?? null).sort());
+    let report = this.reports.get(key);
+    if (!report) this.reports.set(key, (report = this.compute(new Set(named))));
+    return report;
   }
-  return { report, samples };
+
+  /** The resampled values behind the intervals of the `named` scopes (pooled: undefined) the run has. */
+  samples(named: ScenarioName[]): MetricSamples {
+    const samples: MetricSamples = { overall: dictionary(), scenarios: dictionary() };
+    for (const scenario of new Set(named)) {
+      const values = this.withSamples(scenario)?.samples;
+      if (values === undefined) continue;
+      if (scenario === undefined) samples.overall = values;
+      else samples.scenarios[scenario] = values;
+    }
+    return samples;
+  }
+
+  /** One scope's metrics, point estimates at least (those known with intervals too); undefined for a scenario the run lacks. */
+  pointEstimates(scenario: ScenarioName): MetricSet | undefined {
+    if (scenario !== undefined && !this.table.scenarios.includes(scenario)) return undefined;
+    return this.metricsOf(scenario, () => scopeNamed(this.table, scenario), false, false).metrics;
+  }
+
+  /** One scope's metrics with intervals and the resampled values behind them; undefined for a scenario the run lacks. */
+  withSamples(scenario: ScenarioName): { metrics: MetricSet; samples: Record<string, Float64Array> } | undefined {
+    if (scenario !== undefined && !this.table.scenarios.includes(scenario)) return undefined;
+    const { metrics, samples = dictionary() } = this.metricsOf(scenario, () => scopeNamed(this.table, scenario), true, true);
+    return { metrics, samples };
+  }
+
+  private compute(named: Set<ScenarioName>): MetricsReport {
+    const [overall, ...scenarios] = scopesOf(this.table);
+    const report: MetricsReport = {
+      overall: this.metricsOf(undefined, () => overall, true, named.has(undefined)).metrics,
+      scenarios: dictionary(),
+    };
+    let room = MAX_INTERVAL_SCENARIOS - scenarios.filter((scope) => named.has(scope.name)).length;
+    let withoutIntervals = 0;
+    for (const scope of scenarios) {
+      const kept = named.has(scope.name);
+      const computed = this.metricsOf(scope.name, () => scope, kept || room-- > 0, kept);
+      if (!computed.intervals && this.options.resamples > 0) withoutIntervals++;
+      report.scenarios[scope.name] = computed.metrics;
+    }
+    return withoutIntervals > 0 ? { ...report, scenariosWithoutIntervals: withoutIntervals } : report;
+  }
+
+  /** One scope's metrics, computed unless they are known with (at least) the intervals and samples asked for. */
+  private metricsOf(scenario: ScenarioName, scope: () => Scope, intervals: boolean, keepSamples: boolean): ScopeMetrics {
+    const known = this.scopes.get(scenario);
+    if (known && (known.intervals || !intervals || this.options.resamples === 0) && (known.samples || !keepSamples)) return known;
+    const options = intervals ? this.options : { ...this.options, resamples: 0 };
+    const computed = metricsOfScope(this.table, scope(), options, keepSamples);
+    this.scopes.set(scenario, computed);
+    return computed;
+  }
 }
 
 /** Orders metrics as the registry lists them; a family's members keep the order they were found in. */

@@ -42,6 +42,9 @@ export class ExampleIndex {
   private readonly previousRow = new GrowableColumn(int32, -1);
   private readonly lineOf = new GrowableColumn(int32, 0);
   private readonly sampleOf = new GrowableColumn(float64, 0);
+  /** Per instance: its perturbed examples; per example: its rows (samples). What the walks above cost, bounded by src/limits.ts. */
+  private readonly perturbationCount = new GrowableColumn(int32, 0);
+  private readonly sampleCount = new GrowableColumn(int32, 0);
   private count = 0;
   /** Whether some example has more than one record (sample). */
   repeated = false;
@@ -57,10 +60,21 @@ export class ExampleIndex {
       if (this.perturbationOf.get(example) === wanted) return example;
     }
     const example = this.count++;
+    if (wanted !== 0) this.perturbationCount.set(instance, this.perturbationCount.get(instance) + 1);
     this.previousExample.set(example, this.newestExample.get(instance));
     this.perturbationOf.set(example, wanted);
     this.newestExample.set(instance, example);
     return example;
+  }
+
+  /** How many perturbations of the instance have an example. */
+  perturbationsOf(instance: number): number {
+    return this.perturbationCount.get(instance);
+  }
+
+  /** How many records (samples) the example has. */
+  samplesOf(example: number): number {
+    return this.sampleCount.get(example);
   }
 
   /** The line of the record of this sample of the example, if there is one already. */
@@ -79,6 +93,7 @@ export class ExampleIndex {
       this.previousRow.set(row, before);
     }
     this.newestRow.set(example, row);
+    this.sampleCount.set(example, this.sampleCount.get(example) + 1);
     this.exampleOfRow.set(row, example);
     this.lineOf.set(row, line);
     if (sample !== 0) this.sampleOf.set(row, sample);

@@ -28,6 +28,11 @@ const metricSetSchema = dictionarySchema(metricValueSchema, name);
 export const metricsReportSchema = z.object({
   overall: metricSetSchema,
   scenarios: dictionarySchema(metricSetSchema, name),
+  /**
+   * How many scenarios have point estimates only, past MAX_INTERVAL_SCENARIOS (src/limits.ts); absent
+   * when every scenario has its intervals (or none was asked for).
+   */
+  scenariosWithoutIntervals: z.int().positive().optional(),
 });
 
 export type MetricValue = z.output<typeof metricValueSchema>;

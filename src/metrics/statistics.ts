@@ -126,9 +126,9 @@ function addWorstCase(scope: Scope, { collected, addRatio }: Found): void {
 /** Worst-group accuracy and the gap over groups of at least minGroupSize, and every group's accuracy. */
 function addGroups(options: MetricOptions, { collected, derived, addRatio }: Found): void {
   const { sums, groups } = collected;
-  for (const { attribute, values, slotOf, seen } of groups) {
+  for (const { attribute, values, seen, slots } of groups) {
     if (seen.length === 0) continue;
-    const eligible = seen.map((value) => slotOf[value]).filter((slot) => sums.count(slot) >= options.minGroupSize);
+    const eligible = slots.filter((slot) => sums.count(slot) >= options.minGroupSize);
     // A worst group and a gap need two groups to compare: one alone is no fairness measure.
     if (eligible.length >= 2) {
       const n = eligible.reduce((sum, slot) => sum + sums.count(slot), 0);
@@ -155,7 +155,7 @@ function addGroups(options: MetricOptions, { collected, derived, addRatio }: Fou
         },
       });
     }
-    for (const value of seen) addRatio(`group_accuracy:${attribute}=${values[value]}`, slotOf[value]);
+    seen.forEach((value, k) => addRatio(`group_accuracy:${attribute}=${values[value]}`, slots[k]));
   }
 }
 

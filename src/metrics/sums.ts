@@ -29,10 +29,11 @@ export class SlotsBuilder {
   /**
    * A new slot. `expectedEntries`: about how many entries it will get (a scope's records for a slot
    * that takes every record, a tenth of them for a calibration bin, ...): it starts at a sixteenth of
-   * that, at least 64, and grows in a few doublings; thousands of small slots (a group each) stay small.
+   * that, at least 64 (or the expected entries, when fewer), and grows in a few doublings; thousands of
+   * small slots (a group each) and of small scopes (a scenario each) stay small.
    */
   newSlot(expectedEntries = 0): number {
-    const capacity = Math.max(64, Math.floor(expectedEntries / 16));
+    const capacity = Math.max(1, Math.min(64, Math.ceil(expectedEntries)), Math.floor(expectedEntries / 16));
     this.instances.push(new Int32Array(capacity));
     this.values.push(new Float64Array(capacity));
     this.lengths.push(0);
@@ -79,6 +80,7 @@ export class SlotsBuilder {
     return new SlotSums(
       this.values.map((values, slot) => {
         const entries = this.lengths[slot];
+        if (entries === 0) return EMPTY_SLOT;
         return {
           instance: this.instances[slot].subarray(0, entries),
           value: values.subarray(0, entries),
@@ -88,6 +90,8 @@ export class SlotsBuilder {
     );
   }
 }
+
+const EMPTY_SLOT: Slot = { instance: new Int32Array(0), value: new Float64Array(0) };
 
 export interface SlotTotals {
   numerator: Float64Array;
@@ -119,15 +123,16 @@ function sameEntries(a: { instance: Int32Array; share?: Float64Array }, b: { ins
  */
 export class SlotSums {
   private readonly groups: SlotGroup[] = [];
-  readonly slotCount: number;
+  private readonly totals: SlotTotals;
 
   constructor(slots: Slot[]) {
-    this.slotCount = slots.length;
+    this.totals = { numerator: new Float64Array(slots.length), denominator: new Float64Array(slots.length) };
     // Candidates to share a group: slots of the same length, share or not, and first and last instance;
     // only those are compared entry by entry (a scope may have thousands of group slots).
     const byShape = new Map<string, SlotGroup[]>();
     slots.forEach((slot, index) => {
       const entries = slot.instance.length;
+      if (entries === 0) return; // its sums are the 0s sum() starts from (most slots of a small scope)
       const shape = `${entries} ${slot.share !== undefined} ${slot.instance[0]} ${slot.instance[entries - 1]}`;
       const candidates = byShape.get(shape) ?? [];
       byShape.set(shape, candidates);
@@ -144,10 +149,13 @@ export class SlotSums {
     warmUpSumGroup();
   }
 
-  /** Every slot's sums of weight * value and of weight. */
+  /**
+   * Every slot's sums of weight * value and of weight, in the same two arrays on every call (read them
+   * before the next): a resample of a small scope costs little more than allocating them. An empty
+   * slot's sums stay the 0s they start as.
+   */
   sum(weights: Float64Array): SlotTotals {
-    const numerator = new Float64Array(this.slotCount);
-    const denominator = new Float64Array(this.slotCount);
+    const { numerator, denominator } = this.totals;
     for (const group of this.groups) {
       if (group.share) sumShared(group, weights, numerator, denominator);
       else sumGroup(group, weights, numerator, denominator);

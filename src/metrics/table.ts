@@ -1,4 +1,6 @@
-import { duplicateExample, exampleKey, exampleOf, instanceKey } from '../records/key.js';
+import { InputError } from '../errors.js';
+import { MAX_GROUP_ATTRIBUTES, MAX_GROUPS, MAX_PERTURBATIONS_PER_INSTANCE, MAX_SAMPLES_PER_EXAMPLE, MAX_SCENARIOS } from '../limits.js';
+import { describeKey, duplicateExample, exampleKey, exampleOf, instanceKey } from '../records/key.js';
 import type { EvalRecord } from '../records/types.js';
 import { GrowableColumn, grown, int32 } from './columns.js';
 import { InstanceIndex } from './instance-index.js';
@@ -17,6 +19,8 @@ export const KIND_FAIRNESS = 2;
 export interface GroupColumn {
   values: string[];
   valueOf: Int32Array;
+  /** One number per value, -1 between uses: what collectScope (metrics/collect.ts) borrows for its one pass over a scope. */
+  slotScratch: Int32Array;
 }
 
 /** Rows that have a value, by rank: rankOf[row] (-1 without a value) and its inverse. */
@@ -98,6 +102,8 @@ export class RecordTableBuilder {
   private lastInstance = -1;
   private readonly columns = new RowColumns();
   private readonly groupColumns = new Map<string, { values: Map<string, number>; valueOf: GrowableColumn<Int32Array> }>();
+  /** Distinct (attribute, value) pairs so far. */
+  private groupCount = 0;
   private readonly examples = new ExampleIndex();
 
   /** `name` stands for the file the records come from, in errors. */
@@ -108,11 +114,19 @@ export class RecordTableBuilder {
    * (scenario, id, perturbation, sample) is an InputError at its line: the metrics would count it twice.
    */
   add(record: EvalRecord, line = this.size + 1): void {
-    const instance = this.instanceOfRecord(record.scenario, record.id);
+    const instance = this.instanceOfRecord(record.scenario, record.id, line);
     const example = this.examples.exampleOf(instance, record.perturbation?.name);
+    if (this.examples.perturbationsOf(instance) > MAX_PERTURBATIONS_PER_INSTANCE) {
+      const what = `${describeKey(instanceKey(record.scenario, record.id))} has more than ${MAX_PERTURBATIONS_PER_INSTANCE} perturbations`;
+      throw this.overLimit(line, 'perturbation.name', what);
+    }
     const sample = record.sample ?? 0;
     const earlier = this.examples.lineOfSample(example, sample);
     if (earlier !== undefined) throw duplicateExample(this.name, line, exampleKey(exampleOf(record)), earlier);
+    if (this.examples.samplesOf(example) >= MAX_SAMPLES_PER_EXAMPLE) {
+      const what = `${describeKey(exampleKey({ ...exampleOf(record), sample: undefined }))} has more than ${MAX_SAMPLES_PER_EXAMPLE} samples`;
+      throw this.overLimit(line, 'sample', what);
+    }
     const row = this.size++;
     this.examples.addRow(row, example, sample, line);
     const columns = this.columns;
@@ -129,14 +143,20 @@ export class RecordTableBuilder {
     columns.outputTokens[row] = optionalNumber(record.output_tokens);
     columns.costUsd[row] = optionalNumber(record.cost_usd);
     columns.toxicity[row] = optionalNumber(record.toxicity);
-    if (record.groups) this.addGroups(row, record.groups);
+    if (record.groups) this.addGroups(row, record.groups, line);
+  }
+
+  /** A file over one of the bounds on what a table holds (src/limits.ts), at `line` and `field`. */
+  private overLimit(line: number, field: string, what: string): InputError {
+    return new InputError(this.name, line, `"${field}": ${what} (the limit: docs/record-format.md#limits)`);
   }
 
   /** The instance number of (scenario, id), numbered in order of first appearance; remembered as the last one. */
-  private instanceOfRecord(scenarioName: string, id: string): number {
+  private instanceOfRecord(scenarioName: string, id: string, line: number): number {
     if (id === this.lastId && scenarioName === this.lastScenarioName) return this.lastInstance;
     let scenario = this.scenarioIndex.get(scenarioName);
     if (scenario === undefined) {
+      if (this.scenarioIndex.size >= MAX_SCENARIOS) throw this.overLimit(line, 'scenario', `more than ${MAX_SCENARIOS} scenarios`);
       scenario = this.scenarioIndex.size;
       this.scenarioIndex.set(scenarioName, scenario);
     }
@@ -147,18 +167,25 @@ export class RecordTableBuilder {
     return this.lastInstance;
   }
 
-  private addGroups(row: number, groups: Record<string, unknown>): void {
+  private addGroups(row: number, groups: Record<string, unknown>, line: number): void {
     for (const attribute in groups) {
       const raw = groups[attribute];
       if (raw === null || raw === undefined) continue;
       const value = String(raw);
       let column = this.groupColumns.get(attribute);
       if (!column) {
+        if (this.groupColumns.size >= MAX_GROUP_ATTRIBUTES) {
+          throw this.overLimit(line, 'groups', `more than ${MAX_GROUP_ATTRIBUTES} attributes`);
+        }
         column = { values: new Map(), valueOf: new GrowableColumn(int32, -1) };
         this.groupColumns.set(attribute, column);
       }
       let valueIndex = column.values.get(value);
       if (valueIndex === undefined) {
+        if (this.groupCount++ >= MAX_GROUPS) {
+          const what = `more than ${MAX_GROUPS} groups (attribute and value pairs): a group is a category many records share, not an identifier`;
+          throw this.overLimit(line, `groups.${attribute}`, what);
+        }
         valueIndex = column.values.size;
         column.values.set(value, valueIndex);
       }
@@ -170,7 +197,8 @@ export class RecordTableBuilder {
     const size = this.size;
     const groups = new Map<string, GroupColumn>();
     for (const [attribute, column] of this.groupColumns) {
-      groups.set(attribute, { values: [...column.values.keys()], valueOf: column.valueOf.trimmed(size) });
+      const values = [...column.values.keys()];
+      groups.set(attribute, { values, valueOf: column.valueOf.trimmed(size), slotScratch: new Int32Array(values.length).fill(-1) });
     }
     const columns = this.columns;
     const failed = columns.failed.slice(0, size);

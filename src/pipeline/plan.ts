@@ -8,7 +8,7 @@ import type { LoadedPolicy } from '../policy/load.js';
 import type { Check } from '../policy/schema.js';
 import type { RunInput } from '../runs/load.js';
 import { parseKey } from '../records/key.js';
-import { scopeMetric } from '../runs/metrics-file.js';
+import { own } from '../records/dictionary.js';
 import { standardDeviation } from '../stats/bootstrap.js';
 import { samplesColumns, splitSamples, type SamplesColumns } from './plan-samples.js';
 
@@ -64,8 +64,9 @@ function spreadOf(
     if (comparison?.method !== 'paired' || comparison.sd === undefined) return { reason: `${check.metric} is not in both runs` };
     return { spread: comparison.sd, from: 'paired' as const, instances: comparison.shared!, value: comparison.baseline };
   }
-  const samples = scopeMetric(memo.samplesOf(baseline, options)!, check.scenario, check.metric);
-  const value = scopeMetric(memo.of(baseline, options), check.scenario, check.metric)?.value;
+  const scope = memo.scopeOf(baseline, options, check.scenario);
+  const samples = own(scope?.samples, check.metric);
+  const value = own(scope?.metrics, check.metric)?.value;
   if (!samples || samples.length < 2 || value === undefined) return { reason: `the baseline has no ${check.metric} with an interval` };
   return {
     spread: Math.SQRT2 * standardDeviation(samples),

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { describeBytes, MAX_LINE_BYTES } from '../limits.js';
 import { LineSplitter, LineTooLongError } from '../lines.js';
 import { childEnvironment } from './child-env.js';
+import { exitThroughHandlers } from './signals.js';
 
 /** How long a program has to exit once its input ends, and again after SIGTERM, before it is killed. */
 const GRACE_MS = 2000;
@@ -26,6 +27,8 @@ export class JsonLinesProcess {
 
   /** If evalgate exits without close() (an error, Ctrl-C), the program's group must not outlive it. */
   private readonly killOnExit = () => this.signalGroup('SIGKILL');
+  /** Removes the signal handlers that make a signal end evalgate through process.exit (and so through killOnExit). */
+  private releaseSignals: (() => void) | undefined;
 
   private start(): ChildProcessWithoutNullStreams {
     // Its own process group (POSIX), so that close() also reaches the programs the shell starts.
@@ -36,6 +39,7 @@ export class JsonLinesProcess {
       detached: process.platform !== 'win32',
     });
     process.once('exit', this.killOnExit);
+    this.releaseSignals = exitThroughHandlers();
     child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     child.stdin.on('error', () => undefined); // a dead program is reported by 'exit'
     const splitter = new LineSplitter();
@@ -105,6 +109,7 @@ export class JsonLinesProcess {
     }
     this.signalGroup('SIGKILL');
     process.removeListener('exit', this.killOnExit);
+    this.releaseSignals?.();
     child.stdout.destroy();
     child.stderr.destroy();
   }

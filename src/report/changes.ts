@@ -173,7 +173,8 @@ function renderMarkdown(changes: InstanceChangesReport, perList: number): string
  * the counts alone, then a note, as the room shrinks ('' when not even the note fits).
  */
 export function instanceChangesMarkdown(changes: InstanceChangesReport, room: number): string {
-  const longest = Math.max(0, ...changes.scenarios.flatMap((scope) => [scope.broken.length, scope.fixed.length]));
+  // Not Math.max(...): 100,000 scenarios would overflow the stack.
+  const longest = changes.scenarios.reduce((most, scope) => Math.max(most, scope.broken.length, scope.fixed.length), 0);
   if (renderMarkdown(changes, longest).length <= room) return renderMarkdown(changes, longest);
   // The most examples per list that fit: a binary search, since a longer list is never shorter text.
   let fits = -1;

@@ -1,3 +1,4 @@
+import { MAX_INTERVAL_SCENARIOS } from '../limits.js';
 import type { MetricSet } from '../metrics/compute.js';
 import { lookupMetric } from '../metrics/registry.js';
 import type { GateReport } from './json.js';
@@ -19,6 +20,20 @@ export function formatNumber(value: number): string {
   const magnitude = Math.abs(value);
   const text = magnitude >= 100 ? value.toFixed(1) : magnitude >= 0.001 ? value.toFixed(4) : value.toPrecision(3);
   return text.includes('.') && !text.includes('e') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+}
+
+/** What every report says when some scenarios have point estimates only (MAX_INTERVAL_SCENARIOS); undefined when none. */
+export function withoutIntervalsNote(report: {
+  scenarios: Record<string, unknown>;
+  scenariosWithoutIntervals?: number;
+}): string | undefined {
+  const without = report.scenariosWithoutIntervals;
+  if (!without) return undefined;
+  const scenarios = Object.keys(report.scenarios).length;
+  return (
+    `${without} of the ${scenarios} scenarios have point estimates only, no intervals: intervals are computed for at most ` +
+    `${MAX_INTERVAL_SCENARIOS} scenarios (those the checks name, then the first in order; docs/record-format.md#limits)`
+  );
 }
 
 export function formatInterval(ci: [number, number] | null): string {

@@ -1,9 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { countOutcomes } from '../gate/verdict.js';
+import { MAX_INTERVAL_SCENARIOS } from '../limits.js';
 import { DIMENSIONS } from '../metrics/registry.js';
 import { instanceChangesHtml } from './changes.js';
 import { escapeHtml } from './escape.js';
-import { CHECK_TABLE_HEADER, checkCells, METRIC_TABLE_HEADER, metricRows } from './format.js';
+import { CHECK_TABLE_HEADER, checkCells, METRIC_TABLE_HEADER, metricRows, withoutIntervalsNote } from './format.js';
 import type { GateReport, RunSummary } from './json.js';
 import { htmlCharts, type Chart } from './vega-charts.js';
 
@@ -13,8 +14,8 @@ import { htmlCharts, type Chart } from './vega-charts.js';
  * and everything from data is escaped by escapeHtml, so the page reads the same with JavaScript off.
  */
 
-/** Scenarios whose metrics the page lists at most; it says when it lists fewer. */
-const MAX_HTML_SCENARIOS = 200;
+/** Scenarios whose metrics the page lists at most (as many as may have intervals); it says when it lists fewer. */
+const MAX_HTML_SCENARIOS = MAX_INTERVAL_SCENARIOS;
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
@@ -90,7 +91,9 @@ function scenarios(report: GateReport, minGroupSize: number): string {
     entries.length > MAX_HTML_SCENARIOS
       ? `<p class="note">The first ${MAX_HTML_SCENARIOS} of ${entries.length} scenarios are listed; the JSON report has them all.</p>`
       : '';
-  return `<h2>Every metric of the candidate, per scenario</h2>\n${note}\n${shown.join('\n')}`;
+  const intervals = withoutIntervalsNote(report);
+  const intervalsNote = intervals ? `<p class="note">${escapeHtml(intervals)}.</p>\n` : '';
+  return `<h2>Every metric of the candidate, per scenario</h2>\n${intervalsNote}${note}\n${shown.join('\n')}`;
 }
 
 /** What changed instance by instance, when both runs were records files. */

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import {
   boundTestSchema,
@@ -22,6 +21,7 @@ import { BOUNDS, TESTS } from '../policy/schema.js';
 import { InputError } from '../errors.js';
 import { instanceChangesSchema, type InstanceChangesReport } from './changes.js';
 import { chartData, chartDataSchema } from './chart-data.js';
+import { writeJsonFile } from './json-file.js';
 
 /*
  * The JSON report of a gate run (`evalgate gate --json`, the action's `report` output). Versioned:
@@ -92,6 +92,8 @@ export const gateReportSchema = z.object({
   changes: instanceChangesSchema.nullable().optional(),
   /** The candidate's metrics per scenario, for the details. */
   scenarios: metricsReportSchema.shape.scenarios,
+  /** Added within version 1: how many of `scenarios` have point estimates only (over the limit on intervals); absent when none. */
+  scenariosWithoutIntervals: metricsReportSchema.shape.scenariosWithoutIntervals,
   // Added within version 1 (absent from older reports): what the charts draw, checked like the rest.
   ...chartDataSchema.partial().shape,
 });
@@ -159,13 +161,16 @@ export function buildGateReport(
     coverage: result.coverage ?? null,
     changes,
     scenarios: result.candidateMetrics.scenarios,
+    ...(result.candidateMetrics.scenariosWithoutIntervals
+      ? { scenariosWithoutIntervals: result.candidateMetrics.scenariosWithoutIntervals }
+      : {}),
     ...chartData(result, candidate, baseline),
   };
 }
 
-/** Writes the report as JSON (`evalgate gate --json`, the action's `report` output). */
+/** Writes the report as JSON (`evalgate gate --json`, the action's `report` output), a scenario at a time. */
 export async function writeGateReport(file: string, report: GateReport): Promise<void> {
-  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+  await writeJsonFile(file, report);
 }
 
 /** A gate report read from a file, checked field by field; bad input names the file and the field. */

@@ -9,6 +9,7 @@ import {
   METRIC_TABLE_ALIGN,
   METRIC_TABLE_HEADER,
   metricRows,
+  withoutIntervalsNote,
 } from './format.js';
 import type { GateReport } from './json.js';
 import { instanceChangesMarkdown } from './changes.js';
@@ -166,11 +167,19 @@ function checkTables(report: GateReport): Piece[] {
   return pieces;
 }
 
+/**
+ * A piece per scenario, rendered until they fill a whole comment: those after it could never be kept,
+ * and stand empty (counted in the note), so that 20,000 scenarios cost no 20,000 tables.
+ */
 function scenarioDetails(report: GateReport, minGroupSize: number): Piece[] {
-  return Object.entries(report.scenarios).map(([scenario, metrics]) => ({
-    text: `<details><summary>Scenario ${escapeHtml(scenario)}: every metric of the candidate</summary>\n\n${markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escapeMarkdown)], { align: METRIC_TABLE_ALIGN })}\n\n</details>\n`,
-    kind: 'scenario',
-  }));
+  let length = 0;
+  return Object.entries(report.scenarios).map(([scenario, metrics]) => {
+    if (length > MAX_COMMENT_CHARACTERS) return { text: '', kind: 'scenario' };
+    const table = markdownTable([METRIC_TABLE_HEADER, ...metricRows(metrics, minGroupSize, escapeMarkdown)], { align: METRIC_TABLE_ALIGN });
+    const text = `<details><summary>Scenario ${escapeHtml(scenario)}: every metric of the candidate</summary>\n\n${table}\n\n</details>\n`;
+    length += text.length + 1;
+    return { text, kind: 'scenario' };
+  });
 }
 
 /** What the pieces left out hold, by kind (of how many of all), for the note. */
@@ -220,6 +229,7 @@ export function gateMarkdown(
     ...tradeoffs(report),
     ...checkTables(report),
     ...pictures.flatMap((text) => [{ text, kind: 'chart' as const }, { text: '' }]),
+    ...[withoutIntervalsNote(report)].flatMap((note) => (note ? [{ text: `_${escapeMarkdown(note)}_` }, { text: '' }] : [])),
     { text: provenance(report), kind: 'provenance' },
     { text: '' },
   ];

@@ -1,11 +1,12 @@
 import { markdownTable } from 'markdown-table';
 import type { MetricSet, MetricsReport } from '../metrics/compute.js';
-import { METRIC_TABLE_ALIGN, METRIC_TABLE_HEADER, metricRows } from './format.js';
+import { METRIC_TABLE_ALIGN, METRIC_TABLE_HEADER, metricRows, withoutIntervalsNote } from './format.js';
 import { escapeTerminal } from './escape.js';
 
 /** The readable form of `evalgate metrics`: one table per scope, overall first. */
 export function metricsText(report: MetricsReport, minGroupSize: number): string {
-  const sections = [scopeText('overall', report.overall, minGroupSize)];
+  const note = withoutIntervalsNote(report);
+  const sections = [...(note ? [`note: ${note}`] : []), scopeText('overall', report.overall, minGroupSize)];
   for (const [scenario, metrics] of Object.entries(report.scenarios)) {
     sections.push(scopeText(`scenario ${escapeTerminal(scenario)}`, metrics, minGroupSize));
   }

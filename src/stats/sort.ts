@@ -39,6 +39,23 @@ export function sortRowsByValue(values: Float64Array, rows: Int32Array): Int32Ar
   return order;
 }
 
+/** Up to this many positions an insertion sort is faster than a radix pass over 2^11 counters (a scope of a few records). */
+const INSERTION_SORT_MAX = 32;
+
+/** `order` sorted by key in place, equal keys kept in order. */
+function insertionSorted(order: Int32Array, keys: Int32Array): Int32Array {
+  for (let index = 1; index < order.length; index++) {
+    const item = order[index];
+    let at = index;
+    while (at > 0 && keys[order[at - 1]] > keys[item]) {
+      order[at] = order[at - 1];
+      at--;
+    }
+    order[at] = item;
+  }
+  return order;
+}
+
 /** Bits of a key per radix pass: 2^11 counters fit in the L1 cache beside the data. */
 const KEY_DIGIT_BITS = 11;
 
@@ -50,6 +67,7 @@ export function sortPositionsByKey(keys: Int32Array, keyBound: number): Int32Arr
   const n = keys.length;
   let order = new Int32Array(n);
   for (let position = 0; position < n; position++) order[position] = position;
+  if (n <= INSERTION_SORT_MAX) return insertionSorted(order, keys);
   let next = new Int32Array(n);
   const digits = 1 << KEY_DIGIT_BITS;
   const start = new Int32Array(digits);
