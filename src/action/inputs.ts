@@ -20,6 +20,7 @@ export const INPUT = {
   suite: 'suite',
   model: 'model',
   baseUrl: 'base-url',
+  modelRevision: 'model-revision',
   samples: 'samples',
   id: 'id',
   requireBaseline: 'require-baseline',
@@ -52,6 +53,8 @@ export interface ActionInputs {
   suite?: string;
   model?: string;
   baseUrl?: string;
+  /** What the model is (`evalgate run --model-revision`): part of the completion cache's keys. */
+  modelRevision?: string;
   /** How many times the suite run asks each example (`evalgate run --samples`); 1 unless given with `suite`. */
   samples: number;
   /** Tells apart jobs that gate several models under one policy: their baselines, comments and statuses. */
@@ -121,6 +124,7 @@ export function readInputs(): ActionInputs {
     suite,
     model: optional(INPUT.model),
     baseUrl: optional(INPUT.baseUrl),
+    modelRevision: optional(INPUT.modelRevision),
     samples: samplesInput(suite, candidate, report),
     id: optional(INPUT.id),
     requireBaseline: flag(INPUT.requireBaseline, false),
