@@ -5,6 +5,9 @@ import { readJsonLines, runAgainst, writeSuite } from './helpers/evalgate.js';
 import { closedPortUrl, withFakeOpenAI } from './helpers/openai-server.js';
 import { tempDir } from './helpers/records.js';
 import { runProcess } from './helpers/run.js';
+import { AdapterError, type ModelAdapter } from '../src/runner/models/types.js';
+import { DEFAULT_RUN_OPTIONS, runSuite } from '../src/runner/run.js';
+import { loadSuite } from '../src/runner/suite.js';
 
 /*
  * `evalgate run` (the bundled CLI) fails fast and loud: a base URL it cannot call is refused before any
@@ -163,6 +166,60 @@ describe('evalgate run --max-failed', () => {
 });
 
 describe('what evalgate run retries', () => {
+  /** An adapter whose `complete` answers "refund", or does what `faults` says for an instance id; it counts its calls. */
+  function adapterWith(faults: Record<string, () => never>): ModelAdapter & { calls: Map<string, number> } {
+    const calls = new Map<string, number>();
+    return {
+      id: 'test:faults',
+      model: 'faults',
+      secrets: [],
+      calls,
+      async complete(request) {
+        calls.set(request.id, (calls.get(request.id) ?? 0) + 1);
+        faults[request.id]?.();
+        return { text: 'refund' };
+      },
+      async close() {},
+    };
+  }
+
+  it("stops the run on an adapter's own exception (a bug): that very error (its stack with it), asked once, no record", async () => {
+    const dir = tempDir();
+    const suite = await loadSuite(suiteOf(dir, 30));
+    const bug = new TypeError("Cannot read properties of undefined (reading 'content')");
+    const adapter = adapterWith({
+      q4: () => {
+        throw bug;
+      },
+    });
+    await expect(runSuite(suite, adapter, { ...DEFAULT_RUN_OPTIONS, concurrency: 2, backoffMs: 1 })).rejects.toBe(bug);
+    expect(adapter.calls.get('q4')).toBe(1);
+    // The other workers started nothing more once it was thrown.
+    expect(adapter.calls.size).toBeLessThan(10);
+  });
+
+  it('retries a retryable failed call, and records one that is not', async () => {
+    const dir = tempDir();
+    const suite = await loadSuite(suiteOf(dir, 5));
+    const adapter = adapterWith({
+      q2: () => {
+        throw new AdapterError('HTTP 503: busy', true);
+      },
+      q3: () => {
+        throw new AdapterError('HTTP 400: too long', false);
+      },
+    });
+    const { records, stats } = await runSuite(suite, adapter, { ...DEFAULT_RUN_OPTIONS, backoffMs: 1 });
+    expect(records.map((record) => record.error ?? record.prediction)).toEqual([
+      'refund',
+      'refund',
+      'HTTP 503: busy',
+      'HTTP 400: too long',
+      'refund',
+    ]);
+    expect([adapter.calls.get('q2'), adapter.calls.get('q3'), stats.retries]).toEqual([5, 1, 4]);
+  });
+
   it('asks an answer that is not a chat completion once, and records why (no retry, no TypeError)', () =>
     withFakeOpenAI(0, async (server) => {
       const dir = tempDir();

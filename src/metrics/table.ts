@@ -3,6 +3,7 @@ import type { EvalRecord } from '../records/types.js';
 import { GrowableColumn, grown, int32 } from './columns.js';
 import { InstanceIndex } from './instance-index.js';
 import { ExampleIndex, type RepeatedSamples, type TableExamples } from './examples.js';
+import { FailureTally, type CommonFailure } from './failures.js';
 
 /*
  * A column store of the records, holding only what the metrics read (no prompt or completion text),
@@ -49,6 +50,8 @@ export interface RecordTable {
   samples?: RepeatedSamples;
   /** Orderings of the rows by a column, filled in by the metrics as they need them. */
   orderings: Map<string, RowOrder>;
+  /** The error most failed records have (undefined when none failed): the gate names it where failures decide. */
+  commonFailure: CommonFailure | undefined;
 }
 
 const optionalNumber = (value: unknown): number => (typeof value === 'number' ? value : NaN);
@@ -99,6 +102,7 @@ export class RecordTableBuilder {
   private readonly columns = new RowColumns();
   private readonly groupColumns = new Map<string, { values: Map<string, number>; valueOf: GrowableColumn<Int32Array> }>();
   private readonly examples = new ExampleIndex();
+  private readonly failures = new FailureTally();
 
   /** `name` stands for the file the records come from, in errors. */
   constructor(private readonly name = 'records') {}
@@ -122,8 +126,10 @@ export class RecordTableBuilder {
     const perturbation = record.perturbation;
     columns.kind[row] = perturbation ? (perturbation.kind === 'robustness' ? KIND_ROBUSTNESS : KIND_FAIRNESS) : KIND_ORIGINAL;
     const failed = typeof record.error === 'string';
-    if (failed) columns.failed[row] = 1;
-    else columns.correct[row] = record.correct as number;
+    if (failed) {
+      columns.failed[row] = 1;
+      this.failures.add(record.error!);
+    } else columns.correct[row] = record.correct as number;
     columns.confidence[row] = optionalNumber(record.confidence);
     columns.latencyMs[row] = optionalNumber(record.latency_ms);
     columns.outputTokens[row] = optionalNumber(record.output_tokens);
@@ -198,6 +204,7 @@ export class RecordTableBuilder {
       examples,
       ...(this.examples.repeated ? { samples: this.examples.repeatedSamples(examples.exampleOf, failed, correct, confidence) } : {}),
       orderings: new Map(),
+      commonFailure: this.failures.mostCommon(),
     };
     // Made on first use: most commands (metrics) never need 200,000 joined strings.
     return Object.defineProperty(table, 'instanceKeys', {

@@ -39,7 +39,7 @@ export function keepAliveFetch(maxResponseBytes = MAX_RESPONSE_BYTES): KeepAlive
     });
     const encoding = answer.headers['content-encoding'];
     if (encoding !== undefined && encoding !== 'identity') {
-      answer.body.destroy();
+      await answer.body.dump(); // reads at most 128 KiB, then closes the connection
       throw new UnreadableAnswerError(
         `the endpoint sent a compressed answer (content-encoding: ${String(encoding)}) though it was asked for none`,
       );
