@@ -44,11 +44,11 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
-const transport = keepAliveFetch();
+const transport = await keepAliveFetch();
 
-afterAll(() => {
-  transport.close();
-  return new Promise<void>((resolve) => server.close(() => resolve()));
+afterAll(async () => {
+  await transport.close();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
 async function both(path: string, init?: RequestInit) {
@@ -91,7 +91,7 @@ describe('keepAliveFetch', () => {
   });
 
   it('reads an answer only up to its bound, and no compressed answer at all', async () => {
-    const small = keepAliveFetch(1000);
+    const small = await keepAliveFetch(1000);
     try {
       await expect(small.fetch(`${base}/large`)).rejects.toThrow(
         new UnreadableAnswerError("the endpoint's answer is larger than 1000 bytes: it was cut off there"),

@@ -1,4 +1,4 @@
-import { Agent, errors, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { describeBytes, MAX_RESPONSE_BYTES } from '../../limits.js';
 
 /*
@@ -23,7 +23,9 @@ export class UnreadableAnswerError extends Error {
   }
 }
 
-export function keepAliveFetch(maxResponseBytes = MAX_RESPONSE_BYTES): KeepAliveFetch {
+/** The transport; undici is loaded here, when a model endpoint is asked, not by every command (a tenth of a second). */
+export async function keepAliveFetch(maxResponseBytes = MAX_RESPONSE_BYTES): Promise<KeepAliveFetch> {
+  const { Agent, errors, request } = await import('undici');
   const dispatcher = new Agent({ connections: 256, maxResponseSize: maxResponseBytes });
   const send = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const headers: Record<string, string> = {};

@@ -14,7 +14,7 @@ import { AdapterError, type Completion, type ModelAdapter } from './types.js';
  */
 export async function openaiAdapter(model: string, baseURL?: string, revision?: string): Promise<ModelAdapter> {
   const { default: OpenAI, APIError } = await import('openai');
-  const transport = keepAliveFetch();
+  const transport = await keepAliveFetch();
   const apiKey = process.env.OPENAI_API_KEY;
   const options = { apiKey: apiKey ?? 'not-needed', maxRetries: 0, logLevel: 'off' as const, fetch: transport.fetch };
   const client = new OpenAI({ ...options, baseURL });
