@@ -1,9 +1,9 @@
+import { FailureTally, type CommonFailure } from '../records/failures.js';
 import { duplicateExample, exampleKey, exampleOf, instanceKey } from '../records/key.js';
 import type { EvalRecord } from '../records/types.js';
 import { GrowableColumn, grown, int32 } from './columns.js';
 import { InstanceIndex } from './instance-index.js';
 import { ExampleIndex, type RepeatedSamples, type TableExamples } from './examples.js';
-import { FailureTally, type CommonFailure } from './failures.js';
 
 /*
  * A column store of the records, holding only what the metrics read (no prompt or completion text),

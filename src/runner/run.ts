@@ -1,4 +1,5 @@
 import { own } from '../records/dictionary.js';
+import { FailureTally } from '../records/failures.js';
 import type { EvalRecord } from '../records/types.js';
 import type { CompletionCache } from './cache.js';
 import { ModelCalls, type Answer } from './calls.js';
@@ -60,15 +61,8 @@ export interface RunStats {
   cacheHits: number;
   /** Wall time of the run, from the first request to the last record. */
   seconds: number;
-  /** How many failed calls ended with each error (redacted), in order of first appearance. */
-  failures: Map<string, number>;
-}
-
-/** The error most failed calls ended with, and how many. */
-function mostCommonFailure(failures: Map<string, number>): [string, number] | undefined {
-  let most: [string, number] | undefined;
-  for (const entry of failures) if (!most || entry[1] > most[1]) most = entry;
-  return most;
+  /** The errors (redacted) the failed calls ended with. */
+  failures: FailureTally;
 }
 
 const percent = (share: number) => `${+(share * 100).toFixed(1)}%`;
@@ -79,7 +73,7 @@ const percent = (share: number) => `${+(share * 100).toFixed(1)}%`;
  */
 export function tooManyFailures(stats: RunStats, maxFailed: number): string | undefined {
   if (stats.errors === 0 || stats.errors <= maxFailed * stats.records) return undefined;
-  const [error, count] = mostCommonFailure(stats.failures)!;
+  const { error, count } = stats.failures.mostCommon()!;
   return (
     `${stats.errors} of ${stats.records} calls failed (${percent(stats.errors / stats.records)}), more than ${percent(maxFailed)} may ` +
     `(--max-failed): the most common error (${count} call${count === 1 ? '' : 's'}): ${error}`
@@ -131,7 +125,7 @@ export async function runSuite(
 ): Promise<{ records: EvalRecord[]; stats: RunStats }> {
   const items = workItems(loaded, options.shard, options.samples);
   const records: EvalRecord[] = new Array(items.length);
-  const stats: RunStats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0, failures: new Map() };
+  const stats: RunStats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0, failures: new FailureTally() };
   const runStarted = performance.now();
   const price = own(loaded.suite.prices, adapter.model);
   const scorers = loaded.suite.scenarios.map((scenario) => scorerFor(scenario.scorer, scenario.scorer_options));
@@ -170,7 +164,7 @@ export async function runSuite(
     if (answer instanceof AdapterError) {
       const error = redact(answer.message);
       stats.errors++;
-      stats.failures.set(error, (stats.failures.get(error) ?? 0) + 1);
+      stats.failures.add(error);
       records[index] = { ...item.base, error };
     } else {
       if (answer.cached) stats.cacheHits++;

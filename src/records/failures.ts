@@ -1,8 +1,9 @@
 /*
- * The errors of a run's failed calls, counted as the records are read: the gate names the most common
- * one where failed calls decide a check (error_rate, coverage, a metric no record had). Bounded like
- * everything read: errors are counted by their first MAX_ERROR_KEY characters, and at most
- * MAX_DISTINCT_ERRORS different ones (a run's failures are a few kinds; more are rarer ones).
+ * The errors of failed calls, counted: as a run makes its records (`evalgate run` names the most common
+ * one when too many failed) and as the records are read (the gate names it where failed calls decide a
+ * check: error_rate, coverage, a metric no record had). Bounded like everything read: errors are
+ * counted by their first MAX_ERROR_KEY characters, and at most MAX_DISTINCT_ERRORS different ones (a
+ * run's failures are a few kinds; more are rarer ones).
  */
 
 const MAX_ERROR_KEY = 300;
