@@ -29,7 +29,7 @@ export async function keepAliveFetch(maxResponseBytes = MAX_RESPONSE_BYTES): Pro
   const dispatcher = new Agent({ connections: 256, maxResponseSize: maxResponseBytes });
   const send = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+    (init.headers instanceof Headers ? init.headers : new Headers(init.headers)).forEach((value, name) => (headers[name] = value));
     // A compressed answer would be inflated past the bound: none is asked for, and one sent anyway is refused.
     headers['accept-encoding'] = 'identity';
     const answer = await request(input instanceof Request ? input.url : input, {
@@ -60,12 +60,13 @@ export async function keepAliveFetch(maxResponseBytes = MAX_RESPONSE_BYTES): Pro
   return { fetch: send, close: () => dispatcher.destroy() };
 }
 
-function toHeaders(incoming: Record<string, string | string[] | undefined>): Headers {
-  const headers = new Headers();
+/** undici's headers as the Response takes them (a header sent twice is two pairs): it fills its Headers once. */
+function toHeaders(incoming: Record<string, string | string[] | undefined>): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(incoming)) {
-    for (const each of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, each);
+    for (const each of Array.isArray(value) ? value : value === undefined ? [] : [value]) pairs.push([name, each]);
   }
-  return headers;
+  return pairs;
 }
 
 /**
