@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJsonLines, runAgainst, writeSuite } from './helpers/evalgate.js';
+import { evalgate, readJsonLines, runAgainst, writeSuite } from './helpers/evalgate.js';
 import { withFakeOpenAI } from './helpers/openai-server.js';
 import { tempDir } from './helpers/records.js';
 
@@ -27,7 +27,8 @@ describe('the completion cache', () => {
       expect(records).toHaveLength(16);
       expect(new Set(records.map((record) => `${record.prediction} ${record.latency_ms}`)).size).toBe(1);
       expect((await run('second.jsonl')).stderr).toContain('16 from the cache');
-      expect(server.requests).toBe(1);
+      expect(server.requests).toBe(2); // the rerun's probe: what the endpoint serves now
+
       expect(readFileSync(join(dir, 'second.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'first.jsonl'), 'utf8'));
     }));
 
@@ -97,6 +98,136 @@ describe('the completion cache', () => {
       // The bad entries were overwritten: a third run asks the model nothing.
       const third = await run('third.jsonl');
       expect(third.stderr).toContain('3 from the cache');
-      expect(server.requests).toBe(6);
+      expect(server.requests).toBe(7); // its probe
     }));
+});
+
+describe('the completion cache knows what answered', () => {
+  const fiveQuestions = (dir: string) =>
+    writeSuite(
+      dir,
+      Array.from({ length: 5 }, (_, i) => ({ id: `q${i}`, input: `question ${i}`, references: ['refund'] })),
+    );
+  /** The cache's entries, parsed. */
+  const entriesOf = (cache: string) =>
+    readdirSync(cache, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name));
+
+  it('answers from the cache while the endpoint serves the same model, and asks again (saying so) when another answers under the name', () =>
+    withFakeOpenAI(0, async (server) => {
+      const dir = tempDir();
+      const suite = fiveQuestions(dir);
+      const run = (out: string, extra: string[] = []) =>
+        runAgainst(server.url, suite, join(dir, out), ['--cache-dir', join(dir, 'cache'), ...extra], KEY);
+      server.served = 'm-2024-01-01';
+      expect((await run('first.jsonl')).code).toBe(0);
+      expect(server.requests).toBe(5);
+      // Each entry keeps what answered; the fingerprint is kept, not keyed.
+      const entries = entriesOf(join(dir, 'cache'));
+      expect(entries.map((file) => JSON.parse(readFileSync(file, 'utf8')))).toEqual(
+        Array(5).fill(expect.objectContaining({ text: 'refund', servedModel: 'm-2024-01-01', systemFingerprint: 'fp_1' })),
+      );
+
+      // A rerun asks one call (the probe): the same model answers, so the cache does.
+      server.fingerprint = 'fp_2';
+      const same = await run('same.jsonl');
+      expect(same.stderr).toContain('(0 failed calls, 0 retries, 5 from the cache)');
+      expect(same.stderr).not.toContain('warning');
+      expect(server.requests).toBe(6);
+      expect(readFileSync(join(dir, 'same.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'first.jsonl'), 'utf8'));
+
+      // Another model under the same name: no cached answer is used, and the run says why.
+      server.served = 'm-2024-06-01';
+      const changed = await run('changed.jsonl');
+      expect(changed.code).toBe(0);
+      expect(changed.stderr).toContain(
+        'evalgate: warning: the endpoint serves "m-2024-06-01" as "m" now, and the completion cache holds answers of "m-2024-01-01": those are not used, their examples are asked again',
+      );
+      expect(changed.stderr).toContain('0 from the cache)');
+      expect(server.requests).toBe(11);
+      // Their new answers replaced the old ones: the next run takes them again.
+      expect((await run('again.jsonl')).stderr).toContain('5 from the cache)');
+      expect(server.requests).toBe(12);
+    }));
+
+  it('asks again the entries that do not say which model answered (made before evalgate kept it)', () =>
+    withFakeOpenAI(0, async (server) => {
+      const dir = tempDir();
+      const suite = fiveQuestions(dir);
+      const run = (out: string) => runAgainst(server.url, suite, join(dir, out), ['--cache-dir', join(dir, 'cache')], KEY);
+      expect((await run('first.jsonl')).code).toBe(0);
+      for (const file of entriesOf(join(dir, 'cache'))) {
+        const { servedModel: _served, systemFingerprint: _fingerprint, ...older } = JSON.parse(readFileSync(file, 'utf8'));
+        writeFileSync(file, JSON.stringify(older));
+      }
+      const second = await run('second.jsonl');
+      expect(second.stderr).toContain('holds answers of a model it did not record: those are not used');
+      expect(second.stderr).toContain('0 from the cache)');
+      expect(server.requests).toBe(10);
+    }));
+
+  it('keys on --model-revision: another revision is asked again, the same one is not', () =>
+    withFakeOpenAI(0, async (server) => {
+      const dir = tempDir();
+      const suite = fiveQuestions(dir);
+      const run = (out: string, revision: string) =>
+        runAgainst(server.url, suite, join(dir, out), ['--cache-dir', join(dir, 'cache'), '--model-revision', revision], KEY);
+      expect((await run('a.jsonl', 'ckpt-1')).code).toBe(0);
+      expect((await run('b.jsonl', 'ckpt-1')).stderr).toContain('5 from the cache)');
+      expect(server.requests).toBe(6);
+      expect((await run('c.jsonl', 'ckpt-2')).stderr).toContain('0 from the cache)');
+      expect(server.requests).toBe(11);
+      expect(
+        entriesOf(join(dir, 'cache'))
+          .map((file) => JSON.parse(readFileSync(file, 'utf8')).revision)
+          .sort(),
+      ).toEqual([...Array(5).fill('ckpt-1'), ...Array(5).fill('ckpt-2')]);
+    }));
+
+  it("keys a model command's answers on its command line and the revision, and on the model it names", async () => {
+    const dir = tempDir();
+    const suite = fiveQuestions(dir);
+    // Answers with its first argument (or ANSWER), names itself MODEL_NAME when set, and counts its calls in calls.log.
+    const program = join(dir, 'model.mjs');
+    writeFileSync(
+      program,
+      `import { appendFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+createInterface({ input: process.stdin }).on('line', (line) => {
+  appendFileSync(${JSON.stringify(join(dir, 'calls.log'))}, 'x');
+  const answer = { id: JSON.parse(line).id, text: process.argv[2] ?? process.env.ANSWER };
+  if (process.env.MODEL_NAME) answer.model = process.env.MODEL_NAME;
+  process.stdout.write(JSON.stringify(answer) + '\\n');
+});
+`,
+    );
+    const calls = () => (existsSync(join(dir, 'calls.log')) ? readFileSync(join(dir, 'calls.log'), 'utf8').length : 0);
+    const run = (model: string, extra: string[], env: NodeJS.ProcessEnv = {}) =>
+      evalgate(['run', '--suite', suite, '--model', model, '--out', join(dir, 'out.jsonl'), '--cache-dir', join(dir, 'cache'), ...extra], {
+        ...process.env,
+        ...env,
+      });
+    const predictions = () => readJsonLines(join(dir, 'out.jsonl')).map((record) => record.prediction);
+
+    expect((await run(`command:node ${program} refund`, [])).code).toBe(0);
+    expect(calls()).toBe(5);
+    expect((await run(`command:node ${program} refund`, [])).stderr).toContain('5 from the cache)');
+    expect(calls()).toBe(6);
+    await run(`command:node ${program} deny`, []);
+    expect(predictions()).toEqual(Array(5).fill('deny'));
+    expect(calls()).toBe(11);
+
+    // The same command line: the revision tells the answers apart.
+    await run(`command:node ${program}`, ['--model-revision', 'r1'], { ANSWER: 'refund' });
+    await run(`command:node ${program}`, ['--model-revision', 'r2'], { ANSWER: 'escalate' });
+    expect(predictions()).toEqual(Array(5).fill('escalate'));
+    expect(calls()).toBe(21);
+
+    // A program that names its model: the cache answers only for that model.
+    await run(`command:node ${program}`, [], { ANSWER: 'refund', MODEL_NAME: 'toy-1' });
+    const renamed = await run(`command:node ${program}`, [], { ANSWER: 'deny', MODEL_NAME: 'toy-2' });
+    expect(renamed.stderr).toContain('holds answers of "toy-1": those are not used');
+    expect(predictions()).toEqual(Array(5).fill('deny'));
+  });
 });

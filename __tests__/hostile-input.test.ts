@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawn, execFileSync } from 'node:child_process';
-import { closeSync, constants, createWriteStream, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, createWriteStream, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_LINE_BYTES, MAX_NESTING_DEPTH } from '../src/limits.js';
 import { collidingIds } from './helpers/colliding-ids.js';
@@ -69,7 +69,7 @@ describe('a line longer than 16 MiB', () => {
     }
   });
 
-  it("ends a model command's protocol: every call fails with the reason, and the run ends", async () => {
+  it("ends a model command's protocol: the run stops at its first call with the reason", async () => {
     const dir = tempDir();
     const model = join(dir, 'endless-model.mjs');
     // Answers with 20 MiB that never end in a newline, then waits.
@@ -81,12 +81,12 @@ describe('a line longer than 16 MiB', () => {
     const out = join(dir, 'records.jsonl');
     const args = ['run', '--suite', suite, '--model', `command:node ${model}`, '--out', out, '--timeout', '10000', '--retries', '0'];
     const result = await evalgateWithin(30_000, args);
-    expect(result.code).toBe(0);
-    const errors = readJsonLines(out).map((line) => line.error);
-    expect(errors).toEqual([
-      'the model command wrote a line longer than 16 MiB (16777216 bytes) (line 1 of its output)',
-      'the model command wrote a line longer than 16 MiB (16777216 bytes) (line 1 of its output)',
-    ]);
+    // A program that broke the protocol answers no call again: the run stops, writing nothing.
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'cannot answer: its first call failed (the model command wrote a line longer than 16 MiB (16777216 bytes) (line 1 of its output)); nothing was written',
+    );
+    expect(existsSync(out)).toBe(false);
   });
 });
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { keepAliveFetch } from '../src/runner/models/http-fetch.js';
+import { gzipSync } from 'node:zlib';
+import { keepAliveFetch, UnreadableAnswerError } from '../src/runner/models/http-fetch.js';
 
 // keepAliveFetch stands in for fetch inside the openai client: on the same server it must answer
 // what fetch answers, for everything the client reads.
@@ -22,6 +23,15 @@ beforeAll(async () => {
           text: 'naïve ✓',
         }),
       );
+    } else if (request.url === '/large') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ text: 'x'.repeat(2000) }));
+    } else if (request.url === '/gzip') {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      response.end(gzipSync(JSON.stringify({ accepted: request.headers['accept-encoding'] })));
+    } else if (request.url === '/html') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('<html>not an API</html>');
     } else if (request.url === '/limited') {
       response.writeHead(429, 'Too Many Requests', { 'content-type': 'application/json', 'retry-after-ms': '50' });
       response.end('{"error":{"message":"slow down"}}');
@@ -34,11 +44,11 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
-const transport = keepAliveFetch();
+const transport = await keepAliveFetch();
 
-afterAll(() => {
-  transport.close();
-  return new Promise<void>((resolve) => server.close(() => resolve()));
+afterAll(async () => {
+  await transport.close();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
 async function both(path: string, init?: RequestInit) {
@@ -66,12 +76,8 @@ describe('keepAliveFetch', () => {
 
   it('answers an error status with its headers and text, and an empty body for 204', async () => {
     const [expected, actual] = await both('/limited');
-    expect([actual.status, actual.ok, actual.statusText, actual.headers.get('retry-after-ms')]).toEqual([
-      429,
-      false,
-      'Too Many Requests',
-      '50',
-    ]);
+    expect(actual).toBeInstanceOf(Response);
+    expect([actual.status, actual.ok, actual.headers.get('retry-after-ms')]).toEqual([429, false, '50']);
     expect([expected.status, expected.headers.get('retry-after-ms')]).toEqual([429, '50']);
     expect(await actual.text()).toBe(await expected.text());
     const [expectedEmpty, actualEmpty] = await both('/nothing');
@@ -82,6 +88,27 @@ describe('keepAliveFetch', () => {
     const [, actual] = await both('/echo', { method: 'POST', body: 'x' });
     const text = await new Response(actual.body).text();
     expect(JSON.parse(text).body).toBe('x');
+  });
+
+  it('reads an answer only up to its bound, and no compressed answer at all', async () => {
+    const small = await keepAliveFetch(1000);
+    try {
+      await expect(small.fetch(`${base}/large`)).rejects.toThrow(
+        new UnreadableAnswerError("the endpoint's answer is larger than 1000 bytes: it was cut off there"),
+      );
+      await expect(small.fetch(`${base}/echo`, { method: 'POST', body: 'x' })).resolves.toMatchObject({ status: 200 });
+    } finally {
+      await small.close();
+    }
+    // It asks for no compression (a compressed answer would inflate past the bound), and refuses one sent anyway.
+    await expect(transport.fetch(`${base}/gzip`)).rejects.toThrow(
+      'the endpoint sent a compressed answer (content-encoding: gzip) though it was asked for none',
+    );
+  });
+
+  it('says when an answer is not JSON', async () => {
+    const answer = await transport.fetch(`${base}/html`);
+    await expect(answer.json()).rejects.toThrow(new UnreadableAnswerError('the endpoint\'s answer is not JSON: "<html>not an API</html>"'));
   });
 
   it('rejects when the signal aborts', async () => {

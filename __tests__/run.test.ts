@@ -281,6 +281,8 @@ describe('evalgate run against an OpenAI-compatible endpoint', () => {
           '1500',
           '--retries',
           '2',
+          '--max-failed',
+          '50%', // two of the five fail on purpose
         ],
         { ...process.env, OPENAI_API_KEY: 'sk-test-key' },
       );

@@ -202,7 +202,8 @@ describe('evalgate run --samples', () => {
     const stored = join(dir, 'stored.jsonl');
     expect((await run(suite, alternatingModel(dir), stored, '--no-cache', '--samples', '2')).code).toBe(0);
     expect(readJsonLines(stored).map((r) => r.prediction)).toEqual(['refund', 'deny']);
-    const replayed = await run(suite, `replay:${stored}`, join(dir, 'replayed.jsonl'), '--samples', '3');
+    // Sample 2 is not stored: a failed call, one in three (which --max-failed 1 lets pass).
+    const replayed = await run(suite, `replay:${stored}`, join(dir, 'replayed.jsonl'), '--samples', '3', '--max-failed', '1');
     expect(replayed.code).toBe(0);
     const records = readJsonLines(join(dir, 'replayed.jsonl'));
     expect(records.map((r) => [r.sample, r.prediction, r.correct])).toEqual([
@@ -249,7 +250,16 @@ describe('evalgate run --samples', () => {
         { id: 'q1', input: 'FAIL500 question', references: ['refund'] },
       ]);
       const ask = (out: string) =>
-        runAgainst(server.url, suite, join(dir, out), ['--cache-dir', join(dir, 'cache'), '--samples', '3', '--retries', '0']);
+        runAgainst(server.url, suite, join(dir, out), [
+          '--cache-dir',
+          join(dir, 'cache'),
+          '--samples',
+          '3',
+          '--retries',
+          '0',
+          '--max-failed',
+          '1',
+        ]);
       const result = await ask('out.jsonl');
       expect(result.code).toBe(0);
       expect(server.requests).toBe(6);
@@ -263,8 +273,8 @@ describe('evalgate run --samples', () => {
         ['q1', 2, expect.stringMatching(/^HTTP 500/)],
       ]);
       expect(records[1].confidence).toBeCloseTo(Math.exp(-0.3), 12);
-      // A rerun asks only what failed (failed calls are not cached).
+      // A rerun asks only its probe and what failed (failed calls are not cached).
       expect((await ask('again.jsonl')).code).toBe(0);
-      expect(server.requests).toBe(9);
+      expect(server.requests).toBe(10);
     }));
 });

@@ -18,15 +18,19 @@ describe('secrets in the errors of a model', () => {
   it('are redacted from records, stdout and stderr: the key, the Authorization header, the user:pass@ of the base URL', () =>
     withFakeOpenAI(0, async (server) => {
       const dir = tempDir();
+      // The first call is answered (a 401 on the first call would stop the run, quoting it: tested below).
       const suite = writeSuite(dir, [
+        { id: '3', input: 'fine', references: ['refund'] },
         { id: '1', input: 'ECHO', references: ['refund'] },
         { id: '2', input: 'ECHO500', references: ['refund'] },
-        { id: '3', input: 'fine', references: ['refund'] },
       ]);
       const baseUrl = server.url.replace('http://', `http://proxy-user:${PASSWORD}@`);
       server.echo = baseUrl; // a proxy that reports the URL it forwards to
       const out = join(dir, 'records.jsonl');
-      const result = await runAgainst(baseUrl, suite, out, ['--no-cache', '--retries', '1'], { ...process.env, OPENAI_API_KEY: API_KEY });
+      const result = await runAgainst(baseUrl, suite, out, ['--no-cache', '--retries', '1', '--max-failed', '1'], {
+        ...process.env,
+        OPENAI_API_KEY: API_KEY,
+      });
       expect(result.code).toBe(0);
       const written = readFileSync(out, 'utf8');
       for (const text of [written, result.stdout, result.stderr]) {
@@ -39,12 +43,27 @@ describe('secrets in the errors of a model', () => {
         .trim()
         .split('\n')
         .map((line) => (JSON.parse(line) as { error?: string }).error);
-      expect(errors[0]).toMatch(
+      expect(errors[0]).toBeUndefined();
+      expect(errors[1]).toMatch(
         /^HTTP 401: .*invalid request \(authorization: \[redacted\]; POST \/v1\/chat\/completions; host 127\.0\.0\.1:\d+; upstream http:\/\/\[redacted\]@127\.0\.0\.1/,
       );
-      expect(errors[1]).toMatch(/^HTTP 500: /);
-      expect(errors[2]).toBeUndefined();
+      expect(errors[2]).toMatch(/^HTTP 500: /);
       expect(server.requests).toBe(4); // the 500 was retried once
+    }));
+
+  it('are redacted from the error that stops a run whose first call fails', () =>
+    withFakeOpenAI(0, async (server) => {
+      const dir = tempDir();
+      const suite = writeSuite(dir, [{ id: '1', input: 'ECHO', references: ['refund'] }]);
+      const baseUrl = server.url.replace('http://', `http://proxy-user:${PASSWORD}@`);
+      server.echo = baseUrl;
+      const result = await runAgainst(baseUrl, suite, join(tempDir(), 'records.jsonl'), ['--no-cache'], {
+        ...process.env,
+        OPENAI_API_KEY: API_KEY,
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/cannot answer: its first call failed \(HTTP 401: .*authorization: \[redacted\]/);
+      for (const secret of [API_KEY, PASSWORD]) expect(result.stderr).not.toContain(secret);
     }));
 
   it("are redacted from a model command's errors: the key it was given in its environment", async () => {
@@ -62,8 +81,11 @@ createInterface({ input: process.stdin }).on('line', (line) => process.stdout.wr
       ...process.env,
       OPENAI_API_KEY: API_KEY,
     });
-    expect(result.code).toBe(0);
+    // Every call failed: the records are written, the run exits 1 quoting the (redacted) error.
+    expect(result.code).toBe(1);
     expect(JSON.parse(readFileSync(out, 'utf8')).error).toBe('quota exceeded for key [redacted]');
+    expect(result.stderr).toContain('the most common error (1 call): quota exceeded for key [redacted]');
+    expect(result.stderr).not.toContain(API_KEY);
   });
 });
 

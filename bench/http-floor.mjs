@@ -1,5 +1,6 @@
 // The floor for the runner's benchmark: the same requests through a bare keep-alive node:http client
-// (the transport evalgate gives the openai client), with no model client, no scoring and no records.
+// (evalgate gives the openai client undici's request API over keep-alive pools, each answer read to a
+// bound), with no model client, no scoring and no records.
 //   node bench/http-floor.mjs BASE_URL REQUESTS CONCURRENCY  ->  prints the seconds from the first
 // request to the last response.
 import { Agent, request } from 'node:http';

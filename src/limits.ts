@@ -14,6 +14,14 @@
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /**
+ * The largest answer read from a model endpoint, in bytes: 16 MiB, the bound on a line of a model
+ * command's output. A chat completion of the longest outputs models give, with a log-probability per
+ * token, is a few MB; an endpoint that sends more is cut off there, so that a gigabyte it streams costs
+ * 16 MiB and not a gigabyte.
+ */
+export const MAX_RESPONSE_BYTES = MAX_LINE_BYTES;
+
+/**
  * The deepest nesting of arrays and objects in a line (or another tool's JSON file): 64 levels.
  * Records, instances and answers nest a few (a chat transcript: 3), HELM's files about 8; much deeper
  * values overflow the stack of whatever walks them later (JSON.stringify, when merge writes them, at

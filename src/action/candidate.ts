@@ -9,7 +9,7 @@ import type { GateReport } from '../report/json.js';
 import { CompletionCache } from '../runner/cache.js';
 import { adapterFromSpec } from '../runner/models/index.js';
 import { progressReporter } from '../runner/progress.js';
-import { DEFAULT_RUN_OPTIONS, describeRun, runSuite } from '../runner/run.js';
+import { DEFAULT_MAX_FAILED, DEFAULT_RUN_OPTIONS, describeRun, runSuite, tooManyFailures } from '../runner/run.js';
 import { lexicalToxicity } from '../runner/scoring/toxicity.js';
 import { loadSuite } from '../runner/suite.js';
 import type { RunInput } from '../runs/load.js';
@@ -26,11 +26,12 @@ const temporaryFile = (name: string) => join(process.env.RUNNER_TEMP ?? '.', nam
  * Runs the suite and returns the records' path. The completion cache lives under RUNNER_TEMP and is
  * emptied first, so no file of the checkout (a pull request's) is ever read as a completion; it is
  * kept in the Actions cache only by runs that may write it (mayWriteCache), and only they restore it.
+ * A model that cannot answer, or more failed calls than `evalgate run` allows, fails the step.
  */
 async function runSuiteForCandidate(
   suiteFile: string,
   modelSpec: string,
-  { baseUrl, samples }: Pick<ActionInputs, 'baseUrl' | 'samples'>,
+  { baseUrl, samples, modelRevision }: Pick<ActionInputs, 'baseUrl' | 'samples' | 'modelRevision'>,
 ): Promise<string> {
   const loaded = await loadSuite(suiteFile);
   const completions = join(process.env.RUNNER_TEMP || tmpdir(), 'evalgate-completions');
@@ -38,7 +39,7 @@ async function runSuiteForCandidate(
   const shared = mayWriteCache();
   if (shared) await restoreCompletions(completions, loaded.suite.name, github.context.sha);
   else core.info(`The completion cache is not used on ${github.context.eventName} events: every completion comes from the model.`);
-  const adapter = await adapterFromSpec(modelSpec, { baseUrl });
+  const adapter = await adapterFromSpec(modelSpec, { baseUrl, revision: modelRevision });
   try {
     const { records, stats } = await runSuite(loaded, adapter, {
       ...DEFAULT_RUN_OPTIONS,
@@ -53,6 +54,8 @@ async function runSuiteForCandidate(
     core.info(`evalgate run: ${describeRun(stats)}`);
     core.setOutput(OUTPUT.records, path);
     if (shared) await saveCompletions(completions, loaded.suite.name, github.context.sha);
+    const failed = tooManyFailures(stats, DEFAULT_MAX_FAILED);
+    if (failed) throw new Error(`evalgate run: ${failed}`);
     return path;
   } finally {
     await adapter.close();

@@ -21,6 +21,7 @@ export const INPUT = {
   suite: 'suite',
   model: 'model',
   baseUrl: 'base-url',
+  modelRevision: 'model-revision',
   samples: 'samples',
   id: 'id',
   requireBaseline: 'require-baseline',
@@ -54,6 +55,8 @@ export interface ActionInputs {
   suite?: string;
   model?: string;
   baseUrl?: string;
+  /** What the model is (`evalgate run --model-revision`): part of the completion cache's keys. */
+  modelRevision?: string;
   /** How many times the suite run asks each example (`evalgate run --samples`); 1 unless given with `suite`. */
   samples: number;
   /** Tells apart jobs that gate several models under one policy: their baselines, comments and statuses. */
@@ -158,6 +161,7 @@ export function readInputs(event: string): ActionInputs {
     suite,
     model: optional(INPUT.model),
     baseUrl: optional(INPUT.baseUrl),
+    modelRevision: optional(INPUT.modelRevision),
     samples: samplesInput(suite, candidate, report),
     id: optional(INPUT.id),
     requireBaseline: flag(INPUT.requireBaseline, false),

@@ -2,6 +2,8 @@
 export const EXIT_OK = 0;
 export const EXIT_GATE_FAILED = 1;
 export const EXIT_BAD_INPUT = 2;
+/** `evalgate run`: more of its calls failed than --max-failed allows (its records are written all the same). */
+export const EXIT_RUN_FAILED = 1;
 
 export interface CliIo {
   stdout: (text: string) => void;

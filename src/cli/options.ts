@@ -26,3 +26,13 @@ export function integerOption(minimum: number, maximum: number): (text: string) 
     return value;
   };
 }
+
+/** A share: a fraction from 0 to 1 ("0.1") or a percentage ("10%"); returns the fraction. */
+export function shareOption(text: string): number {
+  const match = /^(\d+(?:\.\d+)?|\.\d+)(%?)$/.exec(text.trim());
+  const value = match ? Number(match[1]) / (match[2] ? 100 : 1) : NaN;
+  if (!(value >= 0 && value <= 1)) {
+    throw new InvalidArgumentError(`expected a fraction from 0 to 1 or a percentage such as 10%, got "${text}"`);
+  }
+  return value;
+}

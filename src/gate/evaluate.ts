@@ -4,6 +4,7 @@ import type { RunInput } from '../runs/load.js';
 import { evaluateChecks } from './checks.js';
 import { MetricsMemo, RunComparer } from './compare.js';
 import { coverageOf } from './coverage.js';
+import { explainFailures } from './failures.js';
 import { evaluateTradeoffs } from './tradeoffs.js';
 import type { GateResult } from './types.js';
 import { decideVerdict } from './verdict.js';
@@ -27,8 +28,11 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs, memo =
   const named = policy.checks.filter((check) => check.severity !== 'off').map((check) => check.scenario);
   const candidateMetrics = memo.of(candidate, options, named);
   const candidateSamples = memo.samplesOf(candidate, options, named);
-  const checks = evaluateChecks({ policy, candidateMetrics, candidateSamples, comparer, relaxed: tradeoffs.relaxed });
-  const coverage = coverageOf(candidate, baseline, settings.coverage);
+  const { checks, coverage } = explainFailures(
+    evaluateChecks({ policy, candidateMetrics, candidateSamples, comparer, relaxed: tradeoffs.relaxed }),
+    coverageOf(candidate, baseline, settings.coverage),
+    candidate,
+  );
   const verdict = decideVerdict(
     checks.map((result) => ({ severity: result.check.severity, status: result.status })),
     coverage?.status,

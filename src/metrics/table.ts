@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js';
 import { MAX_GROUP_ATTRIBUTES, MAX_GROUPS, MAX_PERTURBATIONS_PER_INSTANCE, MAX_SAMPLES_PER_EXAMPLE, MAX_SCENARIOS } from '../limits.js';
+import { FailureTally, type CommonFailure } from '../records/failures.js';
 import { describeKey, duplicateExample, exampleKey, exampleOf, instanceKey } from '../records/key.js';
 import type { EvalRecord } from '../records/types.js';
 import { GrowableColumn, grown, int32 } from './columns.js';
@@ -53,6 +54,8 @@ export interface RecordTable {
   samples?: RepeatedSamples;
   /** Orderings of the rows by a column, filled in by the metrics as they need them. */
   orderings: Map<string, RowOrder>;
+  /** The error most failed records have (undefined when none failed): the gate names it where failures decide. */
+  commonFailure: CommonFailure | undefined;
 }
 
 const optionalNumber = (value: unknown): number => (typeof value === 'number' ? value : NaN);
@@ -105,6 +108,7 @@ export class RecordTableBuilder {
   /** Distinct (attribute, value) pairs so far. */
   private groupCount = 0;
   private readonly examples = new ExampleIndex();
+  private readonly failures = new FailureTally();
 
   /** `name` stands for the file the records come from, in errors. */
   constructor(private readonly name = 'records') {}
@@ -136,8 +140,10 @@ export class RecordTableBuilder {
     const perturbation = record.perturbation;
     columns.kind[row] = perturbation ? (perturbation.kind === 'robustness' ? KIND_ROBUSTNESS : KIND_FAIRNESS) : KIND_ORIGINAL;
     const failed = typeof record.error === 'string';
-    if (failed) columns.failed[row] = 1;
-    else columns.correct[row] = record.correct as number;
+    if (failed) {
+      columns.failed[row] = 1;
+      this.failures.add(record.error!);
+    } else columns.correct[row] = record.correct as number;
     columns.confidence[row] = optionalNumber(record.confidence);
     columns.latencyMs[row] = optionalNumber(record.latency_ms);
     columns.outputTokens[row] = optionalNumber(record.output_tokens);
@@ -226,6 +232,7 @@ export class RecordTableBuilder {
       examples,
       ...(this.examples.repeated ? { samples: this.examples.repeatedSamples(examples.exampleOf, failed, correct, confidence) } : {}),
       orderings: new Map(),
+      commonFailure: this.failures.mostCommon(),
     };
     // Made on first use: most commands (metrics) never need 200,000 joined strings.
     return Object.defineProperty(table, 'instanceKeys', {

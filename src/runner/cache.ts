@@ -5,9 +5,11 @@ import type { Completion, CompletionRequest, ModelAdapter } from './models/types
 
 /**
  * Completions on disk, addressed by the hash of what determines them (adapter, model, messages,
- * settings, and the sample for samples after the first): a rerun of an unchanged suite asks the model
- * nothing. Sample 0 has the key a run without samples has, so caches made before stay valid. Failed
- * calls are not cached.
+ * settings, the sample for samples after the first, and the revision the user gives): a rerun of an
+ * unchanged suite asks the model only its probe call. Sample 0 and a run without a revision have the
+ * keys they always had, so caches made before stay readable. Each entry keeps the model that answered
+ * and the backend's fingerprint (ModelCalls uses an entry only while the endpoint serves that model).
+ * Failed calls are not cached.
  */
 export class CompletionCache {
   constructor(readonly directory: string) {}
@@ -15,8 +17,9 @@ export class CompletionCache {
   /** What identifies a completion: requests with the same key get the same completion (each sample its own). */
   keyOf(adapter: ModelAdapter, request: CompletionRequest): string {
     const { messages, settings, sample } = request;
+    const { id, revision } = adapter;
     return createHash('sha256')
-      .update(JSON.stringify({ adapter: adapter.id, messages, settings, ...(sample ? { sample } : {}) }))
+      .update(JSON.stringify({ adapter: id, messages, settings, ...(sample ? { sample } : {}), ...(revision ? { revision } : {}) }))
       .digest('hex');
   }
 
@@ -44,7 +47,7 @@ export class CompletionCache {
     // name is unique, so identical prompts answered at once (or parallel shards) never share one.
     const temporary = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await writeFile(temporary, JSON.stringify(completion));
+      await writeFile(temporary, JSON.stringify({ ...completion, ...(adapter.revision ? { revision: adapter.revision } : {}) }));
       await rename(temporary, path);
     } catch (error) {
       await rm(temporary, { force: true });
@@ -54,12 +57,14 @@ export class CompletionCache {
 }
 
 const OPTIONAL_NUMBERS = ['inputTokens', 'outputTokens', 'confidence', 'latencyMs', 'costUsd'] as const;
+const OPTIONAL_STRINGS = ['servedModel', 'systemFingerprint'] as const;
 
 function isCompletion(value: unknown): value is Completion {
   if (typeof value !== 'object' || value === null) return false;
   const entry = value as Record<string, unknown>;
   return (
     typeof entry.text === 'string' &&
-    OPTIONAL_NUMBERS.every((name) => entry[name] === undefined || (typeof entry[name] === 'number' && Number.isFinite(entry[name])))
+    OPTIONAL_NUMBERS.every((name) => entry[name] === undefined || (typeof entry[name] === 'number' && Number.isFinite(entry[name]))) &&
+    OPTIONAL_STRINGS.every((name) => entry[name] === undefined || typeof entry[name] === 'string')
   );
 }

@@ -36,11 +36,16 @@ function pacer(requestsPerMinute: number): () => Promise<void> {
     }));
 }
 
+/** A model as a warning names it. */
+const named = (model: string | undefined, unnamed: string) => (model === undefined ? unnamed : `"${model}"`);
+
 export class ModelCalls {
   /** With the cache on, the answer of each request key asked in this run. */
   private readonly answers = new Map<string, Promise<Answer>>();
   private readonly pace: (() => Promise<void>) | undefined;
   private readonly cache: CompletionCache | undefined;
+  /** The model the endpoint serves now, as the answer to the probe call named it. */
+  private served: string | undefined;
 
   constructor(
     private readonly adapter: ModelAdapter,
@@ -55,23 +60,26 @@ export class ModelCalls {
   /**
    * The answer to a request. With the cache on, requests with the same key get the same completion:
    * within a run too, so one is asked and the others share its answer (a rerun then gives the same
-   * records, every field).
+   * records, every field). A `probe` is asked whatever the cache holds, to learn what the endpoint
+   * serves now (its answer is the record's unless the cache holds one of that model), and is not
+   * retried when the endpoint cannot answer.
    */
-  call(request: CompletionRequest): Promise<Answer> {
-    if (!this.cache) return this.lookUpOrAsk(request);
+  call(request: CompletionRequest, probe = false): Promise<Answer> {
+    if (!this.cache) return this.lookUpOrAsk(request, probe);
     const key = this.cache.keyOf(this.adapter, request);
     const earlier = this.answers.get(key);
     if (earlier) return earlier.then((answer) => ({ ...answer, cached: true }));
-    const answer = this.lookUpOrAsk(request);
+    const answer = this.lookUpOrAsk(request, probe);
     this.answers.set(key, answer);
     return answer;
   }
 
-  private async lookUpOrAsk(request: CompletionRequest): Promise<Answer> {
-    const cached = await this.cache?.get(this.adapter, request);
-    // A cached completion keeps the latency measured when it was made, so reruns give the same records.
-    if (cached) return { completion: cached, latencyMs: cached.latencyMs ?? NaN, cached: true };
-    const { completion, latencyMs } = await this.ask(request);
+  private async lookUpOrAsk(request: CompletionRequest, probe: boolean): Promise<Answer> {
+    const probed = probe ? await this.ask(request, true) : undefined;
+    if (probed) this.served = probed.completion.servedModel;
+    const cached = await this.lookUp(request);
+    if (cached) return cached;
+    const { completion, latencyMs } = probed ?? (await this.ask(request, false));
     try {
       await this.cache?.set(this.adapter, request, { ...completion, latencyMs });
     } catch (error) {
@@ -84,8 +92,24 @@ export class ModelCalls {
     return { completion, latencyMs, cached: false };
   }
 
-  /** Asks the model, with retries; throws the last AdapterError. */
-  private async ask(request: CompletionRequest): Promise<{ completion: Completion; latencyMs: number }> {
+  /** The cached completion of a request, if the model that gave it is the one the endpoint serves now. */
+  private async lookUp(request: CompletionRequest): Promise<Answer | undefined> {
+    const cached = await this.cache?.get(this.adapter, request);
+    if (!cached) return undefined;
+    if (cached.servedModel !== this.served) {
+      this.warnOnce(
+        'stale',
+        `the endpoint serves ${named(this.served, 'a model it does not name')} as "${this.adapter.model}" now, and the completion cache ` +
+          `holds answers of ${named(cached.servedModel, 'a model it did not record')}: those are not used, their examples are asked again`,
+      );
+      return undefined;
+    }
+    // A cached completion keeps the latency measured when it was made, so reruns give the same records.
+    return { completion: cached, latencyMs: cached.latencyMs ?? NaN, cached: true };
+  }
+
+  /** Asks the model, with retries of failed calls; throws the last AdapterError, and any other exception (a bug) at once. */
+  private async ask(request: CompletionRequest, probe: boolean): Promise<{ completion: Completion; latencyMs: number }> {
     const { adapter, options } = this;
     for (let attempt = 0; ; attempt++) {
       await this.pace?.();
@@ -97,9 +121,10 @@ export class ModelCalls {
         // A stored completion (replay) keeps the latency measured when it was made.
         const latencyMs = adapter.stored ? (completion.latencyMs ?? NaN) : Math.round((performance.now() - started) * 10) / 10;
         return { completion, latencyMs };
-      } catch (error) {
-        const failure = error instanceof AdapterError ? error : new AdapterError((error as Error).message, true);
-        if (!failure.retryable || attempt >= options.retries) throw failure;
+      } catch (failure) {
+        if (!(failure instanceof AdapterError) || !failure.retryable || attempt >= options.retries || (probe && failure.endpoint)) {
+          throw failure;
+        }
         this.stats.retries++;
         const backoff = failure.retryAfterMs ?? options.backoffMs * 2 ** attempt * (0.5 + Math.random());
         await sleep(Math.min(backoff, options.maxRetryWaitMs ?? MAX_RETRY_WAIT_MS));

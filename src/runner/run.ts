@@ -1,9 +1,10 @@
 import { own } from '../records/dictionary.js';
+import { FailureTally } from '../records/failures.js';
 import type { EvalRecord } from '../records/types.js';
 import type { CompletionCache } from './cache.js';
 import { ModelCalls, type Answer } from './calls.js';
 import { redactor } from './models/redact.js';
-import type { ModelAdapter } from './models/types.js';
+import { AdapterError, EndpointError, type ModelAdapter } from './models/types.js';
 import { scorerFor, type Scorer } from './scoring/scorers.js';
 import type { ToxicityScorer } from './scoring/toxicity.js';
 import type { LoadedSuite } from './suite.js';
@@ -12,7 +13,9 @@ import { workItems, type Shard, type WorkItem } from './work-items.js';
 /*
  * Runs a suite: every instance of every scenario, and each perturbed variant that differs from it,
  * becomes exactly one record, in a fixed order, whatever fails: after the last retry a failed call is
- * a record with `error`.
+ * a record with `error`. Two things stop a run instead: a model that cannot answer (its first calls,
+ * asked one at a time, fail: an EndpointError), and an exception that is not a failed call (a bug in an
+ * adapter, thrown as it is, with its stack).
  */
 
 export interface RunOptions {
@@ -40,6 +43,12 @@ export interface RunOptions {
 /** The CLI's and the action's defaults. */
 export const DEFAULT_RUN_OPTIONS = { concurrency: 8, timeoutMs: 60_000, retries: 4, backoffMs: 500 } as const;
 
+/** The largest share of a run's calls that may fail (after their retries) for the run to succeed (--max-failed). */
+export const DEFAULT_MAX_FAILED = 0.1;
+
+/** How many of the run's first calls may fail (after their retries) before the run stops. */
+export const PROBE_CALLS = 3;
+
 /** "1040 records (0 failed calls, 3 retries, 12 from the cache) in 4.20 s" */
 export function describeRun(stats: RunStats): string {
   return `${stats.records} records (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache) in ${stats.seconds.toFixed(2)} s`;
@@ -52,6 +61,34 @@ export interface RunStats {
   cacheHits: number;
   /** Wall time of the run, from the first request to the last record. */
   seconds: number;
+  /** The errors (redacted) the failed calls ended with. */
+  failures: FailureTally;
+}
+
+const percent = (share: number) => `${+(share * 100).toFixed(1)}%`;
+
+/**
+ * Why a run failed: more than `maxFailed` (a share) of its calls failed; undefined when it did not.
+ * "40 of 139 calls failed (28.8%), more than 10% may: the most common error (35 calls): HTTP 500: ..."
+ */
+export function tooManyFailures(stats: RunStats, maxFailed: number): string | undefined {
+  if (stats.errors === 0 || stats.errors <= maxFailed * stats.records) return undefined;
+  const { error, count } = stats.failures.mostCommon()!;
+  return (
+    `${stats.errors} of ${stats.records} calls failed (${percent(stats.errors / stats.records)}), more than ${percent(maxFailed)} may ` +
+    `(--max-failed): the most common error (${count} call${count === 1 ? '' : 's'}): ${error}`
+  );
+}
+
+/** Why the run stops after its first calls failed: the endpoint's own error. */
+function endpointFailed(adapter: ModelAdapter, failures: AdapterError[], redact: (text: string) => string): EndpointError {
+  const calls = failures.length === 1 ? 'its first call' : `its first ${failures.length} calls`;
+  const last = failures.at(-1)!;
+  return new EndpointError(
+    redact(
+      `the model "${adapter.id}" cannot answer: ${calls} failed (${failures.length > 1 ? 'the last: ' : ''}${last.message}); nothing was written`,
+    ),
+  );
 }
 
 type Price = LoadedSuite['suite']['prices'][string];
@@ -88,7 +125,7 @@ export async function runSuite(
 ): Promise<{ records: EvalRecord[]; stats: RunStats }> {
   const items = workItems(loaded, options.shard, options.samples);
   const records: EvalRecord[] = new Array(items.length);
-  const stats: RunStats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0 };
+  const stats: RunStats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0, failures: new FailureTally() };
   const runStarted = performance.now();
   const price = own(loaded.suite.prices, adapter.model);
   const scorers = loaded.suite.scenarios.map((scenario) => scorerFor(scenario.scorer, scenario.scorer_options));
@@ -117,25 +154,45 @@ export async function runSuite(
   };
 
   let done = 0;
-  const work = async (index: number) => {
+  /** Asks for item `index` and makes its record; returns the failed call, if it failed. Any other exception goes on up. */
+  const work = async (index: number, probe: boolean): Promise<AdapterError | undefined> => {
     const item = items[index];
-    const answer = await calls.call(item.request).catch((error: Error) => error);
-    if (answer instanceof Error) {
+    const answer = await calls.call(item.request, probe).catch((error: unknown) => {
+      if (error instanceof AdapterError) return error;
+      throw error; // a bug in the adapter: the run stops with it, it is no record
+    });
+    if (answer instanceof AdapterError) {
+      const error = redact(answer.message);
       stats.errors++;
-      records[index] = { ...item.base, error: redact(answer.message) };
+      stats.failures.add(error);
+      records[index] = { ...item.base, error };
     } else {
       if (answer.cached) stats.cacheHits++;
       const toxicity = await scoreToxicity(answer.completion.text);
       records[index] = completedRecord(item, answer, scorers[item.scenarioIndex], price, toxicity);
     }
     options.onProgress?.(++done, items.length);
+    return answer instanceof AdapterError ? answer : undefined;
   };
 
   let next = 0;
+  // The probe: the first calls one at a time, until one is answered (stored answers need none).
+  for (const failures: AdapterError[] = []; !adapter.stored && next < items.length;) {
+    const failure = await work(next++, true);
+    if (!failure) break;
+    failures.push(failure);
+    if (failure.endpoint || failures.length === PROBE_CALLS) throw endpointFailed(adapter, failures, redact);
+  }
+  let stopped = false;
   const worker = async () => {
-    while (next < items.length) await work(next++);
+    try {
+      while (!stopped && next < items.length) await work(next++, false);
+    } catch (error) {
+      stopped = true; // the other workers start nothing more
+      throw error;
+    }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length - next)) }, worker));
   // Toxicity of only the records scored before the scorer broke would gate on a part as if the whole.
   if (toxicityFailed) for (const record of records) delete record.toxicity;
   stats.seconds = (performance.now() - runStarted) / 1000;

@@ -4,16 +4,17 @@ import { writeRecords } from '../../records/write.js';
 import { CompletionCache } from '../../runner/cache.js';
 import { adapterFromSpec } from '../../runner/models/index.js';
 import { progressReporter } from '../../runner/progress.js';
-import { DEFAULT_RUN_OPTIONS, describeRun, runSuite } from '../../runner/run.js';
+import { DEFAULT_MAX_FAILED, DEFAULT_RUN_OPTIONS, describeRun, runSuite, tooManyFailures } from '../../runner/run.js';
 import { commandToxicity, lexicalToxicity } from '../../runner/scoring/toxicity.js';
 import { loadSuite } from '../../runner/suite.js';
 import { MAX_SAMPLES, type Shard } from '../../runner/work-items.js';
-import type { CommandContext } from '../io.js';
-import { integerOption, shardOption } from '../options.js';
+import { EXIT_RUN_FAILED, type CommandContext } from '../io.js';
+import { integerOption, shardOption, shareOption } from '../options.js';
 
 interface RunFlags {
   suite: string;
   model: string;
+  modelRevision?: string;
   baseUrl?: string;
   out: string;
   concurrency: number;
@@ -25,11 +26,12 @@ interface RunFlags {
   shard?: Shard;
   samples: number;
   toxicityCommand?: string;
+  maxFailed: number;
 }
 
-async function runCommand(flags: RunFlags, { io }: CommandContext): Promise<void> {
+async function runCommand(flags: RunFlags, { io, setExitCode }: CommandContext): Promise<void> {
   const loaded = await loadSuite(flags.suite);
-  const adapter = await adapterFromSpec(flags.model, { baseUrl: flags.baseUrl });
+  const adapter = await adapterFromSpec(flags.model, { baseUrl: flags.baseUrl, revision: flags.modelRevision });
   const toxicity = flags.toxicityCommand ? commandToxicity(flags.toxicityCommand, flags.timeout) : lexicalToxicity();
   try {
     const { records, stats } = await runSuite(loaded, adapter, {
@@ -47,6 +49,12 @@ async function runCommand(flags: RunFlags, { io }: CommandContext): Promise<void
     });
     await writeRecords(flags.out, records);
     io.stderr(`evalgate: ${flags.out}: ${describeRun(stats)}\n`);
+    // The records are written (to see what failed), but a run that is mostly errors is no result.
+    const failed = tooManyFailures(stats, flags.maxFailed);
+    if (failed) {
+      io.stderr(`evalgate: ${escapeTerminal(failed)}\n`);
+      setExitCode(EXIT_RUN_FAILED);
+    }
   } finally {
     await adapter.close();
     await toxicity.close();
@@ -59,6 +67,7 @@ export function registerRun(program: Command, context: CommandContext): void {
     .description('Run an evaluation suite against a model and write one record per example (JSON Lines).')
     .requiredOption('--suite <file>', 'suite file (YAML or JSON)')
     .requiredOption('--model <spec>', 'openai:MODEL | command:"CMD ARGS" | replay:RECORDS.jsonl')
+    .option('--model-revision <text>', "what the model is (a version, a checkpoint's hash): part of the completion cache's keys")
     .option('--base-url <url>', 'OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)')
     .requiredOption('--out <file>', 'records file to write')
     .option('--concurrency <n>', 'requests in flight', integerOption(1, 1024), DEFAULT_RUN_OPTIONS.concurrency)
@@ -69,6 +78,12 @@ export function registerRun(program: Command, context: CommandContext): void {
     .option('--no-cache', 'ask the model even for cached completions')
     .option('--shard <i/n>', 'run only shard i of n (1-based); an instance and its variants stay together', shardOption)
     .option('--samples <k>', 'ask every example k times (temperature > 0); records carry "sample" 0..k-1', integerOption(1, MAX_SAMPLES), 1)
+    .option(
+      '--max-failed <share>',
+      'exit 1 when more than this share of the calls failed (0.1 or 10%); 0: any failure',
+      shareOption,
+      DEFAULT_MAX_FAILED,
+    )
     .option('--toxicity-command <cmd>', 'score toxicity with this program (JSON Lines) instead of the built-in word list')
     .action((flags: RunFlags) => runCommand(flags, context));
 }

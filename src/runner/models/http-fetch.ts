@@ -1,113 +1,100 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Dispatcher } from 'undici';
+import { describeBytes, MAX_RESPONSE_BYTES } from '../../limits.js';
 
 /*
- * A small fetch for the openai client over node:http(s) with keep-alive connection pools. The
- * client's own default (undici's fetch) costs about twice the CPU per request, which is what bounds
- * a run at high concurrency against a fast endpoint.
+ * The openai client's fetch: undici's keep-alive connection pools, and every answer read to at most
+ * MAX_RESPONSE_BYTES (undici cuts the connection there), so that an endpoint streaming a gigabyte
+ * costs 16 MiB. Through undici's request API rather than its fetch: the fetch algorithm and a web
+ * stream for every body cost about twice the CPU per request, which is what bounds a run at high
+ * concurrency against a fast endpoint (docs/benchmarks.md).
  */
 
-/** A fetch with connection pools of its own; `close` ends their idle connections. */
+/** A fetch with connection pools of its own; `close` ends their connections. */
 export interface KeepAliveFetch {
   fetch: typeof fetch;
-  close(): void;
+  close(): Promise<void>;
 }
 
-export function keepAliveFetch(): KeepAliveFetch {
-  const agents = {
-    'http:': new HttpAgent({ keepAlive: true, maxSockets: 256 }),
-    'https:': new HttpsAgent({ keepAlive: true, maxSockets: 256 }),
-  };
-  const send = (input: string | URL | Request, init: RequestInit = {}) => request(agents, input, init);
-  return {
-    fetch: send as typeof fetch,
-    close: () => Object.values(agents).forEach((agent) => agent.destroy()),
-  };
-}
-
-async function request(agents: Record<'http:' | 'https:', HttpAgent>, input: string | URL | Request, init: RequestInit): Promise<Response> {
-  const url = new URL(input instanceof Request ? input.url : input);
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const headers: Record<string, string> = {};
-  (init.headers instanceof Headers ? init.headers : new Headers(init.headers)).forEach((value, name) => (headers[name] = value));
-  const body =
-    typeof init.body === 'string'
-      ? init.body
-      : init.body === undefined || init.body === null
-        ? undefined
-        : Buffer.from(await new Response(init.body).arrayBuffer());
-  return new Promise<Response>((resolve, reject) => {
-    const outgoing = send(
-      url,
-      { method: init.method ?? 'GET', headers, agent: agents[url.protocol as 'http:' | 'https:'], signal: init.signal ?? undefined },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => {
-          const status = response.statusCode ?? 500;
-          const payload = Buffer.concat(chunks);
-          resolve(
-            new BufferedResponse(
-              url.href,
-              status,
-              response.statusMessage ?? '',
-              toHeaders(response.headers),
-              payload,
-            ) as unknown as Response,
-          );
-        });
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(body);
-  });
-}
-
-function toHeaders(incoming: IncomingHttpHeaders): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+/** An answer evalgate does not read: larger than the bound, compressed though it asked for none, or not JSON. */
+export class UnreadableAnswerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnreadableAnswerError';
   }
-  return headers;
+}
+
+/** The transport; undici is loaded here, when a model endpoint is asked, not by every command (a tenth of a second). */
+export async function keepAliveFetch(maxResponseBytes = MAX_RESPONSE_BYTES): Promise<KeepAliveFetch> {
+  const { Agent, errors, request } = await import('undici');
+  const dispatcher = new Agent({ connections: 256, maxResponseSize: maxResponseBytes });
+  const send = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    const headers: Record<string, string> = {};
+    (init.headers instanceof Headers ? init.headers : new Headers(init.headers)).forEach((value, name) => (headers[name] = value));
+    // A compressed answer would be inflated past the bound: none is asked for, and one sent anyway is refused.
+    headers['accept-encoding'] = 'identity';
+    const answer = await request(input instanceof Request ? input.url : input, {
+      method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
+      headers,
+      body: typeof init.body === 'string' || init.body == null ? init.body : Buffer.from(await new Response(init.body).arrayBuffer()),
+      signal: init.signal ?? undefined,
+      dispatcher,
+    });
+    const encoding = answer.headers['content-encoding'];
+    if (encoding !== undefined && encoding !== 'identity') {
+      await answer.body.dump(); // reads at most 128 KiB, then closes the connection
+      throw new UnreadableAnswerError(
+        `the endpoint sent a compressed answer (content-encoding: ${String(encoding)}) though it was asked for none`,
+      );
+    }
+    let payload: Buffer;
+    try {
+      payload = Buffer.from(await answer.body.arrayBuffer());
+    } catch (error) {
+      if (error instanceof errors.ResponseExceededMaxSizeError) {
+        throw new UnreadableAnswerError(`the endpoint's answer is larger than ${describeBytes(maxResponseBytes)}: it was cut off there`);
+      }
+      throw error;
+    }
+    return new ReadResponse(payload, { status: answer.statusCode, headers: toHeaders(answer.headers) });
+  };
+  return { fetch: send, close: () => dispatcher.destroy() };
+}
+
+/** undici's headers as the Response takes them (a header sent twice is two pairs): it fills its Headers once. */
+function toHeaders(incoming: Record<string, string | string[] | undefined>): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(incoming)) {
+    for (const each of Array.isArray(value) ? value : value === undefined ? [] : [value]) pairs.push([name, each]);
+  }
+  return pairs;
 }
 
 /**
- * A response whose body has already been read in full: what a fetch Response offers for a
- * non-streaming call (status, headers, text, json, arrayBuffer, and a body stream on demand), without
- * the web streams a Response sets up for every body, which cost as much CPU as the request itself.
+ * A Response whose body undici has already read, within the bound: text() and json() decode the bytes
+ * held. A Response made with its body would pass it through a web ReadableStream, which costs more CPU
+ * than the rest of the call (docs/benchmarks.md); that stream is made only when `body` is asked for.
+ * (The platform's types declare the body's readers as properties, so they are overridden as such.)
  */
-class BufferedResponse {
-  readonly ok: boolean;
-  readonly redirected = false;
-  readonly type = 'basic';
-  bodyUsed = false;
+class ReadResponse extends Response {
+  readonly #payload: Buffer;
 
-  constructor(
-    readonly url: string,
-    readonly status: number,
-    readonly statusText: string,
-    readonly headers: Headers,
-    private readonly payload: Buffer,
-  ) {
-    this.ok = status >= 200 && status < 300;
-  }
+  override readonly arrayBuffer = async (): Promise<ArrayBuffer> => new Uint8Array(this.#payload).buffer;
 
-  get body(): ReadableStream<Uint8Array> | null {
-    return this.status === 204 || this.status === 304 ? null : new Response(this.payload).body;
-  }
+  override readonly text = async (): Promise<string> => this.#payload.toString('utf8');
 
-  async arrayBuffer(): Promise<ArrayBuffer> {
-    this.bodyUsed = true;
-    return new Uint8Array(this.payload).buffer;
-  }
+  override readonly json = async (): Promise<unknown> => {
+    const text = await this.text();
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new UnreadableAnswerError(`the endpoint's answer is not JSON: ${JSON.stringify(text.slice(0, 100))}`);
+    }
+  };
 
-  async text(): Promise<string> {
-    this.bodyUsed = true;
-    return this.payload.toString('utf8');
-  }
-
-  async json(): Promise<unknown> {
-    return JSON.parse(await this.text());
+  constructor(payload: Buffer, init: ResponseInit) {
+    super(null, init);
+    this.#payload = payload;
+    const nullBody = this.status === 204 || this.status === 304;
+    Object.defineProperty(this, 'body', { get: () => (nullBody ? null : new Response(payload).body) });
   }
 }

@@ -7,12 +7,17 @@ import type { ModelAdapter } from './types.js';
 export interface AdapterOptions {
   /** An OpenAI-compatible endpoint (--base-url). */
   baseUrl?: string;
+  /** What the user says the model is (--model-revision): part of the completion cache's keys. */
+  revision?: string;
 }
 
 /** Each kind of --model spec ("KIND:REST"): how it is written, and the adapter it makes. */
 const ADAPTERS: Record<string, { usage: string; create: (rest: string, options: AdapterOptions) => Promise<ModelAdapter> }> = {
-  openai: { usage: 'openai:MODEL', create: (model, { baseUrl }) => openaiAdapter(model, baseUrl) },
-  command: { usage: 'command:"CMD ARGS"', create: async (command) => commandAdapter(command.replace(/^"(.*)"$/, '$1')) },
+  openai: { usage: 'openai:MODEL', create: (model, { baseUrl, revision }) => openaiAdapter(model, baseUrl, revision) },
+  command: {
+    usage: 'command:"CMD ARGS"',
+    create: async (command, { revision }) => commandAdapter(command.replace(/^"(.*)"$/, '$1'), revision),
+  },
   replay: { usage: 'replay:RECORDS.jsonl', create: (file) => replayAdapter(file) },
 };
 

@@ -1,3 +1,4 @@
+import { UsageError } from '../../errors.js';
 import type { ChatMessage, GenerationSettings } from '../suite.js';
 
 /** What a model is asked: the conversation, the settings, and which example and sample it is (for replay and the cache). */
@@ -21,17 +22,39 @@ export interface Completion {
   latencyMs?: number;
   /** What the call cost when it was made (kept by replay). */
   costUsd?: number;
+  /** The model that answered, as the endpoint names it (an OpenAI answer's `model`): the completion cache keeps it. */
+  servedModel?: string;
+  /** The backend's configuration (an OpenAI answer's `system_fingerprint`): kept in the cache, never part of its key. */
+  systemFingerprint?: string;
 }
 
-/** A failed call; `retryable` for rate limits, server errors, time-outs and dropped connections. */
+/**
+ * A failed call, the one kind of error a run retries (when `retryable`: rate limits, server errors,
+ * time-outs, dropped connections) or records. Any other exception from an adapter is a bug and stops
+ * the run. `endpoint`: the failure says the endpoint cannot answer any call (unreachable, refused, an
+ * unknown host, 401, 403, 404, a model command that exited): on the run's first call it stops the run.
+ */
 export class AdapterError extends Error {
+  readonly retryAfterMs: number | undefined;
+  readonly endpoint: boolean;
+
   constructor(
     message: string,
     readonly retryable: boolean,
-    readonly retryAfterMs?: number,
+    { retryAfterMs, endpoint = false }: { retryAfterMs?: number; endpoint?: boolean } = {},
   ) {
     super(message);
     this.name = 'AdapterError';
+    this.retryAfterMs = retryAfterMs;
+    this.endpoint = endpoint;
+  }
+}
+
+/** The model cannot answer: the run's first calls failed (its message redacted), and nothing was written. */
+export class EndpointError extends UsageError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EndpointError';
   }
 }
 
@@ -40,6 +63,8 @@ export interface ModelAdapter {
   id: string;
   /** The model's name, for prices. */
   model: string;
+  /** What the user says the model is (--model-revision): part of every cache key, kept in every entry. */
+  revision?: string;
   /** What the adapter holds that no record, warning or log may show (its API key, its URL's password): see redact.ts. */
   secrets: readonly string[];
   /**
