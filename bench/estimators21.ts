@@ -33,7 +33,16 @@ import {
 import { normalCdf, normalQuantile } from '../src/stats/normal.js';
 import { quantileSorted } from '../src/stats/quantile.js';
 import { Random } from '../src/stats/random.js';
-import { EQUAL_GROUPS, Generator, populationValues, UNEQUAL_GROUPS, type Population } from './population21.js';
+import type { EvalRecord } from '../src/records/types.js';
+import {
+  EQUAL_GROUPS,
+  Generator,
+  populationValues,
+  UNEQUAL_GROUPS,
+  type Instance,
+  type Population,
+  type PopulationValues,
+} from './population21.js';
 import { meanOf, rate, type Rate } from './sim21-common.js';
 
 const MIN_GROUP_SIZE = 10;
@@ -58,7 +67,12 @@ interface Sample {
 
 function sampleOf(generator: Generator, n: number): Sample {
   const instances = generator.instances(n);
-  const records = generator.records(instances, { variants: 1 });
+  return sampleFrom(instances, generator.records(instances, { variants: 1 }), generator.population.groups.length);
+}
+
+/** A sample from instances and their original records (one each, in the instances' order). */
+function sampleFrom(instances: Instance[], records: EvalRecord[], groupCount: number): Sample {
+  const n = instances.length;
   const group = Int32Array.from(instances, ({ group }) => group);
   const correct = Float64Array.from(records, (r) => r.correct!);
   const confidence = Float64Array.from(records, (r) => r.confidence!);
@@ -69,7 +83,6 @@ function sampleOf(generator: Generator, n: number): Sample {
     value: Float64Array.from(order, (i) => confidence[i]),
     payload: Float64Array.from(order, (i) => correct[i]),
   };
-  const groupCount = generator.population.groups.length;
   const counts = new Array<number>(groupCount).fill(0);
   for (const g of group) counts[g]++;
   const eligible = counts.flatMap((count, g) => (count >= MIN_GROUP_SIZE ? [g] : []));
@@ -328,10 +341,17 @@ export interface MetricResult {
   methods: MethodResult[];
 }
 
+/** Population values, computed once per population (the quadrature takes seconds). */
+const truths = new Map<Population, PopulationValues>();
+function truthOf(population: Population): PopulationValues {
+  if (!truths.has(population)) truths.set(population, populationValues(population));
+  return truths.get(population)!;
+}
+
 export function runConfiguration(configuration: Configuration, trials: number, resamples: number, seed: number): MetricResult[] {
   const random = new Random(seed);
   const generator = new Generator(random, configuration.population);
-  const truth = populationValues(configuration.population);
+  const truth = truthOf(configuration.population);
   const tally = new Map<
     string,
     { cover: number; lowerAbove: number; upperBelow: number; width: number[]; lenient: number[]; pBlocks: number; pLenient: number[] }
@@ -441,3 +461,23 @@ export const CONFIGURATIONS: Configuration[] = [
     ] as Array<[Metric, number]>,
   })),
 ];
+
+/**
+ * The proposed tests and point estimates of one run (its original records, one per instance, in the
+ * instances' order), by the plain bootstrap: what a gate would judge its bounds on.
+ */
+export function proposedOf(
+  instances: Instance[],
+  originals: EvalRecord[],
+  groupCount: number,
+  resamples: number,
+  random: Random,
+): Record<Metric, { tests: BoundTests; point: number }> {
+  const booted = bootstrapOf(sampleFrom(instances, originals, groupCount), resamples, random, false);
+  return Object.fromEntries(
+    METRICS.map((metric) => {
+      const b = booted[metric];
+      return [metric, { tests: deviationTests(metric, b, true), point: b.klm ? b.klm.value : biasCorrected(b.value, b.samples) }];
+    }),
+  ) as Record<Metric, { tests: BoundTests; point: number }>;
+}
