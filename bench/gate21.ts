@@ -8,7 +8,8 @@
 //                  today's test.
 //   power          MDE80 = b + (z(1 - alpha / m) + z(0.8)) sigma, sigma the comparison's planned spread
 //                  (src/gate/power.ts plannedSpread); inconclusive iff not failed and MDE80 > detect.
-//   default detect max(3 b, 0.05) for a metric in [0, 1] with a budget in its units; 3 x a relative budget.
+//   default detect max(3 b, 0.05) for a metric in [0, 1] with a budget in its units; 3 x a relative budget;
+//                  10% of the baseline for a budget of 0 on a metric outside [0, 1].
 // Today's rule, beside it: fail iff w > b and Holm's p(w > 0)' < alpha; underpowered iff
 // max(b, z sigma) + z(0.8) sigma > detect.
 import { budgetValue, MetricsMemo, RunComparer } from '../src/gate/compare.js';
@@ -51,10 +52,14 @@ export interface CheckOutcome {
 
 const run = (records: EvalRecord[]): RunInput => ({ kind: 'records', file: 'simulated', table: buildTable(records) });
 
-/** The proposed default detect: max(3 b, 0.05) for [0, 1] metrics with an absolute budget, 3 x a relative budget. */
+/**
+ * The proposed default detect: max(3 b, 0.05) for [0, 1] metrics with an absolute budget, 3 x a relative
+ * budget, and 10% of the baseline for a budget of 0 on a metric outside [0, 1] (no scale to multiply).
+ */
 export function defaultDetect(metric: string, budget: Budget): Budget {
   if (typeof budget === 'string') return `${3 * Number.parseFloat(budget)}%`;
-  return lookupMetric(metric)?.range[1] === 1 ? Math.max(3 * budget, 0.05) : 3 * budget;
+  if (lookupMetric(metric)?.range[1] === 1) return Math.max(3 * budget, 0.05);
+  return budget > 0 ? 3 * budget : '10%';
 }
 
 /** Both rules on every check of a family of blocking regression checks (one scope: overall). */

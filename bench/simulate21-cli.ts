@@ -7,7 +7,7 @@
 // on the order or concurrency of the trials):
 //   small       40 instances, a true 15-point accuracy drop, accuracy max_regression 0.02 and no
 //               detect: the share of clean passes.
-//   lenient     A/A-free: one run at 200, 300 and 2,000 instances gated on lenient bounds set at the
+//   lenient     one run (no baseline) at 200, 300 and 2,000 instances gated on lenient bounds set at the
 //               population values (each check on its own: multiplicity none): the share blocked per
 //               check, and whether each check's 95% interval covers the population value.
 //   realistic   A/A at 300 instances, a realistic policy (ece_10_bin max 0.04, gap max 0.08, worst

@@ -49,5 +49,5 @@ timed('estimators', () =>
 timed('gate', () => gateStudies(trials(300)));
 timed('realistic', () => realisticProposed(trials(300)));
 timed('resamples', () => resamplesStudy(trials(400)));
-timed('reruns', () => rerunsStudy(trials(200)));
+timed('reruns', () => rerunsStudy(trials(500)));
 console.log(JSON.stringify(results));
