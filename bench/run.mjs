@@ -10,6 +10,10 @@
 // <!-- bench:start --> ... <!-- bench:end --> (likewise runner, promptfoo, simulation).
 // Options: --sizes 100000,1000000  --compact-sizes 300000 ('' for none)  --runs 5  --trials 500  --only metrics|runner|promptfoo|simulation|samples|html
 //          --no-docs (print only; --no-readme is the older name)
+// Not in the default run (about an hour on two cores): --only simulation21, issue 21's simulations (bench/simulate21.ts
+// in-process, bench/simulate21-cli.ts through dist/cli.js), their tables written into docs/statistics-design-21.md and
+// docs/statistics.md; --part population,estimators,gate,realistic,resamples,reruns,cli picks some (the others' last results, kept
+// in bench/out/simulation21.json, are written again); --sim21-scale 0.1 scales every trial count (a quick look).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -25,6 +29,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     trials: { type: 'string', default: '500' },
     only: { type: 'string' },
+    part: { type: 'string', default: 'population,estimators,gate,realistic,resamples,reruns,cli' },
+    'sim21-scale': { type: 'string', default: '1' },
     'no-docs': { type: 'boolean', default: false },
     'no-readme': { type: 'boolean', default: false },
   },
@@ -66,7 +72,7 @@ async function measurePair(floorArgs, evalgateArgs) {
 }
 
 /** The pages that show the benchmarks' tables (the simulation's in both). */
-const pages = ['docs/benchmarks.md', 'docs/statistics.md', 'README.md'];
+const pages = ['docs/benchmarks.md', 'docs/statistics.md', 'docs/statistics-design-21.md', 'README.md'];
 
 /** Replaces the text between <!-- NAME:start --> and <!-- NAME:end --> in a page. */
 function replaceBetweenMarkers(page, name, text) {
@@ -144,6 +150,34 @@ async function simulation() {
   ].join('\n');
   process.stdout.write(`${text}\n`);
   writeIntoDocs('simulation', text);
+}
+
+/** Issue 21's simulations: each part's JSON kept in bench/out/simulation21.json, every table rendered from it (bench/report21.ts). */
+async function simulation21() {
+  const parts = values.part.split(',');
+  const scale = Number(values['sim21-scale']);
+  const file = join(outDir, 'simulation21.json');
+  const merged = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const date = new Date().toISOString().slice(0, 10);
+  const inProcess = parts.filter((part) => part !== 'cli');
+  if (inProcess.length > 0) {
+    await bundleScript('simulate21');
+    const result = await runJsonScript(join(outDir, 'simulate21.mjs'), [JSON.stringify({ parts: inProcess, scale })]);
+    for (const part of inProcess) merged[part] = { ...result[part], date };
+  }
+  if (parts.includes('cli')) {
+    if (!existsSync('dist/cli.js')) throw new Error('dist/cli.js is missing: run npm run bundle first');
+    await bundleScript('simulate21-cli');
+    const trials = { trials: Math.max(5, Math.round(150 * scale)), slowTrials: Math.max(5, Math.round(60 * scale)) };
+    merged.cli = { ...(await runJsonScript(join(outDir, 'simulate21-cli.mjs'), [JSON.stringify(trials)])), date };
+  }
+  writeFileSync(file, JSON.stringify(merged));
+  await bundleScript('report21');
+  const sections = await runJsonScript(join(outDir, 'report21.mjs'), [file]);
+  for (const [name, text] of Object.entries(sections)) {
+    process.stdout.write(`${text}\n\n`);
+    writeIntoDocs(name, text);
+  }
 }
 
 async function metricsBenchmark() {
@@ -290,3 +324,4 @@ if (!values.only || values.only === 'promptfoo') await promptfooBenchmark();
 if (!values.only || values.only === 'simulation') await simulation();
 if (!values.only || values.only === 'samples') await samplesBenchmark();
 if (!values.only || values.only === 'html') await htmlBenchmark();
+if (values.only === 'simulation21') await simulation21();
