@@ -75,6 +75,28 @@ export default tseslint.config(
   },
   // The entries load their program after turning source maps on (scripts/bundle.mjs): one import() each.
   { files: ['src/bin.ts', 'src/index.ts'], rules: { 'no-restricted-syntax': 'off' } },
+  // The action reaches the runner through context.ts only (its context and port are handed down), so
+  // that run() is tested in the same process.
+  {
+    files: ['src/action/**/*.ts'],
+    ignores: ['src/action/context.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ImportExpression[source.value=/^[.]/]', message: 'Import modules of src statically, so that lint checks the rooms.' },
+        ...[
+          'MemberExpression[object.name="process"][property.name="env"]',
+          'MemberExpression[object.name="github"][property.name="context"]',
+          'ImportDeclaration[source.value="@actions/github"] ImportSpecifier[imported.name="context"]',
+          'ImportDeclaration[importKind="value"][source.value=/^@actions[/](core|cache)$/]',
+        ].map((selector) => ({
+          selector,
+          message:
+            'Only src/action/context.ts reads the runner (process.env, github.context, @actions/core and cache): take its context and port.',
+        })),
+      ],
+    },
+  },
   ...Object.entries(ROOMS).map(([room, allowed]) => roomRules(room, allowed)),
   // Test servers take async request handlers: a rejection there fails the test run loudly.
   {

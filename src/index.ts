@@ -5,5 +5,5 @@
  * signal ends it at once (process/signals.ts).
  */
 process.setSourceMapsEnabled(true);
-const { run } = await import('./action/main.js');
-await run();
+const { main } = await import('./action/main.js');
+await main();

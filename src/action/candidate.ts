@@ -1,5 +1,3 @@
-import * as core from '@actions/core';
-import * as github from '@actions/github';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +11,7 @@ import { DEFAULT_MAX_FAILED, DEFAULT_RUN_OPTIONS, describeRun, runSuite, tooMany
 import { lexicalToxicity } from '../runner/scoring/toxicity.js';
 import { loadSuite } from '../runner/suite.js';
 import type { RunInput } from '../runs/load.js';
+import type { Job } from './context.js';
 import { mayWriteCache } from './events.js';
 import { restoreCompletions, saveCompletions } from './github/cache.js';
 import { OUTPUT, type ActionInputs } from './inputs.js';
@@ -20,7 +19,7 @@ import { UsageError } from '../errors.js';
 
 /* The runs to gate: the candidate (given, another tool's output converted, or a suite run here) and a given baseline. */
 
-const temporaryFile = (name: string) => join(process.env.RUNNER_TEMP ?? '.', name);
+const temporaryFile = ({ context }: Job, name: string) => join(context.runnerTemp ?? '.', name);
 
 /**
  * Runs the suite and returns the records' path. The completion cache lives under RUNNER_TEMP and is
@@ -29,16 +28,18 @@ const temporaryFile = (name: string) => join(process.env.RUNNER_TEMP ?? '.', nam
  * A model that cannot answer, or more failed calls than `evalgate run` allows, fails the step.
  */
 async function runSuiteForCandidate(
+  job: Job,
   suiteFile: string,
   modelSpec: string,
   { baseUrl, samples, modelRevision }: Pick<ActionInputs, 'baseUrl' | 'samples' | 'modelRevision'>,
 ): Promise<string> {
   const loaded = await loadSuite(suiteFile);
-  const completions = join(process.env.RUNNER_TEMP || tmpdir(), 'evalgate-completions');
+  const { context, port } = job;
+  const completions = join(context.runnerTemp || tmpdir(), 'evalgate-completions');
   await rm(completions, { recursive: true, force: true });
-  const shared = mayWriteCache();
-  if (shared) await restoreCompletions(completions, loaded.suite.name, github.context.sha);
-  else core.info(`The completion cache is not used on ${github.context.eventName} events: every completion comes from the model.`);
+  const shared = mayWriteCache(context.eventName);
+  if (shared) await restoreCompletions(job, completions, loaded.suite.name, context.sha);
+  else port.info(`The completion cache is not used on ${context.eventName} events: every completion comes from the model.`);
   const adapter = await adapterFromSpec(modelSpec, { baseUrl, revision: modelRevision });
   try {
     const { records, stats } = await runSuite(loaded, adapter, {
@@ -46,14 +47,14 @@ async function runSuiteForCandidate(
       cache: new CompletionCache(completions),
       toxicity: lexicalToxicity(),
       samples,
-      onProgress: progressReporter((line) => core.info(line.trimEnd()), false),
-      onWarning: (message) => core.warning(`evalgate run: ${message}`),
+      onProgress: progressReporter((line) => port.info(line.trimEnd()), false),
+      onWarning: (message) => port.warning(`evalgate run: ${message}`),
     });
-    const path = temporaryFile('evalgate-records.jsonl');
+    const path = temporaryFile(job, 'evalgate-records.jsonl');
     await writeRecords(path, records);
-    core.info(`evalgate run: ${describeRun(stats)}`);
-    core.setOutput(OUTPUT.records, path);
-    if (shared) await saveCompletions(completions, loaded.suite.name, github.context.sha);
+    port.info(`evalgate run: ${describeRun(stats)}`);
+    port.setOutput(OUTPUT.records, path);
+    if (shared) await saveCompletions(job, completions, loaded.suite.name, context.sha);
     const failed = tooManyFailures(stats, DEFAULT_MAX_FAILED);
     if (failed) throw new Error(`evalgate run: ${failed}`);
     return path;
@@ -63,27 +64,27 @@ async function runSuiteForCandidate(
 }
 
 /** Another tool's output converted to records (or a metrics file) under RUNNER_TEMP. */
-async function importToFile(path: string, format: ImportFormat, name: string): Promise<string> {
-  const imported = await importResults(format, path, { onWarning: (message) => core.warning(`evalgate import: ${message}`) });
-  const out = temporaryFile(`evalgate-${name}-imported.${imported.kind === 'metrics' ? 'json' : 'jsonl'}`);
+async function importToFile(job: Job, path: string, format: ImportFormat, name: string): Promise<string> {
+  const imported = await importResults(format, path, { onWarning: (message) => job.port.warning(`evalgate import: ${message}`) });
+  const out = temporaryFile(job, `evalgate-${name}-imported.${imported.kind === 'metrics' ? 'json' : 'jsonl'}`);
   await writeImported(out, imported);
   return out;
 }
 
 /** The runs given as files, converted first when they are another tool's output. */
-export async function givenFiles(inputs: ActionInputs): Promise<{ candidate?: string; baseline?: string }> {
+export async function givenFiles(job: Job, inputs: ActionInputs): Promise<{ candidate?: string; baseline?: string }> {
   const convert = (path: string | undefined, name: string) =>
-    path && inputs.importFormat ? importToFile(path, inputs.importFormat, name) : Promise.resolve(path);
+    path && inputs.importFormat ? importToFile(job, path, inputs.importFormat, name) : Promise.resolve(path);
   return { candidate: await convert(inputs.candidate, 'candidate'), baseline: await convert(inputs.baseline, 'baseline') };
 }
 
 /** The candidate's results file: given (converted when another tool wrote it), or made by running the suite. */
-export async function candidateFile(inputs: ActionInputs, given: string | undefined): Promise<string> {
+export async function candidateFile(job: Job, inputs: ActionInputs, given: string | undefined): Promise<string> {
   if (given) return given;
   if (!(inputs.suite && inputs.model)) {
     throw new UsageError('Give the input "candidate", or "suite" and "model" to run the evaluation, or "report"');
   }
-  return runSuiteForCandidate(inputs.suite, inputs.model, inputs);
+  return runSuiteForCandidate(job, inputs.suite, inputs.model, inputs);
 }
 
 /**

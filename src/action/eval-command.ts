@@ -1,11 +1,11 @@
-import * as core from '@actions/core';
 import { spawn } from 'node:child_process';
 import { childEnvironment } from '../process/child-env.js';
 import { UsageError } from '../errors.js';
+import type { ActionPort } from './context.js';
 
 /** Runs the team's own evaluation command with the runner's shell, its output in the log; fails closed. */
-export async function runEvalCommand(command: string): Promise<void> {
-  core.info(`evalgate: running ${command}`);
+export async function runEvalCommand(port: ActionPort, command: string): Promise<void> {
+  port.info(`evalgate: running ${command}`);
   const code = await new Promise<number | null>((resolve, reject) => {
     // The team's command gets what a `run:` step gets, not the runner's tokens given to this action.
     const child = spawn(command, {

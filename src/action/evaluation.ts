@@ -1,9 +1,8 @@
-import * as core from '@actions/core';
-import * as github from '@actions/github';
 import { gateRun } from '../pipeline/gate-run.js';
 import type { GateReport } from '../report/json.js';
 import { loadRun, type RunInput } from '../runs/load.js';
 import { candidateFile, claimedRun, givenFiles } from './candidate.js';
+import type { Job } from './context.js';
 import { runEvalCommand } from './eval-command.js';
 import { currentBranch, gatesAChange } from './events.js';
 import { restoreBaseline, type BaselineOwner } from './github/cache.js';
@@ -31,23 +30,25 @@ interface BaselineFile {
  * a change, and only warns elsewhere.
  */
 async function baselineFile(
+  job: Job,
   inputs: ActionInputs,
   given: string | undefined,
   policy: SourcedPolicy,
   base: BaseCommit | undefined,
   temporary: string,
 ): Promise<BaselineFile | undefined> {
+  const { context, port } = job;
   if (given) return { file: given };
-  if (github.context.eventName === 'push') return undefined;
-  const owner = baselineOwner(inputs, policy, base?.branch ?? currentBranch());
-  const restored = await restoreBaseline(owner, base?.sha ?? github.context.sha, policy.sha256, temporary).catch((error: Error) => {
+  if (context.eventName === 'push') return undefined;
+  const owner = baselineOwner(inputs, policy, base?.branch ?? currentBranch(context.ref));
+  const restored = await restoreBaseline(job, owner, base?.sha ?? context.sha, policy.sha256, temporary).catch((error: Error) => {
     const reason = `The baseline could not be restored from the Actions cache: ${error.message}`;
-    if (gatesAChange()) {
+    if (gatesAChange(context.eventName)) {
       throw new UsageError(
-        `${reason}. On ${github.context.eventName} events the gate does not decide without it: re-run the job (or, where the job may not read the cache, give the input baseline).`,
+        `${reason}. On ${context.eventName} events the gate does not decide without it: re-run the job (or, where the job may not read the cache, give the input baseline).`,
       );
     }
-    core.warning(`${reason}; regression checks are skipped.`);
+    port.warning(`${reason}; regression checks are skipped.`);
     return undefined;
   });
   if (!restored && inputs.requireBaseline) {
@@ -69,31 +70,31 @@ export interface Evaluation {
 }
 
 /** The team's evaluation, run first (its output may be the candidate or the baseline); never on a posted report. */
-async function runEvaluation(inputs: ActionInputs): Promise<void> {
-  if (github.context.eventName === 'pull_request_target' && (inputs.suite || inputs.evalCommand)) {
-    core.warning(
+async function runEvaluation({ context, port }: Job, inputs: ActionInputs): Promise<void> {
+  if (context.eventName === 'pull_request_target' && (inputs.suite || inputs.evalCommand)) {
+    port.warning(
       "pull_request_target runs with the repository's secrets and a write token: a suite or eval-command from a pull request's checkout runs its code with them. Use pull_request, and for forks the two-workflow setup (README).",
     );
   }
-  if (inputs.evalCommand) await runEvalCommand(inputs.evalCommand);
+  if (inputs.evalCommand) await runEvalCommand(port, inputs.evalCommand);
 }
 
 /** The candidate to gate: a posted report's claimed numbers, or results given or made here (a suite run). */
-async function candidateRun(inputs: ActionInputs, posted: GateReport | undefined, given: string | undefined) {
+async function candidateRun(job: Job, inputs: ActionInputs, posted: GateReport | undefined, given: string | undefined) {
   if (posted) return { run: claimedRun(posted, inputs.report!), file: undefined };
-  const file = await candidateFile(inputs, given);
+  const file = await candidateFile(job, inputs, given);
   return { run: await loadRun(file), file };
 }
 
 /** What the reader of the comment must know about where the numbers came from. */
-function provenanceNotes(posted: GateReport | undefined, restored: BaselineFile['restored']): string[] {
+function provenanceNotes(eventName: string, posted: GateReport | undefined, restored: BaselineFile['restored']): string[] {
   const notes: string[] = [];
   if (posted) {
     notes.push(
       "Unverified: the candidate's numbers are those of a report the pull request's own run made, not records gated here. " +
         "Every status was recomputed from those numbers under the policy at the base commit; the numbers themselves are that run's claim.",
     );
-  } else if (github.context.eventName === 'workflow_run') {
+  } else if (eventName === 'workflow_run') {
     notes.push(
       "The records were uploaded by the pull request's own run and gated here under the policy at the base commit: " +
         "the decision is this repository's, what the records say about the model is that run's claim.",
@@ -119,12 +120,12 @@ export interface SharedInputs {
 }
 
 /** The shared inputs; the team's evaluation, an import or a suite run happen once, at the first gate that asks. */
-export function sharedInputs(inputs: ActionInputs, posted: GateReport | undefined, temporary: string): SharedInputs {
+export function sharedInputs(job: Job, inputs: ActionInputs, posted: GateReport | undefined, temporary: string): SharedInputs {
   let runs: Promise<Runs> | undefined;
   const prepare = async (): Promise<Runs> => {
-    if (!posted) await runEvaluation(inputs);
-    const given = await givenFiles(inputs);
-    return { candidate: await candidateRun(inputs, posted, given.candidate), givenBaseline: given.baseline };
+    if (!posted) await runEvaluation(job, inputs);
+    const given = await givenFiles(job, inputs);
+    return { candidate: await candidateRun(job, inputs, posted, given.candidate), givenBaseline: given.baseline };
   };
   return { posted, temporary, runs: () => (runs ??= prepare()) };
 }
@@ -136,27 +137,28 @@ export function sharedInputs(inputs: ActionInputs, posted: GateReport | undefine
  * marked unverified.
  */
 export async function evaluate(
+  job: Job,
   inputs: ActionInputs,
   pull: PullRequest | undefined,
   octokit: Octokit | undefined,
   { posted, runs, temporary }: SharedInputs,
 ): Promise<Evaluation> {
-  const base = baseCommitOf(pull, github.context.payload);
-  // On workflow_run the workspace holds what a fork's run uploaded: no repository is looked for in it.
-  const policy = await readPolicy(inputs, base, octokit, { findCheckout: github.context.eventName !== 'workflow_run' });
+  const { context, port } = job;
+  const base = baseCommitOf(pull, context.payload);
+  const policy = await readPolicy(inputs, base, octokit, job);
   const { candidate, givenBaseline } = await runs();
-  const baselineSource = await baselineFile(inputs, givenBaseline, policy, base, temporary);
+  const baselineSource = await baselineFile(job, inputs, givenBaseline, policy, base, temporary);
   const baseline = baselineSource ? await loadRun(baselineSource.file) : undefined;
-  if (!baseline) core.warning('No baseline: regression checks are skipped; absolute bounds still gate.');
+  if (!baseline) port.warning('No baseline: regression checks are skipped; absolute bounds still gate.');
   const report = await gateRun({ policy, candidate: candidate.run, baseline });
   report.policy.source = policy.source;
   const restored = baselineSource?.restored;
   if (report.baseline && restored) report.baseline.commit = restored.commit;
   report.github = {
-    event: github.context.eventName,
-    sha: github.context.sha,
+    event: context.eventName,
+    sha: context.sha,
     pullRequest: pull ? { number: pull.number, baseSha: pull.baseSha, headSha: pull.headSha } : null,
   };
-  const notes = provenanceNotes(posted, restored);
+  const notes = provenanceNotes(context.eventName, posted, restored);
   return { report, candidateFile: candidate.file, policy, notes, unverified: posted !== undefined };
 }

@@ -1,5 +1,3 @@
-import * as github from '@actions/github';
-
 /**
  * The events whose runs may write the Actions cache (the baseline, the completions): runs of the
  * repository's own branches. What a run saves there is restored by the runs that gate, so pull
@@ -8,13 +6,13 @@ import * as github from '@actions/github';
  */
 const CACHE_WRITING_EVENTS = ['push', 'workflow_dispatch', 'schedule'];
 
-export function mayWriteCache(): boolean {
-  return CACHE_WRITING_EVENTS.includes(github.context.eventName);
+export function mayWriteCache(eventName: string): boolean {
+  return CACHE_WRITING_EVENTS.includes(eventName);
 }
 
 /** The branch this run is on (a tag's or another ref's full name otherwise). */
-export function currentBranch(): string {
-  return github.context.ref.replace(/^refs\/heads\//, '');
+export function currentBranch(ref: string): string {
+  return ref.replace(/^refs\/heads\//, '');
 }
 
 /**
@@ -24,11 +22,11 @@ export function currentBranch(): string {
  */
 const CHANGE_GATING_EVENTS = ['pull_request', 'pull_request_target', 'merge_group', 'workflow_run'];
 
-export function gatesAChange(): boolean {
-  return CHANGE_GATING_EVENTS.includes(github.context.eventName);
+export function gatesAChange(eventName: string): boolean {
+  return CHANGE_GATING_EVENTS.includes(eventName);
 }
 
 /** The repository's default branch, as the event's payload names it. */
-export function defaultBranch(): string | undefined {
-  return (github.context.payload.repository as { default_branch?: string } | undefined)?.default_branch;
+export function defaultBranch(payload: Record<string, unknown>): string | undefined {
+  return (payload.repository as { default_branch?: string } | undefined)?.default_branch;
 }

@@ -1,4 +1,4 @@
-import * as core from '@actions/core';
+import type { ActionContext, ActionPort, InputSource } from './context.js';
 import { IMPORT_FORMATS, type ImportFormat } from '../importers/index.js';
 import { MAX_SAMPLES } from '../runner/work-items.js';
 import { UsageError } from '../errors.js';
@@ -68,21 +68,21 @@ export interface ActionInputs {
 }
 
 /** A true/false input as GitHub reads booleans (true, True, TRUE, false, ...); the fallback when empty. */
-function flag(name: string, fallback: boolean): boolean {
-  return core.getInput(name).trim() === '' ? fallback : core.getBooleanInput(name);
+function flag(source: InputSource, name: string, fallback: boolean): boolean {
+  return source.getInput(name).trim() === '' ? fallback : source.getBooleanInput(name);
 }
 
 /** An input that must be one of a few words. */
-function choice<T extends string>(name: string, allowed: readonly T[], fallback: T | undefined): T | undefined {
-  const value = core.getInput(name).trim();
+function choice<T extends string>(source: InputSource, name: string, allowed: readonly T[], fallback: T | undefined): T | undefined {
+  const value = source.getInput(name).trim();
   if (value === '') return fallback;
   if (!allowed.includes(value as T)) throw new UsageError(`Input "${name}" must be one of ${allowed.join(', ')}; got "${value}"`);
   return value as T;
 }
 
 /** An input that must be a whole number from `minimum` to `maximum`; undefined when empty. */
-function wholeNumber(name: string, minimum: number, maximum: number): number | undefined {
-  const value = core.getInput(name).trim();
+function wholeNumber(source: InputSource, name: string, minimum: number, maximum: number): number | undefined {
+  const value = source.getInput(name).trim();
   if (value === '') return undefined;
   if (!/^\d+$/.test(value) || Number(value) < minimum || Number(value) > maximum) {
     throw new UsageError(`Input "${name}" must be a whole number from ${minimum} to ${maximum}; got "${value}"`);
@@ -94,8 +94,8 @@ function wholeNumber(name: string, minimum: number, maximum: number): number | u
  * The suite run's samples per example (default 1). Given when no suite runs (no `suite`, or a
  * `candidate` or `report` instead), it fails rather than be ignored.
  */
-function samplesInput(suite: string | undefined, candidate: string | undefined, report: string | undefined): number {
-  const samples = wholeNumber(INPUT.samples, 1, MAX_SAMPLES);
+function samplesInput(source: InputSource, suite: string | undefined, candidate: string | undefined, report: string | undefined): number {
+  const samples = wholeNumber(source, INPUT.samples, 1, MAX_SAMPLES);
   if (samples !== undefined && (!suite || candidate || report)) {
     throw new UsageError(
       'Input "samples" is for the suite run (inputs "suite" and "model", with no "candidate" or "report"): here no suite runs, ' +
@@ -106,8 +106,8 @@ function samplesInput(suite: string | undefined, candidate: string | undefined, 
 }
 
 /** A list input: names separated by commas or line ends. */
-function list(name: string): string[] {
-  return core
+function list(source: InputSource, name: string): string[] {
+  return source
     .getInput(name)
     .split(/[,\n]/)
     .map((entry) => entry.trim())
@@ -118,9 +118,9 @@ function list(name: string): string[] {
  * What workflow_run refuses: its workspace holds what a fork's run uploaded, so "the pull request's
  * own copy" of a policy missing at the base would be the fork's. Elsewhere base-branches is unused.
  */
-function refuseForEvent(inputs: ActionInputs, event: string): void {
+function refuseForEvent(inputs: ActionInputs, event: string, port: ActionPort): void {
   if (event !== 'workflow_run') {
-    if (inputs.baseBranches.length > 0) core.warning(`Input "${INPUT.baseBranches}" is for workflow_run events: ignored on ${event}.`);
+    if (inputs.baseBranches.length > 0) port.warning(`Input "${INPUT.baseBranches}" is for workflow_run events: ignored on ${event}.`);
     return;
   }
   if (inputs.allowNewPolicy) {
@@ -137,36 +137,36 @@ function refuseForEvent(inputs: ActionInputs, event: string): void {
   }
 }
 
-/** The action's inputs, checked against each other and against the event (`event`: the event's name). */
-export function readInputs(event: string): ActionInputs {
-  const optional = (name: string) => core.getInput(name).trim() || undefined;
+/** The action's inputs, checked against each other and against the event; the token and the context's secrets masked in the log. */
+export function readInputs({ inputs: source, eventName, secrets }: ActionContext, port: ActionPort): ActionInputs {
+  const optional = (name: string) => source.getInput(name).trim() || undefined;
   const token = optional(INPUT.githubToken);
-  if (token) core.setSecret(token);
-  if (process.env.OPENAI_API_KEY) core.setSecret(process.env.OPENAI_API_KEY);
+  if (token) port.setSecret(token);
+  for (const secret of secrets) port.setSecret(secret);
   const [candidate, report, suite] = [optional(INPUT.candidate), optional(INPUT.report), optional(INPUT.suite)];
   const inputs: ActionInputs = {
-    policy: core.getInput(INPUT.policy, { required: true }).trim(),
+    policy: source.getInput(INPUT.policy, { required: true }).trim(),
     candidate,
     baseline: optional(INPUT.baseline),
     token,
-    comment: flag(INPUT.comment, true),
-    policySource: choice(INPUT.policySource, ['base', 'head'], undefined),
-    allowNewPolicy: flag(INPUT.allowNewPolicy, false),
-    saveBaseline: choice(INPUT.saveBaseline, ['auto', 'true', 'false'], 'auto')!,
-    failOn: choice(INPUT.failOn, ['fail', 'warn', 'never'], 'fail')!,
+    comment: flag(source, INPUT.comment, true),
+    policySource: choice(source, INPUT.policySource, ['base', 'head'], undefined),
+    allowNewPolicy: flag(source, INPUT.allowNewPolicy, false),
+    saveBaseline: choice(source, INPUT.saveBaseline, ['auto', 'true', 'false'], 'auto')!,
+    failOn: choice(source, INPUT.failOn, ['fail', 'warn', 'never'], 'fail')!,
     waiverLabel: optional(INPUT.waiverLabel),
     report,
     evalCommand: optional(INPUT.evalCommand),
-    importFormat: choice(INPUT.import, IMPORT_FORMATS, undefined),
+    importFormat: choice(source, INPUT.import, IMPORT_FORMATS, undefined),
     suite,
     model: optional(INPUT.model),
     baseUrl: optional(INPUT.baseUrl),
     modelRevision: optional(INPUT.modelRevision),
-    samples: samplesInput(suite, candidate, report),
+    samples: samplesInput(source, suite, candidate, report),
     id: optional(INPUT.id),
-    requireBaseline: flag(INPUT.requireBaseline, false),
-    baseBranches: list(INPUT.baseBranches),
+    requireBaseline: flag(source, INPUT.requireBaseline, false),
+    baseBranches: list(source, INPUT.baseBranches),
   };
-  refuseForEvent(inputs, event);
+  refuseForEvent(inputs, eventName, port);
   return inputs;
 }

@@ -52,8 +52,11 @@ async function inWorkspace(checkout: string, workspace: string): Promise<boolean
  * (workflow_run, whose workspace holds what a fork's run uploaded, where a planted `.git` would move
  * the lookup), the path is taken from the workspace and the workspace is the repository's root.
  */
-export async function locatePolicy(input: string, { findCheckout }: { findCheckout: boolean }): Promise<PolicyLocation> {
-  const workspace = resolve(process.env.GITHUB_WORKSPACE || '.');
+export async function locatePolicy(
+  input: string,
+  { findCheckout, workspace: workspaceVariable }: { findCheckout: boolean; workspace: string | undefined },
+): Promise<PolicyLocation> {
+  const workspace = resolve(workspaceVariable || '.');
   if (!findCheckout) {
     const file = resolve(workspace, input);
     return { file, root: workspace, inRepository: inside(workspace, file) };

@@ -1,6 +1,5 @@
-import * as core from '@actions/core';
-import * as github from '@actions/github';
 import { loadPolicy, parsePolicy, type LoadedPolicy } from '../policy/load.js';
+import type { Job } from './context.js';
 import { fileAtCommit } from './github/comment.js';
 import type { ActionInputs } from './inputs.js';
 import { locatePolicy, refuseLinksAndFolders } from './policy-location.js';
@@ -19,9 +18,10 @@ export async function readPolicy(
   inputs: ActionInputs,
   base: BaseCommit | undefined,
   octokit: Octokit | undefined,
-  where: { findCheckout: boolean },
+  { context, port }: Job,
 ): Promise<SourcedPolicy> {
-  const location = await locatePolicy(inputs.policy, where);
+  // On workflow_run the workspace holds what a fork's run uploaded: no repository is looked for in it.
+  const location = await locatePolicy(inputs.policy, { findCheckout: context.eventName !== 'workflow_run', workspace: context.workspace });
   const path = location.inRepository ?? location.file;
   const fromBase = (inputs.policySource ?? (base ? 'base' : 'head')) === 'base';
   if (!fromBase || !base) return { ...(await loadPolicy(inputs.policy)), source: 'as checked out', path };
@@ -33,7 +33,7 @@ export async function readPolicy(
     );
   }
   await refuseLinksAndFolders(inputs.policy, location);
-  const { owner, repo } = github.context.repo;
+  const { owner, repo } = context.repo;
   const commit = base.sha.slice(0, 7);
   const text = await fileAtCommit(octokit, owner, repo, location.inRepository, base.sha);
   if (text !== undefined) return { ...parsePolicy(text, inputs.policy), source: `at the base commit ${commit}`, path };
@@ -43,7 +43,7 @@ export async function readPolicy(
         `Looked up ${location.inRepository} in ${owner}/${repo}; if this pull request adds the policy, set allow-new-policy: true.`,
     );
   }
-  core.warning(`${inputs.policy} does not exist at the base commit yet (allow-new-policy): the pull request's own copy gates.`);
+  port.warning(`${inputs.policy} does not exist at the base commit yet (allow-new-policy): the pull request's own copy gates.`);
   // The file as located (links refused above), not the input, which "a/../b" may point elsewhere through a link.
   const checkedOut = await loadPolicy(location.file);
   return { ...checkedOut, file: inputs.policy, source: 'from the pull request (not on the base yet)', path };

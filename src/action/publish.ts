@@ -1,9 +1,8 @@
-import * as core from '@actions/core';
-import * as github from '@actions/github';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, type InputError } from '../errors.js';
 import { escapeTerminal as shown } from '../report/escape.js';
 import type { GateReport } from '../report/json.js';
+import type { ActionPort, Job } from './context.js';
 import { upsertComment, type CommentIdentity } from './github/comment.js';
 import { OUTPUT } from './inputs.js';
 import type { Octokit } from './pull-request.js';
@@ -20,21 +19,21 @@ export interface PolicyLines {
  * The report in the job summary, and an annotation for every check that failed, warned or errored (and
  * for coverage), on the check's line of the policy file when it is known.
  */
-export async function summarize(report: GateReport, markdown: string, policy?: PolicyLines): Promise<void> {
-  await core.summary.addRaw(markdown).write();
+export async function summarize(port: ActionPort, report: GateReport, markdown: string, policy?: PolicyLines): Promise<void> {
+  await port.summary(markdown);
   report.checks.forEach((check, index) => {
     if (check.status !== 'fail' && check.status !== 'warn' && check.status !== 'error') return;
-    const annotate = check.severity === 'block' ? core.error : core.warning;
+    const annotate = check.severity === 'block' ? 'error' : 'warning';
     // The report lists the policy's checks in its order.
     const inRepository = policy !== undefined && !isAbsolute(policy.path) && !policy.path.startsWith('..');
     const line = inRepository && policy.checks[index]?.metric === check.metric ? policy.checkLines[index] : undefined;
-    annotate(shown(check.reasons.join('; ')), {
+    port[annotate](shown(check.reasons.join('; ')), {
       title: `evalgate: ${shown(check.metric)} (${shown(check.scope)})`,
       ...(line === undefined ? {} : { file: policy!.path, startLine: line }),
     });
   });
   if (report.coverage && report.coverage.status !== 'pass') {
-    (report.coverage.status === 'fail' ? core.error : core.warning)(shown(report.coverage.reason), { title: 'evalgate: coverage' });
+    port[report.coverage.status === 'fail' ? 'error' : 'warning'](shown(report.coverage.reason), { title: 'evalgate: coverage' });
   }
 }
 
@@ -67,18 +66,19 @@ function commentFailure(error: unknown): string {
  * cannot be written: the outputs, the summary and the verdict are set before it and stand.
  */
 export async function comment(
+  { context, port }: Job,
   octokit: Octokit,
   issueNumber: number,
   markdown: string,
   identity: CommentIdentity & { path: string },
 ): Promise<void> {
-  const { owner, repo } = github.context.repo;
+  const { owner, repo } = context.repo;
   try {
     const outcome = await upsertComment(octokit, { owner, repo, issueNumber }, identity, markdown);
-    core.info(`Comment ${outcome.action} on #${issueNumber}: ${outcome.url}`);
-    core.setOutput(OUTPUT.commentUrl, outcome.url);
+    port.info(`Comment ${outcome.action} on #${issueNumber}: ${outcome.url}`);
+    port.setOutput(OUTPUT.commentUrl, outcome.url);
   } catch (error) {
-    core.warning(commentFailure(error));
+    port.warning(commentFailure(error));
   }
 }
 
@@ -90,8 +90,8 @@ const AT_FILE_LINE = /^(.+?):(\d+)(?::(\d+))? (.*)$/s;
  * so that a pull request that breaks its policy shows the error in its diff. Paths inside the
  * workspace are given relative to it, as GitHub expects.
  */
-export function annotateBadInput(error: ConfigError | InputError): void {
-  const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
+export function annotateBadInput({ context, port }: Job, error: ConfigError | InputError): void {
+  const workspace = context.workspace ?? process.cwd();
   const located =
     error instanceof ConfigError
       ? error.problems
@@ -102,7 +102,7 @@ export function annotateBadInput(error: ConfigError | InputError): void {
     if (!place) continue;
     const file = relative(workspace, resolve(workspace, place.file));
     if (file.startsWith('..')) continue; // outside the repository: no line of the diff to point at
-    core.error(shown(place.text), {
+    port.error(shown(place.text), {
       title: 'evalgate: bad input',
       file,
       startLine: place.line,

@@ -1,10 +1,16 @@
-import * as core from '@actions/core';
-import * as github from '@actions/github';
+import type { getOctokit } from '@actions/github';
 import { UsageError } from '../errors.js';
 import { escapeTerminal } from '../report/escape.js';
 import type { GateReport } from '../report/json.js';
+import type { Job } from './context.js';
 
-export type Octokit = ReturnType<typeof github.getOctokit>;
+export type Octokit = ReturnType<typeof getOctokit>;
+
+/** A repository: its owner and name. */
+export interface Repository {
+  owner: string;
+  repo: string;
+}
 
 export interface PullRequest {
   number: number;
@@ -15,15 +21,14 @@ export interface PullRequest {
 }
 
 /** The pull request of the event that started the workflow, if any. */
-export function pullRequestOf(payload: typeof github.context.payload): PullRequest | undefined {
+export function pullRequestOf(payload: Record<string, unknown>): PullRequest | undefined {
   const pull = payload.pull_request as { number: number; base: { sha: string; ref: string }; head: { sha: string } } | undefined;
   if (!pull) return undefined;
   return { number: pull.number, baseSha: pull.base.sha, baseRef: pull.base.ref, headSha: pull.head.sha };
 }
 
 /** The pull request's labels as they are now: the event's payload lists them as they were when it fired (a re-run sees the same). */
-export async function currentLabels(octokit: Octokit, number: number): Promise<string[]> {
-  const { owner, repo } = github.context.repo;
+export async function currentLabels(octokit: Octokit, { owner, repo }: Repository, number: number): Promise<string[]> {
   const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number });
   return data.labels.map((label) => label.name);
 }
@@ -34,7 +39,7 @@ export interface BaseCommit {
   branch: string;
 }
 
-export function baseCommitOf(pull: PullRequest | undefined, payload: typeof github.context.payload): BaseCommit | undefined {
+export function baseCommitOf(pull: PullRequest | undefined, payload: Record<string, unknown>): BaseCommit | undefined {
   if (pull) return { sha: pull.baseSha, branch: pull.baseRef };
   const group = payload.merge_group as { base_sha?: string; base_ref?: string } | undefined;
   if (!group?.base_sha || !group.base_ref) return undefined;
@@ -49,8 +54,7 @@ interface WorkflowRun {
 }
 
 /** A pull request as the API has it now; undefined when there is no such pull request. */
-async function fetchPullRequest(octokit: Octokit, number: number): Promise<PullRequest | undefined> {
-  const { owner, repo } = github.context.repo;
+async function fetchPullRequest(octokit: Octokit, { owner, repo }: Repository, number: number): Promise<PullRequest | undefined> {
   try {
     const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number });
     return { number, baseSha: data.base.sha, baseRef: data.base.ref, headSha: data.head.sha };
@@ -64,11 +68,10 @@ async function fetchPullRequest(octokit: Octokit, number: number): Promise<PullR
  * The numbers of the pull requests a workflow run may belong to: those its payload lists (branches of
  * this repository), else the open ones of its head branch (a fork's: GitHub leaves them out).
  */
-async function candidateNumbers(octokit: Octokit, run: WorkflowRun): Promise<number[]> {
+async function candidateNumbers(octokit: Octokit, { owner, repo }: Repository, run: WorkflowRun): Promise<number[]> {
   const listed = (run.pull_requests ?? []).map((pull) => pull.number);
   const headOwner = run.head_repository?.owner?.login;
   if (listed.length > 0 || !headOwner || !run.head_branch) return listed;
-  const { owner, repo } = github.context.repo;
   const { data } = await octokit.rest.pulls.list({ owner, repo, state: 'open', head: `${headOwner}:${run.head_branch}`, per_page: 100 });
   return data.map((pull) => pull.number);
 }
@@ -87,8 +90,13 @@ export interface GatedBases {
  * which is checked the same way (a report aimed at another pull request is refused). None, with a
  * warning, when no pull request is: nothing is gated or posted then.
  */
-export async function workflowRunPullRequests(octokit: Octokit, posted: GateReport | undefined, bases: GatedBases): Promise<PullRequest[]> {
-  const run = (github.context.payload.workflow_run ?? {}) as WorkflowRun;
+export async function workflowRunPullRequests(
+  octokit: Octokit,
+  posted: GateReport | undefined,
+  bases: GatedBases,
+  { context, port }: Job,
+): Promise<PullRequest[]> {
+  const run = (context.payload.workflow_run ?? {}) as WorkflowRun;
   const built = run.head_sha;
   if (!built) throw new UsageError('The workflow_run event names no head commit: nothing to gate.');
   let numbers: number[];
@@ -96,23 +104,23 @@ export async function workflowRunPullRequests(octokit: Octokit, posted: GateRepo
     const recorded = posted.github?.pullRequest;
     if (!recorded || recorded.headSha !== built) {
       const claim = recorded ? `is for commit ${recorded.headSha.slice(0, 7)}` : 'names no pull request';
-      core.warning(`The report ${claim}, but the workflow run built ${built.slice(0, 7)}: not commenting.`);
+      port.warning(`The report ${claim}, but the workflow run built ${built.slice(0, 7)}: not commenting.`);
       return [];
     }
     numbers = [recorded.number];
   } else {
-    numbers = await candidateNumbers(octokit, run);
+    numbers = await candidateNumbers(octokit, context.repo, run);
   }
   const gated: PullRequest[] = [];
   for (const number of new Set(numbers)) {
-    const pull = await fetchPullRequest(octokit, number);
-    if (pull?.headSha !== built) core.warning(`Pull request #${number} is not at commit ${built.slice(0, 7)}: not commenting.`);
+    const pull = await fetchPullRequest(octokit, context.repo, number);
+    if (pull?.headSha !== built) port.warning(`Pull request #${number} is not at commit ${built.slice(0, 7)}: not commenting.`);
     else if (pull.baseRef !== bases.defaultBranch && !bases.others.includes(pull.baseRef)) {
-      core.warning(
+      port.warning(
         `Pull request #${number} is into ${escapeTerminal(pull.baseRef)}, which is not gated here (the default branch ${bases.defaultBranch}, and base-branches): not gated.`,
       );
     } else gated.push(pull);
   }
-  if (numbers.length === 0) core.warning(`No open pull request of this repository has the commit ${built.slice(0, 7)}: not commenting.`);
+  if (numbers.length === 0) port.warning(`No open pull request of this repository has the commit ${built.slice(0, 7)}: not commenting.`);
   return gated;
 }

@@ -1,9 +1,8 @@
-import * as cache from '@actions/cache';
-import * as core from '@actions/core';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { escapeTerminal } from '../../report/escape.js';
+import type { Job } from '../context.js';
 
 /*
  * The baseline lives in the Actions cache: saved by runs that may write it (pushes, manual and
@@ -57,66 +56,16 @@ const baselinePrefix = (owner: BaselineOwner) =>
 /** A name for the log: one line, cut (a policy's name is data). */
 const shown = (text: string) => escapeTerminal(text.length > 100 ? `${text.slice(0, 99)}…` : text);
 
-/**
- * Runs a cache call on `root/name`, given to @actions/cache as the bare `name`. The entry's version
- * is a hash of the path strings given, and the archive holds paths relative to GITHUB_WORKSPACE
- * (found from the working directory): with both set to `root` for the call, every job, wherever its
- * RUNNER_TEMP lies, saves and restores the same version with the same archive paths.
- */
-async function inRoot<T>(root: string, call: () => Promise<T>): Promise<T> {
-  const [workspace, directory] = [process.env.GITHUB_WORKSPACE, process.cwd()];
-  try {
-    process.chdir(root);
-    process.env.GITHUB_WORKSPACE = root;
-    return await call();
-  } finally {
-    process.chdir(directory);
-    if (workspace === undefined) delete process.env.GITHUB_WORKSPACE;
-    else process.env.GITHUB_WORKSPACE = workspace;
-  }
-}
-
-/**
- * What @actions/cache says of a restore it could not do: it returns undefined for those as for a
- * miss, and tells them apart only in the log, as "Failed to restore: ..." (a warning, or an error
- * for a 5xx) or "Cache restore skipped: ..." (a cache-mode that permits no reads).
- */
-const RESTORE_TROUBLE = /^(?:::(?:warning|error)::Failed to restore: |Cache restore skipped: )(.*)$/m;
-
-/** A workflow command's message as written ("%", CR and LF escaped), read back. */
-const commandMessage = (text: string) => text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
-
-/**
- * Restores the newest entry of `key` (else of a restore key) into `root/name`: its key, or undefined
- * when there is none. A restore that failed otherwise throws the library's reason, noticed as it
- * writes it to the log (which it still does).
- */
-async function restoreEntry(root: string, name: string, key: string, restoreKeys: string[]): Promise<string | undefined> {
-  let trouble: string | undefined;
-  const write = process.stdout.write;
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
-    const said = RESTORE_TROUBLE.exec(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))?.[1];
-    trouble ??= said === undefined ? undefined : commandMessage(said);
-    return write.call(process.stdout, chunk, ...rest);
-  }) as typeof process.stdout.write;
-  try {
-    const matched = await inRoot(root, () => cache.restoreCache([name], key, restoreKeys));
-    if (trouble !== undefined) throw new Error(trouble);
-    return matched;
-  } finally {
-    process.stdout.write = write;
-  }
-}
-
 export async function saveBaseline(
+  { context: { cache }, port }: Job,
   resultsFile: string,
   owner: BaselineOwner,
   sha: string,
   policySha256: string,
   temporary: string,
 ): Promise<string | undefined> {
-  if (!cache.isFeatureAvailable()) {
-    core.warning('The Actions cache is not available here: the baseline was not saved.');
+  if (!cache.isAvailable()) {
+    port.warning('The Actions cache is not available here: the baseline was not saved.');
     return undefined;
   }
   const key = `${baselinePrefix(owner)}${sha}`;
@@ -127,11 +76,11 @@ export async function saveBaseline(
     await copyFile(resultsFile, join(root, BASELINE_ENTRY, file));
     const meta: BaselineMeta = { ...owner, sha, policySha256, file };
     await writeFile(join(root, BASELINE_ENTRY, META), JSON.stringify(meta));
-    await inRoot(root, () => cache.saveCache([BASELINE_ENTRY], key));
-    core.info(`Saved the baseline for policy ${shown(owner.policy)} at ${sha.slice(0, 7)} on ${shown(owner.branch)} (cache key ${key}).`);
+    await cache.save(root, BASELINE_ENTRY, key);
+    port.info(`Saved the baseline for policy ${shown(owner.policy)} at ${sha.slice(0, 7)} on ${shown(owner.branch)} (cache key ${key}).`);
     return key;
   } catch (error) {
-    core.warning(`The baseline could not be saved in the Actions cache: ${(error as Error).message}`);
+    port.warning(`The baseline could not be saved in the Actions cache: ${(error as Error).message}`);
     return undefined;
   }
 }
@@ -153,20 +102,21 @@ const sameOwner = (meta: BaselineMeta, owner: BaselineOwner) =>
  * the caller decides whether the gate may go on without a baseline.
  */
 export async function restoreBaseline(
+  { context: { cache }, port }: Job,
   owner: BaselineOwner,
   sha: string,
   policySha256: string,
   temporary: string,
 ): Promise<RestoredBaseline | undefined> {
-  if (!cache.isFeatureAvailable()) {
-    core.warning('The Actions cache is not available here: no baseline, regression checks are skipped.');
+  if (!cache.isAvailable()) {
+    port.warning('The Actions cache is not available here: no baseline, regression checks are skipped.');
     return undefined;
   }
   const root = await mkdtemp(join(temporary, 'evalgate-restore-'));
   const prefix = baselinePrefix(owner);
-  const matched = await restoreEntry(root, BASELINE_ENTRY, `${prefix}${sha}`, [prefix]);
+  const matched = await cache.restore(root, BASELINE_ENTRY, `${prefix}${sha}`, [prefix]);
   if (!matched) {
-    core.warning(
+    port.warning(
       `No baseline for policy ${shown(owner.policy)} on ${shown(owner.branch)} in the Actions cache: regression checks are skipped.`,
     );
     return undefined;
@@ -179,29 +129,34 @@ export async function restoreBaseline(
     },
   );
   if (!sameOwner(meta, owner)) throw new Error(`the entry ${matched} belongs to another policy file, id or branch`);
-  if (meta.sha !== sha) core.warning(`The baseline comes from commit ${meta.sha.slice(0, 7)}, not from ${sha.slice(0, 7)}.`);
+  if (meta.sha !== sha) port.warning(`The baseline comes from commit ${meta.sha.slice(0, 7)}, not from ${sha.slice(0, 7)}.`);
   return { file: join(folder, meta.file), sha: meta.sha, policyChanged: meta.policySha256 !== policySha256 };
 }
 
 const completionsPrefix = (suiteName: string) => keyPrefix('completions', suiteName, [suiteName]);
 
 /** Brings back into `directory` the completions an earlier run cached (newest first); warns when it cannot. */
-export async function restoreCompletions(directory: string, suiteName: string, sha: string): Promise<void> {
-  if (!cache.isFeatureAvailable()) return;
+export async function restoreCompletions(
+  { context: { cache }, port }: Job,
+  directory: string,
+  suiteName: string,
+  sha: string,
+): Promise<void> {
+  if (!cache.isAvailable()) return;
   try {
     const prefix = completionsPrefix(suiteName);
-    const matched = await restoreEntry(dirname(directory), basename(directory), `${prefix}${sha}`, [prefix]);
-    core.info(matched ? `Completion cache restored (${matched}).` : 'No completion cache yet.');
+    const matched = await cache.restore(dirname(directory), basename(directory), `${prefix}${sha}`, [prefix]);
+    port.info(matched ? `Completion cache restored (${matched}).` : 'No completion cache yet.');
   } catch (error) {
-    core.warning(`The completion cache could not be restored: ${(error as Error).message}`);
+    port.warning(`The completion cache could not be restored: ${(error as Error).message}`);
   }
 }
 
-export async function saveCompletions(directory: string, suiteName: string, sha: string): Promise<void> {
-  if (!cache.isFeatureAvailable()) return;
+export async function saveCompletions({ context: { cache }, port }: Job, directory: string, suiteName: string, sha: string): Promise<void> {
+  if (!cache.isAvailable()) return;
   try {
-    await inRoot(dirname(directory), () => cache.saveCache([basename(directory)], `${completionsPrefix(suiteName)}${sha}`));
+    await cache.save(dirname(directory), basename(directory), `${completionsPrefix(suiteName)}${sha}`);
   } catch (error) {
-    core.warning(`The completion cache could not be saved: ${(error as Error).message}`);
+    port.warning(`The completion cache could not be saved: ${(error as Error).message}`);
   }
 }

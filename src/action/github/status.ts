@@ -1,6 +1,5 @@
-import * as core from '@actions/core';
-import * as github from '@actions/github';
 import { createHash } from 'node:crypto';
+import type { Job } from '../context.js';
 import type { Octokit, PullRequest } from '../pull-request.js';
 
 /*
@@ -57,9 +56,13 @@ export function statusTarget(octokit: Octokit, pull: PullRequest, naming: Status
 }
 
 /** Sets the status; only warns when it cannot (the required check then keeps waiting: the merge stays blocked). */
-export async function setCommitStatus(target: StatusTarget, state: 'success' | 'failure' | 'error', description: string): Promise<void> {
-  const { owner, repo } = github.context.repo;
-  const runUrl = `${process.env.GITHUB_SERVER_URL ?? 'https://github.com'}/${owner}/${repo}/actions/runs/${process.env.GITHUB_RUN_ID ?? ''}`;
+export async function setCommitStatus(
+  { context, port }: Job,
+  target: StatusTarget,
+  state: 'success' | 'failure' | 'error',
+  description: string,
+): Promise<void> {
+  const { owner, repo } = context.repo;
   try {
     await target.octokit.rest.repos.createCommitStatus({
       owner,
@@ -68,11 +71,11 @@ export async function setCommitStatus(target: StatusTarget, state: 'success' | '
       state,
       context: target.context,
       description: cut(description, MAX_DESCRIPTION),
-      target_url: runUrl,
+      target_url: context.runUrl(),
     });
-    core.info(`Commit status "${target.context}" set to ${state} on ${target.sha.slice(0, 7)}.`);
+    port.info(`Commit status "${target.context}" set to ${state} on ${target.sha.slice(0, 7)}.`);
   } catch (error) {
-    core.warning(
+    port.warning(
       `The commit status could not be set on ${target.sha.slice(0, 7)} (${(error as Error).message}; the job needs statuses: write): a required check waits for it.`,
     );
   }
