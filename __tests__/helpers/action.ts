@@ -41,13 +41,16 @@ export interface ActionRun {
   runnerTemp?: string;
 }
 
+/** The inputs every run gets unless it sets them (as a workflow that sets only `policy` and the run's files would). */
+export const DEFAULT_INPUTS: Record<string, string> = { 'github-token': TOKEN, comment: 'true', 'save-baseline': 'auto', 'fail-on': 'fail' };
+
 export interface ActionResult extends RunResult {
   output(name: string): string | undefined;
   summary: string;
   runnerTemp: string;
 }
 
-function payloadOf(run: ActionRun, baseSha: string, sha: string): object {
+export function payloadOf(run: ActionRun, baseSha: string, sha: string): Record<string, unknown> {
   const repository = { default_branch: 'main', full_name: 'octo/models' };
   const baseRef = run.baseRef ?? 'main';
   switch (run.event ?? 'pull_request') {
@@ -90,7 +93,7 @@ function payloadOf(run: ActionRun, baseSha: string, sha: string): object {
   }
 }
 
-function refOf(event: ActionEvent, ref = 'refs/heads/main'): string {
+export function refOf(event: ActionEvent, ref = 'refs/heads/main'): string {
   if (event === 'pull_request' || event === 'pull_request_target') return 'refs/pull/7/merge';
   if (event === 'merge_group') return 'refs/heads/gh-readonly-queue/main/pr-7-abc';
   return ref;
@@ -149,13 +152,9 @@ export function actionEnvironment(
     GITHUB_STATE: files.state,
     // The runner starts the action in the workspace.
     ...(cwd === undefined ? {} : { GITHUB_WORKSPACE: cwd }),
-    'INPUT_GITHUB-TOKEN': TOKEN,
-    INPUT_COMMENT: 'true',
-    'INPUT_SAVE-BASELINE': 'auto',
-    'INPUT_FAIL-ON': 'fail',
     ...run.env,
   };
-  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+  for (const [name, value] of Object.entries({ ...DEFAULT_INPUTS, ...inputs })) env[`INPUT_${name.toUpperCase()}`] = value;
   return { env, files, runnerTemp };
 }
 
