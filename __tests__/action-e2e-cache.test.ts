@@ -91,6 +91,29 @@ describe('the completion cache of a suite run', () => {
     expect(model.requests - asked).toBe(41);
     expect(cache.keys().length).toBe(saved + 1); // the second push's entry, none from the pull request
   });
+
+  it('is keyed on model-revision', async () => {
+    const runnerTemp = tempDir(); // commits of their own: cache entries are immutable, the test above saved at 1 and 2
+    const questions = Array.from({ length: 10 }, (_, i) => ({ id: `q${i}`, input: `revisions question ${i}`, references: ['refund'] }));
+    const inputs = {
+      policy: accuracyPolicy(),
+      suite: writeSuite(tempDir(), questions),
+      model: 'openai:m',
+      'base-url': model.url,
+      'fail-on': 'never',
+    };
+    const push = (sha: string, revision: string) =>
+      runAction({ event: 'push', sha: sha.repeat(40), inputs: { ...inputs, 'model-revision': revision }, runnerTemp });
+    const asked = model.requests;
+    expect((await push('4', 'ckpt-1')).code).toBe(0);
+    expect(model.requests - asked).toBe(10);
+    expect((await push('5', 'ckpt-1')).stdout).toContain('10 from the cache)');
+    expect(model.requests - asked).toBe(11); // the probe
+    const other = await push('6', 'ckpt-2');
+    expect(other.stdout).toContain('Completion cache restored');
+    expect(other.stdout).toContain('0 from the cache)');
+    expect(model.requests - asked).toBe(21);
+  });
 });
 
 // 300 instances; "worse" loses 15 right answers (-5 points, paired), "slightly worse" 6 (-2 points).

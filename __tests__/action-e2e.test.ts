@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/json.js';
 import {
@@ -18,7 +18,9 @@ import {
 import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
 import { type FakeGitHub } from './helpers/github-server.js';
 import { expectInertMarkdown, hostileRuns } from './helpers/hostile.js';
-import { tempDir } from './helpers/records.js';
+import { writeSuite } from './helpers/evalgate.js';
+import { closedPortUrl } from './helpers/openai-server.js';
+import { tempDir, writeLines } from './helpers/records.js';
 
 /*
  * The real bundle (dist/index.js) in a child process, with the environment the Actions runner sets,
@@ -31,7 +33,8 @@ import { tempDir } from './helpers/records.js';
 let github: FakeGitHub;
 useFakeGitHub((server) => (github = server));
 
-const { baseline, worse } = regressionRuns();
+const { baselineRecords, baseline, worse } = regressionRuns();
+const baselineCut = () => writeLines('partial.jsonl', baselineRecords.slice(0, 290));
 const strictPolicy = STRICT_POLICY;
 const loosePolicy = strictPolicy.replace('max_regression: 0.02', 'max_regression: 0.5');
 
@@ -71,6 +74,21 @@ describe('the action on a pull request', () => {
     );
   });
 
+  it('refuses a policy path through a symbolic link in the repository (a pull request may plant one), to a folder or to a file', async () => {
+    github.files.set(`${BASE_SHA}:policies/support.yml`, strictPolicy);
+    const repo = tempDir();
+    mkdirSync(join(repo, 'policies'));
+    execFileSync('git', ['init', '-q', repo]);
+    writeFileSync(join(repo, 'policies/support.yml'), loosePolicy);
+    symlinkSync('policies', join(repo, 'config'));
+    symlinkSync('policies/support.yml', join(repo, 'support.yml'));
+    for (const policy of ['config/support.yml', 'support.yml', join(repo, 'config/support.yml')]) {
+      const result = await runAction({ inputs: { policy, candidate: worse, baseline }, cwd: repo });
+      expect([policy, result.code, result.output('verdict')]).toEqual([policy, 1, 'error']);
+      expect(result.stdout).toContain(`::error::The policy ${policy} goes through a symbolic link in the repository`);
+    }
+  });
+
   it("still fails the step on a regression when a fork's token cannot comment (403)", async () => {
     github.readOnly = true;
     const result = await runAction({
@@ -102,6 +120,22 @@ describe('the action outside pull requests and on bad input', () => {
       expect(result.stdout).toContain(`on Node ${execFileSync(ACTION_NODE, ['--version'], { encoding: 'utf8' }).trim()}`);
     }
     expect(github.comments).toHaveLength(0);
+  });
+
+  it("fails the step within seconds when the suite run's model cannot answer (a closed port), quoting the connection error", async () => {
+    const instances = Array.from({ length: 10 }, (_, i) => ({ id: `q${i}`, input: `closed question ${i}`, references: ['refund'] }));
+    const inputs = { policy: writeFile('p.yml', loosePolicy), 'policy-source': 'head', suite: writeSuite(tempDir(), instances) };
+    const started = performance.now();
+    const result = await runAction({
+      inputs: { ...inputs, model: 'openai:m', 'base-url': await closedPortUrl() },
+      env: { OPENAI_API_KEY: 'sk-test' },
+    });
+    expect((performance.now() - started) / 1000).toBeLessThan(15);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /::error::the model "openai:http:\/\/127\.0\.0\.1:\d+\/v1:m" cannot answer: its first call failed \(connection failed: connect ECONNREFUSED/,
+    );
+    expect(result.output('verdict')).toBe('error');
   });
 
   it("runs the team's eval-command, imports its output and gates it; a failing command fails the step", async () => {
@@ -176,6 +210,34 @@ describe('the action outside pull requests and on bad input', () => {
     });
     expect(suite.code).toBe(0);
     expect(seenBy('model-env.txt').filter((name) => runnerFiles.includes(name))).toEqual([]);
+  });
+
+  it('reads boolean inputs as GitHub does (True, FALSE), and refuses anything else naming the input', async () => {
+    const inputs = { policy: writeFile('p.yml', loosePolicy), candidate: worse, baseline, 'policy-source': 'head' };
+    const quiet = await runAction({ inputs: { ...inputs, comment: 'FALSE', 'require-baseline': 'False' } });
+    expect(quiet.code).toBe(0);
+    expect(github.comments).toHaveLength(0);
+    const wrong = await runAction({ inputs: { ...inputs, comment: 'yes please' } });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toMatch(/::error::Input does not meet YAML 1\.2 "Core Schema" specification: comment/);
+  });
+
+  it('writes annotations as the runner reads them: on the file, line and column, ":" and "%" escaped', async () => {
+    const checkout = tempDir();
+    mkdirSync(join(checkout, 'policies'));
+    writeFileSync(join(checkout, 'policies/p.yml'), 'version: 1\nname: p\nchecks:\n  - metric: accuracy\n    mni: 0.9\n');
+    const result = await runAction({ inputs: { policy: 'policies/p.yml', candidate: worse, 'policy-source': 'head' }, cwd: checkout });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /^::error title=evalgate%3A bad input,file=policies\/p\.yml,line=5,col=5::checks\[0\]\.mni: unknown key/m,
+    );
+    const coverage = writeFile('p.yml', loosePolicy.replace('  resamples: 200\n', '  resamples: 200\n  coverage: { severity: block }\n'));
+    const partial = await runAction({
+      inputs: { policy: coverage, candidate: baselineCut(), baseline, 'policy-source': 'head', comment: 'false' },
+    });
+    expect(partial.stdout).toContain(
+      "::error title=evalgate%3A coverage::the candidate answered 290 of the baseline's 300 instances (96.7%25",
+    );
   });
 
   it('fails when the required policy input is missing', async () => {

@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commentMarker } from '../src/action/github/comment.js';
-import { runAction as runActionOn, writeFile, type ActionRun, useFakeGitHub, regressionRuns } from './helpers/action.js';
+import { writeFile, type ActionRun, useFakeGitHub, regressionRuns } from './helpers/action.js';
+import { runInProcess } from './helpers/action-in-process.js';
 import { tempDir } from './helpers/records.js';
 import { type FakeGitHub } from './helpers/github-server.js';
 
@@ -11,7 +12,7 @@ import { type FakeGitHub } from './helpers/github-server.js';
 
 let github: FakeGitHub;
 useFakeGitHub((server) => (github = server));
-const runAction = (run: ActionRun) => runActionOn(github, run);
+const runAction = (run: ActionRun) => runInProcess(github, run);
 
 const { baseline, worse } = regressionRuns();
 const policyText = (name: string, budget = 0.02) =>
@@ -66,7 +67,7 @@ describe('the sticky comment marker', () => {
     expect((await gate('policies/prod.yml')).code).toBe(1);
     expect((await gate('policies/staging.yml')).code).toBe(0);
     const again = await gate('policies/prod.yml');
-    expect(again.stdout).toContain('Comment unchanged');
+    expect(again.log).toContain('Comment unchanged');
     expect(github.comments.map((entry) => [entry.id, ...entry.body.split('\n', 2)])).toEqual([
       [900, '<!-- evalgate:path=policies/prod.yml policy=support -->', expect.stringMatching(/^## ❌ evalgate: fail/)],
       [expect.any(Number), '<!-- evalgate:path=policies/staging.yml policy=support -->', expect.stringMatching(/^## ✅ evalgate: pass/)],
@@ -80,7 +81,7 @@ describe('the sticky comment marker', () => {
       { policy: writeFile('p.yml', policyText('support')), id: long },
     ]) {
       const result = await runAction({ inputs: { ...inputs, candidate: worse, baseline, 'policy-source': 'head', 'fail-on': 'never' } });
-      expect(result.stdout).toContain('Comment created');
+      expect(result.log).toContain('Comment created');
       expect(result.output('comment-url')).toBeDefined();
     }
     expect(github.comments).toHaveLength(2);
@@ -106,7 +107,7 @@ describe('GitHub API errors', () => {
       ]);
       expect(result.output('report')).toBeDefined();
       expect(result.summary).toContain('## ✅ evalgate: pass');
-      expect(result.stdout).toContain(`::warning::The comment could not be written (HTTP ${failure.status}: ${failure.message}`);
+      expect(result.log).toContain(`warning: The comment could not be written (HTTP ${failure.status}: ${failure.message}`);
     }
   });
 
@@ -118,8 +119,8 @@ describe('GitHub API errors', () => {
     ]) {
       github.commentFailure = failure;
       const result = await runAction({ inputs: { policy: strict, candidate: worse, baseline, 'policy-source': 'head' } });
-      expect(result.stdout).toContain("::warning::GitHub's API rate limit stopped the comment");
-      expect(result.stdout).not.toContain('a fork?');
+      expect(result.log).toContain("warning: GitHub's API rate limit stopped the comment");
+      expect(result.log).not.toContain('a fork?');
       expect([result.code, result.output('verdict')]).toEqual([1, 'fail']); // the verdict still decides the step
     }
   });
@@ -150,6 +151,10 @@ describe('GitHub API errors', () => {
     const result = await runAction({ inputs: { policy, candidate: worse, baseline, 'policy-source': 'head', comment: 'false' } });
     expect(result.code).toBe(0);
     expect(result.output('verdict')).toBe('warn');
-    expect(result.stdout).toContain('::warning title=evalgate%3A accuracy (overall)::worse than the baseline by 0.05');
+    expect(result.annotations).toContainEqual({
+      level: 'warning',
+      message: expect.stringMatching(/^worse than the baseline by 0\.05/),
+      properties: { title: 'evalgate: accuracy (overall)' },
+    });
   });
 });

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/json.js';
 import { MAX_SAMPLES } from '../src/runner/work-items.js';
-import { runAction as runActionOn, writeFile, type ActionRun } from './helpers/action.js';
+import { writeFile, type ActionRun } from './helpers/action.js';
+import { runInProcess } from './helpers/action-in-process.js';
 import { evalgate, readJsonLines, writeSuite } from './helpers/evalgate.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
 import { SAMPLED_ANSWERS, startFakeOpenAI, type FakeOpenAI } from './helpers/openai-server.js';
@@ -11,21 +12,26 @@ import { record, tempDir, writeLines } from './helpers/records.js';
 
 /*
  * The action's `samples` input: the suite run asks every example K times, as `evalgate run --samples K`
- * does, through the real bundle against a local OpenAI-compatible endpoint that answers differently from
- * call to call at a temperature above 0.
+ * does, against a local OpenAI-compatible endpoint that answers differently from
+ * call to call at a temperature above 0. In-process (helpers/action-in-process.ts).
  */
 
 let github: FakeGitHub;
 let model: FakeOpenAI;
+// The OpenAI adapter (src/runner) reads its key from the environment, as the CLI's does.
+const key = process.env.OPENAI_API_KEY;
 beforeAll(async () => {
   [github, model] = await Promise.all([startFakeGitHub('octo', 'models'), startFakeOpenAI()]);
+  process.env.OPENAI_API_KEY = 'sk-test';
 });
 afterAll(async () => {
   await Promise.all([github.close(), model.close()]);
+  if (key === undefined) delete process.env.OPENAI_API_KEY;
+  else process.env.OPENAI_API_KEY = key;
 });
 beforeEach(() => github.reset());
 
-const runAction = (run: ActionRun) => runActionOn(github, { ...run, env: { OPENAI_API_KEY: 'sk-test', ...run.env } });
+const runAction = (run: ActionRun) => runInProcess(github, { ...run, env: { OPENAI_API_KEY: 'sk-test', ...run.env } });
 const reportOf = (result: { output(name: string): string | undefined }) =>
   JSON.parse(readFileSync(result.output('report')!, 'utf8')) as GateReport;
 
@@ -77,7 +83,7 @@ describe('the action input samples', () => {
       const asked = model.requests;
       const result = await runAction({ inputs: { ...suiteInputs(refundSuite()), samples } });
       expect(result.code).toBe(1);
-      expect(result.stdout).toContain(`::error::Input "samples" must be a whole number from 1 to ${MAX_SAMPLES}; got "${samples}"`);
+      expect(result.log).toContain(`failed: Input "samples" must be a whole number from 1 to ${MAX_SAMPLES}; got "${samples}"`);
       expect(result.output('verdict')).toBe('error');
       expect(model.requests).toBe(asked);
       expect(github.comments).toHaveLength(0);
@@ -118,8 +124,8 @@ describe('the action input samples', () => {
       const asked = model.requests;
       const result = await runAction({ inputs });
       expect(result.code).toBe(1);
-      expect(result.stdout).toContain(
-        '::error::Input "samples" is for the suite run (inputs "suite" and "model", with no "candidate" or "report")',
+      expect(result.log).toContain(
+        'failed: Input "samples" is for the suite run (inputs "suite" and "model", with no "candidate" or "report")',
       );
       expect(result.output('verdict')).toBe('error');
       expect(model.requests).toBe(asked);

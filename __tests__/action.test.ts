@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/json.js';
-import { writeFile, type ActionRun, useFakeGitHub, regressionRuns, STRICT_POLICY } from './helpers/action.js';
+import { writeFile, type ActionRun, useFakeGitHub, regressionRuns, STRICT_POLICY, TOKEN } from './helpers/action.js';
 import { runInProcess } from './helpers/action-in-process.js';
 import { countFlips, totalFlips } from './helpers/flips.js';
 import { type FakeGitHub } from './helpers/github-server.js';
@@ -160,7 +160,7 @@ describe('the action outside pull requests and on bad input', () => {
     expect(progress[9]).toMatch(new RegExp(`^evalgate: ${records.length}/${records.length} \\(100%\\)`));
     expect(records.length).toBeGreaterThan(240);
     expect(result.summary).toContain('## ✅ evalgate: pass');
-    // The completions are kept under RUNNER_TEMP (and in the Actions cache: action-cache.test.ts), never in the checkout.
+    // The completions are kept under RUNNER_TEMP (and in the Actions cache: action-e2e-cache.test.ts), never in the checkout.
     expect(existsSync(join(workspace, '.evalgate'))).toBe(false);
     expect(readdirSync(join(result.runnerTemp, 'evalgate-completions')).length).toBeGreaterThan(0);
   });
@@ -204,5 +204,41 @@ describe('what changed instance by instance, in the comment', () => {
     const variants = report.changes!.scenarios.flatMap((scope) => scope.variants);
     expect(variants.reduce((sum, v) => sum + v.rightToWrong, 0)).toBe(total.rightToWrong);
     expect(report.changes!.scenarios.every((scope) => scope.broken.length === 5 && scope.fixed.length === 5)).toBe(true);
+  });
+});
+
+describe('what the action may write, by event', () => {
+  const notSaved = 'warning: The Actions cache is not available here: the baseline was not saved.';
+
+  it('saves the baseline on pushes to the default branch (auto), on every push, manual and scheduled run (true), never from a change', async () => {
+    const policy = writeFile('p.yml', loosePolicy);
+    const attempts = async (run: Omit<ActionRun, 'inputs'>, saveBaseline: string) => {
+      const result = await runAction({
+        ...run,
+        inputs: { policy, candidate: worse, baseline, 'policy-source': 'head', 'save-baseline': saveBaseline },
+      });
+      expect(result.code).toBe(0);
+      // Here the cache is not available: a run that would save says so.
+      return { saves: result.log.includes(notSaved), ignored: result.log.includes('warning: save-baseline: true is ignored on') };
+    };
+    expect(await attempts({ event: 'push' }, 'auto')).toEqual({ saves: true, ignored: false });
+    expect(await attempts({ event: 'push', ref: 'refs/heads/feature' }, 'auto')).toEqual({ saves: false, ignored: false });
+    expect(await attempts({ event: 'push', ref: 'refs/heads/feature' }, 'true')).toEqual({ saves: true, ignored: false });
+    expect(await attempts({ event: 'push' }, 'false')).toEqual({ saves: false, ignored: false });
+    for (const event of ['workflow_dispatch', 'schedule'] as const) {
+      expect(await attempts({ event }, 'auto')).toEqual({ saves: false, ignored: false });
+      expect(await attempts({ event }, 'true')).toEqual({ saves: true, ignored: false });
+    }
+    for (const event of ['pull_request', 'pull_request_target', 'merge_group'] as const) {
+      expect(await attempts({ event }, 'true')).toEqual({ saves: false, ignored: true });
+    }
+  });
+
+  it('asks the runner to mask the token and the OpenAI key', async () => {
+    const result = await runAction({
+      inputs: { policy: writeFile('p.yml', loosePolicy), candidate: worse, baseline, 'policy-source': 'head' },
+      env: { OPENAI_API_KEY: 'sk-masked' },
+    });
+    expect(result.secrets).toEqual([TOKEN, 'sk-masked']);
   });
 });

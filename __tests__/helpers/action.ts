@@ -11,7 +11,7 @@ import { runProcess, type RunResult } from './run.js';
  * against a local stand-in for the GitHub REST API.
  */
 
-// GitHub runs the action on Node 24: CI runs the action's tests a second time with EVALGATE_ACTION_NODE
+// GitHub runs the action on Node 24: CI runs the bundle's tests (action-e2e*.test.ts) a second time with EVALGATE_ACTION_NODE
 // set to a Node 24 binary (.ci/run installs one from npm).
 export const ACTION_NODE = process.env.EVALGATE_ACTION_NODE || process.execPath;
 export const TOKEN = 'ghs_secretTokenThatMustNeverBePrinted123';
