@@ -58,10 +58,12 @@ function inputSource(values: Record<string, string>): InputSource {
 function recordingPort() {
   const said = { lines: [] as string[], annotations: [] as Annotation[], failures: [] as string[], secrets: [] as string[], summary: '' };
   const outputs = new Map<string, string>();
-  const annotate = (level: Annotation['level']) => (message: string, properties: AnnotationProperties = {}) => {
-    said.lines.push(`${level}: ${message}`);
-    said.annotations.push({ level, message, properties });
-  };
+  const annotate =
+    (level: Annotation['level']) =>
+    (message: string, properties: AnnotationProperties = {}) => {
+      said.lines.push(`${level}: ${message}`);
+      said.annotations.push({ level, message, properties });
+    };
   const port: ActionPort = {
     info: (message) => said.lines.push(message),
     warning: annotate('warning'),

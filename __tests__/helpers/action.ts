@@ -42,7 +42,12 @@ export interface ActionRun {
 }
 
 /** The inputs every run gets unless it sets them (as a workflow that sets only `policy` and the run's files would). */
-export const DEFAULT_INPUTS: Record<string, string> = { 'github-token': TOKEN, comment: 'true', 'save-baseline': 'auto', 'fail-on': 'fail' };
+export const DEFAULT_INPUTS: Record<string, string> = {
+  'github-token': TOKEN,
+  comment: 'true',
+  'save-baseline': 'auto',
+  'fail-on': 'fail',
+};
 
 export interface ActionResult extends RunResult {
   output(name: string): string | undefined;
