@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_NAME_LENGTH } from '../limits.js';
+import { formatMetricName, type GroupRef } from '../metrics/names.js';
 import { DIMENSIONS, type Dimension } from '../metrics/registry.js';
 
 /*
@@ -18,6 +19,24 @@ export const budgetSchema = z.union([
 const name = z.string().min(1).max(MAX_NAME_LENGTH);
 const metricName = name;
 const scope = name.optional();
+
+/** A per-group metric's group named as data, beside its family in `metric`: any characters, none escaped. */
+const groupSchema = z
+  .strictObject({
+    attribute: z.string().max(MAX_NAME_LENGTH).describe("An attribute of the records' `groups`"),
+    value: z
+      .string()
+      .max(MAX_NAME_LENGTH)
+      .optional()
+      .describe("One of its values: group_accuracy's group; none for worst_group_accuracy and group_accuracy_gap"),
+  })
+  .optional()
+  .describe('The group of metric worst_group_accuracy or group_accuracy_gap (attribute), or group_accuracy (attribute and value)');
+
+/** A term with its `group` written into its metric's name, so that all after the policy reads one name (metrics/names.ts). */
+function withGroupName<Term extends { metric: string; group?: GroupRef }>(term: Term): Term {
+  return term.group ? { ...term, metric: formatMetricName({ family: term.metric, group: term.group }) } : term;
+}
 
 /** How a budgeted check judges the comparison with the baseline (docs/statistics.md). */
 export const TESTS = ['regression', 'non-inferiority'] as const;
@@ -38,6 +57,7 @@ const boundsSchema = z
 export const checkSchema = z
   .strictObject({
     metric: metricName,
+    group: groupSchema,
     scenario: scope.describe('Scope of the check; default: overall'),
     min: z.number().optional().describe('The candidate must be at least this'),
     max: z.number().optional().describe('The candidate must be at most this'),
@@ -68,22 +88,28 @@ export const checkSchema = z
   })
   .refine((check) => check.min !== undefined || check.max !== undefined || check.bounds === undefined, {
     message: 'bounds applies to min and max: this check has neither',
-  });
+  })
+  .transform(withGroupName);
 
 export const tradeoffSchema = z.strictObject({
   name,
   allow: z
-    .array(z.strictObject({ metric: metricName, scenario: scope, max_regression: budgetSchema }))
+    .array(
+      z.strictObject({ metric: metricName, group: groupSchema, scenario: scope, max_regression: budgetSchema }).transform(withGroupName),
+    )
     .min(1)
     .describe("Budgets that replace those checks' max_regression while the trade-off applies"),
   when: z
     .array(
-      z.strictObject({
-        metric: metricName,
-        scenario: scope,
-        min_improvement: budgetSchema,
-        direction: z.enum(['higher', 'lower']).optional(),
-      }),
+      z
+        .strictObject({
+          metric: metricName,
+          group: groupSchema,
+          scenario: scope,
+          min_improvement: budgetSchema,
+          direction: z.enum(['higher', 'lower']).optional(),
+        })
+        .transform(withGroupName),
     )
     .min(1)
     .describe('Improvements that must all be at least this large and statistically real'),
