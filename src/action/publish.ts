@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, type InputError } from '../errors.js';
+import { shownScope } from '../metrics/names.js';
 import { escapeTerminal as shown } from '../report/escape.js';
 import type { GateReport } from '../report/json.js';
 import { upsertComment, type CommentIdentity } from './github/comment.js';
@@ -29,7 +30,7 @@ export async function summarize(report: GateReport, markdown: string, policy?: P
     const inRepository = policy !== undefined && !isAbsolute(policy.path) && !policy.path.startsWith('..');
     const line = inRepository && policy.checks[index]?.metric === check.metric ? policy.checkLines[index] : undefined;
     annotate(shown(check.reasons.join('; ')), {
-      title: `evalgate: ${shown(check.metric)} (${shown(check.scope)})`,
+      title: `evalgate: ${shown(check.metric)} (${shown(shownScope(check))})`,
       ...(line === undefined ? {} : { file: policy!.path, startLine: line }),
     });
   });
