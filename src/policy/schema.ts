@@ -88,28 +88,23 @@ export const checkSchema = z
   })
   .refine((check) => check.min !== undefined || check.max !== undefined || check.bounds === undefined, {
     message: 'bounds applies to min and max: this check has neither',
-  })
-  .transform(withGroupName);
+  });
 
 export const tradeoffSchema = z.strictObject({
   name,
   allow: z
-    .array(
-      z.strictObject({ metric: metricName, group: groupSchema, scenario: scope, max_regression: budgetSchema }).transform(withGroupName),
-    )
+    .array(z.strictObject({ metric: metricName, group: groupSchema, scenario: scope, max_regression: budgetSchema }))
     .min(1)
     .describe("Budgets that replace those checks' max_regression while the trade-off applies"),
   when: z
     .array(
-      z
-        .strictObject({
-          metric: metricName,
-          group: groupSchema,
-          scenario: scope,
-          min_improvement: budgetSchema,
-          direction: z.enum(['higher', 'lower']).optional(),
-        })
-        .transform(withGroupName),
+      z.strictObject({
+        metric: metricName,
+        group: groupSchema,
+        scenario: scope,
+        min_improvement: budgetSchema,
+        direction: z.enum(['higher', 'lower']).optional(),
+      }),
     )
     .min(1)
     .describe('Improvements that must all be at least this large and statistically real'),
@@ -153,14 +148,25 @@ export const settingsSchema = z.strictObject({
     ),
 });
 
-export const policySchema = z.strictObject({
-  version: z.literal(1),
-  name,
-  description: z.string().optional(),
-  settings: settingsSchema.default(settingsSchema.parse({})),
-  checks: z.array(checkSchema).min(1),
-  tradeoffs: z.array(tradeoffSchema).default([]),
-});
+export const policySchema = z
+  .strictObject({
+    version: z.literal(1),
+    name,
+    description: z.string().optional(),
+    settings: settingsSchema.default(settingsSchema.parse({})),
+    checks: z.array(checkSchema).min(1),
+    tradeoffs: z.array(tradeoffSchema).default([]),
+  })
+  // Here rather than on each term: a transform inside would drop the defaults around it from the JSON Schema.
+  .transform((policy) => ({
+    ...policy,
+    checks: policy.checks.map(withGroupName),
+    tradeoffs: policy.tradeoffs.map((tradeoff) => ({
+      ...tradeoff,
+      allow: tradeoff.allow.map(withGroupName),
+      when: tradeoff.when.map(withGroupName),
+    })),
+  }));
 
 export type Budget = z.infer<typeof budgetSchema>;
 export type Check = z.infer<typeof checkSchema>;
