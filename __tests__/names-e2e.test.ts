@@ -95,6 +95,13 @@ describe('names with separators and a scenario called "overall", through the bun
     expect(page).toContain('Accuracy per region:eu (scenario overall)');
   });
 
+  it('names the scenario so in the decision matrix too', async () => {
+    const policy = writeLines('policy.yml', [NAMED_POLICY]);
+    const result = await evalgate(['compare', '--policy', policy, '--candidate', `c=${candidate}`, '--baseline', baseline]);
+    expect(result.stdout).toContain('  c: fail: accuracy (scenario overall): below the minimum 0.6\n');
+    expect(result.stdout).toContain(`  c: fail: ${GROUP} (scenario overall): worse than the baseline by 0.100`);
+  });
+
   it('refuses a name whose separators are not escaped, saying how to write it', async () => {
     const policy = writeLines('policy.yml', ['version: 1\nname: t\nchecks:\n  - metric: worst_group_accuracy:region:eu\n    min: 0.1']);
     const result = await evalgate(['gate', '--policy', policy, '--candidate', candidate]);

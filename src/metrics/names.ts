@@ -106,3 +106,6 @@ export function scopeLabel(scope: ScopeRef): string {
 
 /** A report's scope as shown (scopeLabel). */
 export const shownScope = (scope: { scope: string; scopeKind?: ScopeKind }): string => scopeLabel(reportedScope(scope));
+
+/** " (scope)" after a metric's name, nothing for the pooled scope. */
+export const scopeSuffix = (scope: ScopeRef): string => (scope.kind === 'pooled' ? '' : ` (${scopeLabel(scope)})`);

@@ -1,5 +1,5 @@
 import type { MetricSet } from '../metrics/compute.js';
-import { GROUP_FAMILY, parseMetricName, reportedScope, scopeLabel, type ScopeRef } from '../metrics/names.js';
+import { GROUP_FAMILY, parseMetricName, reportedScope, scopeSuffix, type ScopeRef } from '../metrics/names.js';
 import { formatNumber } from './format.js';
 import type { GateReport } from './json.js';
 import { mermaidLabel } from './escape.js';
@@ -46,8 +46,6 @@ function xychart(
     '```',
   ].join('\n');
 }
-
-const scopeSuffix = (scope: ScopeRef) => (scope.kind === 'pooled' ? '' : ` (${scopeLabel(scope)})`);
 
 /** Per gated calibration scope: bars the candidate's accuracy per confidence bin, lines its mean confidence (the ideal) and the baseline's accuracy. */
 function reliabilityCharts(report: GateReport): string[] {

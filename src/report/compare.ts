@@ -2,7 +2,7 @@ import { markdownTable } from 'markdown-table';
 import { escapeTerminal as shown } from './escape.js';
 import { changesSummary } from './changes.js';
 import type { GateReport } from './json.js';
-import { reportedScope, shownScope } from '../metrics/names.js';
+import { reportedScope, scopeSuffix } from '../metrics/names.js';
 
 /** One candidate gated under one policy. */
 export interface DecisionCell {
@@ -21,10 +21,7 @@ function blockers(report: GateReport): string[] {
     ...coverage,
     ...report.checks
       .filter((check) => check.status === 'fail' || check.status === 'error' || check.status === 'warn')
-      .map(
-        (check) =>
-          `${check.status}: ${check.metric}${reportedScope(check).kind === 'pooled' ? '' : ` (${shownScope(check)})`}: ${check.reasons.join('; ')}`,
-      ),
+      .map((check) => `${check.status}: ${check.metric}${scopeSuffix(reportedScope(check))}: ${check.reasons.join('; ')}`),
   ];
 }
 

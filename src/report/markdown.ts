@@ -1,6 +1,6 @@
 import { markdownTable } from 'markdown-table';
 import { countOutcomes } from '../gate/verdict.js';
-import { reportedScope, shownScope } from '../metrics/names.js';
+import { reportedScope, scopeSuffix, shownScope } from '../metrics/names.js';
 import { DIMENSIONS } from '../metrics/registry.js';
 import {
   CHECK_TABLE_ALIGN,
@@ -73,8 +73,7 @@ function chart(report: GateReport): string | undefined {
       check.comparison.baseline <= 1,
   );
   if (points.length < 2) return undefined;
-  const label = (check: CheckRow) =>
-    mermaidLabel(`${check.metric}${reportedScope(check).kind === 'pooled' ? '' : ` (${shownScope(check)})`}`);
+  const label = (check: CheckRow) => mermaidLabel(`${check.metric}${scopeSuffix(reportedScope(check))}`);
   return [
     '```mermaid',
     'xychart-beta',
