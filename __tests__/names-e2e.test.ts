@@ -90,6 +90,16 @@ describe('names with separators and a scenario called "overall", through the bun
       '  title "Accuracy per region:eu (scenario overall): candidate (bars) vs baseline (line)"\n  x-axis ["a=b", "c d"]\n  y-axis "accuracy" 0 --> 1\n  bar [0.4, 0.5]\n  line [0.5, 0.5]\n',
     );
     expect(comment).toContain('  title "Accuracy per region:eu: candidate (bars) vs baseline (line)"\n  x-axis ["a=b", "c d"]\n');
+    // Read back, a report must hold together: the pooled scope is "overall", a group the one its metric names.
+    const written = JSON.parse(readFileSync(json, 'utf8'));
+    const tampered = (change: object) =>
+      JSON.stringify({ ...written, checks: [{ ...written.checks[2], ...change }, ...written.checks.slice(1)] });
+    expect(() => parseGateReport(tampered({ scope: 'billing', scopeKind: 'pooled' }), 'r.json')).toThrow(
+      'the pooled scope is called overall',
+    );
+    expect(() => parseGateReport(tampered({ group: { attribute: 'region:eu', value: 'c d' } }), 'r.json')).toThrow(
+      'the group is not the one the metric names',
+    );
     const page = readFileSync(html, 'utf8');
     expect(page).toContain('<code>accuracy</code> (scenario overall): below the minimum 0.6</li>');
     expect(page).toContain('Accuracy per region:eu (scenario overall)');

@@ -78,7 +78,8 @@ export const groupOf = (name: string): GroupRef | undefined => parseMetricName(n
 export const isGroupAccuracy = (name: string): boolean => parseMetricName(name)?.family === GROUP_FAMILY;
 
 /** A scope: every record pooled, or one scenario's (which may be called "overall" like the pooled scope). */
-export type ScopeKind = 'pooled' | 'scenario';
+export const SCOPE_KINDS = ['pooled', 'scenario'] as const;
+export type ScopeKind = (typeof SCOPE_KINDS)[number];
 export type ScopeRef = { kind: 'pooled' } | { kind: 'scenario'; scenario: string };
 
 /** The scope of a check or term: its scenario, or pooled without one. */

@@ -160,10 +160,10 @@ export function parsePolicy(text: string, file: string): LoadedPolicy {
     // Metric names are checked on the raw data too, so that one run reports every problem.
     raw: (raw, value, report) => {
       for (const { path, directed } of metricPaths(raw)) {
-        const [name, group] = [value(path), (key: string) => value([...path.slice(0, -1), 'group', key])];
-        if (value([...path.slice(0, -1), 'group']) !== undefined) {
-          const problem = groupProblem(name, group('attribute'), group('value'));
-          if (problem) report([...path.slice(0, -1), ...problem.at], problem.message);
+        const [name, term] = [value(path), path.slice(0, -1)];
+        if (value([...term, 'group']) !== undefined) {
+          const problem = groupProblem(name, value([...term, 'group', 'attribute']), value([...term, 'group', 'value']));
+          if (problem) report([...term, ...problem.at], problem.message);
           continue; // a metric with a group is a family's, and any other problem is in zod's words
         }
         const problem = typeof name === 'string' && !directed ? metricProblem(name) : undefined;

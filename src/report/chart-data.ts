@@ -1,7 +1,7 @@
 import { ECE_BINS } from '../metrics/calibration.js';
 import { z } from 'zod';
 import { finiteNumber, metricsReportSchema, nonNegative, probability } from '../metrics/report.js';
-import { scenarioOf, scopeName, type ScopeRef } from '../metrics/names.js';
+import { scenarioOf, SCOPE_KINDS, scopeName, type ScopeRef } from '../metrics/names.js';
 import { scopeNamed } from '../metrics/scope.js';
 import { KIND_ORIGINAL, type RecordTable } from '../metrics/table.js';
 import type { GateResult } from '../gate/types.js';
@@ -37,7 +37,7 @@ export const chartDataSchema = z.object({
   calibration: z.array(
     z.object({
       scope: z.string(),
-      scopeKind: z.enum(['pooled', 'scenario']).optional(),
+      scopeKind: z.enum(SCOPE_KINDS).optional(),
       candidate: binsSchema,
       baseline: binsSchema.nullable(),
     }),

@@ -14,7 +14,7 @@ import {
 } from '../gate/types.js';
 import { decideVerdict } from '../gate/verdict.js';
 import { metricsReportSchema, metricValueSchema } from '../metrics/report.js';
-import { groupOf, scopeName, type GroupRef } from '../metrics/names.js';
+import { groupOf, SCOPE_KINDS, scopeName, type GroupRef } from '../metrics/names.js';
 import { OVERALL } from '../metrics/scope.js';
 import { DIMENSIONS, type Dimension } from '../metrics/registry.js';
 import type { RunInput } from '../runs/load.js';
@@ -46,7 +46,6 @@ const runSummarySchema = z.object({
     .optional(),
 });
 
-const scopeKindSchema = z.enum(['pooled', 'scenario']);
 const groupSchema = z.object({ attribute: z.string(), value: z.string().optional() });
 
 const sameGroup = (a: GroupRef | null, b: GroupRef | undefined) => a?.attribute === b?.attribute && a?.value === b?.value;
@@ -56,7 +55,7 @@ const checkReportSchema = z
     metric: z.string(),
     scope: z.string(),
     /** Added within version 1: the pooled scope (its `scope` "overall"), or a scenario (which may be called "overall" too). */
-    scopeKind: scopeKindSchema.optional(),
+    scopeKind: z.enum(SCOPE_KINDS).optional(),
     /** Added within version 1: the group a per-group metric's name names (metrics/names.ts), else null. */
     group: groupSchema.nullable().optional(),
     dimension: z.enum(DIMENSIONS as [Dimension, ...Dimension[]]),
