@@ -15,6 +15,7 @@ import {
 } from './helpers/action.js';
 import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
+import { namedRuns } from './helpers/named-groups.js';
 import { tempDir, writeLines } from './helpers/records.js';
 
 /*
@@ -206,6 +207,28 @@ describe('a report posted by the workflow_run job (the older mode)', () => {
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0].body).not.toContain('<img');
   });
+  it('reads a scenario called "overall" as a scenario: the pooled numbers it claims are those of its pooled checks', async () => {
+    await baseRepository();
+    const { candidate } = namedRuns();
+    const forkPolicy =
+      'version: 1\nname: support\nchecks:\n  - metric: accuracy\n    min: 0.6\n  - metric: accuracy\n    scenario: overall\n    min: 0.6\n';
+    const report = await forkReport(candidate, forkPolicy);
+    expect(JSON.parse(readFileSync(report, 'utf8')).checks.map((check: { scopeKind: string }) => check.scopeKind)).toEqual([
+      'pooled',
+      'scenario',
+    ]);
+    // Pooled 0.725, the scenario "overall" 0.45: read as one scope, the later check's 0.45 would fail the first.
+    github.files.set(
+      `${BASE_SHA}:${POLICY}`,
+      'version: 1\nname: support\nchecks:\n  - metric: accuracy\n    min: 0.7\n  - metric: accuracy\n    scenario: overall\n    max: 0.5\n',
+    );
+    const posted = await decide({ report });
+    expect(posted.code).toBe(0);
+    expect(github.comments[0].body).toMatch(/## ✅ evalgate: pass .*· unverified report/);
+    expect(github.comments[0].body).toContain('| accuracy | scenario overall | 0.45 [');
+    expect(github.comments[0].body).toContain('| accuracy | overall          | 0.725 [');
+  });
+
   it('follows the rule of bases too: a report for a pull request into another branch is gated only when base-branches lists it, under its own status', async () => {
     await baseRepository();
     const otherBase = 'a'.repeat(40);

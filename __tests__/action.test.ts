@@ -7,6 +7,7 @@ import { runInProcess } from './helpers/action-in-process.js';
 import { countFlips, totalFlips } from './helpers/flips.js';
 import { type FakeGitHub } from './helpers/github-server.js';
 import { header as inspectHeader, sample as inspectSample, writeEvalLog } from './helpers/inspect-logs.js';
+import { NAMED_POLICY, namedRuns } from './helpers/named-groups.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 
 /*
@@ -240,5 +241,32 @@ describe('what the action may write, by event', () => {
       env: { OPENAI_API_KEY: 'sk-masked' },
     });
     expect(result.secrets).toEqual([TOKEN, 'sk-masked']);
+  });
+});
+
+describe('names with separators and a scenario called "overall"', () => {
+  it('gate on a pull request: each check in its scope, the group named by its parts, in the comment and the report', async () => {
+    const { baseline: named, candidate } = namedRuns();
+    const policy = writeFile('policy.yml', NAMED_POLICY);
+    const result = await runAction({ inputs: { policy, candidate, baseline: named, 'policy-source': 'head' } });
+    expect(result.code).toBe(1);
+    expect(result.output('verdict')).toBe('fail');
+    const report = JSON.parse(readFileSync(result.output('report')!, 'utf8')) as GateReport;
+    expect(report.checks.slice(0, 3).map(({ metric, scopeKind, group, status }) => [metric, scopeKind, group, status])).toEqual([
+      ['accuracy', 'pooled', null, 'pass'],
+      ['accuracy', 'scenario', null, 'fail'],
+      ['group_accuracy:region%3Aeu=a%3Db', 'scenario', { attribute: 'region:eu', value: 'a=b' }, 'fail'],
+    ]);
+    const comment = github.comments[0].body;
+    expect(comment).toContain('- **accuracy** · ❌ fail `accuracy` (scenario overall): below the minimum 0.6\n');
+    expect(comment).toContain(
+      '- **fairness** · ❌ fail `group_accuracy:region%3Aeu=a%3Db` (scenario overall): worse than the baseline by 0.100',
+    );
+    expect(comment).toContain(
+      '  title "Accuracy per region:eu (scenario overall): candidate (bars) vs baseline (line)"\n  x-axis ["a=b", "c d"]\n',
+    );
+    // The annotation of each failed check names its scope as the reports do (the runner decodes %3A and %25).
+    expect(result.stdout).toContain('::error title=evalgate%3A accuracy (scenario overall)::below the minimum 0.6\n');
+    expect(result.stdout).toContain('::error title=evalgate%3A group_accuracy%3Aregion%253Aeu=a%253Db (scenario overall)::worse than');
   });
 });

@@ -111,7 +111,7 @@ describe('severities and missing metrics', () => {
       baseline,
     );
     expect(statuses(result)).toEqual(['pass', 'error']);
-    expect(result.checks[1].scope).toBe('nope');
+    expect(result.checks[1].scope).toEqual({ kind: 'scenario', scenario: 'nope' });
   });
 });
 

@@ -87,7 +87,7 @@ describe('the reliability diagram', () => {
     }
     const table = buildTable(records);
     const { ece } = computeMetrics(table, { resamples: 0, seed: 1, minGroupSize: 10 }).overall;
-    const bins = calibrationBins(table, 'overall');
+    const bins = calibrationBins(table, { kind: 'pooled' });
     const examples = bins.reduce((sum, bin) => sum + bin.count, 0);
     const fromBins = bins.reduce((sum, bin) => sum + (bin.count / examples) * Math.abs(bin.accuracy - bin.confidence), 0);
     expect(examples).toBeCloseTo(ece.n, 9);

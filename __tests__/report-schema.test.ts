@@ -90,6 +90,10 @@ checks:
   - metric: latency_p95_ms
     max_regression: 50%
     severity: warn
+  - metric: group_accuracy
+    group: { attribute: dialect, value: aae }
+    min: 0
+    severity: warn
 tradeoffs:
   - name: calibration buys accuracy
     allow:

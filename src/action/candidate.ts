@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importResults, writeImported, type ImportFormat } from '../importers/index.js';
+import { reportedScope } from '../metrics/names.js';
 import { writeRecords } from '../records/write.js';
 import type { GateReport } from '../report/json.js';
 import { CompletionCache } from '../runner/cache.js';
@@ -94,7 +95,9 @@ export async function candidateFile(job: Job, inputs: ActionInputs, given: strin
  */
 export function claimedRun(report: GateReport, file: string): RunInput {
   const overall = Object.fromEntries(
-    report.checks.filter((check) => check.scope === 'overall' && check.candidate).map((check) => [check.metric, check.candidate!]),
+    report.checks
+      .filter((check) => reportedScope(check).kind === 'pooled' && check.candidate)
+      .map((check) => [check.metric, check.candidate!]),
   );
   return { kind: 'metrics', file, report: { overall, scenarios: report.scenarios } };
 }

@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, type InputError } from '../errors.js';
+import { shownScope } from '../metrics/names.js';
 import { escapeTerminal as shown } from '../report/escape.js';
 import type { GateReport } from '../report/json.js';
 import type { ActionPort, Job } from './context.js';
@@ -28,7 +29,7 @@ export async function summarize(port: ActionPort, report: GateReport, markdown: 
     const inRepository = policy !== undefined && !isAbsolute(policy.path) && !policy.path.startsWith('..');
     const line = inRepository && policy.checks[index]?.metric === check.metric ? policy.checkLines[index] : undefined;
     port[annotate](shown(check.reasons.join('; ')), {
-      title: `evalgate: ${shown(check.metric)} (${shown(check.scope)})`,
+      title: `evalgate: ${shown(check.metric)} (${shown(shownScope(check))})`,
       ...(line === undefined ? {} : { file: policy!.path, startLine: line }),
     });
   });

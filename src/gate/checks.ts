@@ -1,6 +1,6 @@
 import type { MetricSamples, MetricsReport, MetricValue } from '../metrics/compute.js';
 import type { Dimension, Direction } from '../metrics/registry.js';
-import { OVERALL } from '../metrics/scope.js';
+import { GROUP_FAMILY, isAttributeFamily, parseMetricName, scopeLabel, scopeOf, type ScopeRef } from '../metrics/names.js';
 import { boundsOf, correctionFactor, familyKey, familyOf, testOf, type FamilyName } from '../policy/family.js';
 import type { Check, Policy } from '../policy/schema.js';
 import { scopeMetric, scopeMetrics } from '../runs/metrics-file.js';
@@ -34,7 +34,7 @@ type Evidence =
   | {
       decided?: undefined;
       check: Check;
-      meta: { scope: string; dimension: Dimension; direction: Direction };
+      meta: { scope: ScopeRef; dimension: Dimension; direction: Direction };
       value: MetricValue;
       bounds?: BoundEvidence;
       regression?: RegressionEvidence;
@@ -43,13 +43,13 @@ type Gathered = Exclude<Evidence, { decided: CheckResult }>;
 
 function gather(check: Check, { policy, candidateMetrics, candidateSamples, comparer, relaxed }: CheckContext): Evidence {
   const { direction, dimension } = metricMeta(policy, check.metric, check.direction);
-  const meta = { scope: check.scenario ?? OVERALL, dimension, direction };
+  const meta = { scope: scopeOf(check.scenario), dimension, direction };
   const unjudged = (status: CheckStatus, reason: string): Evidence => ({
     decided: { check, ...meta, status, reasons: [reason], flags: [] },
   });
   if (check.severity === 'off') return unjudged('off', 'turned off');
   const value = scopeMetric(candidateMetrics, check.scenario, check.metric);
-  if (!value) return unjudged('error', `the candidate has no ${check.metric} for ${meta.scope}`);
+  if (!value) return unjudged('error', `the candidate has no ${check.metric} for ${scopeLabel(meta.scope)}`);
   const samples = candidateSamples && scopeMetric(candidateSamples, check.scenario, check.metric);
   const bounded = check.min !== undefined || check.max !== undefined;
   const budget = check.max_regression;
@@ -117,12 +117,13 @@ function correctFamilies(method: Multiplicity, checks: Array<{ family: FamilyNam
  * groups, so a reader needs the sizes to judge them.
  */
 function groupSizes(check: Check, metrics: MetricsReport): string | undefined {
-  const [family, attribute] = check.metric.split(':');
-  if (attribute === undefined || (family !== 'worst_group_accuracy' && family !== 'group_accuracy_gap')) return undefined;
-  const prefix = `group_accuracy:${attribute}=`;
-  const sizes = Object.entries(scopeMetrics(metrics, check.scenario) ?? {})
-    .filter(([name]) => name.startsWith(prefix))
-    .map(([name, value]) => `${name.slice(prefix.length)} ${value.n}`);
+  const { family, group } = parseMetricName(check.metric) ?? { family: check.metric };
+  if (!group || !isAttributeFamily(family)) return undefined;
+  const { attribute } = group;
+  const sizes = Object.entries(scopeMetrics(metrics, check.scenario) ?? {}).flatMap(([name, value]) => {
+    const parsed = parseMetricName(name);
+    return parsed?.family === GROUP_FAMILY && parsed.group?.attribute === attribute ? [`${parsed.group.value} ${value.n}`] : [];
+  });
   return sizes.length > 0 ? `groups of ${attribute} (records): ${sizes.join(', ')}` : undefined;
 }
 

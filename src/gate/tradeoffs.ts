@@ -1,4 +1,4 @@
-import { OVERALL } from '../metrics/scope.js';
+import { scopeLabel, scopeOf } from '../metrics/names.js';
 import type { Budget, Policy, Tradeoff } from '../policy/schema.js';
 import { budgetValue, isSignificant, metricMeta, metricScopeKey, tooFewShared, type RunComparer } from './compare.js';
 import type { TradeoffResult } from './types.js';
@@ -17,7 +17,7 @@ function evaluateTradeoff(tradeoff: Tradeoff, policy: Policy, comparer: RunCompa
   const reasons: string[] = [];
   let applied = true;
   for (const term of tradeoff.when) {
-    const label = `${term.metric} (${term.scenario ?? OVERALL})`;
+    const label = `${term.metric} (${scopeLabel(scopeOf(term.scenario))})`;
     const comparison = comparer.compare(term.metric, term.scenario, metricMeta(policy, term.metric, term.direction).direction);
     if (!comparison) {
       applied = false;

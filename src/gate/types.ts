@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MetricsReport, MetricValue } from '../metrics/compute.js';
+import type { ScopeRef } from '../metrics/names.js';
 import type { Dimension, Direction } from '../metrics/registry.js';
 import { finiteNumber as finite, nonNegative, probability } from '../metrics/report.js';
 import type { Bounds, Test } from '../policy/family.js';
@@ -117,7 +118,7 @@ export type CoverageResult = z.output<typeof coverageSchema>;
 
 export interface CheckResult {
   check: Check;
-  scope: string;
+  scope: ScopeRef;
   dimension: Dimension;
   direction: Direction;
   status: CheckStatus;

@@ -12,6 +12,7 @@ import { deriveSeed } from '../stats/random.js';
 import { MAX_INTERVAL_SCENARIOS } from '../limits.js';
 import { OVERALL, scopeNamed, scopesOf, sharedScopes, subScope, type Scope } from './scope.js';
 import { METRICS, lookupMetric } from './registry.js';
+import { isGroupAccuracy } from './names.js';
 import { DEFAULT_MIN_GROUP_SIZE, prepareStatistics, type MetricOptions, type Statistic } from './statistics.js';
 import type { MetricSet, MetricsReport, MetricValue } from './report.js';
 import type { RecordTable } from './table.js';
@@ -54,7 +55,7 @@ export function subsetSizeFor(instanceCount: number, populations: number[]): num
 /** Metrics whose intervals decide the subset size: all but the groups too small to be gated on as a group. */
 function gatedPopulations(statistics: Statistic[], options: MetricOptions): number[] {
   return statistics.flatMap((statistic) =>
-    statistic.metrics.filter(({ metric, n }) => !(metric.startsWith('group_accuracy:') && n < options.minGroupSize)).map(({ n }) => n),
+    statistic.metrics.filter(({ metric, n }) => !(isGroupAccuracy(metric) && n < options.minGroupSize)).map(({ n }) => n),
   );
 }
 

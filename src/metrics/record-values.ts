@@ -1,4 +1,5 @@
 import { TOXIC } from './collect.js';
+import { GROUP_FAMILY, parseMetricName } from './names.js';
 import type { Scope } from './scope.js';
 import { KIND_ORIGINAL, type RecordTable } from './table.js';
 
@@ -27,13 +28,12 @@ export function recordValue(table: RecordTable, metric: string): ((row: number) 
     case 'output_tokens_mean':
       return (row) => (answered(row, outputTokens) ? outputTokens[row] : undefined);
   }
-  if (!metric.startsWith('group_accuracy:')) return undefined;
-  // group_accuracy:<attr>=<value>: the attribute itself may hold "=", so match the names the metrics give.
-  for (const [attribute, column] of table.groups) {
-    const value = column.values.findIndex((name) => metric === `group_accuracy:${attribute}=${name}`);
-    if (value >= 0) return (row) => (original(row) && column.valueOf[row] === value ? correct[row] : undefined);
-  }
-  return () => undefined; // a group this run does not have
+  const parsed = parseMetricName(metric);
+  if (parsed?.family !== GROUP_FAMILY || parsed.group?.value === undefined) return undefined;
+  const column = table.groups.get(parsed.group.attribute);
+  const value = column ? column.values.indexOf(parsed.group.value) : -1;
+  if (value < 0) return () => undefined; // a group this run does not have
+  return (row) => (original(row) && column!.valueOf[row] === value ? correct[row] : undefined);
 }
 
 /** Per instance of the scope, per example the metric reads, the values of its samples. */

@@ -1,3 +1,5 @@
+import { parseMetricName } from './names.js';
+
 /** Every metric evalgate computes: its HELM dimension, which direction is better, what it means. */
 
 export type Dimension = 'accuracy' | 'calibration' | 'robustness' | 'fairness' | 'bias' | 'toxicity' | 'efficiency' | 'reliability';
@@ -86,10 +88,9 @@ const BY_NAME = new Map(METRICS.map((metric) => [metric.name, metric]));
 
 /** The definition behind a full metric name such as "accuracy" or "worst_group_accuracy:dialect". */
 export function lookupMetric(fullName: string): MetricDefinition | undefined {
-  const colon = fullName.indexOf(':');
-  const definition = BY_NAME.get(colon < 0 ? fullName : fullName.slice(0, colon));
-  if (!definition) return undefined;
-  const isFamily = definition.pattern !== definition.name;
-  if (isFamily !== colon >= 0) return undefined;
+  const parsed = parseMetricName(fullName);
+  const definition = parsed && BY_NAME.get(parsed.family);
+  // A family's metrics name their group; a plain metric's name holds none.
+  if (!definition || (definition.pattern !== definition.name) !== (parsed.group !== undefined)) return undefined;
   return definition;
 }

@@ -3,6 +3,7 @@ import { calibrationError, ECE_BINS, EceBins, equalMassEce, HarmonicNumbers, sel
 import { collectScope, type ScopeCollection } from './collect.js';
 import { reverseKeepingTies, sortRecords } from './ordering.js';
 import type { Scope } from './scope.js';
+import { ATTRIBUTE_FAMILIES, formatMetricName, GROUP_FAMILY } from './names.js';
 import type { SlotSums, SlotTotals } from './sums.js';
 import type { RecordTable } from './table.js';
 
@@ -133,6 +134,7 @@ function addGroups(options: MetricOptions, { collected, derived, addRatio }: Fou
     if (eligible.length >= 2) {
       const n = eligible.reduce((sum, slot) => sum + sums.count(slot), 0);
       const accuracies = eligible.map(ratio);
+      const [worst, gap] = ATTRIBUTE_FAMILIES.map((family) => formatMetricName({ family, group: { attribute } }));
       // Lowest and highest accuracy among the groups with weight in these totals.
       const range = (totals: SlotTotals): [number, number] => {
         let lowest = Infinity;
@@ -145,9 +147,9 @@ function addGroups(options: MetricOptions, { collected, derived, addRatio }: Fou
         }
         return lowest === Infinity ? [NaN, NaN] : [lowest, highest];
       };
-      derived.push({ metric: `worst_group_accuracy:${attribute}`, n, derive: (totals) => range(totals)[0] });
+      derived.push({ metric: worst, n, derive: (totals) => range(totals)[0] });
       derived.push({
-        metric: `group_accuracy_gap:${attribute}`,
+        metric: gap,
         n,
         derive: (totals) => {
           const [lowest, highest] = range(totals);
@@ -155,7 +157,7 @@ function addGroups(options: MetricOptions, { collected, derived, addRatio }: Fou
         },
       });
     }
-    seen.forEach((value, k) => addRatio(`group_accuracy:${attribute}=${values[value]}`, slots[k]));
+    seen.forEach((value, k) => addRatio(formatMetricName({ family: GROUP_FAMILY, group: { attribute, value: values[value] } }), slots[k]));
   }
 }
 

@@ -2,7 +2,7 @@ import { MetricsMemo, RunComparer, budgetValue, metricMeta } from '../gate/compa
 import { plannedSpread, minimumDetectableWorsening, standardErrorToDetect } from '../gate/power.js';
 import type { ComputeOptions } from '../metrics/compute.js';
 import { lookupMetric } from '../metrics/registry.js';
-import { OVERALL } from '../metrics/scope.js';
+import { scopeLabel, scopeOf } from '../metrics/names.js';
 import { correctionFactor, familiesOf, familyOf, testOf } from '../policy/family.js';
 import type { LoadedPolicy } from '../policy/load.js';
 import type { Check } from '../policy/schema.js';
@@ -95,7 +95,7 @@ export function planSuite(loaded: LoadedPolicy, baseline: RunInput, candidate?: 
   for (const check of policy.checks) {
     const family = familyOf(check);
     if (!family || check.max_regression === undefined || testOf(check, policy) !== 'regression') continue;
-    const scope = check.scenario ?? OVERALL;
+    const scope = scopeLabel(scopeOf(check.scenario));
     const found = spreadOf(check, metricMeta(policy, check.metric, check.direction).direction, baseline, candidate, memo, options);
     if ('reason' in found) {
       problems.push({ metric: check.metric, scope, reason: found.reason! });

@@ -4,6 +4,7 @@ import { linesOf, parseYamlConfig, type Path, type Reporter } from '../config/ya
 import { ConfigError } from '../errors.js';
 import { familiesOf, minimumResamples, testOf } from './family.js';
 import { closest } from '../config/suggest.js';
+import { formatMetricName, groupKindOf, scopeLabel, scopeOf } from '../metrics/names.js';
 import { lookupMetric, METRICS } from '../metrics/registry.js';
 import { policySchema, type Budget, type Policy } from './schema.js';
 
@@ -17,18 +18,49 @@ export interface LoadedPolicy {
   checkLines: Array<number | undefined>;
 }
 
+const ESCAPING = "in a group's attribute and value write % as %25, : as %3A and = as %3D, or name it with group: {attribute, value}";
+
+/** A per-group family's name not written as metrics/names.ts writes it, and the name it may have meant. */
+function malformedGroupName(family: string, rest: string): string {
+  const [attribute, value, ...more] = rest.split('=');
+  const meant =
+    rest.includes('%') || more.length > 0 || (groupKindOf(family) === 'value') !== (value !== undefined)
+      ? undefined
+      : formatMetricName({ family, group: { attribute, value } });
+  const form = METRICS.find((metric) => metric.name === family)?.pattern;
+  return `malformed metric name "${family}:${rest}"${meant ? ` (did you mean ${meant}?)` : ''}: the form is ${form}; ${ESCAPING}`;
+}
+
 /** "unknown metric" with a suggestion, or undefined for a metric the registry knows. */
 function metricProblem(name: string): string | undefined {
   if (lookupMetric(name)) return undefined;
-  const [base, ...rest] = name.split(':');
+  const colon = name.indexOf(':');
+  const [base, rest] = colon < 0 ? [name, ''] : [name.slice(0, colon), name.slice(colon + 1)];
+  if (colon >= 0 && groupKindOf(base)) return malformedGroupName(base, rest);
   const suggestion = closest(
     base,
     METRICS.map((metric) => metric.name),
   );
-  const family = suggestion && lookupMetric(`${suggestion}:x`) ? `${suggestion}:${rest.join(':') || '<attr>'}` : suggestion;
+  const family = suggestion && groupKindOf(suggestion) ? `${suggestion}:${rest || '<attr>'}` : suggestion;
   const custom = 'or, for a metric from another tool, give its direction: higher | lower';
   if (family && family !== name) return `unknown metric "${name}" (did you mean ${family}?)`;
   return `unknown metric "${name}"; known: ${METRICS.map((metric) => metric.pattern).join(', ')}; ${custom}`;
+}
+
+/** What is wrong with a term's `group` for its metric, and where; undefined when nothing is (or zod reports its type). */
+function groupProblem(metric: unknown, attribute: unknown, value: unknown): { at: Path; message: string } | undefined {
+  if (typeof metric !== 'string' || typeof attribute !== 'string') return undefined;
+  const kind = groupKindOf(metric);
+  if (!kind) {
+    const named = metric.includes(':') && groupKindOf(metric.slice(0, metric.indexOf(':')));
+    const message = named
+      ? `${metric} names its group already: give it in metric or in group, not both`
+      : `${metric} has no group (group goes with worst_group_accuracy, group_accuracy_gap, group_accuracy)`;
+    return { at: ['group'], message };
+  }
+  if (kind === 'value' && value === undefined) return { at: ['group'], message: `${metric} is one group's accuracy: give its value too` };
+  if (kind === 'attribute' && value !== undefined) return { at: ['group', 'value'], message: `${metric} takes an attribute, no value` };
+  return undefined;
 }
 
 /**
@@ -68,7 +100,7 @@ function checkTradeoffTargets(policy: Policy, report: Reporter): void {
       if (!relaxed) {
         report(
           ['tradeoffs', index, 'allow', termIndex],
-          `no check of ${term.metric} (${term.scenario ?? 'overall'}) with a max_regression for this trade-off to relax`,
+          `no check of ${term.metric} (${scopeLabel(scopeOf(term.scenario))}) with a max_regression for this trade-off to relax`,
         );
       }
     });
@@ -128,7 +160,12 @@ export function parsePolicy(text: string, file: string): LoadedPolicy {
     // Metric names are checked on the raw data too, so that one run reports every problem.
     raw: (raw, value, report) => {
       for (const { path, directed } of metricPaths(raw)) {
-        const name = value(path);
+        const [name, term] = [value(path), path.slice(0, -1)];
+        if (value([...term, 'group']) !== undefined) {
+          const problem = groupProblem(name, value([...term, 'group', 'attribute']), value([...term, 'group', 'value']));
+          if (problem) report([...term, ...problem.at], problem.message);
+          continue; // a metric with a group is a family's, and any other problem is in zod's words
+        }
         const problem = typeof name === 'string' && !directed ? metricProblem(name) : undefined;
         if (problem) report(path, problem);
       }

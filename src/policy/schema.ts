@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_NAME_LENGTH } from '../limits.js';
+import { formatMetricName, type GroupRef } from '../metrics/names.js';
 import { DIMENSIONS, type Dimension } from '../metrics/registry.js';
 
 /*
@@ -18,6 +19,24 @@ export const budgetSchema = z.union([
 const name = z.string().min(1).max(MAX_NAME_LENGTH);
 const metricName = name;
 const scope = name.optional();
+
+/** A per-group metric's group named as data, beside its family in `metric`: any characters, none escaped. */
+const groupSchema = z
+  .strictObject({
+    attribute: z.string().max(MAX_NAME_LENGTH).describe("An attribute of the records' `groups`"),
+    value: z
+      .string()
+      .max(MAX_NAME_LENGTH)
+      .optional()
+      .describe("One of its values: group_accuracy's group; none for worst_group_accuracy and group_accuracy_gap"),
+  })
+  .optional()
+  .describe('The group of metric worst_group_accuracy or group_accuracy_gap (attribute), or group_accuracy (attribute and value)');
+
+/** A term with its `group` written into its metric's name, so that all after the policy reads one name (metrics/names.ts). */
+function withGroupName<Term extends { metric: string; group?: GroupRef }>(term: Term): Term {
+  return term.group ? { ...term, metric: formatMetricName({ family: term.metric, group: term.group }) } : term;
+}
 
 /** How a budgeted check judges the comparison with the baseline (docs/statistics.md). */
 export const TESTS = ['regression', 'non-inferiority'] as const;
@@ -38,6 +57,7 @@ const boundsSchema = z
 export const checkSchema = z
   .strictObject({
     metric: metricName,
+    group: groupSchema,
     scenario: scope.describe('Scope of the check; default: overall'),
     min: z.number().optional().describe('The candidate must be at least this'),
     max: z.number().optional().describe('The candidate must be at most this'),
@@ -73,13 +93,14 @@ export const checkSchema = z
 export const tradeoffSchema = z.strictObject({
   name,
   allow: z
-    .array(z.strictObject({ metric: metricName, scenario: scope, max_regression: budgetSchema }))
+    .array(z.strictObject({ metric: metricName, group: groupSchema, scenario: scope, max_regression: budgetSchema }))
     .min(1)
     .describe("Budgets that replace those checks' max_regression while the trade-off applies"),
   when: z
     .array(
       z.strictObject({
         metric: metricName,
+        group: groupSchema,
         scenario: scope,
         min_improvement: budgetSchema,
         direction: z.enum(['higher', 'lower']).optional(),
@@ -127,14 +148,25 @@ export const settingsSchema = z.strictObject({
     ),
 });
 
-export const policySchema = z.strictObject({
-  version: z.literal(1),
-  name,
-  description: z.string().optional(),
-  settings: settingsSchema.default(settingsSchema.parse({})),
-  checks: z.array(checkSchema).min(1),
-  tradeoffs: z.array(tradeoffSchema).default([]),
-});
+export const policySchema = z
+  .strictObject({
+    version: z.literal(1),
+    name,
+    description: z.string().optional(),
+    settings: settingsSchema.default(settingsSchema.parse({})),
+    checks: z.array(checkSchema).min(1),
+    tradeoffs: z.array(tradeoffSchema).default([]),
+  })
+  // Here rather than on each term: a transform inside would drop the defaults around it from the JSON Schema.
+  .transform((policy) => ({
+    ...policy,
+    checks: policy.checks.map(withGroupName),
+    tradeoffs: policy.tradeoffs.map((tradeoff) => ({
+      ...tradeoff,
+      allow: tradeoff.allow.map(withGroupName),
+      when: tradeoff.when.map(withGroupName),
+    })),
+  }));
 
 export type Budget = z.infer<typeof budgetSchema>;
 export type Check = z.infer<typeof checkSchema>;

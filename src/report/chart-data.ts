@@ -1,7 +1,8 @@
 import { ECE_BINS } from '../metrics/calibration.js';
 import { z } from 'zod';
 import { finiteNumber, metricsReportSchema, nonNegative, probability } from '../metrics/report.js';
-import { OVERALL, scopeNamed } from '../metrics/scope.js';
+import { scenarioOf, SCOPE_KINDS, scopeName, type ScopeRef } from '../metrics/names.js';
+import { scopeNamed } from '../metrics/scope.js';
 import { KIND_ORIGINAL, type RecordTable } from '../metrics/table.js';
 import type { GateResult } from '../gate/types.js';
 import type { RunInput } from '../runs/load.js';
@@ -32,7 +33,15 @@ const latencyCounts = z.array(nonNegative).max(LATENCY_BINS);
 export const chartDataSchema = z.object({
   overall: metricsReportSchema.shape.overall,
   baselineMetrics: metricsReportSchema.nullable(),
-  calibration: z.array(z.object({ scope: z.string(), candidate: binsSchema, baseline: binsSchema.nullable() })),
+  /** scopeKind added within version 1, as in the checks. */
+  calibration: z.array(
+    z.object({
+      scope: z.string(),
+      scopeKind: z.enum(SCOPE_KINDS).optional(),
+      candidate: binsSchema,
+      baseline: binsSchema.nullable(),
+    }),
+  ),
   /** Latencies in milliseconds, counted in bins of equal width shared by both runs; the edges one more than each run's counts. */
   latency: z
     .object({ edges: z.array(finiteNumber).max(LATENCY_BINS + 1), candidate: latencyCounts, baseline: latencyCounts.nullable() })
@@ -44,8 +53,8 @@ export type CalibrationBin = z.output<typeof calibrationBinSchema>;
 type LatencyHistogram = NonNullable<ChartData['latency']>;
 
 /** Rows of a scope (overall or a scenario) that answered an original instance: what accuracy and calibration read. */
-function answeredOriginals(table: RecordTable, scope: string): number[] {
-  const { rows } = scopeNamed(table, scope === OVERALL ? undefined : scope);
+function answeredOriginals(table: RecordTable, scope: ScopeRef): number[] {
+  const { rows } = scopeNamed(table, scenarioOf(scope));
   return Array.from(rows).filter((row) => table.kind[row] === KIND_ORIGINAL && !table.failed[row] && Number.isFinite(table.correct[row]));
 }
 
@@ -53,7 +62,7 @@ function answeredOriginals(table: RecordTable, scope: string): number[] {
  * The reliability diagram's bins of one scope, weighed as `ece` weighs them: an example once, each of
  * its K samples with a confidence 1/K (`count` counts examples); empty when no record there has a confidence.
  */
-export function calibrationBins(table: RecordTable, scope: string): CalibrationBin[] {
+export function calibrationBins(table: RecordTable, scope: ScopeRef): CalibrationBin[] {
   const count = new Float64Array(CONFIDENCE_BINS);
   const correct = new Float64Array(CONFIDENCE_BINS);
   const confidence = new Float64Array(CONFIDENCE_BINS);
@@ -109,9 +118,13 @@ export function chartData(result: GateResult, candidate: RunInput, baseline: Run
   const records = (run: RunInput | undefined) => (run?.kind === 'records' ? run.table : undefined);
   const candidateTable = records(candidate);
   const baselineTable = records(baseline);
+  const scopes = new Map(
+    result.checks.filter((check) => check.dimension === 'calibration').map(({ scope }) => [JSON.stringify(scope), scope]),
+  );
   const calibration = candidateTable
-    ? [...new Set(result.checks.filter((check) => check.dimension === 'calibration').map((check) => check.scope))].map((scope) => ({
-        scope,
+    ? [...scopes.values()].map((scope) => ({
+        scope: scopeName(scope),
+        scopeKind: scope.kind,
         candidate: calibrationBins(candidateTable, scope),
         baseline: baselineTable ? calibrationBins(baselineTable, scope) : null,
       }))

@@ -1,8 +1,9 @@
 import type { MetricSet } from '../metrics/compute.js';
-import { OVERALL } from '../metrics/scope.js';
+import { GROUP_FAMILY, parseMetricName, reportedScope, scopeSuffix, type ScopeRef } from '../metrics/names.js';
 import { formatNumber } from './format.js';
 import type { GateReport } from './json.js';
 import { mermaidLabel } from './escape.js';
+import { own } from '../records/dictionary.js';
 
 /*
  * The charts of the comment and job summary, as mermaid xychart blocks (GitHub draws mermaid, no SVG):
@@ -46,11 +47,9 @@ function xychart(
   ].join('\n');
 }
 
-const scopeSuffix = (scope: string) => (scope === OVERALL ? '' : ` (${scope})`);
-
 /** Per gated calibration scope: bars the candidate's accuracy per confidence bin, lines its mean confidence (the ideal) and the baseline's accuracy. */
 function reliabilityCharts(report: GateReport): string[] {
-  return (report.calibration ?? []).map(({ scope, candidate, baseline }) => {
+  return (report.calibration ?? []).map(({ candidate, baseline, ...scope }) => {
     const bins = candidate.slice(0, MAX_CATEGORIES);
     const baselineOf = (low: number) => baseline?.find((bin) => bin.low === low);
     const withBaseline = baseline !== null && bins.every((bin) => baselineOf(bin.low));
@@ -59,44 +58,40 @@ function reliabilityCharts(report: GateReport): string[] {
       ['line', bins.map((bin) => bin.confidence)],
       ...(withBaseline ? [['line', bins.map((bin) => baselineOf(bin.low)!.accuracy)] as ['line', number[]]] : []),
     ];
-    const title = `Reliability${scopeSuffix(scope)}: candidate accuracy (bars) vs mean confidence (line)${withBaseline ? ', baseline accuracy (2nd line)' : ''}`;
+    const title = `Reliability${scopeSuffix(reportedScope(scope))}: candidate accuracy (bars) vs mean confidence (line)${withBaseline ? ', baseline accuracy (2nd line)' : ''}`;
     const categories = bins.map((bin) => `${formatNumber(bin.low)}-${formatNumber(bin.low + 0.1)}`);
     return xychart(title, categories, series, [0, 1]);
   });
 }
 
-/** The attribute of a per-group metric ("worst_group_accuracy:dialect", "group_accuracy:dialect=aae"), else undefined. */
-function groupAttribute(metric: string): string | undefined {
-  const match = /^(?:worst_group_accuracy|group_accuracy_gap|group_accuracy):([^=]+)/.exec(metric);
-  return match?.[1];
-}
-
-function scopeMetrics(report: GateReport, scope: string, baseline: boolean): MetricSet | undefined {
+function scopeMetrics(report: GateReport, scope: ScopeRef, baseline: boolean): MetricSet | undefined {
   const source = baseline ? (report.baselineMetrics ?? undefined) : { overall: report.overall, scenarios: report.scenarios };
   if (!source) return undefined;
-  return scope === OVERALL ? source.overall : source.scenarios[scope];
+  return scope.kind === 'pooled' ? source.overall : own(source.scenarios, scope.scenario);
 }
 
 /** The gated (attribute, scope) pairs, each once, in the order of the checks. */
-export function gatedGroups(report: GateReport): Array<{ attribute: string; scope: string }> {
+export function gatedGroups(report: GateReport): Array<{ attribute: string; scope: ScopeRef }> {
   const seen = new Set<string>();
   return report.checks.flatMap((check: CheckRow) => {
-    const attribute = groupAttribute(check.metric);
-    const key = JSON.stringify([attribute, check.scope]);
+    const attribute = parseMetricName(check.metric)?.group?.attribute;
+    const scope = reportedScope(check);
+    const key = JSON.stringify([attribute, scope]);
     if (attribute === undefined || seen.has(key)) return [];
     seen.add(key);
-    return [{ attribute, scope: check.scope }];
+    return [{ attribute, scope }];
   });
 }
 
 /** A group's accuracy in each run: [value of the group, candidate, baseline or undefined]. */
-export function groupAccuracies(report: GateReport, attribute: string, scope: string): Array<[string, number, number | undefined]> {
-  const prefix = `group_accuracy:${attribute}=`;
+export function groupAccuracies(report: GateReport, attribute: string, scope: ScopeRef): Array<[string, number, number | undefined]> {
   const candidate = scopeMetrics(report, scope, false) ?? {};
   const baseline = scopeMetrics(report, scope, true);
-  return Object.entries(candidate)
-    .filter(([metric]) => metric.startsWith(prefix))
-    .map(([metric, { value }]) => [metric.slice(prefix.length), value, baseline?.[metric]?.value]);
+  return Object.entries(candidate).flatMap(([metric, { value }]): Array<[string, number, number | undefined]> => {
+    const { family, group } = parseMetricName(metric) ?? {};
+    if (family !== GROUP_FAMILY || group?.attribute !== attribute || group.value === undefined) return [];
+    return [[group.value, value, own(baseline, metric)?.value]];
+  });
 }
 
 /** Per gated attribute and scope: bars the candidate's accuracy per group, a line the baseline's. */
@@ -135,7 +130,7 @@ function budgetChart(report: GateReport): string | undefined {
   const range: [number, number] = [Math.min(0, ...values), Math.max(1.25, ...values)];
   return xychart(
     `Worsening as a share of the budget${note} (bars; the line at 1 is the budget, below 0 is better)`,
-    shares.map(({ check }) => `${check.metric}${scopeSuffix(check.scope)}`),
+    shares.map(({ check }) => `${check.metric}${scopeSuffix(reportedScope(check))}`),
     [
       ['bar', values],
       ['line', values.map(() => 1)],

@@ -1,8 +1,8 @@
 import { markdownTable } from 'markdown-table';
-import { OVERALL } from '../metrics/scope.js';
 import { escapeTerminal as shown } from './escape.js';
 import { changesSummary } from './changes.js';
 import type { GateReport } from './json.js';
+import { reportedScope, scopeSuffix } from '../metrics/names.js';
 
 /** One candidate gated under one policy. */
 export interface DecisionCell {
@@ -21,7 +21,7 @@ function blockers(report: GateReport): string[] {
     ...coverage,
     ...report.checks
       .filter((check) => check.status === 'fail' || check.status === 'error' || check.status === 'warn')
-      .map((check) => `${check.status}: ${check.metric}${check.scope === OVERALL ? '' : ` (${check.scope})`}: ${check.reasons.join('; ')}`),
+      .map((check) => `${check.status}: ${check.metric}${scopeSuffix(reportedScope(check))}: ${check.reasons.join('; ')}`),
   ];
 }
 

@@ -1,5 +1,6 @@
 import { MAX_INTERVAL_SCENARIOS } from '../limits.js';
 import type { MetricSet } from '../metrics/compute.js';
+import { shownScope } from '../metrics/names.js';
 import { lookupMetric } from '../metrics/registry.js';
 import type { GateReport } from './json.js';
 
@@ -83,7 +84,7 @@ export function changeText(check: CheckRow): string {
 export function checkCells(check: CheckRow, escape: (text: string) => string, status: (status: string) => string): string[] {
   return [
     escape(check.metric),
-    escape(check.scope),
+    escape(shownScope(check)),
     check.candidate ? `${formatNumber(check.candidate.value)} ${formatInterval(check.candidate.ci)}` : '-',
     check.comparison ? formatNumber(check.comparison.baseline) : '-',
     changeText(check),

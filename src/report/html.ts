@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { countOutcomes } from '../gate/verdict.js';
 import { MAX_INTERVAL_SCENARIOS } from '../limits.js';
+import { shownScope } from '../metrics/names.js';
 import { DIMENSIONS } from '../metrics/registry.js';
 import { instanceChangesHtml } from './changes.js';
 import { escapeHtml } from './escape.js';
@@ -57,7 +58,7 @@ function findings(report: GateReport): string {
       : [];
   const items = failing.map(
     (check) =>
-      `<li><b>${check.dimension}</b> · ${check.status} <code>${escapeHtml(check.metric)}</code> (${escapeHtml(check.scope)}): ${escapeHtml(check.reasons.join('; '))}</li>`,
+      `<li><b>${check.dimension}</b> · ${check.status} <code>${escapeHtml(check.metric)}</code> (${escapeHtml(shownScope(check))}): ${escapeHtml(check.reasons.join('; '))}</li>`,
   );
   if (coverage.length + items.length === 0) return '';
   return `<h2>What blocks or warns</h2>\n<ul>\n${[...coverage, ...items].join('\n')}\n</ul>`;

@@ -14,6 +14,8 @@ import {
 } from '../gate/types.js';
 import { decideVerdict } from '../gate/verdict.js';
 import { metricsReportSchema, metricValueSchema } from '../metrics/report.js';
+import { groupOf, SCOPE_KINDS, scopeName, type GroupRef } from '../metrics/names.js';
+import { OVERALL } from '../metrics/scope.js';
 import { DIMENSIONS, type Dimension } from '../metrics/registry.js';
 import type { RunInput } from '../runs/load.js';
 import type { LoadedPolicy } from '../policy/load.js';
@@ -44,10 +46,18 @@ const runSummarySchema = z.object({
     .optional(),
 });
 
+const groupSchema = z.object({ attribute: z.string(), value: z.string().optional() });
+
+const sameGroup = (a: GroupRef | null, b: GroupRef | undefined) => a?.attribute === b?.attribute && a?.value === b?.value;
+
 const checkReportSchema = z
   .object({
     metric: z.string(),
     scope: z.string(),
+    /** Added within version 1: the pooled scope (its `scope` "overall"), or a scenario (which may be called "overall" too). */
+    scopeKind: z.enum(SCOPE_KINDS).optional(),
+    /** Added within version 1: the group a per-group metric's name names (metrics/names.ts), else null. */
+    group: groupSchema.nullable().optional(),
     dimension: z.enum(DIMENSIONS as [Dimension, ...Dimension[]]),
     direction: z.enum(['higher', 'lower']),
     severity: z.enum(['block', 'warn', 'off']),
@@ -67,6 +77,11 @@ const checkReportSchema = z
   .refine(
     (check) => (check.flags ?? []).includes('underpowered') === (check.power?.underpowered ?? false),
     'the underpowered flag does not follow from power',
+  )
+  .refine((check) => check.scopeKind !== 'pooled' || check.scope === OVERALL, `the pooled scope is called ${OVERALL}`)
+  .refine(
+    (check) => check.group === undefined || sameGroup(check.group, groupOf(check.metric)),
+    'the group is not the one the metric names',
   );
 
 export const gateReportSchema = z.object({
@@ -141,7 +156,9 @@ export function buildGateReport(
     baseline: baseline ? summarizeRun(baseline) : null,
     checks: result.checks.map((check): CheckReport => ({
       metric: check.check.metric,
-      scope: check.scope,
+      scope: scopeName(check.scope),
+      scopeKind: check.scope.kind,
+      group: groupOf(check.check.metric) ?? null,
       dimension: check.dimension,
       direction: check.direction,
       severity: check.check.severity,

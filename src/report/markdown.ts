@@ -1,5 +1,6 @@
 import { markdownTable } from 'markdown-table';
 import { countOutcomes } from '../gate/verdict.js';
+import { reportedScope, scopeSuffix, shownScope } from '../metrics/names.js';
 import { DIMENSIONS } from '../metrics/registry.js';
 import {
   CHECK_TABLE_ALIGN,
@@ -72,7 +73,7 @@ function chart(report: GateReport): string | undefined {
       check.comparison.baseline <= 1,
   );
   if (points.length < 2) return undefined;
-  const label = (check: CheckRow) => mermaidLabel(`${check.metric}${check.scope === 'overall' ? '' : ` (${check.scope})`}`);
+  const label = (check: CheckRow) => mermaidLabel(`${check.metric}${scopeSuffix(reportedScope(check))}`);
   return [
     '```mermaid',
     'xychart-beta',
@@ -140,7 +141,7 @@ function findings(report: GateReport): Piece[] {
         .filter((check) => check.dimension === dimension)
         .map(
           (check) =>
-            `- **${dimension}** · ${STATUS_ICON[check.status]} ${codeSpan(check.metric)} (${escapeMarkdown(check.scope)}): ${escapeMarkdown(check.reasons.join('; '))}`,
+            `- **${dimension}** · ${STATUS_ICON[check.status]} ${codeSpan(check.metric)} (${escapeMarkdown(shownScope(check))}): ${escapeMarkdown(check.reasons.join('; '))}`,
         ),
     ),
   ];

@@ -1,4 +1,5 @@
 import { markdownTable } from 'markdown-table';
+import { shownScope } from '../metrics/names.js';
 import { DIMENSIONS } from '../metrics/registry.js';
 import { CHECK_TABLE_ALIGN, CHECK_TABLE_HEADER, checkCells } from './format.js';
 import type { GateReport } from './json.js';
@@ -19,7 +20,7 @@ export function gateText(report: GateReport, colour: boolean): string {
   }
   for (const check of report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status))) {
     lines.push(
-      `  ${paint(check.status, check.status.padEnd(5))} ${check.dimension}: ${shown(check.metric)} (${shown(check.scope)}): ${shown(check.reasons.join('; '))}`,
+      `  ${paint(check.status, check.status.padEnd(5))} ${check.dimension}: ${shown(check.metric)} (${shown(shownScope(check))}): ${shown(check.reasons.join('; '))}`,
     );
   }
   for (const tradeoff of report.tradeoffs) {

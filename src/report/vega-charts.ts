@@ -2,6 +2,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { budgetShares, firstCategories, gatedGroups, groupAccuracies } from './charts.js';
 import type { GateReport } from './json.js';
 import { plainLabel } from './escape.js';
+import { scopeLabel, shownScope } from '../metrics/names.js';
 
 /*
  * The HTML report's charts: vega-lite specs compiled and rendered to SVG in Node by vega (no DOM, no
@@ -47,7 +48,7 @@ function forestSpecs(report: GateReport): Spec[] {
     const sign = check.direction === 'higher' ? -1 : 1; // worsening = change signed by direction
     const ci = check.comparison!.ci?.map((end) => (sign * end) / check.budget!.value).sort((a, b) => a - b);
     return {
-      label: plainLabel(`${check.metric} (${check.scope})`),
+      label: plainLabel(`${check.metric} (${shownScope(check)})`),
       dimension: check.dimension,
       share,
       low: ci?.[0] ?? share,
@@ -78,7 +79,7 @@ function forestSpecs(report: GateReport): Spec[] {
 }
 
 function reliabilitySpecs(report: GateReport): Spec[] {
-  return (report.calibration ?? []).map(({ scope, candidate, baseline }) => {
+  return (report.calibration ?? []).map(({ candidate, baseline, ...scope }) => {
     const values = [
       ...candidate.map((bin) => ({ run: 'candidate', ...bin })),
       ...(baseline ?? []).map((bin) => ({ run: 'baseline', ...bin })),
@@ -105,7 +106,10 @@ function reliabilitySpecs(report: GateReport): Spec[] {
         },
       ],
     };
-    return [`Reliability diagram (${plainLabel(scope)}): accuracy per confidence bin; the diagonal is perfect calibration`, spec];
+    return [
+      `Reliability diagram (${plainLabel(shownScope(scope))}): accuracy per confidence bin; the diagonal is perfect calibration`,
+      spec,
+    ];
   });
 }
 
@@ -128,7 +132,7 @@ function groupSpecs(report: GateReport): Spec[] {
         color: RUN_COLOUR,
       },
     };
-    return [[`Accuracy per ${plainLabel(attribute)} (${plainLabel(scope)})${note}`, spec]];
+    return [[`Accuracy per ${plainLabel(attribute)} (${plainLabel(scopeLabel(scope))})${note}`, spec]];
   });
 }
 
