@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { compareMetric, computeMetrics, subsetSizeFor } from '../src/metrics/compute.js';
+import { computeMetrics, subsetSizeFor } from '../src/metrics/compute.js';
+import { compareMetric } from '../src/metrics/paired.js';
 import { buildTable } from '../src/metrics/table.js';
 import type { EvalRecord } from '../src/records/types.js';
 import { multinomialDrawer } from '../src/stats/bootstrap.js';
