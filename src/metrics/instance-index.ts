@@ -106,8 +106,9 @@ export class InstanceIndex {
     const mask = this.slots.length - 1;
     for (let slot = hash & mask, found = this.slots[slot]; found !== 0; slot = (slot + 1) & mask, found = this.slots[slot]) {
       const instance = found - 1;
-      if (this.hashes[instance] === hash && this.scenarios[instance] === scenario && this.unitsAre(instance, text, start, end))
+      if (this.hashes[instance] === hash && this.scenarios[instance] === scenario && this.unitsAre(instance, text, start, end)) {
         return instance;
+      }
     }
     return -1;
   }
