@@ -265,8 +265,10 @@ describe('names with separators and a scenario called "overall"', () => {
     expect(comment).toContain(
       '  title "Accuracy per region:eu (scenario overall): candidate (bars) vs baseline (line)"\n  x-axis ["a=b", "c d"]\n',
     );
-    // The annotation of each failed check names its scope as the reports do (the runner decodes %3A and %25).
-    expect(result.stdout).toContain('::error title=evalgate%3A accuracy (scenario overall)::below the minimum 0.6\n');
-    expect(result.stdout).toContain('::error title=evalgate%3A group_accuracy%3Aregion%253Aeu=a%253Db (scenario overall)::worse than');
+    // The annotation of each failed check names its scope as the reports do.
+    const titles = result.annotations.filter(({ level }) => level === 'error').map(({ properties }) => properties.title);
+    expect(titles).toEqual(
+      expect.arrayContaining(['evalgate: accuracy (scenario overall)', 'evalgate: group_accuracy:region%3Aeu=a%3Db (scenario overall)']),
+    );
   });
 });

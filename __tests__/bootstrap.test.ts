@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { compareMetric, computeMetrics, subsetSizeFor } from '../src/metrics/compute.js';
+import { computeMetrics, subsetSizeFor } from '../src/metrics/compute.js';
+import { compareMetric } from '../src/metrics/paired.js';
 import { buildTable } from '../src/metrics/table.js';
 import type { EvalRecord } from '../src/records/types.js';
 import { multinomialDrawer } from '../src/stats/bootstrap.js';
@@ -39,6 +40,21 @@ describe('random numbers', () => {
     expect(Array.from(buffer.subarray(0, 999))).toEqual(Array.from({ length: 999 }, () => one.nextUint32()));
     expect(buffer[999]).toBe(0);
     expect(filled.nextUint32()).toBe(one.nextUint32());
+  });
+
+  it('draw Poisson counts and add uniform ones as drawing one at a time would, and go on from there', () => {
+    const one = new Random(5);
+    const fused = new Random(5);
+    const sampler = new PoissonSampler(38.7);
+    const expected = Array.from({ length: 500 }, () => sampler.draw(one));
+    const counts = new Float64Array(500);
+    expect(fused.addPoisson(sampler, counts, 500)).toBe(expected.reduce((sum, k) => sum + k, 0));
+    expect(Array.from(counts)).toEqual(expected);
+    const n = 77; // a rejection threshold above 0: some draws are rejected and drawn again
+    for (let draw = 0; draw < 3000; draw++) expected[one.nextBelow(n)]++;
+    fused.addUniform(counts, 3000, n, (4294967296 - n) % n);
+    expect(Array.from(counts)).toEqual(expected);
+    expect(fused.nextUint32()).toBe(one.nextUint32());
   });
 
   it('draw integers below n uniformly', () => {

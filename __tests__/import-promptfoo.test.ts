@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importPromptfoo } from '../src/importers/promptfoo.js';
-import { compareMetric } from '../src/metrics/compute.js';
+import { compareMetric } from '../src/metrics/paired.js';
 import { buildTable } from '../src/metrics/table.js';
 import { metricsOf, overallValues, tempDir } from './helpers/records.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { InstanceIndex } from '../src/metrics/instance-index.js';
-import { buildTable } from '../src/metrics/table.js';
+import { buildTable, instanceKeyOf, instanceMatch } from '../src/metrics/table.js';
 import { Random } from '../src/stats/random.js';
 import { collidingIds } from './helpers/colliding-ids.js';
 
@@ -61,5 +61,33 @@ describe('instance numbering', () => {
     expect(table.instanceCount).toBe(2);
     expect(Array.from(table.instanceOf)).toEqual([0, 1, 1, 0]);
     expect(table.instanceKeys).toEqual(['a\u0000x', 'b\u0000x']);
+  });
+
+  it('matches the instances of two tables by key without making the keys, hashed apart or handed over to a Map', () => {
+    const ids = collidingIds(9);
+    const candidate = new InstanceIndex(0); // collided: looked up through its Map
+    const baseline = new InstanceIndex(7);
+    ids.forEach((id, number) => candidate.numberOf(number % 2, id));
+    ids.slice(100).forEach((id, number) => baseline.numberOf((number + 100) % 2, id));
+    baseline.numberOf(0, 'only in the baseline');
+    const expected = ids.map((_, number) => (number < 100 ? -1 : number - 100));
+    expect(Array.from(baseline.numbersOf(candidate, Int32Array.of(0, 1)))).toEqual(expected);
+    expect(Array.from(candidate.numbersOf(baseline, Int32Array.of(0, 1))).slice(0, 3)).toEqual([100, 101, 102]);
+    // A scenario the other index lacks matches nothing.
+    expect(Array.from(baseline.numbersOf(candidate, Int32Array.of(0, -1))).filter((number) => number >= 0)).toHaveLength(206);
+
+    const a = buildTable([
+      { scenario: 's', id: 'x', correct: 1 },
+      { scenario: 't', id: 'x', correct: 1 },
+      { scenario: 's', id: 'y', correct: 1 },
+    ]);
+    const b = buildTable([
+      { scenario: 't', id: 'x', correct: 0 },
+      { scenario: 's', id: 'y', correct: 0 },
+      { scenario: 'u', id: 'x', correct: 0 },
+    ]);
+    expect(Array.from(instanceMatch(a, b))).toEqual([-1, 0, 1]);
+    expect(instanceMatch(a, b)).toBe(instanceMatch(a, b)); // kept
+    expect([0, 1, 2].map((instance) => instanceKeyOf(b, instance))).toEqual(b.instanceKeys);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { compareMetric } from '../src/metrics/compute.js';
+import { compareMetric } from '../src/metrics/paired.js';
 import { lookupMetric, METRICS } from '../src/metrics/registry.js';
 import { buildTable } from '../src/metrics/table.js';
 import type { EvalRecord } from '../src/records/types.js';

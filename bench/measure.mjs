@@ -1,5 +1,5 @@
-// Runs one job in this process and reports its peak memory: `node bench/measure.mjs floor FILE` reads
-// FILE and JSON-parses every line and nothing else; `node bench/measure.mjs evalgate ARGS...` runs the
+// Runs one job in this process and reports its peak memory: `node bench/measure.mjs floor FILE...` reads
+// each FILE in turn and JSON-parses every line and nothing else; `node bench/measure.mjs evalgate ARGS...` runs the
 // bundled CLI exactly as `evalgate ARGS...` would. The peak resident set size (KiB) goes to stderr as
 // "maxRSS <n>" when the process exits.
 import { createReadStream } from 'node:fs';
@@ -8,18 +8,20 @@ process.on('exit', () => process.stderr.write(`maxRSS ${process.resourceUsage().
 
 const [job, ...rest] = process.argv.slice(2);
 if (job === 'floor') {
-  let pending = '';
   let records = 0;
-  for await (const chunk of createReadStream(rest[0], { highWaterMark: 1 << 20, encoding: 'utf8' })) {
-    const lines = (pending + chunk).split('\n');
-    pending = lines.pop();
-    for (const line of lines) if (line) (JSON.parse(line), records++);
+  for (const file of rest) {
+    let pending = '';
+    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20, encoding: 'utf8' })) {
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop();
+      for (const line of lines) if (line) (JSON.parse(line), records++);
+    }
+    if (pending) (JSON.parse(pending), records++);
   }
-  if (pending) (JSON.parse(pending), records++);
   process.stdout.write(`${records}\n`);
 } else if (job === 'evalgate') {
   process.argv = [process.argv[0], 'evalgate', ...rest];
   await import('../dist/cli.js');
 } else {
-  throw new Error('usage: node bench/measure.mjs floor FILE | evalgate ARGS...');
+  throw new Error('usage: node bench/measure.mjs floor FILE... | evalgate ARGS...');
 }

@@ -8,7 +8,8 @@
 //   subset     each subset's resamples shifted by (v - the subset's own value): v* - v_j + v;
 //   raised     today's, with at least 50 resamples per subset (B raised to 500);
 // beside the engine itself (compareMetric, the code path of `evalgate gate`) with today's rule.
-import { compareMetric, subsetSizeFor } from '../src/metrics/compute.js';
+import { subsetSizeFor } from '../src/metrics/compute.js';
+import { compareMetric } from '../src/metrics/paired.js';
 import { buildTable } from '../src/metrics/table.js';
 import { multinomialDrawer, standardDeviation } from '../src/stats/bootstrap.js';
 import { Random } from '../src/stats/random.js';

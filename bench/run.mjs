@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm run bench: (1) times `evalgate metrics --json` on 100k and 1M generated records beside the floor
-// (reading and JSON-parsing the same file, nothing else); (2) simulates the gate's false alarms (A/A)
+// (reading and JSON-parsing the same file, nothing else), and `evalgate gate` of one compact run against
+// another (bench/gate-policy.yml: five regression checks) beside the floor of both files; (2) simulates the gate's false alarms (A/A)
 // and power (bench/simulate-gate.ts).
 // (3) runs 2,000 requests through `evalgate run` against a local OpenAI-compatible endpoint, beside a
 // bare HTTP client's floor, on this Node and on Node 24 (from npm, into bench/out/node24 once).
@@ -8,7 +9,7 @@
 // (5) the HTML report of a gate of 100k records against 100k: the time beyond the gate itself, and its size.
 // Prints every table, and writes each into docs/benchmarks.md between its markers
 // <!-- bench:start --> ... <!-- bench:end --> (likewise runner, promptfoo, simulation).
-// Options: --sizes 100000,1000000  --compact-sizes 300000 ('' for none)  --runs 5  --trials 500  --only metrics|runner|promptfoo|simulation|samples|html
+// Options: --sizes 100000,1000000 and --compact-sizes 300000 ('' for none)  --runs 5  --trials 500  --only metrics|runner|promptfoo|simulation|samples|html
 //          --no-docs (print only; --no-readme is the older name)
 // Not in the default run (about an hour on two cores): --only simulation21, issue 21's simulations (bench/simulate21.ts
 // in-process, bench/simulate21-cli.ts through dist/cli.js), their tables written into docs/statistics-design-21.md and
@@ -35,7 +36,7 @@ const { values } = parseArgs({
     'no-readme': { type: 'boolean', default: false },
   },
 });
-const sizes = values.sizes.split(',').map(Number);
+const sizes = values.sizes ? values.sizes.split(',').map(Number) : [];
 const compactSizes = values['compact-sizes'] ? values['compact-sizes'].split(',').map(Number) : [];
 const runs = Number(values.runs);
 const outDir = 'bench/out';
@@ -180,32 +181,53 @@ async function simulation21() {
   }
 }
 
+/** A generated records file in bench/out (made once): full records or compact ones, of a seed. */
+async function recordsFile(size, compact, seed = 1) {
+  const file = join(outDir, `records-${size}${compact ? '-compact' : ''}${seed === 1 ? '' : `-seed${seed}`}.jsonl`);
+  if (!existsSync(file)) {
+    process.stderr.write(`generating ${size} ${compact ? 'compact ' : ''}records (seed ${seed})...\n`);
+    await run(['bench/generate.mjs', String(size), file, String(seed), ...(compact ? ['--compact'] : [])]);
+  }
+  return file;
+}
+
 async function metricsBenchmark() {
   const rows = [];
   // Full records (prompts, completions, tokens, cost: ~570 bytes) and compact ones (scenario, id,
-  // correct, confidence, groups, latency: ~160 bytes), whose floor is smaller beside the same metrics.
+  // correct, confidence, groups, latency: ~160 bytes), whose floor is smaller beside the same metrics;
+  // then the gate of one compact run against another, beside the floor of reading both.
   const jobs = [...sizes.map((size) => ({ size, compact: false })), ...compactSizes.map((size) => ({ size, compact: true }))];
   for (const { size, compact } of jobs) {
-    const file = join(outDir, `records-${size}${compact ? '-compact' : ''}.jsonl`);
-    if (!existsSync(file)) {
-      process.stderr.write(`generating ${size} ${compact ? 'compact ' : ''}records...\n`);
-      await run(['bench/generate.mjs', String(size), file, '1', ...(compact ? ['--compact'] : [])]);
-    }
+    const file = await recordsFile(size, compact);
     const megabytes = statSync(file).size / 1e6;
-    process.stderr.write(`measuring ${size} records (${megabytes.toFixed(0)} MB), ${runs} runs each...\n`);
-    const { floor, evalgate, ratio } = await measurePair(
-      ['bench/measure.mjs', 'floor', file],
-      ['bench/measure.mjs', 'evalgate', 'metrics', file, '--json'],
+    process.stderr.write(`measuring metrics on ${size} records (${megabytes.toFixed(0)} MB), ${runs} runs each...\n`);
+    const measured = await measurePair(['bench/measure.mjs', 'floor', file], ['bench/measure.mjs', 'evalgate', 'metrics', file, '--json']);
+    rows.push({
+      records: `${size.toLocaleString('en-US')}${compact ? ' compact' : ''}`,
+      command: '`metrics --json`',
+      megabytes,
+      ...measured,
+    });
+  }
+  for (const size of compactSizes) {
+    const [baseline, candidate] = [await recordsFile(size, true, 1), await recordsFile(size, true, 2)];
+    const megabytes = (statSync(baseline).size + statSync(candidate).size) / 1e6;
+    process.stderr.write(`measuring the gate of ${size} compact records against ${size}, ${runs} runs each...\n`);
+    const gate = ['gate', '--policy', 'bench/gate-policy.yml', '--candidate', candidate, '--baseline', baseline];
+    const measured = await measurePair(
+      ['bench/measure.mjs', 'floor', baseline, candidate],
+      ['bench/measure.mjs', 'evalgate', ...gate, '--json', join(outDir, 'gate-report.json')],
     );
-    rows.push({ size, compact, megabytes, floor, evalgate, ratio });
+    const records = `2 x ${size.toLocaleString('en-US')} compact`;
+    rows.push({ records, command: '`gate --json`, five regression checks', megabytes, ...measured });
   }
 
   const table = [
-    '| records | file | floor: read + JSON.parse | `evalgate metrics --json` | ratio | peak memory (floor / evalgate) |',
-    '|---:|---:|---:|---:|---:|---:|',
+    '| records | `evalgate` | file | floor: read + JSON.parse | evalgate | ratio | peak memory (floor / evalgate) |',
+    '|---:|---|---:|---:|---:|---:|---:|',
     ...rows.map(
-      ({ size, compact, megabytes, floor, evalgate, ratio }) =>
-        `| ${size.toLocaleString('en-US')}${compact ? ' compact' : ''} | ${megabytes.toFixed(0)} MB | ${floor.seconds.toFixed(2)} s | ${evalgate.seconds.toFixed(2)} s | ${ratio.toFixed(2)}x | ${mib(floor.maxRss)} / ${mib(evalgate.maxRss)} |`,
+      ({ records, command, megabytes, floor, evalgate, ratio }) =>
+        `| ${records} | ${command} | ${megabytes.toFixed(0)} MB | ${floor.seconds.toFixed(2)} s | ${evalgate.seconds.toFixed(2)} s | ${ratio.toFixed(2)}x | ${mib(floor.maxRss)} / ${mib(evalgate.maxRss)} |`,
     ),
   ].join('\n');
   const machine = `Medians of ${runs} runs of each, taken in turn (the ratio is the median of the run-by-run ratios); Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, measured ${new Date().toISOString().slice(0, 10)}.`;
@@ -289,10 +311,7 @@ async function demoLoadTime() {
 /** The HTML report of a gate of 100k generated records against another 100k, timed in-process (bench/html-report.ts). */
 async function htmlBenchmark() {
   const size = 100000;
-  const files = [1, 2].map((seed) => join(outDir, `records-${size}${seed === 1 ? '' : `-seed${seed}`}.jsonl`));
-  for (const [index, file] of files.entries()) {
-    if (!existsSync(file)) await run(['bench/generate.mjs', String(size), file, String(index + 1)]);
-  }
+  const files = [await recordsFile(size, false, 1), await recordsFile(size, false, 2)];
   await bundleScript('html-report');
   process.stderr.write(`measuring the HTML report of a gate of ${size} records, ${runs} runs...\n`);
   const results = [];

@@ -1,5 +1,4 @@
 import {
-  compareMetric,
   RunMetrics,
   type ComputeOptions,
   type MetricSamples,
@@ -8,7 +7,7 @@ import {
   type ScenarioName,
 } from '../metrics/compute.js';
 import { lookupMetric, type Dimension, type Direction } from '../metrics/registry.js';
-import { sharedScopes } from '../metrics/scope.js';
+import { PairedRuns } from '../metrics/paired.js';
 import type { Budget, Policy } from '../policy/schema.js';
 import type { RunInput } from '../runs/load.js';
 import { own } from '../records/dictionary.js';
@@ -117,13 +116,17 @@ export function tooFewShared(comparison: Comparison, policy: Policy): string | u
 export class RunComparer {
   private readonly comparisons = new Map<string, Comparison | undefined>();
   private readonly distributions = new Map<string, WorseningSamples>();
+  /** Both runs' shared scopes and statistics, when both are records files: made once for every comparison. */
+  private readonly paired: PairedRuns | undefined;
 
   constructor(
     private readonly candidate: RunInput,
     private readonly baseline: RunInput,
     private readonly options: ComputeOptions,
     private readonly memo: MetricsMemo,
-  ) {}
+  ) {
+    if (candidate.kind === 'records' && baseline.kind === 'records') this.paired = new PairedRuns(candidate.table, baseline.table, options);
+  }
 
   compare(metric: string, scenario: string | undefined, direction: Direction): Comparison | undefined {
     const key = metricScopeKey(metric, scenario);
@@ -138,20 +141,20 @@ export class RunComparer {
 
   /** Both runs have instances in the scope, but not one in common: nothing can be compared. */
   sharesNoInstance(scenario: string | undefined): boolean {
-    const { candidate, baseline } = this;
+    const { baseline, paired } = this;
     return (
-      candidate.kind === 'records' &&
+      paired !== undefined &&
       baseline.kind === 'records' &&
       (scenario === undefined || baseline.table.scenarios.includes(scenario)) &&
-      sharedScopes(candidate.table, baseline.table, scenario).shared === 0
+      paired.shared(scenario) === 0
     );
   }
 
   private compareOnce(metric: string, scenario: string | undefined, direction: Direction): Comparison | undefined {
     const { candidate, baseline, options } = this;
     const sign = direction === 'higher' ? -1 : 1; // worsening = sign * change
-    if (candidate.kind === 'records' && baseline.kind === 'records') {
-      const paired = compareMetric(candidate.table, baseline.table, metric, scenario, options);
+    if (this.paired) {
+      const paired = this.paired.compare(metric, scenario);
       if (!paired) return undefined;
       this.distributions.set(metricScopeKey(metric, scenario), {
         worsenings: paired.differences.map((change) => sign * change),

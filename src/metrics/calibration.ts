@@ -66,6 +66,11 @@ export function equalMassEce(
   let bin = 0;
   let seen = 0;
   let previous = NaN;
+  // The current bin's sums, in locals (a sum kept in an array waits for its own store on every record);
+  // bins only move up, so each bin's sums are made in one stretch, in the same order.
+  let binWeight = 0;
+  let binCorrect = 0;
+  let binConfidence = 0;
   for (let index = 0; index < instance.length; index++) {
     const weight = weights[instance[index]];
     if (weight === 0) continue;
@@ -76,13 +81,23 @@ export function equalMassEce(
       nextChunk++;
       nextStart = nextChunk < chunks ? nextChunk * base + Math.min(nextChunk, larger) : Infinity;
     }
-    while (bin < nextChunk - 1 && boundary[bin] < value) bin++;
-    bins.weight[bin] += weight;
-    bins.correct[bin] += weight * correct[index];
-    bins.confidence[bin] += weight * value;
+    if (bin < nextChunk - 1 && boundary[bin] < value) {
+      bins.weight[bin] = binWeight;
+      bins.correct[bin] = binCorrect;
+      bins.confidence[bin] = binConfidence;
+      binWeight = binCorrect = binConfidence = 0;
+      do bin++;
+      while (bin < nextChunk - 1 && boundary[bin] < value);
+    }
+    binWeight += weight;
+    binCorrect += weight * correct[index];
+    binConfidence += weight * value;
     seen += weight;
     previous = value;
   }
+  bins.weight[bin] = binWeight;
+  bins.correct[bin] = binCorrect;
+  bins.confidence[bin] = binConfidence;
   return calibrationError(bins.weight, bins.correct, bins.confidence);
 }
 

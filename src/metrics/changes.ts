@@ -1,5 +1,4 @@
-import { parseKey } from '../records/key.js';
-import type { RecordTable } from './table.js';
+import { instanceMatch, type RecordTable } from './table.js';
 
 /*
  * What changed, example by example, between a candidate and a baseline: on the examples both runs
@@ -94,7 +93,7 @@ function scoreExamples(table: RecordTable): ExampleScores {
 
 /** Per example of the candidate, the baseline's example of the same instance and perturbation (-1: none). */
 function matchExamples(candidate: RecordTable, baseline: RecordTable, firstRow: Int32Array): Int32Array {
-  const baselineInstance = new Map(baseline.instanceKeys.map((key, instance) => [key, instance]));
+  const baselineInstance = instanceMatch(candidate, baseline);
   const stride = baseline.examples.perturbations.length + 1;
   const baselineExample = new Map<number, number>();
   for (let row = 0; row < baseline.size; row++) {
@@ -107,9 +106,9 @@ function matchExamples(candidate: RecordTable, baseline: RecordTable, firstRow: 
     ...candidate.examples.perturbations.map((name) => baseline.examples.perturbations.indexOf(name) + 1 || -1),
   ];
   return firstRow.map((row, example) => {
-    const instance = baselineInstance.get(candidate.instanceKeys[candidate.instanceOf[row]]);
+    const instance = baselineInstance[candidate.instanceOf[row]];
     const perturbation = perturbationInBaseline[candidate.examples.perturbationOf[example]];
-    if (instance === undefined || perturbation < 0) return -1;
+    if (instance < 0 || perturbation < 0) return -1;
     return baselineExample.get(instance * stride + perturbation) ?? -1;
   });
 }
@@ -160,7 +159,7 @@ export function instanceChanges(candidate: RecordTable, baseline: RecordTable, {
     const other = matched[example];
     const perturbationNumber = candidate.examples.perturbationOf[example];
     return {
-      id: parseKey(candidate.instanceKeys[candidate.instanceOf[firstRow[example]]]).id,
+      id: candidate.instanceIndex.idOf(candidate.instanceOf[firstRow[example]]),
       perturbation: perturbationNumber === 0 ? null : candidate.examples.perturbations[perturbationNumber - 1],
       candidate: {
         correct: meanOf(ours, example),

@@ -1,16 +1,8 @@
-import {
-  bootstrapSamples,
-  DEFAULT_RESAMPLES,
-  DEFAULT_SEED,
-  pairedBootstrap,
-  percentileInterval,
-  type Estimator,
-  type PairedDifference,
-} from '../stats/bootstrap.js';
+import { bootstrapSamples, DEFAULT_RESAMPLES, DEFAULT_SEED, percentileInterval, type Estimator } from '../stats/bootstrap.js';
 import { dictionary } from '../records/dictionary.js';
 import { deriveSeed } from '../stats/random.js';
 import { MAX_INTERVAL_SCENARIOS } from '../limits.js';
-import { OVERALL, scopeNamed, scopesOf, sharedScopes, subScope, type Scope } from './scope.js';
+import { scopeNamed, scopesOf, subScopes, type Scope } from './scope.js';
 import { METRICS, lookupMetric } from './registry.js';
 import { isGroupAccuracy } from './names.js';
 import { DEFAULT_MIN_GROUP_SIZE, prepareStatistics, type MetricOptions, type Statistic } from './statistics.js';
@@ -77,9 +69,11 @@ function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOption
   const statistics = prepareStatistics(table, scope, options);
   const ones = new Float64Array(scope.instanceCount).fill(1);
   const values = statistics.map((statistic) => statistic.evaluate(ones));
+  let subsetOf: ((subset: Int32Array) => Scope) | undefined;
   const factory = (subset?: Int32Array): Estimator[] => {
     if (!subset) return statistics;
-    const prepared = prepareStatistics(table, subScope(scope, subset), options);
+    subsetOf ??= subScopes(scope);
+    const prepared = prepareStatistics(table, subsetOf(subset), options);
     if (sameMetrics(prepared, statistics)) return prepared;
     // The subset lacks a metric the scope has (or orders them otherwise): align, undefined where missing.
     return statistics.map((statistic) =>
@@ -241,58 +235,4 @@ export class RunMetrics {
 function sortByRegistry(found: Array<[string, MetricValue]>): Array<[string, MetricValue]> {
   const rank = (name: string) => METRICS.indexOf(lookupMetric(name)!);
   return found.sort((a, b) => rank(a[0]) - rank(b[0]));
-}
-
-/** One metric of a scope as a function of instance weights (NaN where the scope lacks it), and its n. */
-function metricFunction(
-  table: RecordTable,
-  scope: Scope,
-  metric: string,
-  options: MetricOptions,
-): { evaluate: (weights: Float64Array) => number; n: number } {
-  const prepared = prepareStatistics(table, scope, options);
-  const estimator = alignedEstimator([metric], prepared);
-  const n = prepared.flatMap((statistic) => statistic.metrics).find((info) => info.metric === metric)?.n ?? 0;
-  return { evaluate: (weights) => estimator.evaluate(weights)[0], n };
-}
-
-export interface MetricComparison extends PairedDifference {
-  /** Instances present in both runs, the only ones compared. */
-  shared: number;
-  /** The fewer of the two runs' records (or instances) the metric rests on, within the shared instances. */
-  population: number;
-  /** The metric of each run on the shared instances. */
-  candidateValue: number;
-  baselineValue: number;
-}
-
-/**
- * candidate - baseline for one metric, by paired bootstrap over the instances the two runs share.
- * Undefined when the metric cannot be computed on the shared instances of both runs.
- */
-export function compareMetric(
-  candidate: RecordTable,
-  baseline: RecordTable,
-  metric: string,
-  scenario: string | undefined,
-  options: ComputeOptions = DEFAULT_COMPUTE_OPTIONS,
-): MetricComparison | undefined {
-  const scopes = sharedScopes(candidate, baseline, scenario);
-  const factory = (subset?: Int32Array) => {
-    const candidateMetric = metricFunction(candidate, subset ? subScope(scopes.candidate, subset) : scopes.candidate, metric, options);
-    const baselineMetric = metricFunction(baseline, subset ? subScope(scopes.baseline, subset) : scopes.baseline, metric, options);
-    return { candidate: candidateMetric.evaluate, baseline: baselineMetric.evaluate, populations: [candidateMetric.n, baselineMetric.n] };
-  };
-  const full = factory();
-  const ones = new Float64Array(scopes.shared).fill(1);
-  const candidateValue = full.candidate(ones);
-  const baselineValue = full.baseline(ones);
-  if (Number.isNaN(candidateValue) || Number.isNaN(baselineValue)) return undefined;
-  const seed = deriveSeed(options.seed, `${scenario ?? OVERALL}\u0000${metric}`);
-  const comparison = pairedBootstrap((subset) => (subset ? factory(subset) : full), scopes.shared, {
-    resamples: options.resamples,
-    seed,
-    subsetSize: subsetSizeFor(scopes.shared, full.populations),
-  });
-  return { ...comparison, shared: scopes.shared, population: Math.min(...full.populations), candidateValue, baselineValue };
 }

@@ -69,11 +69,55 @@ export class InstanceIndex {
     return this.scenarios.slice(0, this.count);
   }
 
+  /** One instance's scenario number. */
+  scenarioOf(instance: number): number {
+    return this.scenarios[instance];
+  }
+
   /** The id of each instance, as strings. */
   ids(): string[] {
-    return Array.from({ length: this.count }, (_, instance) =>
-      String.fromCharCode(...this.text.subarray(this.starts[instance], this.starts[instance + 1])),
-    );
+    return Array.from({ length: this.count }, (_, instance) => this.idOf(instance));
+  }
+
+  /** One instance's id. */
+  idOf(instance: number): string {
+    return String.fromCharCode(...this.text.subarray(this.starts[instance], this.starts[instance + 1]));
+  }
+
+  /**
+   * The number here of each instance of `other` (-1: none), `scenarioHere` giving this index's number
+   * of each of other's scenarios (-1: none). Ids are compared as code units: no string is made.
+   */
+  numbersOf(other: InstanceIndex, scenarioHere: Int32Array): Int32Array {
+    const numbers = new Int32Array(other.count).fill(-1);
+    for (let instance = 0; instance < other.count; instance++) {
+      const scenario = scenarioHere[other.scenarios[instance]];
+      if (scenario >= 0) numbers[instance] = this.find(scenario, other.text, other.starts[instance], other.starts[instance + 1]);
+    }
+    return numbers;
+  }
+
+  /** The number of (scenario, the id in text[start..end)), or -1. */
+  private find(scenario: number, text: Uint16Array, start: number, end: number): number {
+    if (this.byKey) return this.byKey.get(keyOf(scenario, String.fromCharCode(...text.subarray(start, end)))) ?? -1;
+    let hash = Math.imul(FNV_OFFSET ^ this.seed ^ scenario, FNV_PRIME);
+    for (let index = start; index < end; index++) hash = Math.imul(hash ^ text[index], FNV_PRIME);
+    hash = finish(hash);
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask, found = this.slots[slot]; found !== 0; slot = (slot + 1) & mask, found = this.slots[slot]) {
+      const instance = found - 1;
+      if (this.hashes[instance] === hash && this.scenarios[instance] === scenario && this.unitsAre(instance, text, start, end)) {
+        return instance;
+      }
+    }
+    return -1;
+  }
+
+  private unitsAre(instance: number, text: Uint16Array, start: number, end: number): boolean {
+    const from = this.starts[instance];
+    if (this.starts[instance + 1] - from !== end - start) return false;
+    for (let index = start; index < end; index++) if (this.text[from + index - start] !== text[index]) return false;
+    return true;
   }
 
   private numberByKey(scenario: number, id: string): number {
@@ -124,9 +168,14 @@ export class InstanceIndex {
   private hashOf(scenario: number, id: string): number {
     let hash = Math.imul(FNV_OFFSET ^ this.seed ^ scenario, FNV_PRIME);
     for (let index = 0; index < id.length; index++) hash = Math.imul(hash ^ id.charCodeAt(index), FNV_PRIME);
-    hash = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d);
-    return hash ^ (hash >>> 13);
+    return finish(hash);
   }
+}
+
+/** The hash's last mix (the low bits pick the slot). */
+function finish(hash: number): number {
+  const mixed = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d);
+  return mixed ^ (mixed >>> 13);
 }
 
 function keyOf(scenario: number, id: string): string {

@@ -1,4 +1,4 @@
-import type { RecordTable } from './table.js';
+import { instanceMatch, type RecordTable } from './table.js';
 
 /**
  * A scope is the set of records one set of metrics is computed over: "overall" (all records pooled)
@@ -88,50 +88,73 @@ export function scopesOf(table: RecordTable): Scope[] {
 }
 
 /**
- * Scopes of two runs restricted to the instances they share, numbered alike, so that one resample
- * of instance numbers applies to both (the paired bootstrap). `scenario` undefined means overall.
+ * Scopes of two runs restricted to the instances they share, numbered alike (in the candidate's order
+ * of first appearance), so that one resample of instance numbers applies to both (the paired
+ * bootstrap). `scenario` undefined means overall.
  */
 export function sharedScopes(
   candidate: RecordTable,
   baseline: RecordTable,
   scenario?: string,
 ): { candidate: Scope; baseline: Scope; shared: number } {
+  const match = instanceMatch(candidate, baseline);
   const inScope = (table: RecordTable): ((row: number) => boolean) => {
     if (scenario === undefined) return () => true;
     const index = table.scenarios.indexOf(scenario);
     return (row) => table.scenarioOf[row] === index;
   };
-  const baselineInstances = new Map(baseline.instanceKeys.map((key, instance) => [key, instance]));
-  const sharedNumber = new Map<string, number>();
+  const candidateNumber = new Int32Array(candidate.instanceCount).fill(-1);
+  const baselineNumber = new Int32Array(baseline.instanceCount).fill(-1);
+  let shared = 0;
   const candidateKeep = inScope(candidate);
   for (let row = 0; row < candidate.size; row++) {
     if (!candidateKeep(row)) continue;
-    const key = candidate.instanceKeys[candidate.instanceOf[row]];
-    if (!sharedNumber.has(key) && baselineInstances.has(key)) sharedNumber.set(key, sharedNumber.size);
+    const instance = candidate.instanceOf[row];
+    const other = match[instance];
+    if (other < 0 || candidateNumber[instance] >= 0) continue;
+    candidateNumber[instance] = shared;
+    baselineNumber[other] = shared++;
   }
-  const numbering = (table: RecordTable): ((instance: number) => number) => {
-    const numbers = table.instanceKeys.map((key) => sharedNumber.get(key) ?? -1);
-    return (instance) => numbers[instance];
-  };
   const name = scenario ?? OVERALL;
   return {
-    candidate: scopeOf(candidate, name, candidateKeep, numbering(candidate), sharedNumber.size),
-    baseline: scopeOf(baseline, name, inScope(baseline), numbering(baseline), sharedNumber.size),
-    shared: sharedNumber.size,
+    candidate: scopeOf(candidate, name, candidateKeep, (instance) => candidateNumber[instance], shared),
+    baseline: scopeOf(baseline, name, inScope(baseline), (instance) => baselineNumber[instance], shared),
+    shared,
   };
 }
 
-/** The part of a scope made of some of its instances, renumbered 0..subset.length-1 in subset order. */
-export function subScope(scope: Scope, subset: Int32Array): Scope {
-  const renumber = new Int32Array(scope.instanceCount).fill(-1);
-  subset.forEach((instance, index) => (renumber[instance] = index));
-  const rows: number[] = [];
-  const instances: number[] = [];
-  for (let index = 0; index < scope.rows.length; index++) {
-    const local = renumber[scope.instanceOfRow[index]];
-    if (local < 0) continue;
-    rows.push(scope.rows[index]);
-    instances.push(local);
-  }
-  return { name: scope.name, rows: Int32Array.from(rows), instanceOfRow: Int32Array.from(instances), instanceCount: subset.length };
+/**
+ * The parts of a scope made of some of its instances: subsets(subset) holds the scope's rows of those
+ * instances, in the scope's order, renumbered 0..subset.length-1 in subset order. The scope's rows are
+ * grouped by instance once, so that a subset costs its own rows, not a pass over the scope (ten subsets
+ * of a few thousand instances each, in scopes of hundreds of thousands of rows).
+ */
+export function subScopes(scope: Scope): (subset: Int32Array) => Scope {
+  const { rows, instanceOfRow, instanceCount } = scope;
+  // Entry indexes of the scope's rows by instance: instance i's are byInstance[start[i] .. start[i + 1]).
+  const start = new Int32Array(instanceCount + 1);
+  for (let index = 0; index < instanceOfRow.length; index++) start[instanceOfRow[index] + 1]++;
+  for (let instance = 0; instance < instanceCount; instance++) start[instance + 1] += start[instance];
+  const byInstance = new Int32Array(rows.length);
+  const next = start.slice(0, instanceCount);
+  for (let index = 0; index < instanceOfRow.length; index++) byInstance[next[instanceOfRow[index]]++] = index;
+  const local = new Int32Array(instanceCount); // each subset instance's number, set per call
+  return (subset) => {
+    let count = 0;
+    for (let index = 0; index < subset.length; index++) count += start[subset[index] + 1] - start[subset[index]];
+    const entries = new Int32Array(count);
+    let filled = 0;
+    subset.forEach((instance, number) => {
+      local[instance] = number;
+      for (let entry = start[instance]; entry < start[instance + 1]; entry++) entries[filled++] = byInstance[entry];
+    });
+    entries.sort(); // the scope's order
+    const subsetRows = new Int32Array(count);
+    const subsetInstances = new Int32Array(count);
+    for (let index = 0; index < count; index++) {
+      subsetRows[index] = rows[entries[index]];
+      subsetInstances[index] = local[instanceOfRow[entries[index]]];
+    }
+    return { name: scope.name, rows: subsetRows, instanceOfRow: subsetInstances, instanceCount: subset.length };
+  };
 }

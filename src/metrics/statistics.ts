@@ -32,8 +32,9 @@ export interface MetricOptions {
 
 export const DEFAULT_MIN_GROUP_SIZE = 10;
 
-/** A metric defined by the slot totals. */
+/** A metric defined by the slot totals: those of `slots`. */
 interface DerivedMetric extends MetricInfo {
+  slots: number[];
   derive(totals: SlotTotals): number;
 }
 
@@ -61,41 +62,45 @@ interface Found {
   collected: ScopeCollection;
   derived: DerivedMetric[];
   statistics: Statistic[];
-  /** A sums-based metric that is the ratio of a slot, if the slot has records. */
+  /** Whether a metric is asked for: the builders skip the work of those that are not. */
+  wanted(metric: string): boolean;
+  /** A sums-based metric that is the ratio of a slot, if the slot has records and it is wanted. */
   addRatio(metric: string, slot: number): void;
 }
 
-function addCalibration(table: RecordTable, { collected, derived, statistics, addRatio }: Found): void {
+const EQUAL_MASS = ['ece_10_bin', 'selective_cov_acc_area', 'selective_acc@10'];
+
+function addCalibration(table: RecordTable, { collected, derived, statistics, wanted, addRatio }: Found): void {
   const { brier, eceCorrect, eceConfidence } = collected;
   const calibrated = collected.calibrated.rows.length;
   if (calibrated === 0) return;
   const binWeight = new Float64Array(ECE_BINS);
   const binCorrect = new Float64Array(ECE_BINS);
   const binConfidence = new Float64Array(ECE_BINS);
-  derived.push({
-    metric: 'ece',
-    n: collected.sums.count(brier), // calibrated examples (records without repeated samples)
-    derive: ({ numerator, denominator }) => {
-      for (let bin = 0; bin < ECE_BINS; bin++) {
-        binWeight[bin] = denominator[eceCorrect[bin]];
-        binCorrect[bin] = numerator[eceCorrect[bin]];
-        binConfidence[bin] = numerator[eceConfidence[bin]];
-      }
-      return calibrationError(binWeight, binCorrect, binConfidence);
-    },
-  });
+  if (wanted('ece')) {
+    derived.push({
+      metric: 'ece',
+      n: collected.sums.count(brier), // calibrated examples (records without repeated samples)
+      slots: [...eceCorrect, ...eceConfidence],
+      derive: ({ numerator, denominator }) => {
+        for (let bin = 0; bin < ECE_BINS; bin++) {
+          binWeight[bin] = denominator[eceCorrect[bin]];
+          binCorrect[bin] = numerator[eceCorrect[bin]];
+          binConfidence[bin] = numerator[eceConfidence[bin]];
+        }
+        return calibrationError(binWeight, binCorrect, binConfidence);
+      },
+    });
+  }
+  addRatio('brier', brier);
+  if (!EQUAL_MASS.some(wanted)) return;
   const ascending = sortRecords(table, 'confidence', collected.calibrated.rows, collected.calibrated.instances, table.correct);
   const mostConfidentFirst = reverseKeepingTies(ascending);
-  addRatio('brier', brier);
   const harmonic = new HarmonicNumbers();
   const bins = new EceBins();
   // One statistic: the three share the total weight of the calibrated records.
   statistics.push({
-    metrics: [
-      { metric: 'ece_10_bin', n: calibrated },
-      { metric: 'selective_cov_acc_area', n: calibrated },
-      { metric: 'selective_acc@10', n: calibrated },
-    ],
+    metrics: EQUAL_MASS.map((metric) => ({ metric, n: calibrated })),
     evaluate: (weights) => {
       const total = totalWeight(ascending.instance, weights);
       return [equalMassEce(ascending, weights, total, bins), ...selectiveAccuracy(mostConfidentFirst, weights, harmonic, total)];
@@ -125,7 +130,7 @@ function addWorstCase(scope: Scope, { collected, addRatio }: Found): void {
 }
 
 /** Worst-group accuracy and the gap over groups of at least minGroupSize, and every group's accuracy. */
-function addGroups(options: MetricOptions, { collected, derived, addRatio }: Found): void {
+function addGroups(options: MetricOptions, { collected, derived, wanted, addRatio }: Found): void {
   const { sums, groups } = collected;
   for (const { attribute, values, seen, slots } of groups) {
     if (seen.length === 0) continue;
@@ -147,15 +152,18 @@ function addGroups(options: MetricOptions, { collected, derived, addRatio }: Fou
         }
         return lowest === Infinity ? [NaN, NaN] : [lowest, highest];
       };
-      derived.push({ metric: worst, n, derive: (totals) => range(totals)[0] });
-      derived.push({
-        metric: gap,
-        n,
-        derive: (totals) => {
-          const [lowest, highest] = range(totals);
-          return highest - lowest;
-        },
-      });
+      if (wanted(worst)) derived.push({ metric: worst, n, slots: eligible, derive: (totals) => range(totals)[0] });
+      if (wanted(gap)) {
+        derived.push({
+          metric: gap,
+          n,
+          slots: eligible,
+          derive: (totals) => {
+            const [lowest, highest] = range(totals);
+            return highest - lowest;
+          },
+        });
+      }
     }
     seen.forEach((value, k) => addRatio(formatMetricName({ family: GROUP_FAMILY, group: { attribute, value: values[value] } }), slots[k]));
   }
@@ -173,9 +181,9 @@ function copiesOf(instances: Int32Array, records: Float64Array, count: number, w
   return total;
 }
 
-function addLatency(table: RecordTable, scope: Scope, { collected, statistics }: Found): void {
+function addLatency(table: RecordTable, scope: Scope, { collected, statistics, wanted }: Found): void {
   const { rows, instances } = collected.timed;
-  if (rows.length === 0) return;
+  if (rows.length === 0 || !(wanted('latency_p50_ms') || wanted('latency_p95_ms'))) return;
   const ascending = sortRecords(table, 'latencyMs', rows, instances, table.latencyMs);
   const n = rows.length;
   // Timed records per instance, to total a resample's copies without a pass over every record.
@@ -201,17 +209,23 @@ function addLatency(table: RecordTable, scope: Scope, { collected, statistics }:
   });
 }
 
-/** All metrics of one scope whose inputs are present. A metric without inputs is left out, never 0. */
-export function prepareStatistics(table: RecordTable, scope: Scope, options: MetricOptions): Statistic[] {
+/**
+ * All metrics of one scope whose inputs are present. A metric without inputs is left out, never 0.
+ * `only`: one metric wanted (a paired comparison's); the statistic that has it (if the scope has it)
+ * may have others, with the same values as when all are prepared.
+ */
+export function prepareStatistics(table: RecordTable, scope: Scope, options: MetricOptions, only?: string): Statistic[] {
   if (scope.rows.length === 0) return [];
   const collected = collectScope(table, scope);
   const { sums } = collected;
+  const wanted = only === undefined ? () => true : (metric: string) => metric === only;
   const found: Found = {
     collected,
     derived: [],
     statistics: [],
+    wanted,
     addRatio: (metric, slot) => {
-      if (sums.count(slot) > 0) found.derived.push({ metric, n: sums.count(slot), derive: ratio(slot) });
+      if (sums.count(slot) > 0 && wanted(metric)) found.derived.push({ metric, n: sums.count(slot), slots: [slot], derive: ratio(slot) });
     },
   };
   // In the order the metrics are listed: the order of the report.
@@ -224,11 +238,12 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
   found.addRatio('toxicity_rate', collected.toxic);
   found.addRatio('output_tokens_mean', collected.outputTokens);
   const { cost } = collected;
-  if (sums.count(cost) > 0) {
-    found.derived.push({ metric: 'cost_usd_total', n: sums.count(cost), derive: ({ numerator }) => numerator[cost] });
+  if (sums.count(cost) > 0 && wanted('cost_usd_total')) {
+    found.derived.push({ metric: 'cost_usd_total', n: sums.count(cost), slots: [cost], derive: ({ numerator }) => numerator[cost] });
   }
 
   const { derived, statistics } = found;
-  if (derived.length > 0) statistics.unshift(new SumsStatistic(sums.build(), derived));
+  // Only the derived metrics' slots are summed: each slot's sums are the same whichever others are summed with it.
+  if (derived.length > 0) statistics.unshift(new SumsStatistic(sums.build(new Set(derived.flatMap(({ slots }) => slots))), derived));
   return statistics;
 }

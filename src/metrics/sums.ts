@@ -75,12 +75,12 @@ export class SlotsBuilder {
     return Math.round(total); // 3 x 1/3 may sum to 0.9999999999999999
   }
 
-  /** The slots, those with the same entries (instances and shares) grouped to be summed in one pass. */
-  build(): SlotSums {
+  /** The `used` slots (the others' sums stay 0), those with the same entries (instances and shares) grouped to be summed in one pass. */
+  build(used: Set<number>): SlotSums {
     return new SlotSums(
       this.values.map((values, slot) => {
         const entries = this.lengths[slot];
-        if (entries === 0) return EMPTY_SLOT;
+        if (entries === 0 || !used.has(slot)) return EMPTY_SLOT;
         return {
           instance: this.instances[slot].subarray(0, entries),
           value: values.subarray(0, entries),

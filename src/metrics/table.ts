@@ -35,8 +35,12 @@ export interface RecordTable {
   scenarios: string[];
   /** Instances (scenario, id): numbered 0..instanceCount-1 in order of first appearance. */
   instanceCount: number;
-  /** Instance keys (records/key.ts), indexed by instance number. */
+  /** Instance keys (records/key.ts), indexed by instance number: made on first use (instanceMatch and instanceKeyOf need none). */
   readonly instanceKeys: string[];
+  /** The instances' ids, read back one at a time or matched with another table's. */
+  instanceIndex: InstanceIndex;
+  /** instanceMatch(this, baseline) per baseline, kept: the comparisons, coverage and changes of a gate all need it. */
+  instanceMatches: WeakMap<RecordTable, Int32Array>;
   scenarioOf: Int32Array;
   instanceOf: Int32Array;
   kind: Uint8Array;
@@ -212,7 +216,7 @@ export class RecordTableBuilder {
     const confidence = columns.confidence.slice(0, size);
     const examples = this.examples.examples(size);
     const scenarios = [...this.scenarioIndex.keys()];
-    let instances: InstanceIndex | undefined = this.instances;
+    const instances = this.instances;
     let instanceKeys: string[] | undefined;
     const table: Omit<RecordTable, 'instanceKeys'> = {
       size,
@@ -233,19 +237,35 @@ export class RecordTableBuilder {
       ...(this.examples.repeated ? { samples: this.examples.repeatedSamples(examples.exampleOf, failed, correct, confidence) } : {}),
       orderings: new Map(),
       commonFailure: this.failures.mostCommon(),
+      instanceIndex: instances,
+      instanceMatches: new WeakMap(),
     };
     // Made on first use: most commands (metrics) never need 200,000 joined strings.
     return Object.defineProperty(table, 'instanceKeys', {
       get: () => {
         if (instanceKeys) return instanceKeys;
-        const scenarioOf = instances!.scenarioNumbers();
-        instanceKeys = instances!.ids().map((id, instance) => instanceKey(scenarios[scenarioOf[instance]], id));
-        instances = undefined; // the keys hold it all now
+        const scenarioOf = instances.scenarioNumbers();
+        instanceKeys = instances.ids().map((id, instance) => instanceKey(scenarios[scenarioOf[instance]], id));
         return instanceKeys;
       },
       enumerable: true,
     }) as RecordTable;
   }
+}
+
+/** One instance's key (records/key.ts), without making every instance's. */
+export function instanceKeyOf(table: RecordTable, instance: number): string {
+  return instanceKey(table.scenarios[table.instanceIndex.scenarioOf(instance)], table.instanceIndex.idOf(instance));
+}
+
+/** Each instance of the candidate's number in the baseline, -1 for those it lacks: instances matched by key, no key made. */
+export function instanceMatch(candidate: RecordTable, baseline: RecordTable): Int32Array {
+  let match = candidate.instanceMatches.get(baseline);
+  if (!match) {
+    const scenarioInBaseline = Int32Array.from(candidate.scenarios, (name) => baseline.scenarios.indexOf(name));
+    candidate.instanceMatches.set(baseline, (match = baseline.instanceIndex.numbersOf(candidate.instanceIndex, scenarioInBaseline)));
+  }
+  return match;
 }
 
 /** A table of records in memory (tests, imports); `name` stands for the file in errors, the record's position for its line. */

@@ -48,19 +48,15 @@ export type EstimatorFactory = (subset?: Int32Array) => Estimator[];
 export function multinomialDrawer(cells: number, total: number): (random: Random, counts: Float64Array) => void {
   const sampler = total > cells ? new PoissonSampler(Math.max(0, total - 2.5 * Math.sqrt(total)) / cells) : undefined;
   const threshold = rejectionThreshold(cells);
-  const uniforms = new Uint32Array(sampler ? cells : 0);
   return (random, counts) => {
     let drawn = 0;
     if (sampler) {
-      do {
-        random.fill(uniforms);
-        drawn = 0;
-        for (let cell = 0; cell < cells; cell++) drawn += counts[cell] = sampler.drawFor(uniforms[cell]);
-      } while (drawn > total);
+      do drawn = random.addPoisson(sampler, counts, cells);
+      while (drawn > total);
     } else {
       counts.fill(0);
     }
-    for (; drawn < total; drawn++) counts[random.nextBelow(cells, threshold)]++;
+    random.addUniform(counts, total - drawn, cells, threshold);
   };
 }
 

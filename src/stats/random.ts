@@ -55,6 +55,70 @@ export class Random {
     state[3] = s3;
   }
 
+  /**
+   * Poisson draws into counts[0..cells), one 32-bit uniform each (as sampler.drawFor(u) for the
+   * uniforms fill() would give), with the state in locals: twice as fast as filling and drawing
+   * apart. Returns their sum.
+   */
+  addPoisson(sampler: PoissonSampler, counts: Float64Array, cells: number): number {
+    const { scaledCumulative, guide, guideShift } = sampler;
+    const state = this.state;
+    let s0 = state[0];
+    let s1 = state[1];
+    let s2 = state[2];
+    let s3 = state[3];
+    let drawn = 0;
+    for (let cell = 0; cell < cells; cell++) {
+      const u = Math.imul(rotateLeft(Math.imul(s1, 5), 7), 9) >>> 0;
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = rotateLeft(s3, 11);
+      let k = guide[u >>> guideShift];
+      while (scaledCumulative[k] <= u) k++;
+      counts[cell] = k;
+      drawn += k;
+    }
+    state[0] = s0;
+    state[1] = s1;
+    state[2] = s2;
+    state[3] = s3;
+    return drawn;
+  }
+
+  /**
+   * Adds 1 to `count` uniform cells of `counts` (what `count` calls of counts[nextBelow(n, threshold)]++
+   * would), with the state in locals.
+   */
+  addUniform(counts: Float64Array, count: number, n: number, threshold: number): void {
+    const state = this.state;
+    let s0 = state[0];
+    let s1 = state[1];
+    let s2 = state[2];
+    let s3 = state[3];
+    for (let added = 0; added < count;) {
+      const product = (Math.imul(rotateLeft(Math.imul(s1, 5), 7), 9) >>> 0) * n; // exact: below 2^53
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = rotateLeft(s3, 11);
+      const index = Math.floor(product * 2.3283064365386963e-10); // / 2^32
+      if (product - index * 4294967296 < threshold) continue; // rejected: draw again
+      counts[index]++;
+      added++;
+    }
+    state[0] = s0;
+    state[1] = s1;
+    state[2] = s2;
+    state[3] = s3;
+  }
+
   /** Uniform in [0, 1). */
   nextFloat(): number {
     return this.nextUint32() / 4294967296;
@@ -103,10 +167,10 @@ function logFactorials(size: number): Float64Array {
  * double precision. F is kept times 2^32 (exact: a power of two) so that u is compared as it comes.
  */
 export class PoissonSampler {
-  private readonly scaledCumulative: Float64Array;
+  readonly scaledCumulative: Float64Array;
   /** Per slot of the top GUIDE_BITS bits of u: the smallest k any u in the slot can give. */
-  private readonly guide: Int32Array;
-  private readonly guideShift: number;
+  readonly guide: Int32Array;
+  readonly guideShift: number;
 
   constructor(readonly mean: number) {
     const last = Math.ceil(mean + 40 * Math.sqrt(mean) + 40);

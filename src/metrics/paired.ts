@@ -1,0 +1,111 @@
+import { pairedBootstrap, type PairedDifference } from '../stats/bootstrap.js';
+import { deriveSeed } from '../stats/random.js';
+import { DEFAULT_COMPUTE_OPTIONS, subsetSizeFor, type ComputeOptions, type ScenarioName } from './compute.js';
+import { OVERALL, sharedScopes, subScopes, type Scope } from './scope.js';
+import { prepareStatistics, type Statistic } from './statistics.js';
+import type { RecordTable } from './table.js';
+
+/*
+ * Paired comparisons of two runs on the instances they share. Per scope, the shared numbering and
+ * both runs' statistics are made once for every metric compared there; each metric's bootstrap
+ * prepares, per little-bootstrap subset, only the statistic that has it (its own seed draws its own
+ * subsets, so they cannot be shared).
+ */
+
+export interface MetricComparison extends PairedDifference {
+  /** Instances present in both runs, the only ones compared. */
+  shared: number;
+  /** The fewer of the two runs' records (or instances) the metric rests on, within the shared instances. */
+  population: number;
+  /** The metric of each run on the shared instances. */
+  candidateValue: number;
+  baselineValue: number;
+}
+
+/** One metric as a function of instance weights (NaN where the statistics lack it), and its n (0 where they lack it). */
+function metricOf(statistics: Statistic[], metric: string): { evaluate: (weights: Float64Array) => number; n: number } {
+  let value: { statistic: Statistic; index: number } | undefined;
+  let n: number | undefined;
+  for (const statistic of statistics) {
+    const index = statistic.metrics.findIndex((info) => info.metric === metric);
+    if (index < 0) continue;
+    value = { statistic, index }; // a name found twice: the value is the last one's, n the first's
+    n ??= statistic.metrics[index].n;
+  }
+  return { evaluate: value ? (weights) => value.statistic.evaluate(weights)[value.index] : () => NaN, n: n ?? 0 };
+}
+
+/** Both runs' scopes restricted to the instances they share, their statistics and subsets (made on the first comparison). */
+interface PairedScope {
+  candidate: Scope;
+  baseline: Scope;
+  shared: number;
+  statistics?: { candidate: Statistic[]; baseline: Statistic[] };
+  subsets?: { candidate: (subset: Int32Array) => Scope; baseline: (subset: Int32Array) => Scope };
+}
+
+/** Two records runs compared metric by metric and scope by scope, each scope's shared instances found once. */
+export class PairedRuns {
+  private readonly scopes = new Map<ScenarioName, PairedScope>();
+
+  constructor(
+    private readonly candidate: RecordTable,
+    private readonly baseline: RecordTable,
+    private readonly options: ComputeOptions = DEFAULT_COMPUTE_OPTIONS,
+  ) {}
+
+  /** How many instances of the scope both runs have. */
+  shared(scenario: ScenarioName): number {
+    return this.scopeOf(scenario).shared;
+  }
+
+  /**
+   * candidate - baseline for one metric, by paired bootstrap over the instances the two runs share.
+   * Undefined when the metric cannot be computed on the shared instances of both runs.
+   */
+  compare(metric: string, scenario: ScenarioName): MetricComparison | undefined {
+    const { candidate, baseline, options } = this;
+    const scopes = this.scopeOf(scenario);
+    scopes.statistics ??= {
+      candidate: prepareStatistics(candidate, scopes.candidate, options),
+      baseline: prepareStatistics(baseline, scopes.baseline, options),
+    };
+    const candidateMetric = metricOf(scopes.statistics.candidate, metric);
+    const baselineMetric = metricOf(scopes.statistics.baseline, metric);
+    const full = { candidate: candidateMetric.evaluate, baseline: baselineMetric.evaluate };
+    const ones = new Float64Array(scopes.shared).fill(1);
+    const candidateValue = full.candidate(ones);
+    const baselineValue = full.baseline(ones);
+    if (Number.isNaN(candidateValue) || Number.isNaN(baselineValue)) return undefined;
+    scopes.subsets ??= { candidate: subScopes(scopes.candidate), baseline: subScopes(scopes.baseline) };
+    const { subsets } = scopes;
+    const onSubset = (subset: Int32Array) => ({
+      candidate: metricOf(prepareStatistics(candidate, subsets.candidate(subset), options, metric), metric).evaluate,
+      baseline: metricOf(prepareStatistics(baseline, subsets.baseline(subset), options, metric), metric).evaluate,
+    });
+    const populations = [candidateMetric.n, baselineMetric.n];
+    const comparison = pairedBootstrap((subset) => (subset ? onSubset(subset) : full), scopes.shared, {
+      resamples: options.resamples,
+      seed: deriveSeed(options.seed, `${scenario ?? OVERALL}\u0000${metric}`),
+      subsetSize: subsetSizeFor(scopes.shared, populations),
+    });
+    return { ...comparison, shared: scopes.shared, population: Math.min(...populations), candidateValue, baselineValue };
+  }
+
+  private scopeOf(scenario: ScenarioName): PairedScope {
+    let scope = this.scopes.get(scenario);
+    if (!scope) this.scopes.set(scenario, (scope = sharedScopes(this.candidate, this.baseline, scenario)));
+    return scope;
+  }
+}
+
+/** One comparison of two runs (PairedRuns compares many, sharing the scopes). */
+export function compareMetric(
+  candidate: RecordTable,
+  baseline: RecordTable,
+  metric: string,
+  scenario: ScenarioName,
+  options: ComputeOptions = DEFAULT_COMPUTE_OPTIONS,
+): MetricComparison | undefined {
+  return new PairedRuns(candidate, baseline, options).compare(metric, scenario);
+}
