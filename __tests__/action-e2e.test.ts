@@ -257,61 +257,6 @@ describe('the baseline in the Actions cache', () => {
   });
   const cacheEnv = () => ({ ACTIONS_CACHE_SERVICE_V2: 'true', ACTIONS_RESULTS_URL: cache.url, ACTIONS_RUNTIME_TOKEN: 'runtime-token' });
 
-  it('is saved on a push to the default branch and gates the next pull request', async () => {
-    const workspace = tempDir();
-    const policy = writeFile('p.yml', strictPolicy);
-    const push = await runAction({
-      event: 'push',
-      sha: BASE_SHA,
-      inputs: { policy, candidate: baseline },
-      cwd: workspace,
-      env: cacheEnv(),
-    });
-    expect(push.code).toBe(0);
-    // A readable part, a hash of the policy file, name, id and branch, the commit.
-    expect(cache.keys()).toEqual([expect.stringMatching(new RegExp(`^evalgate-baseline-support-[0-9a-f]{16}-${BASE_SHA}$`))]);
-
-    const pull = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir(), env: cacheEnv() });
-    expect(pull.code).toBe(1);
-    const report = JSON.parse(readFileSync(pull.output('report')!, 'utf8')) as GateReport;
-    expect(report.baseline?.commit).toBe(BASE_SHA);
-    expect(report.checks[0].comparison?.shared).toBe(300);
-    expect(pull.summary).toContain(`from commit \`${BASE_SHA.slice(0, 7)}\``);
-
-    // A pull request on a newer base without its own entry gets the newest baseline, with a warning.
-    const newer = await runAction({
-      baseSha: 'd'.repeat(40),
-      inputs: { policy, candidate: worse, 'policy-source': 'head' },
-      cwd: tempDir(),
-      env: cacheEnv(),
-    });
-    expect(newer.stdout).toContain(`::warning::The baseline comes from commit ${BASE_SHA.slice(0, 7)}, not from ${'d'.repeat(7)}.`);
-    expect(newer.code).toBe(1);
-
-    // A manual run restores it too.
-    const manual = await runAction({
-      event: 'workflow_dispatch',
-      sha: BASE_SHA,
-      inputs: { policy, candidate: worse },
-      cwd: tempDir(),
-      env: cacheEnv(),
-    });
-    expect(manual.code).toBe(1);
-    expect(manual.output('verdict')).toBe('fail');
-
-    // Another policy whose name starts the same never gets this baseline.
-    const other = await runAction({
-      inputs: {
-        policy: writeFile('p.yml', strictPolicy.replace('name: support', 'name: support-v2')),
-        candidate: worse,
-        'policy-source': 'head',
-      },
-      cwd: tempDir(),
-      env: cacheEnv(),
-    });
-    expect(other.stdout).toContain('::warning::No baseline for policy support-v2 on main in the Actions cache');
-  });
-
   it('is not saved from a failing push', async () => {
     const policy = writeFile('p.yml', 'version: 1\nname: floor\nchecks:\n  - metric: accuracy\n    min: 0.9\n');
     const push = await runAction({
