@@ -19,6 +19,8 @@ import type { Comparison } from './types.js';
  * instances when both runs are records files, else on point estimates.
  */
 
+type RecordsRun = Extract<RunInput, { kind: 'records' }>;
+
 /**
  * The metrics of runs, each scope computed once per run and options: several policies may gate one run.
  * `named`: the scopes (undefined: overall) whose intervals a caller reads, computed first and always
@@ -26,6 +28,7 @@ import type { Comparison } from './types.js';
  */
 export class MetricsMemo {
   private readonly computed = new Map<RunInput, Map<string, RunMetrics>>();
+  private readonly pairs = new Map<RunInput, Map<RunInput, Map<string, PairedRuns>>>();
 
   of(run: RunInput, options: ComputeOptions, named: ScenarioName[] = []): MetricsReport {
     return run.kind === 'metrics' ? run.report : this.metricsOf(run, options).report(named);
@@ -42,11 +45,23 @@ export class MetricsMemo {
   }
 
   /** One scope of a records run, with its intervals and the bootstrap values behind them (nothing else computed). */
-  scopeOf(run: Extract<RunInput, { kind: 'records' }>, options: ComputeOptions, scenario: ScenarioName) {
+  scopeOf(run: RecordsRun, options: ComputeOptions, scenario: ScenarioName) {
     return this.metricsOf(run, options).withSamples(scenario);
   }
 
-  private metricsOf(run: Extract<RunInput, { kind: 'records' }>, options: ComputeOptions): RunMetrics {
+  /** Two records runs' paired comparisons: their shared scopes and statistics made once, whichever policies compare them. */
+  pairedRuns(candidate: RecordsRun, baseline: RecordsRun, options: ComputeOptions): PairedRuns {
+    let byBaseline = this.pairs.get(candidate);
+    if (!byBaseline) this.pairs.set(candidate, (byBaseline = new Map()));
+    let byOptions = byBaseline.get(baseline);
+    if (!byOptions) byBaseline.set(baseline, (byOptions = new Map()));
+    const key = JSON.stringify(options);
+    let paired = byOptions.get(key);
+    if (!paired) byOptions.set(key, (paired = new PairedRuns(candidate.table, baseline.table, options)));
+    return paired;
+  }
+
+  private metricsOf(run: RecordsRun, options: ComputeOptions): RunMetrics {
     let byOptions = this.computed.get(run);
     if (!byOptions) this.computed.set(run, (byOptions = new Map()));
     const key = JSON.stringify(options);
@@ -125,7 +140,7 @@ export class RunComparer {
     private readonly options: ComputeOptions,
     private readonly memo: MetricsMemo,
   ) {
-    if (candidate.kind === 'records' && baseline.kind === 'records') this.paired = new PairedRuns(candidate.table, baseline.table, options);
+    if (candidate.kind === 'records' && baseline.kind === 'records') this.paired = memo.pairedRuns(candidate, baseline, options);
   }
 
   compare(metric: string, scenario: string | undefined, direction: Direction): Comparison | undefined {
