@@ -86,8 +86,12 @@ export default tseslint.config(
         { selector: 'ImportExpression[source.value=/^[.]/]', message: 'Import modules of src statically, so that lint checks the rooms.' },
         ...[
           'MemberExpression[object.name="process"][property.name="env"]',
+          'MemberExpression[object.name="process"][property.value="env"]',
+          'VariableDeclarator[init.name="process"] > ObjectPattern > Property[key.name="env"]',
+          'ImportDeclaration[source.value=/^(node:)?process$/]',
           'MemberExpression[object.name="github"][property.name="context"]',
           'ImportDeclaration[source.value="@actions/github"] ImportSpecifier[imported.name="context"]',
+          'ImportDeclaration[source.value="@actions/github"] ImportNamespaceSpecifier',
           'ImportDeclaration[importKind="value"][source.value=/^@actions[/](core|cache)$/]',
         ].map((selector) => ({
           selector,

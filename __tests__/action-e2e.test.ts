@@ -89,6 +89,40 @@ describe('the action on a pull request', () => {
     }
   });
 
+  it('refuses a policy the base does not have: a pull request cannot bring its own, unless allow-new-policy says so', async () => {
+    const checkout = tempDir();
+    mkdirSync(join(checkout, 'policies'));
+    writeFileSync(join(checkout, 'policies/support.yml'), loosePolicy);
+    const inputs = { policy: 'policies/support.yml', candidate: worse, baseline };
+    const refused = await runAction({ inputs, cwd: checkout });
+    expect([refused.code, refused.output('verdict')]).toEqual([1, 'error']);
+    expect(refused.stdout).toContain(
+      `::error::The policy policies/support.yml does not exist at the base commit ${BASE_SHA.slice(0, 7)}: a pull request cannot bring its own policy.`,
+    );
+    const allowed = await runAction({ inputs: { ...inputs, 'allow-new-policy': 'true' }, cwd: checkout });
+    expect([allowed.code, allowed.output('verdict')]).toEqual([0, 'pass']);
+    expect(allowed.stdout).toContain('::warning::policies/support.yml does not exist at the base commit yet (allow-new-policy)');
+  });
+
+  it('waives a failure only by the label the pull request has now (asked of the API), not by the event', async () => {
+    const inputs = {
+      policy: writeFile('p.yml', strictPolicy),
+      candidate: worse,
+      baseline,
+      'policy-source': 'head',
+      'waiver-label': 'accept-regression',
+    };
+    // The event lists the label, but it was removed since: not waived.
+    github.pulls.set(7, { head: { sha: HEAD_SHA }, labels: [] });
+    const removed = await runAction({ inputs, labels: ['accept-regression'] });
+    expect([removed.code, removed.output('verdict')]).toEqual([1, 'fail']);
+    // Added after the event fired: waived.
+    github.pulls.set(7, { head: { sha: HEAD_SHA }, labels: ['accept-regression'] });
+    const added = await runAction({ inputs, labels: [] });
+    expect([added.code, added.output('verdict')]).toEqual([0, 'fail']);
+    expect(added.stdout).toContain('::warning::evalgate: fail, waived by the label accept-regression');
+  });
+
   it("still fails the step on a regression when a fork's token cannot comment (403)", async () => {
     github.readOnly = true;
     const result = await runAction({
@@ -100,14 +134,20 @@ describe('the action on a pull request', () => {
     expect(github.comments).toHaveLength(0);
   });
 
-  it('never prints the token (it asks the runner to mask it)', async () => {
+  it('never prints the token or the OpenAI key (it asks the runner to mask both)', async () => {
+    const key = 'sk-e2e-masked-key';
     const result = await runAction({
       inputs: { policy: writeFile('p.yml', strictPolicy), candidate: worse, baseline, 'policy-source': 'head' },
+      env: { OPENAI_API_KEY: key },
     });
+    // The runner's context (src/action/context.ts) hands the key to the port: only the bundle shows it.
     expect(result.stdout).toContain(`::add-mask::${TOKEN}`);
+    expect(result.stdout).toContain(`::add-mask::${key}`);
     const printed = result.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::'));
-    expect(printed.join('\n') + result.stderr + result.summary).not.toContain(TOKEN);
-    expect(github.comments.map((comment) => comment.body).join('')).not.toContain(TOKEN);
+    for (const secret of [TOKEN, key]) {
+      expect(printed.join('\n') + result.stderr + result.summary).not.toContain(secret);
+      expect(github.comments.map((comment) => comment.body).join('')).not.toContain(secret);
+    }
   });
 });
 

@@ -172,6 +172,9 @@ describe('a policy naming a group', () => {
           '  - metric: group_accuracy',
           '    group: { attribute: 7, value: y }',
           '    min: 0.1',
+          '  - metric: group_accuracy:region:eu=a',
+          '    direction: higher',
+          '    min: 0.1',
           '',
         ].join('\n'),
       ),
@@ -183,6 +186,9 @@ describe('a policy naming a group', () => {
       'p.yml:16:13 checks[4].metric: malformed metric name "worst_group_accuracy:region:eu" (did you mean worst_group_accuracy:region%3Aeu?): ' +
         "the form is worst_group_accuracy:<attr>; in a group's attribute and value write % as %25, : as %3A and = as %3D, or name it with group: {attribute, value}",
       'p.yml:19:25 checks[5].group.attribute: expected string, received number',
+      // A direction names another tool's metric, never a per-group family's malformed name.
+      'p.yml:21:13 checks[6].metric: malformed metric name "group_accuracy:region:eu=a" (did you mean group_accuracy:region%3Aeu=a?): ' +
+        "the form is group_accuracy:<attr>=<value>; in a group's attribute and value write % as %25, : as %3A and = as %3D, or name it with group: {attribute, value}",
     ]);
   });
 });

@@ -31,12 +31,18 @@ function malformedGroupName(family: string, rest: string): string {
   return `malformed metric name "${family}:${rest}"${meant ? ` (did you mean ${meant}?)` : ''}: the form is ${form}; ${ESCAPING}`;
 }
 
+/** Whether a name starts with a per-group family and ':' (worst_group_accuracy:..., group_accuracy:...). */
+function namesGroup(name: string): boolean {
+  const colon = name.indexOf(':');
+  return colon >= 0 && groupKindOf(name.slice(0, colon)) !== undefined;
+}
+
 /** "unknown metric" with a suggestion, or undefined for a metric the registry knows. */
 function metricProblem(name: string): string | undefined {
   if (lookupMetric(name)) return undefined;
   const colon = name.indexOf(':');
   const [base, rest] = colon < 0 ? [name, ''] : [name.slice(0, colon), name.slice(colon + 1)];
-  if (colon >= 0 && groupKindOf(base)) return malformedGroupName(base, rest);
+  if (namesGroup(name)) return malformedGroupName(base, rest);
   const suggestion = closest(
     base,
     METRICS.map((metric) => metric.name),
@@ -166,7 +172,9 @@ export function parsePolicy(text: string, file: string): LoadedPolicy {
           if (problem) report([...term, ...problem.at], problem.message);
           continue; // a metric with a group is a family's, and any other problem is in zod's words
         }
-        const problem = typeof name === 'string' && !directed ? metricProblem(name) : undefined;
+        // A direction makes an unknown name a metric of another tool's, but never a malformed group's name.
+        const checked = typeof name === 'string' && (!directed || namesGroup(name));
+        const problem = checked ? metricProblem(name) : undefined;
         if (problem) report(path, problem);
       }
     },
