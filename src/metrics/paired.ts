@@ -1,15 +1,15 @@
 import { pairedBootstrap, type PairedDifference } from '../stats/bootstrap.js';
 import { deriveSeed } from '../stats/random.js';
 import { DEFAULT_COMPUTE_OPTIONS, subsetSizeFor, type ComputeOptions, type ScenarioName } from './compute.js';
-import { OVERALL, sharedScopes, subScopes, type Scope } from './scope.js';
-import { prepareStatistics, type Statistic } from './statistics.js';
+import { OVERALL, sharedScopes, type Scope } from './scope.js';
+import { ScopeStatistics, type Statistic } from './statistics.js';
 import type { RecordTable } from './table.js';
 
 /*
  * Paired comparisons of two runs on the instances they share. Per scope, the shared numbering and
  * both runs' statistics are made once for every metric compared there; each metric's bootstrap
  * prepares, per little-bootstrap subset, only the statistic that has it (its own seed draws its own
- * subsets, so they cannot be shared).
+ * subsets, so they cannot be shared), from the slots the scope's collection already holds.
  */
 
 export interface MetricComparison extends PairedDifference {
@@ -40,8 +40,9 @@ interface PairedScope {
   candidate: Scope;
   baseline: Scope;
   shared: number;
+  /** Both runs' collections, their subsets' made from them, and their statistics. */
+  prepared?: { candidate: ScopeStatistics; baseline: ScopeStatistics };
   statistics?: { candidate: Statistic[]; baseline: Statistic[] };
-  subsets?: { candidate: (subset: Int32Array) => Scope; baseline: (subset: Int32Array) => Scope };
 }
 
 /** Two records runs compared metric by metric and scope by scope, each scope's shared instances found once. */
@@ -66,10 +67,11 @@ export class PairedRuns {
   compare(metric: string, scenario: ScenarioName): MetricComparison | undefined {
     const { candidate, baseline, options } = this;
     const scopes = this.scopeOf(scenario);
-    scopes.statistics ??= {
-      candidate: prepareStatistics(candidate, scopes.candidate, options),
-      baseline: prepareStatistics(baseline, scopes.baseline, options),
-    };
+    const prepared = (scopes.prepared ??= {
+      candidate: new ScopeStatistics(candidate, scopes.candidate, options),
+      baseline: new ScopeStatistics(baseline, scopes.baseline, options),
+    });
+    scopes.statistics ??= { candidate: prepared.candidate.prepare(), baseline: prepared.baseline.prepare() };
     const candidateMetric = metricOf(scopes.statistics.candidate, metric);
     const baselineMetric = metricOf(scopes.statistics.baseline, metric);
     const full = { candidate: candidateMetric.evaluate, baseline: baselineMetric.evaluate };
@@ -77,11 +79,9 @@ export class PairedRuns {
     const candidateValue = full.candidate(ones);
     const baselineValue = full.baseline(ones);
     if (Number.isNaN(candidateValue) || Number.isNaN(baselineValue)) return undefined;
-    scopes.subsets ??= { candidate: subScopes(scopes.candidate), baseline: subScopes(scopes.baseline) };
-    const { subsets } = scopes;
     const onSubset = (subset: Int32Array) => ({
-      candidate: metricOf(prepareStatistics(candidate, subsets.candidate(subset), options, metric), metric).evaluate,
-      baseline: metricOf(prepareStatistics(baseline, subsets.baseline(subset), options, metric), metric).evaluate,
+      candidate: metricOf(prepared.candidate.subset(subset, metric), metric).evaluate,
+      baseline: metricOf(prepared.baseline.subset(subset, metric), metric).evaluate,
     });
     const populations = [candidateMetric.n, baselineMetric.n];
     const comparison = pairedBootstrap((subset) => (subset ? onSubset(subset) : full), scopes.shared, {
