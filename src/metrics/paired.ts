@@ -7,9 +7,10 @@ import type { RecordTable } from './table.js';
 
 /*
  * Paired comparisons of two runs on the instances they share. Per scope, the shared numbering and
- * both runs' statistics are made once for every metric compared there; each metric's bootstrap
- * prepares, per little-bootstrap subset, only the statistic that has it (its own seed draws its own
- * subsets, so they cannot be shared), from the slots the scope's collection already holds.
+ * both runs' collections are made once for every metric compared there. Each metric prepares only
+ * the statistic that has it (no sorts or sums for metrics not compared), on the whole scope and per
+ * little-bootstrap subset, a subset's from the slots the scope's collection holds (its own seed
+ * draws its own subsets, so they cannot be shared).
  */
 
 export interface MetricComparison extends PairedDifference {
@@ -35,14 +36,13 @@ function metricOf(statistics: Statistic[], metric: string): { evaluate: (weights
   return { evaluate: value ? (weights) => value.statistic.evaluate(weights)[value.index] : () => NaN, n: n ?? 0 };
 }
 
-/** Both runs' scopes restricted to the instances they share, their statistics and subsets (made on the first comparison). */
+/** Both runs' scopes restricted to the instances they share, and their collections (made on the first comparison). */
 interface PairedScope {
   candidate: Scope;
   baseline: Scope;
   shared: number;
-  /** Both runs' collections, their subsets' made from them, and their statistics. */
+  /** Both runs' collections, the statistics of the scope and of its subsets made from them. */
   prepared?: { candidate: ScopeStatistics; baseline: ScopeStatistics };
-  statistics?: { candidate: Statistic[]; baseline: Statistic[] };
 }
 
 /** Two records runs compared metric by metric and scope by scope, each scope's shared instances found once. */
@@ -71,9 +71,8 @@ export class PairedRuns {
       candidate: new ScopeStatistics(candidate, scopes.candidate, options),
       baseline: new ScopeStatistics(baseline, scopes.baseline, options),
     });
-    scopes.statistics ??= { candidate: prepared.candidate.prepare(), baseline: prepared.baseline.prepare() };
-    const candidateMetric = metricOf(scopes.statistics.candidate, metric);
-    const baselineMetric = metricOf(scopes.statistics.baseline, metric);
+    const candidateMetric = metricOf(prepared.candidate.prepare(metric), metric);
+    const baselineMetric = metricOf(prepared.baseline.prepare(metric), metric);
     const full = { candidate: candidateMetric.evaluate, baseline: baselineMetric.evaluate };
     const ones = new Float64Array(scopes.shared).fill(1);
     const candidateValue = full.candidate(ones);
