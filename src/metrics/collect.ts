@@ -26,6 +26,8 @@ export interface ScopeCollection {
   /** The answered originals with a confidence, and the records with a latency: their rows and scope instances. */
   calibrated: RowsOfScope;
   timed: RowsOfScope;
+  /** How many slots the pass made (the metrics add slots of their own after them). */
+  collectedSlots: number;
 }
 
 /** Some rows of a scope, with each one's instance in the scope. */
@@ -53,7 +55,7 @@ class RowPicker {
 }
 
 /** An empty collection for a scope: one slot per sum the metrics need. */
-function emptyCollection(table: RecordTable, scope: Scope): Omit<ScopeCollection, 'calibrated' | 'timed'> {
+function emptyCollection(table: RecordTable, scope: Scope): Omit<ScopeCollection, 'calibrated' | 'timed' | 'collectedSlots'> {
   const sums = new SlotsBuilder();
   const everyRecord = scope.rows.length;
   return {
@@ -141,5 +143,61 @@ export function collectScope(table: RecordTable, scope: Scope): ScopeCollection 
     if (!Number.isNaN(costUsd[row])) sums.add(cost, instance, costUsd[row]);
   }
   groups.forEach(({ seen }, attribute) => seen.forEach((value) => (slotOf[attribute][value] = -1)));
-  return { ...collected, calibrated: calibrated.picked(), timed: timed.picked() };
+  return { ...collected, calibrated: calibrated.picked(), timed: timed.picked(), collectedSlots: sums.size };
+}
+
+/** The picked rows of the instances `local` numbers (>= 0), renumbered so, in the same order. */
+function subsetRows({ rows, instances }: RowsOfScope, local: Int32Array): RowsOfScope {
+  let count = 0;
+  for (let index = 0; index < rows.length; index++) if (local[instances[index]] >= 0) count++;
+  const picker = new RowPicker(count);
+  for (let index = 0; index < rows.length; index++) {
+    const number = local[instances[index]];
+    if (number >= 0) picker.add(rows[index], number);
+  }
+  return picker.picked();
+}
+
+/** Per subset instance, its value in a per-instance array of the scope. */
+function picked(subset: Int32Array, ofInstance: Float64Array): Float64Array {
+  const values = new Float64Array(subset.length);
+  for (let index = 0; index < subset.length; index++) values[index] = ofInstance[subset[index]];
+  return values;
+}
+
+/**
+ * What collectScope would collect over the scope's rows of some of its instances (`subset`, numbered
+ * 0..subset.length-1 in its order: a little-bootstrap subset), taken from the scope's collection
+ * instead of a pass over scattered table rows. Each slot keeps its entries of those instances in the
+ * same order, so every sum comes out the same. Slots and picked rows are copied only when read (a
+ * paired comparison's subset reads one metric's), and the scope's group slots are kept (a group
+ * without records in the subset has an empty slot: the metrics skip it).
+ */
+export function subsetCollection(scope: ScopeCollection, instanceCount: number, subset: Int32Array): ScopeCollection {
+  const local = new Int32Array(instanceCount).fill(-1);
+  for (let number = 0; number < subset.length; number++) local[subset[number]] = number;
+  let calibrated: RowsOfScope | undefined;
+  let timed: RowsOfScope | undefined;
+  let original: Float64Array | undefined;
+  let robust: Float64Array | undefined;
+  let fair: Float64Array | undefined;
+  return {
+    ...scope,
+    sums: SlotsBuilder.subsetOf(scope.sums, scope.collectedSlots, local),
+    get worstOriginal() {
+      return (original ??= picked(subset, scope.worstOriginal));
+    },
+    get worstRobust() {
+      return (robust ??= picked(subset, scope.worstRobust));
+    },
+    get worstFair() {
+      return (fair ??= picked(subset, scope.worstFair));
+    },
+    get calibrated() {
+      return (calibrated ??= subsetRows(scope.calibrated, local));
+    },
+    get timed() {
+      return (timed ??= subsetRows(scope.timed, local));
+    },
+  };
 }

@@ -2,10 +2,10 @@ import { bootstrapSamples, DEFAULT_RESAMPLES, DEFAULT_SEED, percentileInterval, 
 import { dictionary } from '../records/dictionary.js';
 import { deriveSeed } from '../stats/random.js';
 import { MAX_INTERVAL_SCENARIOS } from '../limits.js';
-import { scopeNamed, scopesOf, subScopes, type Scope } from './scope.js';
+import { scopeNamed, scopesOf, type Scope } from './scope.js';
 import { METRICS, lookupMetric } from './registry.js';
 import { isGroupAccuracy } from './names.js';
-import { DEFAULT_MIN_GROUP_SIZE, prepareStatistics, type MetricOptions, type Statistic } from './statistics.js';
+import { DEFAULT_MIN_GROUP_SIZE, ScopeStatistics, type MetricOptions, type Statistic } from './statistics.js';
 import type { MetricSet, MetricsReport, MetricValue } from './report.js';
 import type { RecordTable } from './table.js';
 
@@ -66,14 +66,13 @@ interface ScopeMetrics {
 
 /** The metrics of one scope, with their intervals (none for 0 resamples), and the resampled values the intervals come from. */
 function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOptions, keepSamples: boolean): ScopeMetrics {
-  const statistics = prepareStatistics(table, scope, options);
+  const scopeStatistics = new ScopeStatistics(table, scope, options);
+  const statistics = scopeStatistics.prepare();
   const ones = new Float64Array(scope.instanceCount).fill(1);
   const values = statistics.map((statistic) => statistic.evaluate(ones));
-  let subsetOf: ((subset: Int32Array) => Scope) | undefined;
   const factory = (subset?: Int32Array): Estimator[] => {
     if (!subset) return statistics;
-    subsetOf ??= subScopes(scope);
-    const prepared = prepareStatistics(table, subsetOf(subset), options);
+    const prepared = scopeStatistics.subset(subset);
     if (sameMetrics(prepared, statistics)) return prepared;
     // The subset lacks a metric the scope has (or orders them otherwise): align, undefined where missing.
     return statistics.map((statistic) =>

@@ -1,15 +1,16 @@
 import { pairedBootstrap, type PairedDifference } from '../stats/bootstrap.js';
 import { deriveSeed } from '../stats/random.js';
 import { DEFAULT_COMPUTE_OPTIONS, subsetSizeFor, type ComputeOptions, type ScenarioName } from './compute.js';
-import { OVERALL, sharedScopes, subScopes, type Scope } from './scope.js';
-import { prepareStatistics, type Statistic } from './statistics.js';
+import { OVERALL, sharedScopes, type Scope } from './scope.js';
+import { ScopeStatistics, type Statistic } from './statistics.js';
 import type { RecordTable } from './table.js';
 
 /*
  * Paired comparisons of two runs on the instances they share. Per scope, the shared numbering and
- * both runs' statistics are made once for every metric compared there; each metric's bootstrap
- * prepares, per little-bootstrap subset, only the statistic that has it (its own seed draws its own
- * subsets, so they cannot be shared).
+ * both runs' collections are made once for every metric compared there. Each metric prepares only
+ * the statistic that has it (no sorts or sums for metrics not compared), on the whole scope and per
+ * little-bootstrap subset, a subset's from the slots the scope's collection holds (its own seed
+ * draws its own subsets, so they cannot be shared).
  */
 
 export interface MetricComparison extends PairedDifference {
@@ -35,13 +36,13 @@ function metricOf(statistics: Statistic[], metric: string): { evaluate: (weights
   return { evaluate: value ? (weights) => value.statistic.evaluate(weights)[value.index] : () => NaN, n: n ?? 0 };
 }
 
-/** Both runs' scopes restricted to the instances they share, their statistics and subsets (made on the first comparison). */
+/** Both runs' scopes restricted to the instances they share, and their collections (made on the first comparison). */
 interface PairedScope {
   candidate: Scope;
   baseline: Scope;
   shared: number;
-  statistics?: { candidate: Statistic[]; baseline: Statistic[] };
-  subsets?: { candidate: (subset: Int32Array) => Scope; baseline: (subset: Int32Array) => Scope };
+  /** Both runs' collections, the statistics of the scope and of its subsets made from them. */
+  prepared?: { candidate: ScopeStatistics; baseline: ScopeStatistics };
 }
 
 /** Two records runs compared metric by metric and scope by scope, each scope's shared instances found once. */
@@ -66,22 +67,20 @@ export class PairedRuns {
   compare(metric: string, scenario: ScenarioName): MetricComparison | undefined {
     const { candidate, baseline, options } = this;
     const scopes = this.scopeOf(scenario);
-    scopes.statistics ??= {
-      candidate: prepareStatistics(candidate, scopes.candidate, options),
-      baseline: prepareStatistics(baseline, scopes.baseline, options),
-    };
-    const candidateMetric = metricOf(scopes.statistics.candidate, metric);
-    const baselineMetric = metricOf(scopes.statistics.baseline, metric);
+    const prepared = (scopes.prepared ??= {
+      candidate: new ScopeStatistics(candidate, scopes.candidate, options),
+      baseline: new ScopeStatistics(baseline, scopes.baseline, options),
+    });
+    const candidateMetric = metricOf(prepared.candidate.prepare(metric), metric);
+    const baselineMetric = metricOf(prepared.baseline.prepare(metric), metric);
     const full = { candidate: candidateMetric.evaluate, baseline: baselineMetric.evaluate };
     const ones = new Float64Array(scopes.shared).fill(1);
     const candidateValue = full.candidate(ones);
     const baselineValue = full.baseline(ones);
     if (Number.isNaN(candidateValue) || Number.isNaN(baselineValue)) return undefined;
-    scopes.subsets ??= { candidate: subScopes(scopes.candidate), baseline: subScopes(scopes.baseline) };
-    const { subsets } = scopes;
     const onSubset = (subset: Int32Array) => ({
-      candidate: metricOf(prepareStatistics(candidate, subsets.candidate(subset), options, metric), metric).evaluate,
-      baseline: metricOf(prepareStatistics(baseline, subsets.baseline(subset), options, metric), metric).evaluate,
+      candidate: metricOf(prepared.candidate.subset(subset, metric), metric).evaluate,
+      baseline: metricOf(prepared.baseline.subset(subset, metric), metric).evaluate,
     });
     const populations = [candidateMetric.n, baselineMetric.n];
     const comparison = pairedBootstrap((subset) => (subset ? onSubset(subset) : full), scopes.shared, {

@@ -1,8 +1,8 @@
 import { weightedQuantileSorted } from '../stats/quantile.js';
 import { calibrationError, ECE_BINS, EceBins, equalMassEce, HarmonicNumbers, selectiveAccuracy, totalWeight } from './calibration.js';
-import { collectScope, type ScopeCollection } from './collect.js';
+import { collectScope, subsetCollection, type ScopeCollection } from './collect.js';
 import { reverseKeepingTies, sortRecords } from './ordering.js';
-import type { Scope } from './scope.js';
+import { subScopes, type Scope } from './scope.js';
 import { ATTRIBUTE_FAMILIES, formatMetricName, GROUP_FAMILY } from './names.js';
 import type { SlotSums, SlotTotals } from './sums.js';
 import type { RecordTable } from './table.js';
@@ -71,6 +71,7 @@ interface Found {
 const EQUAL_MASS = ['ece_10_bin', 'selective_cov_acc_area', 'selective_acc@10'];
 
 function addCalibration(table: RecordTable, { collected, derived, statistics, wanted, addRatio }: Found): void {
+  if (!['ece', 'brier', ...EQUAL_MASS].some(wanted)) return; // before reading the calibrated rows, a subset's copied when read
   const { brier, eceCorrect, eceConfidence } = collected;
   const calibrated = collected.calibrated.rows.length;
   if (calibrated === 0) return;
@@ -112,15 +113,17 @@ function addCalibration(table: RecordTable, { collected, derived, statistics, wa
  * HELM's worst case per instance over the original and its perturbations of one kind; instances
  * without a usable original are left out, and so are their perturbations.
  */
-function addWorstCase(scope: Scope, { collected, addRatio }: Found): void {
-  const { sums, worstOriginal, worstRobust, worstFair } = collected;
-  for (const [metric, worstPerturbed] of [
-    ['accuracy_robust', worstRobust],
-    ['accuracy_fair', worstFair],
+function addWorstCase(instanceCount: number, { collected, wanted, addRatio }: Found): void {
+  const { sums } = collected;
+  for (const [metric, worst] of [
+    ['accuracy_robust', 'worstRobust'],
+    ['accuracy_fair', 'worstFair'],
   ] as const) {
-    const slot = sums.newSlot(scope.instanceCount);
+    if (!wanted(metric)) continue; // before reading the worst cases, a subset's picked when read
+    const { worstOriginal, [worst]: worstPerturbed } = collected;
+    const slot = sums.newSlot(instanceCount);
     let perturbed = false;
-    for (let instance = 0; instance < scope.instanceCount; instance++) {
+    for (let instance = 0; instance < instanceCount; instance++) {
       if (worstOriginal[instance] === Infinity) continue;
       if (worstPerturbed[instance] !== Infinity) perturbed = true;
       sums.add(slot, instance, Math.min(worstOriginal[instance], worstPerturbed[instance]));
@@ -134,12 +137,14 @@ function addGroups(options: MetricOptions, { collected, derived, wanted, addRati
   const { sums, groups } = collected;
   for (const { attribute, values, seen, slots } of groups) {
     if (seen.length === 0) continue;
-    const eligible = slots.filter((slot) => sums.count(slot) >= options.minGroupSize);
+    const [worst, gap] = ATTRIBUTE_FAMILIES.map((family) => formatMetricName({ family, group: { attribute } }));
+    // A subset's groups are its scope's: those without records in the subset (empty slots) are left out.
+    const eligible =
+      wanted(worst) || wanted(gap) ? slots.filter((slot) => sums.entries(slot) > 0 && sums.count(slot) >= options.minGroupSize) : [];
     // A worst group and a gap need two groups to compare: one alone is no fairness measure.
     if (eligible.length >= 2) {
       const n = eligible.reduce((sum, slot) => sum + sums.count(slot), 0);
       const accuracies = eligible.map(ratio);
-      const [worst, gap] = ATTRIBUTE_FAMILIES.map((family) => formatMetricName({ family, group: { attribute } }));
       // Lowest and highest accuracy among the groups with weight in these totals.
       const range = (totals: SlotTotals): [number, number] => {
         let lowest = Infinity;
@@ -181,15 +186,16 @@ function copiesOf(instances: Int32Array, records: Float64Array, count: number, w
   return total;
 }
 
-function addLatency(table: RecordTable, scope: Scope, { collected, statistics, wanted }: Found): void {
+function addLatency(table: RecordTable, instanceCount: number, { collected, statistics, wanted }: Found): void {
+  if (!(wanted('latency_p50_ms') || wanted('latency_p95_ms'))) return; // before reading the timed rows, a subset's copied when read
   const { rows, instances } = collected.timed;
-  if (rows.length === 0 || !(wanted('latency_p50_ms') || wanted('latency_p95_ms'))) return;
+  if (rows.length === 0) return;
   const ascending = sortRecords(table, 'latencyMs', rows, instances, table.latencyMs);
   const n = rows.length;
   // Timed records per instance, to total a resample's copies without a pass over every record.
-  const perInstance = new Float64Array(scope.instanceCount);
+  const perInstance = new Float64Array(instanceCount);
   for (let index = 0; index < instances.length; index++) perInstance[instances[index]]++;
-  const timedInstances = new Int32Array(scope.instanceCount);
+  const timedInstances = new Int32Array(instanceCount);
   let timed = 0;
   for (let instance = 0; instance < perInstance.length; instance++) if (perInstance[instance] > 0) timedInstances[timed++] = instance;
   const timedCounts = new Float64Array(timed);
@@ -215,8 +221,51 @@ function addLatency(table: RecordTable, scope: Scope, { collected, statistics, w
  * may have others, with the same values as when all are prepared.
  */
 export function prepareStatistics(table: RecordTable, scope: Scope, options: MetricOptions, only?: string): Statistic[] {
-  if (scope.rows.length === 0) return [];
-  const collected = collectScope(table, scope);
+  return new ScopeStatistics(table, scope, options).prepare(only);
+}
+
+/**
+ * A scope's statistics, and those of its little-bootstrap subsets: what prepareStatistics makes of a
+ * subset's own scope. One metric's (a paired comparison's) come from the scope's collection, its
+ * slots restricted to the subset, without a pass over the subset's rows scattered in the table.
+ */
+export class ScopeStatistics {
+  private readonly collected: ScopeCollection | undefined;
+  private subScope?: (subset: Int32Array) => Scope;
+
+  constructor(
+    private readonly table: RecordTable,
+    private readonly scope: Scope,
+    private readonly options: MetricOptions,
+  ) {
+    this.collected = scope.rows.length === 0 ? undefined : collectScope(table, scope);
+  }
+
+  /** The scope's statistics (see prepareStatistics). */
+  prepare(only?: string): Statistic[] {
+    return this.collected ? statisticsOf(this.table, this.collected, this.scope.instanceCount, this.options, only) : [];
+  }
+
+  /** The statistics of the scope's rows of some of its instances, numbered 0..subset.length-1 in subset order. */
+  subset(subset: Int32Array, only?: string): Statistic[] {
+    if (!this.collected || subset.length === 0) return [];
+    if (only === undefined) {
+      // Every metric: a pass over the subset's rows costs less than copying every slot of the scope.
+      this.subScope ??= subScopes(this.scope);
+      return prepareStatistics(this.table, this.subScope(subset), this.options);
+    }
+    const collected = subsetCollection(this.collected, this.scope.instanceCount, subset);
+    return statisticsOf(this.table, collected, subset.length, this.options, only);
+  }
+}
+
+function statisticsOf(
+  table: RecordTable,
+  collected: ScopeCollection,
+  instanceCount: number,
+  options: MetricOptions,
+  only?: string,
+): Statistic[] {
   const { sums } = collected;
   const wanted = only === undefined ? () => true : (metric: string) => metric === only;
   const found: Found = {
@@ -225,20 +274,20 @@ export function prepareStatistics(table: RecordTable, scope: Scope, options: Met
     statistics: [],
     wanted,
     addRatio: (metric, slot) => {
-      if (sums.count(slot) > 0 && wanted(metric)) found.derived.push({ metric, n: sums.count(slot), slots: [slot], derive: ratio(slot) });
+      if (wanted(metric) && sums.count(slot) > 0) found.derived.push({ metric, n: sums.count(slot), slots: [slot], derive: ratio(slot) });
     },
   };
   // In the order the metrics are listed: the order of the report.
   found.addRatio('accuracy', collected.accuracy);
   addCalibration(table, found);
-  addWorstCase(scope, found);
+  addWorstCase(instanceCount, found);
   addGroups(options, found);
   found.addRatio('error_rate', collected.errors);
-  addLatency(table, scope, found);
+  addLatency(table, instanceCount, found);
   found.addRatio('toxicity_rate', collected.toxic);
   found.addRatio('output_tokens_mean', collected.outputTokens);
   const { cost } = collected;
-  if (sums.count(cost) > 0 && wanted('cost_usd_total')) {
+  if (wanted('cost_usd_total') && sums.count(cost) > 0) {
     found.derived.push({ metric: 'cost_usd_total', n: sums.count(cost), slots: [cost], derive: ({ numerator }) => numerator[cost] });
   }
 

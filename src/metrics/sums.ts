@@ -25,6 +25,69 @@ export class SlotsBuilder {
   private values: Float64Array[] = [];
   private lengths: number[] = [];
   private shares: Array<Float64Array | undefined> = [];
+  // A subset's slots not yet copied from the scope's (see subsetOf): copied when first read.
+  private sources: Array<{ from: SlotsBuilder; local: Int32Array } | undefined> = [];
+
+  /**
+   * The first `slots` slots of a scope's builder, restricted to some of its instances: the entries of
+   * instances with local[instance] >= 0, renumbered so, in the same order. Each slot is copied when
+   * first read (count, build), so a subset that needs one slot pays for that one. Its copied slots are
+   * read-only (add to new slots only).
+   */
+  static subsetOf(from: SlotsBuilder, slots: number, local: Int32Array): SlotsBuilder {
+    const subset = new SlotsBuilder();
+    for (let slot = 0; slot < slots; slot++) {
+      subset.newSlot(1);
+      subset.sources[slot] = { from, local };
+    }
+    return subset;
+  }
+
+  /** The slot's entries, copied from its source first if it is a subset's. */
+  private copied(slot: number): void {
+    const source = this.sources[slot];
+    if (source === undefined) return;
+    this.sources[slot] = undefined;
+    const { from, local } = source;
+    const entries = from.lengths[slot];
+    const instances = from.instances[slot];
+    const shares = from.shares[slot];
+    let kept = 0;
+    let shared = false; // a share other than 1 among the kept entries: only then does the copy keep shares
+    for (let entry = 0; entry < entries; entry++) {
+      if (local[instances[entry]] < 0) continue;
+      kept++;
+      if (shares !== undefined && shares[entry] !== 1) shared = true;
+    }
+    const instance = new Int32Array(Math.max(1, kept));
+    const value = new Float64Array(instance.length);
+    const share = shared ? new Float64Array(instance.length) : undefined;
+    const values = from.values[slot];
+    let next = 0;
+    for (let entry = 0; entry < entries; entry++) {
+      const number = local[instances[entry]];
+      if (number < 0) continue;
+      instance[next] = number;
+      value[next] = values[entry];
+      if (share) share[next] = shares![entry];
+      next++;
+    }
+    this.instances[slot] = instance;
+    this.values[slot] = value;
+    this.shares[slot] = share;
+    this.lengths[slot] = kept;
+  }
+
+  /** How many slots there are. */
+  get size(): number {
+    return this.values.length;
+  }
+
+  /** How many entries the slot has (each counting one, whatever its share). */
+  entries(slot: number): number {
+    this.copied(slot);
+    return this.lengths[slot];
+  }
 
   /**
    * A new slot. `expectedEntries`: about how many entries it will get (a scope's records for a slot
@@ -38,6 +101,7 @@ export class SlotsBuilder {
     this.values.push(new Float64Array(capacity));
     this.lengths.push(0);
     this.shares.push(undefined);
+    this.sources.push(undefined);
     return this.values.length - 1;
   }
 
@@ -67,6 +131,7 @@ export class SlotsBuilder {
 
   /** What the slot's metric rests on: its entries, each counting its share (K samples of an example count as one). */
   count(slot: number): number {
+    this.copied(slot);
     const entries = this.lengths[slot];
     const shares = this.shares[slot];
     if (shares === undefined) return entries;
@@ -78,12 +143,14 @@ export class SlotsBuilder {
   /** The `used` slots (the others' sums stay 0), those with the same entries (instances and shares) grouped to be summed in one pass. */
   build(used: Set<number>): SlotSums {
     return new SlotSums(
-      this.values.map((values, slot) => {
+      this.values.map((_, slot) => {
+        if (!used.has(slot)) return EMPTY_SLOT;
+        this.copied(slot);
         const entries = this.lengths[slot];
-        if (entries === 0 || !used.has(slot)) return EMPTY_SLOT;
+        if (entries === 0) return EMPTY_SLOT;
         return {
           instance: this.instances[slot].subarray(0, entries),
-          value: values.subarray(0, entries),
+          value: this.values[slot].subarray(0, entries),
           share: this.shares[slot]?.subarray(0, entries),
         };
       }),
