@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/json.js';
 import {
@@ -193,6 +193,10 @@ describe('the action outside pull requests and on bad input', () => {
     expect(result.stdout).toContain('evaluating');
     expect(result.summary).toContain('## ✅ evalgate: pass');
     expect(result.summary).toContain('(12 records, 12 instances)');
+    // With RUNNER_TEMP empty the converted records go to the system's temporary folder, never the checkout.
+    const noTemp = await runAction({ event: 'push', inputs, cwd: workspace, env: { RUNNER_TEMP: '' } });
+    expect(noTemp.code).toBe(0);
+    expect(readdirSync(workspace).filter((name) => name.startsWith('evalgate-'))).toEqual([]);
 
     const failing = await runAction({ event: 'push', inputs: { ...inputs, 'eval-command': 'echo broken >&2; exit 3' }, cwd: workspace });
     expect(failing.code).toBe(1);

@@ -175,6 +175,8 @@ describe('a policy naming a group', () => {
           '  - metric: group_accuracy:region:eu=a',
           '    direction: higher',
           '    min: 0.1',
+          '  - metric: worst_grup_accuracy:region:eu',
+          '    min: 0.1',
           '',
         ].join('\n'),
       ),
@@ -189,6 +191,8 @@ describe('a policy naming a group', () => {
       // A direction names another tool's metric, never a per-group family's malformed name.
       'p.yml:21:13 checks[6].metric: malformed metric name "group_accuracy:region:eu=a" (did you mean group_accuracy:region%3Aeu=a?): ' +
         "the form is group_accuracy:<attr>=<value>; in a group's attribute and value write % as %25, : as %3A and = as %3D, or name it with group: {attribute, value}",
+      // A misspelt family: the suggestion is a name that reads (escaped), not the malformed one again.
+      'p.yml:24:13 checks[7].metric: unknown metric "worst_grup_accuracy:region:eu" (did you mean worst_group_accuracy:region%3Aeu?)',
     ]);
   });
 });

@@ -1,5 +1,4 @@
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importResults, writeImported, type ImportFormat } from '../importers/index.js';
 import { reportedScope } from '../metrics/names.js';
@@ -20,7 +19,7 @@ import { UsageError } from '../errors.js';
 
 /* The runs to gate: the candidate (given, another tool's output converted, or a suite run here) and a given baseline. */
 
-const temporaryFile = ({ context }: Job, name: string) => join(context.runnerTemp ?? '.', name);
+const temporaryFile = ({ context }: Job, name: string) => join(context.runnerTemp, name);
 
 /**
  * Runs the suite and returns the records' path. The completion cache lives under RUNNER_TEMP and is
@@ -36,7 +35,7 @@ async function runSuiteForCandidate(
 ): Promise<string> {
   const loaded = await loadSuite(suiteFile);
   const { context, port } = job;
-  const completions = join(context.runnerTemp || tmpdir(), 'evalgate-completions');
+  const completions = join(context.runnerTemp, 'evalgate-completions');
   await rm(completions, { recursive: true, force: true });
   const shared = mayWriteCache(context.eventName);
   if (shared) await restoreCompletions(job, completions, loaded.suite.name, context.sha);

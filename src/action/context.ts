@@ -1,6 +1,7 @@
 import * as cache from '@actions/cache';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
+import { tmpdir } from 'node:os';
 
 /*
  * The action's one door to the runner: what the event and the environment say (ActionContext), where
@@ -33,8 +34,8 @@ export interface ActionContext {
   readonly repo: { owner: string; repo: string };
   /** GITHUB_WORKSPACE, as set (undefined when not). */
   workspace?: string;
-  /** RUNNER_TEMP, as set (undefined when not). */
-  runnerTemp?: string;
+  /** Where the run's files go: RUNNER_TEMP, or the system's temporary folder where it is unset or empty (never the checkout). */
+  runnerTemp: string;
   /** GITHUB_API_URL, as set. */
   apiUrl?: string;
   /** The run's page, the commit statuses' link. */
@@ -128,7 +129,7 @@ export function runnerContext(): ActionContext {
       return github.context.repo;
     },
     workspace: env.GITHUB_WORKSPACE,
-    runnerTemp: env.RUNNER_TEMP,
+    runnerTemp: env.RUNNER_TEMP || tmpdir(),
     apiUrl: env.GITHUB_API_URL,
     runUrl: () => {
       const { owner, repo } = github.context.repo;

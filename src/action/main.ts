@@ -1,6 +1,5 @@
 import { getOctokit } from '@actions/github';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, InputError, isBadInput, UsageError } from '../errors.js';
 import { countOutcomes } from '../gate/verdict.js';
@@ -246,7 +245,7 @@ export async function run(context: ActionContext, port: ActionPort): Promise<voi
     const inputs = readInputs(context, port);
     const octokit = inputs.token ? getOctokit(inputs.token, { baseUrl: context.apiUrl || undefined }) : undefined;
     const posted = inputs.report ? parseGateReport(await readFile(inputs.report, 'utf8'), inputs.report) : undefined;
-    const temporary = context.runnerTemp || tmpdir();
+    const temporary = context.runnerTemp;
     const shared = sharedInputs(job, inputs, posted, temporary);
     const pulls = await gatedPullRequests(job, inputs, octokit, posted); // none on workflow_run: warned, the newer run decides
     targets = pulls.flatMap(({ status }) => (status ? [status] : []));

@@ -4,7 +4,7 @@ import { linesOf, parseYamlConfig, type Path, type Reporter } from '../config/ya
 import { ConfigError } from '../errors.js';
 import { familiesOf, minimumResamples, testOf } from './family.js';
 import { closest } from '../config/suggest.js';
-import { formatMetricName, groupKindOf, scopeLabel, scopeOf } from '../metrics/names.js';
+import { formatMetricName, groupKindOf, parseMetricName, scopeLabel, scopeOf } from '../metrics/names.js';
 import { lookupMetric, METRICS } from '../metrics/registry.js';
 import { policySchema, type Budget, type Policy } from './schema.js';
 
@@ -20,13 +20,18 @@ export interface LoadedPolicy {
 
 const ESCAPING = "in a group's attribute and value write % as %25, : as %3A and = as %3D, or name it with group: {attribute, value}";
 
+/** What `family:rest` may have meant: itself when it reads, else its group's parts escaped where they can be told apart. */
+function meantName(family: string, rest: string): string | undefined {
+  if (parseMetricName(`${family}:${rest}`)) return `${family}:${rest}`;
+  const [attribute, value, ...more] = rest.split('=');
+  return rest.includes('%') || more.length > 0 || (groupKindOf(family) === 'value') !== (value !== undefined)
+    ? undefined
+    : formatMetricName({ family, group: { attribute, value } });
+}
+
 /** A per-group family's name not written as metrics/names.ts writes it, and the name it may have meant. */
 function malformedGroupName(family: string, rest: string): string {
-  const [attribute, value, ...more] = rest.split('=');
-  const meant =
-    rest.includes('%') || more.length > 0 || (groupKindOf(family) === 'value') !== (value !== undefined)
-      ? undefined
-      : formatMetricName({ family, group: { attribute, value } });
+  const meant = meantName(family, rest);
   const form = METRICS.find((metric) => metric.name === family)?.pattern;
   return `malformed metric name "${family}:${rest}"${meant ? ` (did you mean ${meant}?)` : ''}: the form is ${form}; ${ESCAPING}`;
 }
@@ -47,7 +52,7 @@ function metricProblem(name: string): string | undefined {
     base,
     METRICS.map((metric) => metric.name),
   );
-  const family = suggestion && groupKindOf(suggestion) ? `${suggestion}:${rest || '<attr>'}` : suggestion;
+  const family = suggestion && groupKindOf(suggestion) ? (rest ? meantName(suggestion, rest) : `${suggestion}:<attr>`) : suggestion;
   const custom = 'or, for a metric from another tool, give its direction: higher | lower';
   if (family && family !== name) return `unknown metric "${name}" (did you mean ${family}?)`;
   return `unknown metric "${name}"; known: ${METRICS.map((metric) => metric.pattern).join(', ')}; ${custom}`;
