@@ -3,7 +3,7 @@
  * reproducible from its seed on any machine and Node version; Math.random cannot be seeded.
  */
 export class Random {
-  // The state lives in a typed array: 32-bit values in object fields would be boxed on every step.
+  // The state lives in a typed array: 32-bit values in object fields would be boxed on every step. The step is written out again in the hot loops below (fill, addPoisson, addUniform) to keep the state in locals; tests hold them to nextUint32.
   private readonly state = new Int32Array(4);
 
   constructor(seed: number) {
