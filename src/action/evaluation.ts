@@ -4,7 +4,7 @@ import { loadRun, type RunInput } from '../runs/load.js';
 import { candidateFile, claimedRun, givenFiles } from './candidate.js';
 import type { Job } from './context.js';
 import { runEvalCommand } from './eval-command.js';
-import { currentBranch, gatesAChange } from './events.js';
+import { currentBranch, gatesAChange, missingBaselineOn, withoutBaseline } from './events.js';
 import { restoreBaseline, type BaselineOwner } from './github/cache.js';
 import type { ActionInputs } from './inputs.js';
 import { readPolicy, type SourcedPolicy } from './policy-source.js';
@@ -48,7 +48,7 @@ async function baselineFile(
         `${reason}. On ${context.eventName} events the gate does not decide without it: re-run the job (or, where the job may not read the cache, give the input baseline).`,
       );
     }
-    port.warning(`${reason}; regression checks are skipped.`);
+    port.warning(`${reason}; ${withoutBaseline(context.eventName)}.`);
     return undefined;
   });
   if (!restored && inputs.requireBaseline) {
@@ -149,8 +149,8 @@ export async function evaluate(
   const { candidate, givenBaseline } = await runs();
   const baselineSource = await baselineFile(job, inputs, givenBaseline, policy, base, temporary);
   const baseline = baselineSource ? await loadRun(baselineSource.file) : undefined;
-  if (!baseline) port.warning('No baseline: regression checks are skipped; absolute bounds still gate.');
-  const report = await gateRun({ policy, candidate: candidate.run, baseline });
+  if (!baseline) port.warning(`No baseline: ${withoutBaseline(context.eventName)}; absolute bounds still gate.`);
+  const report = await gateRun({ policy, candidate: candidate.run, baseline, missingBaseline: missingBaselineOn(context.eventName) });
   report.policy.source = policy.source;
   const restored = baselineSource?.restored;
   if (report.baseline && restored) report.baseline.commit = restored.commit;

@@ -1,3 +1,5 @@
+import type { MissingBaseline } from '../gate/not-compared.js';
+
 /**
  * The events whose runs may write the Actions cache (the baseline, the completions): runs of the
  * repository's own branches. What a run saves there is restored by the runs that gate, so pull
@@ -24,6 +26,19 @@ const CHANGE_GATING_EVENTS = ['pull_request', 'pull_request_target', 'merge_grou
 
 export function gatesAChange(eventName: string): boolean {
   return CHANGE_GATING_EVENTS.includes(eventName);
+}
+
+/**
+ * What a regression budget ends as without a baseline: where a change is gated it cannot be compared,
+ * so inconclusive (require-baseline makes a missing baseline fail the step instead); elsewhere skipped.
+ */
+export function missingBaselineOn(eventName: string): MissingBaseline {
+  return gatesAChange(eventName) ? 'inconclusive' : 'skip';
+}
+
+/** The warning's words for regression checks without a baseline on this event. */
+export function withoutBaseline(eventName: string): string {
+  return missingBaselineOn(eventName) === 'inconclusive' ? 'regression checks are inconclusive' : 'regression checks are skipped';
 }
 
 /** The repository's default branch, as the event's payload names it. */

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import type { MissingBaseline } from '../gate/not-compared.js';
 import type { Shard } from '../runner/work-items.js';
 
 /** Parsers of option values shared by the commands. */
@@ -35,4 +36,10 @@ export function shareOption(text: string): number {
     throw new InvalidArgumentError(`expected a fraction from 0 to 1 or a percentage such as 10%, got "${text}"`);
   }
   return value;
+}
+
+/** --missing-baseline: what a regression budget ends as without a baseline. */
+export function missingBaselineOption(text: string): MissingBaseline {
+  if (text !== 'skip' && text !== 'inconclusive') throw new InvalidArgumentError(`expected skip or inconclusive, got "${text}"`);
+  return text;
 }

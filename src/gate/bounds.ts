@@ -13,11 +13,12 @@ import type { BoundTest } from './types.js';
  * resamples: its interval gives a normal one, Phi(-distance / se) with se = (high - low) / (2 z(0.975)).
  */
 
-/** What a part of a check found: failed (or errored, or skipped) and why. */
+/** What a part of a check found: failed (or errored, or skipped, or inconclusive: the data could not tell) and why. */
 export interface Finding {
   failed: boolean;
   skipped?: boolean;
   errored?: boolean;
+  inconclusive?: boolean;
   reasons: string[];
 }
 

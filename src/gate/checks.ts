@@ -8,6 +8,7 @@ import { boundEvidence, judgeBounds, type BoundEvidence, type Finding } from './
 import { metricMeta, type RunComparer } from './compare.js';
 import { adjustPValues, type Multiplicity } from './multiplicity.js';
 import { judgeRegression, powerOf, regressionEvidence, type RegressionEvidence } from './regression.js';
+import type { MissingBaseline } from './not-compared.js';
 import type { RelaxedBudgets } from './tradeoffs.js';
 import type { BoundTest, CheckResult, CheckStatus, PowerResult } from './types.js';
 
@@ -26,6 +27,8 @@ export interface CheckContext {
   /** Undefined without a baseline. */
   comparer: RunComparer | undefined;
   relaxed: RelaxedBudgets;
+  /** What a regression budget ends as without a baseline (skipped by default). */
+  missingBaseline?: MissingBaseline;
 }
 
 /** Phase 1: what a check found, before the correction; or its result already (off, or no value). */
@@ -41,7 +44,7 @@ type Evidence =
     };
 type Gathered = Exclude<Evidence, { decided: CheckResult }>;
 
-function gather(check: Check, { policy, candidateMetrics, candidateSamples, comparer, relaxed }: CheckContext): Evidence {
+function gather(check: Check, { policy, candidateMetrics, candidateSamples, comparer, relaxed, missingBaseline }: CheckContext): Evidence {
   const { direction, dimension } = metricMeta(policy, check.metric, check.direction);
   const meta = { scope: scopeOf(check.scenario), dimension, direction };
   const unjudged = (status: CheckStatus, reason: string): Evidence => ({
@@ -59,7 +62,9 @@ function gather(check: Check, { policy, candidateMetrics, candidateSamples, comp
     value,
     bounds: bounded ? boundEvidence(check, boundsOf(check, policy), value, samples) : undefined,
     regression:
-      budget === undefined ? undefined : regressionEvidence(check, budget, direction, testOf(check, policy), policy, comparer, relaxed),
+      budget === undefined
+        ? undefined
+        : regressionEvidence(check, budget, direction, testOf(check, policy), policy, comparer, relaxed, missingBaseline),
   };
 }
 
@@ -130,6 +135,7 @@ function groupSizes(check: Check, metrics: MetricsReport): string | undefined {
 function statusOf(severity: Check['severity'], findings: Finding[]): CheckStatus {
   if (findings.some((finding) => finding.errored)) return 'error';
   if (findings.some((finding) => finding.failed)) return severity === 'warn' ? 'warn' : 'fail';
+  if (findings.some((finding) => finding.inconclusive)) return 'inconclusive';
   return findings.some((finding) => finding.skipped) ? 'skipped' : 'pass';
 }
 

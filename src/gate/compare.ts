@@ -127,6 +127,15 @@ export function tooFewShared(comparison: Comparison, policy: Policy): string | u
   return `${basis}, fewer than the ${minimum} a paired comparison needs (settings.min_shared_instances)`;
 }
 
+/** Why a metric could not be compared (RunComparer.whyNotCompared). */
+export interface NotCompared {
+  lacks: 'candidate' | 'baseline';
+  /** Instances both runs have in the scope (records files only). */
+  shared?: number;
+  /** False when every one of the baseline's records on the shared instances is a failed call. */
+  baselineAnswered: boolean;
+}
+
 /** Compares the runs once per metric and scope, whoever asks (trade-offs and checks share the result). */
 export class RunComparer {
   private readonly comparisons = new Map<string, Comparison | undefined>();
@@ -163,6 +172,23 @@ export class RunComparer {
       (scenario === undefined || baseline.table.scenarios.includes(scenario)) &&
       paired.shared(scenario) === 0
     );
+  }
+
+  /**
+   * Why `compare` gave nothing for a metric: the run that lacks it where they meet (the baseline first),
+   * the instances they share (records files), and whether the baseline answered any of them.
+   */
+  whyNotCompared(metric: string, scenario: string | undefined): NotCompared {
+    if (this.paired) {
+      const lacking = this.paired.lacking(metric, scenario);
+      return {
+        lacks: lacking.baseline ? 'baseline' : 'candidate',
+        shared: this.paired.shared(scenario),
+        baselineAnswered: lacking.baselineAnswered,
+      };
+    }
+    const baseline = own(this.memo.pointEstimates(this.baseline, { ...this.options, resamples: 0 }, scenario), metric);
+    return { lacks: baseline === undefined ? 'baseline' : 'candidate', baselineAnswered: true };
   }
 
   private compareOnce(metric: string, scenario: string | undefined, direction: Direction): Comparison | undefined {

@@ -5,6 +5,7 @@ import { evaluateChecks } from './checks.js';
 import { MetricsMemo, RunComparer } from './compare.js';
 import { coverageOf } from './coverage.js';
 import { explainFailures } from './failures.js';
+import type { MissingBaseline } from './not-compared.js';
 import { evaluateTradeoffs } from './tradeoffs.js';
 import type { GateResult } from './types.js';
 import { decideVerdict } from './verdict.js';
@@ -13,13 +14,15 @@ export interface GateInputs {
   policy: Policy;
   candidate: RunInput;
   baseline?: RunInput;
+  /** Without a baseline, regression budgets are skipped, or inconclusive where a change is gated (a pull request). */
+  missingBaseline?: MissingBaseline;
 }
 
 /**
  * Decides a candidate against a policy and, if there is one, a baseline: trade-offs first (they
  * decide which budgets are in effect), then every check, then coverage; the verdict fails closed.
  */
-export function evaluateGate({ policy, candidate, baseline }: GateInputs, memo = new MetricsMemo()): GateResult {
+export function evaluateGate({ policy, candidate, baseline, missingBaseline }: GateInputs, memo = new MetricsMemo()): GateResult {
   const { settings } = policy;
   const options: ComputeOptions = { resamples: settings.resamples, seed: settings.seed, minGroupSize: settings.min_group_size };
   const comparer = baseline ? new RunComparer(candidate, baseline, options, memo) : undefined;
@@ -29,7 +32,7 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs, memo =
   const candidateMetrics = memo.of(candidate, options, named);
   const candidateSamples = memo.samplesOf(candidate, options, named);
   const { checks, coverage } = explainFailures(
-    evaluateChecks({ policy, candidateMetrics, candidateSamples, comparer, relaxed: tradeoffs.relaxed }),
+    evaluateChecks({ policy, candidateMetrics, candidateSamples, comparer, relaxed: tradeoffs.relaxed, missingBaseline }),
     coverageOf(candidate, baseline, settings.coverage),
     candidate,
   );

@@ -3,6 +3,7 @@ import { lookupMetric, type Direction } from '../metrics/registry.js';
 import type { Budget, Check, Policy } from '../policy/schema.js';
 import type { Finding } from './bounds.js';
 import { budgetValue, isSignificant, metricScopeKey, pairedBasis, pValueText, tooFewShared, type RunComparer } from './compare.js';
+import { noBaseline, notCompared, type MissingBaseline } from './not-compared.js';
 import { minimumDetectableWorsening, plannedSpread } from './power.js';
 import type { RelaxedBudgets } from './tradeoffs.js';
 import type { BudgetInEffect, Comparison, PowerResult } from './types.js';
@@ -20,7 +21,7 @@ import type { BudgetInEffect, Comparison, PowerResult } from './types.js';
 /** What the comparison gave, before the family's correction: judged by judgeRegression, or `early` its finding already. */
 export type RegressionEvidence =
   | { test: Test; early?: undefined; comparison: Comparison; budget: BudgetInEffect }
-  /** The comparison could not be made or judged (an error, or skipped); what it had so far. */
+  /** The comparison could not be made or judged (an error, skipped or inconclusive); what it had so far. */
   | { test: Test; early: Finding; comparison?: Comparison; budget?: BudgetInEffect };
 
 /** The budget in effect: the check's, or a more generous one from a trade-off that applies (trade-offs only relax). */
@@ -51,17 +52,16 @@ export function regressionEvidence(
   policy: Policy,
   comparer: RunComparer | undefined,
   relaxed: RelaxedBudgets,
+  missingBaseline: MissingBaseline = 'skip',
 ): RegressionEvidence {
-  if (!comparer) return { test, early: { failed: false, skipped: true, reasons: ['regression not checked: no baseline'] } };
+  if (!comparer) return { test, early: noBaseline(missingBaseline) };
   const comparison = comparer.compare(check.metric, check.scenario, direction);
   if (!comparison && comparer.sharesNoInstance(check.scenario)) {
     // A baseline that cannot be compared at all is an evaluation gone wrong, not a missing baseline.
     const reason = 'regression not checked: the candidate shares no instance (scenario and id) with the baseline';
     return { test, early: { failed: true, errored: true, reasons: [reason] } };
   }
-  if (!comparison) {
-    return { test, early: { failed: false, skipped: true, reasons: [`regression not checked: ${check.metric} is not in both runs`] } };
-  }
+  if (!comparison) return { test, early: notCompared(check.metric, check.scenario, comparer.whyNotCompared(check.metric, check.scenario)) };
   const tooFew = tooFewShared(comparison, policy);
   if (tooFew) return { test, comparison, early: { failed: true, errored: true, reasons: [`regression not checked: ${tooFew}`] } };
   const { stated: budgetStated, ...budget } = budgetInEffect(check, stated, relaxed, comparison.baseline);

@@ -9,14 +9,16 @@ import type { Check } from '../policy/schema.js';
 /*
  * The decision's data. Each check ends pass, fail, warn (a failed check of severity warn), skipped (a
  * regression budget without a baseline to compare with; absolute bounds still apply), error (the
- * metric is missing from the candidate, or a baseline shares no instance with it in the check's scope)
- * or off.
+ * metric is missing from the candidate or cannot be computed on the instances it shares with the
+ * baseline, or a baseline shares no instance with it, or answered none of them, in the check's scope),
+ * inconclusive (the data could not tell: the baseline lacks the metric, or a change is gated without a
+ * baseline) or off.
  *
  * What a report carries of it is typed by its schema, the one a report read back is checked with
  * (report/json.ts): a field cannot be added to the type without the schema, nor the other way round.
  */
 
-export const checkStatusSchema = z.enum(['pass', 'fail', 'warn', 'skipped', 'error', 'off']);
+export const checkStatusSchema = z.enum(['pass', 'fail', 'warn', 'skipped', 'error', 'off', 'inconclusive']);
 export const verdictSchema = z.enum(['pass', 'warn', 'fail']);
 export type CheckStatus = z.output<typeof checkStatusSchema>;
 export type Verdict = z.output<typeof verdictSchema>;
@@ -143,7 +145,7 @@ export interface GateResult {
   tradeoffs: TradeoffResult[];
   /** Present when both runs are records files and the policy checks coverage. */
   coverage?: CoverageResult;
-  /** False when there was no baseline: regression budgets were skipped. */
+  /** False when there was no baseline: regression budgets were skipped, or inconclusive (GateInputs.missingBaseline). */
   hasBaseline: boolean;
   /** Every metric of the candidate, with intervals. */
   candidateMetrics: MetricsReport;

@@ -65,19 +65,10 @@ export class PairedRuns {
    * Undefined when the metric cannot be computed on the shared instances of both runs.
    */
   compare(metric: string, scenario: ScenarioName): MetricComparison | undefined {
-    const { candidate, baseline, options } = this;
-    const scopes = this.scopeOf(scenario);
-    const prepared = (scopes.prepared ??= {
-      candidate: new ScopeStatistics(candidate, scopes.candidate, options),
-      baseline: new ScopeStatistics(baseline, scopes.baseline, options),
-    });
-    const candidateMetric = metricOf(prepared.candidate.prepare(metric), metric);
-    const baselineMetric = metricOf(prepared.baseline.prepare(metric), metric);
-    const full = { candidate: candidateMetric.evaluate, baseline: baselineMetric.evaluate };
-    const ones = new Float64Array(scopes.shared).fill(1);
-    const candidateValue = full.candidate(ones);
-    const baselineValue = full.baseline(ones);
+    const { options } = this;
+    const { scopes, prepared, candidateMetric, baselineMetric, candidateValue, baselineValue } = this.onShared(metric, scenario);
     if (Number.isNaN(candidateValue) || Number.isNaN(baselineValue)) return undefined;
+    const full = { candidate: candidateMetric.evaluate, baseline: baselineMetric.evaluate };
     const onSubset = (subset: Int32Array) => ({
       candidate: metricOf(prepared.candidate.subset(subset, metric), metric).evaluate,
       baseline: metricOf(prepared.baseline.subset(subset, metric), metric).evaluate,
@@ -89,6 +80,41 @@ export class PairedRuns {
       subsetSize: subsetSizeFor(scopes.shared, populations),
     });
     return { ...comparison, shared: scopes.shared, population: Math.min(...populations), candidateValue, baselineValue };
+  }
+
+  /**
+   * Why `compare` gives nothing, run by run: which lacks the metric on the shared instances, and
+   * whether the baseline answered any of them (a row that is not a failed call).
+   */
+  lacking(metric: string, scenario: ScenarioName): { candidate: boolean; baseline: boolean; baselineAnswered: boolean } {
+    const { scopes, candidateValue, baselineValue } = this.onShared(metric, scenario);
+    const { failed } = this.baseline;
+    return {
+      candidate: Number.isNaN(candidateValue),
+      baseline: Number.isNaN(baselineValue),
+      baselineAnswered: scopes.baseline.rows.some((row) => failed[row] === 0),
+    };
+  }
+
+  /** Both runs' statistics of the metric on the shared instances of the scope, and its value in each. */
+  private onShared(metric: string, scenario: ScenarioName) {
+    const { candidate, baseline, options } = this;
+    const scopes = this.scopeOf(scenario);
+    const prepared = (scopes.prepared ??= {
+      candidate: new ScopeStatistics(candidate, scopes.candidate, options),
+      baseline: new ScopeStatistics(baseline, scopes.baseline, options),
+    });
+    const candidateMetric = metricOf(prepared.candidate.prepare(metric), metric);
+    const baselineMetric = metricOf(prepared.baseline.prepare(metric), metric);
+    const ones = new Float64Array(scopes.shared).fill(1);
+    return {
+      scopes,
+      prepared,
+      candidateMetric,
+      baselineMetric,
+      candidateValue: candidateMetric.evaluate(ones),
+      baselineValue: baselineMetric.evaluate(ones),
+    };
   }
 
   private scopeOf(scenario: ScenarioName): PairedScope {

@@ -1,5 +1,6 @@
 import { MetricsMemo } from '../gate/compare.js';
 import { evaluateGate } from '../gate/evaluate.js';
+import type { MissingBaseline } from '../gate/not-compared.js';
 import type { LoadedPolicy } from '../policy/load.js';
 import type { InstanceChangesReport } from '../report/changes.js';
 import { buildGateReport, type GateReport } from '../report/json.js';
@@ -16,6 +17,8 @@ export interface GateRunInputs {
   policy: LoadedPolicy;
   candidate: RunInput;
   baseline?: RunInput;
+  /** Without a baseline: regression budgets skipped (by default), or inconclusive (a change gated: the action on a pull request). */
+  missingBaseline?: MissingBaseline;
 }
 
 type ChangesOf = (candidate: RunInput, baseline: RunInput | undefined) => Promise<InstanceChangesReport | null>;
@@ -25,11 +28,11 @@ type ChangesOf = (candidate: RunInput, baseline: RunInput | undefined) => Promis
  * `changesOf` may keep the instance changes of a candidate that several policies gate (they do not depend on the policy).
  */
 export async function gateRun(
-  { policy, candidate, baseline }: GateRunInputs,
+  { policy, candidate, baseline, missingBaseline }: GateRunInputs,
   memo = new MetricsMemo(),
   changesOf: ChangesOf = changesBetween,
 ): Promise<GateReport> {
-  const result = evaluateGate({ policy: policy.policy, candidate, baseline }, memo);
+  const result = evaluateGate({ policy: policy.policy, candidate, baseline, missingBaseline }, memo);
   return buildGateReport(result, policy, candidate, baseline, await changesOf(candidate, baseline));
 }
 

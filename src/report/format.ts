@@ -2,6 +2,7 @@ import { MAX_INTERVAL_SCENARIOS } from '../limits.js';
 import type { MetricSet } from '../metrics/compute.js';
 import { shownScope } from '../metrics/names.js';
 import { lookupMetric } from '../metrics/registry.js';
+import { countOutcomes, didNotRun } from '../gate/verdict.js';
 import type { GateReport } from './json.js';
 
 /** Number formatting and the metric table rows shared by the text and markdown reports. */
@@ -42,6 +43,27 @@ export function formatInterval(ci: [number, number] | null): string {
 }
 
 type CheckRow = GateReport['checks'][number];
+
+/**
+ * "6 of 8 checks did not run (6 skipped)": every report's headline says it after the verdict, so that
+ * no verdict reads as a bare pass over checks that did not look (gate/verdict.ts: didNotRun); '' when all ran.
+ */
+export function notRunText(report: Pick<GateReport, 'checks'>): string {
+  const { notRun, judged } = countOutcomes(report.checks);
+  if (notRun === 0) return '';
+  const statuses = (['skipped', 'inconclusive', 'error'] as const).flatMap((status) => {
+    const n = report.checks.filter((check) => check.status === status && didNotRun(check)).length;
+    return n > 0 ? [status === 'error' ? count(n, status) : `${n} ${status}`] : [];
+  });
+  return `${notRun} of ${count(judged, 'check')} did not run (${statuses.join(', ')})`;
+}
+
+/** What every report's headline says when there was no baseline: what became of the regression budgets ('' with a baseline). */
+export function noBaselineText(report: Pick<GateReport, 'checks' | 'baseline'>): string {
+  if (report.baseline) return '';
+  const inconclusive = report.checks.some((check) => check.status === 'inconclusive' && didNotRun(check));
+  return `no baseline: regression budgets were ${inconclusive ? 'inconclusive' : 'skipped'}`;
+}
 
 /** The columns of the checks' table (markdown; the text report adds the dimension first). */
 export const CHECK_TABLE_HEADER = [

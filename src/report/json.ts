@@ -12,7 +12,7 @@ import {
   type CheckResult,
   type GateResult,
 } from '../gate/types.js';
-import { decideVerdict } from '../gate/verdict.js';
+import { countOutcomes, decideVerdict } from '../gate/verdict.js';
 import { metricsReportSchema, metricValueSchema } from '../metrics/report.js';
 import { groupOf, SCOPE_KINDS, scopeName, type GroupRef } from '../metrics/names.js';
 import { OVERALL } from '../metrics/scope.js';
@@ -87,6 +87,8 @@ const checkReportSchema = z
 export const gateReportSchema = z.object({
   version: z.literal(1),
   verdict: verdictSchema,
+  /** Added within version 1: how many checks did not run (skipped, error, or inconclusive for want of a comparison: gate/verdict.ts didNotRun). */
+  notRun: z.int().nonnegative().optional(),
   /** source: where the policy was read (the action reads it at the pull request's base commit). */
   policy: z.object({ name: z.string(), file: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), source: z.string().optional() }),
   /** Set by the action: the event and, on a pull request, its number and commits. */
@@ -151,6 +153,7 @@ export function buildGateReport(
   return {
     version: 1,
     verdict: result.verdict,
+    notRun: countOutcomes(result.checks.map(({ check, status, comparison }) => ({ severity: check.severity, status, comparison }))).notRun,
     policy: { name: policy.policy.name, file: policy.file, sha256: policy.sha256 },
     candidate: summarizeRun(candidate),
     baseline: baseline ? summarizeRun(baseline) : null,
@@ -207,6 +210,10 @@ export function parseGateReport(text: string, file: string): GateReport {
   const verdict = decideVerdict(report.checks, report.coverage?.status);
   if (verdict !== report.verdict) {
     throw new InputError(file, undefined, `the verdict "${report.verdict}" does not follow from the checks (they give "${verdict}")`);
+  }
+  const { notRun } = countOutcomes(report.checks);
+  if (report.notRun !== undefined && report.notRun !== notRun) {
+    throw new InputError(file, undefined, `notRun ${report.notRun} does not follow from the checks (${notRun} did not run)`);
   }
   return report;
 }

@@ -10,6 +10,8 @@ import {
   METRIC_TABLE_ALIGN,
   METRIC_TABLE_HEADER,
   metricRows,
+  noBaselineText,
+  notRunText,
   withoutIntervalsNote,
 } from './format.js';
 import type { GateReport } from './json.js';
@@ -27,6 +29,7 @@ const STATUS_ICON: Record<string, string> = {
   skipped: '⏭️ skipped',
   error: '💥 error',
   off: '➖ off',
+  inconclusive: '❔ inconclusive',
 };
 const VERDICT_ICON: Record<string, string> = { pass: '✅', warn: '⚠️', fail: '❌' };
 
@@ -57,8 +60,9 @@ function verdictLine(report: GateReport, waivedBy: string | undefined, unverifie
     .filter(Boolean)
     .join(', ');
   const waiver = waivedBy !== undefined && report.verdict === 'fail' ? ` (waived by label ${escapeMarkdown(waivedBy)})` : '';
-  const baseline = report.baseline ? '' : ' · no baseline: regression budgets were skipped';
-  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ''}${unverified ? ' · unverified report' : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline}`;
+  const notRun = notRunText(report);
+  const baseline = noBaselineText(report);
+  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ''}${notRun ? ` — ${notRun}` : ''}${unverified ? ' · unverified report' : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline ? ` · ${baseline}` : ''}`;
 }
 
 /** A mermaid bar/line chart of candidate vs baseline for the checked metrics on a 0-1 scale. */
@@ -132,7 +136,7 @@ function section(heading: string, items: string[], kind: LeftOut): Piece[] {
 }
 
 function findings(report: GateReport): Piece[] {
-  const regressions = report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status));
+  const regressions = report.checks.filter((check) => ['fail', 'warn', 'error', 'inconclusive'].includes(check.status));
   const coverage = report.coverage && report.coverage.status !== 'pass' ? report.coverage : undefined;
   const items = [
     ...(coverage ? [`- **coverage** · ${STATUS_ICON[coverage.status]}: ${escapeMarkdown(coverage.reason)}`] : []),

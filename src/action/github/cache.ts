@@ -3,6 +3,7 @@ import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path';
 import { escapeTerminal } from '../../report/escape.js';
 import type { Job } from '../context.js';
+import { withoutBaseline } from '../events.js';
 
 /*
  * The baseline lives in the Actions cache: saved by runs that may write it (pushes, manual and
@@ -102,14 +103,14 @@ const sameOwner = (meta: BaselineMeta, owner: BaselineOwner) =>
  * the caller decides whether the gate may go on without a baseline.
  */
 export async function restoreBaseline(
-  { context: { cache }, port }: Job,
+  { context: { cache, eventName }, port }: Job,
   owner: BaselineOwner,
   sha: string,
   policySha256: string,
   temporary: string,
 ): Promise<RestoredBaseline | undefined> {
   if (!cache.isAvailable()) {
-    port.warning('The Actions cache is not available here: no baseline, regression checks are skipped.');
+    port.warning(`The Actions cache is not available here: no baseline, ${withoutBaseline(eventName)}.`);
     return undefined;
   }
   const root = await mkdtemp(join(temporary, 'evalgate-restore-'));
@@ -117,7 +118,7 @@ export async function restoreBaseline(
   const matched = await cache.restore(root, BASELINE_ENTRY, `${prefix}${sha}`, [prefix]);
   if (!matched) {
     port.warning(
-      `No baseline for policy ${shown(owner.policy)} on ${shown(owner.branch)} in the Actions cache: regression checks are skipped.`,
+      `No baseline for policy ${shown(owner.policy)} on ${shown(owner.branch)} in the Actions cache: ${withoutBaseline(eventName)}.`,
     );
     return undefined;
   }

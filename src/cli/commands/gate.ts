@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { MissingBaseline } from '../../gate/not-compared.js';
 import { writeFile } from 'node:fs/promises';
 import { gateRun } from '../../pipeline/gate-run.js';
 import { loadPolicy } from '../../policy/load.js';
@@ -8,6 +9,17 @@ import { gateMarkdown } from '../../report/markdown.js';
 import { gateText } from '../../report/text.js';
 import { loadRun } from '../../runs/load.js';
 import { EXIT_GATE_FAILED, EXIT_OK, type CommandContext } from '../io.js';
+import { missingBaselineOption } from '../options.js';
+
+interface GateFlags {
+  policy: string;
+  candidate: string;
+  baseline?: string;
+  missingBaseline: MissingBaseline;
+  markdown?: string;
+  json?: string;
+  html?: string;
+}
 
 export function registerGate(program: Command, { io, setExitCode }: CommandContext): void {
   program
@@ -15,15 +27,21 @@ export function registerGate(program: Command, { io, setExitCode }: CommandConte
     .description('Decide pass / warn / fail for a candidate against a policy and, optionally, a baseline.')
     .requiredOption('--policy <file>', 'policy file (YAML or JSON)')
     .requiredOption('--candidate <file>', "the candidate's records (JSON Lines) or metrics (JSON of evalgate metrics --json)")
-    .option('--baseline <file>', "the baseline's records or metrics; without it, regression budgets are skipped")
+    .option('--baseline <file>', "the baseline's records or metrics; without it, regression budgets are skipped (see --missing-baseline)")
+    .option(
+      '--missing-baseline <what>',
+      'skip | inconclusive: what a regression budget ends as without a baseline (inconclusive, as the action on a pull request: the verdict warns)',
+      missingBaselineOption,
+      'skip',
+    )
     .option('--markdown <file>', 'also write the report as markdown (the pull-request comment)')
     .option('--json <file>', 'also write the report as JSON')
     .option('--html <file>', 'also write the report as one self-contained HTML page (charts as inline SVG, no script)')
-    .action(async (flags: { policy: string; candidate: string; baseline?: string; markdown?: string; json?: string; html?: string }) => {
+    .action(async (flags: GateFlags) => {
       const policy = await loadPolicy(flags.policy);
       const candidate = await loadRun(flags.candidate);
       const baseline = flags.baseline ? await loadRun(flags.baseline) : undefined;
-      const report = await gateRun({ policy, candidate, baseline });
+      const report = await gateRun({ policy, candidate, baseline, missingBaseline: flags.missingBaseline });
       if (flags.markdown) await writeFile(flags.markdown, gateMarkdown(report, { minGroupSize: policy.policy.settings.min_group_size }));
       if (flags.json) await writeGateReport(flags.json, report);
       if (flags.html) await writeGateHtml(flags.html, report, { minGroupSize: policy.policy.settings.min_group_size });
