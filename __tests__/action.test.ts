@@ -121,8 +121,33 @@ describe('the action on a pull request', () => {
     const policy = writeFile('p.yml', 'version: 1\nname: abs\nchecks:\n  - metric: accuracy\n    min: 0.8\n    max_regression: 0.01\n');
     const result = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' } });
     expect(result.code).toBe(1);
-    expect(result.log).toContain('warning: No baseline: regression checks are skipped');
-    expect(result.summary).toContain('no baseline: regression budgets were skipped');
+    expect(result.log).toContain('warning: No baseline: regression checks are inconclusive');
+    // The check failed on its bound; its reasons say the budget was inconclusive.
+    expect(result.summary).toContain('no baseline: regression budgets were not checked');
+    expect(result.summary).toContain('below the minimum 0.8; regression inconclusive: no baseline to compare the change with');
+  });
+
+  it('makes the regression checks inconclusive without a baseline: the pull request warns, never a bare pass', async () => {
+    const policy = writeFile('p.yml', 'version: 1\nname: abs\nchecks:\n  - metric: accuracy\n    min: 0.5\n    max_regression: 0.01\n');
+    const result = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' } });
+    expect([result.code, result.output('verdict'), result.output('failed-checks')]).toEqual([0, 'warn', '0']);
+    const report = JSON.parse(readFileSync(result.output('report')!, 'utf8')) as GateReport;
+    expect([report.checks[0].status, report.notRun]).toEqual(['inconclusive', 1]);
+    expect(report.checks[0].reasons).toEqual(['regression inconclusive: no baseline to compare the change with']);
+    expect(result.summary).toMatch(
+      /^## ⚠️ evalgate: warn \(1 warning\) — 1 of 1 check did not run \(1 inconclusive\) · policy abs · no baseline: regression budgets were inconclusive\n/m,
+    );
+    expect(github.comments[0].body).toContain('— 1 of 1 check did not run (1 inconclusive)');
+    // fail-on: warn fails the step on it.
+    const strict = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head', 'fail-on': 'warn' } });
+    expect(strict.code).toBe(1);
+    // Outside a change (a manual run) the regression checks are skipped, and the headline says they did not run.
+    const manual = await runAction({ event: 'workflow_dispatch', inputs: { policy, candidate: worse, 'policy-source': 'head' } });
+    expect([manual.code, manual.output('verdict')]).toEqual([0, 'pass']);
+    expect(manual.log).toContain('warning: No baseline: regression checks are skipped');
+    expect(manual.summary).toMatch(
+      /^## ✅ evalgate: pass — 1 of 1 check did not run \(1 skipped\) · policy abs · no baseline: regression budgets were skipped\n/m,
+    );
   });
 });
 

@@ -187,7 +187,7 @@ describe('evalgate gate', () => {
     const policy = writePolicy('checks:\n  - metric: accuracy\n    min: 0.9\n    max_regression: 0.02\n');
     const result = await cli('gate', '--policy', policy, '--candidate', candidate);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('no baseline: regression budgets skipped');
+    expect(result.stdout).toContain('no baseline: regression budgets were not checked');
   });
 
   it('gates summary metrics files as well as records', async () => {

@@ -301,13 +301,13 @@ describe('coverage of the baseline', () => {
       twoScenarios('', (i) => i % 10 !== 0),
     );
     expect([scoped.checks[0].status, scoped.verdict]).toEqual(['error', 'fail']);
-    // A scenario the baseline does not have yet is only skipped.
+    // A scenario the baseline does not have yet cannot tell: inconclusive (a warning), never a pass.
     const added = gate(
       'checks:\n  - metric: accuracy\n    scenario: s2\n    max_regression: 0.02\n',
       twoScenarios('', () => true),
       run(100, () => false),
     );
-    expect(added.checks[0].status).toBe('skipped');
+    expect([added.checks[0].status, added.verdict]).toEqual(['inconclusive', 'warn']);
   });
 
   it('compares the minimum share in whole instances (7 of 100 is 7%)', () => {
@@ -336,11 +336,24 @@ describe('adding up outcomes', () => {
       { severity: 'block', status: 'pass' as const },
       { severity: 'off', status: 'off' as const },
     ];
-    expect(countOutcomes(checks)).toEqual({ blocking: 2, warnings: 2, failed: 3 });
-    expect(countOutcomes(checks, 'fail')).toEqual({ blocking: 3, warnings: 2, failed: 4 });
+    expect(countOutcomes(checks)).toEqual({ blocking: 2, warnings: 2, failed: 3, notRun: 2, judged: 5 });
+    expect(countOutcomes(checks, 'fail')).toEqual({ blocking: 3, warnings: 2, failed: 4, notRun: 2, judged: 5 });
     expect(decideVerdict(checks.slice(2))).toBe('warn');
     expect(decideVerdict(checks.slice(4))).toBe('pass');
     expect(decideVerdict(checks.slice(4), 'warn')).toBe('warn');
     expect(decideVerdict(checks.slice(4), 'fail')).toBe('fail');
+  });
+
+  it('warns on an inconclusive check, and counts it as not run when it has no comparison', () => {
+    const compared = { method: 'paired' };
+    const checks = [
+      { severity: 'block', status: 'pass' as const },
+      { severity: 'block', status: 'inconclusive' as const, comparison: null }, // no baseline, or a baseline without the metric
+      { severity: 'block', status: 'inconclusive' as const, comparison: compared }, // looked, could not tell: it ran
+      { severity: 'block', status: 'skipped' as const },
+    ];
+    expect(countOutcomes(checks)).toEqual({ blocking: 0, warnings: 2, failed: 0, notRun: 2, judged: 4 });
+    expect(decideVerdict(checks.slice(0, 2))).toBe('warn');
+    expect(decideVerdict([checks[0], checks[3]])).toBe('pass');
   });
 });

@@ -61,8 +61,9 @@ export function notRunText(report: Pick<GateReport, 'checks'>): string {
 /** What every report's headline says when there was no baseline: what became of the regression budgets ('' with a baseline). */
 export function noBaselineText(report: Pick<GateReport, 'checks' | 'baseline'>): string {
   if (report.baseline) return '';
-  const inconclusive = report.checks.some((check) => check.status === 'inconclusive' && didNotRun(check));
-  return `no baseline: regression budgets were ${inconclusive ? 'inconclusive' : 'skipped'}`;
+  // A check that failed on its bounds says in its reasons what became of its budget.
+  const became = (['inconclusive', 'skipped'] as const).find((status) => report.checks.some((check) => check.status === status));
+  return `no baseline: regression budgets were ${became ?? 'not checked'}`;
 }
 
 /** The columns of the checks' table (markdown; the text report adds the dimension first). */
