@@ -236,9 +236,11 @@ describe('the baseline in the Actions cache', () => {
         [cache.failLookups, cache.corruptArchives] = [undefined, false];
       }
     }
-    // No entry at all is not a failure: a warning, and the regression checks are skipped.
+    // No entry at all is not a failure: a warning, and the pull request's regression checks are inconclusive (the verdict warns).
     const none = await runAction({ inputs: { ...inputs, policy: writeFile('p.yml', policyText('never-saved')) } });
-    expect([none.code, none.output('verdict')]).toEqual([0, 'pass']);
-    expect(none.stdout).toContain('::warning::No baseline for policy never-saved on main in the Actions cache');
+    expect([none.code, none.output('verdict')]).toEqual([0, 'warn']);
+    expect(none.stdout).toContain(
+      '::warning::No baseline for policy never-saved on main in the Actions cache: regression checks are inconclusive.',
+    );
   });
 });

@@ -315,14 +315,14 @@ describe('the baseline in the Actions cache', () => {
     expect(cache.keys().some((key) => key.startsWith('evalgate-baseline-floor-'))).toBe(false);
   });
 
-  it('warns and skips regression checks when the cache is empty or unavailable', async () => {
+  it('warns, and makes the regression checks inconclusive, when the cache is empty or unavailable', async () => {
     const policy = writeFile('p.yml', strictPolicy.replace('support', 'nothing-saved'));
     const empty = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir(), env: cacheEnv() });
     expect(empty.code).toBe(0);
     expect(empty.stdout).toContain('::warning::No baseline for policy nothing-saved on main in the Actions cache');
     const unavailable = await runAction({ inputs: { policy, candidate: worse, 'policy-source': 'head' }, cwd: tempDir() });
     expect(unavailable.stdout).toContain('::warning::The Actions cache is not available here');
-    expect(unavailable.summary).toContain('no baseline: regression budgets were skipped');
+    expect(unavailable.summary).toContain('no baseline: regression budgets were inconclusive');
   });
 });
 
