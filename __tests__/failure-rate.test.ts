@@ -96,7 +96,7 @@ describe('failed calls cannot improve a metric', () => {
     const { coverage } = report;
     expect(coverage!.baselineSamples).toBe(INSTANCES * SAMPLES);
     expect(coverage!.coveredSamples).toBe(candidateRecords.filter((record) => !record.error).length);
-    expect(coverage!.coveredSamples / coverage!.baselineSamples!).toBeLessThan(0.7);
+    expect(coverage!.coveredSamples! / coverage!.baselineSamples!).toBeLessThan(0.7);
     expect(coverage!.status).toBe('warn');
   });
 });
