@@ -26,7 +26,7 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs, memo =
   const options: ComputeOptions = { resamples: settings.resamples, seed: settings.seed, minGroupSize: settings.min_group_size };
   const comparer = baseline ? new RunComparer(candidate, baseline, options, memo) : undefined;
   const tradeoffs = evaluateTradeoffs(policy, comparer);
-  const gate = gateChecks(policy, comparer, candidate.kind === 'records' && baseline?.kind === 'records');
+  const gate = gateChecks(policy, comparer, candidate, baseline);
   // The checks' scopes get their intervals (and keep the resampled values) whatever the number of scenarios.
   const named = gate.policy.checks.filter((check) => check.severity !== 'off').map((check) => check.scenario);
   const candidateMetrics = memo.of(candidate, options, named);

@@ -3,6 +3,8 @@ import { lookupMetric } from '../metrics/registry.js';
 import { scopeOf } from '../metrics/names.js';
 import { builtinChecks, FAILURE_RATE_CHECK, isBuiltin } from '../policy/builtin.js';
 import type { Policy } from '../policy/schema.js';
+import type { RecordTable } from '../metrics/table.js';
+import type { RunInput } from '../runs/load.js';
 import { scopeMetric } from '../runs/metrics-file.js';
 import type { RunComparer } from './compare.js';
 import type { CheckResult, Comparison } from './types.js';
@@ -26,13 +28,29 @@ export interface GateChecks {
   trivial?: Comparison;
 }
 
+/** The comparison of two runs of which neither failed a call on the shared instances; undefined if one did. */
+function noFailures(comparer: RunComparer, candidate: RecordTable, baseline: RecordTable): Comparison | undefined {
+  const shared = comparer.sharedInstances(FAILURE_RATE_CHECK.scenario) ?? 0;
+  if (shared === 0) return undefined; // nothing compared: the check errors as any regression check does
+  if (candidate.commonFailure || baseline.commonFailure) {
+    // Some call failed somewhere: only the comparison says whether on the shared instances.
+    const comparison = comparer.compare(metric, FAILURE_RATE_CHECK.scenario, 'lower');
+    return comparison && comparison.candidate === 0 && comparison.baseline === 0 ? comparison : undefined;
+  }
+  return { method: 'paired', candidate: 0, baseline: 0, change: 0, worsening: 0, sd: 0, shared, ci: [0, 0] };
+}
+
 /** What the gate runs: the built-in check joins when both runs are records files and the policy has no error_rate check. */
-export function gateChecks(policy: Policy, comparer: RunComparer | undefined, paired: boolean): GateChecks {
-  const builtins = comparer && paired ? builtinChecks(policy) : [];
-  if (builtins.length === 0) return { policy };
-  const comparison = comparer!.compare(metric, FAILURE_RATE_CHECK.scenario, 'lower');
-  const trivial = comparison?.method === 'paired' && comparison.candidate === 0 && comparison.baseline === 0;
-  return trivial ? { policy, trivial: comparison } : { policy: { ...policy, checks: [...policy.checks, ...builtins] } };
+export function gateChecks(
+  policy: Policy,
+  comparer: RunComparer | undefined,
+  candidate: RunInput,
+  baseline: RunInput | undefined,
+): GateChecks {
+  const builtins = builtinChecks(policy);
+  if (!comparer || builtins.length === 0 || candidate.kind !== 'records' || baseline?.kind !== 'records') return { policy };
+  const trivial = noFailures(comparer, candidate.table, baseline.table);
+  return trivial ? { policy, trivial } : { policy: { ...policy, checks: [...policy.checks, ...builtins] } };
 }
 
 /** The built-in check's pass when neither run failed a call on the shared instances. */
