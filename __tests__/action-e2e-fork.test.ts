@@ -216,6 +216,7 @@ describe('a report posted by the workflow_run job (the older mode)', () => {
     expect(JSON.parse(readFileSync(report, 'utf8')).checks.map((check: { scopeKind: string }) => check.scopeKind)).toEqual([
       'pooled',
       'scenario',
+      'pooled', // the built-in failure-rate check
     ]);
     // Pooled 0.725, the scenario "overall" 0.45: read as one scope, the later check's 0.45 would fail the first.
     github.files.set(

@@ -71,6 +71,7 @@ describe('names with separators and a scenario called "overall", through the bun
       ['worst_group_accuracy:region%3Aeu', 'overall', 'pooled', { attribute: 'region:eu' }, 'pass', 0.7],
       ['ece', 'overall', 'scenario', null, 'pass', expect.closeTo(0.2, 9)],
       ['ece', 'overall', 'pooled', null, 'pass', expect.closeTo(0.125, 9)],
+      ['error_rate', 'overall', 'pooled', null, 'pass', 0], // the built-in failure-rate check: no failed call
     ]);
     // The reliability diagrams: the scenario's one bin (confidence 0.65), the pooled scope's two.
     expect(report.calibration?.map(({ scope, scopeKind, candidate }) => [scope, scopeKind, candidate.map((bin) => bin.low)])).toEqual([

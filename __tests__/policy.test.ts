@@ -146,8 +146,9 @@ describe('policy files', () => {
   it('refuses resample counts that cannot reach the corrected significance', () => {
     const checks = (n: number) =>
       Array.from({ length: n }, (_, i) => `  - metric: group_accuracy:g=${i}\n    max_regression: 0.01\n`).join('');
-    const policy = (resamples: number, n: number, multiplicity = 'holm') =>
-      `version: 1\nname: p\nsettings:\n  resamples: ${resamples}\n  multiplicity: ${multiplicity}\nchecks:\n${checks(n)}`;
+    // A policy that checks error_rate (a point bound: no test) has no built-in failure-rate test.
+    const policy = (resamples: number, n: number, multiplicity = 'holm', errorRate = '  - metric: error_rate\n    max: 0.1\n') =>
+      `version: 1\nname: p\nsettings:\n  resamples: ${resamples}\n  multiplicity: ${multiplicity}\nchecks:\n${checks(n)}${errorRate}`;
     // One test at 0.05: p >= 1/(B + 1) must get below 0.05, so B >= 20.
     expect(problemsOf(policy(19, 1))).toEqual([
       'policies/x.yml:4:14 settings.resamples: 19 resamples cannot reach significance 0.05: a p-value is at least 1/(resamples + 1); use at least 20',
@@ -158,6 +159,11 @@ describe('policy files', () => {
       'policies/x.yml:4:14 settings.resamples: 199 resamples cannot reach significance 0.05 over 10 tests (holm): a p-value is at least 1/(resamples + 1); use at least 200',
     ]);
     expect(problemsOf(policy(200, 10))).toEqual([]);
+    // Without one, the built-in failure-rate test joins the blocking family: one check makes two tests.
+    expect(problemsOf(policy(39, 1, 'holm', ''))).toEqual([
+      'policies/x.yml:4:14 settings.resamples: 39 resamples cannot reach significance 0.05 over 2 tests (holm, one of them the built-in failure-rate test): a p-value is at least 1/(resamples + 1); use at least 40',
+    ]);
+    expect(problemsOf(policy(40, 1, 'holm', ''))).toEqual([]);
     expect(problemsOf(policy(20, 10, 'none'))).toEqual([]);
   });
 

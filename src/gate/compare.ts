@@ -163,6 +163,11 @@ export class RunComparer {
     return this.distributions.get(metricScopeKey(metric, scenario));
   }
 
+  /** How many instances of the scope both runs have (records files only). */
+  sharedInstances(scenario: string | undefined): number | undefined {
+    return this.paired?.shared(scenario);
+  }
+
   /** Both runs have instances in the scope, but not one in common: nothing can be compared. */
   sharesNoInstance(scenario: string | undefined): boolean {
     const { baseline, paired } = this;

@@ -4,6 +4,7 @@ import type { RunInput } from '../runs/load.js';
 import { evaluateChecks } from './checks.js';
 import { MetricsMemo, RunComparer } from './compare.js';
 import { coverageOf } from './coverage.js';
+import { gateChecks, withBuiltinResults } from './failure-rate.js';
 import { explainFailures } from './failures.js';
 import type { MissingBaseline } from './not-compared.js';
 import { evaluateTradeoffs } from './tradeoffs.js';
@@ -20,19 +21,29 @@ export interface GateInputs {
 
 /**
  * Decides a candidate against a policy and, if there is one, a baseline: trade-offs first (they
- * decide which budgets are in effect), then every check, then coverage; the verdict fails closed.
+ * decide which budgets are in effect), then every check (the policy's, and the built-in failure-rate
+ * check against a records baseline), then coverage; the verdict fails closed.
  */
 export function evaluateGate({ policy, candidate, baseline, missingBaseline }: GateInputs, memo = new MetricsMemo()): GateResult {
   const { settings } = policy;
   const options: ComputeOptions = { resamples: settings.resamples, seed: settings.seed, minGroupSize: settings.min_group_size };
   const comparer = baseline ? new RunComparer(candidate, baseline, options, memo) : undefined;
   const tradeoffs = evaluateTradeoffs(policy, comparer);
+  const gate = gateChecks(policy, comparer, candidate, baseline);
   // The checks' scopes get their intervals (and keep the resampled values) whatever the number of scenarios.
-  const named = policy.checks.filter((check) => check.severity !== 'off').map((check) => check.scenario);
+  const named = gate.policy.checks.filter((check) => check.severity !== 'off').map((check) => check.scenario);
   const candidateMetrics = memo.of(candidate, options, named);
   const candidateSamples = memo.samplesOf(candidate, options, named);
+  const evaluated = evaluateChecks({
+    policy: gate.policy,
+    candidateMetrics,
+    candidateSamples,
+    comparer,
+    relaxed: tradeoffs.relaxed,
+    missingBaseline,
+  });
   const { checks, coverage } = explainFailures(
-    evaluateChecks({ policy, candidateMetrics, candidateSamples, comparer, relaxed: tradeoffs.relaxed, missingBaseline }),
+    withBuiltinResults(evaluated, gate, candidateMetrics),
     coverageOf(candidate, baseline, settings.coverage),
     candidate,
   );

@@ -105,11 +105,18 @@ export type CheckFlag = z.output<typeof checkFlagSchema>;
 export const tradeoffResultSchema = z.object({ name: z.string(), applied: z.boolean(), reasons: z.array(z.string()) });
 export type TradeoffResult = z.output<typeof tradeoffResultSchema>;
 
-/** How many of the baseline's instances (scenario and id) the candidate answered (its original record, not a failed call). */
+/**
+ * How many of the baseline's instances (scenario and id) the candidate answered (its original record,
+ * not a failed call), and of their samples: the status judges the samples' share (src/gate/coverage.ts).
+ */
 export const coverageSchema = z.object({
   status: verdictSchema,
   baselineInstances: z.int().nonnegative(),
+  /** Instances with at least one answered sample. */
   covered: z.int().nonnegative(),
+  /** Added within version 1 (absent from older reports): the samples of the baseline's originals, and those the candidate answered. */
+  baselineSamples: z.int().nonnegative().optional(),
+  coveredSamples: z.int().nonnegative().optional(),
   /** The policy's least share. */
   min: finite,
   /** A few of the instances the candidate lacks, "scenario/id". */
@@ -137,6 +144,8 @@ export interface CheckResult {
   flags: CheckFlag[];
   /** Why the check ended as it did, one short sentence each. */
   reasons: string[];
+  /** A check the gate adds whatever the policy says (src/policy/builtin.ts: the failure-rate check). */
+  builtin?: boolean;
 }
 
 export interface GateResult {

@@ -1,3 +1,4 @@
+import { builtinChecks } from './builtin.js';
 import type { Check, Policy } from './schema.js';
 
 /*
@@ -38,10 +39,13 @@ export function correctedTests(check: Check, policy: Policy): string[] {
   return keys;
 }
 
-/** Every family's distinct tests, as the policy states them (those that turn out not paired drop out at the gate). */
+/**
+ * Every family's distinct tests, as the policy states them and with the built-in failure-rate test
+ * (src/policy/builtin.ts): those that turn out not paired, or trivial, drop out at the gate.
+ */
 export function familiesOf(policy: Policy): Record<FamilyName, string[]> {
   const families: Record<FamilyName, Set<string>> = { block: new Set(), warn: new Set() };
-  for (const check of policy.checks) {
+  for (const check of [...policy.checks, ...builtinChecks(policy)]) {
     const family = familyOf(check);
     if (family) for (const key of correctedTests(check, policy)) families[family].add(key);
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { linesOf, parseYamlConfig, type Path, type Reporter } from '../config/yaml-config.js';
 import { ConfigError } from '../errors.js';
+import { builtinChecks } from './builtin.js';
 import { familiesOf, minimumResamples, testOf } from './family.js';
 import { closest } from '../config/suggest.js';
 import { formatMetricName, groupKindOf, parseMetricName, scopeLabel, scopeOf } from '../metrics/names.js';
@@ -157,10 +158,12 @@ function checkResamples(policy: Policy, report: Reporter): void {
   if (needed === undefined || policy.settings.resamples >= needed) return;
   const { block, warn } = familiesOf(policy);
   const tests = Math.max(block.length, warn.length, 1);
+  // The built-in failure-rate test joins the blocking family at a gate against a records baseline.
+  const builtin = builtinChecks(policy).length > 0 && block.length >= warn.length ? ', one of them the built-in failure-rate test' : '';
   report(
     ['settings', 'resamples'],
     `${policy.settings.resamples} resamples cannot reach significance ${policy.settings.significance}` +
-      `${policy.settings.multiplicity === 'none' || tests === 1 ? '' : ` over ${tests} tests (${policy.settings.multiplicity})`}: ` +
+      `${policy.settings.multiplicity === 'none' || tests === 1 ? '' : ` over ${tests} tests (${policy.settings.multiplicity}${builtin})`}: ` +
       `a p-value is at least 1/(resamples + 1); use at least ${needed}`,
   );
 }

@@ -73,6 +73,8 @@ const checkReportSchema = z
     boundTest: boundTestSchema.nullable().optional(),
     power: powerSchema.nullable().optional(),
     flags: z.array(checkFlagSchema).optional(),
+    /** Added within version 1: true for a check the gate adds whatever the policy says (the failure-rate check). */
+    builtin: z.boolean().optional(),
   })
   .refine(
     (check) => (check.flags ?? []).includes('underpowered') === (check.power?.underpowered ?? false),
@@ -139,6 +141,7 @@ function thresholdText(result: CheckResult): string {
     parts.push(`regression <= ${check.max_regression}${relaxed}${test}`);
   }
   if (check.detect !== undefined) parts.push(`detect ${check.detect}`);
+  if (result.builtin) parts.push('built-in');
   return parts.join(', ');
 }
 
@@ -176,6 +179,7 @@ export function buildGateReport(
       boundTest: check.boundTest ?? null,
       power: check.power ?? null,
       flags: check.flags,
+      builtin: check.builtin ?? false,
     })),
     tradeoffs: result.tradeoffs,
     coverage: result.coverage ?? null,
