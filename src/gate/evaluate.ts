@@ -29,7 +29,14 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs, memo =
   const candidateMetrics = memo.of(candidate, options, named);
   const candidateSamples = memo.samplesOf(candidate, options, named);
   const { checks, coverage } = explainFailures(
-    evaluateChecks({ policy, candidateMetrics, candidateSamples, comparer, relaxed: tradeoffs.relaxed }),
+    evaluateChecks({
+      policy,
+      candidateMetrics,
+      candidateSamples,
+      candidateComponents: (scenario, metric) => memo.componentsOf(candidate, options, scenario, metric),
+      comparer,
+      relaxed: tradeoffs.relaxed,
+    }),
     coverageOf(candidate, baseline, settings.coverage),
     candidate,
   );
