@@ -28,6 +28,8 @@ export const DEFAULT_COMPUTE_OPTIONS: ComputeOptions = {
 
 /** Scopes of up to this many instances get the plain bootstrap; larger ones the bag of little bootstraps. */
 export const PLAIN_BOOTSTRAP_MAX_INSTANCES = 500;
+/** Whether a metric sums over the instances rather than averages: its value grows with the instance count. */
+export const isTotal = (metric: string) => metric === 'cost_usd_total';
 /** A little-bootstrap subset should hold at least this many records of every metric, on average. */
 const MIN_RECORDS_PER_SUBSET = 50;
 
@@ -90,7 +92,11 @@ function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOption
   const subsetSize = subsetSizeFor(scope.instanceCount, gatedPopulations(statistics, options));
   const samples =
     options.resamples > 0
-      ? bootstrapSamples(factory, values, scope.instanceCount, { ...scopeBootstrap(scope, options), subsetSize })
+      ? bootstrapSamples(factory, values, scope.instanceCount, {
+          ...scopeBootstrap(scope, options),
+          subsetSize,
+          extensive: (s, k) => isTotal(statistics[s].metrics[k].metric),
+        })
       : undefined;
   const found: Array<[string, MetricValue]> = [];
   const resampled = dictionary<Float64Array>();

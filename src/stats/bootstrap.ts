@@ -20,6 +20,11 @@ export interface BootstrapOptions {
   level?: number;
   /** Instances per little-bootstrap subset; absent or >= the instance count: the plain bootstrap. */
   subsetSize?: number;
+  /**
+   * Outputs that grow with the number of instances (a total), by estimator and output: a subset's own
+   * value is then scaled from its b instances to the n its resamples draw.
+   */
+  extensive?: (estimator: number, output: number) => boolean;
 }
 
 export const DEFAULT_RESAMPLES = 1000;
@@ -98,7 +103,10 @@ function eachResample(
       const resamples = Math.floor(options.resamples / subsets) + (subset < options.resamples % subsets ? 1 : 0);
       const estimators = factory(chosen);
       // The subset's own values, copied: an estimator may hand back the same array on every call.
-      const own = estimators.map((estimator) => Float64Array.from(estimator.evaluate(ones)));
+      const scale = instanceCount / subsetSize;
+      const own = estimators.map((estimator, e) =>
+        Float64Array.from(estimator.evaluate(ones), (value, k) => (options.extensive?.(e, k) ? value * scale : value)),
+      );
       collect(estimators, resamples, subsetSize, instanceCount, own);
     }
   }
