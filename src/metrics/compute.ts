@@ -11,6 +11,7 @@ import type { MetricSet, MetricsReport, MetricValue } from './report.js';
 import type { RecordTable } from './table.js';
 
 export type { MetricComponents } from './bound-components.js';
+export { LITTLE_BOOTSTRAP_SUBSETS } from '../stats/bootstrap.js';
 
 /** What the engine computes: the JSON of `evalgate metrics --json`, typed by its schema. */
 export type { MetricSet, MetricsReport, MetricValue } from './report.js';
