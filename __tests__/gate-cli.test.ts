@@ -321,7 +321,7 @@ describe('evalgate validate and schema', () => {
     );
     const result = await cli('validate', good, bad);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`${bad}:7:10 checks[0].max: expected number, received string\n`);
+    expect(result.stderr).toBe(`${warnings.stderr}${bad}:7:10 checks[0].max: expected number, received string\n`);
   });
 
   it('validates the bundled policies', async () => {
