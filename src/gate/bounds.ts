@@ -12,6 +12,8 @@ import type { BoundJudgedOn, BoundTest } from './types.js';
  * when the value is inside the bound with that confidence. The p-value of a claim counts the
  * candidate's bootstrap values against it, (#{against} + 1) / (B + 1); a metrics file's value has no
  * resamples: its interval gives a normal one, Phi(-distance / se) with se = (high - low) / (2 z(0.975)).
+ * The metrics whose plug-in is biased (ece, ece_10_bin, a worst group, a gap) are tested on their
+ * components instead, and `point` judges their corrected estimate (component-bounds.ts).
  */
 
 /** What a part of a check found: failed (or errored, or skipped) and why. */

@@ -43,8 +43,10 @@ type Evidence =
     };
 type Gathered = Exclude<Evidence, { decided: CheckResult }>;
 
-function gather(check: Check, context: CheckContext): Evidence {
-  const { policy, candidateMetrics, candidateSamples, candidateComponents, comparer, relaxed } = context;
+function gather(
+  check: Check,
+  { policy, candidateMetrics, candidateSamples, candidateComponents, comparer, relaxed }: CheckContext,
+): Evidence {
   const { direction, dimension } = metricMeta(policy, check.metric, check.direction);
   const meta = { scope: scopeOf(check.scenario), dimension, direction };
   const unjudged = (status: CheckStatus, reason: string): Evidence => ({
