@@ -33,6 +33,12 @@ async function gate(records: EvalRecord[], checks: string, settings = ''): Promi
   return read;
 }
 
+/** low < value < high: a bootstrap's p-value or bound, near the one worked by hand. */
+function expectWithin(value: number, low: number, high: number): void {
+  expect(value).toBeGreaterThan(low);
+  expect(value).toBeLessThan(high);
+}
+
 /** Two groups of `size` records each, `rightA` and `rightB` of them correct. */
 const twoGroups = (size: number, rightA: number, rightB: number): EvalRecord[] =>
   Array.from({ length: 2 * size }, (_, i) => {
@@ -109,11 +115,9 @@ describe('bounds on the worst group and the gap', () => {
     );
     const [above, close] = report.checks;
     // Phi(-0.1 / 0.0458) = 0.0145: shown; Phi(-0.05 / 0.0458) = 0.138: not.
-    expect(above.boundTest!.p).toBeGreaterThan(0.01);
-    expect(above.boundTest!.p).toBeLessThan(0.02);
+    expectWithin(above.boundTest!.p, 0.01, 0.02);
     expect(above.status).toBe('pass');
-    expect(close.boundTest!.p).toBeGreaterThan(0.11);
-    expect(close.boundTest!.p).toBeLessThan(0.17);
+    expectWithin(close.boundTest!.p, 0.11, 0.17);
     expect(close.status).toBe('fail');
     // The lower end: min_g (a_g - z se_g) = 0.7 - 1.96 x 0.0458 = 0.610.
     expect(above.boundJudgedOn!.interval![0]).toBeCloseTo(0.61, 2);
@@ -129,8 +133,7 @@ describe('bounds on the worst group and the gap', () => {
     );
     const [blocked, within] = report.checks;
     // P(|Z| >= 0.15 / 0.0632) = 0.0177; alone in the blocking family, Holm leaves it as it is.
-    expect(blocked.boundTest!.p).toBeGreaterThan(0.01);
-    expect(blocked.boundTest!.p).toBeLessThan(0.03);
+    expectWithin(blocked.boundTest!.p, 0.01, 0.03);
     expect(blocked.boundTest!.pAdjusted).toBe(blocked.boundTest!.p);
     expect(blocked.status).toBe('fail');
     // P(|Z| >= 0.1 / 0.0632) = 0.114: above the bound, but not with confidence.
@@ -168,8 +171,7 @@ describe('bounds on the worst group and the gap', () => {
     // 1,200 instances (subsets of 500): the lower end 0.7 - 1.96 sqrt(0.21 / 600) = 0.6633.
     const report = await gate(twoGroups(600, 420, 480), '  - metric: worst_group_accuracy:region\n    min: 0.6\n', '  bounds: strict\n');
     const [check] = report.checks;
-    expect(check.boundJudgedOn!.interval![0]).toBeGreaterThan(0.658);
-    expect(check.boundJudgedOn!.interval![0]).toBeLessThan(0.669);
+    expectWithin(check.boundJudgedOn!.interval![0], 0.658, 0.669);
     expect(check.status).toBe('pass');
     const [ece] = (await gate(overconfident(1200), '  - metric: ece\n    max: 0.1\n', '  bounds: lenient\n')).checks;
     expect(ece.status).toBe('fail');
