@@ -311,10 +311,17 @@ describe('evalgate validate and schema', () => {
   it('checks every policy given and exits 2 if any is invalid', async () => {
     const good = writePolicy('checks:\n  - metric: ece\n    max: 0.1\n');
     const bad = writePolicy('checks:\n  - metric: ece\n    max: high\n');
-    expect(await cli('validate', good)).toEqual({ code: 0, stdout: `ok: ${good} (1 check, 0 trade-offs)\n`, stderr: '' });
+    // Valid, with warnings: 20 resamples a little-bootstrap subset, and a point bound on ece (issue 21).
+    const warnings = await cli('validate', good);
+    expect(warnings).toMatchObject({ code: 0, stdout: `ok: ${good} (1 check, 0 trade-offs)\n` });
+    expect(warnings.stderr).toMatch(
+      new RegExp(
+        `^warning: ${good}:4 settings.resamples: 200 resamples give 20 .*\nwarning: ${good}:6 checks\\[0\\]: a point bound on ece .*\n$`,
+      ),
+    );
     const result = await cli('validate', good, bad);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`${bad}:7:10 checks[0].max: expected number, received string\n`);
+    expect(result.stderr).toBe(`${warnings.stderr}${bad}:7:10 checks[0].max: expected number, received string\n`);
   });
 
   it('validates the bundled policies', async () => {

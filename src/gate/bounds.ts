@@ -1,9 +1,10 @@
-import type { MetricValue } from '../metrics/compute.js';
+import type { MetricComponents, MetricValue } from '../metrics/compute.js';
 import type { Bounds } from '../policy/family.js';
 import type { Check, Policy } from '../policy/schema.js';
 import { normalCdf } from '../stats/normal.js';
 import { pValueText } from './compare.js';
-import type { BoundTest } from './types.js';
+import { componentTests, judgedOn } from './component-bounds.js';
+import type { BoundJudgedOn, BoundTest } from './types.js';
 
 /*
  * A check's min and max. `point` judges the estimate; `lenient` fails only when the bound is crossed
@@ -11,6 +12,8 @@ import type { BoundTest } from './types.js';
  * when the value is inside the bound with that confidence. The p-value of a claim counts the
  * candidate's bootstrap values against it, (#{against} + 1) / (B + 1); a metrics file's value has no
  * resamples: its interval gives a normal one, Phi(-distance / se) with se = (high - low) / (2 z(0.975)).
+ * The metrics whose plug-in is biased (ece, ece_10_bin, a worst group, a gap) are tested on their
+ * components instead, and `point` judges their corrected estimate (component-bounds.ts).
  */
 
 /** What a part of a check found: failed (or errored, or skipped, or inconclusive: the data could not tell) and why. */
@@ -27,9 +30,16 @@ export interface BoundEvidence {
   /** One test per bound the check has, in lenient and strict mode, when the value has an interval. */
   tests: BoundTest[];
   borderline: boolean;
+  /** A metric with a biased plug-in: the corrected estimate and interval its bounds are judged on. */
+  judgedOn?: BoundJudgedOn;
 }
 
 const Z_975 = 1.959963984540054;
+
+const ESTIMATOR_WORDS: Record<BoundJudgedOn['estimator'], string> = {
+  'debiased-calibration-error': 'debiased estimate',
+  'bootstrap-bias-corrected': 'bias-corrected estimate',
+};
 
 /** The p-value of a claim about the candidate's value against `bound`: below it, or above it. */
 function claimP(
@@ -56,16 +66,36 @@ export function limitsOf(check: Check): Array<{ bound: BoundTest['bound']; limit
   ];
 }
 
-export function boundEvidence(check: Check, mode: Bounds, value: MetricValue, samples: Float64Array | undefined): BoundEvidence {
-  const straddles = (bound: number) => value.ci !== null && value.ci[0] < bound && bound < value.ci[1];
+/**
+ * The bounds' tests. A metric with a biased plug-in (given its components) is tested on them and judged
+ * on its corrected estimate and interval; any other on its resampled values, or its interval.
+ */
+export function boundEvidence(
+  check: Check,
+  mode: Bounds,
+  value: MetricValue,
+  samples: Float64Array | undefined,
+  components?: MetricComponents,
+): BoundEvidence {
+  const componentTested = components && componentTests(components);
+  const judged = componentTested && judgedOn(check.metric, components, componentTested, value, samples);
+  const interval = judged ? judged.interval : value.ci;
+  const straddles = (bound: number) => interval !== null && interval[0] < bound && bound < interval[1];
   const limits = limitsOf(check);
   // lenient claims the bound is crossed (below a min); strict that the value is inside (above a min).
   const claim = mode === 'lenient' ? 'crossed' : 'inside';
   const tests = (mode === 'point' ? [] : limits).flatMap(({ bound, limit }): BoundTest[] => {
-    const found = claimP((bound === 'min') === (claim === 'crossed'), limit, value, samples);
+    const claimBelow = (bound === 'min') === (claim === 'crossed');
+    const found = componentTested
+      ? {
+          p: claimBelow ? componentTested.pBelow(limit) : componentTested.pAbove(limit),
+          method: 'bootstrap' as const,
+          resamples: judged!.resamples,
+        }
+      : claimP(claimBelow, limit, value, samples);
     return found ? [{ bound, claim, ...found }] : [];
   });
-  return { mode, tests, borderline: limits.some(({ limit }) => straddles(limit)) };
+  return { mode, tests, borderline: limits.some(({ limit }) => straddles(limit)), ...(judged ? { judgedOn: judged } : {}) };
 }
 
 /** One bound judged, with its test if it has one; `alpha` undefined when significance is off. */
@@ -76,12 +106,19 @@ function judgeBound(
   mode: Bounds,
   value: MetricValue,
   alpha?: number,
+  judged?: BoundJudgedOn,
 ): Finding {
   const crossed = bound === 'min' ? value.value < limit : value.value > limit;
   const words = bound === 'min' ? `below the minimum ${limit}` : `above the maximum ${limit}`;
   const passed: Finding = { failed: false, reasons: [] };
   if (mode === 'point' || alpha === undefined || (mode === 'lenient' && !test)) {
-    return crossed ? { failed: true, reasons: [words] } : passed;
+    if (!judged) return crossed ? { failed: true, reasons: [words] } : passed;
+    // The plug-in's bias would decide: the corrected estimate is judged instead (no error control).
+    const estimate = judged.estimate;
+    const estimateCrossed = bound === 'min' ? estimate < limit : estimate > limit;
+    return estimateCrossed
+      ? { failed: true, reasons: [`${words} (the ${ESTIMATOR_WORDS[judged.estimator]} ${+estimate.toPrecision(4)})`] }
+      : passed;
   }
   if (!test) return { failed: true, reasons: [`a strict ${bound} needs an interval: the value ${+value.value.toPrecision(4)} has none`] };
   if (mode === 'lenient') {
@@ -112,6 +149,7 @@ export function judgeBounds(
       evidence.mode,
       value,
       alpha,
+      evidence.judgedOn,
     ),
   );
   return { failed: findings.some((finding) => finding.failed), reasons: findings.flatMap((finding) => finding.reasons) };

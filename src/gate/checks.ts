@@ -1,4 +1,4 @@
-import type { MetricSamples, MetricsReport, MetricValue } from '../metrics/compute.js';
+import type { MetricComponents, MetricSamples, MetricsReport, MetricValue } from '../metrics/compute.js';
 import type { Dimension, Direction } from '../metrics/registry.js';
 import { GROUP_FAMILY, isAttributeFamily, parseMetricName, scopeLabel, scopeOf, type ScopeRef } from '../metrics/names.js';
 import { boundsOf, correctionFactor, familyKey, familyOf, testOf, type FamilyName } from '../policy/family.js';
@@ -24,6 +24,8 @@ export interface CheckContext {
   candidateMetrics: MetricsReport;
   /** The bootstrap values behind the candidate's intervals (a records file). */
   candidateSamples: MetricSamples | undefined;
+  /** The components of a metric with a biased plug-in (a records file), for its bounds' tests. */
+  candidateComponents?: (scenario: string | undefined, metric: string) => MetricComponents | undefined;
   /** Undefined without a baseline. */
   comparer: RunComparer | undefined;
   relaxed: RelaxedBudgets;
@@ -44,7 +46,10 @@ type Evidence =
     };
 type Gathered = Exclude<Evidence, { decided: CheckResult }>;
 
-function gather(check: Check, { policy, candidateMetrics, candidateSamples, comparer, relaxed, missingBaseline }: CheckContext): Evidence {
+function gather(
+  check: Check,
+  { policy, candidateMetrics, candidateSamples, candidateComponents, comparer, relaxed, missingBaseline }: CheckContext,
+): Evidence {
   const { direction, dimension } = metricMeta(policy, check.metric, check.direction);
   const meta = { scope: scopeOf(check.scenario), dimension, direction };
   const unjudged = (status: CheckStatus, reason: string): Evidence => ({
@@ -60,7 +65,9 @@ function gather(check: Check, { policy, candidateMetrics, candidateSamples, comp
     check,
     meta,
     value,
-    bounds: bounded ? boundEvidence(check, boundsOf(check, policy), value, samples) : undefined,
+    bounds: bounded
+      ? boundEvidence(check, boundsOf(check, policy), value, samples, candidateComponents?.(check.scenario, check.metric))
+      : undefined,
     regression:
       budget === undefined
         ? undefined
@@ -162,7 +169,8 @@ function boundsFindings(evidence: Gathered, bounds: BoundEvidence, { adjusted, f
   const finding =
     shortfall('bound', Number.isFinite(fewest) ? fewest : undefined, factor, policy) ??
     judgeBounds(evidence.check, evidence.value, { ...bounds, tests }, policy.settings.significance);
-  return { fields: { bounds: bounds.mode, ...(tests.length > 0 ? { boundTest: tests[0] } : {}) }, finding };
+  const judgedOn = bounds.judgedOn ? { boundJudgedOn: bounds.judgedOn } : {};
+  return { fields: { bounds: bounds.mode, ...(tests.length > 0 ? { boundTest: tests[0] } : {}), ...judgedOn }, finding };
 }
 
 /** The comparison with its corrected p-value, what it finds, and the test's power at its family's level. */

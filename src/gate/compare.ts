@@ -1,6 +1,7 @@
 import {
   RunMetrics,
   type ComputeOptions,
+  type MetricComponents,
   type MetricSamples,
   type MetricSet,
   type MetricsReport,
@@ -37,6 +38,11 @@ export class MetricsMemo {
   /** The bootstrap values behind the intervals of a records run's `named` scopes; undefined for a metrics file. */
   samplesOf(run: RunInput, options: ComputeOptions, named: ScenarioName[]): MetricSamples | undefined {
     return run.kind === 'metrics' ? undefined : this.metricsOf(run, options).samples(named);
+  }
+
+  /** The components of a bound-tested metric in one scope of a records run (metrics/bound-components.ts); undefined for a metrics file. */
+  componentsOf(run: RunInput, options: ComputeOptions, scenario: ScenarioName, metric: string): MetricComponents | undefined {
+    return run.kind === 'metrics' ? undefined : this.metricsOf(run, options).boundComponents(scenario, metric);
   }
 
   /** One scope's metrics: a metrics file's, or a records run's point estimates (nothing else computed). */

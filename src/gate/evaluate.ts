@@ -38,6 +38,7 @@ export function evaluateGate({ policy, candidate, baseline, missingBaseline }: G
     policy: gate.policy,
     candidateMetrics,
     candidateSamples,
+    candidateComponents: (scenario, metric) => memo.componentsOf(candidate, options, scenario, metric),
     comparer,
     relaxed: tradeoffs.relaxed,
     missingBaseline,

@@ -84,6 +84,22 @@ export const boundTestSchema = z
   .refine((test) => test.pAdjusted === undefined || test.pAdjusted >= test.p, 'pAdjusted is below p');
 export type BoundTest = z.output<typeof boundTestSchema>;
 
+/**
+ * What a bound on a metric with a biased plug-in (ece, ece_10_bin, a worst group, a gap) is judged on:
+ * the corrected estimate (what `point` judges; the metric's own value stays the plug-in) and the 95%
+ * interval made of the component tests' one-sided bounds (docs/statistics.md).
+ */
+export const boundJudgedOnSchema = z.object({
+  estimate: finite,
+  /** Kumar, Liang and Ma's debiased calibration error, or the bootstrap bias correction 2 v - mean(v*). */
+  estimator: z.enum(['debiased-calibration-error', 'bootstrap-bias-corrected']),
+  interval: z.tuple([finite, finite]).nullable(),
+  /** bin-deviations: the bins' bootstrap deviations; max-t: the groups' studentized maximum. */
+  method: z.enum(['bin-deviations', 'max-t']),
+  resamples: z.int().nonnegative(),
+});
+export type BoundJudgedOn = z.output<typeof boundJudgedOnSchema>;
+
 export const powerSchema = z
   .object({
     /** MDE80, in the metric's unit; null when the comparison has no spread (point estimates). */
@@ -139,6 +155,8 @@ export interface CheckResult {
   /** How min and max were judged (bounded checks), and the bound's test when it had one. */
   bounds?: Bounds;
   boundTest?: BoundTest;
+  /** A bound on a metric with a biased plug-in: the estimate and interval it was judged on. */
+  boundJudgedOn?: BoundJudgedOn;
   /** The smallest worsening the comparison sees at 80% power, and what the check must detect (paired regression tests). */
   power?: PowerResult;
   flags: CheckFlag[];

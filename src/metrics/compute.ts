@@ -5,9 +5,13 @@ import { MAX_INTERVAL_SCENARIOS } from '../limits.js';
 import { scopeNamed, scopesOf, type Scope } from './scope.js';
 import { METRICS, lookupMetric } from './registry.js';
 import { isGroupAccuracy } from './names.js';
+import { componentShape, metricComponents, type MetricComponents } from './bound-components.js';
 import { DEFAULT_MIN_GROUP_SIZE, ScopeStatistics, type MetricOptions, type Statistic } from './statistics.js';
 import type { MetricSet, MetricsReport, MetricValue } from './report.js';
 import type { RecordTable } from './table.js';
+
+export type { MetricComponents } from './bound-components.js';
+export { LITTLE_BOOTSTRAP_SUBSETS } from '../stats/bootstrap.js';
 
 /** What the engine computes: the JSON of `evalgate metrics --json`, typed by its schema. */
 export type { MetricSet, MetricsReport, MetricValue } from './report.js';
@@ -25,6 +29,8 @@ export const DEFAULT_COMPUTE_OPTIONS: ComputeOptions = {
 
 /** Scopes of up to this many instances get the plain bootstrap; larger ones the bag of little bootstraps. */
 export const PLAIN_BOOTSTRAP_MAX_INSTANCES = 500;
+/** Whether a metric sums over the instances rather than averages: its value grows with the instance count. */
+export const isTotal = (metric: string) => metric === 'cost_usd_total';
 /** A little-bootstrap subset should hold at least this many records of every metric, on average. */
 const MIN_RECORDS_PER_SUBSET = 50;
 
@@ -62,6 +68,8 @@ interface ScopeMetrics {
   metrics: MetricSet;
   intervals: boolean;
   samples?: Record<string, Float64Array>;
+  /** Instances per little-bootstrap subset (the instance count: the plain bootstrap). */
+  subsetSize: number;
 }
 
 /** The metrics of one scope, with their intervals (none for 0 resamples), and the resampled values the intervals come from. */
@@ -82,12 +90,13 @@ function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOption
       ),
     );
   };
+  const subsetSize = subsetSizeFor(scope.instanceCount, gatedPopulations(statistics, options));
   const samples =
     options.resamples > 0
       ? bootstrapSamples(factory, values, scope.instanceCount, {
-          resamples: options.resamples,
-          seed: deriveSeed(options.seed, scope.name),
-          subsetSize: subsetSizeFor(scope.instanceCount, gatedPopulations(statistics, options)),
+          ...scopeBootstrap(scope, options),
+          subsetSize,
+          extensive: (s, k) => isTotal(statistics[s].metrics[k].metric),
         })
       : undefined;
   const found: Array<[string, MetricValue]> = [];
@@ -100,8 +109,14 @@ function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOption
     });
   });
   const metrics = dictionary(sortByRegistry(found));
-  return { metrics, intervals: options.resamples > 0, ...(keepSamples ? { samples: resampled } : {}) };
+  return { metrics, intervals: options.resamples > 0, subsetSize, ...(keepSamples ? { samples: resampled } : {}) };
 }
+
+/** A scope's resamples: its own seed, so that its numbers do not depend on which other scopes are computed. */
+const scopeBootstrap = (scope: Scope, options: ComputeOptions) => ({
+  resamples: options.resamples,
+  seed: deriveSeed(options.seed, scope.name),
+});
 
 /**
  * An interval within the values the metric can take: the little bootstrap shifts resamples, which can
@@ -159,6 +174,7 @@ export type ScenarioName = string | undefined;
 export class RunMetrics {
   private readonly scopes = new Map<ScenarioName, ScopeMetrics>();
   private readonly reports = new Map<string, MetricsReport>();
+  private readonly components = new Map<string, MetricComponents | undefined>();
 
   constructor(
     private readonly table: RecordTable,
@@ -200,6 +216,22 @@ export class RunMetrics {
     if (scenario !== undefined && !this.table.scenarios.includes(scenario)) return undefined;
     const { metrics, samples = dictionary() } = this.metricsOf(scenario, () => scopeNamed(this.table, scenario), true, true);
     return { metrics, samples };
+  }
+
+  /**
+   * The components a bound test on a biased metric reads (bound-components.ts), on the same resamples
+   * as the metric's interval; undefined for another metric, without resamples, or where the scope lacks it.
+   */
+  boundComponents(scenario: ScenarioName, metric: string): MetricComponents | undefined {
+    if (componentShape(metric) === undefined || this.options.resamples === 0 || !this.withSamples(scenario)) return undefined;
+    const key = JSON.stringify([scenario ?? null, metric]);
+    if (!this.components.has(key)) {
+      const scope = scopeNamed(this.table, scenario);
+      const { subsetSize } = this.scopes.get(scenario)!;
+      const bootstrap = { ...scopeBootstrap(scope, this.options), subsetSize };
+      this.components.set(key, metricComponents(this.table, scope, this.options, metric, bootstrap));
+    }
+    return this.components.get(key);
   }
 
   private compute(named: Set<ScenarioName>): MetricsReport {

@@ -1,6 +1,6 @@
 import { pairedBootstrap, type PairedDifference } from '../stats/bootstrap.js';
 import { deriveSeed } from '../stats/random.js';
-import { DEFAULT_COMPUTE_OPTIONS, subsetSizeFor, type ComputeOptions, type ScenarioName } from './compute.js';
+import { DEFAULT_COMPUTE_OPTIONS, isTotal, subsetSizeFor, type ComputeOptions, type ScenarioName } from './compute.js';
 import { OVERALL, sharedScopes, type Scope } from './scope.js';
 import { ScopeStatistics, type Statistic } from './statistics.js';
 import type { RecordTable } from './table.js';
@@ -78,6 +78,7 @@ export class PairedRuns {
       resamples: options.resamples,
       seed: deriveSeed(options.seed, `${scenario ?? OVERALL}\u0000${metric}`),
       subsetSize: subsetSizeFor(scopes.shared, populations),
+      extensive: () => isTotal(metric), // the difference and the baseline alike
     });
     return { ...comparison, shared: scopes.shared, population: Math.min(...populations), candidateValue, baselineValue };
   }

@@ -246,6 +246,12 @@ export class ScopeStatistics {
     return this.collected ? statisticsOf(this.table, this.collected, this.scope.instanceCount, this.options, only) : [];
   }
 
+  /** The scope's collection, or (subset) what it holds of some instances: what bound-components.ts reads. */
+  collection(subset?: Int32Array): ScopeCollection | undefined {
+    if (!this.collected || !subset) return this.collected;
+    return subsetCollection(this.collected, this.scope.instanceCount, subset);
+  }
+
   /** The statistics of the scope's rows of some of its instances, numbered 0..subset.length-1 in subset order. */
   subset(subset: Int32Array, only?: string): Statistic[] {
     if (!this.collected || subset.length === 0) return [];

@@ -8,6 +8,7 @@ import { closest } from '../config/suggest.js';
 import { formatMetricName, groupKindOf, parseMetricName, scopeLabel, scopeOf } from '../metrics/names.js';
 import { lookupMetric, METRICS } from '../metrics/registry.js';
 import { policySchema, type Budget, type Policy } from './schema.js';
+import { formatWarnings } from './warnings.js';
 
 export interface LoadedPolicy {
   policy: Policy;
@@ -17,6 +18,8 @@ export interface LoadedPolicy {
   sha256: string;
   /** The line of each check in the file (policy.checks' order), for annotations that point at it. */
   checkLines: Array<number | undefined>;
+  /** What the policy may not mean, "file:line key.path: message" each (policy/warnings.ts); `validate` prints them. */
+  warnings: string[];
 }
 
 const ESCAPING = "in a group's attribute and value write % as %25, : as %3A and = as %3D, or name it with group: {attribute, value}";
@@ -197,7 +200,8 @@ export function parsePolicy(text: string, file: string): LoadedPolicy {
     text,
     policy.checks.map((_, index) => ['checks', index]),
   );
-  return { policy, file, sha256: createHash('sha256').update(text).digest('hex'), checkLines };
+  const warnings = formatWarnings(policy, file, text);
+  return { policy, file, sha256: createHash('sha256').update(text).digest('hex'), checkLines, warnings };
 }
 
 export async function loadPolicy(file: string): Promise<LoadedPolicy> {

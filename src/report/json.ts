@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  boundJudgedOnSchema,
   boundTestSchema,
   budgetInEffectSchema,
   checkFlagSchema,
@@ -71,6 +72,8 @@ const checkReportSchema = z
     test: z.enum(TESTS).nullable().optional(),
     bounds: z.enum(BOUNDS).nullable().optional(),
     boundTest: boundTestSchema.nullable().optional(),
+    /** Added within version 1: what a bound on ece, ece_10_bin, a worst group or a gap was judged on (absent otherwise). */
+    boundJudgedOn: boundJudgedOnSchema.nullable().optional(),
     power: powerSchema.nullable().optional(),
     flags: z.array(checkFlagSchema).optional(),
     /** Added within version 1: true for a check the gate adds whatever the policy says (the failure-rate check). */
@@ -177,6 +180,7 @@ export function buildGateReport(
       test: check.test ?? null,
       bounds: check.bounds ?? null,
       boundTest: check.boundTest ?? null,
+      ...(check.boundJudgedOn ? { boundJudgedOn: check.boundJudgedOn } : {}),
       power: check.power ?? null,
       flags: check.flags,
       builtin: check.builtin ?? false,

@@ -9,8 +9,8 @@ import { PoissonSampler, Random, rejectionThreshold } from './random.js';
  * Large scopes use the bag of little bootstraps (Kleiner, Talwalkar, Sarkar and Jordan, 2014): each of
  * a few random subsets of b instances is resampled up to the full size n (multinomial(n, 1/b) counts
  * on its b instances), which costs O(b) instead of O(n) per resample. A subset's resamples estimate the
- * spread of the statistic around its centre; shifted onto the full data's value and pooled, they give
- * the interval and the p-values as the plain bootstrap does.
+ * spread of the statistic around the subset's own value; shifted from it onto the full data's value and
+ * pooled, they give the interval and the p-values as the plain bootstrap does.
  */
 
 export interface BootstrapOptions {
@@ -20,6 +20,11 @@ export interface BootstrapOptions {
   level?: number;
   /** Instances per little-bootstrap subset; absent or >= the instance count: the plain bootstrap. */
   subsetSize?: number;
+  /**
+   * Outputs that grow with the number of instances (a total), by estimator and output: a subset's own
+   * value is then scaled from its b instances to the n its resamples draw.
+   */
+  extensive?: (estimator: number, output: number) => boolean;
 }
 
 export const DEFAULT_RESAMPLES = 1000;
@@ -61,9 +66,59 @@ export function multinomialDrawer(cells: number, total: number): (random: Random
 }
 
 /**
+ * Visits every resample's values of each estimator: visit(e, values, own), `own` the estimator's values
+ * on the little-bootstrap subset the resample comes from (each of its instances once), undefined for
+ * the plain bootstrap. The drawing depends on the seed and the sizes only, never on the estimators.
+ */
+function eachResample(
+  factory: EstimatorFactory,
+  instanceCount: number,
+  options: BootstrapOptions,
+  visit: (estimator: number, values: ArrayLike<number>, own: ArrayLike<number> | undefined) => void,
+): void {
+  const random = new Random(options.seed);
+  const collect = (estimators: Estimator[], resamples: number, cells: number, total: number, own?: ArrayLike<number>[]) => {
+    const counts = new Float64Array(cells);
+    const drawMultinomial = multinomialDrawer(cells, total);
+    for (let resample = 0; resample < resamples; resample++) {
+      drawMultinomial(random, counts);
+      estimators.forEach((estimator, e) => visit(e, estimator.evaluate(counts), own?.[e]));
+    }
+  };
+  const subsetSize = options.subsetSize ?? instanceCount;
+  if (instanceCount > 0 && subsetSize >= instanceCount) {
+    collect(factory(), options.resamples, instanceCount, instanceCount);
+  } else if (instanceCount > 0) {
+    const subsets = Math.min(LITTLE_BOOTSTRAP_SUBSETS, options.resamples);
+    const shuffled = new Int32Array(instanceCount);
+    for (let index = 0; index < instanceCount; index++) shuffled[index] = index;
+    const ones = new Float64Array(subsetSize).fill(1);
+    for (let subset = 0; subset < subsets; subset++) {
+      // A partial Fisher-Yates shuffle picks subsetSize instances without replacement.
+      for (let index = 0; index < subsetSize; index++) {
+        const other = index + random.nextBelow(instanceCount - index);
+        [shuffled[index], shuffled[other]] = [shuffled[other], shuffled[index]];
+      }
+      const chosen = shuffled.slice(0, subsetSize).sort();
+      const resamples = Math.floor(options.resamples / subsets) + (subset < options.resamples % subsets ? 1 : 0);
+      const estimators = factory(chosen);
+      // The subset's own values, copied: an estimator may hand back the same array on every call.
+      const scale = instanceCount / subsetSize;
+      const own = estimators.map((estimator, e) =>
+        Float64Array.from(estimator.evaluate(ones), (value, k) => (options.extensive?.(e, k) ? value * scale : value)),
+      );
+      collect(estimators, resamples, subsetSize, instanceCount, own);
+    }
+  }
+}
+
+/**
  * The bootstrap distribution of each estimator output: `samples[e][k]` holds output k of estimator e
  * on each resample, leaving out resamples on which it is undefined (NaN). With little bootstraps, a
- * subset's values are shifted by (centre - their mean), `centre` being the full data's values.
+ * subset's resample v* becomes v* - v_subset + v, v_subset its value on the subset itself and v the
+ * full data's (`centre`): the subset's resamples spread around v_subset as the full data's would
+ * around v, and centring them on their own mean instead would shrink the spread by sqrt((r - 1) / r)
+ * with r resamples a subset (docs/statistics.md).
  */
 export function bootstrapSamples(
   factory: EstimatorFactory,
@@ -73,50 +128,34 @@ export function bootstrapSamples(
 ): Float64Array[][] {
   const samples = centre.map((values) => Array.from(values, () => new Float64Array(options.resamples)));
   const filled = centre.map((values) => new Int32Array(values.length));
-  const random = new Random(options.seed);
-  const collect = (estimators: Estimator[], resamples: number, cells: number, total: number, shift: boolean) => {
-    const counts = new Float64Array(cells);
-    const drawMultinomial = multinomialDrawer(cells, total);
-    const start = filled.map((perOutput) => Int32Array.from(perOutput));
-    for (let resample = 0; resample < resamples; resample++) {
-      drawMultinomial(random, counts);
-      estimators.forEach((estimator, e) => {
-        const values = estimator.evaluate(counts);
-        for (let k = 0; k < centre[e].length; k++) {
-          if (!Number.isNaN(values[k])) samples[e][k][filled[e][k]++] = values[k];
-        }
-      });
+  eachResample(factory, instanceCount, options, (e, values, own) => {
+    for (let k = 0; k < centre[e].length; k++) {
+      const value = own ? values[k] - own[k] + centre[e][k] : values[k];
+      if (!Number.isNaN(value)) samples[e][k][filled[e][k]++] = value;
     }
-    if (!shift) return;
-    samples.forEach((perOutput, e) =>
-      perOutput.forEach((sample, k) => {
-        const mine = sample.subarray(start[e][k], filled[e][k]);
-        if (mine.length === 0) return;
-        const mean = mine.reduce((sum, value) => sum + value, 0) / mine.length;
-        for (let index = 0; index < mine.length; index++) mine[index] += centre[e][k] - mean;
-      }),
-    );
-  };
-
-  const subsetSize = options.subsetSize ?? instanceCount;
-  if (instanceCount > 0 && subsetSize >= instanceCount) {
-    collect(factory(), options.resamples, instanceCount, instanceCount, false);
-  } else if (instanceCount > 0) {
-    const subsets = Math.min(LITTLE_BOOTSTRAP_SUBSETS, options.resamples);
-    const shuffled = new Int32Array(instanceCount);
-    for (let index = 0; index < instanceCount; index++) shuffled[index] = index;
-    for (let subset = 0; subset < subsets; subset++) {
-      // A partial Fisher-Yates shuffle picks subsetSize instances without replacement.
-      for (let index = 0; index < subsetSize; index++) {
-        const other = index + random.nextBelow(instanceCount - index);
-        [shuffled[index], shuffled[other]] = [shuffled[other], shuffled[index]];
-      }
-      const chosen = shuffled.slice(0, subsetSize).sort();
-      const resamples = Math.floor(options.resamples / subsets) + (subset < options.resamples % subsets ? 1 : 0);
-      collect(factory(chosen), resamples, subsetSize, instanceCount, true);
-    }
-  }
+  });
   return samples.map((perOutput, e) => perOutput.map((sample, k) => sample.subarray(0, filled[e][k])));
+}
+
+/**
+ * Each resample's deviations of one estimator's outputs (its components) from their centre: the full
+ * data's values for the plain bootstrap, the subset's own for a little-bootstrap subset's resamples.
+ * Undefined outputs stay NaN, so that deviations[r] lines up output by output.
+ */
+export function bootstrapDeviations(
+  factory: (subset?: Int32Array) => Estimator,
+  instanceCount: number,
+  options: BootstrapOptions,
+): Float64Array[] {
+  const full = factory();
+  const centre = Float64Array.from(full.evaluate(new Float64Array(instanceCount).fill(1)));
+  const deviations: Float64Array[] = [];
+  const estimators: EstimatorFactory = (subset) => [subset ? factory(subset) : full];
+  eachResample(estimators, instanceCount, options, (_, values, own) => {
+    const from = own ?? centre;
+    deviations.push(Float64Array.from(centre, (_value, k) => values[k] - from[k]));
+  });
+  return deviations;
 }
 
 /** The percentile interval of a bootstrap distribution; undefined without a single valid resample. */

@@ -14,8 +14,9 @@ export function registerValidate(program: Command, { io, setExitCode }: CommandC
       let invalid = false;
       for (const file of files) {
         try {
-          const { policy } = await loadPolicy(file);
+          const { policy, warnings } = await loadPolicy(file);
           io.stdout(`ok: ${file} (${count(policy.checks.length, 'check')}, ${count(policy.tradeoffs.length, 'trade-off')})\n`);
+          for (const warning of warnings) io.stderr(`warning: ${escapeTerminal(warning)}\n`);
         } catch (error) {
           if (!(error instanceof ConfigError)) throw error;
           invalid = true;
