@@ -70,9 +70,9 @@ describe('a candidate that cannot be compared fails closed', () => {
       'regression not checked: the candidate has no ece on the 200 instances the runs share',
     ]);
     expect(result.report?.notRun).toBe(2);
-    expect(result.stdout).toMatch(/^evalgate: FAIL — 2 of 3 checks did not run \(2 errors\) · policy t\n/);
+    expect(result.stdout).toMatch(/^evalgate: FAIL — 2 of 4 checks did not run \(2 errors\) · policy t\n/);
     expect(result.markdown).toMatch(
-      /^## ❌ evalgate: fail \(2 blocking checks failed\) — 2 of 3 checks did not run \(2 errors\) · policy t\n/,
+      /^## ❌ evalgate: fail \(2 blocking checks failed\) — 2 of 4 checks did not run \(2 errors\) · policy t\n/,
     );
   });
 
@@ -107,17 +107,17 @@ describe('a baseline without the metric', () => {
       reasons: ['regression inconclusive: the baseline has no ece on the 200 instances the runs share (a metric it did not record)'],
     });
     expect([result.code, result.report?.verdict, result.report?.notRun]).toEqual([0, 'warn', 1]);
-    expect(result.stdout).toMatch(/^evalgate: WARN — 1 of 3 checks did not run \(1 inconclusive\) · policy t\n/);
+    expect(result.stdout).toMatch(/^evalgate: WARN — 1 of 4 checks did not run \(1 inconclusive\) · policy t\n/);
     expect(result.stdout).toContain('  inconclusive calibration: ece (overall): regression inconclusive: the baseline has no ece');
     expect(result.markdown).toContain('- **calibration** · ❔ inconclusive `ece` (overall): regression inconclusive');
-    expect(result.html).toContain('<h1>evalgate: warn — 1 of 3 checks did not run (1 inconclusive)</h1>');
+    expect(result.html).toContain('<h1>evalgate: warn — 1 of 4 checks did not run (1 inconclusive)</h1>');
   });
 
   it('still judges the bounds: a candidate over its maximum fails', async () => {
     const policy = writePolicy('  - metric: ece\n    max: 0.1\n    max_regression: 0.02\n');
     const result = await gate('--policy', policy, '--candidate', candidate, '--baseline', noConfidence);
     expect([result.code, result.report?.verdict, statusOf(result.report, 'ece')]).toEqual([1, 'fail', 'fail']);
-    expect(result.report?.checks[0].reasons[0]).toBe('above the maximum 0.1');
+    expect(result.report?.checks[0].reasons[0]).toBe('above the maximum 0.1 (the debiased estimate 0.45)');
   });
 
   it('is inconclusive in a scenario the baseline does not have yet', async () => {
