@@ -19,3 +19,8 @@ export interface CommandContext {
   io: CliIo;
   setExitCode: (code: number) => void;
 }
+
+/** A policy's deprecation warnings (file, line, how to migrate) on stderr; the policy is read all the same. */
+export function warnDeprecated(io: CliIo, warnings: string[], escape: (text: string) => string): void {
+  for (const warning of warnings) io.stderr(`warning: ${escape(warning)}\n`);
+}

@@ -7,7 +7,7 @@ import { coverageOf } from './coverage.js';
 import { explainFailures } from './failures.js';
 import { evaluateTradeoffs } from './tradeoffs.js';
 import type { GateResult } from './types.js';
-import { decideVerdict } from './verdict.js';
+import { decideOutcome, decideVerdict } from './verdict.js';
 
 export interface GateInputs {
   policy: Policy;
@@ -33,12 +33,10 @@ export function evaluateGate({ policy, candidate, baseline }: GateInputs, memo =
     coverageOf(candidate, baseline, settings.coverage),
     candidate,
   );
-  const verdict = decideVerdict(
-    checks.map((result) => ({ severity: result.check.severity, status: result.status })),
-    coverage?.status,
-  );
+  const counted = checks.map((result) => ({ severity: result.check.severity, status: result.status }));
   return {
-    verdict,
+    verdict: decideVerdict(counted, coverage?.status, settings.inconclusive),
+    outcome: decideOutcome(counted, coverage?.status),
     checks,
     tradeoffs: tradeoffs.results,
     ...(coverage ? { coverage } : {}),

@@ -16,6 +16,18 @@ export interface LoadedPolicy {
   sha256: string;
   /** The line of each check in the file (policy.checks' order), for annotations that point at it. */
   checkLines: Array<number | undefined>;
+  /** What the file still says in a deprecated way, each at its file and line, with how to migrate (the policy is read all the same). */
+  warnings: string[];
+}
+
+/** The deprecated keys a policy uses, each with its file and line and how to migrate. */
+function deprecations(policy: Policy, text: string, file: string): string[] {
+  const { power, inconclusive } = policy.settings;
+  if (power === undefined) return [];
+  const [line] = linesOf(text, [['settings', 'power']]);
+  const read = power === 'off' ? 'read as inconclusive: warn (the inconclusive status cannot be turned off)' : `read as inconclusive: ${power}`;
+  const how = `${file}:${line ?? 1} settings.power is deprecated: write settings.inconclusive: warn | block instead`;
+  return [`${how}${inconclusive !== undefined && inconclusive !== power ? `; ignored, settings.inconclusive is set` : `; ${read}`}`];
 }
 
 const ESCAPING = "in a group's attribute and value write % as %25, : as %3A and = as %3D, or name it with group: {attribute, value}";
@@ -194,7 +206,7 @@ export function parsePolicy(text: string, file: string): LoadedPolicy {
     text,
     policy.checks.map((_, index) => ['checks', index]),
   );
-  return { policy, file, sha256: createHash('sha256').update(text).digest('hex'), checkLines };
+  return { policy, file, sha256: createHash('sha256').update(text).digest('hex'), checkLines, warnings: deprecations(policy, text, file) };
 }
 
 export async function loadPolicy(file: string): Promise<LoadedPolicy> {

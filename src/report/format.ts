@@ -102,6 +102,32 @@ export function detectText(check: CheckRow): string {
   return power.detect === null ? mde : `${mde} (must: ${formatNumber(power.detect)})`;
 }
 
+/** " (outcome inconclusive)" when the outcome says more than the verdict (inconclusive, error). */
+export function outcomeNote(report: GateReport): string {
+  return report.outcome === undefined || report.outcome === report.verdict ? '' : ` (outcome ${report.outcome})`;
+}
+
+/** Statuses every report lists under "what blocks or warns". */
+export const NOTED_STATUSES = ['fail', 'warn', 'error', 'inconclusive'];
+
+/**
+ * The headline's word on inconclusive checks: which, what each sees against what it must detect, and the
+ * shared instances that would settle it (as `evalgate plan` sizes them); undefined when none. Names
+ * through `escape` for the output format.
+ */
+export function inconclusiveText(report: GateReport, escape: (text: string) => string): string | undefined {
+  const unsure = report.checks.filter((check) => check.status === 'inconclusive');
+  if (unsure.length === 0) return undefined;
+  const each = unsure.map((check) => {
+    const power = check.power;
+    const sees = power?.mde === null || power?.mde === undefined ? 'no spread to see with' : `sees ${formatNumber(power.mde)}`;
+    const must = power?.detect === null || power?.detect === undefined ? '' : `, must detect ${formatNumber(power.detect)}${power.detectFrom === 'default' ? ' (default)' : ''}`;
+    const settle = power?.instancesNeeded ? `: about ${power.instancesNeeded} shared instances would settle it` : '';
+    return `${escape(check.metric)} (${escape(shownScope(check))}) ${sees}${must}${settle}`;
+  });
+  return `${count(unsure.length, 'check')} inconclusive (cannot see what ${unsure.length === 1 ? 'it' : 'they'} must detect at 80% power; evalgate plan sizes the suite): ${each.join('; ')}`;
+}
+
 export const METRIC_TABLE_HEADER = ['metric', 'value', '95% CI', 'n', 'dimension', 'note'];
 export const METRIC_TABLE_ALIGN = ['l', 'r', 'r', 'r', 'l', 'l'];
 

@@ -5,7 +5,16 @@ import { shownScope } from '../metrics/names.js';
 import { DIMENSIONS } from '../metrics/registry.js';
 import { instanceChangesHtml } from './changes.js';
 import { escapeHtml } from './escape.js';
-import { CHECK_TABLE_HEADER, checkCells, METRIC_TABLE_HEADER, metricRows, withoutIntervalsNote } from './format.js';
+import {
+  CHECK_TABLE_HEADER,
+  checkCells,
+  inconclusiveText,
+  METRIC_TABLE_HEADER,
+  metricRows,
+  NOTED_STATUSES,
+  outcomeNote,
+  withoutIntervalsNote,
+} from './format.js';
 import type { GateReport, RunSummary } from './json.js';
 import { htmlCharts, type Chart } from './vega-charts.js';
 
@@ -26,7 +35,7 @@ h1 { font-size: 1.6rem; } h2 { margin-top: 2rem; border-bottom: 1px solid #d0d7d
 .verdict { padding: .8rem 1rem; border-radius: 6px; font-weight: 600; }
 .verdict.pass { background: #dafbe1; } .verdict.warn { background: #fff8c5; } .verdict.fail { background: #ffebe9; }
 table { border-collapse: collapse; margin: .5rem 0 1rem; } td, th { border: 1px solid #d0d7de; padding: .2rem .5rem; text-align: left; vertical-align: top; }
-td.status-fail, td.status-error { background: #ffebe9; } td.status-warn { background: #fff8c5; }
+td.status-fail, td.status-error { background: #ffebe9; } td.status-warn, td.status-inconclusive { background: #fff8c5; }
 figure { display: inline-block; margin: .5rem 1rem 1rem 0; vertical-align: top; } figcaption { font-weight: 600; margin-bottom: .3rem; max-width: 36rem; }
 pre { white-space: pre-wrap; background: #f6f8fa; padding: .5rem; } .note { color: #59636e; font-style: italic; }
 `;
@@ -44,14 +53,18 @@ function figures(charts: Chart[]): string {
 }
 
 function verdictSection(report: GateReport): string {
-  const { blocking, warnings } = countOutcomes(report.checks, report.coverage?.status);
-  const counts = `${blocking} blocking check${blocking === 1 ? '' : 's'} failed, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+  const { blocking, warnings, inconclusive } = countOutcomes(report.checks, report.coverage?.status);
+  const counts = `${blocking} blocking check${blocking === 1 ? '' : 's'} failed, ${warnings} warning${warnings === 1 ? '' : 's'}, ${inconclusive} inconclusive`;
   const baseline = report.baseline ? '' : ' · no baseline: regression budgets were skipped';
-  return `<p class="verdict ${report.verdict}" id="verdict">Verdict: ${report.verdict.toUpperCase()} (${counts}) · policy ${escapeHtml(report.policy.name)}${baseline}</p>`;
+  const unsure = inconclusiveText(report, escapeHtml);
+  return [
+    `<p class="verdict ${report.verdict}" id="verdict">Verdict: ${report.verdict.toUpperCase()}${escapeHtml(outcomeNote(report))} (${counts}) · policy ${escapeHtml(report.policy.name)}${baseline}</p>`,
+    ...(unsure ? [`<p id="inconclusive">Inconclusive: ${unsure}</p>`] : []),
+  ].join('\n');
 }
 
 function findings(report: GateReport): string {
-  const failing = report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status));
+  const failing = report.checks.filter((check) => NOTED_STATUSES.includes(check.status));
   const coverage =
     report.coverage && report.coverage.status !== 'pass'
       ? [`<li><b>coverage</b> · ${report.coverage.status}: ${escapeHtml(report.coverage.reason)}</li>`]

@@ -7,7 +7,10 @@ import {
   CHECK_TABLE_HEADER,
   checkCells,
   formatNumber,
+  inconclusiveText,
   METRIC_TABLE_ALIGN,
+  NOTED_STATUSES,
+  outcomeNote,
   METRIC_TABLE_HEADER,
   metricRows,
   withoutIntervalsNote,
@@ -27,6 +30,7 @@ const STATUS_ICON: Record<string, string> = {
   skipped: '⏭️ skipped',
   error: '💥 error',
   off: '➖ off',
+  inconclusive: '❔ inconclusive',
 };
 const VERDICT_ICON: Record<string, string> = { pass: '✅', warn: '⚠️', fail: '❌' };
 
@@ -49,16 +53,19 @@ export interface MarkdownOptions {
 }
 
 function verdictLine(report: GateReport, waivedBy: string | undefined, unverified: boolean): string {
-  const { blocking, warnings } = countOutcomes(report.checks, report.coverage?.status);
+  const { blocking, warnings, inconclusive } = countOutcomes(report.checks, report.coverage?.status);
   const counts = [
     blocking && `${blocking} blocking check${blocking > 1 ? 's' : ''} failed`,
     warnings && `${warnings} warning${warnings > 1 ? 's' : ''}`,
+    inconclusive && `${inconclusive} inconclusive`,
   ]
     .filter(Boolean)
     .join(', ');
   const waiver = waivedBy !== undefined && report.verdict === 'fail' ? ` (waived by label ${escapeMarkdown(waivedBy)})` : '';
   const baseline = report.baseline ? '' : ' · no baseline: regression budgets were skipped';
-  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ''}${unverified ? ' · unverified report' : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline}`;
+  const heading = `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${outcomeNote(report)}${waiver}${counts ? ` (${counts})` : ''}${unverified ? ' · unverified report' : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline}`;
+  const unsure = inconclusiveText(report, (text) => escapeMarkdown(text));
+  return unsure ? `${heading}\n\n**Inconclusive:** ${unsure}` : heading;
 }
 
 /** A mermaid bar/line chart of candidate vs baseline for the checked metrics on a 0-1 scale. */
@@ -132,7 +139,7 @@ function section(heading: string, items: string[], kind: LeftOut): Piece[] {
 }
 
 function findings(report: GateReport): Piece[] {
-  const regressions = report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status));
+  const regressions = report.checks.filter((check) => NOTED_STATUSES.includes(check.status));
   const coverage = report.coverage && report.coverage.status !== 'pass' ? report.coverage : undefined;
   const items = [
     ...(coverage ? [`- **coverage** · ${STATUS_ICON[coverage.status]}: ${escapeMarkdown(coverage.reason)}`] : []),

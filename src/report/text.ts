@@ -1,24 +1,25 @@
 import { markdownTable } from 'markdown-table';
 import { shownScope } from '../metrics/names.js';
 import { DIMENSIONS } from '../metrics/registry.js';
-import { CHECK_TABLE_ALIGN, CHECK_TABLE_HEADER, checkCells } from './format.js';
+import { CHECK_TABLE_ALIGN, CHECK_TABLE_HEADER, checkCells, inconclusiveText, NOTED_STATUSES, outcomeNote } from './format.js';
 import type { GateReport } from './json.js';
 import { escapeTerminal as shown } from './escape.js';
 import { instanceChangesText } from './changes.js';
 
-const COLOURS: Record<string, string> = { pass: '32', warn: '33', fail: '31', error: '31', skipped: '90', off: '90' };
+const COLOURS: Record<string, string> = { pass: '32', warn: '33', fail: '31', error: '31', skipped: '90', off: '90', inconclusive: '33' };
 
 /** The gate's report for a terminal; ANSI colours only when asked (on a TTY). */
 export function gateText(report: GateReport, colour: boolean): string {
   const paint = (status: string, text: string) => (colour ? `\u001b[${COLOURS[status] ?? '0'}m${text}\u001b[0m` : text);
   const lines = [
-    `evalgate: ${paint(report.verdict, report.verdict.toUpperCase())} · policy ${shown(report.policy.name)}${report.baseline ? '' : ' · no baseline: regression budgets skipped'}`,
-    '',
+    `evalgate: ${paint(report.verdict, report.verdict.toUpperCase())}${outcomeNote(report)} · policy ${shown(report.policy.name)}${report.baseline ? '' : ' · no baseline: regression budgets skipped'}`,
   ];
+  const unsure = inconclusiveText(report, shown);
+  lines.push(...(unsure ? [`inconclusive: ${unsure}`] : []), '');
   if (report.coverage && report.coverage.status !== 'pass') {
     lines.push(`  ${paint(report.coverage.status, report.coverage.status.padEnd(5))} coverage: ${shown(report.coverage.reason)}`);
   }
-  for (const check of report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.status))) {
+  for (const check of report.checks.filter((check) => NOTED_STATUSES.includes(check.status))) {
     lines.push(
       `  ${paint(check.status, check.status.padEnd(5))} ${check.dimension}: ${shown(check.metric)} (${shown(shownScope(check))}): ${shown(check.reasons.join('; '))}`,
     );

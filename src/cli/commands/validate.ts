@@ -3,7 +3,7 @@ import { ConfigError } from '../../errors.js';
 import { loadPolicy } from '../../policy/load.js';
 import { escapeTerminal } from '../../report/escape.js';
 import { count } from '../../report/format.js';
-import { EXIT_BAD_INPUT, EXIT_OK, type CommandContext } from '../io.js';
+import { EXIT_BAD_INPUT, EXIT_OK, warnDeprecated, type CommandContext } from '../io.js';
 
 export function registerValidate(program: Command, { io, setExitCode }: CommandContext): void {
   program
@@ -14,7 +14,8 @@ export function registerValidate(program: Command, { io, setExitCode }: CommandC
       let invalid = false;
       for (const file of files) {
         try {
-          const { policy } = await loadPolicy(file);
+          const { policy, warnings } = await loadPolicy(file);
+          warnDeprecated(io, warnings, escapeTerminal);
           io.stdout(`ok: ${file} (${count(policy.checks.length, 'check')}, ${count(policy.tradeoffs.length, 'trade-off')})\n`);
         } catch (error) {
           if (!(error instanceof ConfigError)) throw error;
