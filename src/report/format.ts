@@ -67,13 +67,15 @@ export function changeText(check: CheckRow): string {
   const change = `${sign}${formatNumber(comparison.change)}`;
   if (comparison.method === 'summary') return `${change} (point estimates)`;
   const values = `${formatNumber(comparison.candidate)} vs ${formatNumber(comparison.baseline)} on ${comparison.shared} shared`;
-  const p = comparison.pNotInferior ?? comparison.pWorse;
+  // The p-value the check decides with: non-inferiority's, the budget test's (a positive budget), or pWorse.
+  const [kind, p, pAdjusted] =
+    comparison.pNotInferior !== undefined
+      ? ['p non-inferior', comparison.pNotInferior, undefined]
+      : comparison.pOverBudget !== undefined
+        ? ['p over budget', comparison.pOverBudget, comparison.pOverBudgetAdjusted]
+        : ['p worse', comparison.pWorse, comparison.pWorseAdjusted];
   if (p === undefined) return `${change} (${values})`;
-  const kind = comparison.pNotInferior !== undefined ? 'p non-inferior' : 'p worse';
-  const adjusted =
-    comparison.pWorseAdjusted !== undefined && comparison.pWorseAdjusted !== comparison.pWorse && comparison.pNotInferior === undefined
-      ? `, adjusted ${comparison.pWorseAdjusted.toPrecision(2)}`
-      : '';
+  const adjusted = pAdjusted !== undefined && pAdjusted !== p ? `, adjusted ${pAdjusted.toPrecision(2)}` : '';
   return `${change} (${values}; ${kind} ${p.toPrecision(2)}${adjusted})`;
 }
 
