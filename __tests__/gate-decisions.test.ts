@@ -187,7 +187,8 @@ describe('power and inconclusive', () => {
   // 150 instances, a 6-point drop: the paired spread is about 0.02, so the check cannot see 0.03.
   const baseline = run(['s'], 150, (_, i) => i % 5 === 0);
   const candidate = run(['s'], 150, (_, i) => i % 5 === 0 || i % 17 === 3);
-  const policy = (setting: string) => `settings:\n  ${setting}\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n    detect: 0.03\n`;
+  const policy = (setting: string) =>
+    `settings:\n  ${setting}\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n    detect: 0.03\n`;
 
   it('reports the minimum detectable worsening, and flags a check that cannot see what it must detect', () => {
     const check = gate(policy('inconclusive: warn'), candidate, baseline).checks[0];

@@ -78,7 +78,10 @@ function familyTests(evidence: Evidence): { family: FamilyName; tests: FamilyTes
   const { regression, bounds } = evidence;
   const tests: FamilyTest[] = [];
   // A positive budget is tested as a budget (pOverBudget); budget 0 by pWorse.
-  const p = regression?.test === 'regression' && !regression.early ? (regression.comparison.pOverBudget ?? regression.comparison.pWorse) : undefined;
+  const p =
+    regression?.test === 'regression' && !regression.early
+      ? (regression.comparison.pOverBudget ?? regression.comparison.pWorse)
+      : undefined;
   if (p !== undefined) tests.push({ of: 'regression', key: familyKey('regression', check.metric, check.scenario), p });
   for (const test of bounds?.mode === 'lenient' ? bounds.tests : []) {
     const limit = test.bound === 'min' ? check.min : check.max;

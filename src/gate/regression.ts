@@ -94,7 +94,9 @@ export function regressionEvidence(
     const pNotInferior = resampledP(check, budgetOf, comparer, (worsening, bound) => worsening >= bound);
     return { test, comparison: pNotInferior === undefined ? comparison : { ...comparison, pNotInferior }, budget, stated: budgetStated };
   }
-  const pOverBudget = budget.value > 0 ? resampledP(check, budgetOf, comparer, (worsening, bound) => worsening <= bound) : undefined;
+  // A resample exactly at the budget is within it: its worsening, a difference of two means, is off by rounding.
+  const within = (worsening: number, bound: number) => worsening - bound <= 1e-9 * Math.max(1, Math.abs(bound));
+  const pOverBudget = budget.value > 0 ? resampledP(check, budgetOf, comparer, within) : undefined;
   return { test, comparison: pOverBudget === undefined ? comparison : { ...comparison, pOverBudget }, budget, stated: budgetStated };
 }
 
@@ -168,8 +170,6 @@ export function judgeRegression(evidence: RegressionEvidence, policy: Policy): F
   }
   return {
     failed: false,
-    reasons: [
-      `worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not ${what} (${pValueText(p, adjusted)})`,
-    ],
+    reasons: [`worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not ${what} (${pValueText(p, adjusted)})`],
   };
 }

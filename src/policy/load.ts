@@ -25,7 +25,8 @@ function deprecations(policy: Policy, text: string, file: string): string[] {
   const { power, inconclusive } = policy.settings;
   if (power === undefined) return [];
   const [line] = linesOf(text, [['settings', 'power']]);
-  const read = power === 'off' ? 'read as inconclusive: warn (the inconclusive status cannot be turned off)' : `read as inconclusive: ${power}`;
+  const read =
+    power === 'off' ? 'read as inconclusive: warn (the inconclusive status cannot be turned off)' : `read as inconclusive: ${power}`;
   const how = `${file}:${line ?? 1} settings.power is deprecated: write settings.inconclusive: warn | block instead`;
   return [`${how}${inconclusive !== undefined && inconclusive !== power ? `; ignored, settings.inconclusive is set` : `; ${read}`}`];
 }

@@ -104,9 +104,9 @@ export function detectText(check: CheckRow): string {
   return power.detect === null ? mde : `${mde} (must: ${formatNumber(power.detect)})`;
 }
 
-/** " (outcome inconclusive)" when the outcome says more than the verdict (inconclusive, error). */
+/** " · outcome inconclusive" when the outcome says more than the verdict (inconclusive, error). */
 export function outcomeNote(report: GateReport): string {
-  return report.outcome === undefined || report.outcome === report.verdict ? '' : ` (outcome ${report.outcome})`;
+  return report.outcome === undefined || report.outcome === report.verdict ? '' : ` · outcome ${report.outcome}`;
 }
 
 /** Statuses every report lists under "what blocks or warns". */
@@ -123,7 +123,10 @@ export function inconclusiveText(report: GateReport, escape: (text: string) => s
   const each = unsure.map((check) => {
     const power = check.power;
     const sees = power?.mde === null || power?.mde === undefined ? 'no spread to see with' : `sees ${formatNumber(power.mde)}`;
-    const must = power?.detect === null || power?.detect === undefined ? '' : `, must detect ${formatNumber(power.detect)}${power.detectFrom === 'default' ? ' (default)' : ''}`;
+    const must =
+      power?.detect === null || power?.detect === undefined
+        ? ''
+        : `, must detect ${formatNumber(power.detect)}${power.detectFrom === 'default' ? ' (default)' : ''}`;
     const settle = power?.instancesNeeded ? `: about ${power.instancesNeeded} shared instances would settle it` : '';
     return `${escape(check.metric)} (${escape(shownScope(check))}) ${sees}${must}${settle}`;
   });

@@ -58,7 +58,7 @@ function verdictSection(report: GateReport): string {
   const baseline = report.baseline ? '' : ' · no baseline: regression budgets were skipped';
   const unsure = inconclusiveText(report, escapeHtml);
   return [
-    `<p class="verdict ${report.verdict}" id="verdict">Verdict: ${report.verdict.toUpperCase()}${escapeHtml(outcomeNote(report))} (${counts}) · policy ${escapeHtml(report.policy.name)}${baseline}</p>`,
+    `<p class="verdict ${report.verdict}" id="verdict">Verdict: ${report.verdict.toUpperCase()} (${counts})${escapeHtml(outcomeNote(report))} · policy ${escapeHtml(report.policy.name)}${baseline}</p>`,
     ...(unsure ? [`<p id="inconclusive">Inconclusive: ${unsure}</p>`] : []),
   ].join('\n');
 }

@@ -63,7 +63,7 @@ function verdictLine(report: GateReport, waivedBy: string | undefined, unverifie
     .join(', ');
   const waiver = waivedBy !== undefined && report.verdict === 'fail' ? ` (waived by label ${escapeMarkdown(waivedBy)})` : '';
   const baseline = report.baseline ? '' : ' · no baseline: regression budgets were skipped';
-  const heading = `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${outcomeNote(report)}${waiver}${counts ? ` (${counts})` : ''}${unverified ? ' · unverified report' : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline}`;
+  const heading = `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ''}${outcomeNote(report)}${unverified ? ' · unverified report' : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline}`;
   const unsure = inconclusiveText(report, (text) => escapeMarkdown(text));
   return unsure ? `${heading}\n\n**Inconclusive:** ${unsure}` : heading;
 }
