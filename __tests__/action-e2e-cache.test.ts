@@ -123,9 +123,9 @@ const slightlyWorse = writeLines(
   'slightly-worse.jsonl',
   baselineRecords.map((r, i) => (i % 50 === 1 ? { ...r, correct: 0 } : r)),
 );
-/** Budget 0.04: the 5-point drop fails, the 2-point one passes. */
+/** Budget 0.01: the 5-point drop is significantly over it and fails, the 2-point one is not and passes (tested as a budget). */
 const policyText = (name: string) =>
-  `version: 1\nname: ${name}\nsettings:\n  resamples: 200\nchecks:\n  - metric: accuracy\n    max_regression: 0.04\n`;
+  `version: 1\nname: ${name}\nsettings:\n  resamples: 200\nchecks:\n  - metric: accuracy\n    max_regression: 0.01\n`;
 const reportOf = (result: { output(name: string): string | undefined }) =>
   JSON.parse(readFileSync(result.output('report')!, 'utf8')) as GateReport;
 
@@ -178,7 +178,7 @@ describe('the baseline in the Actions cache', () => {
   });
 
   it("is the policy file's own: two policies of one name never share it, and editing a policy keeps it (the report says it changed)", async () => {
-    const repo = checkout({ 'policies/a.yml': policyText('twin'), 'policies/b.yml': policyText('twin').replace('0.04', '0.03') });
+    const repo = checkout({ 'policies/a.yml': policyText('twin'), 'policies/b.yml': policyText('twin').replace('0.01', '0.03') });
     const push = await runAction({ event: 'push', sha: BASE_SHA, inputs: { policy: 'policies/a.yml', candidate: baseline }, cwd: repo });
     expect(push.code).toBe(0);
     const other = await runAction({ inputs: { policy: 'policies/b.yml', candidate: worse, 'policy-source': 'head' }, cwd: repo });
@@ -188,7 +188,7 @@ describe('the baseline in the Actions cache', () => {
     const unchanged = await runAction({ inputs: { policy: 'policies/a.yml', candidate: worse, 'policy-source': 'head' }, cwd: repo });
     expect(reportOf(unchanged).baseline?.commit).toBe(BASE_SHA);
     expect(unchanged.summary).not.toContain('changed since');
-    writeFileSync(join(repo, 'policies/a.yml'), policyText('twin').replace('0.04', '0.06'));
+    writeFileSync(join(repo, 'policies/a.yml'), policyText('twin').replace('0.01', '0.06'));
     const edited = await runAction({ inputs: { policy: 'policies/a.yml', candidate: worse, 'policy-source': 'head' }, cwd: repo });
     expect(reportOf(edited).baseline?.commit).toBe(BASE_SHA);
     expect(edited.summary).toContain(`The policy changed since this baseline was saved (at commit ${BASE_SHA.slice(0, 7)})`);

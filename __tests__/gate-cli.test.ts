@@ -87,15 +87,19 @@ describe('evalgate gate', () => {
     });
     expect(accuracy.power!.detect).toBe(0.03);
     expect(accuracy.power!.mde!).toBeGreaterThan(0.03); // 300 instances cannot see 3 points
-    // Two blocking regression tests and a lenient bound: Holm over three.
-    expect(accuracy.comparison!.pWorseAdjusted!).toBeGreaterThanOrEqual(accuracy.comparison!.pWorse!);
-    expect(latency.power!.detect).toBeNull();
+    // Two blocking regression tests and a lenient bound: Holm over three. A positive budget is tested as
+    // a budget: pOverBudget (at least pWorse), corrected.
+    expect(accuracy.comparison!.pOverBudget!).toBeGreaterThanOrEqual(accuracy.comparison!.pWorse!);
+    expect(accuracy.comparison!.pOverBudgetAdjusted!).toBeGreaterThanOrEqual(accuracy.comparison!.pOverBudget!);
+    expect(accuracy.comparison!.pWorseAdjusted).toBeUndefined();
+    // No detect stated: the default, 3 x the relative budget (150% of the baseline).
+    expect(latency.power).toMatchObject({ detect: expect.closeTo(1.5 * latency.comparison!.baseline, 9), detectFrom: 'default' });
     expect(accuracy.threshold).toBe('>= 0.7 (lenient), regression <= 0.02, detect 0.03');
     const markdown = readFileSync(join(dir, 'r.md'), 'utf8');
-    expect(markdown).toContain('| can detect (80%) |');
+    expect(markdown).toMatch(/\| +can detect \(80%\) +\|/);
     expect(markdown).toMatch(/\| 0\.0\d+ \(must: 0\.03\) \|/);
     expect(markdown).toMatch(/❌ fail · borderline · underpowered/);
-    expect(result.stdout).toMatch(/-0\.05 \(0\.7 vs 0\.75 on 300 shared; p worse 0\.\d+, adjusted 0\.\d+\)/);
+    expect(result.stdout).toMatch(/-0\.05 \(0\.7 vs 0\.75 on 300 shared; p over budget 0\.\d+, adjusted 0\.\d+\)/);
     // A version-1 report written before these fields reads back as it is.
     const older = JSON.parse(text);
     for (const check of older.checks) for (const field of ['test', 'bounds', 'boundTest', 'power', 'flags']) delete check[field];
@@ -108,6 +112,7 @@ describe('evalgate gate', () => {
     };
     expect(forged((check) => (check.comparison!.pWorse = -3))).toThrow(/checks\.0\.comparison\.pWorse: expected a probability in \[0, 1\]/);
     expect(forged((check) => (check.comparison!.pWorseAdjusted = 0))).toThrow(/pWorseAdjusted is below pWorse/);
+    expect(forged((check) => (check.comparison!.pOverBudgetAdjusted = 0))).toThrow(/pOverBudgetAdjusted is below pOverBudget/);
     expect(forged((check) => (check.comparison!.worsening = 0.5))).toThrow(/worsening is not the change/);
     expect(forged((check) => (check.power!.mde = -0.4))).toThrow(/expected a number >= 0/);
     expect(forged((check) => (check.flags = ['borderline']))).toThrow(/the underpowered flag does not follow from power/);

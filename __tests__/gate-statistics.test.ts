@@ -49,13 +49,14 @@ describe('multiplicity', () => {
 
 describe('power', () => {
   it('gives the minimum detectable worsening by hand', () => {
-    // sd 0.01: z(0.95) sd = 0.0164 is under the budget 0.02, so MDE80 = 0.02 + z(0.8) 0.01 = 0.028416.
-    expect(minimumDetectableWorsening(0.01, 0.02, 0.05)).toBeCloseTo(0.02 + 0.8416212335729144 * 0.01, 12);
-    // sd 0.02: z(0.95) sd = 0.0329 is over the budget: MDE80 = (1.6449 + 0.8416) 0.02 = 0.04973.
-    expect(minimumDetectableWorsening(0.02, 0.02, 0.05)).toBeCloseTo((1.6448536269514715 + 0.8416212335729144) * 0.02, 12);
-    // The standard error to reach detect is where MDE80 equals it.
+    // The budget test blocks at w > b + z(0.95) sd: MDE80 = b + (z(0.95) + z(0.8)) sd.
+    // sd 0.01, b 0.02: 0.02 + (1.6449 + 0.8416) 0.01 = 0.044865.
+    expect(minimumDetectableWorsening(0.01, 0.02, 0.05)).toBeCloseTo(0.02 + (1.6448536269514715 + 0.8416212335729144) * 0.01, 12);
+    // Budget 0: (1.6449 + 0.8416) 0.02 = 0.04973, as before the budget was tested as a budget.
+    expect(minimumDetectableWorsening(0.02, 0, 0.05)).toBeCloseTo((1.6448536269514715 + 0.8416212335729144) * 0.02, 12);
+    // plan sizes for the standard error at which MDE80 = b + 0.85 (detect - b).
     const se = standardErrorToDetect(0.03, 0.02, 0.01)!;
-    expect(minimumDetectableWorsening(se, 0.02, 0.01)).toBeCloseTo(0.03, 12);
+    expect(minimumDetectableWorsening(se, 0.02, 0.01)).toBeCloseTo(0.02 + 0.85 * 0.01, 12);
     expect(standardErrorToDetect(0.02, 0.02, 0.05)).toBeUndefined();
   });
 

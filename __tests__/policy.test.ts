@@ -21,7 +21,7 @@ describe('policy files', () => {
     expect(policy.settings).toEqual({
       significance: 0.05,
       multiplicity: 'holm',
-      power: 'warn',
+      inconclusive: 'warn',
       test: 'regression',
       bounds: 'point',
       min_shared_instances: 20,

@@ -35,11 +35,11 @@ def bonferroni(pvalues):
 
 
 def mde(sd, budget, alpha):
-    """The true worsening d caught with probability 0.8 by the rule 'block iff observed > max(b, z(1-a) sd)',
-    the observed worsening being normal around d with standard deviation sd: solve
-    P(N(d, sd) > t) = 0.8 for d, t = max(b, z(1 - a) sd)."""
+    """The true worsening d caught with probability 0.8 by the budget test 'block iff observed > b + z(1-a) sd'
+    (H0: worsening <= b), the observed worsening being normal around d with standard deviation sd: solve
+    P(N(d, sd) > t) = 0.8 for d, t = b + z(1 - a) sd."""
     normal = NormalDist()
-    threshold = max(budget, normal.inv_cdf(1 - alpha) * sd)
+    threshold = budget + normal.inv_cdf(1 - alpha) * sd
     return threshold + normal.inv_cdf(0.8) * sd
 
 

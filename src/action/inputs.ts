@@ -30,6 +30,7 @@ export const INPUT = {
 
 export const OUTPUT = {
   verdict: 'verdict',
+  outcome: 'outcome',
   failedChecks: 'failed-checks',
   report: 'report',
   htmlReport: 'html-report',

@@ -69,6 +69,7 @@ async function setOutputs(port: ActionPort, report: GateReport, temporary: strin
   const htmlPath = join(temporary, 'evalgate-report.html');
   await writeGateHtml(htmlPath, report);
   port.setOutput(OUTPUT.verdict, report.verdict);
+  port.setOutput(OUTPUT.outcome, report.outcome ?? report.verdict);
   port.setOutput(OUTPUT.failedChecks, countOutcomes(report.checks, report.coverage?.status).failed);
   port.setOutput(OUTPUT.report, reportPath);
   port.setOutput(OUTPUT.htmlReport, htmlPath);
@@ -88,6 +89,7 @@ function failStep(job: Job, error: unknown): string {
   if (!isBadInput(error) && error instanceof Error && error.stack) port.info(error.stack.split('\n').map(escapeTerminal).join('\n'));
   try {
     port.setOutput(OUTPUT.verdict, 'error');
+    port.setOutput(OUTPUT.outcome, 'error');
   } catch {
     // No output file (not on a runner): the failure above is what matters.
   }

@@ -5,6 +5,7 @@ import type { ActionInputs } from './inputs.js';
 import { locatePolicy, refuseLinksAndFolders } from './policy-location.js';
 import type { BaseCommit, Octokit } from './pull-request.js';
 import { UsageError } from '../errors.js';
+import { escapeTerminal } from '../report/escape.js';
 
 /** A policy, where it was read (for the report), and its path in the repository (for the baseline's cache key). */
 export type SourcedPolicy = LoadedPolicy & { source: string; path: string };
@@ -15,6 +16,18 @@ export type SourcedPolicy = LoadedPolicy & { source: string; path: string };
  * a new policy (allow-new-policy), and then says so.
  */
 export async function readPolicy(
+  inputs: ActionInputs,
+  base: BaseCommit | undefined,
+  octokit: Octokit | undefined,
+  job: Job,
+): Promise<SourcedPolicy> {
+  const policy = await policyAsSourced(inputs, base, octokit, job);
+  // Deprecated keys (settings.power), each with its file and line and how to migrate.
+  for (const warning of policy.warnings) job.port.warning(escapeTerminal(warning));
+  return policy;
+}
+
+async function policyAsSourced(
   inputs: ActionInputs,
   base: BaseCommit | undefined,
   octokit: Octokit | undefined,

@@ -19,3 +19,8 @@ export interface CommandContext {
   io: CliIo;
   setExitCode: (code: number) => void;
 }
+
+/** A policy's warnings (what it may not mean, its deprecated keys: file, line, how to migrate) on stderr; the policy is read all the same. */
+export function printPolicyWarnings(io: CliIo, warnings: string[], escape: (text: string) => string): void {
+  for (const warning of warnings) io.stderr(`warning: ${escape(warning)}\n`);
+}

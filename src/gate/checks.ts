@@ -89,9 +89,12 @@ function familyTests(evidence: Evidence): { family: FamilyName; tests: FamilyTes
   if (evidence.decided) return { family, tests: [] };
   const { regression, bounds } = evidence;
   const tests: FamilyTest[] = [];
-  if (regression?.test === 'regression' && !regression.early && regression.comparison.pWorse !== undefined) {
-    tests.push({ of: 'regression', key: familyKey('regression', check.metric, check.scenario), p: regression.comparison.pWorse });
-  }
+  // A positive budget is tested as a budget (pOverBudget); budget 0 by pWorse.
+  const p =
+    regression?.test === 'regression' && !regression.early
+      ? (regression.comparison.pOverBudget ?? regression.comparison.pWorse)
+      : undefined;
+  if (p !== undefined) tests.push({ of: 'regression', key: familyKey('regression', check.metric, check.scenario), p });
   for (const test of bounds?.mode === 'lenient' ? bounds.tests : []) {
     const limit = test.bound === 'min' ? check.min : check.max;
     tests.push({ of: test.bound, key: familyKey(test.bound, check.metric, check.scenario, limit), p: test.p });
@@ -175,28 +178,31 @@ function boundsFindings(evidence: Gathered, bounds: BoundEvidence, { adjusted, f
 
 /** The comparison with its corrected p-value, what it finds, and the test's power at its family's level. */
 function regressionFindings(evidence: Gathered, regression: RegressionEvidence, { adjusted, familySize }: Correction, policy: Policy) {
-  const pWorseAdjusted = adjusted.regression;
+  const pAdjusted = adjusted.regression;
+  const field = regression.comparison?.pOverBudget === undefined ? 'pWorseAdjusted' : 'pOverBudgetAdjusted';
   const corrected: RegressionEvidence =
-    pWorseAdjusted === undefined || regression.early
+    pAdjusted === undefined || regression.early
       ? regression
-      : { ...regression, comparison: { ...regression.comparison, pWorseAdjusted } };
+      : { ...regression, comparison: { ...regression.comparison, [field]: pAdjusted } };
   const factor = corrected.test === 'regression' ? correctionFactor(policy, familySize) : 1;
   const finding =
     (corrected.early ? undefined : shortfall('regression', corrected.comparison.resamples, factor, policy)) ??
     judgeRegression(corrected, policy);
   const alpha = policy.settings.significance === 'off' ? 0.05 : policy.settings.significance;
-  const power = powerOf(evidence.check, corrected, alpha / correctionFactor(policy, familySize));
+  const power = powerOf(evidence.check, corrected, alpha / correctionFactor(policy, familySize), policy.settings.min_shared_instances);
   return { fields: { test: corrected.test, comparison: corrected.comparison, budget: corrected.budget }, finding, power };
 }
 
-/** What an underpowered check that would pass does (settings.power): the finding that says so, if any. */
-function underpowered(power: PowerResult | undefined, status: CheckStatus, policy: Policy, severity: Check['severity']) {
-  if (!power?.underpowered || power.detect === null || policy.settings.power === 'off' || status !== 'pass') return undefined;
-  const sees = power.mde === null ? 'point estimates show no spread' : `it sees a worsening of ${power.mde.toPrecision(3)} at 80% power`;
-  return {
-    status: policy.settings.power === 'block' && severity === 'block' ? ('fail' as const) : ('warn' as const),
-    reason: `underpowered: must detect ${power.detect.toPrecision(3)}, ${sees}`,
-  };
+/**
+ * A regression check that would pass but cannot see what it must detect (MDE80 > detect) is
+ * inconclusive: its pass would not be earned. What it sees, and the instances that would settle it.
+ */
+function inconclusive(power: PowerResult | undefined, status: CheckStatus): string | undefined {
+  if (!power?.underpowered || power.detect === null || status !== 'pass') return undefined;
+  const must = `must detect ${power.detect.toPrecision(3)}${power.detectFrom === 'default' ? ' (the default detect)' : ''}`;
+  const sees = power.mde === null ? 'the comparison shows no spread' : `it sees a worsening of ${power.mde.toPrecision(3)} at 80% power`;
+  const settle = power.instancesNeeded ? `; about ${power.instancesNeeded} shared instances would settle it (evalgate plan)` : '';
+  return `inconclusive: ${must}, ${sees}${settle}`;
 }
 
 /** Phase 3: a check's findings, and its result. */
@@ -207,13 +213,13 @@ function decide(evidence: Gathered, correction: Correction, policy: Policy, metr
   const power = budgeted?.power;
   const findings = [bounded?.finding, budgeted?.finding].filter((finding) => finding !== undefined);
   const judged = statusOf(check.severity, findings);
-  const weak = underpowered(power, judged, policy, check.severity);
+  const unsure = inconclusive(power, judged);
   const sizes = groupSizes(check, metrics);
   return {
     check,
     ...meta,
-    status: weak?.status ?? judged,
-    reasons: [...findings.flatMap((finding) => finding.reasons), ...(weak ? [weak.reason] : []), ...(sizes ? [sizes] : [])],
+    status: unsure ? 'inconclusive' : judged,
+    reasons: [...findings.flatMap((finding) => finding.reasons), ...(unsure ? [unsure] : []), ...(sizes ? [sizes] : [])],
     flags: [...(bounds?.borderline ? ['borderline' as const] : []), ...(power?.underpowered ? ['underpowered' as const] : [])],
     candidate: value,
     ...bounded?.fields,

@@ -9,7 +9,7 @@ import { explainFailures } from './failures.js';
 import type { MissingBaseline } from './not-compared.js';
 import { evaluateTradeoffs } from './tradeoffs.js';
 import type { GateResult } from './types.js';
-import { decideVerdict } from './verdict.js';
+import { decideOutcome, decideVerdict } from './verdict.js';
 
 export interface GateInputs {
   policy: Policy;
@@ -48,12 +48,10 @@ export function evaluateGate({ policy, candidate, baseline, missingBaseline }: G
     coverageOf(candidate, baseline, settings.coverage),
     candidate,
   );
-  const verdict = decideVerdict(
-    checks.map((result) => ({ severity: result.check.severity, status: result.status })),
-    coverage?.status,
-  );
+  const counted = checks.map((result) => ({ severity: result.check.severity, status: result.status }));
   return {
-    verdict,
+    verdict: decideVerdict(counted, coverage?.status, settings.inconclusive),
+    outcome: decideOutcome(counted, coverage?.status),
     checks,
     tradeoffs: tradeoffs.results,
     ...(coverage ? { coverage } : {}),

@@ -1,18 +1,47 @@
+import { lookupMetric } from '../metrics/registry.js';
+import type { Budget } from '../policy/schema.js';
 import { normalQuantile } from '../stats/normal.js';
 
 /*
  * The smallest worsening a regression check sees at 80% power. With sigma the standard error of the
  * paired difference (the standard deviation of its bootstrap), b the budget and alpha' the level of
- * one test (alpha / m: Holm's own level depends on the data, so plan with Bonferroni's), the check
- * blocks iff the observed worsening exceeds max(b, z(1 - alpha') sigma); a true worsening d is then
- * caught with probability Phi((d - max(b, z(1 - alpha') sigma)) / sigma), which is 0.8 at
- *   MDE80 = max(b, z(1 - alpha') sigma) + z(0.8) sigma.
+ * one test (alpha / m: Holm's own level depends on the data, so plan with Bonferroni's), the budget
+ * test (H0: worsening <= b) blocks about when the observed worsening exceeds b + z(1 - alpha') sigma; a
+ * true worsening d is then caught with probability Phi((d - b) / sigma - z(1 - alpha')), which is 0.8 at
+ *   MDE80 = b + (z(1 - alpha') + z(0.8)) sigma.
+ * `evalgate plan` and the gate's reports use this one formula.
  */
 
 export const POWER = 0.8;
 
+/**
+ * `plan` sizes a suite for a spread this share of the one at which MDE80 = detect (MDE80 <= 0.85 detect
+ * at budget 0): MDE80 moves with the bootstrap's spread from run to run, and a suite sized exactly would
+ * be inconclusive about half the time (docs/statistics-design-21.md, section 2).
+ */
+export const PLAN_MARGIN = 0.85;
+
 export function minimumDetectableWorsening(sd: number, budget: number, alphaPerTest: number): number {
-  return Math.max(budget, normalQuantile(1 - alphaPerTest) * sd) + normalQuantile(POWER) * sd;
+  return budget + (normalQuantile(1 - alphaPerTest) + normalQuantile(POWER)) * sd;
+}
+
+/** Whether a metric's values lie in [0, 1] (a share, a rate): its budgets are in absolute points. */
+export function isUnitMetric(metric: string): boolean {
+  const range = lookupMetric(metric)?.range;
+  return range !== undefined && range[0] === 0 && range[1] === 1;
+}
+
+/**
+ * What a regression check must detect when it does not say (docs/statistics.md, "The default detect"):
+ * max(3 b, 0.05) for a metric in [0, 1] with a budget in its units; 3 x a relative budget ("5%" ->
+ * "15%"); 3 b for a positive budget on another metric; 10% of the baseline for a budget of 0 (or 0%)
+ * on a metric outside [0, 1], where there is no scale to multiply.
+ */
+export function defaultDetect(metric: string, budget: Budget): Budget {
+  const stated = typeof budget === 'number' ? budget : Number.parseFloat(budget);
+  if (isUnitMetric(metric) && typeof budget === 'number') return Math.max(3 * budget, 0.05);
+  if (stated > 0) return typeof budget === 'number' ? 3 * budget : `${3 * stated}%`;
+  return isUnitMetric(metric) ? 0.05 : '10%';
 }
 
 /**
@@ -27,13 +56,20 @@ export function plannedSpread(sd: number, unitMetric: boolean, detect: number | 
 }
 
 /**
- * The standard error at which a check reaches MDE80 = detect: below both (detect - b) / z(0.8) and
- * detect / (z(1 - alpha') + z(0.8)). Undefined when detect is not above the budget.
+ * The standard error `plan` sizes for: PLAN_MARGIN of the one at which MDE80 = detect,
+ * PLAN_MARGIN (detect - b) / (z(1 - alpha') + z(0.8)). Undefined when detect is not above the budget.
  */
 export function standardErrorToDetect(detect: number, budget: number, alphaPerTest: number): number | undefined {
   if (!(detect > budget)) return undefined;
-  const zPower = normalQuantile(POWER);
-  return Math.min((detect - budget) / zPower, detect / (normalQuantile(1 - alphaPerTest) + zPower));
+  return (PLAN_MARGIN * (detect - budget)) / (normalQuantile(1 - alphaPerTest) + normalQuantile(POWER));
+}
+
+/**
+ * The instances at which a spread of `spread` on `instances` instances shrinks (as 1 / sqrt(n)) to
+ * `needed`: n' = n (spread / needed)^2, never fewer than a paired comparison needs at all.
+ */
+export function instancesToDetect(spread: number, instances: number, needed: number, minInstances: number): number {
+  return Math.max(minInstances, Math.ceil(instances * (spread / needed) ** 2));
 }
 
 /**

@@ -1,28 +1,37 @@
 import type { Test } from '../policy/family.js';
-import { lookupMetric, type Direction } from '../metrics/registry.js';
+import type { Direction } from '../metrics/registry.js';
 import type { Budget, Check, Policy } from '../policy/schema.js';
 import type { Finding } from './bounds.js';
 import { budgetValue, isSignificant, metricScopeKey, pairedBasis, pValueText, tooFewShared, type RunComparer } from './compare.js';
 import { noBaseline, notCompared, type MissingBaseline } from './not-compared.js';
-import { minimumDetectableWorsening, plannedSpread } from './power.js';
+import {
+  defaultDetect,
+  instancesToDetect,
+  isUnitMetric,
+  minimumDetectableWorsening,
+  plannedSpread,
+  standardErrorToDetect,
+} from './power.js';
 import type { RelaxedBudgets } from './tradeoffs.js';
 import type { BudgetInEffect, Comparison, PowerResult } from './types.js';
 
 /*
  * A check's regression budget against the baseline (as trade-offs relax it), by one of two tests:
- *   regression (the default): fail iff the worsening w exceeds the budget b and p(w > 0) is below
- *     alpha after the family's correction;
- *   non-inferiority: pass iff p_NI = (#{resamples with w* >= b*} + 1) / (B + 1) < alpha, b* the budget
- *     on each resample's own baseline value (for a percentage budget).
+ *   regression (the default): fail iff the worsening w exceeds the budget b and is significantly above
+ *     it (H0: w <= b): p_b = (#{resamples with w* <= b*} + 1) / (B + 1) below alpha after the family's
+ *     correction (pOverBudget; at b = 0 this is pWorse, today's test, and pWorse stands for it);
+ *   non-inferiority: pass iff p_NI = (#{resamples with w* >= b*} + 1) / (B + 1) < alpha.
+ * b* is the budget on each resample's own baseline value (a number is the same on every resample; "N%"
+ * is N% of that resample's baseline).
  * Point estimates (significance off, or a metrics file) judge w against b: regression fails iff w > b,
  * non-inferiority iff w >= b.
  */
 
 /** What the comparison gave, before the family's correction: judged by judgeRegression, or `early` its finding already. */
 export type RegressionEvidence =
-  | { test: Test; early?: undefined; comparison: Comparison; budget: BudgetInEffect }
+  | { test: Test; early?: undefined; comparison: Comparison; budget: BudgetInEffect; stated: Budget }
   /** The comparison could not be made or judged (an error, skipped or inconclusive); what it had so far. */
-  | { test: Test; early: Finding; comparison?: Comparison; budget?: BudgetInEffect };
+  | { test: Test; early: Finding; comparison?: Comparison; budget?: BudgetInEffect; stated?: Budget };
 
 /** The budget in effect: the check's, or a more generous one from a trade-off that applies (trade-offs only relax). */
 function budgetInEffect(check: Check, stated: Budget, relaxed: RelaxedBudgets, baseline: number): BudgetInEffect & { stated: Budget } {
@@ -32,15 +41,23 @@ function budgetInEffect(check: Check, stated: Budget, relaxed: RelaxedBudgets, b
     .reduce((best, next) => (next.value > best.value ? next : best));
 }
 
-/** p_NI over the resamples: the share whose worsening reaches the budget on that resample's baseline. */
-function nonInferiorityP(check: Check, budgetOf: (baseline: number) => number, comparer: RunComparer): number | undefined {
+/**
+ * A p-value over the resamples, (#{r : counted(w*_r, b*_r)} + 1) / (B + 1), b*_r the budget on resample
+ * r's own baseline: p_NI counts w* >= b*, p_b counts w* <= b*.
+ */
+function resampledP(
+  check: Check,
+  budgetOf: (baseline: number) => number,
+  comparer: RunComparer,
+  counted: (worsening: number, budget: number) => boolean,
+): number | undefined {
   const samples = comparer.samples(check.metric, check.scenario);
   if (!samples || samples.worsenings.length === 0) return undefined;
-  let reaching = 0;
+  let count = 0;
   samples.worsenings.forEach((worsening, index) => {
-    if (worsening >= budgetOf(samples.baselines[index])) reaching++;
+    if (counted(worsening, budgetOf(samples.baselines[index]))) count++;
   });
-  return (reaching + 1) / (samples.worsenings.length + 1);
+  return (count + 1) / (samples.worsenings.length + 1);
 }
 
 /** The evidence of a check's regression budget (`stated`, its max_regression) against the baseline. */
@@ -70,28 +87,55 @@ export function regressionEvidence(
     const reason = `detect ${check.detect} is ${budgetValue(check.detect, comparison.baseline).toPrecision(3)} on this baseline, not above the budget ${budget.value.toPrecision(3)}`;
     return { test, comparison, budget, early: { failed: true, errored: true, reasons: [reason] } };
   }
-  if (test === 'non-inferiority' && comparison.method === 'paired' && policy.settings.significance !== 'off') {
-    // The comparer's comparison is shared with other checks and trade-offs: this check's p-value goes on a copy.
-    const pNotInferior = nonInferiorityP(check, (baseline) => budgetValue(budgetStated, baseline), comparer);
-    return { test, comparison: pNotInferior === undefined ? comparison : { ...comparison, pNotInferior }, budget };
+  if (comparison.method !== 'paired' || policy.settings.significance === 'off') return { test, comparison, budget, stated: budgetStated };
+  // The comparer's comparison is shared with other checks and trade-offs: this check's p-value goes on a copy.
+  const budgetOf = (baseline: number) => budgetValue(budgetStated, baseline);
+  if (test === 'non-inferiority') {
+    const pNotInferior = resampledP(check, budgetOf, comparer, (worsening, bound) => worsening >= bound);
+    return { test, comparison: pNotInferior === undefined ? comparison : { ...comparison, pNotInferior }, budget, stated: budgetStated };
   }
-  return { test, comparison, budget };
+  // A resample exactly at the budget is within it: its worsening, a difference of two means, is off by rounding.
+  const within = (worsening: number, bound: number) => worsening - bound <= 1e-9 * Math.max(1, Math.abs(bound));
+  const pOverBudget = budget.value > 0 ? resampledP(check, budgetOf, comparer, within) : undefined;
+  return { test, comparison: pOverBudget === undefined ? comparison : { ...comparison, pOverBudget }, budget, stated: budgetStated };
 }
 
-/** The power of a paired regression test at its family's per-test level, and whether it sees what the check must detect. */
-export function powerOf(check: Check, evidence: RegressionEvidence, alphaPerTest: number): PowerResult | undefined {
+/**
+ * What a regression check must detect, in the metric's unit: its detect, else the default
+ * (power.ts defaultDetect) on the budget in effect; a summary comparison (no spread) only when stated.
+ */
+function detectOf(check: Check, evidence: RegressionEvidence, comparison: Comparison): Pick<PowerResult, 'detect' | 'detectFrom'> {
+  if (check.detect !== undefined) return { detect: budgetValue(check.detect, comparison.baseline), detectFrom: 'check' };
+  if (comparison.method !== 'paired') return { detect: null };
+  return { detect: budgetValue(defaultDetect(check.metric, evidence.stated ?? 0), comparison.baseline), detectFrom: 'default' };
+}
+
+/**
+ * The power of a regression test at its family's per-test level (MDE80 = b + (z(1 - alpha') + z(0.8))
+ * sigma), whether it sees what the check must detect, and the instances at which it would (as `plan`
+ * sizes them; `minInstances` the fewest a paired comparison needs).
+ */
+export function powerOf(check: Check, evidence: RegressionEvidence, alphaPerTest: number, minInstances: number): PowerResult | undefined {
   const { comparison, budget, test } = evidence;
   if (!comparison || !budget || test !== 'regression') return undefined;
-  const detect = check.detect === undefined ? null : budgetValue(check.detect, comparison.baseline);
-  const unit = lookupMetric(check.metric)?.range[1] === 1;
+  const { detect, detectFrom } = detectOf(check, evidence, comparison);
   const sd =
     comparison.sd !== undefined && Number.isFinite(comparison.sd)
-      ? plannedSpread(comparison.sd, unit, detect, pairedBasis(comparison))
+      ? plannedSpread(comparison.sd, isUnitMetric(check.metric), detect, pairedBasis(comparison))
       : undefined;
   // Point estimates have no spread, nor has a comparison of runs that agree everywhere on a metric
   // with no floor to plan with: nothing shows what they can see.
   const mde = sd === undefined || sd === 0 ? null : minimumDetectableWorsening(sd, budget.value, alphaPerTest);
-  return { mde, detect, underpowered: detect !== null && (mde === null || mde > detect) };
+  const needSpread = detect === null ? undefined : standardErrorToDetect(detect, budget.value, alphaPerTest);
+  const instancesNeeded =
+    mde === null || needSpread === undefined ? null : instancesToDetect(sd!, comparison.shared ?? 0, needSpread, minInstances);
+  return {
+    mde,
+    detect,
+    underpowered: detect !== null && (mde === null || mde > detect),
+    ...(detectFrom ? { detectFrom } : {}),
+    ...(detect !== null ? { instancesNeeded } : {}),
+  };
 }
 
 /** The finding of a regression budget, its comparison corrected for the family (pWorseAdjusted). */
@@ -115,15 +159,17 @@ export function judgeRegression(evidence: RegressionEvidence, policy: Policy): F
     };
   }
   if (comparison.worsening <= budget.value) return { failed: false, reasons: [] };
-  const { pWorse, pWorseAdjusted } = comparison;
+  // Above a positive budget the test is H0: w <= b (pOverBudget); at budget 0 it is pWorse's.
+  const [p, adjusted, what] =
+    comparison.pOverBudget !== undefined
+      ? [comparison.pOverBudget, comparison.pOverBudgetAdjusted, 'significantly over it']
+      : [comparison.pWorse, comparison.pWorseAdjusted, 'statistically real'];
   // Without a p-value (point estimates) the estimate is judged.
-  if (pointEstimates || pWorse === undefined || isSignificant(significance, pWorseAdjusted ?? pWorse)) {
+  if (pointEstimates || p === undefined || isSignificant(significance, adjusted ?? p)) {
     return { failed: true, reasons: [worse('over')] };
   }
   return {
     failed: false,
-    reasons: [
-      `worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not statistically real (${pValueText(pWorse, pWorseAdjusted)})`,
-    ],
+    reasons: [`worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not ${what} (${pValueText(p, adjusted)})`],
   };
 }

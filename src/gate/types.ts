@@ -11,8 +11,9 @@ import type { Check } from '../policy/schema.js';
  * regression budget without a baseline to compare with; absolute bounds still apply), error (the
  * metric is missing from the candidate or cannot be computed on the instances it shares with the
  * baseline, or a baseline shares no instance with it, or answered none of them, in the check's scope),
- * inconclusive (the data could not tell: the baseline lacks the metric, or a change is gated without a
- * baseline) or off.
+ * off, or inconclusive (the data could not tell: a regression check that did not fail but cannot see
+ * what it must detect, MDE80 > detect, so a pass would not be earned; the baseline lacks the metric; or a
+ * change is gated without a baseline).
  *
  * What a report carries of it is typed by its schema, the one a report read back is checked with
  * (report/json.ts): a field cannot be added to the type without the schema, nor the other way round.
@@ -20,8 +21,11 @@ import type { Check } from '../policy/schema.js';
 
 export const checkStatusSchema = z.enum(['pass', 'fail', 'warn', 'skipped', 'error', 'off', 'inconclusive']);
 export const verdictSchema = z.enum(['pass', 'warn', 'fail']);
+/** The gate's outcome, finer than the verdict (gate/verdict.ts decideOutcome): error > fail > inconclusive > warn > pass. */
+export const outcomeSchema = z.enum(['pass', 'warn', 'inconclusive', 'fail', 'error']);
 export type CheckStatus = z.output<typeof checkStatusSchema>;
 export type Verdict = z.output<typeof verdictSchema>;
+export type Outcome = z.output<typeof outcomeSchema>;
 
 /** How the candidate was compared with the baseline. The numbers must agree: see the refinements. */
 export const comparisonSchema = z
@@ -36,9 +40,17 @@ export const comparisonSchema = z
     worsening: finite,
     /** One-sided p-value that the worsening is above 0 (paired only). */
     pWorse: probability.optional(),
+    /**
+     * One-sided p-value that the worsening is above the budget (H0: worsening <= budget; paired
+     * regression tests with a positive budget only): what such a check decides with. At budget 0 the
+     * test is pWorse's, and this field is absent.
+     */
+    pOverBudget: probability.optional(),
+    /** pOverBudget corrected for the other tests of its family (settings.multiplicity). */
+    pOverBudgetAdjusted: probability.optional(),
     /** One-sided p-value that the improvement is above 0 (paired only). */
     pBetter: probability.optional(),
-    /** pWorse corrected for the other tests of its family (settings.multiplicity). */
+    /** pWorse corrected for the other tests of its family (settings.multiplicity); budget-0 regression tests only (else see pOverBudgetAdjusted). */
     pWorseAdjusted: probability.optional(),
     /** Non-inferiority: the p-value that the worsening is below the budget (paired only). */
     pNotInferior: probability.optional(),
@@ -61,6 +73,10 @@ export const comparisonSchema = z
   .refine(
     (c) => c.pWorseAdjusted === undefined || (c.pWorse !== undefined && c.pWorseAdjusted >= c.pWorse),
     'pWorseAdjusted is below pWorse',
+  )
+  .refine(
+    (c) => c.pOverBudgetAdjusted === undefined || (c.pOverBudget !== undefined && c.pOverBudgetAdjusted >= c.pOverBudget),
+    'pOverBudgetAdjusted is below pOverBudget',
   );
 export type Comparison = z.output<typeof comparisonSchema>;
 
@@ -104,9 +120,13 @@ export const powerSchema = z
   .object({
     /** MDE80, in the metric's unit; null when the comparison has no spread (point estimates). */
     mde: nonNegative.nullable(),
-    /** What the check must detect (detect), in the metric's unit, if it says. */
+    /** What the check must detect, in the metric's unit: its detect, or the default (null in older reports, and for a summary comparison whose check states none). */
     detect: finite.nullable(),
     underpowered: z.boolean(),
+    /** Added within version 1: whether detect is the check's or the default (gate/power.ts defaultDetect). */
+    detectFrom: z.enum(['check', 'default']).optional(),
+    /** Added within version 1: the instances at which the check would see its detect, as `evalgate plan` sizes (null: no spread to scale). */
+    instancesNeeded: z.int().positive().nullable().optional(),
   })
   .refine(
     (power) => power.underpowered === (power.detect !== null && (power.mde === null || power.mde > power.detect)),
@@ -168,6 +188,7 @@ export interface CheckResult {
 
 export interface GateResult {
   verdict: Verdict;
+  outcome: Outcome;
   checks: CheckResult[];
   tradeoffs: TradeoffResult[];
   /** Present when both runs are records files and the policy checks coverage. */

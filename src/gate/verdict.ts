@@ -1,17 +1,21 @@
-import type { CheckStatus, CoverageResult, Verdict } from './types.js';
+import type { CheckStatus, CoverageResult, Outcome, Verdict } from './types.js';
 
 /*
- * What the checks add up to. The verdict fails closed: any blocking failure or error fails it. An
- * inconclusive check warns. Coverage counts as one more check.
+ * What the checks add up to. The verdict fails closed: any blocking failure or error fails it.
+ * Coverage counts as one more check. An inconclusive check makes the verdict warn, or fail when it
+ * blocks and settings.inconclusive is block; the outcome says which it was.
  */
 
-type Outcome = { severity: string; status: CheckStatus; comparison?: unknown };
+type Counted = { severity: string; status: CheckStatus; comparison?: unknown };
+
+/** settings.inconclusive: what an inconclusive blocking check does to the verdict. */
+export type InconclusiveRule = 'warn' | 'block';
 
 /**
  * Whether a check did not run (in full): skipped, errored, or inconclusive for want of a comparison
  * (no baseline, or a baseline without the metric); an inconclusive check that compared did run.
  */
-export function didNotRun(check: Outcome): boolean {
+export function didNotRun(check: Counted): boolean {
   return (
     check.status === 'skipped' ||
     check.status === 'error' ||
@@ -21,28 +25,48 @@ export function didNotRun(check: Outcome): boolean {
 
 /**
  * `blocking`, blocking checks that failed or errored; `warnings`, warn checks that failed or errored,
- * and inconclusive checks; `failed`, all that failed or errored, whatever their severity; `notRun`, the
- * checks that did not run (didNotRun), of `judged`, the checks not turned off.
+ * and inconclusive checks; `failed`, all that failed or errored, whatever their severity;
+ * `inconclusive`, checks that could not tell; `notRun`, the checks that did not run (didNotRun), of
+ * `judged`, the checks not turned off.
  */
 export function countOutcomes(
-  checks: Outcome[],
+  checks: Counted[],
   coverage?: CoverageResult['status'],
-): { blocking: number; warnings: number; failed: number; notRun: number; judged: number } {
-  const count = (matches: (check: Outcome) => boolean) => checks.filter(matches).length;
-  const failedOrErrored = (check: Outcome) => check.status === 'fail' || check.status === 'error';
-  const warned = (check: Outcome) =>
+): { blocking: number; warnings: number; failed: number; inconclusive: number; notRun: number; judged: number } {
+  const count = (matches: (check: Counted) => boolean) => checks.filter(matches).length;
+  const failedOrErrored = (check: Counted) => check.status === 'fail' || check.status === 'error';
+  const warned = (check: Counted) =>
     check.status === 'warn' || check.status === 'inconclusive' || (check.severity !== 'block' && check.status === 'error');
   return {
     blocking: count((check) => check.severity === 'block' && failedOrErrored(check)) + (coverage === 'fail' ? 1 : 0),
     warnings: count(warned) + (coverage === 'warn' ? 1 : 0),
     failed: count(failedOrErrored) + (coverage === 'fail' ? 1 : 0),
+    inconclusive: count((check) => check.status === 'inconclusive'),
     notRun: count(didNotRun),
     judged: count((check) => check.status !== 'off'),
   };
 }
 
-/** Fail if anything blocking failed or errored, else warn if anything warned (or was inconclusive), else pass. */
-export function decideVerdict(checks: Outcome[], coverage?: CoverageResult['status']): Verdict {
+/**
+ * Fail if anything blocking failed or errored (or was inconclusive, under `inconclusive: block`), else
+ * warn if anything warned or was inconclusive, else pass.
+ */
+export function decideVerdict(checks: Counted[], coverage?: CoverageResult['status'], inconclusive: InconclusiveRule = 'warn'): Verdict {
   const { blocking, warnings } = countOutcomes(checks, coverage);
-  return blocking > 0 ? 'fail' : warnings > 0 ? 'warn' : 'pass';
+  const blockingUnsure = checks.some((check) => check.status === 'inconclusive' && check.severity === 'block');
+  if (blocking > 0 || (inconclusive === 'block' && blockingUnsure)) return 'fail';
+  return warnings > 0 ? 'warn' : 'pass';
+}
+
+/**
+ * The outcome, in this precedence: error (a blocking check errored: the gate could not judge it) >
+ * fail (a blocking check or coverage failed) > inconclusive (a check could not tell) > warn > pass. It
+ * does not depend on settings.inconclusive; the verdict does.
+ */
+export function decideOutcome(checks: Counted[], coverage?: CoverageResult['status']): Outcome {
+  const { blocking, warnings, inconclusive } = countOutcomes(checks, coverage);
+  if (checks.some((check) => check.severity === 'block' && check.status === 'error')) return 'error';
+  if (blocking > 0) return 'fail';
+  if (inconclusive > 0) return 'inconclusive';
+  return warnings > 0 ? 'warn' : 'pass';
 }

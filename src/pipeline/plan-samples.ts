@@ -58,18 +58,18 @@ export function splitSamples(metric: string, scenario: string | undefined, basel
 
 /**
  * The samples columns of a check: its split applied to the spread, and the samples per example at
- * which it reaches `needSpread` (undefined without detect) on `instances` instances.
+ * which it reaches `needSpread` (undefined when detect is not above the budget) on `instances` instances.
  */
 export function samplesColumns(
   found: SamplesSplit,
   spread: number,
   needSpread: number | undefined,
-  context: { instances: number; minInstances: number; unitMetric: boolean; detect: number | null },
+  context: { instances: number; minInstances: number; unitMetric: boolean; detect: number },
 ): SamplesColumns {
   const { samples, split } = found;
   if (!split) return { samples, withinShare: null, samplesNeeded: null, samplesNote: found.note ?? null };
   const columns = { samples, withinShare: split.share };
-  if (needSpread === undefined) return { ...columns, samplesNeeded: null, samplesNote: 'no detect stated' };
+  if (needSpread === undefined) return { ...columns, samplesNeeded: null, samplesNote: 'detect is not above the budget' };
   const { instances, minInstances, unitMetric, detect } = context;
   // A paired comparison needs its instances, and a unit metric a worsening's own spread (plannedSpread), whatever the samples.
   const needed =

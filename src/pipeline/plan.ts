@@ -1,7 +1,13 @@
 import { MetricsMemo, RunComparer, budgetValue, metricMeta } from '../gate/compare.js';
-import { plannedSpread, minimumDetectableWorsening, standardErrorToDetect } from '../gate/power.js';
+import {
+  defaultDetect,
+  instancesToDetect,
+  isUnitMetric,
+  minimumDetectableWorsening,
+  plannedSpread,
+  standardErrorToDetect,
+} from '../gate/power.js';
 import type { ComputeOptions } from '../metrics/compute.js';
-import { lookupMetric } from '../metrics/registry.js';
 import { scopeLabel, scopeOf } from '../metrics/names.js';
 import { correctionFactor, familiesOf, familyOf, testOf } from '../policy/family.js';
 import type { LoadedPolicy } from '../policy/load.js';
@@ -14,9 +20,10 @@ import { samplesColumns, splitSamples, type SamplesColumns } from './plan-sample
 
 /*
  * Sizing a suite before trusting the gate (`evalgate plan`): for each paired regression check, the
- * spread of the comparison, the smallest worsening it sees at 80% power today (docs/statistics.md), and
- * how many instances it needs to see what the check must `detect`. The spread shrinks as 1 / sqrt(n),
- * so n' = n (sigma / sigma_needed)^2. With a baseline alone the paired spread is unknown: the plan uses
+ * spread of the comparison, the smallest worsening it sees at 80% power today (MDE80, docs/statistics.md),
+ * and how many instances it needs to see what the check must `detect` (stated, or the default) with a
+ * margin: MDE80 <= b + 0.85 (detect - b), so that the gate does not call it inconclusive half the time
+ * (gate/power.ts PLAN_MARGIN). The spread shrinks as 1 / sqrt(n), so n' = n (sigma / sigma_needed)^2. With a baseline alone the paired spread is unknown: the plan uses
  * sqrt(2) times the baseline's standard error, the spread of two independent runs (conservative: two
  * runs of related models on the same instances are positively correlated, and their paired spread is
  * smaller). With repeated samples, the plan also splits the spread into the part between instances and
@@ -26,15 +33,16 @@ import { samplesColumns, splitSamples, type SamplesColumns } from './plan-sample
 export interface PlanRow extends SamplesColumns {
   metric: string;
   scope: string;
-  /** The budget and what the check must detect, in the metric's unit (detect null when not stated). */
+  /** The budget and what the check must detect, in the metric's unit: stated, or the default (detectFrom). */
   budget: number;
-  detect: number | null;
+  detect: number;
+  detectFrom: 'check' | 'default';
   /** The standard error of the comparison, and where it comes from. */
   spread: number;
   spreadFrom: 'paired' | 'sqrt(2) x baseline';
   instances: number;
   mde: number;
-  /** Instances needed for MDE80 <= detect (null without detect). */
+  /** Instances needed for MDE80 <= b + 0.85 (detect - b) (null when detect is not above the budget). */
   needed: number | null;
 }
 
@@ -102,11 +110,11 @@ export function planSuite(loaded: LoadedPolicy, baseline: RunInput, candidate?: 
       continue;
     }
     const budget = budgetValue(check.max_regression, found.value);
-    const detect = check.detect === undefined ? null : budgetValue(check.detect, found.value);
+    const detect = budgetValue(check.detect ?? defaultDetect(check.metric, check.max_regression), found.value);
     const alphaPerTest = alpha / correctionFactor(policy, families[family].length);
-    const unit = lookupMetric(check.metric)?.range[1] === 1;
+    const unit = isUnitMetric(check.metric);
     const spread = plannedSpread(found.spread, unit, detect, found.instances);
-    const needSpread = detect === null ? undefined : standardErrorToDetect(detect, budget, alphaPerTest);
+    const needSpread = standardErrorToDetect(detect, budget, alphaPerTest);
     const split = splitSamples(check.metric, check.scenario, baseline.table, candidate?.kind === 'records' ? candidate.table : undefined);
     const context = { instances: found.instances, minInstances: policy.settings.min_shared_instances, unitMetric: unit, detect };
     rows.push({
@@ -114,15 +122,13 @@ export function planSuite(loaded: LoadedPolicy, baseline: RunInput, candidate?: 
       scope,
       budget,
       detect,
+      detectFrom: check.detect === undefined ? 'default' : 'check',
       spread,
       spreadFrom: found.from,
       instances: found.instances,
       mde: minimumDetectableWorsening(spread, budget, alphaPerTest),
-      // Never fewer than a paired comparison needs at all.
       needed:
-        needSpread === undefined
-          ? null
-          : Math.max(policy.settings.min_shared_instances, Math.ceil(found.instances * (spread / needSpread) ** 2)),
+        needSpread === undefined ? null : instancesToDetect(spread, found.instances, needSpread, policy.settings.min_shared_instances),
       ...samplesColumns(split, found.spread, needSpread, context),
     });
   }

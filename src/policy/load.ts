@@ -18,8 +18,22 @@ export interface LoadedPolicy {
   sha256: string;
   /** The line of each check in the file (policy.checks' order), for annotations that point at it. */
   checkLines: Array<number | undefined>;
-  /** What the policy may not mean, "file:line key.path: message" each (policy/warnings.ts); `validate` prints them. */
+  /**
+   * What the policy may not mean (policy/warnings.ts) and what it still says in a deprecated way, with
+   * how to migrate: "file:line key.path: message" each; the policy is read all the same.
+   */
   warnings: string[];
+}
+
+/** The deprecated keys a policy uses, each with its file and line and how to migrate. */
+function deprecations(policy: Policy, text: string, file: string): string[] {
+  const { power, inconclusive } = policy.settings;
+  if (power === undefined) return [];
+  const [line] = linesOf(text, [['settings', 'power']]);
+  const read =
+    power === 'off' ? 'read as inconclusive: warn (the inconclusive status cannot be turned off)' : `read as inconclusive: ${power}`;
+  const how = `${file}:${line ?? 1} settings.power is deprecated: write settings.inconclusive: warn | block instead`;
+  return [`${how}${inconclusive !== undefined && inconclusive !== power ? `; ignored, settings.inconclusive is set` : `; ${read}`}`];
 }
 
 const ESCAPING = "in a group's attribute and value write % as %25, : as %3A and = as %3D, or name it with group: {attribute, value}";
@@ -200,7 +214,7 @@ export function parsePolicy(text: string, file: string): LoadedPolicy {
     text,
     policy.checks.map((_, index) => ['checks', index]),
   );
-  const warnings = formatWarnings(policy, file, text);
+  const warnings = [...deprecations(policy, text, file), ...formatWarnings(policy, file, text)];
   return { policy, file, sha256: createHash('sha256').update(text).digest('hex'), checkLines, warnings };
 }
 

@@ -119,10 +119,16 @@ export const settingsSchema = z.strictObject({
     .enum(['holm', 'bonferroni', 'none'])
     .default('holm')
     .describe("How the blocking checks' tests share the significance level, so that the whole gate falsely blocks at most that often"),
+  inconclusive: z
+    .enum(['warn', 'block'])
+    .optional()
+    .describe(
+      'What an inconclusive blocking check (a regression check that cannot see what it must detect, its detect or the default) does to the verdict: warn (default) or block',
+    ),
   power: z
     .enum(['warn', 'block', 'off'])
-    .default('warn')
-    .describe('What a check whose comparison cannot see the regression it must detect (detect) does'),
+    .optional()
+    .describe('Deprecated: use inconclusive (warn | block). Read as inconclusive when that is not set; off is read as warn'),
   test: testSchema.default('regression'),
   bounds: boundsSchema.default('point'),
   min_shared_instances: z
@@ -160,6 +166,7 @@ export const policySchema = z
   // Here rather than on each term: a transform inside would drop the defaults around it from the JSON Schema.
   .transform((policy) => ({
     ...policy,
+    settings: { ...policy.settings, inconclusive: inconclusiveRule(policy.settings) },
     checks: policy.checks.map(withGroupName),
     tradeoffs: policy.tradeoffs.map((tradeoff) => ({
       ...tradeoff,
@@ -167,6 +174,14 @@ export const policySchema = z
       when: tradeoff.when.map(withGroupName),
     })),
   }));
+
+/**
+ * settings.inconclusive, or the deprecated settings.power read as it (off cannot turn the inconclusive
+ * status off any more: a pass must be earned, so it reads as warn), or warn.
+ */
+function inconclusiveRule(settings: z.output<typeof settingsSchema>): 'warn' | 'block' {
+  return settings.inconclusive ?? (settings.power === 'block' ? 'block' : 'warn');
+}
 
 export type Budget = z.infer<typeof budgetSchema>;
 export type Check = z.infer<typeof checkSchema>;

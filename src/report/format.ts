@@ -90,13 +90,15 @@ export function changeText(check: CheckRow): string {
   const change = `${sign}${formatNumber(comparison.change)}`;
   if (comparison.method === 'summary') return `${change} (point estimates)`;
   const values = `${formatNumber(comparison.candidate)} vs ${formatNumber(comparison.baseline)} on ${comparison.shared} shared`;
-  const p = comparison.pNotInferior ?? comparison.pWorse;
+  // The p-value the check decides with: non-inferiority's, the budget test's (a positive budget), or pWorse.
+  const [kind, p, pAdjusted] =
+    comparison.pNotInferior !== undefined
+      ? ['p non-inferior', comparison.pNotInferior, undefined]
+      : comparison.pOverBudget !== undefined
+        ? ['p over budget', comparison.pOverBudget, comparison.pOverBudgetAdjusted]
+        : ['p worse', comparison.pWorse, comparison.pWorseAdjusted];
   if (p === undefined) return `${change} (${values})`;
-  const kind = comparison.pNotInferior !== undefined ? 'p non-inferior' : 'p worse';
-  const adjusted =
-    comparison.pWorseAdjusted !== undefined && comparison.pWorseAdjusted !== comparison.pWorse && comparison.pNotInferior === undefined
-      ? `, adjusted ${comparison.pWorseAdjusted.toPrecision(2)}`
-      : '';
+  const adjusted = pAdjusted !== undefined && pAdjusted !== p ? `, adjusted ${pAdjusted.toPrecision(2)}` : '';
   return `${change} (${values}; ${kind} ${p.toPrecision(2)}${adjusted})`;
 }
 
@@ -123,6 +125,36 @@ export function detectText(check: CheckRow): string {
   if (!power) return '-';
   const mde = power.mde === null ? 'unknown' : formatNumber(power.mde);
   return power.detect === null ? mde : `${mde} (must: ${formatNumber(power.detect)})`;
+}
+
+/** " · outcome inconclusive" when the outcome says more than the verdict (inconclusive, error). */
+export function outcomeNote(report: GateReport): string {
+  return report.outcome === undefined || report.outcome === report.verdict ? '' : ` · outcome ${report.outcome}`;
+}
+
+/** Statuses every report lists under "what blocks or warns". */
+export const NOTED_STATUSES = ['fail', 'warn', 'error', 'inconclusive'];
+
+/**
+ * The headline's word on inconclusive checks: which, what each sees against what it must detect, and the
+ * shared instances that would settle it (as `evalgate plan` sizes them); undefined when none. Names
+ * through `escape` for the output format.
+ */
+export function inconclusiveText(report: GateReport, escape: (text: string) => string): string | undefined {
+  // Those that could not compare at all are counted with the checks that did not run (notRunText).
+  const unsure = report.checks.filter((check) => check.status === 'inconclusive' && !didNotRun(check));
+  if (unsure.length === 0) return undefined;
+  const each = unsure.map((check) => {
+    const power = check.power;
+    const sees = power?.mde === null || power?.mde === undefined ? 'no spread to see with' : `sees ${formatNumber(power.mde)}`;
+    const must =
+      power?.detect === null || power?.detect === undefined
+        ? ''
+        : `, must detect ${formatNumber(power.detect)}${power.detectFrom === 'default' ? ' (default)' : ''}`;
+    const settle = power?.instancesNeeded ? `: about ${power.instancesNeeded} shared instances would settle it` : '';
+    return `${escape(check.metric)} (${escape(shownScope(check))}) ${sees}${must}${settle}`;
+  });
+  return `${count(unsure.length, 'check')} inconclusive (cannot see what ${unsure.length === 1 ? 'it' : 'they'} must detect at 80% power; evalgate plan sizes the suite): ${each.join('; ')}`;
 }
 
 export const METRIC_TABLE_HEADER = ['metric', 'value', '95% CI', 'n', 'dimension', 'note'];

@@ -8,10 +8,13 @@ import { escapeHtml } from './escape.js';
 import {
   CHECK_TABLE_HEADER,
   checkCells,
+  inconclusiveText,
   METRIC_TABLE_HEADER,
   metricRows,
   noBaselineText,
+  NOTED_STATUSES,
   notRunText,
+  outcomeNote,
   withoutIntervalsNote,
 } from './format.js';
 import type { GateReport, RunSummary } from './json.js';
@@ -52,11 +55,15 @@ function figures(charts: Chart[]): string {
 }
 
 function verdictSection(report: GateReport): string {
-  const { blocking, warnings } = countOutcomes(report.checks, report.coverage?.status);
-  const counts = `${blocking} blocking check${blocking === 1 ? '' : 's'} failed, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+  const { blocking, warnings, inconclusive } = countOutcomes(report.checks, report.coverage?.status);
+  const counts = `${blocking} blocking check${blocking === 1 ? '' : 's'} failed, ${warnings} warning${warnings === 1 ? '' : 's'}, ${inconclusive} inconclusive`;
   const notRun = notRunText(report);
   const baseline = noBaselineText(report);
-  return `<p class="verdict ${report.verdict}" id="verdict">Verdict: ${report.verdict.toUpperCase()} (${counts})${notRun ? ` — ${notRun}` : ''} · policy ${escapeHtml(report.policy.name)}${baseline ? ` · ${baseline}` : ''}</p>`;
+  const unsure = inconclusiveText(report, escapeHtml);
+  return [
+    `<p class="verdict ${report.verdict}" id="verdict">Verdict: ${report.verdict.toUpperCase()} (${counts})${notRun ? ` — ${notRun}` : ''}${escapeHtml(outcomeNote(report))} · policy ${escapeHtml(report.policy.name)}${baseline ? ` · ${baseline}` : ''}</p>`,
+    ...(unsure ? [`<p id="inconclusive">Inconclusive: ${unsure}</p>`] : []),
+  ].join('\n');
 }
 
 /** The verdict, and how many checks did not run: never a bare "pass" over them. */
@@ -66,7 +73,7 @@ function verdictWords(report: GateReport): string {
 }
 
 function findings(report: GateReport): string {
-  const failing = report.checks.filter((check) => ['fail', 'warn', 'error', 'inconclusive'].includes(check.status));
+  const failing = report.checks.filter((check) => NOTED_STATUSES.includes(check.status));
   const coverage =
     report.coverage && report.coverage.status !== 'pass'
       ? [`<li><b>coverage</b> · ${report.coverage.status}: ${escapeHtml(report.coverage.reason)}</li>`]

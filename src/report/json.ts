@@ -7,13 +7,14 @@ import {
   checkStatusSchema,
   comparisonSchema,
   coverageSchema,
+  outcomeSchema,
   powerSchema,
   tradeoffResultSchema,
   verdictSchema,
   type CheckResult,
   type GateResult,
 } from '../gate/types.js';
-import { countOutcomes, decideVerdict } from '../gate/verdict.js';
+import { countOutcomes, decideOutcome, decideVerdict } from '../gate/verdict.js';
 import { metricsReportSchema, metricValueSchema } from '../metrics/report.js';
 import { groupOf, SCOPE_KINDS, scopeName, type GroupRef } from '../metrics/names.js';
 import { OVERALL } from '../metrics/scope.js';
@@ -92,6 +93,11 @@ const checkReportSchema = z
 export const gateReportSchema = z.object({
   version: z.literal(1),
   verdict: verdictSchema,
+  /**
+   * Added within version 1 (absent from older reports): pass | warn | inconclusive | fail | error, finer
+   * than the verdict (gate/verdict.ts decideOutcome: error > fail > inconclusive > warn > pass).
+   */
+  outcome: outcomeSchema.optional(),
   /** Added within version 1: how many checks did not run (skipped, error, or inconclusive for want of a comparison: gate/verdict.ts didNotRun). */
   notRun: z.int().nonnegative().optional(),
   /** source: where the policy was read (the action reads it at the pull request's base commit). */
@@ -159,6 +165,7 @@ export function buildGateReport(
   return {
     version: 1,
     verdict: result.verdict,
+    outcome: result.outcome,
     notRun: countOutcomes(result.checks.map(({ check, status, comparison }) => ({ severity: check.severity, status, comparison }))).notRun,
     policy: { name: policy.policy.name, file: policy.file, sha256: policy.sha256 },
     candidate: summarizeRun(candidate),
@@ -215,9 +222,14 @@ export function parseGateReport(text: string, file: string): GateReport {
     throw new InputError(file, undefined, `not an evalgate report: ${problems.join('; ')}`);
   }
   const report = parsed.data;
-  const verdict = decideVerdict(report.checks, report.coverage?.status);
-  if (verdict !== report.verdict) {
-    throw new InputError(file, undefined, `the verdict "${report.verdict}" does not follow from the checks (they give "${verdict}")`);
+  // Inconclusive blocking checks fail the verdict under settings.inconclusive: block, else warn: either follows.
+  const verdicts = [decideVerdict(report.checks, report.coverage?.status), decideVerdict(report.checks, report.coverage?.status, 'block')];
+  if (!verdicts.includes(report.verdict)) {
+    throw new InputError(file, undefined, `the verdict "${report.verdict}" does not follow from the checks (they give "${verdicts[0]}")`);
+  }
+  const outcome = decideOutcome(report.checks, report.coverage?.status);
+  if (report.outcome !== undefined && report.outcome !== outcome) {
+    throw new InputError(file, undefined, `the outcome "${report.outcome}" does not follow from the checks (they give "${outcome}")`);
   }
   const { notRun } = countOutcomes(report.checks);
   if (report.notRun !== undefined && report.notRun !== notRun) {

@@ -7,7 +7,10 @@ import {
   CHECK_TABLE_HEADER,
   checkCells,
   formatNumber,
+  inconclusiveText,
   METRIC_TABLE_ALIGN,
+  NOTED_STATUSES,
+  outcomeNote,
   METRIC_TABLE_HEADER,
   metricRows,
   noBaselineText,
@@ -52,17 +55,20 @@ export interface MarkdownOptions {
 }
 
 function verdictLine(report: GateReport, waivedBy: string | undefined, unverified: boolean): string {
-  const { blocking, warnings } = countOutcomes(report.checks, report.coverage?.status);
+  const { blocking, warnings, inconclusive } = countOutcomes(report.checks, report.coverage?.status);
   const counts = [
     blocking && `${blocking} blocking check${blocking > 1 ? 's' : ''} failed`,
     warnings && `${warnings} warning${warnings > 1 ? 's' : ''}`,
+    inconclusive && `${inconclusive} inconclusive`,
   ]
     .filter(Boolean)
     .join(', ');
   const waiver = waivedBy !== undefined && report.verdict === 'fail' ? ` (waived by label ${escapeMarkdown(waivedBy)})` : '';
   const notRun = notRunText(report);
   const baseline = noBaselineText(report);
-  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ''}${notRun ? ` — ${notRun}` : ''}${unverified ? ' · unverified report' : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline ? ` · ${baseline}` : ''}`;
+  const heading = `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ''}${notRun ? ` — ${notRun}` : ''}${outcomeNote(report)}${unverified ? ' · unverified report' : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline ? ` · ${baseline}` : ''}`;
+  const unsure = inconclusiveText(report, (text) => escapeMarkdown(text));
+  return unsure ? `${heading}\n\n**Inconclusive:** ${unsure}` : heading;
 }
 
 /** A mermaid bar/line chart of candidate vs baseline for the checked metrics on a 0-1 scale. */
@@ -136,7 +142,7 @@ function section(heading: string, items: string[], kind: LeftOut): Piece[] {
 }
 
 function findings(report: GateReport): Piece[] {
-  const regressions = report.checks.filter((check) => ['fail', 'warn', 'error', 'inconclusive'].includes(check.status));
+  const regressions = report.checks.filter((check) => NOTED_STATUSES.includes(check.status));
   const coverage = report.coverage && report.coverage.status !== 'pass' ? report.coverage : undefined;
   const items = [
     ...(coverage ? [`- **coverage** · ${STATUS_ICON[coverage.status]}: ${escapeMarkdown(coverage.reason)}`] : []),

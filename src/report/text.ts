@@ -1,7 +1,16 @@
 import { markdownTable } from 'markdown-table';
 import { shownScope } from '../metrics/names.js';
 import { DIMENSIONS } from '../metrics/registry.js';
-import { CHECK_TABLE_ALIGN, CHECK_TABLE_HEADER, checkCells, noBaselineText, notRunText } from './format.js';
+import {
+  CHECK_TABLE_ALIGN,
+  CHECK_TABLE_HEADER,
+  checkCells,
+  inconclusiveText,
+  noBaselineText,
+  NOTED_STATUSES,
+  notRunText,
+  outcomeNote,
+} from './format.js';
 import type { GateReport } from './json.js';
 import { escapeTerminal as shown } from './escape.js';
 import { instanceChangesText } from './changes.js';
@@ -14,18 +23,19 @@ export function gateText(report: GateReport, colour: boolean): string {
   const notRun = notRunText(report);
   const lines = [
     [
-      `evalgate: ${paint(report.verdict, report.verdict.toUpperCase())}${notRun ? ` — ${notRun}` : ''}`,
+      `evalgate: ${paint(report.verdict, report.verdict.toUpperCase())}${notRun ? ` — ${notRun}` : ''}${outcomeNote(report)}`,
       `policy ${shown(report.policy.name)}`,
       noBaselineText(report),
     ]
       .filter(Boolean)
       .join(' · '),
-    '',
   ];
+  const unsure = inconclusiveText(report, shown);
+  lines.push(...(unsure ? [`inconclusive: ${unsure}`] : []), '');
   if (report.coverage && report.coverage.status !== 'pass') {
     lines.push(`  ${paint(report.coverage.status, report.coverage.status.padEnd(5))} coverage: ${shown(report.coverage.reason)}`);
   }
-  for (const check of report.checks.filter((check) => ['fail', 'warn', 'error', 'inconclusive'].includes(check.status))) {
+  for (const check of report.checks.filter((check) => NOTED_STATUSES.includes(check.status))) {
     lines.push(
       `  ${paint(check.status, check.status.padEnd(5))} ${check.dimension}: ${shown(check.metric)} (${shown(shownScope(check))}): ${shown(check.reasons.join('; '))}`,
     );

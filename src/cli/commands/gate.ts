@@ -8,7 +8,8 @@ import { writeGateReport } from '../../report/json.js';
 import { gateMarkdown } from '../../report/markdown.js';
 import { gateText } from '../../report/text.js';
 import { loadRun } from '../../runs/load.js';
-import { EXIT_GATE_FAILED, EXIT_OK, type CommandContext } from '../io.js';
+import { EXIT_GATE_FAILED, EXIT_OK, printPolicyWarnings, type CommandContext } from '../io.js';
+import { escapeTerminal } from '../../report/escape.js';
 import { missingBaselineOption } from '../options.js';
 
 interface GateFlags {
@@ -39,6 +40,7 @@ export function registerGate(program: Command, { io, setExitCode }: CommandConte
     .option('--html <file>', 'also write the report as one self-contained HTML page (charts as inline SVG, no script)')
     .action(async (flags: GateFlags) => {
       const policy = await loadPolicy(flags.policy);
+      printPolicyWarnings(io, policy.warnings, escapeTerminal);
       const candidate = await loadRun(flags.candidate);
       const baseline = flags.baseline ? await loadRun(flags.baseline) : undefined;
       const report = await gateRun({ policy, candidate, baseline, missingBaseline: flags.missingBaseline });

@@ -5,10 +5,10 @@ import { loadPolicy } from '../../policy/load.js';
 import { escapeTerminal as shown } from '../../report/escape.js';
 import { formatNumber } from '../../report/format.js';
 import { loadRun } from '../../runs/load.js';
-import type { CommandContext } from '../io.js';
+import { printPolicyWarnings, type CommandContext } from '../io.js';
 
 function verdict(row: PlanRow): string {
-  if (row.needed === null) return 'no detect stated';
+  if (row.needed === null) return 'detect is not above the budget';
   return row.needed <= row.instances ? 'enough' : `needs ${row.needed} instances (${row.needed - row.instances} more)`;
 }
 
@@ -37,7 +37,7 @@ function planText(rows: PlanRow[], problems: Array<{ metric: string; scope: stri
         shown(row.metric),
         shown(row.scope),
         formatNumber(row.budget),
-        row.detect === null ? '-' : formatNumber(row.detect),
+        row.detectFrom === 'default' ? `${formatNumber(row.detect)} (default)` : formatNumber(row.detect),
         formatNumber(row.spread),
         String(row.instances),
         formatNumber(row.mde),
@@ -54,7 +54,9 @@ function planText(rows: PlanRow[], problems: Array<{ metric: string; scope: stri
     table,
     '',
     spread,
-    "samples per example: now, and needed at today's instances for what it must detect; within: the share of the variance that is noise within examples (more samples shrink it as 1/K).",
+    'instances needed: for MDE80 = b + (z(1 - alpha / m) + z(0.8)) spread <= b + 0.85 (detect - b), with a margin so that the run-to-run spread of the bootstrap does not make a suite sized exactly inconclusive half the time.',
+    'must detect (default): the check states no detect: max(3 x budget, 0.05) on a [0, 1] metric, 3 x a relative budget, 10% of the baseline for a budget of 0 on another metric.',
+    "samples per example: now, and needed at today's instances for what it must detect (with the same margin); within: the share of the variance that is noise within examples (more samples shrink it as 1/K).",
     ...problems.map((problem) => `not planned: ${shown(problem.metric)} (${shown(problem.scope)}): ${shown(problem.reason)}`),
   ];
   return `${lines.join('\n')}\n`;
@@ -72,6 +74,7 @@ export function registerPlan(program: Command, { io }: CommandContext): void {
     .option('--json', 'print the plan as JSON')
     .action(async (flags: { policy: string; baseline: string; candidate?: string; json?: boolean }) => {
       const policy = await loadPolicy(flags.policy);
+      printPolicyWarnings(io, policy.warnings, shown);
       const baseline = await loadRun(flags.baseline);
       const candidate = flags.candidate ? await loadRun(flags.candidate) : undefined;
       const { rows, problems } = planSuite(policy, baseline, candidate);

@@ -3,7 +3,7 @@ import { ConfigError } from '../../errors.js';
 import { loadPolicy } from '../../policy/load.js';
 import { escapeTerminal } from '../../report/escape.js';
 import { count } from '../../report/format.js';
-import { EXIT_BAD_INPUT, EXIT_OK, type CommandContext } from '../io.js';
+import { EXIT_BAD_INPUT, EXIT_OK, printPolicyWarnings, type CommandContext } from '../io.js';
 
 export function registerValidate(program: Command, { io, setExitCode }: CommandContext): void {
   program
@@ -16,7 +16,7 @@ export function registerValidate(program: Command, { io, setExitCode }: CommandC
         try {
           const { policy, warnings } = await loadPolicy(file);
           io.stdout(`ok: ${file} (${count(policy.checks.length, 'check')}, ${count(policy.tradeoffs.length, 'trade-off')})\n`);
-          for (const warning of warnings) io.stderr(`warning: ${escapeTerminal(warning)}\n`);
+          printPolicyWarnings(io, warnings, escapeTerminal);
         } catch (error) {
           if (!(error instanceof ConfigError)) throw error;
           invalid = true;
