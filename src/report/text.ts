@@ -5,6 +5,7 @@ import { CHECK_TABLE_ALIGN, CHECK_TABLE_HEADER, checkCells } from './format.js';
 import type { GateReport } from './json.js';
 import { escapeTerminal as shown } from './escape.js';
 import { instanceChangesText } from './changes.js';
+import { evidenceText } from './evidence.js';
 
 const COLOURS: Record<string, string> = { pass: '32', warn: '33', fail: '31', error: '31', skipped: '90', off: '90' };
 
@@ -41,6 +42,7 @@ export function gateText(report: GateReport, colour: boolean): string {
     }),
     '',
     ...(report.changes ? [instanceChangesText(report.changes)] : []),
+    ...(report.evidence ? [evidenceText(report.evidence)] : []),
     `policy ${shown(report.policy.file)} (sha256 ${report.policy.sha256.slice(0, 12)}) · candidate ${shown(report.candidate.file)}${report.candidate.records !== null ? ` (${report.candidate.records} records)` : ' (summary metrics)'}${report.baseline ? ` · baseline ${shown(report.baseline.file)}${report.baseline.records !== null ? ` (${report.baseline.records} records)` : ' (summary metrics)'}` : ''}`,
   );
   return `${lines.join('\n')}\n`;

@@ -1,13 +1,40 @@
 import type { Command } from 'commander';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gateRun } from '../../pipeline/gate-run.js';
-import { loadPolicy } from '../../policy/load.js';
+import { gatePooled, poolRuns } from '../../pipeline/pool-runs.js';
+import { loadPolicy, type LoadedPolicy } from '../../policy/load.js';
 import { writeGateHtml } from '../../report/html.js';
-import { writeGateReport } from '../../report/json.js';
+import { writeGateReport, type GateReport } from '../../report/json.js';
 import { gateMarkdown } from '../../report/markdown.js';
 import { gateText } from '../../report/text.js';
-import { loadRun } from '../../runs/load.js';
+import { loadRun, type RunInput } from '../../runs/load.js';
 import { EXIT_GATE_FAILED, EXIT_OK, type CommandContext } from '../io.js';
+import { collect } from '../options.js';
+
+interface GateFlags {
+  policy: string;
+  candidate: string;
+  priorRun: string[];
+  baseline?: string;
+  markdown?: string;
+  json?: string;
+  html?: string;
+}
+
+/** The report of the candidate, pooled with the earlier runs given (in a temporary folder, removed after). */
+async function gateCandidate(policy: LoadedPolicy, flags: GateFlags, baseline: RunInput | undefined): Promise<GateReport> {
+  if (flags.priorRun.length === 0) return gateRun({ policy, candidate: await loadRun(flags.candidate), baseline });
+  const folder = await mkdtemp(join(tmpdir(), 'evalgate-pool-'));
+  try {
+    const runs = [...flags.priorRun, flags.candidate].map((file) => ({ file, source: file }));
+    const pooled = await poolRuns(runs, join(folder, 'pooled.jsonl'));
+    return await gatePooled(policy, pooled, await loadRun(flags.candidate), baseline);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
 
 export function registerGate(program: Command, { io, setExitCode }: CommandContext): void {
   program
@@ -15,15 +42,20 @@ export function registerGate(program: Command, { io, setExitCode }: CommandConte
     .description('Decide pass / warn / fail for a candidate against a policy and, optionally, a baseline.')
     .requiredOption('--policy <file>', 'policy file (YAML or JSON)')
     .requiredOption('--candidate <file>', "the candidate's records (JSON Lines) or metrics (JSON of evalgate metrics --json)")
+    .option(
+      '--prior-run <file>',
+      "earlier runs' records of the same candidate (repeatable, oldest first): pooled with --candidate, each run's records as further samples of each example",
+      collect,
+      [],
+    )
     .option('--baseline <file>', "the baseline's records or metrics; without it, regression budgets are skipped")
     .option('--markdown <file>', 'also write the report as markdown (the pull-request comment)')
     .option('--json <file>', 'also write the report as JSON')
     .option('--html <file>', 'also write the report as one self-contained HTML page (charts as inline SVG, no script)')
-    .action(async (flags: { policy: string; candidate: string; baseline?: string; markdown?: string; json?: string; html?: string }) => {
+    .action(async (flags: GateFlags) => {
       const policy = await loadPolicy(flags.policy);
-      const candidate = await loadRun(flags.candidate);
       const baseline = flags.baseline ? await loadRun(flags.baseline) : undefined;
-      const report = await gateRun({ policy, candidate, baseline });
+      const report = await gateCandidate(policy, flags, baseline);
       if (flags.markdown) await writeFile(flags.markdown, gateMarkdown(report, { minGroupSize: policy.policy.settings.min_group_size }));
       if (flags.json) await writeGateReport(flags.json, report);
       if (flags.html) await writeGateHtml(flags.html, report, { minGroupSize: policy.policy.settings.min_group_size });
