@@ -93,7 +93,8 @@ export async function gateCandidate(
   const runs = [...(await earlierRuns(job, owner, temporary)), { file: candidate.file, source: run.source }];
   const pooled = await poolRuns(runs, join(await mkdtemp(join(temporary, 'evalgate-pooled-')), 'candidate.jsonl'));
   const kept = await saveRuns(job, owner, { file: pooled.run.file, runs: pooled.runs }, run.key, temporary);
-  if (pooled.runs.length > 1)
+  if (pooled.runs.length > 1) {
     port.info(`Run ${pooled.runs.length} of this head commit: the candidate pools the records of runs 1-${pooled.runs.length}.`);
+  }
   return gatePooled(policy, pooled, candidate.run, baseline, kept);
 }

@@ -38,8 +38,9 @@ async function appendRun(pool: WriteStream, file: string, offset: number): Promi
   let last = -1;
   const records = await forEachRecord(file, (record, line) => {
     const sample = record.sample ?? 0;
-    if (offset + sample > Number.MAX_SAFE_INTEGER)
+    if (offset + sample > Number.MAX_SAFE_INTEGER) {
       throw new InputError(file, line, `"sample" ${sample} cannot be moved past the earlier runs' samples`);
+    }
     last = Math.max(last, sample);
     pool.write(`${JSON.stringify({ ...record, sample: offset + sample })}\n`);
   });

@@ -75,8 +75,9 @@ export async function restoreRuns({ context: { cache }, port }: Job, owner: Runs
       throw new Error(`the entry ${matched} has no readable ${META} (${error.message})`);
     },
   );
-  if (!sameOwner(meta, owner) || !Array.isArray(meta.runs))
+  if (!sameOwner(meta, owner) || !Array.isArray(meta.runs)) {
     throw new Error(`the entry ${matched} belongs to another pull request, commit or policy`);
+  }
   port.info(
     `Restored the candidate's records of ${meta.runs.length} earlier run(s) of pull request #${owner.pullRequest} at ${owner.headSha.slice(0, 7)} (cache key ${matched}).`,
   );
