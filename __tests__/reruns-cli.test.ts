@@ -137,6 +137,9 @@ describe('evalgate gate --prior-run', () => {
       "> Evidence: run 3: decided on the candidate's records of runs 1-3 pooled (900 records; run j's records are further samples of each example).",
     );
     expect(pooled.stdout).toContain('Evidence: run 3:');
+    // Read back (a posted report), the evidence must be consistent: run k is the last of the runs listed.
+    const forged = { ...report, evidence: { ...report.evidence!, run: 1 } };
+    expect(() => parseGateReport(JSON.stringify(forged), 'forged.json')).toThrow('evidence: run is the last of runs, numbered from 1');
   });
 
   it('refuses a metrics file and a bad record, naming the file and line', async () => {
