@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/json.js';
 import { runAction, useFakeGitHub, writeFile } from './helpers/action.js';
-import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
+import { cacheEnvironment, useFakeCache, type FakeCache } from './helpers/cache-server.js';
 import { flakyPullRequest, PULL_REQUESTS, RERUNS_POLICY, rerunUntilGreen, type Reruns } from './helpers/flaky-model.js';
 import type { FakeGitHub } from './helpers/github-server.js';
 import { tempDir, writeLines } from './helpers/records.js';
@@ -20,14 +20,7 @@ import { tempDir, writeLines } from './helpers/records.js';
 let github: FakeGitHub;
 useFakeGitHub((server) => (github = server));
 let cache: FakeCache;
-beforeAll(async () => {
-  cache = await startFakeCache();
-});
-afterAll(async () => {
-  await cache.close();
-});
-
-const cacheEnv = () => ({ ACTIONS_CACHE_SERVICE_V2: 'true', ACTIONS_RESULTS_URL: cache.url, ACTIONS_RUNTIME_TOKEN: 'runtime-token' });
+useFakeCache((server) => (cache = server));
 
 /** One pull request: its baseline given, the candidate's records drawn anew before every attempt (as its evaluation would). */
 async function pullRequest(index: number, policy: string): Promise<Reruns> {
@@ -48,7 +41,7 @@ async function pullRequest(index: number, policy: string): Promise<Reruns> {
       runId: String(8000 + index),
       runAttempt: attempt,
       inputs,
-      env: cacheEnv(),
+      env: cacheEnvironment(cache),
     });
     const report = JSON.parse(readFileSync(result.output('report')!, 'utf8')) as GateReport;
     // Run k decides on the records of runs 1..k, and says so.

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/json.js';
@@ -7,7 +7,7 @@ import { runInProcess } from './helpers/action-in-process.js';
 import { useFakeCacheInProcess, type FakeCache } from './helpers/cache-server.js';
 import { readJsonLines, writeSuite } from './helpers/evalgate.js';
 import type { FakeGitHub } from './helpers/github-server.js';
-import { startFakeOpenAI, type FakeOpenAI } from './helpers/openai-server.js';
+import { useFakeOpenAI, type FakeOpenAI } from './helpers/openai-server.js';
 import { tempDir, writeLines } from './helpers/records.js';
 
 /*
@@ -22,16 +22,7 @@ useFakeGitHub((server) => (github = server));
 let cache: FakeCache;
 useFakeCacheInProcess((server) => (cache = server));
 let model: FakeOpenAI;
-const key = process.env.OPENAI_API_KEY;
-beforeAll(async () => {
-  model = await startFakeOpenAI();
-  process.env.OPENAI_API_KEY = 'sk-test';
-});
-afterAll(async () => {
-  await model.close();
-  if (key === undefined) delete process.env.OPENAI_API_KEY;
-  else process.env.OPENAI_API_KEY = key;
-});
+useFakeOpenAI((server) => (model = server));
 
 const runAction = (run: ActionRun) => runInProcess(github, run);
 const reportOf = (result: { output(name: string): string | undefined }) =>

@@ -129,3 +129,22 @@ export function useFakeCacheInProcess(use: (cache: FakeCache) => void): void {
     });
   });
 }
+
+/** The environment through which @actions/cache (the bundle's, or this process's) finds the stand-in, as on a runner. */
+export const cacheEnvironment = (cache: FakeCache) => ({
+  ACTIONS_CACHE_SERVICE_V2: 'true',
+  ACTIONS_RESULTS_URL: cache.url,
+  ACTIONS_RUNTIME_TOKEN: 'runtime-token',
+});
+
+/** The stand-in for the tests of one file that run the bundle (given cacheEnvironment): started before them, closed after. */
+export function useFakeCache(use: (cache: FakeCache) => void): void {
+  let cache: FakeCache;
+  beforeAll(async () => {
+    cache = await startFakeCache();
+    use(cache);
+  });
+  afterAll(async () => {
+    await cache.close();
+  });
+}
