@@ -97,7 +97,7 @@ describe('poolRuns', () => {
       ],
       join(tempDir(), 'pooled.jsonl'),
     );
-    const twice = await gatePooled(policy, pooled, await loadRun(file), baseline);
+    const twice = await gatePooled({ policy, baseline }, pooled, await loadRun(file));
     expect(twice.checks).toEqual(alone.checks);
     expect(twice.verdict).toBe('fail');
     expect(twice.candidate).toEqual({ ...alone.candidate, records: 600 });

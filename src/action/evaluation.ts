@@ -150,7 +150,7 @@ export async function evaluate(
   const baselineSource = await baselineFile(job, inputs, givenBaseline, policy, base, temporary);
   const baseline = baselineSource ? await loadRun(baselineSource.file) : undefined;
   if (!baseline) port.warning('No baseline: regression checks are skipped; absolute bounds still gate.');
-  const report = await gateCandidate(job, inputs, pull, policy, candidate, baseline, temporary);
+  const report = await gateCandidate(job, inputs, pull, candidate, { policy, baseline }, temporary);
   report.policy.source = policy.source;
   const restored = baselineSource?.restored;
   if (report.baseline && restored) report.baseline.commit = restored.commit;

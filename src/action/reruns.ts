@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { gateRun } from '../pipeline/gate-run.js';
+import { gateRun, type GateRunInputs } from '../pipeline/gate-run.js';
 import { gatePooled, poolRuns, type RunToPool } from '../pipeline/pool-runs.js';
 import type { GateReport } from '../report/json.js';
 import type { RunInput } from '../runs/load.js';
@@ -75,20 +75,19 @@ export async function gateCandidate(
   job: Job,
   inputs: ActionInputs,
   pull: PullRequest | undefined,
-  policy: SourcedPolicy,
   candidate: CandidateRun,
-  baseline: RunInput | undefined,
+  gate: Omit<GateRunInputs, 'candidate' | 'policy'> & { policy: SourcedPolicy },
   temporary: string,
 ): Promise<GateReport> {
   const { context, port } = job;
-  if (!pull || !keepsRuns(context.eventName) || !candidate.file) return gateRun({ policy, candidate: candidate.run, baseline });
+  if (!pull || !keepsRuns(context.eventName) || !candidate.file) return gateRun({ ...gate, candidate: candidate.run });
   if (candidate.run.kind !== 'records') {
     port.warning(
       "The candidate is a metrics file: a re-run cannot pool its numbers with earlier runs' (records can), so each run decides alone.",
     );
-    return gateRun({ policy, candidate: candidate.run, baseline });
+    return gateRun({ ...gate, candidate: candidate.run });
   }
-  const owner = await runsOwner(inputs, policy, pull);
+  const owner = await runsOwner(inputs, gate.policy, pull);
   const run = thisRun(job);
   const runs = [...(await earlierRuns(job, owner, temporary)), { file: candidate.file, source: run.source }];
   const pooled = await poolRuns(runs, join(await mkdtemp(join(temporary, 'evalgate-pooled-')), 'candidate.jsonl'));
@@ -96,5 +95,5 @@ export async function gateCandidate(
   if (pooled.runs.length > 1) {
     port.info(`Run ${pooled.runs.length} of this head commit: the candidate pools the records of runs 1-${pooled.runs.length}.`);
   }
-  return gatePooled(policy, pooled, candidate.run, baseline, kept);
+  return gatePooled(gate, pooled, candidate.run, kept);
 }

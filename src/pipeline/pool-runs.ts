@@ -3,11 +3,10 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { InputError, UsageError } from '../errors.js';
 import { forEachRecord } from '../records/read.js';
 import { MetricsMemo } from '../gate/compare.js';
-import type { LoadedPolicy } from '../policy/load.js';
 import type { Evidence, PooledRun } from '../report/evidence.js';
 import type { GateReport } from '../report/json.js';
 import { loadRun, type RunInput } from '../runs/load.js';
-import { gateRun } from './gate-run.js';
+import { gateRun, type GateRunInputs } from './gate-run.js';
 import { changesBetween } from './instance-changes.js';
 
 /*
@@ -102,15 +101,16 @@ function runsIn({ source, pooled }: RunToPool, records: number, offset: number, 
  * The report of the pooled candidate: it decides on every run's records, says so (`evidence`: which run
  * this is, each run's records; `kept`: whether this run's were kept for the next), and names the run
  * deciding now as its candidate, whose records the instance changes show (their lines are its file's).
+ * `inputs` are gateRun's but the candidate (the policy, the baseline, and whatever else gateRun is told).
  */
 export async function gatePooled(
-  policy: LoadedPolicy,
+  inputs: Omit<GateRunInputs, 'candidate'>,
   pooled: PooledCandidate,
   current: RunInput,
-  baseline: RunInput | undefined,
   kept?: boolean,
 ): Promise<GateReport> {
-  const report = await gateRun({ policy, candidate: pooled.run, baseline }, new MetricsMemo(), () => changesBetween(current, baseline));
+  const changesOf = () => changesBetween(current, inputs.baseline);
+  const report = await gateRun({ ...inputs, candidate: pooled.run }, new MetricsMemo(), changesOf);
   const evidence: Evidence = { run: pooled.runs.length, runs: pooled.runs, ...(kept === undefined ? {} : { kept }) };
   return { ...report, candidate: { ...report.candidate, file: current.file }, evidence };
 }

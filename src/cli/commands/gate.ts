@@ -30,7 +30,7 @@ async function gateCandidate(policy: LoadedPolicy, flags: GateFlags, baseline: R
   try {
     const runs = [...flags.priorRun, flags.candidate].map((file) => ({ file, source: file }));
     const pooled = await poolRuns(runs, join(folder, 'pooled.jsonl'));
-    return await gatePooled(policy, pooled, await loadRun(flags.candidate), baseline);
+    return await gatePooled({ policy, baseline }, pooled, await loadRun(flags.candidate));
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
