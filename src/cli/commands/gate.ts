@@ -2,14 +2,14 @@ import type { Command } from 'commander';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gateRun } from '../../pipeline/gate-run.js';
+import { gateRun, type GateRunInputs } from '../../pipeline/gate-run.js';
 import { gatePooled, poolRuns } from '../../pipeline/pool-runs.js';
-import { loadPolicy, type LoadedPolicy } from '../../policy/load.js';
+import { loadPolicy } from '../../policy/load.js';
 import { writeGateHtml } from '../../report/html.js';
 import { writeGateReport, type GateReport } from '../../report/json.js';
 import { gateMarkdown } from '../../report/markdown.js';
 import { gateText } from '../../report/text.js';
-import { loadRun, type RunInput } from '../../runs/load.js';
+import { loadRun } from '../../runs/load.js';
 import { EXIT_GATE_FAILED, EXIT_OK, type CommandContext } from '../io.js';
 import { collect } from '../options.js';
 
@@ -23,14 +23,14 @@ interface GateFlags {
   html?: string;
 }
 
-/** The report of the candidate, pooled with the earlier runs given (in a temporary folder, removed after). */
-async function gateCandidate(policy: LoadedPolicy, flags: GateFlags, baseline: RunInput | undefined): Promise<GateReport> {
-  if (flags.priorRun.length === 0) return gateRun({ policy, candidate: await loadRun(flags.candidate), baseline });
+/** The report of the candidate, pooled with the earlier runs given (in a temporary folder, removed after); `gate`: gateRun's other inputs. */
+async function gateCandidate(gate: Omit<GateRunInputs, 'candidate'>, flags: GateFlags): Promise<GateReport> {
+  if (flags.priorRun.length === 0) return gateRun({ ...gate, candidate: await loadRun(flags.candidate) });
   const folder = await mkdtemp(join(tmpdir(), 'evalgate-pool-'));
   try {
     const runs = [...flags.priorRun, flags.candidate].map((file) => ({ file, source: file }));
     const pooled = await poolRuns(runs, join(folder, 'pooled.jsonl'));
-    return await gatePooled({ policy, baseline }, pooled, await loadRun(flags.candidate));
+    return await gatePooled(gate, pooled, await loadRun(flags.candidate));
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
@@ -55,7 +55,7 @@ export function registerGate(program: Command, { io, setExitCode }: CommandConte
     .action(async (flags: GateFlags) => {
       const policy = await loadPolicy(flags.policy);
       const baseline = flags.baseline ? await loadRun(flags.baseline) : undefined;
-      const report = await gateCandidate(policy, flags, baseline);
+      const report = await gateCandidate({ policy, baseline }, flags);
       if (flags.markdown) await writeFile(flags.markdown, gateMarkdown(report, { minGroupSize: policy.policy.settings.min_group_size }));
       if (flags.json) await writeGateReport(flags.json, report);
       if (flags.html) await writeGateHtml(flags.html, report, { minGroupSize: policy.policy.settings.min_group_size });
