@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import type { GateReport } from '../src/report/json.js';
 import { BASE_SHA, writeFile, type ActionRun, regressionRuns, STRICT_POLICY, useFakeGitHub } from './helpers/action.js';
 import { runInProcess } from './helpers/action-in-process.js';
-import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
+import { useFakeCacheInProcess, type FakeCache } from './helpers/cache-server.js';
 import type { FakeGitHub } from './helpers/github-server.js';
 import { tempDir } from './helpers/records.js';
 
@@ -16,24 +16,7 @@ import { tempDir } from './helpers/records.js';
 let github: FakeGitHub;
 useFakeGitHub((server) => (github = server));
 let cache: FakeCache;
-const CACHE_VARIABLES = ['ACTIONS_CACHE_SERVICE_V2', 'ACTIONS_RESULTS_URL', 'ACTIONS_RUNTIME_TOKEN'] as const;
-const saved = CACHE_VARIABLES.map((name) => process.env[name]);
-const write = process.stdout.write;
-beforeAll(async () => {
-  cache = await startFakeCache();
-  Object.assign(process.env, { ACTIONS_CACHE_SERVICE_V2: 'true', ACTIONS_RESULTS_URL: cache.url, ACTIONS_RUNTIME_TOKEN: 'runtime-token' });
-  // @actions/cache logs to stdout as on a runner: its ::debug:: lines are kept out of the test's output.
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) =>
-    String(chunk).startsWith('::debug::') || write.call(process.stdout, chunk, ...rest)) as typeof process.stdout.write;
-});
-afterAll(async () => {
-  process.stdout.write = write;
-  await cache.close();
-  CACHE_VARIABLES.forEach((name, i) => {
-    if (saved[i] === undefined) delete process.env[name];
-    else process.env[name] = saved[i];
-  });
-});
+useFakeCacheInProcess((server) => (cache = server));
 
 const runAction = (run: ActionRun) => runInProcess(github, run);
 const { baseline, worse } = regressionRuns();

@@ -123,6 +123,14 @@ async function fullReports(): Promise<[GateReport, GateReport]> {
     policy: { ...report.policy, source: 'at the base commit 0123abc' },
     github: { event: 'pull_request', sha: 'f'.repeat(40), pullRequest: { number: 7, baseSha: 'a'.repeat(40), headSha: 'b'.repeat(40) } },
     baseline: report.baseline && { ...report.baseline, commit: 'c'.repeat(40) },
+    evidence: {
+      run: 2,
+      runs: [
+        { run: 1, source: 'workflow run 12, attempt 1', records: 300, samples: { first: 0, last: 0 } },
+        { run: 2, source: 'workflow run 12, attempt 2', records: 300, samples: { first: 1, last: 1 } },
+      ],
+      kept: true,
+    },
   };
   return [fromAction, againstSummary];
 }

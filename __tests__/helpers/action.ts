@@ -39,6 +39,11 @@ export interface ActionRun {
   workflowRun?: { headSha: string; headBranch?: string; headOwner?: string; pullRequests?: number[] };
   /** RUNNER_TEMP (a fresh folder by default, as every job gets). */
   runnerTemp?: string;
+  /** The pull request's number (7 by default). */
+  pullNumber?: number;
+  /** GITHUB_RUN_ID and GITHUB_RUN_ATTEMPT (99 and 1 by default): a re-run of a job keeps the id and counts the attempt up. */
+  runId?: string;
+  runAttempt?: number;
 }
 
 /** The inputs every run gets unless it sets them (as a workflow that sets only `policy` and the run's files would). */
@@ -63,9 +68,9 @@ export function payloadOf(run: ActionRun, baseSha: string, sha: string): Record<
     case 'pull_request_target':
       return {
         action: 'synchronize',
-        number: 7,
+        number: run.pullNumber ?? 7,
         pull_request: {
-          number: 7,
+          number: run.pullNumber ?? 7,
           base: { sha: baseSha, ref: baseRef },
           head: { sha, ref: 'feature' },
           labels: (run.labels ?? []).map((name) => ({ name })),
@@ -98,8 +103,8 @@ export function payloadOf(run: ActionRun, baseSha: string, sha: string): Record<
   }
 }
 
-export function refOf(event: ActionEvent, ref = 'refs/heads/main'): string {
-  if (event === 'pull_request' || event === 'pull_request_target') return 'refs/pull/7/merge';
+export function refOf(event: ActionEvent, ref = 'refs/heads/main', pullNumber = 7): string {
+  if (event === 'pull_request' || event === 'pull_request_target') return `refs/pull/${pullNumber}/merge`;
   if (event === 'merge_group') return 'refs/heads/gh-readonly-queue/main/pr-7-abc';
   return ref;
 }
@@ -145,10 +150,11 @@ export function actionEnvironment(
     GITHUB_EVENT_PATH: eventFile,
     GITHUB_REPOSITORY: 'octo/models',
     GITHUB_SHA: sha,
-    GITHUB_REF: refOf(event, run.ref),
+    GITHUB_REF: refOf(event, run.ref, run.pullNumber),
     GITHUB_API_URL: github.url,
     GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_RUN_ID: '99',
+    GITHUB_RUN_ID: run.runId ?? '99',
+    GITHUB_RUN_ATTEMPT: String(run.runAttempt ?? 1),
     RUNNER_TEMP: runnerTemp,
     GITHUB_OUTPUT: files.output,
     GITHUB_STEP_SUMMARY: files.summary,

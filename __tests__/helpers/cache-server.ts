@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -94,4 +95,56 @@ export async function startFakeCache(): Promise<FakeCache> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+const CACHE_VARIABLES = ['ACTIONS_CACHE_SERVICE_V2', 'ACTIONS_RESULTS_URL', 'ACTIONS_RUNTIME_TOKEN'] as const;
+
+/**
+ * The stand-in for the tests of one file that run the action in-process: started before them, found by
+ * the real @actions/cache through the environment as on a runner (set before, restored after), and
+ * handed to `use`.
+ */
+export function useFakeCacheInProcess(use: (cache: FakeCache) => void): void {
+  let cache: FakeCache;
+  const saved = CACHE_VARIABLES.map((name) => process.env[name]);
+  const write = process.stdout.write;
+  beforeAll(async () => {
+    cache = await startFakeCache();
+    use(cache);
+    Object.assign(process.env, {
+      ACTIONS_CACHE_SERVICE_V2: 'true',
+      ACTIONS_RESULTS_URL: cache.url,
+      ACTIONS_RUNTIME_TOKEN: 'runtime-token',
+    });
+    // @actions/cache logs to stdout as on a runner: its ::debug:: lines are kept out of the test's output.
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) =>
+      String(chunk).startsWith('::debug::') || write.call(process.stdout, chunk, ...rest)) as typeof process.stdout.write;
+  });
+  afterAll(async () => {
+    process.stdout.write = write;
+    await cache.close();
+    CACHE_VARIABLES.forEach((name, i) => {
+      if (saved[i] === undefined) delete process.env[name];
+      else process.env[name] = saved[i];
+    });
+  });
+}
+
+/** The environment through which @actions/cache (the bundle's, or this process's) finds the stand-in, as on a runner. */
+export const cacheEnvironment = (cache: FakeCache) => ({
+  ACTIONS_CACHE_SERVICE_V2: 'true',
+  ACTIONS_RESULTS_URL: cache.url,
+  ACTIONS_RUNTIME_TOKEN: 'runtime-token',
+});
+
+/** The stand-in for the tests of one file that run the bundle (given cacheEnvironment): started before them, closed after. */
+export function useFakeCache(use: (cache: FakeCache) => void): void {
+  let cache: FakeCache;
+  beforeAll(async () => {
+    cache = await startFakeCache();
+    use(cache);
+  });
+  afterAll(async () => {
+    await cache.close();
+  });
 }

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from '@jest/globals';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -203,4 +204,24 @@ export async function withFakeOpenAI<T>(latencyMs: number, use: (server: FakeOpe
   } finally {
     await server.close();
   }
+}
+
+/**
+ * A server for the tests of one file that run the action in-process, handed to `use`: the OpenAI adapter
+ * (src/runner) reads its key from this process's environment, as the CLI's does, so OPENAI_API_KEY is set
+ * before them and restored after.
+ */
+export function useFakeOpenAI(use: (server: FakeOpenAI) => void): void {
+  let server: FakeOpenAI;
+  const key = process.env.OPENAI_API_KEY;
+  beforeAll(async () => {
+    server = await startFakeOpenAI();
+    use(server);
+    process.env.OPENAI_API_KEY = 'sk-test';
+  });
+  afterAll(async () => {
+    await server.close();
+    if (key === undefined) delete process.env.OPENAI_API_KEY;
+    else process.env.OPENAI_API_KEY = key;
+  });
 }

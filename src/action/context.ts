@@ -40,6 +40,8 @@ export interface ActionContext {
   apiUrl?: string;
   /** The run's page, the commit statuses' link. */
   runUrl: () => string;
+  /** GITHUB_RUN_ID and GITHUB_RUN_ATTEMPT (a re-run keeps the id, its attempt counts up), when set. */
+  run?: { id: string; attempt: number };
   /** Secrets of the environment the log must mask (OPENAI_API_KEY). */
   secrets: string[];
   inputs: InputSource;
@@ -135,6 +137,7 @@ export function runnerContext(): ActionContext {
       const { owner, repo } = github.context.repo;
       return `${env.GITHUB_SERVER_URL ?? 'https://github.com'}/${owner}/${repo}/actions/runs/${env.GITHUB_RUN_ID ?? ''}`;
     },
+    run: env.GITHUB_RUN_ID ? { id: env.GITHUB_RUN_ID, attempt: Number(env.GITHUB_RUN_ATTEMPT) || 1 } : undefined,
     secrets: env.OPENAI_API_KEY ? [env.OPENAI_API_KEY] : [],
     inputs: { getInput: core.getInput, getBooleanInput: core.getBooleanInput },
     cache: actionsCache,

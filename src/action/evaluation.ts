@@ -1,4 +1,3 @@
-import { gateRun } from '../pipeline/gate-run.js';
 import type { GateReport } from '../report/json.js';
 import { loadRun, type RunInput } from '../runs/load.js';
 import { candidateFile, claimedRun, givenFiles } from './candidate.js';
@@ -8,6 +7,7 @@ import { currentBranch, gatesAChange, missingBaselineOn, withoutBaseline } from 
 import { restoreBaseline, type BaselineOwner } from './github/cache.js';
 import type { ActionInputs } from './inputs.js';
 import { readPolicy, type SourcedPolicy } from './policy-source.js';
+import { gateCandidate } from './reruns.js';
 import { baseCommitOf, type BaseCommit, type Octokit, type PullRequest } from './pull-request.js';
 import { UsageError } from '../errors.js';
 
@@ -150,7 +150,14 @@ export async function evaluate(
   const baselineSource = await baselineFile(job, inputs, givenBaseline, policy, base, temporary);
   const baseline = baselineSource ? await loadRun(baselineSource.file) : undefined;
   if (!baseline) port.warning(`No baseline: ${withoutBaseline(context.eventName)}; absolute bounds still gate.`);
-  const report = await gateRun({ policy, candidate: candidate.run, baseline, missingBaseline: missingBaselineOn(context.eventName) });
+  const report = await gateCandidate(
+    job,
+    inputs,
+    pull,
+    candidate,
+    { policy, baseline, missingBaseline: missingBaselineOn(context.eventName) },
+    temporary,
+  );
   report.policy.source = policy.source;
   const restored = baselineSource?.restored;
   if (report.baseline && restored) report.baseline.commit = restored.commit;

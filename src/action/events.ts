@@ -45,3 +45,15 @@ export function withoutBaseline(eventName: string): string {
 export function defaultBranch(payload: Record<string, unknown>): string | undefined {
   return (payload.repository as { default_branch?: string } | undefined)?.default_branch;
 }
+
+/**
+ * The events whose runs keep the candidate's records for a re-run to pool (the pull request's own
+ * runs): in the Actions cache under a key of the pull request, its head commit and the policy, in the
+ * scope GitHub gives the run (a pull_request run's is its pull request's merge ref, which no branch's
+ * run and no other pull request reads). workflow_run never does: what it saves is the default branch's.
+ */
+const RUN_KEEPING_EVENTS = ['pull_request', 'pull_request_target'];
+
+export function keepsRuns(eventName: string): boolean {
+  return RUN_KEEPING_EVENTS.includes(eventName);
+}

@@ -25,6 +25,7 @@ import { BOUNDS, TESTS } from '../policy/schema.js';
 import { InputError } from '../errors.js';
 import { instanceChangesSchema, type InstanceChangesReport } from './changes.js';
 import { chartData, chartDataSchema } from './chart-data.js';
+import { evidenceSchema } from './evidence.js';
 import { writeJsonFile } from './json-file.js';
 
 /*
@@ -118,6 +119,8 @@ export const gateReportSchema = z.object({
   coverage: coverageSchema.nullable().default(null),
   /** Added within version 1: what changed instance by instance (both runs records files; else null, absent from older reports). */
   changes: instanceChangesSchema.nullable().optional(),
+  /** Added within version 1: the candidate's runs pooled (a re-run, or `gate --prior-run`) and which run this is; absent when it decided on one run outside a pull request. */
+  evidence: evidenceSchema.optional(),
   /** The candidate's metrics per scenario, for the details. */
   scenarios: metricsReportSchema.shape.scenarios,
   /** Added within version 1: how many of `scenarios` have point estimates only (over the limit on intervals); absent when none. */

@@ -21,6 +21,7 @@ import type { GateReport } from './json.js';
 import { instanceChangesMarkdown } from './changes.js';
 import { commentCharts } from './charts.js';
 import { codeSpan, escapeHtml, escapeMarkdown, mermaidLabel } from './escape.js';
+import { evidenceText } from './evidence.js';
 
 /** GitHub's limit on a comment is 65,536 characters; stay under it. */
 export const MAX_COMMENT_CHARACTERS = 65000;
@@ -236,6 +237,7 @@ export function gateMarkdown(
     { text: verdictLine(report, waivedBy, unverified) },
     { text: '' },
     ...notes.flatMap((note) => [{ text: `> ${escapeMarkdown(note)}` }, { text: '' }]),
+    ...(report.evidence ? [{ text: `> ${escapeMarkdown(evidenceText(report.evidence))}` }, { text: '' }] : []),
     ...findings(report),
     ...tradeoffs(report),
     ...checkTables(report),

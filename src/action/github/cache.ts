@@ -40,7 +40,7 @@ const READABLE_KEY_PART = 64;
  * identifies the entry, so that neither names that read alike ("my policy", "my_policy"), nor a name
  * that starts another ("support", "support-v2"), nor names cut alike restore each other's entries.
  */
-function keyPrefix(kind: 'baseline' | 'completions', name: string, identity: unknown[]): string {
+export function keyPrefix(kind: 'baseline' | 'completions' | 'runs', name: string, identity: unknown[]): string {
   const readable = name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, READABLE_KEY_PART);
   const hash = createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 16);
   return `evalgate-${kind}-${readable}-${hash}-`;
@@ -55,7 +55,7 @@ const baselinePrefix = (owner: BaselineOwner) =>
   ]);
 
 /** A name for the log: one line, cut (a policy's name is data). */
-const shown = (text: string) => escapeTerminal(text.length > 100 ? `${text.slice(0, 99)}…` : text);
+export const shown = (text: string) => escapeTerminal(text.length > 100 ? `${text.slice(0, 99)}…` : text);
 
 export async function saveBaseline(
   { context: { cache }, port }: Job,

@@ -1,25 +1,42 @@
 import type { Command } from 'commander';
 import type { MissingBaseline } from '../../gate/not-compared.js';
-import { writeFile } from 'node:fs/promises';
-import { gateRun } from '../../pipeline/gate-run.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gateRun, type GateRunInputs } from '../../pipeline/gate-run.js';
+import { gatePooled, poolRuns } from '../../pipeline/pool-runs.js';
 import { loadPolicy } from '../../policy/load.js';
 import { writeGateHtml } from '../../report/html.js';
-import { writeGateReport } from '../../report/json.js';
+import { writeGateReport, type GateReport } from '../../report/json.js';
 import { gateMarkdown } from '../../report/markdown.js';
 import { gateText } from '../../report/text.js';
 import { loadRun } from '../../runs/load.js';
 import { EXIT_GATE_FAILED, EXIT_OK, printPolicyWarnings, type CommandContext } from '../io.js';
 import { escapeTerminal } from '../../report/escape.js';
-import { missingBaselineOption } from '../options.js';
+import { collect, missingBaselineOption } from '../options.js';
 
 interface GateFlags {
   policy: string;
   candidate: string;
+  priorRun: string[];
   baseline?: string;
   missingBaseline: MissingBaseline;
   markdown?: string;
   json?: string;
   html?: string;
+}
+
+/** The report of the candidate, pooled with the earlier runs given (in a temporary folder, removed after); `gate`: gateRun's other inputs. */
+async function gateCandidate(gate: Omit<GateRunInputs, 'candidate'>, flags: GateFlags): Promise<GateReport> {
+  if (flags.priorRun.length === 0) return gateRun({ ...gate, candidate: await loadRun(flags.candidate) });
+  const folder = await mkdtemp(join(tmpdir(), 'evalgate-pool-'));
+  try {
+    const runs = [...flags.priorRun, flags.candidate].map((file) => ({ file, source: file }));
+    const pooled = await poolRuns(runs, join(folder, 'pooled.jsonl'));
+    return await gatePooled(gate, pooled, await loadRun(flags.candidate));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 export function registerGate(program: Command, { io, setExitCode }: CommandContext): void {
@@ -28,6 +45,12 @@ export function registerGate(program: Command, { io, setExitCode }: CommandConte
     .description('Decide pass / warn / fail for a candidate against a policy and, optionally, a baseline.')
     .requiredOption('--policy <file>', 'policy file (YAML or JSON)')
     .requiredOption('--candidate <file>', "the candidate's records (JSON Lines) or metrics (JSON of evalgate metrics --json)")
+    .option(
+      '--prior-run <file>',
+      "earlier runs' records of the same candidate (repeatable, oldest first): pooled with --candidate, each run's records as further samples of each example",
+      collect,
+      [],
+    )
     .option('--baseline <file>', "the baseline's records or metrics; without it, regression budgets are skipped (see --missing-baseline)")
     .option(
       '--missing-baseline <what>',
@@ -41,9 +64,8 @@ export function registerGate(program: Command, { io, setExitCode }: CommandConte
     .action(async (flags: GateFlags) => {
       const policy = await loadPolicy(flags.policy);
       printPolicyWarnings(io, policy.warnings, escapeTerminal);
-      const candidate = await loadRun(flags.candidate);
       const baseline = flags.baseline ? await loadRun(flags.baseline) : undefined;
-      const report = await gateRun({ policy, candidate, baseline, missingBaseline: flags.missingBaseline });
+      const report = await gateCandidate({ policy, baseline, missingBaseline: flags.missingBaseline }, flags);
       if (flags.markdown) await writeFile(flags.markdown, gateMarkdown(report, { minGroupSize: policy.policy.settings.min_group_size }));
       if (flags.json) await writeGateReport(flags.json, report);
       if (flags.html) await writeGateHtml(flags.html, report, { minGroupSize: policy.policy.settings.min_group_size });
