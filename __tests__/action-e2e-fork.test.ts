@@ -328,7 +328,7 @@ describe('pull requests at the commit the fork built', () => {
     const verdicts = github.comments.map((entry) => [entry.html_url.replace(/.*\/pull\/(\d+)#.*/, '$1'), entry.body.split('\n')[1]]);
     expect(verdicts).toEqual([
       ['7', expect.stringMatching(/^## ❌ evalgate: fail/)],
-      ['8', expect.stringMatching(/^## ⚠️ evalgate: warn \(1 warning\) — 1 of 1 check did not run \(1 inconclusive\)/)],
+      ['8', expect.stringMatching(/^## ⚠️ evalgate: warn — 1 of 1 check did not run \(1 inconclusive\) · outcome inconclusive/)],
     ]);
 
     // A matrix id named after a listed base would share its context ("evalgate: <policy> (policy-branch)").

@@ -135,7 +135,7 @@ describe('the action on a pull request', () => {
     expect([report.checks[0].status, report.notRun]).toEqual(['inconclusive', 1]);
     expect(report.checks[0].reasons).toEqual(['regression inconclusive: no baseline to compare the change with']);
     expect(result.summary).toMatch(
-      /^## ⚠️ evalgate: warn \(1 warning\) — 1 of 1 check did not run \(1 inconclusive\) · policy abs · no baseline: regression budgets were inconclusive\n/m,
+      /^## ⚠️ evalgate: warn — 1 of 1 check did not run \(1 inconclusive\) · outcome inconclusive · policy abs · no baseline: regression budgets were inconclusive\n/m,
     );
     expect(github.comments[0].body).toContain('— 1 of 1 check did not run (1 inconclusive)');
     // fail-on: warn fails the step on it.

@@ -145,7 +145,7 @@ describe('a gate without a baseline', () => {
       /^## ✅ evalgate: pass — 6 of 8 checks did not run \(6 skipped\) · policy default · no baseline: regression budgets were skipped\n/,
     );
     expect(result.html).toContain('<title>evalgate: pass — 6 of 8 checks did not run (6 skipped) · default</title>');
-    expect(result.html).toContain('Verdict: PASS (0 blocking checks failed, 0 warnings) — 6 of 8 checks did not run (6 skipped)');
+    expect(result.html).toContain('Verdict: PASS (0 blocking checks failed, 0 warnings, 0 inconclusive) — 6 of 8 checks did not run (6 skipped)');
   });
 
   it('makes the regression checks inconclusive with --missing-baseline inconclusive (as the action on a pull request)', async () => {

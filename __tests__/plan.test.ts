@@ -340,7 +340,7 @@ describe('evalgate plan on a model that is noisy within examples', () => {
   const differences = q.map((value, i) => value - p[i]);
   const between = mean(differences.map((d) => (d - mean(differences)) ** 2));
   const within = mean(p.map((value) => value * (1 - value))) + mean(q.map((value) => value * (1 - value)));
-  const file = policyFile('  - metric: accuracy\n    max_regression: 0\n    detect: 0.03\n');
+  const file = policyFile('  - metric: accuracy\n    max_regression: 0\n    detect: 0.04\n');
 
   it('recommends more samples, and that many samples shrink the spread as predicted', async () => {
     const [now] = (
@@ -364,10 +364,11 @@ describe('evalgate plan on a model that is noisy within examples', () => {
     // Samples shrink only the noise within examples: not the whole spread as 1/sqrt(K), and not nothing.
     expect(later.spread).toBeGreaterThan(1.15 * now.spread * Math.sqrt(2 / k));
     expect(later.spread).toBeLessThan(0.8 * now.spread);
-    // At k samples the check sees what it must detect, within the noise of two runs; k - 1 were predicted short of it.
-    expect(later.mde).toBeLessThan(0.03 * 1.04);
+    // At k samples the check sees what it must detect (plan sizes for 0.85 of it, so the noise of two runs
+    // leaves it below); k - 1 were predicted short of the spread planned for.
+    expect(later.mde).toBeLessThan(0.04);
     const short = now.spread * Math.sqrt(1 - now.withinShare! + (now.withinShare! * 2) / (k - 1));
-    expect(short).toBeGreaterThan(standardErrorToDetect(0.03, 0, 0.05 / 2)!); // two tests: with the built-in failure-rate test
+    expect(short).toBeGreaterThan(standardErrorToDetect(0.04, 0, 0.05 / 2)!); // two tests: with the built-in failure-rate test
   });
 
   it('prints the samples per example in the table', async () => {

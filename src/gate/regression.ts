@@ -128,7 +128,9 @@ export function powerOf(check: Check, evidence: RegressionEvidence, alphaPerTest
   const mde = sd === undefined || sd === 0 ? null : minimumDetectableWorsening(sd, budget.value, alphaPerTest);
   const needSpread = detect === null ? undefined : standardErrorToDetect(detect, budget.value, alphaPerTest);
   const instancesNeeded =
-    mde === null || needSpread === undefined ? null : instancesToDetect(sd!, comparison.shared ?? 0, needSpread, minInstances);
+    sd === undefined || mde === null || needSpread === undefined
+      ? null
+      : instancesToDetect(sd, comparison.shared ?? 0, needSpread, minInstances);
   return {
     mde,
     detect,

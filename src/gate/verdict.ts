@@ -24,10 +24,11 @@ export function didNotRun(check: Counted): boolean {
 }
 
 /**
- * `blocking`, blocking checks that failed or errored; `warnings`, warn checks that failed or errored,
- * and inconclusive checks; `failed`, all that failed or errored, whatever their severity;
- * `inconclusive`, checks that could not tell; `notRun`, the checks that did not run (didNotRun), of
- * `judged`, the checks not turned off.
+ * `blocking`, blocking checks that failed or errored; `warnings`, warn checks that failed or errored;
+ * `failed`, all that failed or errored, whatever their severity; `inconclusive`, checks that compared
+ * but could not see what they must detect; `notRun`, the checks that did not run (didNotRun: the
+ * inconclusive ones that could not compare among them), of `judged`, the checks not turned off. Each
+ * check is counted once in a headline.
  */
 export function countOutcomes(
   checks: Counted[],
@@ -35,13 +36,12 @@ export function countOutcomes(
 ): { blocking: number; warnings: number; failed: number; inconclusive: number; notRun: number; judged: number } {
   const count = (matches: (check: Counted) => boolean) => checks.filter(matches).length;
   const failedOrErrored = (check: Counted) => check.status === 'fail' || check.status === 'error';
-  const warned = (check: Counted) =>
-    check.status === 'warn' || check.status === 'inconclusive' || (check.severity !== 'block' && check.status === 'error');
+  const warned = (check: Counted) => check.status === 'warn' || (check.severity !== 'block' && check.status === 'error');
   return {
     blocking: count((check) => check.severity === 'block' && failedOrErrored(check)) + (coverage === 'fail' ? 1 : 0),
     warnings: count(warned) + (coverage === 'warn' ? 1 : 0),
     failed: count(failedOrErrored) + (coverage === 'fail' ? 1 : 0),
-    inconclusive: count((check) => check.status === 'inconclusive'),
+    inconclusive: count((check) => check.status === 'inconclusive' && !didNotRun(check)),
     notRun: count(didNotRun),
     judged: count((check) => check.status !== 'off'),
   };
@@ -53,9 +53,9 @@ export function countOutcomes(
  */
 export function decideVerdict(checks: Counted[], coverage?: CoverageResult['status'], inconclusive: InconclusiveRule = 'warn'): Verdict {
   const { blocking, warnings } = countOutcomes(checks, coverage);
-  const blockingUnsure = checks.some((check) => check.status === 'inconclusive' && check.severity === 'block');
-  if (blocking > 0 || (inconclusive === 'block' && blockingUnsure)) return 'fail';
-  return warnings > 0 ? 'warn' : 'pass';
+  const unsure = checks.filter((check) => check.status === 'inconclusive');
+  if (blocking > 0 || (inconclusive === 'block' && unsure.some((check) => check.severity === 'block'))) return 'fail';
+  return warnings > 0 || unsure.length > 0 ? 'warn' : 'pass';
 }
 
 /**
@@ -64,9 +64,9 @@ export function decideVerdict(checks: Counted[], coverage?: CoverageResult['stat
  * does not depend on settings.inconclusive; the verdict does.
  */
 export function decideOutcome(checks: Counted[], coverage?: CoverageResult['status']): Outcome {
-  const { blocking, warnings, inconclusive } = countOutcomes(checks, coverage);
+  const { blocking, warnings } = countOutcomes(checks, coverage);
   if (checks.some((check) => check.severity === 'block' && check.status === 'error')) return 'error';
   if (blocking > 0) return 'fail';
-  if (inconclusive > 0) return 'inconclusive';
+  if (checks.some((check) => check.status === 'inconclusive')) return 'inconclusive';
   return warnings > 0 ? 'warn' : 'pass';
 }

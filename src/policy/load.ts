@@ -18,11 +18,10 @@ export interface LoadedPolicy {
   sha256: string;
   /** The line of each check in the file (policy.checks' order), for annotations that point at it. */
   checkLines: Array<number | undefined>;
-  /**
-   * What the policy may not mean (policy/warnings.ts) and what it still says in a deprecated way, with
-   * how to migrate: "file:line key.path: message" each; the policy is read all the same.
-   */
+  /** What the file still says in a deprecated way, each at its file and line, with how to migrate (the policy is read all the same): every command prints them. */
   warnings: string[];
+  /** What the policy may not mean, "file:line key.path: message" each (policy/warnings.ts): `validate` prints them. */
+  advice: string[];
 }
 
 /** The deprecated keys a policy uses, each with its file and line and how to migrate. */
@@ -214,8 +213,8 @@ export function parsePolicy(text: string, file: string): LoadedPolicy {
     text,
     policy.checks.map((_, index) => ['checks', index]),
   );
-  const warnings = [...deprecations(policy, text, file), ...formatWarnings(policy, file, text)];
-  return { policy, file, sha256: createHash('sha256').update(text).digest('hex'), checkLines, warnings };
+  const sha256 = createHash('sha256').update(text).digest('hex');
+  return { policy, file, sha256, checkLines, warnings: deprecations(policy, text, file), advice: formatWarnings(policy, file, text) };
 }
 
 export async function loadPolicy(file: string): Promise<LoadedPolicy> {

@@ -14,9 +14,9 @@ export function registerValidate(program: Command, { io, setExitCode }: CommandC
       let invalid = false;
       for (const file of files) {
         try {
-          const { policy, warnings } = await loadPolicy(file);
+          const { policy, warnings, advice } = await loadPolicy(file);
           io.stdout(`ok: ${file} (${count(policy.checks.length, 'check')}, ${count(policy.tradeoffs.length, 'trade-off')})\n`);
-          printPolicyWarnings(io, warnings, escapeTerminal);
+          printPolicyWarnings(io, [...warnings, ...advice], escapeTerminal);
         } catch (error) {
           if (!(error instanceof ConfigError)) throw error;
           invalid = true;
