@@ -1,4 +1,5 @@
 import { MAX_NAME_LENGTH } from '../limits.js';
+import { provenanceProblem } from './provenance.js';
 import { PERTURBATION_KINDS, type PerturbationKind } from './types.js';
 
 /*
@@ -125,6 +126,11 @@ export function recordProblem(value: unknown): string | undefined {
   }
   const record = value as Fields;
   return (
-    identityProblem(record) ?? outcomeProblem(record) ?? numbersProblem(record) ?? groupsProblem(record.groups) ?? textsProblem(record)
+    identityProblem(record) ??
+    outcomeProblem(record) ??
+    numbersProblem(record) ??
+    groupsProblem(record.groups) ??
+    textsProblem(record) ??
+    provenanceProblem(record.provenance)
   );
 }

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+
+/*
+ * What a record answered: hashes of its instance's own fields (before any prompt template), so that the
+ * gate pairs two runs' records of an instance only when they asked the same question
+ * (docs/record-format.md#provenance). A hash is the SHA-256 of the value's canonical JSON (RFC 8785,
+ * JCS: object keys sorted by UTF-16 code units, no whitespace, strings and numbers as JSON.stringify
+ * writes them), in 64 lowercase hex digits, untruncated: any tool can compute it with a standard
+ * library, and no collision argument is needed.
+ */
+
+export interface Provenance {
+  /** The instance's input (a string, or chat messages) and choices, before templating. */
+  input_hash?: string;
+  /** The instance's references. */
+  references_hash?: string;
+  /** The scorer's fingerprint (a judge's model and prompt): written by judged records; not compared yet. */
+  scorer?: string;
+  /** The suite file's hash (`evalgate run`): shown in the gate's report. */
+  suite_hash?: string;
+}
+
+export const PROVENANCE_FIELDS = ['input_hash', 'references_hash', 'scorer', 'suite_hash'] as const;
+
+const HASH = /^[0-9a-f]{64}$/;
+
+/** The canonical JSON of a value (RFC 8785): keys sorted, no whitespace; undefined members left out as JSON.stringify does. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, member: unknown) => {
+    if (typeof member !== 'object' || member === null || Array.isArray(member)) return member;
+    const sorted: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    for (const key of Object.keys(member).sort()) sorted[key] = (member as Record<string, unknown>)[key];
+    return sorted;
+  });
+}
+
+/** SHA-256 of a text (UTF-8), hex. */
+export function sha256Hex(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The hash of a value's canonical JSON. */
+export const hashOf = (value: unknown): string => sha256Hex(canonicalJson(value));
+
+/**
+ * The provenance of an instance from what is known of its own fields: `input_hash` of
+ * {"input": input, "choices": choices} (choices left out when there are none), `references_hash` of the
+ * references as an array (a single reference as an array of one). A field unknown is left out.
+ */
+export function provenanceOf({
+  input,
+  choices,
+  references,
+}: {
+  input?: unknown;
+  choices?: readonly string[];
+  references?: string | readonly string[];
+}): Provenance | undefined {
+  const provenance: Provenance = {};
+  if (input !== undefined && input !== null) {
+    provenance.input_hash = hashOf(choices && choices.length > 0 ? { input, choices } : { input });
+  }
+  if (references !== undefined && references !== null) {
+    provenance.references_hash = hashOf(typeof references === 'string' ? [references] : references);
+  }
+  return provenance.input_hash || provenance.references_hash ? provenance : undefined;
+}
+
+const show = (value: unknown) => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+};
+
+/** What is wrong with a record's `provenance` (absent or null is fine), or undefined. */
+export function provenanceProblem(provenance: unknown): string | undefined {
+  if (provenance === undefined || provenance === null) return undefined;
+  if (typeof provenance !== 'object' || Array.isArray(provenance)) {
+    return `"provenance" must be an object {"input_hash", "references_hash", "scorer", "suite_hash"}, got ${show(provenance)}`;
+  }
+  const fields = provenance as Record<string, unknown>;
+  for (const field of ['input_hash', 'references_hash', 'suite_hash'] as const) {
+    const hash = fields[field];
+    if (hash === undefined || hash === null) continue;
+    if (typeof hash !== 'string' || !HASH.test(hash)) {
+      return `"provenance.${field}" must be a SHA-256 in 64 lowercase hex digits (docs/record-format.md#provenance), got ${show(hash)}`;
+    }
+  }
+  const scorer = fields.scorer;
+  if (scorer !== undefined && scorer !== null && (typeof scorer !== 'string' || scorer.length === 0 || scorer.length > 200)) {
+    return `"provenance.scorer" must be a non-empty string of at most 200 characters, got ${show(scorer)}`;
+  }
+  return undefined;
+}
