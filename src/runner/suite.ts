@@ -5,7 +5,7 @@ import { parseYamlConfig } from '../config/yaml-config.js';
 import { ConfigError, InputError } from '../errors.js';
 import { MAX_NAME_LENGTH } from '../limits.js';
 import { dictionarySchema } from '../records/dictionary.js';
-import { sha256Hex } from '../records/provenance.js';
+import { hashOf, sha256Hex } from '../records/provenance.js';
 import { forEachJsonLine } from '../records/read.js';
 import { PERTURBATIONS, type PerturbationName } from './scoring/perturbations.js';
 import { compileRegexScorer, SCORERS, type ScorerName } from './scoring/scorers.js';
@@ -81,7 +81,7 @@ export type Instance = z.output<typeof instanceSchema>;
 export interface LoadedSuite {
   suite: Suite;
   file: string;
-  /** SHA-256 of the suite file's bytes (hex): the records' provenance.suite_hash. */
+  /** The suite's hash: of its file and its data files (suiteHash); the records' provenance.suite_hash. */
   sha256: string;
   /** Instances per scenario name, in file order. */
   instances: Map<string, Instance[]>;
@@ -131,11 +131,21 @@ export async function loadSuite(file: string): Promise<LoadedSuite> {
     },
   });
   const instances = new Map<string, Instance[]>();
+  const dataHashes: string[] = [];
   for (const scenario of suite.scenarios) {
     const dataFile = resolve(dirname(file), scenario.data);
     instances.set(scenario.name, await readInstances(dataFile, `${dirname(file)}/${scenario.data}`.replace(/^\.\//, '')));
+    dataHashes.push(sha256Hex(await readFile(dataFile)));
   }
-  return { suite, file, sha256: sha256Hex(bytes), instances };
+  return { suite, file, sha256: suiteHash(sha256Hex(bytes), dataHashes), instances };
+}
+
+/**
+ * What the suite was, as one hash: of the canonical JSON array of the SHA-256 (hex) of the suite file's
+ * bytes followed by those of each scenario's data file, in the suite's order (a template or a data edit changes it).
+ */
+export function suiteHash(suiteFile: string, dataFiles: string[]): string {
+  return hashOf([suiteFile, ...dataFiles]);
 }
 
 /** The chat messages of an instance under its scenario's template (and perturbed input, if any). */
