@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { instanceKey } from './key.js';
+import type { EvalRecord } from './types.js';
 
 /*
  * What a record answered: hashes of its instance's own fields (before any prompt template), so that the
@@ -53,8 +55,8 @@ export function provenanceOf({
   references,
 }: {
   input?: unknown;
-  choices?: readonly string[];
-  references?: string | readonly string[];
+  choices?: readonly string[] | null;
+  references?: string | readonly string[] | null;
 }): Provenance | undefined {
   const provenance: Provenance = {};
   if (input !== undefined && input !== null) {
@@ -90,4 +92,21 @@ export function provenanceProblem(provenance: unknown): string | undefined {
     return `"provenance.scorer" must be a non-empty string of at most 200 characters, got ${show(scorer)}`;
   }
   return undefined;
+}
+
+/**
+ * Gives each record without provenance that of its instance, from the `input` and `references` of the
+ * instance's original record (no perturbation; its first sample): the same on every record of the
+ * instance, as the gate asks. An instance without an original record gets none.
+ */
+export function fillProvenance(records: EvalRecord[]): void {
+  const byInstance = new Map<string, Provenance | undefined>();
+  for (const record of records) {
+    const key = instanceKey(record.scenario, record.id);
+    if (!record.perturbation && !byInstance.has(key)) byInstance.set(key, provenanceOf(record));
+  }
+  for (const record of records) {
+    const provenance = record.provenance ?? byInstance.get(instanceKey(record.scenario, record.id));
+    if (provenance) record.provenance = provenance;
+  }
 }
