@@ -4,31 +4,36 @@ import type { Provenance } from '../records/provenance.js';
 import { GrowableColumn, int32 } from './columns.js';
 
 /*
- * What each instance of a table answered (records' `provenance`), kept compactly: one interned number
- * per instance and hash (-1: not given), the hashes' texts once each. A table whose records carry no
- * provenance has none of this (one property read a record). Two runs' records of an instance are
- * paired only when every hash both give is the same (docs/record-format.md#provenance).
+ * What each instance of a table answered (records' `provenance`), kept compactly: per instance and
+ * hash, its first 64 bits as two 32-bit numbers and whether it was given (no string outlives its
+ * record, no lookup a record). A table whose records carry no provenance has none of this (one property
+ * read a record). Two runs' records of an instance are paired only when every hash both give is the
+ * same (docs/record-format.md#provenance). 64 bits: two different questions agree by chance with
+ * probability 2^-64, and making one agree on purpose takes about 2^64 hashes.
  */
 
-const NONE = -1;
+const INPUT = 1;
+const REFERENCES = 2;
 
-/** Per instance, its input and references hashes as numbers into `hashes`; the suites' hashes the records name. */
+/** Per instance: which hashes it has (INPUT | REFERENCES), and each one's first 64 bits; the suites' hashes the records name. */
 export interface InstanceProvenance {
-  hashes: string[];
-  inputOf: Int32Array;
-  referencesOf: Int32Array;
+  given: Uint8Array;
+  input: Int32Array;
+  references: Int32Array;
   /** The distinct `suite_hash`es, in order of first appearance. */
   suites: string[];
   /** Per other table's provenance: this table's instances whose hashes differ from that table's (kept: a gate asks several times). */
   changedAgainst: WeakMap<InstanceProvenance, Int32Array>;
 }
 
+const uint8 = (size: number) => new Uint8Array(size);
+
 /** Collects the records' provenance instance by instance, as the table builder adds them. */
 export class ProvenanceBuilder {
-  private readonly numbers = new Map<string, number>();
-  private readonly hashes: string[] = [];
-  private readonly inputOf = new GrowableColumn(int32, NONE);
-  private readonly referencesOf = new GrowableColumn(int32, NONE);
+  private readonly given = new GrowableColumn(uint8, 0);
+  /** Two entries an instance: the hash's first and second 32 bits. */
+  private readonly input = new GrowableColumn(int32, 0);
+  private readonly references = new GrowableColumn(int32, 0);
   private readonly suites: string[] = [];
 
   /** `name` stands for the file in errors. */
@@ -42,40 +47,42 @@ export class ProvenanceBuilder {
         line,
         `"provenance.${field}" differs from an earlier record of ${describeKey(instanceKey(scenario, id))}: every record of an instance carries its instance's provenance`,
       );
-    if (!this.keep(this.inputOf, instance, provenance.input_hash)) throw mismatch('input_hash');
-    if (!this.keep(this.referencesOf, instance, provenance.references_hash)) throw mismatch('references_hash');
+    if (!this.keep(this.input, INPUT, instance, provenance.input_hash)) throw mismatch('input_hash');
+    if (!this.keep(this.references, REFERENCES, instance, provenance.references_hash)) throw mismatch('references_hash');
     const suite = provenance.suite_hash;
     if (typeof suite === 'string' && suite !== this.suites.at(-1) && !this.suites.includes(suite)) this.suites.push(suite);
   }
 
   /** Sets the instance's hash in `column` (or checks it against the one set); false when it differs. */
-  private keep(column: GrowableColumn<Int32Array>, instance: number, hash: string | null | undefined): boolean {
+  private keep(column: GrowableColumn<Int32Array>, flag: number, instance: number, hash: string | null | undefined): boolean {
     if (typeof hash !== 'string') return true;
-    let number = this.numbers.get(hash);
-    if (number === undefined) {
-      number = this.hashes.push(hash) - 1;
-      this.numbers.set(hash, number);
-    }
-    const known = column.get(instance);
-    if (known === NONE) column.set(instance, number);
-    return known === NONE || known === number;
+    // The validator let only 64 hex digits through: each half parses to a 32-bit number.
+    const high = parseInt(hash.slice(0, 8), 16) | 0;
+    const low = parseInt(hash.slice(8, 16), 16) | 0;
+    const given = this.given.get(instance);
+    if (given & flag) return column.get(2 * instance) === high && column.get(2 * instance + 1) === low;
+    this.given.set(instance, given | flag);
+    column.set(2 * instance, high);
+    column.set(2 * instance + 1, low);
+    return true;
   }
 
   build(instanceCount: number): InstanceProvenance {
     return {
-      hashes: this.hashes,
-      inputOf: this.inputOf.trimmed(instanceCount),
-      referencesOf: this.referencesOf.trimmed(instanceCount),
+      given: this.given.trimmed(instanceCount),
+      input: this.input.trimmed(2 * instanceCount),
+      references: this.references.trimmed(2 * instanceCount),
       suites: this.suites,
       changedAgainst: new WeakMap(),
     };
   }
 }
 
-/** Each of `from`'s hash numbers as `to`'s number of the same text (-1: `to` has no such hash). */
-function translated(from: InstanceProvenance, to: InstanceProvenance): Int32Array {
-  const numberIn = new Map(to.hashes.map((hash, number) => [hash, number]));
-  return Int32Array.from(from.hashes, (hash) => numberIn.get(hash) ?? NONE);
+/** Whether one hash, given in both runs, differs. */
+function differs(mine: InstanceProvenance, theirs: InstanceProvenance, flag: number, instance: number, other: number): boolean {
+  if (!(mine.given[instance] & theirs.given[other] & flag)) return false;
+  const [a, b] = flag === INPUT ? [mine.input, theirs.input] : [mine.references, theirs.references];
+  return a[2 * instance] !== b[2 * other] || a[2 * instance + 1] !== b[2 * other + 1];
 }
 
 /**
@@ -86,14 +93,12 @@ export function changedInstances(candidate: InstanceProvenance, baseline: Instan
   let changed = candidate.changedAgainst.get(baseline);
   if (changed) return changed;
   const match = idMatch();
-  const inBaseline = translated(candidate, baseline);
-  const differs = (mine: number, theirs: number) => mine !== NONE && theirs !== NONE && inBaseline[mine] !== theirs;
   const found: number[] = [];
   for (let instance = 0; instance < match.length; instance++) {
     const other = match[instance];
-    if (other < 0) continue;
-    const input = differs(candidate.inputOf[instance], baseline.inputOf[other]);
-    if (input || differs(candidate.referencesOf[instance], baseline.referencesOf[other])) found.push(instance);
+    if (other >= 0 && (differs(candidate, baseline, INPUT, instance, other) || differs(candidate, baseline, REFERENCES, instance, other))) {
+      found.push(instance);
+    }
   }
   candidate.changedAgainst.set(baseline, (changed = Int32Array.from(found)));
   return changed;
@@ -101,10 +106,5 @@ export function changedInstances(candidate: InstanceProvenance, baseline: Instan
 
 /** Whether an instance was verified: both runs give both hashes (then they are the same, or it is changed). */
 export function verified(candidate: InstanceProvenance, baseline: InstanceProvenance, instance: number, other: number): boolean {
-  return (
-    candidate.inputOf[instance] !== NONE &&
-    candidate.referencesOf[instance] !== NONE &&
-    baseline.inputOf[other] !== NONE &&
-    baseline.referencesOf[other] !== NONE
-  );
+  return (candidate.given[instance] & baseline.given[other]) === (INPUT | REFERENCES);
 }
