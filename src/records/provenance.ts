@@ -73,21 +73,25 @@ const show = (value: unknown) => {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 };
 
+function hashProblem(field: string, hash: unknown): string | undefined {
+  if (hash === undefined || hash === null || (typeof hash === 'string' && HASH.test(hash))) return undefined;
+  return `"provenance.${field}" must be a SHA-256 in 64 lowercase hex digits (docs/record-format.md#provenance), got ${show(hash)}`;
+}
+
 /** What is wrong with a record's `provenance` (absent or null is fine), or undefined. */
 export function provenanceProblem(provenance: unknown): string | undefined {
   if (provenance === undefined || provenance === null) return undefined;
   if (typeof provenance !== 'object' || Array.isArray(provenance)) {
     return `"provenance" must be an object {"input_hash", "references_hash", "scorer", "suite_hash"}, got ${show(provenance)}`;
   }
-  const fields = provenance as Record<string, unknown>;
-  for (const field of ['input_hash', 'references_hash', 'suite_hash'] as const) {
-    const hash = fields[field];
-    if (hash === undefined || hash === null) continue;
-    if (typeof hash !== 'string' || !HASH.test(hash)) {
-      return `"provenance.${field}" must be a SHA-256 in 64 lowercase hex digits (docs/record-format.md#provenance), got ${show(hash)}`;
-    }
-  }
-  const scorer = fields.scorer;
+  // Each field by name: reading fields by a variable name in a loop is several times slower on millions of records.
+  const fields = provenance as Provenance;
+  const problem =
+    hashProblem('input_hash', fields.input_hash) ??
+    hashProblem('references_hash', fields.references_hash) ??
+    hashProblem('suite_hash', fields.suite_hash);
+  if (problem !== undefined) return problem;
+  const scorer: unknown = fields.scorer;
   if (scorer !== undefined && scorer !== null && (typeof scorer !== 'string' || scorer.length === 0 || scorer.length > 200)) {
     return `"provenance.scorer" must be a non-empty string of at most 200 characters, got ${show(scorer)}`;
   }
