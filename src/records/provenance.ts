@@ -18,13 +18,9 @@ export interface Provenance {
   references_hash?: string;
   /** The scorer's fingerprint (a judge's model and prompt): written by judged records; not compared yet. */
   scorer?: string;
-  /** The suite file's hash (`evalgate run`): shown in the gate's report. */
+  /** The suite's hash, of its file and data files (`evalgate run`): shown in the gate's report. */
   suite_hash?: string;
 }
-
-export const PROVENANCE_FIELDS = ['input_hash', 'references_hash', 'scorer', 'suite_hash'] as const;
-
-const HASH = /^[0-9a-f]{64}$/;
 
 /** The canonical JSON of a value (RFC 8785): keys sorted, no whitespace; undefined members left out as JSON.stringify does. */
 export function canonicalJson(value: unknown): string {
@@ -66,36 +62,6 @@ export function provenanceOf({
     provenance.references_hash = hashOf(typeof references === 'string' ? [references] : references);
   }
   return provenance.input_hash || provenance.references_hash ? provenance : undefined;
-}
-
-const show = (value: unknown) => {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-};
-
-function hashProblem(field: string, hash: unknown): string | undefined {
-  if (hash === undefined || hash === null || (typeof hash === 'string' && HASH.test(hash))) return undefined;
-  return `"provenance.${field}" must be a SHA-256 in 64 lowercase hex digits (docs/record-format.md#provenance), got ${show(hash)}`;
-}
-
-/** What is wrong with a record's `provenance` (absent or null is fine), or undefined. */
-export function provenanceProblem(provenance: unknown): string | undefined {
-  if (provenance === undefined || provenance === null) return undefined;
-  if (typeof provenance !== 'object' || Array.isArray(provenance)) {
-    return `"provenance" must be an object {"input_hash", "references_hash", "scorer", "suite_hash"}, got ${show(provenance)}`;
-  }
-  // Each field by name: reading fields by a variable name in a loop is several times slower on millions of records.
-  const fields = provenance as Provenance;
-  const problem =
-    hashProblem('input_hash', fields.input_hash) ??
-    hashProblem('references_hash', fields.references_hash) ??
-    hashProblem('suite_hash', fields.suite_hash);
-  if (problem !== undefined) return problem;
-  const scorer: unknown = fields.scorer;
-  if (scorer !== undefined && scorer !== null && (typeof scorer !== 'string' || scorer.length === 0 || scorer.length > 200)) {
-    return `"provenance.scorer" must be a non-empty string of at most 200 characters, got ${show(scorer)}`;
-  }
-  return undefined;
 }
 
 /**
