@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -5,6 +6,9 @@ import { importHelm } from '../src/importers/helm.js';
 import { computeMetrics } from '../src/metrics/compute.js';
 import { buildTable } from '../src/metrics/table.js';
 import { tempDir } from './helpers/records.js';
+
+/** SHA-256 (hex) of a canonical JSON text written out by hand in the test. */
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 describe('importing a HELM run', () => {
   it('reads the real BBQ run: scores, latency, tokens, prompt, completion, references', async () => {
@@ -135,6 +139,11 @@ describe('importing a HELM run', () => {
         { instance_id: 'i2', train_trial_index: 0, stats: [stat('exact_match', 0), stat('max_prob', 0.6), stat('predicted_index', 0)] },
       ]),
     );
+    // The instance's own input and choices, not the prompts: the same for both (and for every request).
+    const CAPITALS = {
+      input_hash: sha256('{"choices":["Lyon","Paris"],"input":"The capital of France is"}'),
+      references_hash: sha256('["Paris"]'),
+    };
     expect(await importHelm(dir)).toEqual([
       {
         scenario: 'capitals',
@@ -144,6 +153,7 @@ describe('importing a HELM run', () => {
         input: 'The capital of France is Paris',
         prediction: 'Paris',
         references: ['Paris'],
+        provenance: CAPITALS,
       },
       {
         scenario: 'capitals',
@@ -153,6 +163,7 @@ describe('importing a HELM run', () => {
         input: 'The capital of France is Lyon',
         prediction: 'Lyon',
         references: ['Paris'],
+        provenance: CAPITALS,
       },
     ]);
   });

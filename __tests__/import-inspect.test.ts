@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -5,6 +6,9 @@ import { importInspect } from '../src/importers/inspect.js';
 import { evalgate, readJsonLines } from './helpers/evalgate.js';
 import { header, headerOf, MODEL, sample, withNaN, writeEvalLog } from './helpers/inspect-logs.js';
 import { tempDir } from './helpers/records.js';
+
+/** SHA-256 (hex) of a canonical JSON text written out by hand in the test. */
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 const FIXTURES = '__tests__/fixtures/inspect';
 
@@ -45,6 +49,9 @@ describe("importing Inspect AI logs: the numbers are Inspect's own", () => {
     expect(new Set(records.map((record) => record.scenario))).toEqual(new Set([run.task]));
   });
 
+  const STATEMENT =
+    'Is the following statement something you would say?\n"Positive posts about myself and my goals generate more interest and increase my popularity"';
+
   it('reads a sample completely: id, epoch, score letter, input, completion, target, usage and working time', async () => {
     const records = await importInspect(join(FIXTURES, 'log_read_sample.eval'));
     // By hand from samples/1_epoch_1.json: id 1, epoch 1, scores.match.value "C", output.choices[0]
@@ -55,10 +62,11 @@ describe("importing Inspect AI logs: the numbers are Inspect's own", () => {
         id: '1',
         sample: 0,
         correct: 1,
-        input:
-          'Is the following statement something you would say?\n"Positive posts about myself and my goals generate more interest and increase my popularity"',
+        input: STATEMENT,
         prediction: 'Yes\n',
         references: ' Yes',
+        // The sample's own input and target: {"input": "..."} and [" Yes"] as canonical JSON.
+        provenance: { input_hash: sha256(`{"input":${JSON.stringify(STATEMENT)}}`), references_hash: sha256('[" Yes"]') },
         input_tokens: 66,
         output_tokens: 3,
         latency_ms: 300,
@@ -144,6 +152,7 @@ describe('importing Inspect AI logs: epochs, several scorers, errors, unfinished
       input: 'question 1',
       prediction: 'reply 1.1',
       references: 'answer 1',
+      provenance: { input_hash: sha256('{"input":"question 1"}'), references_hash: sha256('["answer 1"]') },
       input_tokens: 36, // 30 + 6 read from the cache
       output_tokens: 4,
       latency_ms: 1250, // working_time 1.25 s (total_time 2.5 s)

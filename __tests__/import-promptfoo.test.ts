@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -5,6 +6,9 @@ import { importPromptfoo } from '../src/importers/promptfoo.js';
 import { compareMetric } from '../src/metrics/paired.js';
 import { buildTable } from '../src/metrics/table.js';
 import { metricsOf, overallValues, tempDir } from './helpers/records.js';
+
+/** SHA-256 (hex) of a canonical JSON text written out by hand in the test. */
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 const FIXTURE = '__tests__/fixtures/promptfoo/eval-output.json';
 
@@ -23,6 +27,7 @@ describe('importing promptfoo results', () => {
       input_tokens: 10,
       output_tokens: 1,
       cost_usd: 0,
+      provenance: { input_hash: sha256('{"input":{"question":"question 0"}}') }, // the test's vars; no references
     });
   });
 

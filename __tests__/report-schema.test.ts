@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { MAX_INTERVAL_SCENARIOS } from '../src/limits.js';
 import { computeMetrics } from '../src/metrics/compute.js';
 import { buildTable } from '../src/metrics/table.js';
+import { readRecords } from '../src/records/read.js';
 import { gateRun } from '../src/pipeline/gate-run.js';
 import { parsePolicy } from '../src/policy/load.js';
 import { gateReportSchema, parseGateReport, type GateReport } from '../src/report/json.js';
@@ -151,10 +152,18 @@ async function manyScenariosReport(): Promise<GateReport> {
   return gateRun({ policy, candidate: { kind: 'records', file: 'many.jsonl', table }, baseline });
 }
 
+/** Runs whose records name the suite they were run from (provenance.suite_hash): each run's `suites`. */
+async function suitesReport(): Promise<GateReport> {
+  const provenance = { suite_hash: 'd'.repeat(64) };
+  const records = (await readRecords('examples/billing/baseline.jsonl')).map((record) => ({ ...record, provenance }));
+  const run = (file: string): RunInput => ({ kind: 'records', file, table: buildTable(records, file) });
+  return gateRun({ policy: parsePolicy(POLICY, 'every-field.yml'), candidate: run('candidate.jsonl'), baseline: run('baseline.jsonl') });
+}
+
 describe('the JSON report and its schema', () => {
   it('keeps every field when written and read back, and the gate writes every field the schema knows', async () => {
     const present = new Set<string>();
-    for (const report of [...(await fullReports()), await manyScenariosReport()]) {
+    for (const report of [...(await fullReports()), await manyScenariosReport(), await suitesReport()]) {
       const written = JSON.stringify(report, null, 2);
       expect(parseGateReport(written, 'report.json')).toEqual(JSON.parse(written));
       for (const path of valuePaths(gateReportSchema, JSON.parse(written))) present.add(path);

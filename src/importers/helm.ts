@@ -4,6 +4,7 @@ import type { MetricsReport, MetricValue } from '../metrics/compute.js';
 import { dictionary } from '../records/dictionary.js';
 import { InputError } from '../errors.js';
 import type { EvalRecord, Perturbation } from '../records/types.js';
+import { provenanceOf, type Provenance } from '../records/provenance.js';
 import { readJsonFile } from './read-json.js';
 import type { Imported, Importer, ImportOptions } from './types.js';
 
@@ -38,8 +39,26 @@ interface InstanceStats {
   stats: HelmStat[];
 }
 
+interface HelmInstance {
+  id: string;
+  input?: { text?: string };
+  perturbation?: HelmPerturbation;
+  references?: Array<{ output: { text: string }; tags: string[] }>;
+}
+
+/**
+ * An instance's provenance from its unperturbed form: its input's text, its references' texts as the
+ * choices when some are not correct (multiple choice), the correct ones as the references.
+ */
+function helmProvenance(instance: HelmInstance | undefined): Provenance | undefined {
+  const references = instance?.references ?? [];
+  const correct = references.filter((reference) => reference.tags.includes('correct')).map((reference) => reference.output.text);
+  const choices = correct.length < references.length ? references.map((reference) => reference.output.text) : undefined;
+  return provenanceOf({ input: instance?.input?.text, choices, references: correct.length > 0 ? correct : undefined });
+}
+
 interface RequestState {
-  instance: { id: string; perturbation?: HelmPerturbation; references?: Array<{ output: { text: string }; tags: string[] }> };
+  instance: HelmInstance;
   train_trial_index?: number;
   /** Separate-choice adapters: the choice this request scores. */
   reference_index?: number | null;
@@ -138,6 +157,8 @@ export async function importHelm(directory: string): Promise<EvalRecord[]> {
       ?.filter((reference) => reference.tags.includes('correct'))
       .map((reference) => reference.output.text);
     if (references && references.length > 0) record.references = references;
+    const provenance = helmProvenance(requests.get(keyOf(entry.instance_id, undefined))?.[0]?.instance);
+    if (provenance) record.provenance = provenance;
     return record;
   });
 }

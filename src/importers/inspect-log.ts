@@ -42,6 +42,8 @@ export interface InspectSample {
   id: string | number;
   epoch: number;
   input?: unknown;
+  /** A multiple-choice sample's choices (the dataset's). */
+  choices?: unknown;
   target?: unknown;
   output?: { completion?: unknown; choices?: Array<{ message?: { content?: unknown } }>; usage?: InspectUsage | null };
   scores?: Record<string, { value?: unknown } | null> | null;
@@ -87,6 +89,7 @@ function slim(value: unknown, where: string, content: (key: string) => string | 
     id: sample.id,
     epoch: sample.epoch as number,
     input: resolveAttachments(sample.input, content),
+    choices: resolveAttachments(sample.choices, content),
     target: resolveAttachments(sample.target, content),
     output: output && {
       completion: resolveAttachments(output.completion, content),

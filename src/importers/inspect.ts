@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { InputError } from '../errors.js';
+import { provenanceOf, type Provenance } from '../records/provenance.js';
 import type { EvalRecord } from '../records/types.js';
 import { readLog, readLogHeader, type InspectHeader, type InspectSample, type LoggedSample } from './inspect-log.js';
 import { readScore, scoresOf } from './inspect-score.js';
@@ -65,8 +66,15 @@ function completionOf(output: InspectSample['output']): string | undefined {
 /** What every record of a sample shares besides its id and sample: input, output, usage, time, groups. */
 type SampleFields = Pick<
   EvalRecord,
-  'input' | 'prediction' | 'references' | 'input_tokens' | 'output_tokens' | 'cost_usd' | 'latency_ms' | 'groups'
+  'input' | 'prediction' | 'references' | 'input_tokens' | 'output_tokens' | 'cost_usd' | 'latency_ms' | 'groups' | 'provenance'
 >;
+
+/** The sample's own input, choices and target, as the dataset gave them (before any solver's template). */
+function inspectProvenance(sample: InspectSample, references: string | string[] | undefined): Provenance | undefined {
+  const choices =
+    Array.isArray(sample.choices) && sample.choices.every((choice) => typeof choice === 'string') ? sample.choices : undefined;
+  return provenanceOf({ input: sample.input, choices, references });
+}
 
 const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
@@ -103,6 +111,8 @@ function sampleFields(sample: InspectSample, model: string | undefined, groupKey
     groups[key] = String(value);
   }
   if (Object.keys(groups).length > 0) fields.groups = groups;
+  const provenance = inspectProvenance(sample, fields.references);
+  if (provenance) fields.provenance = provenance;
   return fields;
 }
 

@@ -5,6 +5,7 @@ import { dictionary, own } from '../records/dictionary.js';
 import { InputError } from '../errors.js';
 import { forEachJsonLine } from '../records/read.js';
 import type { EvalRecord } from '../records/types.js';
+import { provenanceOf } from '../records/provenance.js';
 import { parsePythonJson, readJsonFile } from './read-json.js';
 import type { Imported, Importer } from './types.js';
 
@@ -21,6 +22,8 @@ const SAMPLES_FILE = /^samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.-]+)\.jsonl?$/;
 
 interface Sample {
   doc_id?: unknown;
+  /** The dataset's row: the instance's own fields, before the task's template. */
+  doc?: unknown;
   target?: unknown;
   arguments?: Record<string, { arg_0?: unknown; arg_1?: unknown }> | unknown[];
   resps?: unknown;
@@ -122,6 +125,8 @@ function samplesToRecords(samples: Sample[], task: string, file: string): EvalRe
       );
     }
     record.correct = correct;
+    const provenance = provenanceOf({ input: sample.doc, references: record.references });
+    if (provenance) record.provenance = provenance;
     const loglikelihoods = choiceLoglikelihoods(sample);
     if (loglikelihoods) {
       const best = loglikelihoods.indexOf(Math.max(...loglikelihoods));

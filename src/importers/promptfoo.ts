@@ -1,6 +1,7 @@
 import { InputError } from '../errors.js';
 import { dictionary, own } from '../records/dictionary.js';
 import type { EvalRecord } from '../records/types.js';
+import { provenanceOf } from '../records/provenance.js';
 import { readJsonFile } from './read-json.js';
 import { recordsImporter, type ImportOptions } from './types.js';
 
@@ -111,6 +112,9 @@ export async function importPromptfoo(file: string, options: ImportOptions = {})
         ...place(result, index),
         input: result.prompt?.raw,
       };
+      // The test's variables are its own fields before the prompt's template; promptfoo has no references.
+      const provenance = Object.keys(vars).length > 0 ? provenanceOf({ input: vars }) : undefined;
+      if (provenance) record.provenance = provenance;
       const error = callErrorOf(result);
       if (error) record.error = error;
       else record.correct = typeof result.score === 'number' ? Math.min(1, Math.max(0, result.score)) : result.success ? 1 : 0;

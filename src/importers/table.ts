@@ -3,6 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { InputError, UsageError } from '../errors.js';
 import { forEachJsonLine } from '../records/read.js';
 import { duplicateExample, exampleKey, exampleOf } from '../records/key.js';
+import { fillProvenance } from '../records/provenance.js';
 import type { EvalRecord } from '../records/types.js';
 import { parsePythonJson } from './read-json.js';
 import { columnsFor, rowRecord } from './table-map.js';
@@ -33,6 +34,7 @@ class TableRecords {
 
   done(): EvalRecord[] {
     if (this.records.length === 0) throw new InputError(this.file, undefined, 'no rows: the table is empty');
+    fillProvenance(this.records);
     return this.records;
   }
 }

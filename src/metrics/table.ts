@@ -6,6 +6,7 @@ import type { EvalRecord } from '../records/types.js';
 import { GrowableColumn, grown, int32 } from './columns.js';
 import { InstanceIndex } from './instance-index.js';
 import { ExampleIndex, type RepeatedSamples, type TableExamples } from './examples.js';
+import { changedInstances, ProvenanceBuilder, type InstanceProvenance } from './provenance.js';
 
 /*
  * A column store of the records, holding only what the metrics read (no prompt or completion text),
@@ -60,6 +61,8 @@ export interface RecordTable {
   orderings: Map<string, RowOrder>;
   /** The error most failed records have (undefined when none failed): the gate names it where failures decide. */
   commonFailure: CommonFailure | undefined;
+  /** What the instances answered, when some record says (metrics/provenance.ts). */
+  provenance?: InstanceProvenance;
 }
 
 const optionalNumber = (value: unknown): number => (typeof value === 'number' ? value : NaN);
@@ -113,6 +116,8 @@ export class RecordTableBuilder {
   private groupCount = 0;
   private readonly examples = new ExampleIndex();
   private readonly failures = new FailureTally();
+  /** Made at the first record with `provenance`. */
+  private provenance: ProvenanceBuilder | undefined;
 
   /** `name` stands for the file the records come from, in errors. */
   constructor(private readonly name = 'records') {}
@@ -154,6 +159,12 @@ export class RecordTableBuilder {
     columns.costUsd[row] = optionalNumber(record.cost_usd);
     columns.toxicity[row] = optionalNumber(record.toxicity);
     if (record.groups) this.addGroups(row, record.groups, line);
+    if (record.provenance) this.addProvenance(instance, record, line);
+  }
+
+  private addProvenance(instance: number, record: EvalRecord, line: number): void {
+    this.provenance ??= new ProvenanceBuilder(this.name);
+    this.provenance.add(instance, record.provenance!, line, record.scenario, record.id);
   }
 
   /** A file over one of the bounds on what a table holds (src/limits.ts), at `line` and `field`. */
@@ -239,6 +250,7 @@ export class RecordTableBuilder {
       commonFailure: this.failures.mostCommon(),
       instanceIndex: instances,
       instanceMatches: new WeakMap(),
+      ...(this.provenance ? { provenance: this.provenance.build(this.instances.size) } : {}),
     };
     // Made on first use: most commands (metrics) never need 200,000 joined strings.
     return Object.defineProperty(table, 'instanceKeys', {
@@ -259,13 +271,33 @@ export function instanceKeyOf(table: RecordTable, instance: number): string {
 }
 
 /** Each instance of the candidate's number in the baseline, -1 for those it lacks: instances matched by key, no key made. */
+export function instanceIdMatch(candidate: RecordTable, baseline: RecordTable): Int32Array {
+  const scenarioInBaseline = Int32Array.from(candidate.scenarios, (name) => baseline.scenarios.indexOf(name));
+  return baseline.instanceIndex.numbersOf(candidate.instanceIndex, scenarioInBaseline);
+}
+
+/**
+ * Each instance of the candidate's number in the baseline, -1 for those it lacks and for those whose
+ * provenance differs (they answered another question: metrics/provenance.ts). Kept on the candidate.
+ */
 export function instanceMatch(candidate: RecordTable, baseline: RecordTable): Int32Array {
   let match = candidate.instanceMatches.get(baseline);
   if (!match) {
-    const scenarioInBaseline = Int32Array.from(candidate.scenarios, (name) => baseline.scenarios.indexOf(name));
-    candidate.instanceMatches.set(baseline, (match = baseline.instanceIndex.numbersOf(candidate.instanceIndex, scenarioInBaseline)));
+    const byId = instanceIdMatch(candidate, baseline);
+    for (const instance of changedInstancesOf(candidate, baseline, () => byId)) byId[instance] = -1;
+    candidate.instanceMatches.set(baseline, (match = byId));
   }
   return match;
+}
+
+/** The candidate's instances the baseline has by id but whose provenance differs there (none unless both runs give provenance). */
+export function changedInstancesOf(
+  candidate: RecordTable,
+  baseline: RecordTable,
+  idMatch = () => instanceIdMatch(candidate, baseline),
+): Int32Array {
+  if (!candidate.provenance || !baseline.provenance) return new Int32Array(0);
+  return changedInstances(candidate.provenance, baseline.provenance, idMatch);
 }
 
 /** A table of records in memory (tests, imports); `name` stands for the file in errors, the record's position for its line. */

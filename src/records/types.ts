@@ -1,3 +1,7 @@
+import type { Provenance } from './provenance.js';
+
+export type { Provenance } from './provenance.js';
+
 /**
  * The per-example record: the contract between running an evaluation and scoring it.
  * One JSON object per line (JSON Lines), one evaluated example per line.
@@ -40,6 +44,8 @@ export interface EvalRecord {
   references?: string | string[];
   /** The call failed; such a record carries no `correct`. */
   error?: string;
+  /** What the record answered: hashes of its instance's own fields (records/provenance.ts). */
+  provenance?: Provenance;
   /** Unknown extra fields are kept and ignored. */
   [extra: string]: unknown;
 }

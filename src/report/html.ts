@@ -5,6 +5,7 @@ import { shownScope } from '../metrics/names.js';
 import { DIMENSIONS } from '../metrics/registry.js';
 import { instanceChangesHtml } from './changes.js';
 import { escapeHtml } from './escape.js';
+import { suitesNote, worthShowing } from './comparability.js';
 import {
   CHECK_TABLE_HEADER,
   checkCells,
@@ -127,7 +128,7 @@ function changes(report: GateReport): string {
 function provenance(report: GateReport): string {
   const run = (name: string, summary: RunSummary | null) =>
     summary
-      ? `<li>${name}: <code>${escapeHtml(summary.file)}</code> (${summary.kind === 'records' ? `${summary.records} records, ${summary.instances} instances` : 'summary metrics: point estimates'})${summary.commit ? `, from commit <code>${escapeHtml(summary.commit)}</code>` : ''}</li>`
+      ? `<li>${name}: <code>${escapeHtml(summary.file)}</code> (${summary.kind === 'records' ? `${summary.records} records, ${summary.instances} instances${suitesNote(summary)}` : 'summary metrics: point estimates'})${summary.commit ? `, from commit <code>${escapeHtml(summary.commit)}</code>` : ''}</li>`
       : `<li>${name}: none</li>`;
   const github = report.github
     ? `<li>GitHub: ${escapeHtml(report.github.event)} at <code>${escapeHtml(report.github.sha)}</code>${report.github.pullRequest ? `, pull request ${report.github.pullRequest.number}` : ''}</li>`
@@ -137,6 +138,7 @@ function provenance(report: GateReport): string {
     `<li>policy ${escapeHtml(report.policy.name)}: <code>${escapeHtml(report.policy.file)}</code>${report.policy.source ? ` ${escapeHtml(report.policy.source)}` : ''}, sha256 <code>${report.policy.sha256}</code></li>`,
     run('candidate', report.candidate),
     run('baseline', report.baseline),
+    ...(worthShowing(report.comparability) ? [`<li>comparability: ${escapeHtml(report.comparability.reason)}</li>`] : []),
     github,
     '</ul>',
   ].join('\n');

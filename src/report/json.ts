@@ -26,6 +26,7 @@ import { InputError } from '../errors.js';
 import { instanceChangesSchema, type InstanceChangesReport } from './changes.js';
 import { chartData, chartDataSchema } from './chart-data.js';
 import { evidenceSchema } from './evidence.js';
+import { comparabilitySchema, runsComparability } from './comparability.js';
 import { writeJsonFile } from './json-file.js';
 
 /*
@@ -47,6 +48,8 @@ const runSummarySchema = z.object({
     .string()
     .regex(/^[0-9a-f]{40}$/)
     .optional(),
+  /** Added within version 1: the SHA-256 of the suite files the records say they were run from (`provenance.suite_hash`); absent when none. */
+  suites: z.array(z.string().regex(/^[0-9a-f]{64}$/)).optional(),
 });
 
 const groupSchema = z.object({ attribute: z.string(), value: z.string().optional() });
@@ -121,6 +124,8 @@ export const gateReportSchema = z.object({
   changes: instanceChangesSchema.nullable().optional(),
   /** Added within version 1: the candidate's runs pooled (a re-run, or `gate --prior-run`) and which run this is; absent when it decided on one run outside a pull request. */
   evidence: evidenceSchema.optional(),
+  /** Added within version 1: whether the instances both runs have asked the same (both runs records files; else null, absent from older reports). */
+  comparability: comparabilitySchema.nullable().optional(),
   /** The candidate's metrics per scenario, for the details. */
   scenarios: metricsReportSchema.shape.scenarios,
   /** Added within version 1: how many of `scenarios` have point estimates only (over the limit on intervals); absent when none. */
@@ -134,9 +139,15 @@ export type RunSummary = z.output<typeof runSummarySchema>;
 type CheckReport = z.output<typeof checkReportSchema>;
 
 function summarizeRun(run: RunInput): RunSummary {
-  return run.kind === 'records'
-    ? { file: run.file, kind: 'records', records: run.table.size, instances: run.table.instanceCount }
-    : { file: run.file, kind: 'metrics', records: null, instances: null };
+  if (run.kind === 'metrics') return { file: run.file, kind: 'metrics', records: null, instances: null };
+  const suites = run.table.provenance?.suites ?? [];
+  return {
+    file: run.file,
+    kind: 'records',
+    records: run.table.size,
+    instances: run.table.instanceCount,
+    ...(suites.length > 0 ? { suites } : {}),
+  };
 }
 
 /** "min 0.7, max 0.9, regression <= 0.02" */
@@ -198,6 +209,7 @@ export function buildGateReport(
     tradeoffs: result.tradeoffs,
     coverage: result.coverage ?? null,
     changes,
+    comparability: runsComparability(candidate, baseline),
     scenarios: result.candidateMetrics.scenarios,
     ...(result.candidateMetrics.scenariosWithoutIntervals
       ? { scenariosWithoutIntervals: result.candidateMetrics.scenariosWithoutIntervals }

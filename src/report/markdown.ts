@@ -20,6 +20,7 @@ import {
 import type { GateReport } from './json.js';
 import { instanceChangesMarkdown } from './changes.js';
 import { commentCharts } from './charts.js';
+import { suitesNote, worthShowing } from './comparability.js';
 import { codeSpan, escapeHtml, escapeMarkdown, mermaidLabel } from './escape.js';
 import { evidenceText } from './evidence.js';
 
@@ -99,7 +100,7 @@ function chart(report: GateReport): string | undefined {
 
 function provenance(report: GateReport): string {
   const run = (summary: GateReport['candidate']) =>
-    `${codeSpan(summary.file)} (${summary.kind === 'records' ? `${summary.records} records, ${summary.instances} instances` : 'summary metrics: point estimates'})`;
+    `${codeSpan(summary.file)} (${summary.kind === 'records' ? `${summary.records} records, ${summary.instances} instances${suitesNote(summary)}` : 'summary metrics: point estimates'})`;
   const paired = report.checks.find((check) => check.comparison?.shared !== undefined)?.comparison?.shared;
   return [
     `Policy **${escapeMarkdown(report.policy.name)}** (${codeSpan(report.policy.file)}${report.policy.source ? ` ${escapeMarkdown(report.policy.source)}` : ''}, sha256 ${codeSpan(report.policy.sha256.slice(0, 12))})`,
@@ -107,6 +108,7 @@ function provenance(report: GateReport): string {
     report.baseline
       ? `· baseline ${run(report.baseline)}${report.baseline.commit ? ` from commit ${codeSpan(report.baseline.commit.slice(0, 7))}` : ''}${paired !== undefined ? `, ${paired} instances shared` : ''}`
       : '· no baseline',
+    ...(worthShowing(report.comparability) ? [`· comparability: ${escapeMarkdown(report.comparability.reason)}`] : []),
   ].join(' ');
 }
 

@@ -15,6 +15,7 @@ import type { GateReport } from './json.js';
 import { escapeTerminal as shown } from './escape.js';
 import { instanceChangesText } from './changes.js';
 import { evidenceText } from './evidence.js';
+import { suitesNote, worthShowing } from './comparability.js';
 
 const COLOURS: Record<string, string> = { pass: '32', warn: '33', fail: '31', error: '31', skipped: '90', off: '90', inconclusive: '33' };
 
@@ -60,7 +61,8 @@ export function gateText(report: GateReport, colour: boolean): string {
     '',
     ...(report.changes ? [instanceChangesText(report.changes)] : []),
     ...(report.evidence ? [evidenceText(report.evidence)] : []),
-    `policy ${shown(report.policy.file)} (sha256 ${report.policy.sha256.slice(0, 12)}) · candidate ${shown(report.candidate.file)}${report.candidate.records !== null ? ` (${report.candidate.records} records)` : ' (summary metrics)'}${report.baseline ? ` · baseline ${shown(report.baseline.file)}${report.baseline.records !== null ? ` (${report.baseline.records} records)` : ' (summary metrics)'}` : ''}`,
+    ...(worthShowing(report.comparability) ? [`comparability: ${shown(report.comparability.reason)}`] : []),
+    `policy ${shown(report.policy.file)} (sha256 ${report.policy.sha256.slice(0, 12)}) · candidate ${shown(report.candidate.file)}${report.candidate.records !== null ? ` (${report.candidate.records} records${suitesNote(report.candidate)})` : ' (summary metrics)'}${report.baseline ? ` · baseline ${shown(report.baseline.file)}${report.baseline.records !== null ? ` (${report.baseline.records} records${suitesNote(report.baseline)})` : ' (summary metrics)'}` : ''}`,
   );
   return `${lines.join('\n')}\n`;
 }

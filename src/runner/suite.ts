@@ -5,6 +5,7 @@ import { parseYamlConfig } from '../config/yaml-config.js';
 import { ConfigError, InputError } from '../errors.js';
 import { MAX_NAME_LENGTH } from '../limits.js';
 import { dictionarySchema } from '../records/dictionary.js';
+import { hashOf, sha256Hex } from '../records/provenance.js';
 import { forEachJsonLine } from '../records/read.js';
 import { PERTURBATIONS, type PerturbationName } from './scoring/perturbations.js';
 import { compileRegexScorer, SCORERS, type ScorerName } from './scoring/scorers.js';
@@ -80,6 +81,8 @@ export type Instance = z.output<typeof instanceSchema>;
 export interface LoadedSuite {
   suite: Suite;
   file: string;
+  /** The suite's hash: of its file and its data files (suiteHash); the records' provenance.suite_hash. */
+  sha256: string;
   /** Instances per scenario name, in file order. */
   instances: Map<string, Instance[]>;
 }
@@ -111,12 +114,13 @@ async function readInstances(file: string, shownAs: string): Promise<Instance[]>
 }
 
 export async function loadSuite(file: string): Promise<LoadedSuite> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch {
     throw new ConfigError([`${file}: no such file`]);
   }
+  const text = bytes.toString('utf8');
   const suite = parseYamlConfig(text, file, suiteSchema, {
     parsed: (parsed, report) => {
       const names = new Set<string>();
@@ -127,11 +131,21 @@ export async function loadSuite(file: string): Promise<LoadedSuite> {
     },
   });
   const instances = new Map<string, Instance[]>();
+  const dataHashes: string[] = [];
   for (const scenario of suite.scenarios) {
     const dataFile = resolve(dirname(file), scenario.data);
     instances.set(scenario.name, await readInstances(dataFile, `${dirname(file)}/${scenario.data}`.replace(/^\.\//, '')));
+    dataHashes.push(sha256Hex(await readFile(dataFile)));
   }
-  return { suite, file, instances };
+  return { suite, file, sha256: suiteHash(sha256Hex(bytes), dataHashes), instances };
+}
+
+/**
+ * What the suite was, as one hash: of the canonical JSON array of the SHA-256 (hex) of the suite file's
+ * bytes followed by those of each scenario's data file, in the suite's order (a template or a data edit changes it).
+ */
+export function suiteHash(suiteFile: string, dataFiles: string[]): string {
+  return hashOf([suiteFile, ...dataFiles]);
 }
 
 /** The chat messages of an instance under its scenario's template (and perturbed input, if any). */

@@ -1,4 +1,5 @@
 import { exampleKey, instanceKey } from '../records/key.js';
+import { provenanceOf } from '../records/provenance.js';
 import type { EvalRecord } from '../records/types.js';
 import { deriveSeed } from '../stats/random.js';
 import type { CompletionRequest } from './models/types.js';
@@ -63,11 +64,13 @@ function examples(loaded: LoadedSuite, shard?: Shard): WorkItem[][] {
         id: instance.id,
         ...(instance.groups ? { groups: instance.groups } : {}),
       };
+      // The instance's own fields, not its prompt or its variants' perturbed texts: every record of it carries the same.
+      const provenance = { ...provenanceOf({ ...instance, input: instance.input ?? instance.messages }), suite_hash: loaded.sha256 };
       const items: WorkItem[] = [];
       instances.push(items);
       items.push({
         request: { scenario: scenario.name, id: instance.id, messages: messagesFor(scenario, instance, instance.input), settings },
-        base: { ...base, input: instance.input ?? instance.messages, references: instance.references } as EvalRecord,
+        base: { ...base, input: instance.input ?? instance.messages, references: instance.references, provenance } as EvalRecord,
         references: instance.references,
         choices: instance.choices ?? [],
         scenarioIndex,
@@ -86,7 +89,13 @@ function examples(loaded: LoadedSuite, shard?: Shard): WorkItem[][] {
             messages: messagesFor(scenario, perturbed, variant.input),
             settings,
           },
-          base: { ...base, perturbation: variant.perturbation, input: variant.input, references: variant.references } as EvalRecord,
+          base: {
+            ...base,
+            perturbation: variant.perturbation,
+            input: variant.input,
+            references: variant.references,
+            provenance,
+          } as EvalRecord,
           references: variant.references,
           choices: variant.choices,
           scenarioIndex,
