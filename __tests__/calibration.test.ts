@@ -1,6 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { equalMassEce, EceBins } from '../src/metrics/calibration.js';
 import { Random } from '../src/stats/random.js';
+import { scopeNamed } from '../src/metrics/scope.js';
+import { prepareStatistics } from '../src/metrics/statistics.js';
+import { buildTable } from '../src/metrics/table.js';
+import type { EvalRecord } from '../src/records/types.js';
 
 /*
  * ece_10_bin is computed in one walk over the weighted records (src/metrics/calibration.ts). Checked
@@ -73,5 +77,48 @@ describe('ece_10_bin in one walk', () => {
       compared++;
     }
     expect(compared).toBeGreaterThan(2000);
+  });
+});
+
+describe('the equal-mass statistic of a scope', () => {
+  it('gives on every resample the plain recipe on the expanded calibrated records (the total from records per instance)', () => {
+    const random = new Random(23);
+    const levels = [0.2, 0.5, 0.5, 0.8, 0.95, 1];
+    for (let trial = 0; trial < 40; trial++) {
+      // Instances with an original and perturbations; some originals failed or without a confidence.
+      const records: EvalRecord[] = [];
+      const instances = 5 + random.nextBelow(40);
+      for (let instance = 0; instance < instances; instance++) {
+        for (let variant = 0; variant < 1 + random.nextBelow(3); variant++) {
+          const record: EvalRecord = { scenario: 's', id: `q${instance}`, correct: random.nextBelow(2) };
+          if (variant > 0) record.perturbation = { name: `p${variant}`, kind: 'robustness' };
+          if (random.nextFloat() < 0.8) record.confidence = levels[random.nextBelow(levels.length)];
+          if (random.nextFloat() < 0.1) records.push({ ...record, correct: undefined, error: 'timeout' });
+          else records.push(record);
+        }
+      }
+      const table = buildTable(records);
+      const scope = scopeNamed(table, 's');
+      const [statistic] = prepareStatistics(table, scope, { minGroupSize: 10 }, 'ece_10_bin');
+      if (!statistic) continue;
+      for (let resample = 0; resample < 20; resample++) {
+        const weights = Float64Array.from({ length: scope.instanceCount }, () => random.nextBelow(4));
+        const expandedValues: number[] = [];
+        const expandedCorrect: number[] = [];
+        const calibrated = records
+          .map((record, row) => ({ record, row }))
+          .filter(({ record }) => record.perturbation === undefined && record.error === undefined && record.confidence !== undefined)
+          .sort((a, b) => a.record.confidence! - b.record.confidence! || a.row - b.row);
+        for (const { record, row } of calibrated) {
+          for (let copy = 0; copy < weights[scope.instanceOfRow[row]]; copy++) {
+            expandedValues.push(record.confidence!);
+            expandedCorrect.push(record.correct as number);
+          }
+        }
+        const [ece] = Array.from(statistic.evaluate(weights));
+        if (expandedValues.length === 0) expect(ece).toBeNaN();
+        else expect(ece).toBeCloseTo(helmEce(expandedValues, expandedCorrect), 12);
+      }
+    }
   });
 });

@@ -24,6 +24,8 @@ export class SlotsBuilder {
   private instances: Int32Array[] = [];
   private values: Float64Array[] = [];
   private lengths: number[] = [];
+  /** What each slot was expected to hold (newSlot): its first growth goes straight there. */
+  private expected: number[] = [];
   private shares: Array<Float64Array | undefined> = [];
   // A subset's slots not yet copied from the scope's (see subsetOf): copied when first read.
   private sources: Array<{ from: SlotsBuilder; local: Int32Array } | undefined> = [];
@@ -91,15 +93,17 @@ export class SlotsBuilder {
 
   /**
    * A new slot. `expectedEntries`: about how many entries it will get (a scope's records for a slot
-   * that takes every record, a tenth of them for a calibration bin, ...): it starts at a sixteenth of
-   * that, at least 64 (or the expected entries, when fewer), and grows in a few doublings; thousands of
-   * small slots (a group each) and of small scopes (a scenario each) stay small.
+   * that takes every record, a tenth of them for a calibration bin, ...): it starts at 64 entries at
+   * most, grows to the expected entries when it has more, and doubles from there. A slot that stays
+   * empty (no toxicity in the records) stays small, and a full one is copied once, not in a few
+   * doublings: a large array's memory is only paid for where it is written.
    */
   newSlot(expectedEntries = 0): number {
-    const capacity = Math.max(1, Math.min(64, Math.ceil(expectedEntries)), Math.floor(expectedEntries / 16));
+    const capacity = Math.max(1, Math.min(64, Math.ceil(expectedEntries)));
     this.instances.push(new Int32Array(capacity));
     this.values.push(new Float64Array(capacity));
     this.lengths.push(0);
+    this.expected.push(Math.ceil(expectedEntries));
     this.shares.push(undefined);
     this.sources.push(undefined);
     return this.values.length - 1;
@@ -116,8 +120,9 @@ export class SlotsBuilder {
   }
 
   private grow(slot: number): void {
-    this.instances[slot] = grown(this.instances[slot], this.instances[slot].length * 2);
-    this.values[slot] = grown(this.values[slot], this.values[slot].length * 2);
+    const capacity = Math.max(this.values[slot].length * 2, this.expected[slot]);
+    this.instances[slot] = grown(this.instances[slot], capacity);
+    this.values[slot] = grown(this.values[slot], capacity);
   }
 
   private addShare(slot: number, entry: number, share: number): void {

@@ -1,9 +1,62 @@
+/** Decimal places tried for values written with few of them (a confidence to 4 places, a latency to 1). */
+const MAX_DECIMALS = 6;
+
 /**
- * Orders rows by a non-negative number, ties kept in the order given, in linear time: an LSD radix
- * sort on the number's 64 bits, 16 bits a pass (for non-negative doubles the bit patterns order as
- * the numbers do). Passes in which every row has the same digit are skipped.
+ * Each row's value times 10^d as an integer, the fewest decimal places d (up to MAX_DECIMALS) that
+ * give back every value exactly (k / 10^d === value), with the largest key; undefined when some value
+ * needs more places, is negative, or the keys exceed `maxKey`. The keys then order the rows as their
+ * values do, equal values and only they sharing a key (k / 10^d is one number per k, and rounding a
+ * product by 10^d never reverses an order).
+ */
+export function decimalKeys(values: Float64Array, rows: Int32Array, maxKey: number): { keys: Int32Array; largest: number } | undefined {
+  let scale = 1;
+  let decimals = 0;
+  for (let index = 0; index < rows.length; index++) {
+    const value = values[rows[index]];
+    while (Math.round(value * scale) / scale !== value) {
+      if (++decimals > MAX_DECIMALS) return undefined;
+      scale *= 10;
+    }
+  }
+  // The places found suit every value seen after them; those seen before are checked again here.
+  const keys = new Int32Array(rows.length);
+  let largest = 0;
+  for (let index = 0; index < rows.length; index++) {
+    const value = values[rows[index]];
+    const key = Math.round(value * scale);
+    if (!(key >= 0 && key <= maxKey) || key / scale !== value) return undefined;
+    keys[index] = key;
+    if (key > largest) largest = key;
+  }
+  return { keys, largest };
+}
+
+/** A counting sort of rows by keys at most `largest`, ties kept in the order given. */
+function countingSort(rows: Int32Array, keys: Int32Array, largest: number): Int32Array {
+  const start = new Int32Array(largest + 2);
+  for (let index = 0; index < keys.length; index++) start[keys[index] + 1]++;
+  for (let key = 0; key <= largest; key++) start[key + 1] += start[key];
+  const order = new Int32Array(rows.length);
+  for (let index = 0; index < keys.length; index++) order[start[keys[index]]++] = rows[index];
+  return order;
+}
+
+/**
+ * Orders rows by a non-negative number, ties kept in the order given, in linear time. Values with
+ * few decimal places (confidences, latencies in tenths of a millisecond) are counted into one bucket
+ * per value in one pass (decimalKeys); others go through an LSD radix sort of their 64 bits.
  */
 export function sortRowsByValue(values: Float64Array, rows: Int32Array): Int32Array {
+  const decimal = decimalKeys(values, rows, Math.max(1 << 16, 4 * rows.length));
+  return decimal ? countingSort(rows, decimal.keys, decimal.largest) : radixSortRowsByValue(values, rows);
+}
+
+/**
+ * Orders rows by a non-negative number, ties kept in the order given: an LSD radix sort on the
+ * number's 64 bits, 16 bits a pass (for non-negative doubles the bit patterns order as the numbers
+ * do). Passes in which every row has the same digit are skipped.
+ */
+export function radixSortRowsByValue(values: Float64Array, rows: Int32Array): Int32Array {
   const n = rows.length;
   let keys = new Uint32Array(2 * n); // [low word, high word] of each row's double, little-endian
   const asDoubles = new Float64Array(keys.buffer);
