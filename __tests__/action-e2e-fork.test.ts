@@ -150,6 +150,7 @@ describe('a report posted by the workflow_run job (the older mode)', () => {
       JSON.stringify({
         ...real,
         verdict: 'pass',
+        outcome: 'pass', // consistent with its checks, or it would be refused as it is read
         checks: real.checks.map((check: object) => ({ ...check, status: 'pass', reasons: [] })),
         policy: { ...real.policy, source: `at the base commit ${BASE_SHA.slice(0, 7)}` },
       }),

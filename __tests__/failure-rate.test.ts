@@ -68,7 +68,8 @@ describe('failed calls cannot improve a metric', () => {
     // What the issue saw: the answered samples' accuracy goes up.
     const [accuracy] = checkOf(report, 'accuracy');
     expect(accuracy.comparison!.candidate).toBeGreaterThan(accuracy.comparison!.baseline + 0.05);
-    expect(accuracy.status).toBe('pass');
+    // Accuracy alone does not block (at this size it cannot see the default detect: inconclusive).
+    expect(accuracy.status).toBe('inconclusive');
     expect(report.verdict).toBe('fail');
     expect(code).toBe(1);
     expect(stdout).toMatch(/^evalgate: FAIL/);
@@ -137,7 +138,8 @@ describe('the built-in failure-rate check', () => {
     expect(failures.comparison!.pWorseAdjusted).toBeUndefined();
     // Accuracy's test is the only one of its family: its p-value is not corrected.
     const [accuracy] = checkOf(report, 'accuracy');
-    expect(accuracy.comparison!.pWorseAdjusted).toBe(accuracy.comparison!.pWorse);
+    const { pOverBudget, pOverBudgetAdjusted } = accuracy.comparison!; // a positive budget's test
+    expect([pOverBudget !== undefined, pOverBudgetAdjusted]).toEqual([true, pOverBudget]);
   });
 
   it('is not added when the policy checks error_rate itself: that check rules', async () => {

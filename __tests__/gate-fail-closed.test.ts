@@ -70,9 +70,9 @@ describe('a candidate that cannot be compared fails closed', () => {
       'regression not checked: the candidate has no ece on the 200 instances the runs share',
     ]);
     expect(result.report?.notRun).toBe(2);
-    expect(result.stdout).toMatch(/^evalgate: FAIL — 2 of 4 checks did not run \(2 errors\) · policy t\n/);
+    expect(result.stdout).toMatch(/^evalgate: FAIL — 2 of 4 checks did not run \(2 errors\) · outcome error · policy t\n/);
     expect(result.markdown).toMatch(
-      /^## ❌ evalgate: fail \(2 blocking checks failed\) — 2 of 4 checks did not run \(2 errors\) · policy t\n/,
+      /^## ❌ evalgate: fail \(2 blocking checks failed\) — 2 of 4 checks did not run \(2 errors\) · outcome error · policy t\n/,
     );
   });
 
@@ -107,7 +107,7 @@ describe('a baseline without the metric', () => {
       reasons: ['regression inconclusive: the baseline has no ece on the 200 instances the runs share (a metric it did not record)'],
     });
     expect([result.code, result.report?.verdict, result.report?.notRun]).toEqual([0, 'warn', 1]);
-    expect(result.stdout).toMatch(/^evalgate: WARN — 1 of 4 checks did not run \(1 inconclusive\) · policy t\n/);
+    expect(result.stdout).toMatch(/^evalgate: WARN — 1 of 4 checks did not run \(1 inconclusive\) · outcome inconclusive · policy t\n/);
     expect(result.stdout).toContain('  inconclusive calibration: ece (overall): regression inconclusive: the baseline has no ece');
     expect(result.markdown).toContain('- **calibration** · ❔ inconclusive `ece` (overall): regression inconclusive');
     expect(result.html).toContain('<h1>evalgate: warn — 1 of 4 checks did not run (1 inconclusive)</h1>');
@@ -145,7 +145,9 @@ describe('a gate without a baseline', () => {
       /^## ✅ evalgate: pass — 6 of 8 checks did not run \(6 skipped\) · policy default · no baseline: regression budgets were skipped\n/,
     );
     expect(result.html).toContain('<title>evalgate: pass — 6 of 8 checks did not run (6 skipped) · default</title>');
-    expect(result.html).toContain('Verdict: PASS (0 blocking checks failed, 0 warnings, 0 inconclusive) — 6 of 8 checks did not run (6 skipped)');
+    expect(result.html).toContain(
+      'Verdict: PASS (0 blocking checks failed, 0 warnings, 0 inconclusive) — 6 of 8 checks did not run (6 skipped)',
+    );
   });
 
   it('makes the regression checks inconclusive with --missing-baseline inconclusive (as the action on a pull request)', async () => {
@@ -159,7 +161,7 @@ describe('a gate without a baseline', () => {
       'inconclusive',
     ]);
     expect(result.stdout).toMatch(
-      /^evalgate: WARN — 6 of 8 checks did not run \(6 inconclusive\) · policy default · no baseline: regression budgets were inconclusive\n/,
+      /^evalgate: WARN — 6 of 8 checks did not run \(6 inconclusive\) · outcome inconclusive · policy default · no baseline: regression budgets were inconclusive\n/,
     );
     const wrong = await gate('--policy', 'policies/default.yml', '--candidate', example, '--missing-baseline', 'fail');
     expect([wrong.code, wrong.stderr]).toEqual([2, expect.stringContaining('expected skip or inconclusive, got "fail"')]);

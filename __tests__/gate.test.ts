@@ -359,8 +359,11 @@ describe('adding up outcomes', () => {
       { severity: 'block', status: 'inconclusive' as const, comparison: compared }, // looked, could not tell: it ran
       { severity: 'block', status: 'skipped' as const },
     ];
-    expect(countOutcomes(checks)).toEqual({ blocking: 0, warnings: 2, failed: 0, notRun: 2, judged: 4 });
+    // Each counted once: the one that compared as inconclusive, the one that could not among the checks that did not run.
+    expect(countOutcomes(checks)).toEqual({ blocking: 0, warnings: 0, failed: 0, inconclusive: 1, notRun: 2, judged: 4 });
     expect(decideVerdict(checks.slice(0, 2))).toBe('warn');
+    expect(decideVerdict(checks.slice(0, 3))).toBe('warn');
+    expect(decideVerdict(checks.slice(0, 2), undefined, 'block')).toBe('fail');
     expect(decideVerdict([checks[0], checks[3]])).toBe('pass');
   });
 });

@@ -77,6 +77,8 @@ function verdictLine(report: GateReport, waivedBy: string | undefined, unverifie
 function chart(report: GateReport): string | undefined {
   const points = report.checks.filter(
     (check) =>
+      // The built-in failure-rate check that had nothing to test (no failed call: 0 against 0) shows nothing.
+      !(check.builtin && check.comparison?.pWorse === undefined) &&
       check.candidate &&
       check.comparison &&
       check.candidate.value >= 0 &&
