@@ -85,7 +85,7 @@ describe('poolRuns', () => {
     );
   });
 
-  it('changes nothing when the same records are given twice (the engine averages an example’s samples)', async () => {
+  it('changes no value, interval or decision when the same records are given twice (the engine averages an example’s samples)', async () => {
     const policy = parsePolicy(POLICY, 'reruns.yml');
     const baseline = await loadRun(writeLines('baseline.jsonl', baselineRecords));
     const file = writeLines('worse.jsonl', worseRun(15, 0));
@@ -98,7 +98,23 @@ describe('poolRuns', () => {
       join(tempDir(), 'pooled.jsonl'),
     );
     const twice = await gatePooled({ policy, baseline }, pooled, await loadRun(file));
-    expect(twice.checks).toEqual(alone.checks);
+    // Values, intervals, comparisons and decisions are unchanged. Only the built-in failure-rate check's
+    // `n` doubles: error_rate is a share of calls, and every record (each sample of an example) is a call
+    // (docs/statistics.md, "Failed calls cannot improve a metric"), while accuracy's n counts examples,
+    // an example's samples together as one.
+    const ignoringCallCount = (checks: GateReport['checks']) =>
+      checks.map((check) =>
+        check.metric === 'error_rate' && check.candidate ? { ...check, candidate: { ...check.candidate, n: 0 } } : check,
+      );
+    expect(ignoringCallCount(twice.checks)).toEqual(ignoringCallCount(alone.checks));
+    expect(twice.checks.map((check) => [check.metric, check.candidate?.n])).toEqual([
+      ['accuracy', 300],
+      ['error_rate', 600],
+    ]);
+    expect(alone.checks.map((check) => [check.metric, check.candidate?.n])).toEqual([
+      ['accuracy', 300],
+      ['error_rate', 300],
+    ]);
     expect(twice.verdict).toBe('fail');
     expect(twice.candidate).toEqual({ ...alone.candidate, records: 600 });
     expect(twice.evidence?.run).toBe(2);
