@@ -72,7 +72,8 @@ describe('the action input samples', () => {
     const accuracy = report.checks.find((check) => check.metric === 'accuracy' && check.scope === 'overall')!;
     expect(accuracy.candidate!.n).toBe(IDS.length);
     expect(accuracy.candidate!.value).toBeCloseTo(1 / 3, 12);
-    expect(thrice.summary).toContain(`(${3 * IDS.length} records, ${IDS.length} instances)`);
+    // Then the hash of the suite its records name (provenance).
+    expect(thrice.summary).toContain(`(${3 * IDS.length} records, ${IDS.length} instances, suite sha256 `);
     expect(thrice.output('verdict')).toBe('fail');
     expect(thrice.code).toBe(1);
   });
