@@ -17,4 +17,7 @@ export default {
     ],
   },
   testTimeout: 30000,
+  // Two workers, whatever the CPUs (jest's default is one fewer than the CPUs: one on CI's two): most
+  // tests wait on the programs they start (the bundle, fake servers, Python's reference).
+  maxWorkers: 2,
 };

@@ -92,7 +92,7 @@ describe('the completion cache of a suite run', () => {
     expect(pull.stdout).toContain(', 0 from the cache)');
     expect(model.requests - asked).toBe(41);
     expect(completions().length).toBe(saved + 1); // the second push's entry, none from the pull request (which keeps its runs: evalgate-runs-)
-  });
+  }, 120_000); // several suite runs of the bundle, beside the re-runs simulation on the other worker
 
   it('is keyed on model-revision', async () => {
     const runnerTemp = tempDir(); // commits of their own: cache entries are immutable, the test above saved at 1 and 2
@@ -115,7 +115,7 @@ describe('the completion cache of a suite run', () => {
     expect(other.stdout).toContain('Completion cache restored');
     expect(other.stdout).toContain('0 from the cache)');
     expect(model.requests - asked).toBe(21);
-  });
+  }, 120_000); // several suite runs of the bundle, beside the re-runs simulation on the other worker
 });
 
 // 300 instances; "worse" loses 15 right answers (-5 points, paired), "slightly worse" 6 (-2 points).
