@@ -176,8 +176,7 @@ describe('the outcome, settings.inconclusive and the deprecated settings.power',
     const path = join(tempDir(), 'p.yml');
     writeFileSync(
       path,
-      // error_rate off: no built-in failure-rate test, which plan would count in the family and the gate leaves out when no call failed.
-      `version: 1\nname: p\nsettings:\n  resamples: 400\n${settings}checks:\n  - metric: accuracy\n    max_regression: 0.01\n  - metric: error_rate\n    max: 1\n    severity: off\n`,
+      `version: 1\nname: p\nsettings:\n  resamples: 400\n${settings}checks:\n  - metric: accuracy\n    max_regression: 0.01\n`,
     );
     return path;
   };
@@ -260,8 +259,7 @@ describe('the action', () => {
     const folder = tempDir();
     writeFileSync(
       join(folder, 'p.yml'),
-      // error_rate off: no built-in failure-rate test, which plan would count in the family and the gate leaves out when no call failed.
-      `version: 1\nname: p\nsettings:\n  resamples: 400\n${settings}checks:\n  - metric: accuracy\n    max_regression: 0.01\n  - metric: error_rate\n    max: 1\n    severity: off\n`,
+      `version: 1\nname: p\nsettings:\n  resamples: 400\n${settings}checks:\n  - metric: accuracy\n    max_regression: 0.01\n`,
     );
     const lines = (records: EvalRecord[]) => records.map((entry) => JSON.stringify(entry)).join('\n') + '\n';
     writeFileSync(join(folder, 'baseline.jsonl'), lines(answers(60, (i) => i % 5 === 0)));

@@ -7,6 +7,7 @@ import { computeMetrics } from '../src/metrics/compute.js';
 import { recordValue, sampledValues } from '../src/metrics/record-values.js';
 import { scopeNamed } from '../src/metrics/scope.js';
 import type { PlanRow } from '../src/pipeline/plan.js';
+import type { EvalRecord } from '../src/records/types.js';
 import { loadRun } from '../src/runs/load.js';
 import { Random } from '../src/stats/random.js';
 import { varianceComponents } from '../src/stats/variance-components.js';
@@ -46,15 +47,27 @@ describe('evalgate plan', () => {
     });
     // The bootstrap's standard error of a proportion agrees with the formula within its own noise.
     expect(Math.abs(row.spread / (Math.SQRT2 * 0.02) - 1)).toBeLessThan(0.08);
-    // Two tests share 0.05 under Holm: the check's and the built-in failure-rate test (the policy has no error_rate check).
-    expect(row.mde).toBeCloseTo(minimumDetectableWorsening(row.spread, 0.01, 0.05 / 2), 12);
+    // One test at 0.05: no call failed, so the gate does not test the built-in failure rate (below).
+    expect(row.mde).toBeCloseTo(minimumDetectableWorsening(row.spread, 0.01, 0.05), 12);
     // n' is the fewest instances whose spread (shrinking as 1/sqrt(n)) sees 0.04 at 80% power with the
     // plan's margin: MDE80 <= b + 0.85 (detect - b) = 0.01 + 0.85 x 0.03.
-    const mdeAt = (n: number) => minimumDetectableWorsening(row.spread * Math.sqrt(400 / n), 0.01, 0.05 / 2);
+    const mdeAt = (n: number) => minimumDetectableWorsening(row.spread * Math.sqrt(400 / n), 0.01, 0.05);
     const target = 0.01 + 0.85 * 0.03;
     expect(row.needed).not.toBeNull();
     expect(mdeAt(row.needed!)).toBeLessThanOrEqual(target + 1e-12);
     expect(mdeAt(row.needed! - 1)).toBeGreaterThan(target);
+  });
+
+  it('counts the built-in failure-rate test in the family as the gate does: when a run failed some call', async () => {
+    const failing = writeLines('plan-baseline-failing.jsonl', [
+      ...Array.from({ length: 399 }, (_, i) => record({ scenario: 's', id: String(i), correct: i % 5 === 0 ? 0 : 1 })),
+      { scenario: 's', id: '399', error: 'timed out' } as EvalRecord,
+    ]);
+    const [row] = (await plan('--policy', policy, '--baseline', failing)).rows;
+    // Two tests share 0.05 under Holm: the check's and the built-in failure-rate test (the policy has no error_rate check).
+    expect(row.mde).toBeCloseTo(minimumDetectableWorsening(row.spread, 0.01, 0.05 / 2), 12);
+    const [paired] = (await plan('--policy', policy, '--baseline', baseline, '--candidate', failing)).rows;
+    expect(paired.mde).toBeCloseTo(minimumDetectableWorsening(paired.spread, 0.01, 0.05 / 2), 12);
   });
 
   it('with a candidate: the paired spread, smaller for runs that agree on most instances', async () => {
@@ -222,13 +235,13 @@ describe('evalgate plan: samples per example', () => {
     expect(row.withinShare).toBeCloseTo(17 / 57, 12);
     // se(K')^2 = se^2 ((1 - f) + f K / K'), K = 42/17: K' is the fewest samples that bring it to the se detect needs.
     const at = (k: number) => row.spread * Math.sqrt(1 - 17 / 57 + ((17 / 57) * (42 / 17)) / k);
-    const needed = standardErrorToDetect(0.94, 0, 0.05 / 2)!; // two tests: the check's and the built-in failure-rate test
+    const needed = standardErrorToDetect(0.94, 0, 0.05)!; // one test: no call failed, so no built-in failure-rate test
     expect(row.samplesNeeded).toBeGreaterThan(2);
     expect(at(row.samplesNeeded!)).toBeLessThanOrEqual(needed * (1 + 1e-12));
     expect(at(row.samplesNeeded! - 1)).toBeGreaterThan(needed);
     // Detect 0.6 needs a spread below what lies between the instances, se sqrt(1 - f): no number of samples reaches it.
     const [far] = (await plan('--policy', few(0.6), '--baseline', baseline, '--candidate', candidate)).rows;
-    expect(far.spread * Math.sqrt(1 - 17 / 57)).toBeGreaterThan(standardErrorToDetect(0.6, 0, 0.05 / 2)!);
+    expect(far.spread * Math.sqrt(1 - 17 / 57)).toBeGreaterThan(standardErrorToDetect(0.6, 0, 0.05)!);
     expect(far).toMatchObject({ withinShare: row.withinShare, samplesNeeded: null });
     expect(far.samplesNote).toBe('more samples cannot reach it at this size: needs more instances');
   });

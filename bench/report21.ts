@@ -314,10 +314,61 @@ function realistic(result: Json, cli: Json): string {
   ].join('\n');
 }
 
+/** Issue 21's Done-when, measured through the CLI on the gate as built (the `done` part). */
+function done(cli: Json): string {
+  const rows: string[][] = [];
+  if (cli.small) {
+    const o = cli.small.outcomes;
+    rows.push([
+      '40 instances, a true 15-point drop, `max_regression: 0.02`, no `detect`: outcome pass / inconclusive / fail',
+      `${r(o.pass)} / ${r(o.inconclusive)} / ${r(o.fail)}`,
+      'never a clean pass',
+    ]);
+  }
+  if (cli.aa600) {
+    const detects = cli.aa600.checks.map((c: Json) => `${c.metric} ${c.detect}`).join(', ');
+    rows.push([
+      `A/A ${cli.aa600.instances} instances and their two variants, five regression checks (detect: ${detects}): blocked`,
+      r(cli.aa600.blocks),
+      'at most 5%',
+    ]);
+    rows.push(['... the same pairs: some check inconclusive', r(cli.aa600.inconclusive), 'at most 10%']);
+  }
+  if (cli.realistic) {
+    rows.push(['A/A 300, the realistic policy, `bounds: lenient`: blocked', r(cli.realistic.lenient), 'at most 5%']);
+    rows.push(['... `bounds: point` (corrected estimates, no error control): blocked', r(cli.realistic.point), '-']);
+  }
+  for (const row of cli.resamples?.rows ?? [])
+    rows.push([`A/A 600 (little bootstrap), accuracy budget 0, ${row.resamples} resamples: blocked`, r(row.blocks), 'about 5%']);
+  if (cli.reruns) {
+    rows.push([
+      `${cli.reruns.instances} instances (\`plan\` for detect ${cli.reruns.detect}), a true drop of ${cli.reruns.detect}: the first run blocks`,
+      r(cli.reruns.firstBlocks),
+      '-',
+    ]);
+    for (const escape of cli.reruns.escapes)
+      rows.push([
+        `... then up to ${escape.within} re-run(s) until green: escapes, each run alone / runs pooled (\`--prior-run\`)`,
+        `${r(escape.independent)} / ${r(escape.pooled)}`,
+        escape.within === 5 ? 'pooled: at most 10%' : '-',
+      ]);
+  }
+  return [
+    table(['scenario, through `node dist/cli.js gate` (the gate as built)', 'measured [95% interval]', 'target'], rows, [
+      '---',
+      '---:',
+      '---',
+    ]),
+    '',
+    `${cli.trials} trials a scenario (${cli.slowTrials} for the re-runs), measured ${cli.date}.`,
+  ].join('\n');
+}
+
 export function sections(results: Json): Record<string, string> {
   const out: Record<string, string> = {};
   if (results.population) out['sim21-population'] = population(results.population.result);
   if (results.cli) out['sim21-today'] = today(results.cli);
+  if (results.done) out['sim21-done'] = done(results.done);
   if (results.estimators) out['sim21-estimators'] = estimators(results.estimators.result);
   if (results.gate) out['sim21-gate'] = gate(results.gate.result);
   if (results.realistic) out['sim21-realistic'] = realistic(results.realistic.result, results.cli);

@@ -13,11 +13,13 @@
 //   realistic   A/A at 300 instances, a realistic policy (ece_10_bin max 0.04, gap max 0.08, worst
 //               group min 0.70, five regression checks with budgets 0.01 and 5% on latency) in point
 //               (default) and lenient mode: the share of pairs blocked.
-//   resamples   A/A at 600 instances (the little bootstrap), one accuracy check with budget 0 and 20 or
+//   resamples   A/A at 600 instances (the little bootstrap), one accuracy check with budget 0 and 40 (20 before
+//               the built-in failure-rate check made two tests of it) or
 //               2,000 resamples: the paired spread and the share blocked.
 //   reruns      at the size `evalgate plan` recommends for an accuracy check (budget 0, detect 0.08), a
 //               candidate truly 0.08 worse; after a failed first run the same commit is re-run up to 5
-//               times, each run deciding alone (today), or on all runs' records pooled as samples.
+//               times, each run deciding alone (before issue 21), or on all runs' records pooled as samples
+//               (`gate --prior-run`, as the action pools a pull request's re-runs).
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,6 +46,7 @@ interface CheckReport {
 }
 interface GateReport {
   verdict: 'pass' | 'warn' | 'fail';
+  outcome: 'pass' | 'warn' | 'inconclusive' | 'fail' | 'error';
   checks: CheckReport[];
 }
 
@@ -55,9 +58,19 @@ function writeRecords(file: string, records: EvalRecord[]): string {
 }
 
 /** One `evalgate gate`, its JSON report and exit code. */
-function gate(cli: string, dir: string, policy: string, candidate: string, baseline?: string): Promise<GateReport & { exit: number }> {
+function gate(
+  cli: string,
+  dir: string,
+  policy: string,
+  candidate: string,
+  baseline?: string,
+  priorRuns: string[] = [],
+): Promise<GateReport & { exit: number }> {
   const report = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
-  const args = [cli, 'gate', '--policy', policy, '--candidate', candidate, ...(baseline ? ['--baseline', baseline] : []), '--json', report];
+  const args = [
+    ...[cli, 'gate', '--policy', policy, '--candidate', candidate, ...(baseline ? ['--baseline', baseline] : []), '--json', report],
+    ...priorRuns.flatMap((file) => ['--prior-run', file]),
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -104,6 +117,8 @@ const regressionChecks = [
   '  - metric: latency_p95_ms\n    max_regression: 5%\n',
 ].join('');
 
+const OUTCOMES = ['pass', 'warn', 'inconclusive', 'fail', 'error'] as const;
+
 async function small(options: Options) {
   const verdicts = await pool(options.trials, options.concurrency, async (index) => {
     const dir = trialDir('small', index);
@@ -114,10 +129,13 @@ async function small(options: Options) {
     const policy = policyFile(dir, 'policy', 'version: 1\nname: small\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n');
     const report = await gate(options.cli, dir, policy, candidate, baseline);
     rmSync(dir, { recursive: true });
-    return report.verdict;
+    return { verdict: report.verdict, outcome: report.outcome };
   });
-  const count = (verdict: string) => verdicts.filter((v) => v === verdict).length;
-  return { instances: 40, drop: 0.15, pass: rate(count('pass'), verdicts.length), warn: rate(count('warn'), verdicts.length) };
+  const count = (verdict: string) => verdicts.filter((v) => v.verdict === verdict).length;
+  const outcomes = Object.fromEntries(
+    OUTCOMES.map((outcome) => [outcome, rate(verdicts.filter((v) => v.outcome === outcome).length, verdicts.length)]),
+  );
+  return { instances: 40, drop: 0.15, pass: rate(count('pass'), verdicts.length), warn: rate(count('warn'), verdicts.length), outcomes };
 }
 
 const LENIENT_METRICS = [
@@ -190,7 +208,7 @@ async function realistic(options: Options) {
 }
 
 async function resamples(options: Options) {
-  const counts = [20, 2000];
+  const counts = [40, 2000];
   const results = await pool(options.trials, options.concurrency, async (index) => {
     const dir = trialDir('resamples', index);
     const generator = new Generator(new Random(4000 + index), EQUAL_GROUPS);
@@ -220,12 +238,15 @@ async function resamples(options: Options) {
   };
 }
 
-/** Instances `evalgate plan` says the check needs, from a pilot A/A pair of 300 instances. */
-async function plannedInstances(options: Options, dir: string, policy: string): Promise<number> {
-  const generator = new Generator(new Random(5000), EQUAL_GROUPS);
-  const instances = generator.instances(300);
-  const baseline = writeRecords(join(dir, 'pilot-baseline.jsonl'), generator.records(instances, { variants: 1 }));
-  const candidate = writeRecords(join(dir, 'pilot-candidate.jsonl'), generator.records(instances, { variants: 1 }));
+interface PlanRow {
+  metric: string;
+  budget: number;
+  mde: number;
+  needed: number | null;
+}
+
+/** `evalgate plan --json`'s rows for a policy on a pair of records files. */
+async function planRows(options: Options, policy: string, baseline: string, candidate: string): Promise<PlanRow[]> {
   const args = [options.cli, 'plan', '--policy', policy, '--baseline', baseline, '--candidate', candidate, '--json'];
   const stdout = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -233,11 +254,67 @@ async function plannedInstances(options: Options, dir: string, policy: string): 
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`evalgate plan exited ${code}`))));
   });
-  return (JSON.parse(stdout) as { rows: Array<{ needed: number }> }).rows[0].needed;
+  return (JSON.parse(stdout) as { rows: PlanRow[] }).rows;
 }
 
-/** Pooled candidate records: run j's records become sample j. */
-const pooled = (runs: EvalRecord[][]) => runs.flatMap((records, j) => records.map((record) => ({ ...record, sample: j })));
+/** Instances `evalgate plan` says the check needs, from a pilot A/A pair of 300 instances. */
+async function plannedInstances(options: Options, dir: string, policy: string): Promise<number> {
+  const generator = new Generator(new Random(5000), EQUAL_GROUPS);
+  const instances = generator.instances(300);
+  const baseline = writeRecords(join(dir, 'pilot-baseline.jsonl'), generator.records(instances, { variants: 1 }));
+  const candidate = writeRecords(join(dir, 'pilot-candidate.jsonl'), generator.records(instances, { variants: 1 }));
+  return (await planRows(options, policy, baseline, candidate))[0].needed!;
+}
+
+/** A check's `detect` that `plan` says the design sees: (MDE80 - b) / 0.85 above the budget, rounded up to `step`. */
+const seenDetect = ({ budget, mde }: PlanRow, step: number) => Math.ceil((budget + (mde - budget) / 0.85) / step) * step;
+
+/**
+ * The Done-when's A/A case: 600 instances with their robustness and fairness variants, five blocking
+ * regression checks (budgets 0.01, 5% on latency), each with a `detect` that `plan` says this design
+ * sees (set once from a pilot A/A pair of the same size). The share of pairs blocked and inconclusive.
+ */
+async function aa600(options: Options) {
+  const n = 600;
+  const setup = trialDir('aa600-setup', 0);
+  const pilot = new Generator(new Random(5600), EQUAL_GROUPS);
+  const pilotInstances = pilot.instances(n);
+  const rows = await planRows(
+    options,
+    policyFile(setup, 'pilot', `version: 1\nname: aa600 pilot\nchecks:\n${regressionChecks}`),
+    writeRecords(join(setup, 'pilot-baseline.jsonl'), pilot.records(pilotInstances)),
+    writeRecords(join(setup, 'pilot-candidate.jsonl'), pilot.records(pilotInstances)),
+  );
+  // Unit metrics in steps of 0.005; latency as a share of the baseline (its budget is 5% of it), in whole percents.
+  const detects = rows.map((row) =>
+    row.metric === 'latency_p95_ms'
+      ? `${Math.ceil((100 * seenDetect(row, 1e-9)) / (row.budget / 0.05))}%`
+      : seenDetect(row, 0.005).toFixed(3),
+  );
+  const checks = regressionChecks
+    .split('  - metric: ')
+    .slice(1)
+    .map((check, k) => `  - metric: ${check}    detect: ${detects[k]}\n`)
+    .join('');
+  const policy = policyFile(setup, 'policy', `version: 1\nname: aa600\nchecks:\n${checks}`);
+  const planned = await planRows(options, policy, join(setup, 'pilot-baseline.jsonl'), join(setup, 'pilot-candidate.jsonl'));
+  const results = await pool(options.trials, options.concurrency, async (index) => {
+    const dir = trialDir('aa600', index);
+    const generator = new Generator(new Random(7000 + index), EQUAL_GROUPS);
+    const instances = generator.instances(n);
+    const baseline = writeRecords(join(dir, 'baseline.jsonl'), generator.records(instances));
+    const candidate = writeRecords(join(dir, 'candidate.jsonl'), generator.records(instances));
+    const report = await gate(options.cli, dir, policy, candidate, baseline);
+    rmSync(dir, { recursive: true });
+    return { blocked: report.verdict === 'fail', inconclusive: report.checks.some(({ status }) => status === 'inconclusive') };
+  });
+  return {
+    instances: n,
+    checks: planned.map((row, k) => ({ metric: row.metric, detect: detects[k], mde: row.mde, needed: row.needed })),
+    blocks: rate(results.filter((r) => r.blocked).length, results.length),
+    inconclusive: rate(results.filter((r) => r.inconclusive).length, results.length),
+  };
+}
 
 async function reruns(options: Options) {
   const detect = 0.08;
@@ -254,19 +331,20 @@ async function reruns(options: Options) {
     const generator = new Generator(new Random(6000 + index), EQUAL_GROUPS);
     const instances = generator.instances(n);
     const baseline = writeRecords(join(dir, 'baseline.jsonl'), generator.records(instances, { variants: 1 }));
-    const runs = [generator.records(instances, { variants: 1, drop: detect })];
-    const first = await gate(options.cli, dir, policy, writeRecords(join(dir, 'run-1.jsonl'), runs[0]), baseline);
+    const runs = [writeRecords(join(dir, 'run-1.jsonl'), generator.records(instances, { variants: 1, drop: detect }))];
+    const first = await gate(options.cli, dir, policy, runs[0], baseline);
     // The re-run at which each rule first passes (0: never within RERUNS).
     const escape = { independent: 0, pooled: 0 };
     if (first.verdict === 'fail') {
       for (let k = 2; k <= RERUNS + 1 && (escape.independent === 0 || escape.pooled === 0); k++) {
-        runs.push(generator.records(instances, { variants: 1, drop: detect }));
+        runs.push(writeRecords(join(dir, `run-${k}.jsonl`), generator.records(instances, { variants: 1, drop: detect })));
         if (escape.independent === 0) {
-          const alone = await gate(options.cli, dir, policy, writeRecords(join(dir, `run-${k}.jsonl`), runs[k - 1]), baseline);
+          const alone = await gate(options.cli, dir, policy, runs[k - 1], baseline);
           if (alone.verdict !== 'fail') escape.independent = k - 1;
         }
         if (escape.pooled === 0) {
-          const all = await gate(options.cli, dir, policy, writeRecords(join(dir, `pooled-${k}.jsonl`), pooled(runs)), baseline);
+          // As the action pools a pull request's re-runs: this run, the earlier ones as --prior-run (oldest first).
+          const all = await gate(options.cli, dir, policy, runs[k - 1], baseline, runs.slice(0, k - 1));
           if (all.verdict !== 'fail') escape.pooled = k - 1;
         }
       }
@@ -291,7 +369,7 @@ async function main() {
     trials: 200,
     slowTrials: 100,
     concurrency: 2,
-    scenarios: ['small', 'lenient', 'realistic', 'resamples', 'reruns'],
+    scenarios: ['small', 'aa600', 'lenient', 'realistic', 'resamples', 'reruns'],
     cli: 'dist/cli.js',
     ...given,
   };
@@ -304,6 +382,7 @@ async function main() {
   };
   try {
     await timed('small', () => small(options));
+    await timed('aa600', () => aa600(options));
     await timed('lenient', async () => ({
       runs: [
         await lenient(options, 200, options.trials),

@@ -6,6 +6,7 @@ import {
   type MetricSet,
   type MetricsReport,
   type ScenarioName,
+  type ScopeEntries,
 } from '../metrics/compute.js';
 import { lookupMetric, type Dimension, type Direction } from '../metrics/registry.js';
 import { PairedRuns } from '../metrics/paired.js';
@@ -21,6 +22,13 @@ import type { Comparison } from './types.js';
  */
 
 type RecordsRun = Extract<RunInput, { kind: 'records' }>;
+
+/** What a policy's settings ask of the metrics: resamples, seed, the smallest group. */
+export const computeOptionsOf = ({ settings }: Policy): ComputeOptions => ({
+  resamples: settings.resamples,
+  seed: settings.seed,
+  minGroupSize: settings.min_group_size,
+});
 
 /**
  * The metrics of runs, each scope computed once per run and options: several policies may gate one run.
@@ -53,6 +61,11 @@ export class MetricsMemo {
   /** One scope of a records run, with its intervals and the bootstrap values behind them (nothing else computed). */
   scopeOf(run: RecordsRun, options: ComputeOptions, scenario: ScenarioName) {
     return this.metricsOf(run, options).withSamples(scenario);
+  }
+
+  /** A records run's scopes computed elsewhere for the same records and options (RunMetrics.computeScopes). */
+  adoptScopes(run: RecordsRun, options: ComputeOptions, entries: ScopeEntries): void {
+    this.metricsOf(run, options).adopt(entries);
   }
 
   /** Two records runs' paired comparisons: their shared scopes and statistics made once, whichever policies compare them. */

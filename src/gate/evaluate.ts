@@ -1,8 +1,7 @@
-import type { ComputeOptions } from '../metrics/compute.js';
 import type { Policy } from '../policy/schema.js';
 import type { RunInput } from '../runs/load.js';
 import { evaluateChecks } from './checks.js';
-import { MetricsMemo, RunComparer } from './compare.js';
+import { computeOptionsOf, MetricsMemo, RunComparer } from './compare.js';
 import { coverageOf } from './coverage.js';
 import { gateChecks, withBuiltinResults } from './failure-rate.js';
 import { explainFailures } from './failures.js';
@@ -26,7 +25,7 @@ export interface GateInputs {
  */
 export function evaluateGate({ policy, candidate, baseline, missingBaseline }: GateInputs, memo = new MetricsMemo()): GateResult {
   const { settings } = policy;
-  const options: ComputeOptions = { resamples: settings.resamples, seed: settings.seed, minGroupSize: settings.min_group_size };
+  const options = computeOptionsOf(policy);
   const comparer = baseline ? new RunComparer(candidate, baseline, options, memo) : undefined;
   const tradeoffs = evaluateTradeoffs(policy, comparer);
   const gate = gateChecks(policy, comparer, candidate, baseline);

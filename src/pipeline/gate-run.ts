@@ -1,4 +1,5 @@
-import { MetricsMemo } from '../gate/compare.js';
+import { computeOptionsOf, MetricsMemo } from '../gate/compare.js';
+import type { Policy } from '../policy/schema.js';
 import { evaluateGate } from '../gate/evaluate.js';
 import type { MissingBaseline } from '../gate/not-compared.js';
 import type { LoadedPolicy } from '../policy/load.js';
@@ -6,6 +7,7 @@ import type { InstanceChangesReport } from '../report/changes.js';
 import { buildGateReport, type GateReport } from '../report/json.js';
 import type { RunInput } from '../runs/load.js';
 import { changesBetween } from './instance-changes.js';
+import type { PendingScopes } from './parallel-scopes.js';
 
 /*
  * The use case the CLI's gate, compare and demo and the action share: a candidate gated under a
@@ -19,6 +21,8 @@ export interface GateRunInputs {
   baseline?: RunInput;
   /** Without a baseline: regression budgets skipped (by default), or inconclusive (a change gated: the action on a pull request). */
   missingBaseline?: MissingBaseline;
+  /** The candidate's scopes being computed in another thread (pipeline/parallel-scopes.ts: gateScopesInThread). */
+  candidateScopes?: PendingScopes;
 }
 
 type ChangesOf = (candidate: RunInput, baseline: RunInput | undefined) => Promise<InstanceChangesReport | null>;
@@ -28,12 +32,36 @@ type ChangesOf = (candidate: RunInput, baseline: RunInput | undefined) => Promis
  * `changesOf` may keep the instance changes of a candidate that several policies gate (they do not depend on the policy).
  */
 export async function gateRun(
-  { policy, candidate, baseline, missingBaseline }: GateRunInputs,
+  { policy, candidate, baseline, missingBaseline, candidateScopes }: GateRunInputs,
   memo = new MetricsMemo(),
   changesOf: ChangesOf = changesBetween,
 ): Promise<GateReport> {
+  if (candidateScopes) await adoptCandidateScopes(policy.policy, candidate, baseline, memo, candidateScopes);
   const result = evaluateGate({ policy: policy.policy, candidate, baseline, missingBaseline }, memo);
   return buildGateReport(result, policy, candidate, baseline, await changesOf(candidate, baseline));
+}
+
+/**
+ * The candidate's scopes from another thread (pipeline/parallel-scopes.ts), adopted once it has
+ * them; meanwhile this thread makes the paired comparisons of the regression checks (kept for the gate).
+ */
+async function adoptCandidateScopes(
+  policy: Policy,
+  candidate: RunInput,
+  baseline: RunInput | undefined,
+  memo: MetricsMemo,
+  candidateScopes: PendingScopes,
+): Promise<void> {
+  const options = computeOptionsOf(policy);
+  if (candidate.kind !== 'records') return;
+  if (baseline?.kind === 'records') {
+    const paired = memo.pairedRuns(candidate, baseline, options);
+    for (const check of policy.checks) {
+      if (check.severity !== 'off' && check.max_regression !== undefined) paired.compare(check.metric, check.scenario);
+    }
+  }
+  const entries = await candidateScopes.scopes();
+  if (entries) memo.adoptScopes(candidate, options, entries);
 }
 
 export interface NamedRun {

@@ -1,4 +1,4 @@
-import { MetricsMemo, RunComparer, budgetValue, metricMeta } from '../gate/compare.js';
+import { MetricsMemo, RunComparer, budgetValue, computeOptionsOf, metricMeta } from '../gate/compare.js';
 import {
   defaultDetect,
   instancesToDetect,
@@ -90,13 +90,11 @@ export function planSuite(loaded: LoadedPolicy, baseline: RunInput, candidate?: 
   if (baseline.kind !== 'records') {
     return { rows: [], problems: [{ metric: '-', scope: '-', reason: 'the baseline is a metrics file: a plan needs its records' }] };
   }
-  const options: ComputeOptions = {
-    resamples: policy.settings.resamples,
-    seed: policy.settings.seed,
-    minGroupSize: policy.settings.min_group_size,
-  };
+  const options = computeOptionsOf(policy);
   const alpha = policy.settings.significance === 'off' ? 0.05 : policy.settings.significance;
-  const families = familiesOf(policy);
+  // The gate tests the built-in failure rate only when a run failed some call (src/gate/failure-rate.ts).
+  const failedCalls = [baseline, candidate].some((run) => run?.kind === 'records' && run.table.commonFailure !== undefined);
+  const families = familiesOf(policy, failedCalls);
   const memo = new MetricsMemo();
   const rows: PlanRow[] = [];
   const problems: PlanProblem[] = [];

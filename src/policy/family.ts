@@ -41,11 +41,12 @@ export function correctedTests(check: Check, policy: Policy): string[] {
 
 /**
  * Every family's distinct tests, as the policy states them and with the built-in failure-rate test
- * (src/policy/builtin.ts): those that turn out not paired, or trivial, drop out at the gate.
+ * (src/policy/builtin.ts) unless `builtin` is false (runs in which no call failed: the gate does not
+ * test it): those that turn out not paired, or trivial, drop out at the gate.
  */
-export function familiesOf(policy: Policy): Record<FamilyName, string[]> {
+export function familiesOf(policy: Policy, builtin = true): Record<FamilyName, string[]> {
   const families: Record<FamilyName, Set<string>> = { block: new Set(), warn: new Set() };
-  for (const check of [...policy.checks, ...builtinChecks(policy)]) {
+  for (const check of [...policy.checks, ...(builtin ? builtinChecks(policy) : [])]) {
     const family = familyOf(check);
     if (family) for (const key of correctedTests(check, policy)) families[family].add(key);
   }
