@@ -22,8 +22,8 @@ export interface JudgeServer {
   answers: Map<string, string>;
   served: Map<string, string>;
   structured: boolean;
-  /** With an API key set, a request without `Authorization: Bearer KEY` gets a 401. */
-  apiKey: string | undefined;
+  /** With a judge key set, a request to a judge without `Authorization: Bearer KEY` gets a 401. */
+  judgeKey: string | undefined;
   close(): Promise<void>;
 }
 
@@ -56,7 +56,7 @@ export async function startJudgeServer(): Promise<JudgeServer> {
     answers: new Map<string, string>(),
     served: new Map<string, string>(),
     structured: true,
-    apiKey: undefined as string | undefined,
+    judgeKey: undefined as string | undefined,
   };
   const server: Server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
@@ -65,9 +65,6 @@ export async function startJudgeServer(): Promise<JudgeServer> {
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(data));
     };
-    if (state.apiKey !== undefined && request.headers.authorization !== `Bearer ${state.apiKey}`) {
-      return send(401, { error: { message: 'Incorrect API key provided' } });
-    }
     if (request.method !== 'POST' || request.url !== '/v1/chat/completions') return send(404, { error: { message: 'no route' } });
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as JudgeServer['bodies'][number];
     state.bodies.push(body);
@@ -76,6 +73,9 @@ export async function startJudgeServer(): Promise<JudgeServer> {
     }
     const prompt = body.messages.map((message) => message.content).join('\n');
     const judging = body.model.startsWith('judge');
+    if (judging && state.judgeKey !== undefined && request.headers.authorization !== `Bearer ${state.judgeKey}`) {
+      return send(401, { error: { message: 'Incorrect API key provided' } });
+    }
     const { status, text } = judging ? judgeReply(prompt) : { status: 200, text: state.answers.get(prompt) ?? prompt };
     if (status !== 200) return send(status, { error: { message: text } });
     send(200, {

@@ -8,6 +8,7 @@ import {
   type ScenarioName,
 } from '../metrics/compute.js';
 import { lookupMetric, type Dimension, type Direction } from '../metrics/registry.js';
+import { scorerMismatch } from '../metrics/comparability.js';
 import { PairedRuns } from '../metrics/paired.js';
 import type { Budget, Policy } from '../policy/schema.js';
 import type { RunInput } from '../runs/load.js';
@@ -172,6 +173,23 @@ export class RunComparer {
   /** How many instances of the scope both runs have (records files only). */
   sharedInstances(scenario: string | undefined): number | undefined {
     return this.paired?.shared(scenario);
+  }
+
+  /**
+   * Why the scope cannot be compared because the runs were judged differently (a judge's fingerprint in
+   * `provenance.scorer`, records files only), naming both; undefined when they were scored alike.
+   */
+  judgeMismatch(scenario: string | undefined): string | undefined {
+    const { candidate, baseline } = this;
+    if (candidate.kind !== 'records' || baseline.kind !== 'records') return undefined;
+    const mismatch = scorerMismatch(candidate.table, baseline.table, scenario);
+    if (!mismatch) return undefined;
+    const named = (scorers: string[]) => scorers.map((scorer) => (scorer === '' ? 'no judge' : `"${scorer}"`)).join(' and ');
+    return (
+      `the baseline was judged by ${named(mismatch.baseline)} and the candidate by ${named(mismatch.candidate)} in scenario ` +
+      `"${mismatch.scenario}": grades of different judges are not comparable; re-judge the baseline with the candidate's suite ` +
+      '(evalgate rejudge --suite SUITE --records BASELINE --out REJUDGED)'
+    );
   }
 
   /** Both runs have instances in the scope, but not one in common: nothing can be compared. */

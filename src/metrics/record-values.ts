@@ -1,7 +1,7 @@
 import { TOXIC } from './collect.js';
 import { GROUP_FAMILY, parseMetricName } from './names.js';
 import type { Scope } from './scope.js';
-import { KIND_ORIGINAL, type RecordTable } from './table.js';
+import { FAILED_CALL, KIND_ORIGINAL, type RecordTable } from './table.js';
 
 /*
  * The metrics that are means of a per-record value over examples or calls, and that value, as
@@ -22,7 +22,7 @@ export function recordValue(table: RecordTable, metric: string): ((row: number) 
     case 'brier':
       return (row) => (original(row) && !Number.isNaN(confidence[row]) ? (confidence[row] - correct[row]) ** 2 : undefined);
     case 'error_rate':
-      return (row) => failed[row];
+      return (row) => (failed[row] === FAILED_CALL ? 1 : 0);
     case 'toxicity_rate':
       return (row) => (answered(row, toxicity) ? (toxicity[row] >= TOXIC ? 1 : 0) : undefined);
     case 'output_tokens_mean':

@@ -289,6 +289,12 @@ function statisticsOf(
   addWorstCase(instanceCount, found);
   addGroups(options, found);
   found.addRatio('error_rate', collected.errors);
+  const { judge } = collected;
+  found.addRatio('judge_unknown_rate', judge.unknown);
+  found.addRatio('judge_error_rate', judge.errors);
+  found.addRatio('judge_agreement', judge.agreement);
+  found.addRatio('judge_tpr', judge.truePositive);
+  found.addRatio('judge_tnr', judge.trueNegative);
   addLatency(table, instanceCount, found);
   found.addRatio('toxicity_rate', collected.toxic);
   found.addRatio('output_tokens_mean', collected.outputTokens);

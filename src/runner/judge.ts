@@ -67,6 +67,9 @@ async function judgeAdapter(options: JudgeOptions): Promise<ModelAdapter> {
   const template = options.template ?? 'closed_qa';
   const revision = `judge template=${templateHash(template)} parser=${PARSER_VERSION}`;
   const rest = spec.slice(spec.indexOf(':') + 1).trim();
+  if (options.api_key_env !== undefined && !process.env[options.api_key_env]) {
+    throw new UsageError(`the judge ${spec} reads its key from ${options.api_key_env} (scorer_options.api_key_env), which is not set`);
+  }
   if (spec.startsWith('openai:')) return openaiAdapter(rest, options.base_url, revision, options.api_key_env ?? 'OPENAI_API_KEY');
   return commandAdapter(rest.replace(/^"(.*)"$/, '$1'), revision);
 }

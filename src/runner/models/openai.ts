@@ -20,7 +20,7 @@ export async function openaiAdapter(
 ): Promise<ModelAdapter> {
   const { default: OpenAI, APIError } = await import('openai');
   const transport = await keepAliveFetch();
-  const apiKey = process.env[keyVariable];
+  const apiKey = process.env[keyVariable] || undefined; // set but empty: no key
   const options = { apiKey: apiKey ?? 'not-needed', maxRetries: 0, logLevel: 'off' as const, fetch: transport.fetch };
   const client = new OpenAI({ ...options, baseURL });
   const secrets = connectionSecrets(apiKey, client.baseURL);
