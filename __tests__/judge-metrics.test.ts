@@ -6,6 +6,7 @@ import { computeMetrics } from '../src/metrics/compute.js';
 import { buildTable } from '../src/metrics/table.js';
 import { parseGateReport } from '../src/report/json.js';
 import type { EvalRecord } from '../src/records/types.js';
+import { recordProblem } from '../src/records/validate.js';
 import { wilsonInterval } from '../src/stats/proportion.js';
 import { overallValues, tempDir, writeLines } from './helpers/records.js';
 
@@ -36,6 +37,26 @@ function labelledSet(): EvalRecord[] {
     judged('n1', 'pass'),
   ];
 }
+
+describe('judged records', () => {
+  it.each([
+    [{ judge: { verdict: 'unknown' }, correct: 1 }, '"correct" must be absent when the judge gave no verdict'],
+    [{ judge_error: 'HTTP 500', correct: 0 }, '"correct" must be absent when the judge gave no verdict'],
+    [{ judge: { verdict: 'pass' } }, '"correct" is required'],
+    [{ judge: { verdict: 'maybe' }, correct: 1 }, '"judge.verdict" must be "pass", "fail" or "unknown"'],
+    [{ judge: { verdict: 'pass', score: 2 }, correct: 1 }, '"judge.score" must be a number in [0, 1]'],
+    [{ judge: { verdict: 'pass' }, judge_error: 'x' }, '"judge" must be absent when "judge_error" is set'],
+    [{ error: 'HTTP 500', judge: { verdict: 'fail' } }, '"judge" and "judge_error" must be absent when "error" is set'],
+    [{ correct: 1, human: 2 }, '"human" must be a number in [0, 1]'],
+    [{ correct: 1, provenance: { scorer: 'x'.repeat(1001) } }, '"provenance.scorer" must be a non-empty string of at most 1000 characters'],
+  ])('refuses %j', (fields, problem) => {
+    expect(recordProblem({ scenario: 's', id: '1', ...fields })).toContain(problem);
+  });
+
+  it('accepts the three kinds of judged record', () => {
+    for (const verdict of ['pass', 'unknown', 'error'] as const) expect(recordProblem(judged('1', verdict, 1))).toBeUndefined();
+  });
+});
 
 describe('the judge metrics', () => {
   it('equal the hand-computed agreement, true positive and true negative rates, over the labelled records with a verdict', () => {

@@ -5,6 +5,7 @@ import { readRecords } from '../src/records/read.js';
 import { CompletionCache } from '../src/runner/cache.js';
 import { openaiAdapter } from '../src/runner/models/openai.js';
 import { DEFAULT_RUN_OPTIONS, describeRun, runSuite, type RunOptions } from '../src/runner/run.js';
+import { rejudgeRecords } from '../src/runner/rejudge.js';
 import { parseVerdict } from '../src/runner/scoring/judge-prompt.js';
 import { loadSuite } from '../src/runner/suite.js';
 import { writeRecords } from '../src/records/write.js';
@@ -188,5 +189,57 @@ describe('the judge scorer', () => {
     } finally {
       server.served.delete('judge-v1');
     }
+  });
+
+  it("prices the judge's calls under the judge's name, apart from the model's", async () => {
+    const prices = 'prices:\n  judge-v1: { input: 1, output: 2 }\n  candidate: { input: 10, output: 10 }\n';
+    server.answers.set('capital of France?', 'Paris');
+    const { records, stats } = await run(
+      judgedSuite(tempDir(), [{ id: 'a', input: 'capital of France?', references: ['Paris'] }], {}, prices),
+    );
+    expect(records[0].cost_usd).toBeCloseTo((5 * 10 + 1 * 10) / 1e6, 15);
+    expect((records[0].judge as { cost_usd: number }).cost_usd).toBeCloseTo((100 * 1 + 10 * 2) / 1e6, 15);
+    expect(stats.judge?.costUsd).toBeCloseTo(1.2e-4, 15);
+    expect(describeRun(stats)).toContain('$0.00012');
+  });
+});
+
+describe('evalgate rejudge (in process)', () => {
+  it('refuses a record of a judged scenario without a completion, at its line', async () => {
+    const dir = tempDir();
+    const suite = await loadSuite(judgedSuite(dir, [{ id: 'a', input: 'q', references: ['r'] }]));
+    const file = join(dir, 'records.jsonl');
+    writeFileSync(
+      file,
+      `${JSON.stringify({ scenario: 'answers', id: 'a', correct: 1 })}\n${JSON.stringify({ scenario: 'answers', id: 'b', correct: 1, prediction: 'r' })}\n`,
+    );
+    await expect(rejudgeRecords(suite, file, OPTIONS)).rejects.toThrow(`${file}:1: "prediction" is required to judge the record again`);
+  });
+
+  it('keeps failed calls and other scenarios as they are, and grades the rest again', async () => {
+    const dir = tempDir();
+    const suite = await loadSuite(judgedSuite(dir, [{ id: 'a', input: 'q', references: ['r'] }], { template: 'rubric' }));
+    const file = join(dir, 'records.jsonl');
+    const records = [
+      {
+        scenario: 'answers',
+        id: 'a',
+        input: 'q',
+        references: ['r'],
+        prediction: 'r',
+        correct: 0,
+        judge: { verdict: 'fail' },
+        human: 1,
+        provenance: { scorer: 'old judge' },
+      },
+      { scenario: 'answers', id: 'b', error: 'HTTP 500' },
+      { scenario: 'other', id: 'c', correct: 1 },
+    ];
+    writeFileSync(file, records.map((record) => JSON.stringify(record)).join('\n'));
+    const { records: again, judged } = await rejudgeRecords(suite, file, OPTIONS);
+    expect(judged).toBe(1);
+    expect(again[0]).toMatchObject({ correct: 1, judge: { verdict: 'pass' }, human: 1, prediction: 'r' });
+    expect(again[0].provenance?.scorer).toContain('template=rubric:');
+    expect(again.slice(1)).toEqual(records.slice(1));
   });
 });
