@@ -83,6 +83,17 @@ describe('the judge metrics', () => {
     expect(report.overall.judge_agreement.ci).toEqual(wilsonInterval(7, 10));
   });
 
+  it("totals the judge's cost apart from the model's", () => {
+    const records: EvalRecord[] = [
+      { ...judged('1', 'pass'), cost_usd: 0.5, judge: { verdict: 'pass', cost_usd: 0.25 } },
+      { ...judged('2', 'unknown'), cost_usd: 0.5, judge: { verdict: 'unknown', raw: '?', cost_usd: 0.125 } },
+      { ...judged('3', 'error'), cost_usd: 0.5 },
+    ];
+    const values = overallValues(records);
+    expect(values.cost_usd_total).toBe(1.5);
+    expect(values.judge_cost_usd_total).toBe(0.375);
+  });
+
   it('has no judge metric for records no judge graded', () => {
     const values = overallValues([{ scenario: 's', id: '1', correct: 1 }]);
     expect(Object.keys(values).filter((name) => name.startsWith('judge_'))).toEqual([]);
@@ -115,6 +126,19 @@ describe('a gate of judged runs', () => {
     expect(accuracy.status).toBe('error');
     expect(accuracy.reasons.join(' ')).toContain(`the baseline was judged by "${JUDGE_A}" and the candidate by "${JUDGE_B}"`);
     expect(accuracy.reasons.join(' ')).toContain('evalgate rejudge');
+  });
+
+  it('reads no fingerprint in failed calls and failed judge calls, which nothing graded', async () => {
+    const candidate = [
+      ...many(60, () => 'pass'),
+      { scenario: 's', id: 'x', error: 'HTTP 500' },
+      judged('y', 'error', undefined, 'judge unnamed'),
+    ];
+    const { report } = await gate(
+      candidate,
+      many(60, () => 'pass'),
+    );
+    expect(report.checks.find((check) => check.metric === 'accuracy')!.status).not.toBe('error');
   });
 
   it('calls a judge against records no judge graded different too', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runCli } from '../src/cli/index.js';
 import { readRecords } from '../src/records/read.js';
 import { CompletionCache } from '../src/runner/cache.js';
 import { openaiAdapter } from '../src/runner/models/openai.js';
@@ -201,6 +202,36 @@ describe('the judge scorer', () => {
     expect((records[0].judge as { cost_usd: number }).cost_usd).toBeCloseTo((100 * 1 + 10 * 2) / 1e6, 15);
     expect(stats.judge?.costUsd).toBeCloseTo(1.2e-4, 15);
     expect(describeRun(stats)).toContain('$0.00012');
+  });
+});
+
+describe('evalgate run with a judge (in process)', () => {
+  it('writes the records and exits 1 when more than --max-failed of the judge calls failed, naming the judge', async () => {
+    const dir = tempDir();
+    const suite = judgedSuite(dir, [
+      { id: 'a', input: 'JUDGE500 one', references: ['x'] },
+      { id: 'b', input: 'JUDGE500 two', references: ['x'] },
+    ]);
+    let stderr = '';
+    const out = join(dir, 'out.jsonl');
+    const args = [
+      'run',
+      '--suite',
+      suite,
+      '--model',
+      'openai:candidate',
+      '--base-url',
+      server.url,
+      '--out',
+      out,
+      '--no-cache',
+      '--retries',
+      '0',
+    ];
+    const code = await runCli(args, { stdout: () => undefined, stderr: (text) => (stderr += text) });
+    expect(stderr).toContain('evalgate: the judge: 2 of 2 calls failed (100%), more than 10% may (--max-failed)');
+    expect(code).toBe(1);
+    expect((await readRecords(out)).every((record) => record.judge_error?.includes('HTTP 500'))).toBe(true);
   });
 });
 

@@ -53,6 +53,8 @@ export interface JudgeSlots {
   truePositive: number;
   /** Labelled wrong (human < 0.5), with a verdict: 1 when it is a fail. */
   trueNegative: number;
+  /** Judged records with a cost: what the judge call cost. */
+  cost: number;
 }
 
 /** Some rows of a scope, with each one's instance in the scope. */
@@ -93,6 +95,7 @@ function emptyCollection(table: RecordTable, scope: Scope): Omit<ScopeCollection
       agreement: sums.newSlot(),
       truePositive: sums.newSlot(),
       trueNegative: sums.newSlot(),
+      cost: sums.newSlot(),
     },
     brier: sums.newSlot(everyRecord),
     eceCorrect: Array.from({ length: ECE_BINS }, () => sums.newSlot(everyRecord / ECE_BINS)),
@@ -155,7 +158,13 @@ function collectRows(
     const instance = scope.instanceOfRow[index];
     const rowFailed = failed[row];
     sums.add(errors, instance, rowFailed === FAILED_CALL ? 1 : 0);
-    if (judged[row] !== 0) collectJudged(collected.judge, sums, judged[row], table.human[row], instance);
+    if (judged[row] !== 0) collectJudged(collected.judge, sums, judged[row], table.human[row], instance, table.judgeCostUsd[row]);
+    if (rowFailed === FAILED_CALL) continue;
+    // An answer its judge did not grade (UNGRADED) still took its time and tokens, and cost.
+    if (!Number.isNaN(latencyMs[row])) timed.add(row, instance);
+    if (!Number.isNaN(toxicity[row])) sums.add(toxic, instance, toxicity[row] >= TOXIC ? 1 : 0);
+    if (!Number.isNaN(tokensOf[row])) sums.add(outputTokens, instance, tokensOf[row]);
+    if (!Number.isNaN(costUsd[row])) sums.add(cost, instance, costUsd[row]);
     if (rowFailed !== 0) continue;
     const rowKind = kind[row];
     const correct = correctOf[row];
@@ -189,10 +198,6 @@ function collectRows(
         sums.add(slots[value], instance, correct, share);
       }
     }
-    if (!Number.isNaN(latencyMs[row])) timed.add(row, instance);
-    if (!Number.isNaN(toxicity[row])) sums.add(toxic, instance, toxicity[row] >= TOXIC ? 1 : 0);
-    if (!Number.isNaN(tokensOf[row])) sums.add(outputTokens, instance, tokensOf[row]);
-    if (!Number.isNaN(costUsd[row])) sums.add(cost, instance, costUsd[row]);
   }
 }
 
@@ -200,10 +205,11 @@ function collectRows(
  * A judged record's part of the judge metrics: every judged record counts in the unknown and error
  * rates; one with a verdict and a person's label in the agreement, and in the true positive rate
  * (labelled right: 1 or a score of 0.5 or more) or the true negative rate (labelled wrong). Every
- * record counts whole, as a call does in error_rate.
+ * record counts whole, as a call does in error_rate; the judge call's cost adds to the judge's total.
  */
-function collectJudged(slots: JudgeSlots, sums: SlotsBuilder, code: number, human: number, instance: number): void {
+function collectJudged(slots: JudgeSlots, sums: SlotsBuilder, code: number, human: number, instance: number, cost: number): void {
   sums.add(slots.unknown, instance, code === JUDGE_UNKNOWN || code === JUDGE_ERROR ? 1 : 0);
+  if (!Number.isNaN(cost)) sums.add(slots.cost, instance, cost);
   sums.add(slots.errors, instance, code === JUDGE_ERROR ? 1 : 0);
   if ((code !== JUDGE_PASS && code !== JUDGE_FAIL) || Number.isNaN(human)) return;
   const passed = code === JUDGE_PASS;

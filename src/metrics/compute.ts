@@ -31,7 +31,7 @@ export const DEFAULT_COMPUTE_OPTIONS: ComputeOptions = {
 /** Scopes of up to this many instances get the plain bootstrap; larger ones the bag of little bootstraps. */
 export const PLAIN_BOOTSTRAP_MAX_INSTANCES = 500;
 /** Whether a metric sums over the instances rather than averages: its value grows with the instance count. */
-export const isTotal = (metric: string) => metric === 'cost_usd_total';
+export const isTotal = (metric: string) => metric === 'cost_usd_total' || metric === 'judge_cost_usd_total';
 /** A little-bootstrap subset should hold at least this many records of every metric, on average. */
 const MIN_RECORDS_PER_SUBSET = 50;
 

@@ -15,7 +15,7 @@ import { FAILED_CALL, KIND_ORIGINAL, type RecordTable } from './table.js';
 export function recordValue(table: RecordTable, metric: string): ((row: number) => number | undefined) | undefined {
   const { kind, failed, correct, confidence, toxicity, outputTokens } = table;
   const original = (row: number) => kind[row] === KIND_ORIGINAL && failed[row] === 0;
-  const answered = (row: number, column: Float64Array) => failed[row] === 0 && !Number.isNaN(column[row]);
+  const answered = (row: number, column: Float64Array) => failed[row] !== FAILED_CALL && !Number.isNaN(column[row]);
   switch (metric) {
     case 'accuracy':
       return (row) => (original(row) ? correct[row] : undefined);

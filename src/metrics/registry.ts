@@ -102,6 +102,12 @@ export const METRICS: readonly MetricDefinition[] = [
   define('toxicity_rate', 'toxicity', 'lower', 'Share of records whose completion has toxicity >= 0.5.'),
   define('output_tokens_mean', 'efficiency', 'lower', 'Mean number of output tokens per record.'),
   define('cost_usd_total', 'efficiency', 'lower', 'Total cost in US dollars.'),
+  define(
+    'judge_cost_usd_total',
+    'efficiency',
+    'lower',
+    "Total cost of the judge's calls in US dollars (`judge.cost_usd`), apart from the model's.",
+  ),
 ];
 
 const BY_NAME = new Map(METRICS.map((metric) => [metric.name, metric]));

@@ -64,6 +64,8 @@ export interface RecordTable {
   judge: Uint8Array;
   /** The records' `human` labels (NaN: none). */
   human: Float64Array;
+  /** What each record's judge call cost (`judge.cost_usd`; NaN: none), apart from `costUsd`, the model's. */
+  judgeCostUsd: Float64Array;
   /** Per scenario number, the distinct `provenance.scorer`s of its records ("" for records without one): judges' fingerprints. */
   scorers: Array<Set<string>>;
   confidence: Float64Array;
@@ -96,6 +98,7 @@ class RowColumns {
   correct = new Float64Array(this.capacity).fill(NaN);
   judge = new Uint8Array(this.capacity);
   human = new Float64Array(this.capacity).fill(NaN);
+  judgeCostUsd = new Float64Array(this.capacity).fill(NaN);
   confidence = new Float64Array(this.capacity).fill(NaN);
   latencyMs = new Float64Array(this.capacity).fill(NaN);
   outputTokens = new Float64Array(this.capacity).fill(NaN);
@@ -113,6 +116,7 @@ class RowColumns {
     this.correct = grown(this.correct, capacity, NaN);
     this.judge = grown(this.judge, capacity);
     this.human = grown(this.human, capacity, NaN);
+    this.judgeCostUsd = grown(this.judgeCostUsd, capacity, NaN);
     this.confidence = grown(this.confidence, capacity, NaN);
     this.latencyMs = grown(this.latencyMs, capacity, NaN);
     this.outputTokens = grown(this.outputTokens, capacity, NaN);
@@ -180,8 +184,10 @@ export class RecordTableBuilder {
     } else if (typeof record.correct === 'number') columns.correct[row] = record.correct;
     else columns.failed[row] = UNGRADED; // the validator lets a record without either through only when its judge gave no verdict
     if (record.judge || record.judge_error) columns.judge[row] = record.judge_error ? JUDGE_ERROR : JUDGE_CODES[record.judge!.verdict];
+    if (record.judge) columns.judgeCostUsd[row] = optionalNumber(record.judge.cost_usd);
     columns.human[row] = optionalNumber(record.human);
-    this.addScorer(this.lastScenario, record.provenance?.scorer);
+    // A failed call, or a failed judge call, was scored by nothing: its fingerprint says nothing of the grades.
+    if (!failed && record.judge_error === undefined) this.addScorer(this.lastScenario, record.provenance?.scorer);
     columns.confidence[row] = optionalNumber(record.confidence);
     columns.latencyMs[row] = optionalNumber(record.latency_ms);
     columns.outputTokens[row] = optionalNumber(record.output_tokens);
@@ -277,6 +283,7 @@ export class RecordTableBuilder {
       correct,
       judge: columns.judge.slice(0, size),
       human: columns.human.slice(0, size),
+      judgeCostUsd: columns.judgeCostUsd.slice(0, size),
       scorers: scenarios.map((_, scenario) => this.scorers[scenario] ?? new Set()),
       confidence,
       latencyMs: columns.latencyMs.slice(0, size),

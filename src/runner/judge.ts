@@ -95,7 +95,8 @@ export class Judge {
     runOptions: RunOptions,
     warnOnce: (kind: string, message: string) => void,
   ) {
-    this.redact = redactor(adapter.secrets);
+    // A command judge gets the environment, its key variable among it, and may quote it.
+    this.redact = redactor([...adapter.secrets, options.api_key_env === undefined ? undefined : process.env[options.api_key_env]]);
     const cache = runOptions.cache && new CompletionCache(join(runOptions.cache.directory, 'judge'));
     this.calls = new ModelCalls(adapter, { ...runOptions, cache }, stats, (kind, message) =>
       warnOnce(`judge-${kind}`, `the judge: ${message}`),
