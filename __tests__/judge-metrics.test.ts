@@ -69,6 +69,16 @@ describe('the judge metrics', () => {
     // Ungraded records are left out of accuracy, as failed calls are, and are no failed call of the model.
     expect(values.accuracy).toBeCloseTo(7 / 11, 12);
     expect(values.error_rate).toBe(0);
+    // Per scenario too: a second scenario's labels are its own.
+    const report = computeMetrics(buildTable([...labelledSet(), judged('z1', 'fail', 1, JUDGE_A, 't')]), {
+      resamples: 0,
+      seed: 1,
+      minGroupSize: 10,
+    });
+    expect(report.scenarios.s.judge_tpr.value).toBeCloseTo(4 / 5, 12);
+    expect(report.scenarios.t.judge_tpr).toMatchObject({ value: 0, n: 1 });
+    expect(report.scenarios.t.judge_tnr).toBeUndefined();
+    expect(report.overall.judge_tpr.value).toBeCloseTo(4 / 6, 12);
   });
 
   it("gives the rates Wilson's interval: 4 of 5 is [0.3755, 0.9638]", () => {
@@ -139,6 +149,18 @@ describe('a gate of judged runs', () => {
       many(60, () => 'pass'),
     );
     expect(report.checks.find((check) => check.metric === 'accuracy')!.status).not.toBe('error');
+  });
+
+  it('applies no trade-off on an improvement graded by another judge', async () => {
+    const tradeoff =
+      '  - metric: accuracy\n    max_regression: 0.05\n  - metric: latency_p50_ms\n    max_regression: 1\ntradeoffs:\n  - name: judged\n    allow:\n      - { metric: latency_p50_ms, max_regression: 100 }\n    when:\n      - { metric: accuracy, min_improvement: 0.01 }\n';
+    const { report } = await gate(
+      many(60, () => 'pass', JUDGE_B),
+      many(60, (index) => (index % 2 === 0 ? 'pass' : 'fail')),
+      tradeoff,
+    );
+    expect(report.tradeoffs[0]).toMatchObject({ applied: false });
+    expect(report.tradeoffs[0].reasons.join(' ')).toContain('the baseline was judged by');
   });
 
   it('calls a judge against records no judge graded different too', async () => {
