@@ -104,7 +104,7 @@ describe('evalgate run, gate and rejudge with a judge', () => {
     const accuracy = report.checks.find((check) => check.metric === 'accuracy')!;
     expect(accuracy.status).toBe('error');
     expect(accuracy.reasons.join(' ')).toMatch(
-      /judged by "judge model=openai:judge-a .*" and the candidate by "judge model=openai:judge-b /,
+      /judged by "judge model=openai:judge-a served=judge-a \.\.\." and the candidate by "judge model=openai:judge-b served=judge-b \.\.\."/,
     );
 
     const asked = server.countFor('candidate');

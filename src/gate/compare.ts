@@ -143,6 +143,22 @@ export interface NotCompared {
   baselineAnswered: boolean;
 }
 
+/**
+ * Two runs' judges as a reason names them, short enough for a report (which cuts data at 400 characters):
+ * one fingerprint each, by the parts in which they differ ("judge model=openai:a served=a"); else every
+ * fingerprint whole; "no judge" for records without one.
+ */
+function judgesNamed(baseline: string[], candidate: string[]): [string, string] {
+  const whole = (scorers: string[]) => scorers.map((scorer) => (scorer === '' ? 'no judge' : `"${scorer}"`)).join(' and ');
+  if (baseline.length !== 1 || candidate.length !== 1 || baseline[0] === '' || candidate[0] === '') {
+    return [whole(baseline), whole(candidate)];
+  }
+  const [mine, theirs] = [baseline[0].split(' '), candidate[0].split(' ')];
+  const differing = (parts: string[], other: string[]) =>
+    `"${parts.filter((part, index) => index === 0 || !other.includes(part)).join(' ')} ..."`;
+  return [differing(mine, theirs), differing(theirs, mine)];
+}
+
 /** Compares the runs once per metric and scope, whoever asks (trade-offs and checks share the result). */
 export class RunComparer {
   private readonly comparisons = new Map<string, Comparison | undefined>();
@@ -184,11 +200,10 @@ export class RunComparer {
     if (candidate.kind !== 'records' || baseline.kind !== 'records') return undefined;
     const mismatch = scorerMismatch(candidate.table, baseline.table, scenario);
     if (!mismatch) return undefined;
-    const named = (scorers: string[]) => scorers.map((scorer) => (scorer === '' ? 'no judge' : `"${scorer}"`)).join(' and ');
+    const [baselineJudge, candidateJudge] = judgesNamed(mismatch.baseline, mismatch.candidate);
     return (
-      `the baseline was judged by ${named(mismatch.baseline)} and the candidate by ${named(mismatch.candidate)} in scenario ` +
-      `"${mismatch.scenario}": grades of different judges are not comparable; re-judge the baseline with the candidate's suite ` +
-      '(evalgate rejudge --suite SUITE --records BASELINE --out REJUDGED)'
+      `the baseline was judged by ${baselineJudge} and the candidate by ${candidateJudge} in scenario "${mismatch.scenario}": ` +
+      "re-judge the baseline with the candidate's suite (evalgate rejudge)"
     );
   }
 
