@@ -28,7 +28,7 @@ function judgedSuite(dir: string, instances: object[], options: Record<string, u
   writeFileSync(join(dir, 'answers.jsonl'), instances.map((instance) => JSON.stringify(instance)).join('\n'));
   const judge = { model: 'openai:judge-v1', base_url: server.url, api_key_env: 'JUDGE_KEY', ...options };
   const file = join(dir, 'suite.yaml');
-  const lines = Object.entries(judge).map(([key, value]) => `      ${key}: ${JSON.stringify(value)}`);
+  const lines = Object.entries(judge).flatMap(([key, value]) => (value === undefined ? [] : [`      ${key}: ${JSON.stringify(value)}`]));
   writeFileSync(
     file,
     `version: 1\nname: judged\n${extra}scenarios:\n  - name: answers\n    data: answers.jsonl\n    scorer: judge\n    scorer_options:\n${lines.join('\n')}\n`,
@@ -202,6 +202,36 @@ describe('the judge scorer', () => {
     expect((records[0].judge as { cost_usd: number }).cost_usd).toBeCloseTo((100 * 1 + 10 * 2) / 1e6, 15);
     expect(stats.judge?.costUsd).toBeCloseTo(1.2e-4, 15);
     expect(describeRun(stats)).toContain('$0.00012');
+  });
+});
+
+describe('a command judge', () => {
+  it('speaks the command protocol, asked at temperature 0 with a seed, and names what it served', async () => {
+    const dir = tempDir();
+    const script = join(dir, 'judge.mjs');
+    writeFileSync(
+      script,
+      [
+        "import { createInterface } from 'node:readline';",
+        'for await (const line of createInterface({ input: process.stdin })) {',
+        '  const { id, messages, settings } = JSON.parse(line);',
+        "  const right = messages[0].content.includes('[Answer]\\nParis\\n');",
+        '  const verdict = settings.temperature === 0 && settings.seed === 0 && right ? "pass" : "fail";',
+        "  console.log(JSON.stringify({ id, text: JSON.stringify({ verdict }), model: 'scripted-judge-1' }));",
+        '}',
+      ].join('\n'),
+    );
+    server.answers.set('capital of France?', 'Paris');
+    server.answers.set('capital of Spain?', 'Barcelona');
+    const instances = [
+      { id: 'right', input: 'capital of France?', references: ['Paris'] },
+      { id: 'wrong', input: 'capital of Spain?', references: ['Madrid'] },
+    ];
+    const { records } = await run(
+      judgedSuite(dir, instances, { model: `command:node ${script}`, base_url: undefined, api_key_env: undefined }),
+    );
+    expect(records.map((record) => record.correct)).toEqual([1, 0]);
+    expect(records[0].provenance?.scorer).toContain(`judge model=command:node ${script} served=scripted-judge-1 template=closed_qa:`);
   });
 });
 
