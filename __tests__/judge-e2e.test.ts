@@ -138,4 +138,26 @@ describe('evalgate run, gate and rejudge with a judge', () => {
     expect(result.stderr).toContain('the judge openai:judge-a cannot answer: HTTP 401');
     expect(result.stderr).not.toContain('sk-wrong-key-0000000000');
   });
+
+  it('refuses a key written in the suite file, at its line, without showing it', async () => {
+    const dir = tempDir();
+    const suite = judgedSuite(dir, 'suite', 'judge-a');
+    const before = server.bodies.length;
+    writeFileSync(
+      suite,
+      readFileSync(suite, 'utf8').replace(
+        '      api_key_env: JUDGE_KEY\n',
+        `      api_key: ${JUDGE_KEY}\n      api_key_env: ${JUDGE_KEY}\n`,
+      ),
+    );
+    const result = await evalgate(
+      ['run', '--suite', suite, '--model', 'openai:candidate', '--base-url', server.url, '--out', join(dir, 'out.jsonl')],
+      ENV,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/suite\.yaml:\d+:\d+ scenarios\[0\]\.scorer_options\.api_key: a key never goes in the suite file/);
+    expect(result.stderr).toContain('scorer_options.api_key_env: must name an environment variable');
+    expect(result.stderr).not.toContain(JUDGE_KEY);
+    expect(server.bodies.length).toBe(before); // refused before any call
+  });
 });
