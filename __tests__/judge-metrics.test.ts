@@ -194,6 +194,8 @@ describe('a gate of judged runs', () => {
     expect(accuracy.status).not.toBe('fail');
     expect(hiding.report.checks.find((check) => check.metric === 'judge_unknown_rate')).toMatchObject({ status: 'fail', builtin: true });
     expect(hiding.code).toBe(1);
+    // Nor do they cover the baseline's instances: coverage counts answers the judge graded.
+    expect(hiding.report.coverage).toMatchObject({ covered: 40, baselineInstances: 60 });
   });
 
   it('lets a policy that checks judge_unknown_rate itself rule it, and bound the agreement with people', async () => {
