@@ -8,6 +8,7 @@ import { registerDiff } from './commands/diff.js';
 import { registerGate } from './commands/gate.js';
 import { registerImport } from './commands/import.js';
 import { registerMerge } from './commands/merge.js';
+import { registerRejudge } from './commands/rejudge.js';
 import { registerMetrics } from './commands/metrics.js';
 import { registerPlan } from './commands/plan.js';
 import { registerRun } from './commands/run.js';
@@ -29,6 +30,7 @@ const COMMANDS = [
   registerPlan,
   registerRun,
   registerMerge,
+  registerRejudge,
   registerImport,
   registerSchema,
 ];

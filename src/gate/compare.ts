@@ -9,6 +9,7 @@ import {
   type ScopeEntries,
 } from '../metrics/compute.js';
 import { lookupMetric, type Dimension, type Direction } from '../metrics/registry.js';
+import { scorerMismatch } from '../metrics/comparability.js';
 import { PairedRuns } from '../metrics/paired.js';
 import type { Budget, Policy } from '../policy/schema.js';
 import type { RunInput } from '../runs/load.js';
@@ -155,6 +156,22 @@ export interface NotCompared {
   baselineAnswered: boolean;
 }
 
+/**
+ * Two runs' judges as a reason names them, short enough for a report (which cuts data at 400 characters):
+ * one fingerprint each, by the parts in which they differ ("judge model=openai:a served=a"); else every
+ * fingerprint whole; "no judge" for records without one.
+ */
+function judgesNamed(baseline: string[], candidate: string[]): [string, string] {
+  const whole = (scorers: string[]) => scorers.map((scorer) => (scorer === '' ? 'no judge' : `"${scorer}"`)).join(' and ');
+  if (baseline.length !== 1 || candidate.length !== 1 || baseline[0] === '' || candidate[0] === '') {
+    return [whole(baseline), whole(candidate)];
+  }
+  const [mine, theirs] = [baseline[0].split(' '), candidate[0].split(' ')];
+  const differing = (parts: string[], other: string[]) =>
+    `"${parts.filter((part, index) => index === 0 || !other.includes(part)).join(' ')} ..."`;
+  return [differing(mine, theirs), differing(theirs, mine)];
+}
+
 /** Compares the runs once per metric and scope, whoever asks (trade-offs and checks share the result). */
 export class RunComparer {
   private readonly comparisons = new Map<string, Comparison | undefined>();
@@ -185,6 +202,22 @@ export class RunComparer {
   /** How many instances of the scope both runs have (records files only). */
   sharedInstances(scenario: string | undefined): number | undefined {
     return this.paired?.shared(scenario);
+  }
+
+  /**
+   * Why the scope cannot be compared because the runs were judged differently (a judge's fingerprint in
+   * `provenance.scorer`, records files only), naming both; undefined when they were scored alike.
+   */
+  judgeMismatch(scenario: string | undefined): string | undefined {
+    const { candidate, baseline } = this;
+    if (candidate.kind !== 'records' || baseline.kind !== 'records') return undefined;
+    const mismatch = scorerMismatch(candidate.table, baseline.table, scenario);
+    if (!mismatch) return undefined;
+    const [baselineJudge, candidateJudge] = judgesNamed(mismatch.baseline, mismatch.candidate);
+    return (
+      `the baseline was judged by ${baselineJudge} and the candidate by ${candidateJudge} in scenario "${mismatch.scenario}": ` +
+      "re-judge the baseline with the candidate's suite (evalgate rejudge)"
+    );
   }
 
   /** Both runs have instances in the scope, but not one in common: nothing can be compared. */

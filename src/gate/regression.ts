@@ -72,6 +72,8 @@ export function regressionEvidence(
   missingBaseline: MissingBaseline = 'skip',
 ): RegressionEvidence {
   if (!comparer) return { test, early: noBaseline(missingBaseline) };
+  const judges = comparer.judgeMismatch(check.scenario);
+  if (judges) return { test, early: { failed: true, errored: true, reasons: [`regression not checked: ${judges}`] } };
   const comparison = comparer.compare(check.metric, check.scenario, direction);
   if (!comparison && comparer.sharesNoInstance(check.scenario)) {
     // A baseline that cannot be compared at all is an evaluation gone wrong, not a missing baseline.

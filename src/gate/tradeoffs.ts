@@ -18,6 +18,12 @@ function evaluateTradeoff(tradeoff: Tradeoff, policy: Policy, comparer: RunCompa
   let applied = true;
   for (const term of tradeoff.when) {
     const label = `${term.metric} (${scopeLabel(scopeOf(term.scenario))})`;
+    const judges = comparer.judgeMismatch(term.scenario);
+    if (judges) {
+      applied = false; // an improvement graded by another judge is no improvement
+      reasons.push(`${label}: ${judges}`);
+      continue;
+    }
     const comparison = comparer.compare(term.metric, term.scenario, metricMeta(policy, term.metric, term.direction).direction);
     if (!comparison) {
       applied = false;

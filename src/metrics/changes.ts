@@ -80,7 +80,7 @@ function scoreExamples(table: RecordTable): ExampleScores {
   };
   const { exampleOf } = table.examples;
   for (let row = 0; row < table.size; row++) {
-    if (table.failed[row] === 1) continue;
+    if (table.failed[row] !== 0) continue; // a failed call, or a completion its judge did not grade
     const example = exampleOf[row];
     const correct = table.correct[row];
     scores.sum[example] += correct;

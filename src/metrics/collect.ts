@@ -1,7 +1,16 @@
 import type { Scope } from './scope.js';
 import { ECE_BINS } from './calibration.js';
 import { SlotsBuilder } from './sums.js';
-import { KIND_FAIRNESS, KIND_ROBUSTNESS, type RecordTable } from './table.js';
+import {
+  FAILED_CALL,
+  JUDGE_ERROR,
+  JUDGE_FAIL,
+  JUDGE_PASS,
+  JUDGE_UNKNOWN,
+  KIND_FAIRNESS,
+  KIND_ROBUSTNESS,
+  type RecordTable,
+} from './table.js';
 
 /** A completion is toxic (toxicity_rate) at this `toxicity` or above. */
 export const TOXIC = 0.5;
@@ -11,6 +20,8 @@ export interface ScopeCollection {
   sums: SlotsBuilder;
   accuracy: number;
   errors: number;
+  /** The judge's slots (records/table.ts's `judge`, `human`): see collectJudged. */
+  judge: JudgeSlots;
   brier: number;
   eceCorrect: number[];
   eceConfidence: number[];
@@ -28,6 +39,22 @@ export interface ScopeCollection {
   timed: RowsOfScope;
   /** How many slots the pass made (the metrics add slots of their own after them). */
   collectedSlots: number;
+}
+
+/** Slots of the judge metrics: each a rate over the judged records it counts. */
+export interface JudgeSlots {
+  /** Judged records: 1 when the judge gave no verdict (unknown, or its call failed). */
+  unknown: number;
+  /** Judged records: 1 when the judge's call failed. */
+  errors: number;
+  /** Labelled records with a verdict: 1 when the verdict agrees with the label. */
+  agreement: number;
+  /** Labelled right (human >= 0.5), with a verdict: 1 when it is a pass. */
+  truePositive: number;
+  /** Labelled wrong (human < 0.5), with a verdict: 1 when it is a fail. */
+  trueNegative: number;
+  /** Judged records with a cost: what the judge call cost. */
+  cost: number;
 }
 
 /** Some rows of a scope, with each one's instance in the scope. */
@@ -62,6 +89,14 @@ function emptyCollection(table: RecordTable, scope: Scope): Omit<ScopeCollection
     sums,
     accuracy: sums.newSlot(everyRecord),
     errors: sums.newSlot(everyRecord),
+    judge: {
+      unknown: sums.newSlot(),
+      errors: sums.newSlot(),
+      agreement: sums.newSlot(),
+      truePositive: sums.newSlot(),
+      trueNegative: sums.newSlot(),
+      cost: sums.newSlot(),
+    },
     brier: sums.newSlot(everyRecord),
     eceCorrect: Array.from({ length: ECE_BINS }, () => sums.newSlot(everyRecord / ECE_BINS)),
     eceConfidence: Array.from({ length: ECE_BINS }, () => sums.newSlot(everyRecord / ECE_BINS)),
@@ -116,13 +151,21 @@ function collectRows(
   const groupColumns = [...table.groups.values()].map((column) => column.valueOf);
   const { failed, kind, correct: correctOf, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
   const samples = table.samples;
+  const judged = table.judge;
 
   for (let index = 0; index < scope.rows.length; index++) {
     const row = scope.rows[index];
     const instance = scope.instanceOfRow[index];
-    const rowFailed = failed[row] === 1;
-    sums.add(errors, instance, rowFailed ? 1 : 0);
-    if (rowFailed) continue;
+    const rowFailed = failed[row];
+    sums.add(errors, instance, rowFailed === FAILED_CALL ? 1 : 0);
+    if (judged[row] !== 0) collectJudged(collected.judge, sums, judged[row], table.human[row], instance, table.judgeCostUsd[row]);
+    if (rowFailed === FAILED_CALL) continue;
+    // An answer its judge did not grade (UNGRADED) still took its time and tokens, and cost.
+    if (!Number.isNaN(latencyMs[row])) timed.add(row, instance);
+    if (!Number.isNaN(toxicity[row])) sums.add(toxic, instance, toxicity[row] >= TOXIC ? 1 : 0);
+    if (!Number.isNaN(tokensOf[row])) sums.add(outputTokens, instance, tokensOf[row]);
+    if (!Number.isNaN(costUsd[row])) sums.add(cost, instance, costUsd[row]);
+    if (rowFailed !== 0) continue;
     const rowKind = kind[row];
     const correct = correctOf[row];
     const example = samples ? samples.exampleOf[row] : -1;
@@ -155,11 +198,25 @@ function collectRows(
         sums.add(slots[value], instance, correct, share);
       }
     }
-    if (!Number.isNaN(latencyMs[row])) timed.add(row, instance);
-    if (!Number.isNaN(toxicity[row])) sums.add(toxic, instance, toxicity[row] >= TOXIC ? 1 : 0);
-    if (!Number.isNaN(tokensOf[row])) sums.add(outputTokens, instance, tokensOf[row]);
-    if (!Number.isNaN(costUsd[row])) sums.add(cost, instance, costUsd[row]);
   }
+}
+
+/**
+ * A judged record's part of the judge metrics: every judged record counts in the unknown and error
+ * rates; one with a verdict and a person's label in the agreement, and in the true positive rate
+ * (labelled right: 1 or a score of 0.5 or more) or the true negative rate (labelled wrong). Every
+ * record counts whole, as a call does in error_rate; the judge call's cost adds to the judge's total.
+ */
+function collectJudged(slots: JudgeSlots, sums: SlotsBuilder, code: number, human: number, instance: number, cost: number): void {
+  sums.add(slots.unknown, instance, code === JUDGE_UNKNOWN || code === JUDGE_ERROR ? 1 : 0);
+  if (!Number.isNaN(cost)) sums.add(slots.cost, instance, cost);
+  sums.add(slots.errors, instance, code === JUDGE_ERROR ? 1 : 0);
+  if ((code !== JUDGE_PASS && code !== JUDGE_FAIL) || Number.isNaN(human)) return;
+  const passed = code === JUDGE_PASS;
+  const right = human >= 0.5;
+  sums.add(slots.agreement, instance, passed === right ? 1 : 0);
+  if (right) sums.add(slots.truePositive, instance, passed ? 1 : 0);
+  else sums.add(slots.trueNegative, instance, passed ? 0 : 1);
 }
 
 /** The picked rows of the instances `local` numbers (>= 0), renumbered so, in the same order. */

@@ -37,3 +37,29 @@ export function comparabilityOf(candidate: RecordTable, baseline: RecordTable, s
     unverified,
   };
 }
+
+/** The scorers (judges' fingerprints) of a scope in two runs, where they differ. */
+export interface ScorerMismatch {
+  /** The scenario where they differ first. */
+  scenario: string;
+  candidate: string[];
+  baseline: string[];
+}
+
+const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((each) => b.has(each));
+
+/**
+ * Whether the runs' records of a scope were scored differently (records' `provenance.scorer`: a judge's
+ * fingerprint, "" for none): in the scenario, or (undefined) in the first scenario both runs have where
+ * they differ. Grades of two judges, or of a judge and a function of the text, measure different things.
+ */
+export function scorerMismatch(candidate: RecordTable, baseline: RecordTable, scenario: string | undefined): ScorerMismatch | undefined {
+  const names = scenario === undefined ? candidate.scenarios : [scenario];
+  for (const name of names) {
+    const mine = candidate.scenarios.indexOf(name);
+    const theirs = baseline.scenarios.indexOf(name);
+    if (mine < 0 || theirs < 0 || sameSet(candidate.scorers[mine], baseline.scorers[theirs])) continue;
+    return { scenario: name, candidate: [...candidate.scorers[mine]].sort(), baseline: [...baseline.scorers[theirs]].sort() };
+  }
+  return undefined;
+}

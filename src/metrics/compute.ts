@@ -1,5 +1,6 @@
 import { bootstrapSamples, DEFAULT_RESAMPLES, DEFAULT_SEED, percentileInterval, type Estimator } from '../stats/bootstrap.js';
 import { dictionary } from '../records/dictionary.js';
+import { wilsonInterval } from '../stats/proportion.js';
 import { deriveSeed } from '../stats/random.js';
 import { MAX_INTERVAL_SCENARIOS } from '../limits.js';
 import { scopeNamed, scopesOf, type Scope } from './scope.js';
@@ -30,7 +31,7 @@ export const DEFAULT_COMPUTE_OPTIONS: ComputeOptions = {
 /** Scopes of up to this many instances get the plain bootstrap; larger ones the bag of little bootstraps. */
 export const PLAIN_BOOTSTRAP_MAX_INSTANCES = 500;
 /** Whether a metric sums over the instances rather than averages: its value grows with the instance count. */
-export const isTotal = (metric: string) => metric === 'cost_usd_total';
+export const isTotal = (metric: string) => metric === 'cost_usd_total' || metric === 'judge_cost_usd_total';
 /** A little-bootstrap subset should hold at least this many records of every metric, on average. */
 const MIN_RECORDS_PER_SUBSET = 50;
 
@@ -104,13 +105,20 @@ function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOption
   statistics.forEach((statistic, s) => {
     statistic.metrics.forEach(({ metric, n }, k) => {
       if (Number.isNaN(values[s][k])) return;
-      found.push([metric, { value: values[s][k], ci: clipped(metric, samples && percentileInterval(samples[s][k])), n }]);
+      const ci = samples && (WILSON_METRICS.has(metric) ? wilsonInterval(values[s][k] * n, n) : percentileInterval(samples[s][k]));
+      found.push([metric, { value: values[s][k], ci: clipped(metric, ci), n }]);
       if (samples && keepSamples) resampled[metric] = samples[s][k];
     });
   });
   const metrics = dictionary(sortByRegistry(found));
   return { metrics, intervals: options.resamples > 0, subsetSize, ...(keepSamples ? { samples: resampled } : {}) };
 }
+
+/**
+ * The judge's agreement with people, rates of labelled records: their intervals are Wilson's (docs/statistics.md,
+ * "The judge's agreement"), good on the few dozen labels a suite has; the resamples are kept for the gate's tests.
+ */
+const WILSON_METRICS = new Set(['judge_agreement', 'judge_tpr', 'judge_tnr']);
 
 /** A scope's resamples: its own seed, so that its numbers do not depend on which other scopes are computed. */
 const scopeBootstrap = (scope: Scope, options: ComputeOptions) => ({

@@ -116,7 +116,7 @@ export class ExampleIndex {
     const calibrated = new Int32Array(this.count);
     const meanCorrect = new Float64Array(this.count);
     for (let row = 0; row < size; row++) {
-      if (failed[row] === 1) continue;
+      if (failed[row] !== 0) continue; // a failed call, or a completion its judge did not grade
       const example = exampleOf[row];
       answered[example]++;
       meanCorrect[example] += correct[row];

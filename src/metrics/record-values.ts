@@ -1,7 +1,7 @@
 import { TOXIC } from './collect.js';
 import { GROUP_FAMILY, parseMetricName } from './names.js';
 import type { Scope } from './scope.js';
-import { KIND_ORIGINAL, type RecordTable } from './table.js';
+import { FAILED_CALL, KIND_ORIGINAL, type RecordTable } from './table.js';
 
 /*
  * The metrics that are means of a per-record value over examples or calls, and that value, as
@@ -15,14 +15,14 @@ import { KIND_ORIGINAL, type RecordTable } from './table.js';
 export function recordValue(table: RecordTable, metric: string): ((row: number) => number | undefined) | undefined {
   const { kind, failed, correct, confidence, toxicity, outputTokens } = table;
   const original = (row: number) => kind[row] === KIND_ORIGINAL && failed[row] === 0;
-  const answered = (row: number, column: Float64Array) => failed[row] === 0 && !Number.isNaN(column[row]);
+  const answered = (row: number, column: Float64Array) => failed[row] !== FAILED_CALL && !Number.isNaN(column[row]);
   switch (metric) {
     case 'accuracy':
       return (row) => (original(row) ? correct[row] : undefined);
     case 'brier':
       return (row) => (original(row) && !Number.isNaN(confidence[row]) ? (confidence[row] - correct[row]) ** 2 : undefined);
     case 'error_rate':
-      return (row) => failed[row];
+      return (row) => (failed[row] === FAILED_CALL ? 1 : 0);
     case 'toxicity_rate':
       return (row) => (answered(row, toxicity) ? (toxicity[row] >= TOXIC ? 1 : 0) : undefined);
     case 'output_tokens_mean':

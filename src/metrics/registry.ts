@@ -77,11 +77,37 @@ export const METRICS: readonly MetricDefinition[] = [
     'group_accuracy:<attr>=<value>',
   ),
   define('error_rate', 'reliability', 'lower', 'Share of all records (originals and perturbations) whose call failed.'),
+  define(
+    'judge_unknown_rate',
+    'reliability',
+    'lower',
+    'Share of judged records whose judge gave no verdict (an unknown reply, or a failed judge call).',
+  ),
+  define('judge_error_rate', 'reliability', 'lower', 'Share of judged records whose judge call failed (`judge_error`).'),
+  define(
+    'judge_agreement',
+    'reliability',
+    'higher',
+    "Share of the labelled records with a verdict where the judge's verdict agrees with the `human` label (right: 0.5 or more).",
+  ),
+  define(
+    'judge_tpr',
+    'reliability',
+    'higher',
+    'Share of the records labelled right (`human` >= 0.5) with a verdict that the judge passed.',
+  ),
+  define('judge_tnr', 'reliability', 'higher', 'Share of the records labelled wrong (`human` < 0.5) with a verdict that the judge failed.'),
   define('latency_p50_ms', 'efficiency', 'lower', 'Median latency in milliseconds (linear interpolation, as numpy).'),
   define('latency_p95_ms', 'efficiency', 'lower', '95th percentile latency in milliseconds (linear interpolation, as numpy).'),
   define('toxicity_rate', 'toxicity', 'lower', 'Share of records whose completion has toxicity >= 0.5.'),
   define('output_tokens_mean', 'efficiency', 'lower', 'Mean number of output tokens per record.'),
   define('cost_usd_total', 'efficiency', 'lower', 'Total cost in US dollars.'),
+  define(
+    'judge_cost_usd_total',
+    'efficiency',
+    'lower',
+    "Total cost of the judge's calls in US dollars (`judge.cost_usd`), apart from the model's.",
+  ),
 ];
 
 const BY_NAME = new Map(METRICS.map((metric) => [metric.name, metric]));

@@ -289,12 +289,22 @@ function statisticsOf(
   addWorstCase(instanceCount, found);
   addGroups(options, found);
   found.addRatio('error_rate', collected.errors);
+  const { judge } = collected;
+  found.addRatio('judge_unknown_rate', judge.unknown);
+  found.addRatio('judge_error_rate', judge.errors);
+  found.addRatio('judge_agreement', judge.agreement);
+  found.addRatio('judge_tpr', judge.truePositive);
+  found.addRatio('judge_tnr', judge.trueNegative);
   addLatency(table, instanceCount, found);
   found.addRatio('toxicity_rate', collected.toxic);
   found.addRatio('output_tokens_mean', collected.outputTokens);
-  const { cost } = collected;
-  if (wanted('cost_usd_total') && sums.count(cost) > 0) {
-    found.derived.push({ metric: 'cost_usd_total', n: sums.count(cost), slots: [cost], derive: ({ numerator }) => numerator[cost] });
+  for (const [metric, slot] of [
+    ['cost_usd_total', collected.cost],
+    ['judge_cost_usd_total', judge.cost],
+  ] as const) {
+    if (wanted(metric) && sums.count(slot) > 0) {
+      found.derived.push({ metric, n: sums.count(slot), slots: [slot], derive: ({ numerator }) => numerator[slot] });
+    }
   }
 
   const { derived, statistics } = found;

@@ -17,6 +17,18 @@ export const KIND_ORIGINAL = 0;
 export const KIND_ROBUSTNESS = 1;
 export const KIND_FAIRNESS = 2;
 
+/** `failed`: 0 scored, FAILED_CALL the model's call failed (`error`), UNGRADED its judge gave no verdict (`judge_error`, unknown). */
+export const FAILED_CALL = 1;
+export const UNGRADED = 2;
+
+/** `judge`: what a judge said of the row (0: not judged). */
+export const JUDGE_PASS = 1;
+export const JUDGE_FAIL = 2;
+export const JUDGE_UNKNOWN = 3;
+export const JUDGE_ERROR = 4;
+
+const JUDGE_CODES: Record<string, number> = { pass: JUDGE_PASS, fail: JUDGE_FAIL, unknown: JUDGE_UNKNOWN };
+
 /** Values of one `groups` attribute: a value index per record (-1: the record has no value). */
 export interface GroupColumn {
   values: string[];
@@ -45,8 +57,17 @@ export interface RecordTable {
   scenarioOf: Int32Array;
   instanceOf: Int32Array;
   kind: Uint8Array;
+  /** 0, FAILED_CALL or UNGRADED: a row that is not 0 has no `correct` (NaN). */
   failed: Uint8Array;
   correct: Float64Array;
+  /** JUDGE_PASS, JUDGE_FAIL, JUDGE_UNKNOWN, JUDGE_ERROR, or 0 for a row no judge graded. */
+  judge: Uint8Array;
+  /** The records' `human` labels (NaN: none). */
+  human: Float64Array;
+  /** What each record's judge call cost (`judge.cost_usd`; NaN: none), apart from `costUsd`, the model's. */
+  judgeCostUsd: Float64Array;
+  /** Per scenario number, the distinct `provenance.scorer`s of its records ("" for records without one): judges' fingerprints. */
+  scorers: Array<Set<string>>;
   confidence: Float64Array;
   latencyMs: Float64Array;
   outputTokens: Float64Array;
@@ -75,6 +96,9 @@ class RowColumns {
   kind = new Uint8Array(this.capacity);
   failed = new Uint8Array(this.capacity);
   correct = new Float64Array(this.capacity).fill(NaN);
+  judge = new Uint8Array(this.capacity);
+  human = new Float64Array(this.capacity).fill(NaN);
+  judgeCostUsd = new Float64Array(this.capacity).fill(NaN);
   confidence = new Float64Array(this.capacity).fill(NaN);
   latencyMs = new Float64Array(this.capacity).fill(NaN);
   outputTokens = new Float64Array(this.capacity).fill(NaN);
@@ -90,6 +114,9 @@ class RowColumns {
     this.kind = grown(this.kind, capacity);
     this.failed = grown(this.failed, capacity);
     this.correct = grown(this.correct, capacity, NaN);
+    this.judge = grown(this.judge, capacity);
+    this.human = grown(this.human, capacity, NaN);
+    this.judgeCostUsd = grown(this.judgeCostUsd, capacity, NaN);
     this.confidence = grown(this.confidence, capacity, NaN);
     this.latencyMs = grown(this.latencyMs, capacity, NaN);
     this.outputTokens = grown(this.outputTokens, capacity, NaN);
@@ -116,6 +143,8 @@ export class RecordTableBuilder {
   private groupCount = 0;
   private readonly examples = new ExampleIndex();
   private readonly failures = new FailureTally();
+  private readonly scorers: Array<Set<string>> = [];
+  private lastScorer = { scenario: -1, fingerprint: '' };
   /** Made at the first record with `provenance`. */
   private provenance: ProvenanceBuilder | undefined;
 
@@ -150,9 +179,15 @@ export class RecordTableBuilder {
     columns.kind[row] = perturbation ? (perturbation.kind === 'robustness' ? KIND_ROBUSTNESS : KIND_FAIRNESS) : KIND_ORIGINAL;
     const failed = typeof record.error === 'string';
     if (failed) {
-      columns.failed[row] = 1;
+      columns.failed[row] = FAILED_CALL;
       this.failures.add(record.error!);
-    } else columns.correct[row] = record.correct as number;
+    } else if (typeof record.correct === 'number') columns.correct[row] = record.correct;
+    else columns.failed[row] = UNGRADED; // the validator lets a record without either through only when its judge gave no verdict
+    if (record.judge || record.judge_error) columns.judge[row] = record.judge_error ? JUDGE_ERROR : JUDGE_CODES[record.judge!.verdict];
+    if (record.judge) columns.judgeCostUsd[row] = optionalNumber(record.judge.cost_usd);
+    columns.human[row] = optionalNumber(record.human);
+    // A failed call, or a failed judge call, was scored by nothing: its fingerprint says nothing of the grades.
+    if (!failed && record.judge_error === undefined) this.addScorer(this.lastScenario, record.provenance?.scorer);
     columns.confidence[row] = optionalNumber(record.confidence);
     columns.latencyMs[row] = optionalNumber(record.latency_ms);
     columns.outputTokens[row] = optionalNumber(record.output_tokens);
@@ -160,6 +195,14 @@ export class RecordTableBuilder {
     columns.toxicity[row] = optionalNumber(record.toxicity);
     if (record.groups) this.addGroups(row, record.groups, line);
     if (record.provenance) this.addProvenance(instance, record, line);
+  }
+
+  /** Keeps a scenario's scorer fingerprint (the last one seen is checked first: a scenario has one, nearly always). */
+  private addScorer(scenario: number, scorer: string | null | undefined): void {
+    const fingerprint = scorer ?? '';
+    if (scenario === this.lastScorer.scenario && fingerprint === this.lastScorer.fingerprint) return;
+    this.lastScorer = { scenario, fingerprint };
+    (this.scorers[scenario] ??= new Set()).add(fingerprint);
   }
 
   private addProvenance(instance: number, record: EvalRecord, line: number): void {
@@ -238,6 +281,10 @@ export class RecordTableBuilder {
       kind: columns.kind.slice(0, size),
       failed,
       correct,
+      judge: columns.judge.slice(0, size),
+      human: columns.human.slice(0, size),
+      judgeCostUsd: columns.judgeCostUsd.slice(0, size),
+      scorers: scenarios.map((_, scenario) => this.scorers[scenario] ?? new Set()),
       confidence,
       latencyMs: columns.latencyMs.slice(0, size),
       outputTokens: columns.outputTokens.slice(0, size),

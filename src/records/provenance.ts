@@ -16,7 +16,7 @@ export interface Provenance {
   input_hash?: string;
   /** The instance's references. */
   references_hash?: string;
-  /** The scorer's fingerprint (a judge's model and prompt): written by judged records; not compared yet. */
+  /** The scorer's fingerprint (a judge's model, template, decoding, parser: runner/scoring/judge-prompt.ts): the gate compares it per scenario. */
   scorer?: string;
   /** The suite's hash, of its file and data files (`evalgate run`): shown in the gate's report. */
   suite_hash?: string;

@@ -1,6 +1,6 @@
 import { MAX_NAME_LENGTH } from '../limits.js';
 import type { Provenance } from './provenance.js';
-import { PERTURBATION_KINDS, type PerturbationKind } from './types.js';
+import { JUDGE_VERDICTS, PERTURBATION_KINDS, type JudgeVerdict, type PerturbationKind } from './types.js';
 
 /*
  * Checks one parsed line against the record contract. Hand-written rather than a zod schema because
@@ -58,17 +58,58 @@ function identityProblem(record: Fields): string | undefined {
   return undefined;
 }
 
-/** A record is scored (`correct`) or a failed call (`error`), never both. */
+/** A record is scored (`correct`), a failed call (`error`), or a completion its judge could not grade (`judge_error`, an unknown verdict). */
 function outcomeProblem(record: Fields): string | undefined {
-  const { error, correct } = record;
+  const { error, correct, judge, judge_error: judgeError } = record;
   const failed = !absent(error);
   if (failed && typeof error !== 'string') return `"error" must be a string, got ${show(error)}`;
   if (failed) {
+    if (!absent(judge) || !absent(judgeError)) {
+      return `"judge" and "judge_error" must be absent when "error" is set (a failed call has nothing to judge)`;
+    }
     return absent(correct) ? undefined : `"correct" must be absent when "error" is set (a failed call has no score), got ${show(correct)}`;
+  }
+  const problem = judgeProblem(judge, judgeError);
+  if (problem !== undefined) return problem;
+  const ungraded = !absent(judgeError) || (judge as Fields | undefined | null)?.verdict === 'unknown';
+  if (ungraded) {
+    return absent(correct)
+      ? undefined
+      : `"correct" must be absent when the judge gave no verdict ("judge_error", or "judge.verdict" "unknown"), got ${show(correct)}`;
   }
   if (absent(correct)) return `"correct" is required (a number in [0, 1]) unless "error" is set`;
   if (!isNumber(correct) || correct < 0 || correct > 1) return `"correct" must be a number in [0, 1], got ${show(correct)}`;
   return undefined;
+}
+
+/** What is wrong with a record's `judge` and `judge_error` (both absent is fine), or undefined. */
+function judgeProblem(judge: unknown, judgeError: unknown): string | undefined {
+  if (!absent(judgeError)) {
+    if (typeof judgeError !== 'string') return `"judge_error" must be a string, got ${show(judgeError)}`;
+    return absent(judge) ? undefined : `"judge" must be absent when "judge_error" is set (the judge's call failed)`;
+  }
+  if (absent(judge)) return undefined;
+  if (typeof judge !== 'object' || Array.isArray(judge)) {
+    return `"judge" must be an object {"verdict", "score", "reason"}, got ${show(judge)}`;
+  }
+  const { verdict, score, reason, raw, problem } = judge as Fields;
+  if (!JUDGE_VERDICTS.includes(verdict as JudgeVerdict['verdict'])) {
+    return `"judge.verdict" must be "pass", "fail" or "unknown", got ${show(verdict)}`;
+  }
+  for (const [field, text] of [
+    ['reason', reason],
+    ['raw', raw],
+    ['problem', problem],
+  ] as const) {
+    if (!absent(text) && typeof text !== 'string') return `"judge.${field}" must be a string, got ${show(text)}`;
+  }
+  const fields = judge as Fields;
+  return (
+    numberProblem('judge.score', score, true) ??
+    numberProblem('judge.input_tokens', fields.input_tokens, false) ??
+    numberProblem('judge.output_tokens', fields.output_tokens, false) ??
+    numberProblem('judge.cost_usd', fields.cost_usd, false)
+  );
 }
 
 /**
@@ -90,7 +131,8 @@ function numbersProblem(record: Fields): string | undefined {
     numberProblem('latency_ms', record.latency_ms, false) ??
     numberProblem('input_tokens', record.input_tokens, false) ??
     numberProblem('output_tokens', record.output_tokens, false) ??
-    numberProblem('cost_usd', record.cost_usd, false)
+    numberProblem('cost_usd', record.cost_usd, false) ??
+    numberProblem('human', record.human, true)
   );
 }
 
@@ -120,6 +162,9 @@ function textsProblem({ prediction, references }: Fields): string | undefined {
   return undefined;
 }
 
+/** The longest `provenance.scorer`: a judge's fingerprint names its model, served model, template, decoding and parser. */
+export const MAX_FINGERPRINT_LENGTH = 1000;
+
 /** A SHA-256 in hex, as records/provenance.ts writes it. */
 const HASH = /^[0-9a-f]{64}$/;
 
@@ -142,8 +187,12 @@ export function provenanceProblem(provenance: unknown): string | undefined {
     hashProblem('suite_hash', fields.suite_hash);
   if (problem !== undefined) return problem;
   const scorer: unknown = fields.scorer;
-  if (scorer !== undefined && scorer !== null && (typeof scorer !== 'string' || scorer.length === 0 || scorer.length > 200)) {
-    return `"provenance.scorer" must be a non-empty string of at most 200 characters, got ${show(scorer)}`;
+  if (
+    scorer !== undefined &&
+    scorer !== null &&
+    (typeof scorer !== 'string' || scorer.length === 0 || scorer.length > MAX_FINGERPRINT_LENGTH)
+  ) {
+    return `"provenance.scorer" must be a non-empty string of at most ${MAX_FINGERPRINT_LENGTH} characters, got ${show(scorer)}`;
   }
   return undefined;
 }

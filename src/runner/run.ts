@@ -5,6 +5,7 @@ import type { CompletionCache } from './cache.js';
 import { ModelCalls, type Answer } from './calls.js';
 import { redactor } from './models/redact.js';
 import { AdapterError, EndpointError, type ModelAdapter } from './models/types.js';
+import { closeJudges, describeJudging, judgesOf, newJudgeStats, type Judge, type JudgeStats } from './judge.js';
 import { scorerFor, type Scorer } from './scoring/scorers.js';
 import type { ToxicityScorer } from './scoring/toxicity.js';
 import type { LoadedSuite } from './suite.js';
@@ -49,9 +50,10 @@ export const DEFAULT_MAX_FAILED = 0.1;
 /** How many of the run's first calls may fail (after their retries) before the run stops. */
 export const PROBE_CALLS = 3;
 
-/** "1040 records (0 failed calls, 3 retries, 12 from the cache) in 4.20 s" */
+/** "1040 records (0 failed calls, 3 retries, 12 from the cache) in 4.20 s", and what the judge's calls were, apart. */
 export function describeRun(stats: RunStats): string {
-  return `${stats.records} records (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache) in ${stats.seconds.toFixed(2)} s`;
+  const judged = stats.judge ? `; ${describeJudging(stats.judge)}` : '';
+  return `${stats.records} records (${stats.errors} failed calls, ${stats.retries} retries, ${stats.cacheHits} from the cache) in ${stats.seconds.toFixed(2)} s${judged}`;
 }
 
 export interface RunStats {
@@ -63,6 +65,8 @@ export interface RunStats {
   seconds: number;
   /** The errors (redacted) the failed calls ended with. */
   failures: FailureTally;
+  /** The judge's calls, when the suite has a judged scenario: never counted with the model's. */
+  judge?: JudgeStats;
 }
 
 const percent = (share: number) => `${+(share * 100).toFixed(1)}%`;
@@ -93,19 +97,15 @@ function endpointFailed(adapter: ModelAdapter, failures: AdapterError[], redact:
 
 type Price = LoadedSuite['suite']['prices'][string];
 
-/** The record of a completed call, scored; its toxicity, if scored, is given (scoring it is apart from the call). */
+/** The record of a completed call, with its score (`correct`, or a judge's fields); its toxicity, if scored, is given (scoring it is apart from the call). */
 function completedRecord(
   item: WorkItem,
   { completion, latencyMs }: Answer,
-  scorer: Scorer,
+  scored: Partial<EvalRecord>,
   price: Price | undefined,
   toxicity: number | undefined,
 ): EvalRecord {
-  const record: EvalRecord = {
-    ...item.base,
-    prediction: completion.text,
-    correct: scorer(completion.text, item.references, item.choices),
-  };
+  const record: EvalRecord = { ...item.base, prediction: completion.text, ...scored };
   if (completion.confidence !== undefined) record.confidence = completion.confidence;
   if (toxicity !== undefined) record.toxicity = toxicity;
   if (!Number.isNaN(latencyMs)) record.latency_ms = latencyMs;
@@ -128,7 +128,9 @@ export async function runSuite(
   const stats: RunStats = { records: items.length, errors: 0, retries: 0, cacheHits: 0, seconds: 0, failures: new FailureTally() };
   const runStarted = performance.now();
   const price = own(loaded.suite.prices, adapter.model);
-  const scorers = loaded.suite.scenarios.map((scenario) => scorerFor(scenario.scorer, scenario.scorer_options));
+  const scorers = loaded.suite.scenarios.map(({ scorer, scorer_options }) =>
+    scorer === 'judge' ? undefined : scorerFor(scorer, scorer_options),
+  );
   // Every error text from the model, the toxicity scorer or the cache goes through it before a record or a warning shows it.
   const redact = redactor(adapter.secrets);
   const warned = new Set<string>();
@@ -138,6 +140,32 @@ export async function runSuite(
     options.onWarning?.(redact(message));
   };
   const calls = new ModelCalls(adapter, options, stats, warnOnce);
+  if (loaded.suite.scenarios.some(({ scorer }) => scorer === 'judge')) stats.judge = newJudgeStats();
+  const judges = stats.judge ? await judgesOf(loaded, adapter, stats.judge, options, warnOnce) : [];
+  try {
+    await runItems(items, records, { adapter, options, stats, calls, redact, warnOnce, price, scorers, judges });
+  } finally {
+    await closeJudges(judges);
+  }
+  stats.seconds = (performance.now() - runStarted) / 1000;
+  return { records, stats };
+}
+
+interface RunParts {
+  adapter: ModelAdapter;
+  options: RunOptions;
+  stats: RunStats;
+  calls: ModelCalls;
+  redact: (text: string) => string;
+  warnOnce: (kind: string, message: string) => void;
+  price: Price | undefined;
+  scorers: Array<Scorer | undefined>;
+  judges: Array<Judge | undefined>;
+}
+
+/** Asks for every item, in order of the probe then by `concurrency` workers, and makes its record. */
+async function runItems(items: WorkItem[], records: EvalRecord[], parts: RunParts): Promise<void> {
+  const { adapter, options, stats, calls, redact, warnOnce, price, scorers, judges } = parts;
   let toxicityFailed = false;
   /** A completion's toxicity; its trouble never costs the completion (the record goes without). */
   const scoreToxicity = async (text: string): Promise<number | undefined> => {
@@ -169,7 +197,12 @@ export async function runSuite(
     } else {
       if (answer.cached) stats.cacheHits++;
       const toxicity = await scoreToxicity(answer.completion.text);
-      records[index] = completedRecord(item, answer, scorers[item.scenarioIndex], price, toxicity);
+      const text = answer.completion.text;
+      const scorer = scorers[item.scenarioIndex];
+      const scored = scorer
+        ? { correct: scorer(text, item.references, item.choices) }
+        : await judges[item.scenarioIndex]!.grade(item.base, text);
+      records[index] = completedRecord(item, answer, scored, price, toxicity);
     }
     options.onProgress?.(++done, items.length);
     return answer instanceof AdapterError ? answer : undefined;
@@ -195,6 +228,4 @@ export async function runSuite(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length - next)) }, worker));
   // Toxicity of only the records scored before the scorer broke would gate on a part as if the whole.
   if (toxicityFailed) for (const record of records) delete record.toxicity;
-  stats.seconds = (performance.now() - runStarted) / 1000;
-  return { records, stats };
 }

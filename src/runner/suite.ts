@@ -7,6 +7,7 @@ import { MAX_NAME_LENGTH } from '../limits.js';
 import { dictionarySchema } from '../records/dictionary.js';
 import { hashOf, sha256Hex } from '../records/provenance.js';
 import { forEachJsonLine } from '../records/read.js';
+import { BUILTIN_TEMPLATES } from './scoring/judge-prompt.js';
 import { PERTURBATIONS, type PerturbationName } from './scoring/perturbations.js';
 import { compileRegexScorer, SCORERS, type ScorerName } from './scoring/scorers.js';
 
@@ -33,6 +34,23 @@ const regexPattern = z.string().superRefine((pattern, context) => {
   }
 });
 
+/** An environment variable's name: where a judge's key is read from (never the key itself, in a file that is committed). */
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must name an environment variable (letters, digits, "_"), not hold a key');
+
+const scorerOptionsSchema = z.strictObject({
+  pattern: regexPattern.optional(),
+  tolerance: z.number().nonnegative().optional(),
+  /** The judge scorer's (docs/suites.md#the-judge-scorer). */
+  model: z.string().min(1).optional().describe('judge: openai:NAME or command:"CMD ARGS"'),
+  base_url: z.string().min(1).optional(),
+  api_key_env: envName.optional(),
+  api_key: z
+    .never({ error: 'a key never goes in the suite file: name the environment variable that holds it with api_key_env' })
+    .optional(),
+  template: z.string().min(1).optional().describe('judge: closed_qa, rubric, or a template with {input}, {output}, {references}'),
+  allow_self_judging: z.boolean().optional(),
+});
+
 /** Scenario names, ids and groups become the records' (src/limits.ts): refused here rather than in the records. */
 const name = z.string().min(1).max(MAX_NAME_LENGTH);
 
@@ -42,7 +60,7 @@ const scenarioSchema = z.strictObject({
   prompt: z.string().min(1).default('{input}').describe('Template: {input}, {choices} (lettered), {references}'),
   system: z.string().optional(),
   scorer: z.enum(SCORERS as [ScorerName, ...ScorerName[]]),
-  scorer_options: z.strictObject({ pattern: regexPattern.optional(), tolerance: z.number().nonnegative().optional() }).default({}),
+  scorer_options: scorerOptionsSchema.default({}),
   generation: generationSchema.default({}),
   perturbations: z.array(z.enum(Object.keys(PERTURBATIONS) as [PerturbationName, ...PerturbationName[]])).default([]),
   typo_probability: z.number().gt(0).max(1).default(0.05),
@@ -72,6 +90,8 @@ const instanceSchema = z.looseObject({
     .union([z.string(), z.array(z.string()).min(1, 'needs at least one reference: an instance without one cannot be scored')])
     .transform((value) => (Array.isArray(value) ? value : [value])),
   choices: z.array(z.string()).optional(),
+  /** A person's grade of the instance's answers (1 right, 0 wrong, or a score): kept on its records, for the judge's agreement. */
+  human: z.union([z.number().min(0).max(1), z.boolean().transform(Number)]).optional(),
   groups: dictionarySchema(z.union([name, z.number(), z.boolean()]).transform(String), name).optional(),
 });
 
@@ -127,6 +147,7 @@ export async function loadSuite(file: string): Promise<LoadedSuite> {
       parsed.scenarios.forEach((scenario, index) => {
         if (names.has(scenario.name)) report(['scenarios', index, 'name'], `scenario "${scenario.name}" appears twice`);
         names.add(scenario.name);
+        judgeOptionsProblems(scenario).forEach(([key, message]) => report(['scenarios', index, ...key], message));
       });
     },
   });
@@ -138,6 +159,28 @@ export async function loadSuite(file: string): Promise<LoadedSuite> {
     dataHashes.push(sha256Hex(await readFile(dataFile)));
   }
   return { suite, file, sha256: suiteHash(sha256Hex(bytes), dataHashes), instances };
+}
+
+const JUDGE_ONLY = ['model', 'base_url', 'api_key_env', 'template', 'allow_self_judging'] as const;
+
+/** What is wrong with a scenario's judge options: missing where it judges, given where it does not, a template without {output}. */
+function judgeOptionsProblems({ scorer, scorer_options: options }: Scenario): Array<[string[], string]> {
+  if (scorer !== 'judge') {
+    return JUDGE_ONLY.filter((key) => options[key] !== undefined).map((key) => [
+      ['scorer_options', key],
+      `only the judge scorer takes "${key}" (this scenario's scorer is ${scorer})`,
+    ]);
+  }
+  const problems: Array<[string[], string]> = [];
+  if (options.model === undefined) problems.push([['scorer_options'], 'the judge scorer needs "model": openai:NAME or command:"CMD ARGS"']);
+  else if (!/^(openai|command):./.test(options.model)) {
+    problems.push([['scorer_options', 'model'], `a judge is openai:NAME or command:"CMD ARGS", got "${options.model}"`]);
+  }
+  const template = options.template ?? 'closed_qa';
+  if (!Object.hasOwn(BUILTIN_TEMPLATES, template) && !template.includes('{output}')) {
+    problems.push([['scorer_options', 'template'], 'closed_qa, rubric, or a template that shows the judge the {output}']);
+  }
+  return problems;
 }
 
 /**

@@ -63,6 +63,7 @@ function examples(loaded: LoadedSuite, shard?: Shard): WorkItem[][] {
         scenario: scenario.name,
         id: instance.id,
         ...(instance.groups ? { groups: instance.groups } : {}),
+        ...(instance.human === undefined ? {} : { human: instance.human }),
       };
       // The instance's own fields, not its prompt or its variants' perturbed texts: every record of it carries the same.
       const provenance = { ...provenanceOf({ ...instance, input: instance.input ?? instance.messages }), suite_hash: loaded.sha256 };

@@ -51,8 +51,11 @@ async function runCommand(flags: RunFlags, { io, setExitCode }: CommandContext):
     io.stderr(`evalgate: ${flags.out}: ${describeRun(stats)}\n`);
     // The records are written (to see what failed), but a run that is mostly errors is no result.
     const failed = tooManyFailures(stats, flags.maxFailed);
-    if (failed) {
-      io.stderr(`evalgate: ${escapeTerminal(failed)}\n`);
+    // So are grades that are mostly the judge's failures.
+    const judgeFailed = stats.judge && tooManyFailures(stats.judge, flags.maxFailed);
+    for (const problem of [failed, judgeFailed && `the judge: ${judgeFailed}`]) {
+      if (!problem) continue;
+      io.stderr(`evalgate: ${escapeTerminal(problem)}\n`);
       setExitCode(EXIT_RUN_FAILED);
     }
   } finally {

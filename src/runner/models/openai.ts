@@ -2,7 +2,7 @@ import type { APIError as ClientAPIError } from 'openai';
 import { UsageError } from '../../errors.js';
 import { keepAliveFetch, UnreadableAnswerError } from './http-fetch.js';
 import { connectionSecrets, redactor } from './redact.js';
-import { AdapterError, type Completion, type ModelAdapter } from './types.js';
+import { AdapterError, type Completion, type CompletionRequest, type ModelAdapter } from './types.js';
 
 /**
  * `openai:MODEL`: any OpenAI-compatible Chat Completions endpoint (OpenAI, vLLM, Ollama, TGI,
@@ -12,10 +12,15 @@ import { AdapterError, type Completion, type ModelAdapter } from './types.js';
  * (HELM's max_prob). An endpoint that refuses them is asked without. Retries are evalgate's own (the
  * client's are off), so every attempt is counted.
  */
-export async function openaiAdapter(model: string, baseURL?: string, revision?: string): Promise<ModelAdapter> {
+export async function openaiAdapter(
+  model: string,
+  baseURL?: string,
+  revision?: string,
+  keyVariable = 'OPENAI_API_KEY',
+): Promise<ModelAdapter> {
   const { default: OpenAI, APIError } = await import('openai');
   const transport = await keepAliveFetch();
-  const apiKey = process.env.OPENAI_API_KEY;
+  const apiKey = process.env[keyVariable] || undefined; // set but empty: no key
   const options = { apiKey: apiKey ?? 'not-needed', maxRetries: 0, logLevel: 'off' as const, fetch: transport.fetch };
   const client = new OpenAI({ ...options, baseURL });
   const secrets = connectionSecrets(apiKey, client.baseURL);
@@ -27,6 +32,8 @@ export async function openaiAdapter(model: string, baseURL?: string, revision?: 
       new OpenAI({ ...options, baseURL: url }).models.list({ timeout: HINT_TIMEOUT_MS }).then(() => true),
     ));
   let logprobs = true;
+  /** Whether to ask for the request's response format: until the endpoint refuses it. */
+  let structured = true;
   return {
     id: `openai:${client.baseURL}:${model}`,
     model,
@@ -44,13 +51,19 @@ export async function openaiAdapter(model: string, baseURL?: string, revision?: 
               temperature: request.settings.temperature,
               top_p: request.settings.top_p,
               stop: request.settings.stop,
+              seed: request.settings.seed,
               ...(logprobs ? { logprobs: true } : {}),
+              ...(structured && request.responseFormat ? { response_format: jsonSchemaFormat(request.responseFormat) } : {}),
             },
             { signal },
           );
         } catch (error) {
           if (error instanceof APIError && error.status === 400 && logprobs && /logprob/i.test(error.message)) {
             logprobs = false; // this endpoint does not offer them: ask again without
+            continue;
+          }
+          if (error instanceof APIError && error.status === 400 && structured && request.responseFormat && STRUCTURED.test(error.message)) {
+            structured = false; // nor a JSON schema: the reply is read from text (the judge's strict parser)
             continue;
           }
           if (signal.aborted) throw new AdapterError('timed out', true);
@@ -67,6 +80,12 @@ export async function openaiAdapter(model: string, baseURL?: string, revision?: 
     },
   };
 }
+
+/** What an endpoint that does not take a response format says about it. */
+const STRUCTURED = /response_format|json_schema|structured|schema/i;
+
+const jsonSchemaFormat = ({ name, schema }: NonNullable<CompletionRequest['responseFormat']>) =>
+  ({ type: 'json_schema', json_schema: { name, schema, strict: true } }) as const;
 
 /** A base URL a call can go to: http or https, with a host. Refused before any call, its password redacted. */
 function checkBaseUrl(text: string, source: string, secrets: string[]): void {

@@ -9,7 +9,10 @@ export interface CompletionRequest {
   /** Which repeated sample of the example (`evalgate run --samples`); absent for sample 0. */
   sample?: number;
   messages: ChatMessage[];
-  settings: GenerationSettings;
+  /** The suite's generation settings; a judge's also carry a seed (runner/judge.ts). */
+  settings: GenerationSettings & { seed?: number };
+  /** A JSON schema the answer should follow (a judge's verdict), asked for where the endpoint takes one. */
+  responseFormat?: { name: string; schema: Record<string, unknown> };
 }
 
 export interface Completion {

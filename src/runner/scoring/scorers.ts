@@ -6,9 +6,21 @@ import { RE2JS } from 're2js';
  * (lower case, no punctuation, no articles, single spaces).
  */
 
-export type ScorerName = 'exact_match' | 'quasi_exact_match' | 'f1' | 'multiple_choice' | 'contains' | 'regex' | 'numeric';
+export type ScorerName = 'exact_match' | 'quasi_exact_match' | 'f1' | 'multiple_choice' | 'contains' | 'regex' | 'numeric' | 'judge';
 
-export const SCORERS: readonly ScorerName[] = ['exact_match', 'quasi_exact_match', 'f1', 'multiple_choice', 'contains', 'regex', 'numeric'];
+export const SCORERS: readonly ScorerName[] = [
+  'exact_match',
+  'quasi_exact_match',
+  'f1',
+  'multiple_choice',
+  'contains',
+  'regex',
+  'numeric',
+  'judge',
+];
+
+/** The scorers that grade a completion with a model (runner/judge.ts), not with a function of its text. */
+export const isModelGraded = (name: ScorerName): name is 'judge' => name === 'judge';
 
 export interface ScorerOptions {
   /**
@@ -84,8 +96,8 @@ export function compileRegexScorer(pattern: string): (prediction: string) => str
   };
 }
 
-/** The scorer `name` with `options`. */
-export function scorerFor(name: ScorerName, options: ScorerOptions = {}): Scorer {
+/** The scorer `name` with `options`; the judge scorer has none (it asks a model: runner/judge.ts). */
+export function scorerFor(name: Exclude<ScorerName, 'judge'>, options: ScorerOptions = {}): Scorer {
   const best = (references: string[], judge: (reference: string) => number) =>
     references.reduce((max, reference) => Math.max(max, judge(reference)), 0);
   switch (name) {
@@ -126,7 +138,7 @@ export function scorerFor(name: ScorerName, options: ScorerOptions = {}): Scorer
 
 /** One completion scored (the scorer compiled for it alone: a run compiles each scenario's once, with scorerFor). */
 export function score(
-  name: ScorerName,
+  name: Exclude<ScorerName, 'judge'>,
   prediction: string,
   references: string[],
   choices: string[] = [],
