@@ -36,32 +36,37 @@ export async function gateRun(
   memo = new MetricsMemo(),
   changesOf: ChangesOf = changesBetween,
 ): Promise<GateReport> {
-  if (candidateScopes) await adoptCandidateScopes(policy.policy, candidate, baseline, memo, candidateScopes);
+  // With the candidate's scopes computed in another thread, this one compares the runs and finds the changes meanwhile.
+  let changes: Promise<InstanceChangesReport | null> | undefined;
+  if (candidateScopes) {
+    compareAhead(policy.policy, candidate, baseline, memo);
+    changes = changesOf(candidate, baseline);
+    await adoptScopes(policy.policy, candidate, memo, candidateScopes, changes);
+  }
   const result = evaluateGate({ policy: policy.policy, candidate, baseline, missingBaseline }, memo);
-  return buildGateReport(result, policy, candidate, baseline, await changesOf(candidate, baseline));
+  return buildGateReport(result, policy, candidate, baseline, await (changes ?? changesOf(candidate, baseline)));
 }
 
-/**
- * The candidate's scopes from another thread (pipeline/parallel-scopes.ts), adopted once it has
- * them; meanwhile this thread makes the paired comparisons of the regression checks (kept for the gate).
- */
-async function adoptCandidateScopes(
+/** The paired comparisons of the policy's regression checks, made now and kept for the gate (metrics/paired.ts). */
+function compareAhead(policy: Policy, candidate: RunInput, baseline: RunInput | undefined, memo: MetricsMemo): void {
+  if (candidate.kind !== 'records' || baseline?.kind !== 'records') return;
+  const paired = memo.pairedRuns(candidate, baseline, computeOptionsOf(policy));
+  for (const check of policy.checks) {
+    if (check.severity !== 'off' && check.max_regression !== undefined) paired.compare(check.metric, check.scenario);
+  }
+}
+
+/** The candidate's scopes from another thread (pipeline/parallel-scopes.ts), adopted once they and the changes are ready. */
+async function adoptScopes(
   policy: Policy,
   candidate: RunInput,
-  baseline: RunInput | undefined,
   memo: MetricsMemo,
   candidateScopes: PendingScopes,
+  changes: Promise<unknown>,
 ): Promise<void> {
-  const options = computeOptionsOf(policy);
-  if (candidate.kind !== 'records') return;
-  if (baseline?.kind === 'records') {
-    const paired = memo.pairedRuns(candidate, baseline, options);
-    for (const check of policy.checks) {
-      if (check.severity !== 'off' && check.max_regression !== undefined) paired.compare(check.metric, check.scenario);
-    }
-  }
+  await changes.catch(() => undefined); // its error is thrown where the report awaits it
   const entries = await candidateScopes.scopes();
-  if (entries) memo.adoptScopes(candidate, options, entries);
+  if (entries && candidate.kind === 'records') memo.adoptScopes(candidate, computeOptionsOf(policy), entries);
 }
 
 export interface NamedRun {
