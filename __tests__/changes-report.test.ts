@@ -90,8 +90,10 @@ describe('the comment size limit', () => {
     expect(markdown.length).toBeLessThanOrEqual(MAX_COMMENT_CHARACTERS);
     // The verdict and the failing checks always stay.
     expect(markdown).toMatch(/^## ❌ evalgate: fail \(2 blocking checks failed\)/);
-    expect(markdown).toContain('- **accuracy** · ❌ fail `accuracy` (overall): below the minimum 0.9');
-    expect(markdown).toContain('- **efficiency** · ❌ fail `latency_p50_ms` (overall): above the maximum 50');
+    expect(markdown).toContain('- ❌ **accuracy** (overall) blocks: 50% is below its minimum 90% (a point estimate: no error control)\n');
+    expect(markdown).toContain(
+      '- ❌ **latency\\_p50\\_ms** (overall) blocks: 100 ms is above its maximum 50 ms (a point estimate: no error control)\n',
+    );
     return markdown;
   };
 

@@ -63,7 +63,13 @@ describe('evalgate gate', () => {
     expect(report.candidate).toEqual({ file: candidate, kind: 'records', records: 300, instances: 300 });
     const markdown = readFileSync(join(dir, 'r.md'), 'utf8');
     expect(markdown).toMatch(/^## ❌ evalgate: fail \(1 blocking check failed\) · policy t\n/);
-    expect(markdown).toContain('- **accuracy** · ❌ fail `accuracy` (overall): worse than the baseline by 0.05');
+    // The failing check's line in plain words with units, and its row of the one table.
+    expect(markdown).toContain(
+      '- ❌ **accuracy** (overall) blocks: 5 pts worse than the baseline (95% interval of the change \\[-7.33, -2.99\\] pts), over its budget of 2 pts (p 0.010)',
+    );
+    expect(markdown).toContain(
+      '| ❌ fail | accuracy (overall)    |   70% \\[64.6, 75\\] | -5 pts \\[-7.33, -2.99\\] pts | worse by ≤ 2 pts           |',
+    );
     // Data is escaped: no raw HTML or table-breaking pipe from the scenario name.
     expect(markdown).not.toContain('<b>');
     expect(markdown).toContain('<summary>Scenario billing|&lt;b&gt;x&lt;/b&gt;:'); // an HTML line: entities
@@ -96,9 +102,14 @@ describe('evalgate gate', () => {
     expect(latency.power).toMatchObject({ detect: expect.closeTo(1.5 * latency.comparison!.baseline, 9), detectFrom: 'default' });
     expect(accuracy.threshold).toBe('>= 0.7 (lenient), regression <= 0.02, detect 0.03');
     const markdown = readFileSync(join(dir, 'r.md'), 'utf8');
-    expect(markdown).toMatch(/\| +can detect \(80%\) +\|/);
-    expect(markdown).toMatch(/\| 0\.0\d+ \(must: 0\.03\) \|/);
-    expect(markdown).toMatch(/❌ fail · borderline · underpowered/);
+    // The details: both p-values raw and adjusted, what the check can and must detect (points), the flags.
+    expect(markdown).toMatch(/\| +can detect \(80%\) +\| +must detect +\|/);
+    expect(markdown).toMatch(
+      /\| accuracy \(overall\) +\| +75% \| +70% \\\[64\.6, 75\\\] \| over budget 0\.0\d+, adjusted 0\.0\d+; bound \(crossed\) 0\.\d+, adjusted 1\.0 \| +5\.\d+ pts \| +3 pts \| 300 shared instances, n 300 \| borderline, underpowered \|/,
+    );
+    expect(markdown).toMatch(
+      /\| ❌ fail +\| accuracy \(overall\) +\| +70% \\\[64\.6, 75\\\] \| -5 pts \\\[-7\.33, -2\.99\\\] pts \| ≥ 70% \(lenient\), worse by ≤ 2 pts \|/,
+    );
     expect(result.stdout).toMatch(/-0\.05 \(0\.7 vs 0\.75 on 300 shared; p over budget 0\.\d+, adjusted 0\.\d+\)/);
     // A version-1 report written before these fields reads back as it is.
     const older = JSON.parse(text);
@@ -173,7 +184,7 @@ describe('evalgate gate', () => {
     const markdown = readFileSync(join(dir, 'r.md'), 'utf8');
     expect(markdown).toMatch(/^## ⚠️ evalgate: warn \(1 warning\) · policy t\n/);
     expect(markdown).toContain(
-      "- **coverage** · ⚠️ warn: the candidate answered 290 of the baseline's 300 instances (96.7%, the policy asks at least 100%); missing or failed: billing\\|\\<b\\>x\\</b\\>/290,",
+      "- ⚠️ coverage warns: the candidate answered 290 of the baseline's 300 instances (96.7%, the policy asks at least 100%); missing or failed: billing\\|\\<b\\>x\\</b\\>/290,",
     );
     const blocked = await cli(
       'gate',

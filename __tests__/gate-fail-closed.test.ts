@@ -109,7 +109,7 @@ describe('a baseline without the metric', () => {
     expect([result.code, result.report?.verdict, result.report?.notRun]).toEqual([0, 'warn', 1]);
     expect(result.stdout).toMatch(/^evalgate: WARN — 1 of 4 checks did not run \(1 inconclusive\) · outcome inconclusive · policy t\n/);
     expect(result.stdout).toContain('  inconclusive calibration: ece (overall): regression inconclusive: the baseline has no ece');
-    expect(result.markdown).toContain('- **calibration** · ❔ inconclusive `ece` (overall): regression inconclusive');
+    expect(result.markdown).toContain('- ❔ **ece** (overall) is inconclusive: regression inconclusive: the baseline has no ece');
     expect(result.html).toContain('<h1>evalgate: warn — 1 of 4 checks did not run (1 inconclusive)</h1>');
   });
 

@@ -82,15 +82,19 @@ describe('names with separators and a scenario called "overall", through the bun
     expect(result.stdout).toContain('  fail  accuracy: accuracy (scenario overall): below the minimum 0.6\n');
     expect(result.stdout).toContain(`  fail  fairness: ${GROUP} (scenario overall): worse than the baseline by 0.100`);
     const comment = readFileSync(markdown, 'utf8');
-    expect(comment).toContain('- **accuracy** · ❌ fail `accuracy` (scenario overall): below the minimum 0.6\n');
-    expect(comment).toContain('| accuracy | scenario overall |');
-    expect(comment).toContain('| accuracy | overall          |');
-    expect(comment).toContain('  title "Reliability (scenario overall): candidate accuracy (bars)');
-    expect(comment).toContain('  title "Reliability: candidate accuracy (bars)');
     expect(comment).toContain(
-      '  title "Accuracy per region:eu (scenario overall): candidate (bars) vs baseline (line)"\n  x-axis ["a=b", "c d"]\n  y-axis "accuracy" 0 --> 1\n  bar [0.4, 0.5]\n  line [0.5, 0.5]\n',
+      '- ❌ **accuracy** (scenario overall) blocks: 45% is below its minimum 60% (a point estimate: no error control)\n',
     );
-    expect(comment).toContain('  title "Accuracy per region:eu: candidate (bars) vs baseline (line)"\n  x-axis ["a=b", "c d"]\n');
+    expect(comment).toMatch(/\| ❌ fail \| accuracy \(scenario overall\) +\| +45% /);
+    expect(comment).toMatch(/\| ✅ pass \| accuracy \(overall\) +\| +72\.5% /);
+    expect(comment).toContain('  title "Reliability (scenario overall)"\n');
+    expect(comment).toContain('  title "Reliability"\n');
+    expect(comment).toContain(
+      '  title "Accuracy per region:eu (scenario overall)"\n  x-axis ["a=b: baseline", "a=b: candidate", "c d: baseline", "c d: candidate"]\n  y-axis "accuracy (%)" 0 --> 100\n  bar [50, 40, 50, 50]\n',
+    );
+    expect(comment).toContain(
+      '  title "Accuracy per region:eu"\n  x-axis ["a=b: baseline", "a=b: candidate", "c d: baseline", "c d: candidate"]\n',
+    );
     // Read back, a report must hold together: the pooled scope is "overall", a group the one its metric names.
     const written = JSON.parse(readFileSync(json, 'utf8'));
     const tampered = (change: object) =>

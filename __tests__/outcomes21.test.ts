@@ -219,9 +219,9 @@ describe('the outcome, settings.inconclusive and the deprecated settings.power',
     expect(stdout).toContain(`must detect 0.05 (default): about ${needed} shared instances would settle it`);
     const markdown = readFileSync(join(dir, 'r.md'), 'utf8');
     expect(markdown).toMatch(
-      /^## ⚠️ evalgate: warn \(1 inconclusive\) · outcome inconclusive · policy p\n\n\*\*Inconclusive:\*\* 1 check inconclusive/,
+      /^## ⚠️ evalgate: warn \(1 inconclusive\) · outcome inconclusive · policy p\n\n### What blocks, warns or is inconclusive\n\n- ❔ \*\*accuracy\*\* \(overall\) is inconclusive: can detect a worsening of \d+(\.\d+)? pts at 80% power but must detect 5 pts \(the default detect\): /,
     );
-    expect(markdown).toContain(`about ${needed} shared instances would settle it`);
+    expect(markdown).toContain(`: about ${needed} shared instances would settle it (evalgate plan sizes the suite)\n`);
   });
 
   it('fails the verdict (exit 1) under settings.inconclusive: block, and a forged outcome is refused', async () => {
@@ -276,7 +276,7 @@ describe('the action', () => {
     expect(result.output('verdict')).toBe('warn');
     expect(result.output('outcome')).toBe('inconclusive');
     expect(JSON.parse(readFileSync(result.output('report')!, 'utf8'))).toMatchObject({ verdict: 'warn', outcome: 'inconclusive' });
-    expect(result.summary).toMatch(/\*\*Inconclusive:\*\* 1 check inconclusive .*about \d+ shared instances would settle it/);
+    expect(result.summary).toMatch(/- ❔ \*\*accuracy\*\* \(overall\) is inconclusive: .*about \d+ shared instances would settle it/);
   });
 
   it('fails the step under inconclusive: block, and warns of the deprecated settings.power', async () => {
