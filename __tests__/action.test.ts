@@ -124,7 +124,9 @@ describe('the action on a pull request', () => {
     expect(result.log).toContain('warning: No baseline: regression checks are inconclusive');
     // The check failed on its bound; its reasons say the budget was inconclusive.
     expect(result.summary).toContain('no baseline: regression budgets were not checked');
-    expect(result.summary).toContain('- ❌ **accuracy** (overall) blocks: 70% is below its minimum 80% (a point estimate: no error control); its budget was not compared: no baseline\n');
+    expect(result.summary).toContain(
+      '- ❌ **accuracy** (overall) blocks: 70% is below its minimum 80% (a point estimate: no error control); its budget was not compared: no baseline\n',
+    );
   });
 
   it('makes the regression checks inconclusive without a baseline: the pull request warns, never a bare pass', async () => {
