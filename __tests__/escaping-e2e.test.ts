@@ -5,7 +5,7 @@ import type { MetricsReport } from '../src/metrics/compute.js';
 import type { GateReport } from '../src/report/json.js';
 import { BASE_SHA, runAction } from './helpers/action.js';
 import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
-import { evalgate } from './helpers/evalgate.js';
+import { evalgate, unwrapped } from './helpers/evalgate.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
 import { linksIn, REFERENCE_TEXT, renderGfm, textMatching, URL_TEXT } from './helpers/github-markdown.js';
 import { tempDir, writeLines } from './helpers/records.js';
@@ -217,9 +217,11 @@ describe('hostile names through the CLI', () => {
 
   it('6: the terminal report shows control characters as escapes and lets no data start a workflow command', () => {
     expectNoWorkflowCommand(gate.stdout);
-    expect(gate.stdout).toContain('trade-off applied: calibration _www.evil.example/t owner/repo#6 \\u001b[31m ##\\u005berror]forged');
-    expect(gate.stdout).toContain('(0.200 by trade-off "calibration _www.evil.example/t owner/repo#6 \\u001b[31m ##\\u005berror]forged")');
-    expect(gate.stdout).toContain('accuracy: accuracy (__proto__): below the minimum 0.5');
+    const text = unwrapped(gate.stdout);
+    expect(text).toContain('trade-off applied: calibration _www.evil.example/t owner/repo#6 \\u001b[31m ##\\u005berror]forged');
+    expect(text).toContain('  fail  accuracy (__proto__) blocks: 0% is below its minimum 50%');
+    // The limit the trade-off set, in the table's cell wrapped over lines of its own.
+    expect(gate.stdout).toMatch(/worse by ≤ 2 pts \(20[\s\S]*by trade-off[\s\S]*"calibration[\s\S]*##\\u005berror\]forged"\)/);
   });
 
   it('3: metrics --json keeps every scenario and group, and reads back as a candidate with them', async () => {

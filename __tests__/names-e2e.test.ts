@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MetricsReport } from '../src/metrics/report.js';
 import { parseGateReport } from '../src/report/json.js';
-import { evalgate } from './helpers/evalgate.js';
+import { evalgate, unwrapped } from './helpers/evalgate.js';
 import { NAMED_POLICY, namedRuns } from './helpers/named-groups.js';
 import { tempDir, writeLines } from './helpers/records.js';
 
@@ -79,8 +79,10 @@ describe('names with separators and a scenario called "overall", through the bun
       ['overall', 'pooled', [0.6, 0.9]],
     ]);
 
-    expect(result.stdout).toContain('  fail  accuracy: accuracy (scenario overall): below the minimum 0.6\n');
-    expect(result.stdout).toContain(`  fail  fairness: ${GROUP} (scenario overall): worse than the baseline by 0.100`);
+    expect(unwrapped(result.stdout)).toContain(
+      '  fail  accuracy (scenario overall) blocks: 45% is below its minimum 60% (a point estimate: no error control)\n',
+    );
+    expect(unwrapped(result.stdout)).toContain(`  fail  ${GROUP} (scenario overall) blocks: 10 pts worse than the baseline`);
     const comment = readFileSync(markdown, 'utf8');
     expect(comment).toContain(
       '- ❌ **accuracy** (scenario overall) blocks: 45% is below its minimum 60% (a point estimate: no error control)\n',
@@ -113,8 +115,10 @@ describe('names with separators and a scenario called "overall", through the bun
   it('names the scenario so in the decision matrix too', async () => {
     const policy = writeLines('policy.yml', [NAMED_POLICY]);
     const result = await evalgate(['compare', '--policy', policy, '--candidate', `c=${candidate}`, '--baseline', baseline]);
-    expect(result.stdout).toContain('  c: fail: accuracy (scenario overall): below the minimum 0.6\n');
-    expect(result.stdout).toContain(`  c: fail: ${GROUP} (scenario overall): worse than the baseline by 0.100`);
+    expect(unwrapped(result.stdout)).toContain(
+      '  c: accuracy (scenario overall) blocks: 45% is below its minimum 60% (a point estimate: no error control)\n',
+    );
+    expect(unwrapped(result.stdout)).toContain(`  c: ${GROUP} (scenario overall) blocks: 10 pts worse than the baseline`);
   });
 
   it('refuses a name whose separators are not escaped, saying how to write it', async () => {

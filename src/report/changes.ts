@@ -200,8 +200,8 @@ function flipText(shown: ShownFlip): string[] {
   ];
 }
 
-/** For a terminal: the counts per scenario and examples, then the flips listed. */
-export function instanceChangesText(changes: InstanceChangesReport): string {
+/** For a terminal: the counts per scenario and examples, then the flips listed, with their texts unless `texts` is false. */
+export function instanceChangesText(changes: InstanceChangesReport, { texts = true } = {}): string {
   const lines = [
     `What changed, instance by instance: ${changesSummary(changes)}`,
     RULE(changes).replace(/`/g, ''),
@@ -212,7 +212,8 @@ export function instanceChangesText(changes: InstanceChangesReport): string {
   for (const scope of changes.scenarios) {
     for (const direction of ['broken', 'fixed'] as const) {
       const title = listTitle(scope, direction, scope[direction].length, escapeTerminal(scope.scenario));
-      if (title) lines.push(title, ...scope[direction].flatMap(flipText), '');
+      const flips = scope[direction].flatMap((shown) => (texts ? flipText(shown) : flipText(shown).slice(0, 1)));
+      if (title) lines.push(title, ...flips, '');
     }
   }
   return lines.join('\n');

@@ -61,7 +61,9 @@ export function changeCell(check: CheckRow): string {
   if (!comparison) return '-';
   const change = changeText(check.metric, comparison.change);
   if (comparison.method === 'summary') return `${change} (point estimates)`;
-  return comparison.ci ? `${change} ${changeIntervalText(check.metric, comparison.ci)}` : change;
+  // The interval in the change's unit, said once: "+8.11 pts [+3.05, +11.3]".
+  const interval = comparison.ci ? changeIntervalText(check.metric, comparison.ci, false) : '';
+  return interval ? `${change} ${interval}` : change;
 }
 
 const boundsMode = (check: CheckRow) => (check.bounds && check.bounds !== 'point' ? ` (${check.bounds})` : '');
@@ -183,6 +185,9 @@ export function inconclusiveWords(check: CheckRow, samples: number): string {
   return `${sees}${settle}`;
 }
 
+/** How the gate's reason naming the most common failed call begins (gate/failures.ts). */
+const FAILED_CALLS = 'the most common error of';
+
 const VERB: Record<string, string> = {
   fail: 'blocks',
   warn: 'warns',
@@ -214,6 +219,8 @@ export function findingWords(check: CheckRow, report: GateReport, escape: Escape
     ...(bound ? [escape(boundWords(check))] : []),
     ...(regression ? [regressionWords(check, escape)] : []),
     ...(uncompared ? [escape(`its budget was not compared: ${report.baseline ? 'the baseline cannot tell' : 'no baseline'}`)] : []),
+    // Why calls failed, where failures decided (gate/failures.ts): the gate's own words.
+    ...check.reasons.filter((reason) => reason.startsWith(FAILED_CALLS)).map(escape),
   ];
   return `${name}: ${parts.join('; ')}`;
 }

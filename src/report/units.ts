@@ -82,10 +82,10 @@ export function amountText(metric: string, value: number): string {
   return `${digits(Math.abs(scaled(metric, value)))}${differenceUnit(metric, value)}`;
 }
 
-/** A change's 95% interval, signed, in its unit: "[+3.05, +11.3] pts". */
-export function changeIntervalText(metric: string, [low, high]: readonly [number, number]): string {
+/** A change's 95% interval, signed, in its unit: "[+3.05, +11.3] pts" (without the unit after a change that says it). */
+export function changeIntervalText(metric: string, [low, high]: readonly [number, number], withUnit = true): string {
   if (unitOf(metric) === 'usd') return `[${changeText(metric, low)}, ${changeText(metric, high)}]`;
-  return `[${signed(scaled(metric, low))}, ${signed(scaled(metric, high))}]${differenceUnit(metric, 2)}`;
+  return `[${signed(scaled(metric, low))}, ${signed(scaled(metric, high))}]${withUnit ? differenceUnit(metric, 2) : ''}`;
 }
 
 /** A value's 95% interval in its unit's scale: "[77.3, 83.7]" for a percentage (the value beside it says %). */
