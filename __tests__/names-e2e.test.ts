@@ -108,7 +108,7 @@ describe('names with separators and a scenario called "overall", through the bun
       'the group is not the one the metric names',
     );
     const page = readFileSync(html, 'utf8');
-    expect(page).toContain('<code>accuracy</code> (scenario overall): below the minimum 0.6</li>');
+    expect(page).toContain('<li><b>accuracy</b> (scenario overall) blocks: 45% is below its minimum 60% (a point estimate: no error control)</li>');
     expect(page).toContain('Accuracy per region:eu (scenario overall)');
   });
 

@@ -154,19 +154,21 @@ describe.each(['demo', 'hostile'])('the HTML report of the %s records in Chromiu
         };
       }),
     );
-    for (const prefix of [
-      'Checks of accuracy:',
-      'Checks of calibration:',
-      'Reliability diagram (overall)',
-      'Accuracy per dialect (overall)',
-      'Latency distribution',
-    ]) {
+    for (const prefix of ['Budgeted checks', 'Reliability diagram (overall)', 'Accuracy per dialect (overall)', 'Latency distribution']) {
       expect(figures.map((figure) => figure.title)).toContainEqual(expect.stringContaining(prefix));
     }
     for (const figure of figures) {
       expect(figure.marks).toBeGreaterThan(3);
       expect(figure.width).toBeGreaterThan(100);
     }
+    await page.close();
+  });
+
+  it('has no horizontal scroll at 1280 px', async () => {
+    const { html } = written();
+    const { page } = await openPage(browser, pathToFileURL(html).href, { viewport: { width: 1280, height: 900 } });
+    const width = await page.evaluate(() => (globalThis as unknown as InPage).document.scrollingElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(1280);
     await page.close();
   });
 
@@ -188,6 +190,28 @@ describe.each(['demo', 'hostile'])('the HTML report of the %s records in Chromiu
     expect(blocks.length).toBeGreaterThanOrEqual(3); // the reliability diagrams, the groups
     const page = await browser.newPage();
     expect(await renderMermaid(page, blocks)).toEqual(blocks.map(() => ''));
+    await page.close();
+  });
+});
+
+describe("the HTML report's colours", () => {
+  it('show: a failing row, an inconclusive row and a passing row have different backgrounds, and the verdict band its own', async () => {
+    const { page } = await openPage(browser, pathToFileURL(demo.html).href);
+    const background = (selector: string) =>
+      page.$eval(
+        selector,
+        (element) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element)
+            .backgroundColor,
+      );
+    const [fail, inconclusive, pass] = await Promise.all(
+      ['fail', 'inconclusive', 'pass'].map((status) => background(`tr.status-${status} td:nth-child(2)`)),
+    );
+    expect(new Set([fail, inconclusive, pass]).size).toBe(3);
+    expect(fail).toBe('rgb(255, 235, 233)');
+    const verdict = await background('#verdict');
+    expect(verdict).toBe(fail); // the demo's candidate A fails: the band is red too
+    expect(await background('body')).not.toBe(verdict);
     await page.close();
   });
 });
@@ -250,7 +274,13 @@ describe('instance changes', () => {
     const entries = await page.$$eval('dd', (elements) => elements.map((element) => element.textContent ?? ''));
     expect(entries).toEqual([HOSTILE.scenario, 'refund', 'refund\\u202egnp.exe\\u2066 \\u2067isolate\\u2069', 'refund']);
     const headings = await page.$$eval('h3', (elements) => elements.map((element) => element.textContent ?? ''));
-    expect(headings).toContain(`${HOSTILE.scenario} · right → wrong: 1`);
+    expect(headings).toContain('right → wrong');
+    const notes = await page.$$eval('p.note', (elements) => elements.map((element) => element.textContent ?? ''));
+    expect(notes).toContain(`${HOSTILE.scenario} · right → wrong: 1`);
+    // One compact row per changed example, its texts collapsed until opened.
+    const row = await page.$$eval('table.flips tbody tr td', (found) => found.map((cell) => cell.textContent ?? ''));
+    expect(row.slice(0, 4)).toEqual([HOSTILE.scenario, HOSTILE.image, 'originals', '1 → 0']);
+    expect(await page.$eval('table.flips details', (element) => (element as unknown as { open: boolean }).open)).toBe(false);
     expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
     await page.close();
   });
