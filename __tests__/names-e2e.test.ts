@@ -108,7 +108,9 @@ describe('names with separators and a scenario called "overall", through the bun
       'the group is not the one the metric names',
     );
     const page = readFileSync(html, 'utf8');
-    expect(page).toContain('<li><b>accuracy</b> (scenario overall) blocks: 45% is below its minimum 60% (a point estimate: no error control)</li>');
+    expect(page).toContain(
+      '<li><b>accuracy</b> (scenario overall) blocks: 45% is below its minimum 60% (a point estimate: no error control)</li>',
+    );
     expect(page).toContain('Accuracy per region:eu (scenario overall)');
   });
 
