@@ -250,7 +250,7 @@ describe('importers fill provenance from the texts the source has', () => {
       { q: 'a', text: '2+2?', gold: '4', ok: 0, k: 1 },
       { q: 'b', ok: 1, k: 0 },
     ]);
-    const map = parseColumnMap(['id=q,input=text,references=gold,correct=ok,sample=k']);
+    const { map } = parseColumnMap(['id=q,input=text,references=gold,correct=ok,sample=k']);
     const records = await importJsonl(file, { map, scenario: 't' });
     const expected = { input_hash: sha256('{"input":"2+2?"}'), references_hash: sha256('["4"]') };
     expect(records.map((record) => record.provenance)).toEqual([expected, expected, undefined]);
