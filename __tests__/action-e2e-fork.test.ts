@@ -161,7 +161,7 @@ describe('a report posted by the workflow_run job (the older mode)', () => {
     expect(github.comments[0].body).toMatch(
       /^<!-- evalgate:path=policies\/support.yml policy=support -->\n## ❌ evalgate: fail \(1 blocking check failed\) · unverified report/,
     );
-    expect(github.comments[0].body).toContain('below the minimum 0.9');
+    expect(github.comments[0].body).toMatch(/- ❌ \*\*accuracy\*\* \(overall\) blocks: [\d.]+% is below its minimum 90%/);
     expect(github.comments[0].body).toContain('Unverified: the candidate');
     expect(github.statuses).toEqual([
       expect.objectContaining({ sha: HEAD_SHA, state: 'failure', description: 'fail, unverified report · policy support' }),
@@ -227,8 +227,8 @@ describe('a report posted by the workflow_run job (the older mode)', () => {
     const posted = await decide({ report });
     expect(posted.code).toBe(0);
     expect(github.comments[0].body).toMatch(/## ✅ evalgate: pass .*· unverified report/);
-    expect(github.comments[0].body).toContain('| accuracy | scenario overall | 0.45 [');
-    expect(github.comments[0].body).toContain('| accuracy | overall          | 0.725 [');
+    expect(github.comments[0].body).toMatch(/\| ✅ pass \| accuracy \(scenario overall\) \| +45% \\\[/);
+    expect(github.comments[0].body).toMatch(/\| ✅ pass \| accuracy \(overall\) +\| +72\.5% \\\[/);
   });
 
   it('follows the rule of bases too: a report for a pull request into another branch is gated only when base-branches lists it, under its own status', async () => {

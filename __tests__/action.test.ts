@@ -114,7 +114,7 @@ describe('the action on a pull request', () => {
       ),
       properties: { title: 'evalgate: coverage' },
     });
-    expect(result.summary).toContain('- **coverage** · ❌ fail: the candidate answered 290');
+    expect(result.summary).toContain('- ❌ coverage blocks: the candidate answered 290');
   });
 
   it('reports a missing baseline and still enforces absolute bounds', async () => {
@@ -124,7 +124,9 @@ describe('the action on a pull request', () => {
     expect(result.log).toContain('warning: No baseline: regression checks are inconclusive');
     // The check failed on its bound; its reasons say the budget was inconclusive.
     expect(result.summary).toContain('no baseline: regression budgets were not checked');
-    expect(result.summary).toContain('below the minimum 0.8; regression inconclusive: no baseline to compare the change with');
+    expect(result.summary).toContain(
+      '- ❌ **accuracy** (overall) blocks: 70% is below its minimum 80% (a point estimate: no error control); its budget was not compared: no baseline\n',
+    );
   });
 
   it('makes the regression checks inconclusive without a baseline: the pull request warns, never a bare pass', async () => {
@@ -283,12 +285,14 @@ describe('names with separators and a scenario called "overall"', () => {
       ['group_accuracy:region%3Aeu=a%3Db', 'scenario', { attribute: 'region:eu', value: 'a=b' }, 'fail'],
     ]);
     const comment = github.comments[0].body;
-    expect(comment).toContain('- **accuracy** · ❌ fail `accuracy` (scenario overall): below the minimum 0.6\n');
     expect(comment).toContain(
-      '- **fairness** · ❌ fail `group_accuracy:region%3Aeu=a%3Db` (scenario overall): worse than the baseline by 0.100',
+      '- ❌ **accuracy** (scenario overall) blocks: 45% is below its minimum 60% (a point estimate: no error control)\n',
     );
     expect(comment).toContain(
-      '  title "Accuracy per region:eu (scenario overall): candidate (bars) vs baseline (line)"\n  x-axis ["a=b", "c d"]\n',
+      '- ❌ **group\\_accuracy:region%3Aeu=a%3Db** (scenario overall) blocks: 10 pts worse than the baseline (95% interval of the change \\[',
+    );
+    expect(comment).toContain(
+      '  title "Accuracy per region:eu (scenario overall)"\n  x-axis ["a=b: baseline", "a=b: candidate", "c d: baseline", "c d: candidate"]\n',
     );
     // The annotation of each failed check names its scope as the reports do.
     const titles = result.annotations.filter(({ level }) => level === 'error').map(({ properties }) => properties.title);

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_COMMENT_CHARACTERS } from '../src/report/markdown.js';
-import { evalgate } from './helpers/evalgate.js';
+import { evalgate, unwrapped } from './helpers/evalgate.js';
 import { expectInertMarkdown, hostileRuns } from './helpers/hostile.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 
@@ -28,7 +28,19 @@ describe('hostile inputs and predictions', () => {
     const { candidate, baseline } = hostileRuns();
     const markdownFile = join(tempDir(), 'comment.md');
     const policy = policyFile('  - metric: accuracy\n    min: 0.9\n');
-    const gate = await evalgate(['gate', '--policy', policy, '--candidate', candidate, '--baseline', baseline, '--markdown', markdownFile]);
+    // The terminal shows the changed examples' texts with --verbose.
+    const gate = await evalgate([
+      'gate',
+      '--policy',
+      policy,
+      '--candidate',
+      candidate,
+      '--baseline',
+      baseline,
+      '--markdown',
+      markdownFile,
+      '--verbose',
+    ]);
     expect(gate.code).toBe(1);
     const markdown = readFileSync(markdownFile, 'utf8');
     expect(markdown).toMatch(/<details><summary>What changed, instance by instance: 15 right → wrong, 15 wrong → right of 30 examples/);
@@ -38,7 +50,7 @@ describe('hostile inputs and predictions', () => {
 
     const diff = await evalgate(['diff', '--candidate', candidate, '--baseline', baseline]);
     for (const text of [gate.stdout, diff.stdout]) {
-      expect(text).toContain('\\r::error title=evalgate::forged\\u001b[2K prediction 3');
+      expect(unwrapped(text)).toContain('\\r::error title=evalgate::forged\\u001b[2K prediction 3');
       expectInertText(text);
     }
   });
@@ -90,8 +102,10 @@ describe('the comment size limit', () => {
     expect(markdown.length).toBeLessThanOrEqual(MAX_COMMENT_CHARACTERS);
     // The verdict and the failing checks always stay.
     expect(markdown).toMatch(/^## ❌ evalgate: fail \(2 blocking checks failed\)/);
-    expect(markdown).toContain('- **accuracy** · ❌ fail `accuracy` (overall): below the minimum 0.9');
-    expect(markdown).toContain('- **efficiency** · ❌ fail `latency_p50_ms` (overall): above the maximum 50');
+    expect(markdown).toContain('- ❌ **accuracy** (overall) blocks: 50% is below its minimum 90% (a point estimate: no error control)\n');
+    expect(markdown).toContain(
+      '- ❌ **latency\\_p50\\_ms** (overall) blocks: 100 ms is above its maximum 50 ms (a point estimate: no error control)\n',
+    );
     return markdown;
   };
 

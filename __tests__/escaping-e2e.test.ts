@@ -5,7 +5,7 @@ import type { MetricsReport } from '../src/metrics/compute.js';
 import type { GateReport } from '../src/report/json.js';
 import { BASE_SHA, runAction } from './helpers/action.js';
 import { startFakeCache, type FakeCache } from './helpers/cache-server.js';
-import { evalgate } from './helpers/evalgate.js';
+import { evalgate, unwrapped } from './helpers/evalgate.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/github-server.js';
 import { linksIn, REFERENCE_TEXT, renderGfm, textMatching, URL_TEXT } from './helpers/github-markdown.js';
 import { tempDir, writeLines } from './helpers/records.js';
@@ -47,8 +47,9 @@ function records(outcome: (scenario: string, i: number) => number | undefined): 
   );
 }
 
-/** The header of the checks' tables. */
-const CHECK_HEADER = '| metric | scope | candidate (95% CI) | baseline | change | can detect (80%) | threshold | status |';
+/** The header of the checks' table, and its rows of accuracy checks. */
+const CHECK_HEADER = '| status | check (scope) | candidate (95% CI) | change vs baseline (95% CI) | limit |';
+const accuracyRows = (markdown: string) => markdown.split('\n').filter((line) => /^\| [^|]+ \| accuracy \(/.test(line));
 
 const usual = (i: number) => (i % 4 === 0 ? 0 : 1);
 const baselineFile = writeLines(
@@ -77,6 +78,8 @@ const policyFile = writePolicy({
     { metric: 'accuracy', scenario: SCENARIO.mermaid, max_regression: 0.5 },
     ...Object.values(SCENARIO).map((scenario) => ({ metric: 'accuracy', scenario, min: scenario === SCENARIO.proto ? 0.5 : 0 })),
     { metric: `group_accuracy:__proto__=${GROUP_VALUE}`, min: 0 },
+    // A chart titled with the mermaid scenario's name: its groups' accuracy there.
+    { metric: 'group_accuracy:dialect=a', scenario: SCENARIO.mermaid, min: 0 },
   ],
   tradeoffs: [
     {
@@ -99,11 +102,11 @@ function expectNoMarkup(markdown: string): void {
   expect(html).not.toMatch(/<img|<script|<b>/);
   expect(html.split('<pre>').length - 1).toBe(markdown.split('\n```mermaid\n').length - 1); // the charts' only
   const scenarios = Object.keys(SCENARIO).length;
-  // One collapsed block per scenario, and one for the instance changes when both runs are records.
-  const blocks = scenarios + (markdown.includes('<summary>What changed, instance by instance') ? 1 : 0);
+  // One collapsed block per scenario, one for the checks' tests, and one for the instance changes when both runs are records.
+  const blocks = scenarios + 1 + (markdown.includes('<summary>What changed, instance by instance') ? 1 : 0);
   for (const tag of ['<details>', '</details>', '<summary>', '</summary>']) expect(html.split(tag).length - 1).toBe(blocks);
   const cells = (line: string) => line.replace(/\\\|/g, '').split('|').length;
-  const rows = markdown.split('\n').filter((line) => line.startsWith('| accuracy |'));
+  const rows = accuracyRows(markdown);
   expect(rows.length).toBe(scenarios + 2);
   for (const row of rows) expect(cells(row)).toBe(cells(CHECK_HEADER));
 }
@@ -113,7 +116,7 @@ function expectNoLinks(markdown: string): void {
   const html = renderGfm(markdown);
   expect(linksIn(html)).toEqual([]);
   expect(textMatching(html, URL_TEXT)).toEqual([]);
-  expect(markdown).toContain('| accuracy | \\_www<wbr>.evil.example/pixel ');
+  expect(markdown).toContain(' | accuracy (\\_www<wbr>.evil.example/pixel) ');
   expect(markdown).toContain('<summary>Scenario see https:<wbr>//evil.example/x or mail me@<wbr>evil.example: ');
 }
 
@@ -126,7 +129,7 @@ function expectNoReferences(markdown: string): void {
 
 /** 3: the scenario named __proto__ is reported (failing), and so are constructor and the group attribute __proto__. */
 function expectProtoScenarios(markdown: string): void {
-  expect(markdown).toMatch(/\| accuracy \| \\_\\_proto\\_\\_ +\| +0 \[0, 0\] \|.*❌ fail/);
+  expect(markdown).toMatch(/\| ❌ fail +\| accuracy \(\\_\\_proto\\_\\_\) +\| +0% \\\[0, 0\\\] \|/);
   expect(markdown).toContain('<details><summary>Scenario __proto__: every metric of the candidate</summary>');
   expect(markdown).toContain('<details><summary>Scenario constructor: every metric of the candidate</summary>');
   expect(markdown).toContain('| group\\_accuracy:\\_\\_proto\\_\\_=');
@@ -137,14 +140,14 @@ function expectNothingInvisible(markdown: string): void {
   expect(markdown).not.toMatch(INVISIBLE);
   const shown = 'a\\u061cb\\u00adc\\u2061\\u2062\\u2063\\u2064d\\u3164\\u115f\\u1160\\uffa0e\\u{e0041}\\u{e007f}f\\u202eg\\u200bh';
   expect(markdown).toContain(`<summary>Scenario ${shown}: `);
-  expect(markdown).toContain(`| accuracy | ${shown.replace(/\\/g, '\\\\').replace(/[{}]/g, '\\$&')} `);
+  expect(markdown).toContain(` | accuracy (${shown.replace(/\\/g, '\\\\').replace(/[{}]/g, '\\$&')}) `);
 }
 
-/** 5: the chart's labels hold no directive (%%{init}%%), comment (%%) or entity code (#name;). */
+/** 5: the charts' titles and labels hold no directive (%%{init}%%), comment (%%) or entity code (#name;). */
 function expectPlainChart(markdown: string): void {
-  const chart = /```mermaid\n([\s\S]*?)\n```/.exec(markdown)?.[1];
-  expect(chart).toContain('x-axis ["accuracy", "accuracy (% %{init: { theme :  forest }}% % # lt;b# gt;)"]');
-  expect(chart).not.toMatch(/%%|#\w+;/);
+  const charts = [...markdown.matchAll(/```mermaid\n([\s\S]*?)\n```/g)].map((match) => match[1]);
+  expect(charts.join('\n')).toContain('title "Accuracy per dialect (% %{init: { theme :  forest }}% % # lt;b# gt;)"');
+  for (const chart of charts) expect(chart).not.toMatch(/%%|#\w+;/);
 }
 
 /** No line a runner reads as a workflow command ("::" at its start, after spaces; "##[" anywhere) but the action's own, and nothing invisible. */
@@ -214,9 +217,11 @@ describe('hostile names through the CLI', () => {
 
   it('6: the terminal report shows control characters as escapes and lets no data start a workflow command', () => {
     expectNoWorkflowCommand(gate.stdout);
-    expect(gate.stdout).toContain('trade-off applied: calibration _www.evil.example/t owner/repo#6 \\u001b[31m ##\\u005berror]forged');
-    expect(gate.stdout).toContain('(0.200 by trade-off "calibration _www.evil.example/t owner/repo#6 \\u001b[31m ##\\u005berror]forged")');
-    expect(gate.stdout).toContain('accuracy: accuracy (__proto__): below the minimum 0.5');
+    const text = unwrapped(gate.stdout);
+    expect(text).toContain('trade-off applied: calibration _www.evil.example/t owner/repo#6 \\u001b[31m ##\\u005berror]forged');
+    expect(text).toContain('  fail  accuracy (__proto__) blocks: 0% is below its minimum 50%');
+    // The limit the trade-off set, in the table's cell wrapped over lines of its own.
+    expect(gate.stdout).toMatch(/worse by ≤ 2 pts \(20[\s\S]*by trade-off[\s\S]*"calibration[\s\S]*##\\u005berror\]forged"\)/);
   });
 
   it('3: metrics --json keeps every scenario and group, and reads back as a candidate with them', async () => {
@@ -348,14 +353,14 @@ describe("the comment's size limit", () => {
     expect(markdown).not.toContain('\ufffd'); // a surrogate pair cut in two
     // Every table row whole: as many cells as its header.
     const cells = (line: string) => line.replace(/\\\|/g, '').split('|').length;
-    const rows = markdown.split('\n').filter((line) => line.startsWith('| accuracy |'));
+    const rows = accuracyRows(markdown);
     expect(rows.length).toBeGreaterThan(10);
     for (const row of rows) expect(cells(row)).toBe(cells(CHECK_HEADER));
     expect(markdown.split('<details>').length).toBe(markdown.split('</details>').length);
     expect(markdown.split('```').length % 2).toBe(1);
     // The note, after a blank line (not read as a row), counts what is missing.
     const note =
-      /\n\n_Left out to stay within GitHub's comment size limit: (\d+) of the 300 rows of the checks' tables, the line naming the policy and the runs, 300 of the 300 per-scenario details\. The JSON report has them all\._\n$/.exec(
+      /\n\n_Left out to stay within GitHub's comment size limit: (\d+) of the 300 rows of the checks' table, the checks' tests, power and counts, the line naming the policy and the runs, 300 of the 300 per-scenario details\. The JSON report has them all\._\n$/.exec(
         markdown,
       );
     expect(Number(note?.[1])).toBe(300 - rows.length);

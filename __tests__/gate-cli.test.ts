@@ -9,7 +9,7 @@ type ReportCheck = GateReport['checks'][number];
 import { countFlips, totalFlips } from './helpers/flips.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 import { runProcess } from './helpers/run.js';
-import { evalgate } from './helpers/evalgate.js';
+import { evalgate, unwrapped } from './helpers/evalgate.js';
 
 async function cli(...argv: string[]) {
   let stdout = '';
@@ -55,7 +55,7 @@ describe('evalgate gate', () => {
     const policy = writePolicy('checks:\n  - metric: accuracy\n    max_regression: 0.02\n');
     const result = await gateWithReports(policy, dir);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^evalgate: FAIL · policy t\n/);
+    expect(result.stdout).toMatch(/^evalgate: FAIL \(1 blocking check failed\) · policy t\n/);
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as GateReport;
     expect(report.version).toBe(1);
     expect(report.verdict).toBe('fail');
@@ -63,7 +63,13 @@ describe('evalgate gate', () => {
     expect(report.candidate).toEqual({ file: candidate, kind: 'records', records: 300, instances: 300 });
     const markdown = readFileSync(join(dir, 'r.md'), 'utf8');
     expect(markdown).toMatch(/^## ❌ evalgate: fail \(1 blocking check failed\) · policy t\n/);
-    expect(markdown).toContain('- **accuracy** · ❌ fail `accuracy` (overall): worse than the baseline by 0.05');
+    // The failing check's line in plain words with units, and its row of the one table.
+    expect(markdown).toContain(
+      '- ❌ **accuracy** (overall) blocks: 5 pts worse than the baseline (95% interval of the change \\[-7.33, -2.99\\] pts), over its budget of 2 pts (p 0.010)',
+    );
+    expect(markdown).toContain(
+      '| ❌ fail | accuracy (overall)    |   70% \\[64.6, 75\\] |     -5 pts \\[-7.33, -2.99\\] | worse by ≤ 2 pts           |',
+    );
     // Data is escaped: no raw HTML or table-breaking pipe from the scenario name.
     expect(markdown).not.toContain('<b>');
     expect(markdown).toContain('<summary>Scenario billing|&lt;b&gt;x&lt;/b&gt;:'); // an HTML line: entities
@@ -96,10 +102,23 @@ describe('evalgate gate', () => {
     expect(latency.power).toMatchObject({ detect: expect.closeTo(1.5 * latency.comparison!.baseline, 9), detectFrom: 'default' });
     expect(accuracy.threshold).toBe('>= 0.7 (lenient), regression <= 0.02, detect 0.03');
     const markdown = readFileSync(join(dir, 'r.md'), 'utf8');
-    expect(markdown).toMatch(/\| +can detect \(80%\) +\|/);
-    expect(markdown).toMatch(/\| 0\.0\d+ \(must: 0\.03\) \|/);
-    expect(markdown).toMatch(/❌ fail · borderline · underpowered/);
-    expect(result.stdout).toMatch(/-0\.05 \(0\.7 vs 0\.75 on 300 shared; p over budget 0\.\d+, adjusted 0\.\d+\)/);
+    // The details: both p-values raw and adjusted, what the check can and must detect (points), the flags.
+    expect(markdown).toMatch(/\| +can detect \(80%\) +\| +must detect +\|/);
+    expect(markdown).toMatch(
+      /\| accuracy \(overall\) +\| +75% \| +70% \\\[64\.6, 75\\\] \| over budget 0\.0\d+, adjusted 0\.0\d+; bound \(crossed\) 0\.\d+, adjusted 1\.0 \| +5\.\d+ pts \| +3 pts \| 300 shared instances, n 300 \| borderline, underpowered \|/,
+    );
+    expect(markdown).toMatch(
+      /\| ❌ fail +\| accuracy \(overall\) +\| +70% \\\[64\.6, 75\\\] \| +-5 pts \\\[-7\.33, -2\.99\\\] \| ≥ 70% \(lenient\), worse by ≤ 2 pts \|/,
+    );
+    // The terminal: the change with its interval in the table; with --verbose, the tests and power.
+    expect(result.stdout).toMatch(
+      /\n {2}fail +accuracy \(overall\) +70% \[64\.6, 75\] +-5 pts \[-7\.33, +≥ 70% \(lenient\),\n +-2\.99\] +worse/,
+    );
+    const verbose = await cli('gate', '--policy', policy, '--candidate', candidate, '--baseline', baseline, '--verbose');
+    expect(unwrapped(verbose.stdout)).toMatch(
+      /\n {2}accuracy \(overall\): baseline 75% · plain value \(95% CI\) 70% \[64\.6, 75\] · p-values over budget 0\.0\d+, adjusted 0\.0\d+; bound \(crossed\) 0\.\d+, adjusted 1\.0 · can detect \(80%\) 5\.\d+ pts · must detect 3 pts · counts 300 shared instances, n 300 · flags borderline, underpowered\n/,
+    );
+    expect(result.stdout).not.toContain('p-values'); // the details only with --verbose
     // A version-1 report written before these fields reads back as it is.
     const older = JSON.parse(text);
     for (const check of older.checks) for (const field of ['test', 'bounds', 'boundTest', 'power', 'flags']) delete check[field];
@@ -145,7 +164,7 @@ describe('evalgate gate', () => {
       '--baseline',
       hostileBaseline,
     );
-    expect(hostile.stdout).toContain('z\\n::set-output name=verdict::pass\\n::add-mask::accuracy');
+    expect(unwrapped(hostile.stdout)).toContain('z\\n::set-output name=verdict::pass\\n::add-mask::accuracy');
     expect(hostile.stdout).not.toMatch(/^::/m);
     const checks = 'checks:\n  - metric: accuracy\n    max_regression: 0.1\n';
     const warned = await cli(
@@ -162,8 +181,8 @@ describe('evalgate gate', () => {
       join(dir, 'r.json'),
     );
     expect(warned.code).toBe(0);
-    expect(warned.stdout).toMatch(
-      /^evalgate: WARN · policy t\n\n {2}warn {2}coverage: the candidate answered 290 of the baseline's 300 instances \(96\.7%, the policy asks at least 100%\); missing or failed: billing\|<b>x<\/b>\/290, /,
+    expect(unwrapped(warned.stdout)).toMatch(
+      /^evalgate: WARN \(1 warning\) · policy t\n\n {2}warn {2}coverage: the candidate answered 290 of the baseline's 300 instances \(96\.7%, the policy asks at least 100%\); missing or failed: billing\|<b>x<\/b>\/290, /,
     );
     expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).coverage).toMatchObject({
       status: 'warn',
@@ -173,7 +192,7 @@ describe('evalgate gate', () => {
     const markdown = readFileSync(join(dir, 'r.md'), 'utf8');
     expect(markdown).toMatch(/^## ⚠️ evalgate: warn \(1 warning\) · policy t\n/);
     expect(markdown).toContain(
-      "- **coverage** · ⚠️ warn: the candidate answered 290 of the baseline's 300 instances (96.7%, the policy asks at least 100%); missing or failed: billing\\|\\<b\\>x\\</b\\>/290,",
+      "- ⚠️ coverage warns: the candidate answered 290 of the baseline's 300 instances (96.7%, the policy asks at least 100%); missing or failed: billing\\|\\<b\\>x\\</b\\>/290,",
     );
     const blocked = await cli(
       'gate',
@@ -192,7 +211,7 @@ describe('evalgate gate', () => {
     const policy = writePolicy('checks:\n  - metric: accuracy\n    min: 0.9\n    max_regression: 0.02\n');
     const result = await cli('gate', '--policy', policy, '--candidate', candidate);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('no baseline: regression budgets were not checked');
+    expect(unwrapped(result.stdout)).toContain('no baseline: regression budgets were not checked');
   });
 
   it('gates summary metrics files as well as records', async () => {
@@ -240,7 +259,7 @@ describe('evalgate gate', () => {
     expect(stdout.trimEnd()).not.toContain('\n');
     const gated = await evalgate(['gate', '--policy', policy, '--candidate', metricsFile]);
     expect([gated.code, gated.stderr]).toEqual([0, '']);
-    expect(gated.stdout).toContain(`candidate ${metricsFile} (summary metrics)`);
+    expect(unwrapped(gated.stdout)).toContain(`candidate ${metricsFile} (summary metrics)`);
   });
 
   it('reads a record with a field of its own named "overall" as a record, not a metrics file', async () => {
@@ -251,7 +270,7 @@ describe('evalgate gate', () => {
     ]);
     const records = await evalgate(['gate', '--policy', policy, '--candidate', withOverall]);
     expect([records.code, records.stderr]).toEqual([0, '']);
-    expect(records.stdout).toContain(`candidate ${withOverall} (2 records)`);
+    expect(unwrapped(records.stdout)).toContain(`candidate ${withOverall} (2 records)`);
   });
 
   it('exits 2 with the file and line on a bad policy or bad input', async () => {
@@ -374,12 +393,12 @@ describe('evalgate demo and compare', () => {
     expect(stdout).toMatch(/\| realtime-chat +\| ship \(warn\) +\| block \(fail\) +\|/);
     expect(stdout).toContain('customer-support: would ship candidate-b');
     expect(stdout).toContain('realtime-chat: would ship candidate-a');
-    expect(stdout).toContain('candidate-a: fail: ece (billing-exceptions): above the maximum 0.12');
-    expect(stdout).toContain('candidate-b: fail: error_rate: above the maximum 0.02');
+    expect(unwrapped(stdout)).toContain('candidate-a: ece (billing-exceptions) blocks: 24.1% (bias-corrected) is above its maximum 12%');
+    expect(unwrapped(stdout)).toContain('candidate-b: error_rate (overall) blocks: 2.56% is above its maximum 2%');
     // The failed calls each policy's error budget allows are not a coverage warning: B's are, under realtime-chat only.
     const [customerSupport, realtimeChat] = stdout.split('\nrealtime-chat: would ship');
     expect(customerSupport).not.toContain('coverage');
-    expect(realtimeChat.match(/^ {2}candidate-.: warn: coverage/gm)).toEqual(['  candidate-b: warn: coverage']);
+    expect(realtimeChat.match(/^ {2}candidate-.: coverage warns/gm)).toEqual(['  candidate-b: coverage warns']);
     // Like real models, each candidate breaks some of the baseline's right answers and fixes some wrong ones.
     for (const name of ['candidate-a', 'candidate-b']) {
       const total = totalFlips(countFlips(`examples/billing/${name}.jsonl`, 'examples/billing/baseline.jsonl'));

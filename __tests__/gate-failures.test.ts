@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateReport } from '../src/report/json.js';
-import { evalgate } from './helpers/evalgate.js';
+import { evalgate, unwrapped } from './helpers/evalgate.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 
 /*
@@ -54,7 +54,7 @@ describe('the gate names the most common failed call', () => {
       'the candidate has no accuracy for overall',
       `the most common error of the candidate's 30 failed calls (23 of them): ${NOT_FOUND}`,
     ]);
-    expect(result.stdout).toContain("the most common error of the candidate's 30 failed calls (23 of them): HTTP 404");
+    expect(unwrapped(result.stdout)).toContain("the most common error of the candidate's 30 failed calls (23 of them): HTTP 404");
     expect(markdown).toContain(
       "the most common error of the candidate's 30 failed calls (23 of them): HTTP 404: 404 The model \\`gpt-5-mini-typo\\`",
     );

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MetricsReport } from '../src/metrics/report.js';
 import { parseGateReport } from '../src/report/json.js';
-import { evalgate } from './helpers/evalgate.js';
+import { evalgate, unwrapped } from './helpers/evalgate.js';
 import { NAMED_POLICY, namedRuns } from './helpers/named-groups.js';
 import { tempDir, writeLines } from './helpers/records.js';
 
@@ -79,18 +79,24 @@ describe('names with separators and a scenario called "overall", through the bun
       ['overall', 'pooled', [0.6, 0.9]],
     ]);
 
-    expect(result.stdout).toContain('  fail  accuracy: accuracy (scenario overall): below the minimum 0.6\n');
-    expect(result.stdout).toContain(`  fail  fairness: ${GROUP} (scenario overall): worse than the baseline by 0.100`);
-    const comment = readFileSync(markdown, 'utf8');
-    expect(comment).toContain('- **accuracy** · ❌ fail `accuracy` (scenario overall): below the minimum 0.6\n');
-    expect(comment).toContain('| accuracy | scenario overall |');
-    expect(comment).toContain('| accuracy | overall          |');
-    expect(comment).toContain('  title "Reliability (scenario overall): candidate accuracy (bars)');
-    expect(comment).toContain('  title "Reliability: candidate accuracy (bars)');
-    expect(comment).toContain(
-      '  title "Accuracy per region:eu (scenario overall): candidate (bars) vs baseline (line)"\n  x-axis ["a=b", "c d"]\n  y-axis "accuracy" 0 --> 1\n  bar [0.4, 0.5]\n  line [0.5, 0.5]\n',
+    expect(unwrapped(result.stdout)).toContain(
+      '  fail  accuracy (scenario overall) blocks: 45% is below its minimum 60% (a point estimate: no error control)\n',
     );
-    expect(comment).toContain('  title "Accuracy per region:eu: candidate (bars) vs baseline (line)"\n  x-axis ["a=b", "c d"]\n');
+    expect(unwrapped(result.stdout)).toContain(`  fail  ${GROUP} (scenario overall) blocks: 10 pts worse than the baseline`);
+    const comment = readFileSync(markdown, 'utf8');
+    expect(comment).toContain(
+      '- ❌ **accuracy** (scenario overall) blocks: 45% is below its minimum 60% (a point estimate: no error control)\n',
+    );
+    expect(comment).toMatch(/\| ❌ fail \| accuracy \(scenario overall\) +\| +45% /);
+    expect(comment).toMatch(/\| ✅ pass \| accuracy \(overall\) +\| +72\.5% /);
+    expect(comment).toContain('  title "Reliability (scenario overall)"\n');
+    expect(comment).toContain('  title "Reliability"\n');
+    expect(comment).toContain(
+      '  title "Accuracy per region:eu (scenario overall)"\n  x-axis ["a=b: baseline", "a=b: candidate", "c d: baseline", "c d: candidate"]\n  y-axis "accuracy (%)" 0 --> 100\n  bar [50, 40, 50, 50]\n',
+    );
+    expect(comment).toContain(
+      '  title "Accuracy per region:eu"\n  x-axis ["a=b: baseline", "a=b: candidate", "c d: baseline", "c d: candidate"]\n',
+    );
     // Read back, a report must hold together: the pooled scope is "overall", a group the one its metric names.
     const written = JSON.parse(readFileSync(json, 'utf8'));
     const tampered = (change: object) =>
@@ -102,15 +108,19 @@ describe('names with separators and a scenario called "overall", through the bun
       'the group is not the one the metric names',
     );
     const page = readFileSync(html, 'utf8');
-    expect(page).toContain('<code>accuracy</code> (scenario overall): below the minimum 0.6</li>');
+    expect(page).toContain(
+      '<li><b>accuracy</b> (scenario overall) blocks: 45% is below its minimum 60% (a point estimate: no error control)</li>',
+    );
     expect(page).toContain('Accuracy per region:eu (scenario overall)');
   });
 
   it('names the scenario so in the decision matrix too', async () => {
     const policy = writeLines('policy.yml', [NAMED_POLICY]);
     const result = await evalgate(['compare', '--policy', policy, '--candidate', `c=${candidate}`, '--baseline', baseline]);
-    expect(result.stdout).toContain('  c: fail: accuracy (scenario overall): below the minimum 0.6\n');
-    expect(result.stdout).toContain(`  c: fail: ${GROUP} (scenario overall): worse than the baseline by 0.100`);
+    expect(unwrapped(result.stdout)).toContain(
+      '  c: accuracy (scenario overall) blocks: 45% is below its minimum 60% (a point estimate: no error control)\n',
+    );
+    expect(unwrapped(result.stdout)).toContain(`  c: ${GROUP} (scenario overall) blocks: 10 pts worse than the baseline`);
   });
 
   it('refuses a name whose separators are not escaped, saying how to write it', async () => {

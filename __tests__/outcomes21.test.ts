@@ -17,6 +17,7 @@ import { useFakeGitHub } from './helpers/action.js';
 import { runInProcess } from './helpers/action-in-process.js';
 import type { FakeGitHub } from './helpers/github-server.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
+import { unwrapped } from './helpers/evalgate.js';
 
 /*
  * Issue 21's three outcomes and budgets tested as budgets (docs/statistics.md): a regression check that
@@ -212,15 +213,15 @@ describe('the outcome, settings.inconclusive and the deprecated settings.power',
     });
     const [row] = (JSON.parse(planned) as { rows: PlanRow[] }).rows;
     expect(row).toMatchObject({ needed, mde: report.checks[0].power!.mde, detect: 0.05, detectFrom: 'default' });
-    const headline = `1 check inconclusive (cannot see what it must detect at 80% power; evalgate plan sizes the suite): accuracy (overall) sees`;
-    expect(stdout).toMatch(/^evalgate: WARN · outcome inconclusive · policy p\ninconclusive: /);
-    expect(stdout).toContain(headline);
-    expect(stdout).toContain(`must detect 0.05 (default): about ${needed} shared instances would settle it`);
+    expect(stdout).toMatch(
+      /^evalgate: WARN \(1 inconclusive\) · outcome inconclusive · policy p\n\n {2}inconclusive accuracy \(overall\) is inconclusive: can detect/,
+    );
+    expect(unwrapped(stdout)).toContain(`but must detect 5 pts (the default detect): about ${needed} shared instances would settle it`);
     const markdown = readFileSync(join(dir, 'r.md'), 'utf8');
     expect(markdown).toMatch(
-      /^## ⚠️ evalgate: warn \(1 inconclusive\) · outcome inconclusive · policy p\n\n\*\*Inconclusive:\*\* 1 check inconclusive/,
+      /^## ⚠️ evalgate: warn \(1 inconclusive\) · outcome inconclusive · policy p\n\n### What blocks, warns or is inconclusive\n\n- ❔ \*\*accuracy\*\* \(overall\) is inconclusive: can detect a worsening of \d+(\.\d+)? pts at 80% power but must detect 5 pts \(the default detect\): /,
     );
-    expect(markdown).toContain(`about ${needed} shared instances would settle it`);
+    expect(markdown).toContain(`: about ${needed} shared instances would settle it (evalgate plan sizes the suite)\n`);
   });
 
   it('fails the verdict (exit 1) under settings.inconclusive: block, and a forged outcome is refused', async () => {
@@ -274,7 +275,7 @@ describe('the action', () => {
     expect(result.output('verdict')).toBe('warn');
     expect(result.output('outcome')).toBe('inconclusive');
     expect(JSON.parse(readFileSync(result.output('report')!, 'utf8'))).toMatchObject({ verdict: 'warn', outcome: 'inconclusive' });
-    expect(result.summary).toMatch(/\*\*Inconclusive:\*\* 1 check inconclusive .*about \d+ shared instances would settle it/);
+    expect(result.summary).toMatch(/- ❔ \*\*accuracy\*\* \(overall\) is inconclusive: .*about \d+ shared instances would settle it/);
   });
 
   it('fails the step under inconclusive: block, and warns of the deprecated settings.power', async () => {

@@ -52,6 +52,9 @@ describe('the npm package', () => {
       '--baseline',
       at('examples/billing/baseline.jsonl'),
     ]);
-    expect([gate.code, gate.stdout.split('\n')[0]]).toEqual([1, 'evalgate: FAIL · policy customer-support']);
+    expect([gate.code, gate.stdout.split('\n')[0]]).toEqual([
+      1,
+      'evalgate: FAIL (2 blocking checks failed, 2 inconclusive) · policy customer-support',
+    ]);
   }, 120_000);
 });

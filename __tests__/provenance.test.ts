@@ -13,7 +13,7 @@ import { readRecords } from '../src/records/read.js';
 import { gateText } from '../src/report/text.js';
 import { gateMarkdown } from '../src/report/markdown.js';
 import { parseGateReport, type GateReport } from '../src/report/json.js';
-import { readJsonLines, writeSuite } from './helpers/evalgate.js';
+import { readJsonLines, unwrapped, writeSuite } from './helpers/evalgate.js';
 import { withFakeOpenAI } from './helpers/openai-server.js';
 import { tempDir, writeLines } from './helpers/records.js';
 import { runProcess } from './helpers/run.js';
@@ -142,7 +142,7 @@ describe('a suite edited between the baseline and the candidate', () => {
     expect(edited.report.candidate.suites).toHaveLength(1);
     expect(edited.report.baseline!.suites).toHaveLength(1);
     expect(edited.report.candidate.suites![0]).not.toBe(edited.report.baseline!.suites![0]);
-    expect(edited.stdout).toContain('comparability: 30 instances of the 100 both runs have changed');
+    expect(unwrapped(edited.stdout)).toContain('Comparability: 30 instances of the 100 both runs have changed');
   });
 
   it('a changed prompt template alone changes nothing: every instance paired and verified', async () => {
@@ -161,17 +161,17 @@ describe('a suite edited between the baseline and the candidate', () => {
     expect(report.comparability).toMatchObject({ paired: COUNT, changed: 0, unverified: COUNT });
     expect(sharedOf(report)).toBe(COUNT);
     expect(report.candidate.suites).toBeUndefined();
-    expect(stdout).toContain('comparability: 100 instances paired without provenance');
+    expect(unwrapped(stdout)).toContain('Comparability: 100 instances paired without provenance');
   });
 
   it('the markdown and HTML reports show comparability when something changed, and not otherwise', async () => {
     const { files, policy } = await runs;
     const edited = (await gate(policy, files.edited, files.baseline)).report;
     const same = (await gate(policy, files.rerun, files.baseline)).report;
-    expect(gateMarkdown(edited)).toContain('comparability: 30 instances of the 100 both runs have changed');
+    expect(gateMarkdown(edited)).toContain('\n> Comparability: 30 instances of the 100 both runs have changed');
     expect(await htmlOf(edited)).toContain('<li>comparability: 30 instances of the 100 both runs have changed');
     expect(gateMarkdown(edited)).toMatch(/suite sha256 [0-9a-f]{12}/);
-    for (const text of [gateMarkdown(same), await htmlOf(same), gateText(same, false)]) expect(text).not.toContain('comparability');
+    for (const text of [gateMarkdown(same), await htmlOf(same), gateText(same)]) expect(text).not.toMatch(/comparability/i);
   });
 });
 
@@ -250,7 +250,7 @@ describe('importers fill provenance from the texts the source has', () => {
       { q: 'a', text: '2+2?', gold: '4', ok: 0, k: 1 },
       { q: 'b', ok: 1, k: 0 },
     ]);
-    const map = parseColumnMap(['id=q,input=text,references=gold,correct=ok,sample=k']);
+    const { map } = parseColumnMap(['id=q,input=text,references=gold,correct=ok,sample=k']);
     const records = await importJsonl(file, { map, scenario: 't' });
     const expected = { input_hash: sha256('{"input":"2+2?"}'), references_hash: sha256('["4"]') };
     expect(records.map((record) => record.provenance)).toEqual([expected, expected, undefined]);

@@ -5,7 +5,8 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'puppeteer-core';
 import { build } from 'esbuild';
 import type { GateReport } from '../src/report/json.js';
-import { launchBrowser, mermaidBlocks, openPage, renderMermaid } from './helpers/browser.js';
+import { launchBrowser, MERMAID_SCRIPT, mermaidBlocks, openPage, renderMermaid } from './helpers/browser.js';
+import { commentPage } from './helpers/github-markdown.js';
 import { gateReports } from './helpers/evalgate.js';
 import { runProcess } from './helpers/run.js';
 import { tempDir } from './helpers/records.js';
@@ -68,8 +69,25 @@ const hostilePolicy = {
 const REQUIRE_SHIM = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
 /** The page's globals these tests read (the tests type-check without the DOM's types). */
+interface Box {
+  textContent: string;
+  getBoundingClientRect(): { left: number; right: number };
+}
+interface CodeBlock extends Box {
+  parentElement: { outerHTML: string };
+}
+interface Element extends Box {
+  scrollWidth: number;
+  clientWidth: number;
+  querySelectorAll(selector: string): { length: number };
+}
 interface InPage {
-  document: { body: { innerText: string }; querySelectorAll(selector: string): { length: number } };
+  document: {
+    body: { innerText: string };
+    scrollingElement: { scrollWidth: number };
+    querySelector(selector: string): Element;
+    querySelectorAll(selector: string): { length: number };
+  };
 }
 
 interface Written {
@@ -136,19 +154,21 @@ describe.each(['demo', 'hostile'])('the HTML report of the %s records in Chromiu
         };
       }),
     );
-    for (const prefix of [
-      'Checks of accuracy:',
-      'Checks of calibration:',
-      'Reliability diagram (overall)',
-      'Accuracy per dialect (overall)',
-      'Latency distribution',
-    ]) {
+    for (const prefix of ['Budgeted checks', 'Reliability diagram (overall)', 'Accuracy per dialect (overall)', 'Latency distribution']) {
       expect(figures.map((figure) => figure.title)).toContainEqual(expect.stringContaining(prefix));
     }
     for (const figure of figures) {
       expect(figure.marks).toBeGreaterThan(3);
       expect(figure.width).toBeGreaterThan(100);
     }
+    await page.close();
+  });
+
+  it('has no horizontal scroll at 1280 px', async () => {
+    const { html } = written();
+    const { page } = await openPage(browser, pathToFileURL(html).href, { viewport: { width: 1280, height: 900 } });
+    const width = await page.evaluate(() => (globalThis as unknown as InPage).document.scrollingElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(1280);
     await page.close();
   });
 
@@ -167,9 +187,31 @@ describe.each(['demo', 'hostile'])('the HTML report of the %s records in Chromiu
 
   it("every mermaid block of the comment renders with mermaid, as GitHub's viewer draws it", async () => {
     const blocks = mermaidBlocks(written().markdown);
-    expect(blocks.length).toBeGreaterThanOrEqual(4); // budget shares, reliability, groups, the overview
+    expect(blocks.length).toBeGreaterThanOrEqual(3); // the reliability diagrams, the groups
     const page = await browser.newPage();
     expect(await renderMermaid(page, blocks)).toEqual(blocks.map(() => ''));
+    await page.close();
+  });
+});
+
+describe("the HTML report's colours", () => {
+  it('show: a failing row, an inconclusive row and a passing row have different backgrounds, and the verdict band its own', async () => {
+    const { page } = await openPage(browser, pathToFileURL(demo.html).href);
+    const background = (selector: string) =>
+      page.$eval(
+        selector,
+        (element) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element)
+            .backgroundColor,
+      );
+    const [fail, inconclusive, pass] = await Promise.all(
+      ['fail', 'inconclusive', 'pass'].map((status) => background(`tr.status-${status} td:nth-child(2)`)),
+    );
+    expect(new Set([fail, inconclusive, pass]).size).toBe(3);
+    expect(fail).toBe('rgb(255, 235, 233)');
+    const verdict = await background('#verdict');
+    expect(verdict).toBe(fail); // the demo's candidate A fails: the band is red too
+    expect(await background('body')).not.toBe(verdict);
     await page.close();
   });
 });
@@ -232,10 +274,83 @@ describe('instance changes', () => {
     const entries = await page.$$eval('dd', (elements) => elements.map((element) => element.textContent ?? ''));
     expect(entries).toEqual([HOSTILE.scenario, 'refund', 'refund\\u202egnp.exe\\u2066 \\u2067isolate\\u2069', 'refund']);
     const headings = await page.$$eval('h3', (elements) => elements.map((element) => element.textContent ?? ''));
-    expect(headings).toContain(`${HOSTILE.scenario} · right → wrong: 1`);
+    expect(headings).toContain('right → wrong');
+    const notes = await page.$$eval('p.note', (elements) => elements.map((element) => element.textContent ?? ''));
+    expect(notes).toContain(`${HOSTILE.scenario} · right → wrong: 1`);
+    // One compact row per changed example, its texts collapsed until opened.
+    const row = await page.$$eval('table.flips tbody tr td', (found) => found.map((cell) => cell.textContent ?? ''));
+    expect(row.slice(0, 4)).toEqual([HOSTILE.scenario, HOSTILE.image, 'originals', '1 → 0']);
+    expect(await page.$eval('table.flips details', (element) => (element as unknown as { open: boolean }).open)).toBe(false);
     expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
     await page.close();
   });
+});
+
+describe("the demo's comments as GitHub lays them out, in Chromium at 1280 px", () => {
+  it.each([
+    ['customer-support', 'candidate-a'],
+    ['customer-support', 'candidate-b'],
+    ['realtime-chat', 'candidate-a'],
+    ['realtime-chat', 'candidate-b'],
+  ])(
+    '%s on %s: the failing checks show their status without horizontal scrolling, in one table of at most 6 columns',
+    async (policy, candidate) => {
+      const written = await gateReports(`policies/${policy}.yml`, `examples/billing/${candidate}.jsonl`, 'examples/billing/baseline.jsonl');
+      const { markdown } = written;
+      const report = JSON.parse(written.json) as GateReport;
+      const file = join(tempDir(), 'comment.html');
+      writeFileSync(file, commentPage(markdown));
+      const page = await browser.newPage();
+      await page.setViewport({ width: 1280, height: 900 });
+      await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+      // The mermaid blocks drawn in place, as GitHub's viewer draws them.
+      await page.addScriptTag({ path: MERMAID_SCRIPT });
+      await page.evaluate(async () => {
+        const { document, mermaid } = globalThis as unknown as InPage & {
+          mermaid: { initialize(config: object): void; render(id: string, text: string): Promise<{ svg: string }> };
+        };
+        mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });
+        const blocks = Array.from(document.querySelectorAll('pre > code.language-mermaid') as unknown as ArrayLike<CodeBlock>);
+        for (const [index, code] of blocks.entries())
+          code.parentElement.outerHTML = (await mermaid.render(`c${index}`, code.textContent)).svg;
+      });
+      const layout = await page.evaluate(() => {
+        const { document } = globalThis as unknown as InPage;
+        const column = document.querySelector('.markdown-body').getBoundingClientRect();
+        // The tables a reader sees: those outside the collapsed <details>.
+        const tables = Array.from(document.querySelectorAll('.markdown-body > table') as unknown as ArrayLike<Element>);
+        const failing = tables.flatMap((table) =>
+          Array.from(table.querySelectorAll('td') as unknown as ArrayLike<Box>)
+            .filter((cell) => cell.textContent.includes('❌ fail'))
+            .map((cell) => ({ left: cell.getBoundingClientRect().left, right: cell.getBoundingClientRect().right })),
+        );
+        return {
+          page: document.scrollingElement.scrollWidth,
+          tables: tables.map((table) => ({
+            scroll: table.scrollWidth,
+            client: table.clientWidth,
+            header: Array.from(table.querySelectorAll('thead th') as unknown as ArrayLike<Box>).map((cell) => cell.textContent),
+          })),
+          column: { left: column.left, right: column.right },
+          failing,
+          charts: document.querySelectorAll('.markdown-body > svg').length,
+        };
+      });
+      expect(layout.page).toBeLessThanOrEqual(1280);
+      // One table of the checks (the instance changes' counts may follow), none scrolling sideways.
+      expect(layout.tables[0].header).toEqual(['status', 'check (scope)', 'candidate (95% CI)', 'change vs baseline (95% CI)', 'limit']);
+      expect(layout.tables.filter((table) => table.header.includes('status'))).toHaveLength(1);
+      for (const table of layout.tables) expect(table.scroll).toBeLessThanOrEqual(table.client);
+      // Every failing check's status in view, and as many as the report has.
+      expect(layout.failing.length).toBe(report.checks.filter((check) => check.status === 'fail').length);
+      for (const cell of layout.failing) {
+        expect(cell.left).toBeGreaterThanOrEqual(layout.column.left);
+        expect(cell.right).toBeLessThanOrEqual(layout.column.right);
+      }
+      expect(layout.charts).toBe(mermaidBlocks(markdown).length);
+      await page.close();
+    },
+  );
 });
 
 describe('mermaid itself', () => {

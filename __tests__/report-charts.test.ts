@@ -60,7 +60,8 @@ describe("the charts' data in the JSON report", () => {
     for (const field of ['overall', 'baselineMetrics', 'calibration', 'latency']) delete older[field];
     const report = parseGateReport(JSON.stringify(older), 'old.json');
     const markdown = gateMarkdown(report);
-    expect(markdown).toContain('Worsening as a share of the budget');
+    expect(markdown).toContain('| ❌ fail         | ece (overall)  ');
+    expect(markdown).not.toContain('```mermaid');
     expect(markdown).not.toContain('Reliability');
     expect(markdown).not.toContain('Accuracy per dialect');
   });
@@ -96,19 +97,52 @@ describe('the reliability diagram', () => {
 });
 
 describe('the charts in the comment', () => {
-  it('draw the budget shares, a reliability diagram per gated calibration scope and the gated groups', async () => {
+  it('draw a reliability diagram per gated calibration scope and the gated groups, each with a caption, and nothing else', async () => {
     const { markdown, text } = await demo();
     const report = JSON.parse(text) as GateReport;
-    const blocks = [...markdown.matchAll(/```mermaid\n([\s\S]*?)\n```/g)].map((match) => match[1]);
-    const budget = blocks.find((block) => block.includes('share of the budget'))!;
-    const budgeted = report.checks.filter((check) => check.comparison && check.budget);
-    const shares = budgeted.map((check) => Math.round((check.comparison!.worsening / check.budget!.value) * 1e4) / 1e4);
-    expect(budget).toContain(`bar [${shares.join(', ')}]`);
-    expect(budget).toContain(`line [${budgeted.map(() => 1).join(', ')}]`);
-    expect(blocks.filter((block) => block.includes('title "Reliability'))).toHaveLength(2);
-    const groups = blocks.find((block) => block.includes('Accuracy per dialect'))!;
-    const values = ['sae', 'aae'].map((group) => report.overall![`group_accuracy:dialect=${group}`].value);
-    expect(groups).toContain(`bar [${values.map((value) => Math.round(value * 1e4) / 1e4).join(', ')}]`);
+    const blocks = [...markdown.matchAll(/```mermaid\n([\s\S]*?)\n```\n\n(_[^\n]+_)\n/g)].map((match) => ({
+      chart: match[1],
+      caption: match[2],
+    }));
+    expect(blocks.map(({ chart }) => /title "([^"]*)"/.exec(chart)![1])).toEqual([
+      'Reliability',
+      'Reliability (billing-exceptions)',
+      'Accuracy per dialect',
+    ]);
+    expect(markdown.split('```mermaid').length - 1).toBe(blocks.length); // every chart has its caption
+    // The overall reliability diagram: the candidate's accuracy per bin in percent, each bin's examples counted.
+    const bins = report.calibration![0].candidate;
+    const [reliability, , groups] = blocks.map(({ chart }) => chart);
+    expect(reliability).toContain(`bar [${bins.map((bin) => Math.round(bin.accuracy * 1e6) / 1e4).join(', ')}]`);
+    expect(reliability).toContain(`"90-100 (n ${bins.at(-1)!.count})"`);
+    // Groups are unrelated categories: bars only, the baseline's beside the candidate's, no line across them.
+    const values = ['sae', 'aae'].flatMap((group) =>
+      [report.baselineMetrics!.overall, report.overall!].map(
+        (metrics) => Math.round(metrics[`group_accuracy:dialect=${group}`].value * 1e6) / 1e4,
+      ),
+    );
+    expect(groups).toContain('x-axis ["sae: baseline", "sae: candidate", "aae: baseline", "aae: candidate"]');
+    expect(groups).toContain(`bar [${values.join(', ')}]`);
+    expect(groups).not.toContain('line [');
+    expect(blocks[2].caption).toBe("_Each group's accuracy: the baseline's bar, then the candidate's._");
+  });
+
+  it('draw every bar from zero: each value axis starts at 0 and holds every value', async () => {
+    for (const candidate of ['candidate-a', 'candidate-b']) {
+      const { markdown } = await gateJson(
+        'policies/customer-support.yml',
+        `examples/billing/${candidate}.jsonl`,
+        'examples/billing/baseline.jsonl',
+      );
+      const charts = [...markdown.matchAll(/```mermaid\n([\s\S]*?)\n```/g)].map((match) => match[1]);
+      expect(charts.length).toBeGreaterThan(0);
+      for (const chart of charts) {
+        const [, low, high] = /y-axis "[^"]*" (-?[\d.]+) --> (-?[\d.]+)/.exec(chart)!;
+        expect(Number(low)).toBe(0);
+        const plotted = [...chart.matchAll(/(?:bar|line) \[([^\]]*)\]/g)].flatMap((match) => match[1].split(', ').map(Number));
+        for (const value of plotted) expect(value >= 0 && value <= Number(high)).toBe(true);
+      }
+    }
   });
 
   it('are the first thing left out over the size limit; the verdict and what fails stay', async () => {
@@ -142,11 +176,13 @@ describe('the charts in the comment', () => {
     const { markdown } = await gateJson(join(dir, 'policy.json'), join(dir, 'c.jsonl'), join(dir, 'b.jsonl'));
     expect(markdown.length).toBeLessThanOrEqual(MAX_COMMENT_CHARACTERS);
     expect(markdown).not.toContain('```mermaid');
-    const [, left, total] = /Left out to stay within GitHub's comment size limit: (\d+) of the (\d+) charts, /.exec(markdown) ?? [];
+    const [, left, total] = /Left out to stay within GitHub's comment size limit: .*?(\d+) of the (\d+) charts, /.exec(markdown) ?? [];
     expect(left).toBe(total);
-    expect(Number(total)).toBe(3); // budget shares, reliability, groups
+    expect(Number(total)).toBe(2); // reliability, groups
     expect(markdown).toMatch(/^## ❌ evalgate: fail/);
-    expect(markdown).toContain('### What blocks or warns, by dimension');
-    expect(markdown).toMatch(/❌ fail `ece` \(overall\)/);
+    expect(markdown).toContain('### What blocks, warns or is inconclusive');
+    expect(markdown).toMatch(/\n- ❌ \*\*ece\*\* \(overall\) blocks: /);
+    expect(markdown).toContain('\n> Comparability: ');
+    expect(markdown).toContain('\n> Error-controlled at 5%');
   });
 });

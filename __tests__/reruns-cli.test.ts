@@ -9,6 +9,7 @@ import { readRecords } from '../src/records/read.js';
 import { parseGateReport, type GateReport } from '../src/report/json.js';
 import { loadRun } from '../src/runs/load.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
+import { evalgate } from './helpers/evalgate.js';
 
 /*
  * Re-runs pooled as samples (issue 21, "Re-runs are not draws"): `evalgate gate --prior-run` and the
@@ -131,7 +132,7 @@ describe('evalgate gate --prior-run', () => {
     const alone = await cli('gate', '--policy', policy, '--candidate', lucky, '--baseline', baseline);
     expect(alone.code).toBe(0);
     const dir = tempDir();
-    const [json, markdown] = [join(dir, 'report.json'), join(dir, 'report.md')];
+    const [json, markdown, html] = [join(dir, 'report.json'), join(dir, 'report.md'), join(dir, 'report.html')];
     const args = ['--prior-run', failed[0], '--prior-run', failed[1], '--json', json, '--markdown', markdown];
     const pooled = await cli('gate', '--policy', policy, '--candidate', lucky, '--baseline', baseline, ...args);
     expect(pooled.stderr).toBe('');
@@ -153,6 +154,23 @@ describe('evalgate gate --prior-run', () => {
       "> Evidence: run 3: decided on the candidate's records of runs 1-3 pooled (900 records; run j's records are further samples of each example).",
     );
     expect(pooled.stdout).toContain('Evidence: run 3:');
+    // The HTML report (the bundle draws its charts) says it under the verdict, as the comment does.
+    const page = await evalgate([
+      'gate',
+      '--policy',
+      policy,
+      '--candidate',
+      lucky,
+      '--baseline',
+      baseline,
+      ...args.slice(0, 4),
+      '--html',
+      html,
+    ]);
+    expect(page.stderr).toBe('');
+    expect(readFileSync(html, 'utf8')).toContain(
+      '<p class="context">Evidence: run 3: decided on the candidate&#39;s records of runs 1-3 pooled (900 records; run j&#39;s records are further samples of each example).</p>',
+    );
     // Read back (a posted report), the evidence must be consistent: run k is the last of the runs listed.
     const forged = { ...report, evidence: { ...report.evidence!, run: 1 } };
     expect(() => parseGateReport(JSON.stringify(forged), 'forged.json')).toThrow('evidence: run is the last of runs, numbered from 1');

@@ -21,8 +21,13 @@ export interface PageEvents {
 }
 
 /** Opens a file:// page, refusing (and recording) every other request. */
-export async function openPage(browser: Browser, url: string, { javaScript = true } = {}): Promise<{ page: Page; events: PageEvents }> {
+export async function openPage(
+  browser: Browser,
+  url: string,
+  { javaScript = true, viewport }: { javaScript?: boolean; viewport?: { width: number; height: number } } = {},
+): Promise<{ page: Page; events: PageEvents }> {
   const page = await browser.newPage();
+  if (viewport) await page.setViewport(viewport);
   await page.setJavaScriptEnabled(javaScript);
   const events: PageEvents = { consoleErrors: [], pageErrors: [], dialogs: [], requests: [] };
   page.on('console', (message) => {

@@ -52,3 +52,8 @@ export function writeSuite(dir: string, instances: object[], scenario = 'scorer:
 export function runAgainst(url: string, suite: string, out: string, extra: string[] = [], env?: NodeJS.ProcessEnv): Promise<RunResult> {
   return evalgate(['run', '--suite', suite, '--model', 'openai:m', '--base-url', url, '--out', out, ...extra], env);
 }
+
+/** A terminal report with its wrapped lines joined again (each piece after the first starts with more spaces), to find a phrase in it. */
+export function unwrapped(text: string): string {
+  return text.replace(/\n {4,}(?=\S)/g, ' ');
+}

@@ -62,3 +62,20 @@ export function textMatching(html: string, filters: Array<[string, RegExp]>): st
     filters.filter(([, pattern]) => pattern.test(text)).map(([name]) => `${name} in ${JSON.stringify(text)}`),
   );
 }
+
+/**
+ * A page that lays a comment out as GitHub's pull-request timeline does at 1280 px: the rendered markdown
+ * in a column about 890 px wide, with the rules of GitHub's markdown stylesheet that decide widths (a
+ * table is a block of its content's width, at most the column's, that scrolls when wider; cells padded
+ * 6 px 13 px; the system font at 14 px). The mermaid blocks stay code blocks: the test draws them.
+ */
+export function commentPage(markdown: string): string {
+  const style = `
+body { margin: 0; font: 14px/1.5 -apple-system, BlinkMacSystemFont, "Segoe UI", "Noto Sans", Helvetica, Arial, sans-serif; }
+.markdown-body { box-sizing: border-box; width: 890px; margin: 0 auto; padding: 16px; word-wrap: break-word; }
+.markdown-body table { display: block; width: max-content; max-width: 100%; overflow: auto; border-spacing: 0; border-collapse: collapse; }
+.markdown-body td, .markdown-body th { padding: 6px 13px; border: 1px solid #d1d9e0; }
+.markdown-body pre { overflow: auto; padding: 16px; background: #f6f8fa; }
+.markdown-body svg { max-width: 100%; height: auto; }`;
+  return `<!doctype html><html><head><meta charset="utf-8"><style>${style}</style></head><body><div class="markdown-body">${renderGfm(markdown)}</div></body></html>`;
+}

@@ -36,24 +36,45 @@ export const MAPPABLE_FIELDS = `${Object.keys(FIELDS).join(', ')}, groups.<attri
 
 const isField = (field: string) => Object.hasOwn(FIELDS, field) || GROUP.test(field);
 
+/** The map of `--map`: field -> column, and the factor a number field's cells are multiplied by (`latency_ms=latency_s*1000`). */
+export interface ColumnMap {
+  map: Record<string, string>;
+  factors: Record<string, number>;
+}
+
+/** "latency_s*1000" -> the column and its factor: a trailing "*NUMBER" (a positive decimal) is a unit conversion. */
+const FACTOR = /^(.*?)\s*\*\s*(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)$/;
+
 /**
  * `--map` values as field -> column. Pairs are separated by commas; a comma starts a new pair only
  * where a field name and "=" follow, so a column name may hold commas. Each pair splits at its first "=".
+ * A number field's column may end in "*FACTOR": its cells are multiplied by it (seconds to ms: *1000).
  */
-export function parseColumnMap(values: string[]): Record<string, string> {
+export function parseColumnMap(values: string[]): ColumnMap {
   const map: Record<string, string> = {};
+  const factors: Record<string, number> = {};
   const fieldAhead = new RegExp(`,(?=\\s*(?:groups\\.[^=,]+|${Object.keys(FIELDS).join('|')})\\s*=)`);
   for (const pair of values.flatMap((value) => value.split(fieldAhead))) {
     const equals = pair.indexOf('=');
     const field = pair.slice(0, Math.max(equals, 0)).trim();
-    const column = pair.slice(equals + 1).trim();
+    let column = pair.slice(equals + 1).trim();
     if (equals < 0 || !isField(field) || column === '') {
       throw new UsageError(`--map ${pair}: expected FIELD=COLUMN with FIELD one of ${MAPPABLE_FIELDS}`);
     }
     if (map[field] !== undefined) throw new UsageError(`--map ${field} is given twice`);
+    const scaled = FACTOR.exec(column);
+    if (scaled) {
+      const factor = Number(scaled[2]);
+      if (FIELDS[field] !== 'number' || !(factor > 0) || scaled[1] === '') {
+        throw new UsageError(
+          `--map ${pair}: a *FACTOR multiplies a number field's cells by a positive number (e.g. latency_ms=latency_s*1000)`,
+        );
+      }
+      [column, factors[field]] = [scaled[1], factor];
+    }
     map[field] = column;
   }
-  return map;
+  return { map, factors };
 }
 
 /** Which column fills each field: the map's, else a column of the field's own name. */
@@ -78,6 +99,11 @@ function cellValue(kind: CellKind, cell: unknown): unknown {
   return cell;
 }
 
+/** A number times its column's factor, to 12 significant digits (0.077 * 1000 is 77, not 77.00000000000001). */
+function scale(value: unknown, factor: number | undefined): unknown {
+  return factor === undefined || typeof value !== 'number' ? value : Number((value * factor).toPrecision(12));
+}
+
 /**
  * One row as a record, or the problem with it naming the column (`what` says "column" or "field").
  * `cell` reads the row's value of a column.
@@ -87,6 +113,7 @@ export function rowRecord(
   cell: (column: string) => unknown,
   scenario: string | undefined,
   what: string,
+  factors: Record<string, number> = {},
 ): { record: EvalRecord; problem?: undefined } | { problem: string } {
   const record: Record<string, unknown> = scenario === undefined ? {} : { scenario };
   const groups: Record<string, string> = {};
@@ -95,7 +122,7 @@ export function rowRecord(
     const value = cellValue(group ? 'text' : FIELDS[field], cell(column));
     if (value === undefined) continue;
     if (group) groups[group] = value as string;
-    else record[field] = value;
+    else record[field] = scale(value, factors[field]);
   }
   if (Object.keys(groups).length > 0) record.groups = groups;
   const problem = recordProblem(record);

@@ -118,7 +118,7 @@ export async function importCsv(file: string, options: ImportOptions = {}): Prom
   for (const { record: cells, info } of rows) {
     const line = lineAt(recordStart(bytes, start));
     start = info.bytes;
-    const row = rowRecord(columns, (column) => cells[index.get(column)!], options.scenario, 'column');
+    const row = rowRecord(columns, (column) => cells[index.get(column)!], options.scenario, 'column', options.factors);
     if (row.problem !== undefined) throw new InputError(file, line, row.problem);
     table.add(row.record, line);
   }
@@ -147,7 +147,13 @@ export async function importJsonl(file: string, options: ImportOptions = {}): Pr
       if (!object || typeof object !== 'object' || Array.isArray(object)) throw new InputError(file, line, 'expected a JSON object');
       const cell = (column: string) => fieldOf(object as Record<string, unknown>, column);
       for (const column of Object.values(map)) if (cell(column) !== undefined) found.add(column);
-      const row = rowRecord(columnsWithScenario(map, Object.keys(object), options.scenario), cell, options.scenario, 'field');
+      const row = rowRecord(
+        columnsWithScenario(map, Object.keys(object), options.scenario),
+        cell,
+        options.scenario,
+        'field',
+        options.factors,
+      );
       if (row.problem !== undefined) throw new InputError(file, line, row.problem);
       table.add(row.record, line);
     },

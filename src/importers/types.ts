@@ -17,6 +17,8 @@ export interface ImportOptions {
   model?: string;
   /** csv, jsonl: record field -> the table's column (or JSON field), e.g. {correct: 'score', 'groups.dialect': 'dialect'}. */
   map?: Record<string, string>;
+  /** csv, jsonl: a number field's factor (`--map latency_ms=latency_s*1000`): its cells are multiplied by it. */
+  factors?: Record<string, number>;
   /** csv, jsonl: the scenario of every row, when the table has no scenario column. */
   scenario?: string;
   /** Something the user should know that does not stop the import (an unfinished run, unscored samples). */

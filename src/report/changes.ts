@@ -200,8 +200,8 @@ function flipText(shown: ShownFlip): string[] {
   ];
 }
 
-/** For a terminal: the counts per scenario and examples, then the flips listed. */
-export function instanceChangesText(changes: InstanceChangesReport): string {
+/** For a terminal: the counts per scenario and examples, then the flips listed, with their texts unless `texts` is false. */
+export function instanceChangesText(changes: InstanceChangesReport, { texts = true } = {}): string {
   const lines = [
     `What changed, instance by instance: ${changesSummary(changes)}`,
     RULE(changes).replace(/`/g, ''),
@@ -212,26 +212,39 @@ export function instanceChangesText(changes: InstanceChangesReport): string {
   for (const scope of changes.scenarios) {
     for (const direction of ['broken', 'fixed'] as const) {
       const title = listTitle(scope, direction, scope[direction].length, escapeTerminal(scope.scenario));
-      if (title) lines.push(title, ...scope[direction].flatMap(flipText), '');
+      const flips = scope[direction].flatMap((shown) => (texts ? flipText(shown) : flipText(shown).slice(0, 1)));
+      if (title) lines.push(title, ...flips, '');
     }
   }
   return lines.join('\n');
 }
 
-function flipHtml(shown: ShownFlip): string {
-  const perturbation = shown.perturbation === null ? '' : ` (${escapeHtml(shown.perturbation)})`;
+/** A row of the changed examples' table: scenario, id, examples, baseline → candidate, and the texts collapsed. */
+function flipRow(scenario: string, shown: ShownFlip): string {
   const text = (value: string | null) => (value === null ? '<em>none</em>' : escapeHtml(value));
   const references = shown.references.length > 0 ? shown.references.map(escapeHtml).join(' · ') : '<em>none</em>';
   const entry = (name: string, value: string) => `<dt>${name}</dt><dd>${value}</dd>`;
-  return `<li>${escapeHtml(shown.id)}${perturbation}: ${escapeHtml(scores(shown))}<dl>${[
+  const texts = `<details><summary>texts</summary><dl>${[
     entry('input', text(shown.input)),
     entry('baseline', text(shown.baseline.prediction)),
     entry('candidate', text(shown.candidate.prediction)),
     entry('references', references),
-  ].join('')}</dl></li>`;
+  ].join('')}</dl></details>`;
+  const score = ({ correct, samples }: ShownSide) => `${formatNumber(correct)}${samples > 1 ? ` (${samples} samples)` : ''}`;
+  const cells = [
+    escapeHtml(scenario),
+    escapeHtml(shown.id),
+    variantName(shown.perturbation, escapeHtml),
+    `${score(shown.baseline)} → ${score(shown.candidate)}`,
+    texts,
+  ];
+  return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 
-/** For the HTML report: the counts per scenario and examples, then every flip the report lists, with its texts (`scenarios` at most). */
+/**
+ * For the HTML report: the counts per scenario and examples, then every flip the report lists in one
+ * compact table, its texts collapsed (`scenarios` at most).
+ */
 export function instanceChangesHtml(changes: InstanceChangesReport, scenarios: number): string {
   const cells = (row: string[], tag: 'td' | 'th') => `<tr>${row.map((value) => `<${tag}>${value}</${tag}>`).join('')}</tr>`;
   const shown = changes.scenarios.slice(0, scenarios);
@@ -246,11 +259,15 @@ export function instanceChangesHtml(changes: InstanceChangesReport, scenarios: n
       .map((row) => cells(row, 'td'))
       .join('')}</tbody></table>`,
   ];
-  for (const scope of shown) {
-    for (const direction of ['broken', 'fixed'] as const) {
-      const title = listTitle(scope, direction, scope[direction].length, escapeHtml(scope.scenario));
-      if (title) parts.push(`<h3>${title}</h3>`, `<ul>${scope[direction].map(flipHtml).join('')}</ul>`);
-    }
+  for (const direction of ['broken', 'fixed'] as const) {
+    const rows = shown.flatMap((scope) => scope[direction].map((flip) => flipRow(scope.scenario, flip)));
+    if (rows.length === 0) continue;
+    const titles = shown.flatMap((scope) => listTitle(scope, direction, scope[direction].length, escapeHtml(scope.scenario)) ?? []);
+    parts.push(
+      `<h3>${DIRECTION[direction].label}</h3>`,
+      `<p class="note">${titles.join('; ')}</p>`,
+      `<table class="flips"><thead>${cells(['scenario', 'id', 'examples', 'baseline → candidate', 'texts'], 'th')}</thead><tbody>${rows.join('')}</tbody></table>`,
+    );
   }
   return parts.filter((part) => part !== '').join('\n');
 }

@@ -6,10 +6,13 @@ import { mermaidLabel } from './escape.js';
 import { own } from '../records/dictionary.js';
 
 /*
- * The charts of the comment and job summary, as mermaid xychart blocks (GitHub draws mermaid, no SVG):
- * a reliability diagram per gated calibration scope, accuracy per group for each gated attribute, and
- * each budgeted regression's worsening as a share of its budget. Every label from data goes through
- * mermaidLabel. xychart has no legend: each title says which series is which.
+ * The charts of the comment and job summary, as mermaid xychart blocks (GitHub draws mermaid, no SVG),
+ * only where a chart answers a reviewer's question: a reliability diagram per gated calibration scope
+ * (is the candidate as sure as it is right?), and each gated attribute's accuracy per group (which group
+ * is behind, and did it move?). Drawn honestly: xychart draws bars up from the axis minimum, so every
+ * value axis starts at 0 and holds only values from 0 up; lines join only ordered categories (confidence
+ * bins), never unrelated ones; xychart has no legend, so each chart has a short title and a caption.
+ * Every label from data goes through mermaidLabel.
  */
 
 /** More categories than this make a chart unreadable (and the comment long): the first ones are drawn. */
@@ -29,26 +32,27 @@ const CHART_LIMIT = 1e6;
 /** A plain decimal (mermaid reads no exponent), 4 places, within ±CHART_LIMIT. */
 const chartNumber = (value: number) => String(Math.round(Math.min(Math.max(value, -CHART_LIMIT), CHART_LIMIT) * 1e4) / 1e4);
 
-function xychart(
-  title: string,
-  categories: string[],
-  series: Array<['bar' | 'line', number[]]>,
-  range: [number, number],
-  axis = 'accuracy',
-): string {
+/** A chart and the caption under it (markdown text, escaped by its maker). */
+export interface CommentChart {
+  chart: string;
+  caption: string;
+}
+
+/** A percentage axis from 0 to 100: bars from zero. */
+function xychart(title: string, categories: string[], series: Array<['bar' | 'line', number[]]>, axis: string): string {
   return [
     '```mermaid',
     'xychart-beta',
     `  title ${mermaidLabel(title)}`,
     `  x-axis [${categories.map(mermaidLabel).join(', ')}]`,
-    `  y-axis ${mermaidLabel(axis)} ${chartNumber(range[0])} --> ${chartNumber(range[1])}`,
-    ...series.map(([kind, values]) => `  ${kind} [${values.map(chartNumber).join(', ')}]`),
+    `  y-axis ${mermaidLabel(axis)} 0 --> 100`,
+    ...series.map(([kind, values]) => `  ${kind} [${values.map((value) => chartNumber(value * 100)).join(', ')}]`),
     '```',
   ].join('\n');
 }
 
 /** Per gated calibration scope: bars the candidate's accuracy per confidence bin, lines its mean confidence (the ideal) and the baseline's accuracy. */
-function reliabilityCharts(report: GateReport): string[] {
+function reliabilityCharts(report: GateReport): CommentChart[] {
   return (report.calibration ?? []).map(({ candidate, baseline, ...scope }) => {
     const bins = candidate.slice(0, MAX_CATEGORIES);
     const baselineOf = (low: number) => baseline?.find((bin) => bin.low === low);
@@ -58,12 +62,16 @@ function reliabilityCharts(report: GateReport): string[] {
       ['line', bins.map((bin) => bin.confidence)],
       ...(withBaseline ? [['line', bins.map((bin) => baselineOf(bin.low)!.accuracy)] as ['line', number[]]] : []),
     ];
-    const title = `Reliability${scopeSuffix(reportedScope(scope))}: candidate accuracy (bars) vs mean confidence (line)${withBaseline ? ', baseline accuracy (2nd line)' : ''}`;
-    const categories = bins.map((bin) => `${formatNumber(bin.low)}-${formatNumber(bin.low + 0.1)}`);
-    return xychart(title, categories, series, [0, 1]);
+    const categories = bins.map((bin) => `${percent(bin.low)}-${percent(bin.low + 0.1)} (n ${formatNumber(bin.count)})`);
+    const caption =
+      `Bars: the candidate's accuracy among the examples it gave each confidence (n examples in the bin; a bin of few examples says little). ` +
+      `First line: its mean confidence there, where a calibrated model's bars would reach.${withBaseline ? " Second line: the baseline's accuracy in the same bins." : ''}`;
+    return { chart: xychart(`Reliability${scopeSuffix(reportedScope(scope))}`, categories, series, 'accuracy (%)'), caption };
   });
 }
 
+/** "40" for 0.4: a bin edge in percent. */
+const percent = (value: number) => String(Math.round(value * 100));
 function scopeMetrics(report: GateReport, scope: ScopeRef, baseline: boolean): MetricSet | undefined {
   const source = baseline ? (report.baselineMetrics ?? undefined) : { overall: report.overall, scenarios: report.scenarios };
   if (!source) return undefined;
@@ -94,24 +102,21 @@ export function groupAccuracies(report: GateReport, attribute: string, scope: Sc
   });
 }
 
-/** Per gated attribute and scope: bars the candidate's accuracy per group, a line the baseline's. */
-function groupCharts(report: GateReport): string[] {
+/** Per gated attribute and scope: a bar per group and run, the baseline's beside the candidate's. */
+function groupCharts(report: GateReport): CommentChart[] {
   return gatedGroups(report).flatMap(({ attribute, scope }) => {
-    const { shown: groups, note } = firstCategories(groupAccuracies(report, attribute, scope));
+    const accuracies = groupAccuracies(report, attribute, scope);
+    const withBaseline = accuracies.length > 0 && accuracies.every(([, , baseline]) => baseline !== undefined);
+    // Two bars a group with a baseline: half as many groups fit.
+    const { shown: groups, note } = firstCategories(withBaseline ? accuracies.slice(0, Math.ceil(MAX_CATEGORIES / 2)) : accuracies);
     if (groups.length === 0) return [];
-    const withBaseline = groups.every(([, , baseline]) => baseline !== undefined);
-    const title = `Accuracy per ${attribute}${scopeSuffix(scope)}${note}: candidate (bars)${withBaseline ? ' vs baseline (line)' : ''}`;
-    return [
-      xychart(
-        title,
-        groups.map(([value]) => value),
-        [
-          ['bar', groups.map(([, value]) => value)],
-          ...(withBaseline ? [['line', groups.map(([, , value]) => value!)] as ['line', number[]]] : []),
-        ],
-        [0, 1],
-      ),
-    ];
+    const more = groups.length < accuracies.length ? ` (the first ${groups.length} of ${accuracies.length})` : note;
+    const categories = groups.flatMap(([value]) => (withBaseline ? [`${value}: baseline`, `${value}: candidate`] : [value]));
+    const values = groups.flatMap(([, candidate, baseline]) => (withBaseline ? [baseline!, candidate] : [candidate]));
+    const caption = withBaseline
+      ? `Each group's accuracy${more}: the baseline's bar, then the candidate's.`
+      : `Each group's accuracy in the candidate${more}.`;
+    return [{ chart: xychart(`Accuracy per ${attribute}${scopeSuffix(scope)}`, categories, [['bar', values]], 'accuracy (%)'), caption }];
   });
 }
 
@@ -122,26 +127,7 @@ export function budgetShares(report: GateReport): Array<{ check: CheckRow; share
   );
 }
 
-/** Bars: each budgeted check's worsening over its budget; a line at 1, the budget. */
-function budgetChart(report: GateReport): string | undefined {
-  const { shown: shares, note } = firstCategories(budgetShares(report));
-  if (shares.length === 0) return undefined;
-  const values = shares.map(({ share }) => share);
-  const range: [number, number] = [Math.min(0, ...values), Math.max(1.25, ...values)];
-  return xychart(
-    `Worsening as a share of the budget${note} (bars; the line at 1 is the budget, below 0 is better)`,
-    shares.map(({ check }) => `${check.metric}${scopeSuffix(reportedScope(check))}`),
-    [
-      ['bar', values],
-      ['line', values.map(() => 1)],
-    ],
-    range,
-    'share of budget',
-  );
-}
-
 /** Every chart of the comment, in the order shown. */
-export function commentCharts(report: GateReport): string[] {
-  const budget = budgetChart(report);
-  return [...(budget ? [budget] : []), ...reliabilityCharts(report), ...groupCharts(report)];
+export function commentCharts(report: GateReport): CommentChart[] {
+  return [...reliabilityCharts(report), ...groupCharts(report)];
 }

@@ -2,7 +2,8 @@ import { markdownTable } from 'markdown-table';
 import { escapeTerminal as shown } from './escape.js';
 import { changesSummary } from './changes.js';
 import type { GateReport } from './json.js';
-import { reportedScope, scopeSuffix } from '../metrics/names.js';
+import { byStatus, findingWords } from './findings.js';
+import { wrapLine } from './columns.js';
 
 /** One candidate gated under one policy. */
 export interface DecisionCell {
@@ -13,15 +14,17 @@ export interface DecisionCell {
 
 const VERDICT_MARK: Record<string, string> = { pass: 'ship (pass)', warn: 'ship (warn)', fail: 'block (fail)' };
 
-/** What stops (or worries) a candidate under a policy, shortly. */
+/** What stops (or worries) a candidate under a policy, a line each in plain words with units (names escaped). */
 function blockers(report: GateReport): string[] {
   const coverage =
-    report.coverage && report.coverage.status !== 'pass' ? [`${report.coverage.status}: coverage: ${report.coverage.reason}`] : [];
+    report.coverage && report.coverage.status !== 'pass'
+      ? [`coverage ${report.coverage.status === 'fail' ? 'blocks' : 'warns'}: ${shown(report.coverage.reason)}`]
+      : [];
   return [
     ...coverage,
-    ...report.checks
-      .filter((check) => check.status === 'fail' || check.status === 'error' || check.status === 'warn')
-      .map((check) => `${check.status}: ${check.metric}${scopeSuffix(reportedScope(check))}: ${check.reasons.join('; ')}`),
+    ...byStatus(report.checks.filter((check) => check.status === 'fail' || check.status === 'error' || check.status === 'warn')).map(
+      (check) => findingWords(check, report, shown),
+    ),
   ];
 }
 
@@ -38,7 +41,7 @@ export function decisionMatrixText(policies: string[], candidates: string[], cel
     const shipped = candidates.filter((candidate) => cell(policy, candidate).verdict !== 'fail').map(shown);
     lines.push(`${shown(policy)}: ${shipped.length > 0 ? `would ship ${shipped.join(' or ')}` : 'would ship none of them'}`);
     for (const candidate of candidates) {
-      for (const reason of blockers(cell(policy, candidate))) lines.push(`  ${shown(candidate)}: ${shown(reason)}`);
+      for (const reason of blockers(cell(policy, candidate))) lines.push(...wrapLine(`  ${shown(candidate)}: ${reason}`));
     }
   }
   lines.push(...changesLines(candidates.map((candidate) => [candidate, cell(policies[0], candidate).changes])));

@@ -2,22 +2,24 @@ import { writeFile } from 'node:fs/promises';
 import { countOutcomes } from '../gate/verdict.js';
 import { MAX_INTERVAL_SCENARIOS } from '../limits.js';
 import { shownScope } from '../metrics/names.js';
-import { DIMENSIONS } from '../metrics/registry.js';
 import { instanceChangesHtml } from './changes.js';
 import { escapeHtml } from './escape.js';
+import { evidenceText } from './evidence.js';
 import { suitesNote, worthShowing } from './comparability.js';
 import {
+  byStatus,
+  candidateCell,
+  changeCell,
   CHECK_TABLE_HEADER,
-  checkCells,
-  inconclusiveText,
-  METRIC_TABLE_HEADER,
-  metricRows,
-  noBaselineText,
+  CORRECTED_NOTE,
+  DETAIL_HEADER,
+  detailCells,
+  errorControlWords,
+  findingWords,
+  limitCell,
   NOTED_STATUSES,
-  notRunText,
-  outcomeNote,
-  withoutIntervalsNote,
-} from './format.js';
+} from './findings.js';
+import { METRIC_TABLE_HEADER, metricRows, noBaselineText, notRunText, outcomeNote, withoutIntervalsNote } from './format.js';
 import type { GateReport, RunSummary } from './json.js';
 import { htmlCharts, type Chart } from './vega-charts.js';
 
@@ -33,13 +35,15 @@ const MAX_HTML_SCENARIOS = MAX_INTERVAL_SCENARIOS;
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 const STYLE = `
-body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem; color: #1f2328; }
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem; color: #1f2328; overflow-wrap: anywhere; }
 h1 { font-size: 1.6rem; } h2 { margin-top: 2rem; border-bottom: 1px solid #d0d7de; padding-bottom: .3rem; }
-.verdict { padding: .8rem 1rem; border-radius: 6px; font-weight: 600; }
-.verdict.pass { background: #dafbe1; } .verdict.warn { background: #fff8c5; } .verdict.fail { background: #ffebe9; }
-table { border-collapse: collapse; margin: .5rem 0 1rem; } td, th { border: 1px solid #d0d7de; padding: .2rem .5rem; text-align: left; vertical-align: top; }
-td.status-fail, td.status-error { background: #ffebe9; } td.status-warn, td.status-inconclusive { background: #fff8c5; }
-figure { display: inline-block; margin: .5rem 1rem 1rem 0; vertical-align: top; } figcaption { font-weight: 600; margin-bottom: .3rem; max-width: 36rem; }
+.verdict { padding: .8rem 1rem; border-radius: 6px; font-weight: 600; border-left: 6px solid; }
+.verdict.pass { background: #dafbe1; border-color: #1a7f37; } .verdict.warn { background: #fff8c5; border-color: #9a6700; } .verdict.fail { background: #ffebe9; border-color: #cf222e; }
+table { border-collapse: collapse; margin: .5rem 0 1rem; max-width: 100%; } td, th { border: 1px solid #d0d7de; padding: .2rem .5rem; text-align: left; vertical-align: top; }
+tr.status-fail td, tr.status-error td { background: #ffebe9; } tr.status-warn td, tr.status-inconclusive td { background: #fff8c5; }
+tr.status-pass td:first-child { background: #dafbe1; } tr.status-skipped td, tr.status-off td { color: #59636e; }
+figure { display: inline-block; margin: .5rem 1rem 1rem 0; vertical-align: top; max-width: 100%; overflow-x: auto; } figcaption { font-weight: 600; margin-bottom: .3rem; max-width: 36rem; }
+svg { max-width: 100%; height: auto; }
 pre { white-space: pre-wrap; background: #f6f8fa; padding: .5rem; } .note { color: #59636e; font-style: italic; }
 `;
 
@@ -60,10 +64,15 @@ function verdictSection(report: GateReport): string {
   const counts = `${blocking} blocking check${blocking === 1 ? '' : 's'} failed, ${warnings} warning${warnings === 1 ? '' : 's'}, ${inconclusive} inconclusive`;
   const notRun = notRunText(report);
   const baseline = noBaselineText(report);
-  const unsure = inconclusiveText(report, escapeHtml);
+  const control = errorControlWords(report, escapeHtml);
+  const context = [
+    ...(control ? [control] : []),
+    ...(report.evidence ? [escapeHtml(evidenceText(report.evidence))] : []),
+    ...(worthShowing(report.comparability) ? [escapeHtml(`Comparability: ${report.comparability.reason}.`)] : []),
+  ];
   return [
     `<p class="verdict ${report.verdict}" id="verdict">Verdict: ${report.verdict.toUpperCase()} (${counts})${notRun ? ` — ${notRun}` : ''}${escapeHtml(outcomeNote(report))} · policy ${escapeHtml(report.policy.name)}${baseline ? ` · ${baseline}` : ''}</p>`,
-    ...(unsure ? [`<p id="inconclusive">Inconclusive: ${unsure}</p>`] : []),
+    ...context.map((line) => `<p class="context">${line}</p>`),
   ].join('\n');
 }
 
@@ -74,29 +83,39 @@ function verdictWords(report: GateReport): string {
 }
 
 function findings(report: GateReport): string {
-  const failing = report.checks.filter((check) => NOTED_STATUSES.includes(check.status));
+  const noted = byStatus(report.checks.filter((check) => NOTED_STATUSES.includes(check.status)));
   const coverage =
     report.coverage && report.coverage.status !== 'pass'
-      ? [`<li><b>coverage</b> · ${report.coverage.status}: ${escapeHtml(report.coverage.reason)}</li>`]
+      ? [`<li><b>coverage</b> ${report.coverage.status === 'fail' ? 'blocks' : 'warns'}: ${escapeHtml(report.coverage.reason)}</li>`]
       : [];
-  const items = failing.map(
-    (check) =>
-      `<li><b>${check.dimension}</b> · ${check.status} <code>${escapeHtml(check.metric)}</code> (${escapeHtml(shownScope(check))}): ${escapeHtml(check.reasons.join('; '))}</li>`,
-  );
+  const items = noted.map((check) => `<li>${findingWords(check, report, escapeHtml, (name) => `<b>${name}</b>`)}</li>`);
   if (coverage.length + items.length === 0) return '';
-  return `<h2>What blocks or warns</h2>\n<ul>\n${[...coverage, ...items].join('\n')}\n</ul>`;
+  return `<h2>What blocks, warns or is inconclusive</h2>\n<ul id="findings">\n${[...coverage, ...items].join('\n')}\n</ul>`;
 }
 
+/** The one table of the gated checks (rows coloured by status), their details collapsed, and the budgets' forest plots. */
 function checkTables(report: GateReport, forest: Chart[]): string {
-  const sections = DIMENSIONS.flatMap((dimension) => {
-    const checks = report.checks.filter((check) => check.dimension === dimension);
-    if (checks.length === 0) return [];
-    const rows = checks.map((check: CheckRow) => checkCells(check, escapeHtml, (status) => status));
-    const statusClass = (index: number) => ` class="status-${checks[index].status}"`;
-    const plot = forest.filter((chart) => chart.dimension === dimension);
-    return [`<h3>${dimension}</h3>`, figures(plot), table(CHECK_TABLE_HEADER, rows, statusClass)];
-  });
-  return `<h2>Checks by dimension</h2>\n${sections.join('\n')}`;
+  const checks = byStatus(report.checks.filter((check) => check.status !== 'off'));
+  const rows = checks.map((check: CheckRow) => [
+    check.status,
+    `${escapeHtml(check.metric)} (${escapeHtml(shownScope(check))})`,
+    escapeHtml(candidateCell(check)),
+    escapeHtml(changeCell(check)),
+    limitCell(check, escapeHtml),
+  ]);
+  const statusClass = (index: number) => ` class="status-${checks[index].status}"`;
+  const corrected = checks.some((check) => check.boundJudgedOn) ? `<p class="note">${escapeHtml(CORRECTED_NOTE)}</p>` : '';
+  const details = table(
+    DETAIL_HEADER,
+    checks.map((check) => detailCells(check).map(escapeHtml)),
+  );
+  return [
+    '<h2>The checks</h2>',
+    table(CHECK_TABLE_HEADER, rows, statusClass),
+    corrected,
+    `<details><summary>Each check's tests, power and counts</summary>\n${details}\n</details>`,
+    chartSection('Budgets', forest),
+  ].join('\n');
 }
 
 function chartSection(heading: string, charts: Chart[]): string {
@@ -139,6 +158,7 @@ function provenance(report: GateReport): string {
     run('candidate', report.candidate),
     run('baseline', report.baseline),
     ...(worthShowing(report.comparability) ? [`<li>comparability: ${escapeHtml(report.comparability.reason)}</li>`] : []),
+    ...(report.evidence ? [`<li>${escapeHtml(evidenceText(report.evidence))}</li>`] : []),
     github,
     '</ul>',
   ].join('\n');

@@ -15,7 +15,7 @@ import {
   type GateResult,
 } from '../gate/types.js';
 import { countOutcomes, decideOutcome, decideVerdict } from '../gate/verdict.js';
-import { metricsReportSchema, metricValueSchema } from '../metrics/report.js';
+import { finiteNumber, metricsReportSchema, metricValueSchema, probability } from '../metrics/report.js';
 import { groupOf, SCOPE_KINDS, scopeName, type GroupRef } from '../metrics/names.js';
 import { OVERALL } from '../metrics/scope.js';
 import { DIMENSIONS, type Dimension } from '../metrics/registry.js';
@@ -52,6 +52,13 @@ const runSummarySchema = z.object({
   suites: z.array(z.string().regex(/^[0-9a-f]{64}$/)).optional(),
 });
 
+/** A check's min, max and max_regression as the policy states them (a number in the metric's unit, or "N%" of the baseline). */
+const limitsSchema = z.object({
+  min: finiteNumber.optional(),
+  max: finiteNumber.optional(),
+  maxRegression: z.union([finiteNumber, z.string().regex(/^\d+(\.\d+)?%$/)]).optional(),
+});
+
 const groupSchema = z.object({ attribute: z.string(), value: z.string().optional() });
 
 const sameGroup = (a: GroupRef | null, b: GroupRef | undefined) => a?.attribute === b?.attribute && a?.value === b?.value;
@@ -83,6 +90,8 @@ const checkReportSchema = z
     flags: z.array(checkFlagSchema).optional(),
     /** Added within version 1: true for a check the gate adds whatever the policy says (the failure-rate check). */
     builtin: z.boolean().optional(),
+    /** Added within version 1: the check's bounds and budget as the policy states them (the budget in effect is `budget`). */
+    limits: limitsSchema.optional(),
   })
   .refine(
     (check) => (check.flags ?? []).includes('underpowered') === (check.power?.underpowered ?? false),
@@ -105,7 +114,15 @@ export const gateReportSchema = z.object({
   /** Added within version 1: how many checks did not run (skipped, error, or inconclusive for want of a comparison: gate/verdict.ts didNotRun). */
   notRun: z.int().nonnegative().optional(),
   /** source: where the policy was read (the action reads it at the pull request's base commit). */
-  policy: z.object({ name: z.string(), file: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), source: z.string().optional() }),
+  policy: z.object({
+    name: z.string(),
+    file: z.string(),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    source: z.string().optional(),
+    /** Added within version 1: settings.significance and settings.multiplicity, what the tests were judged at. */
+    significance: z.union([probability, z.literal('off')]).optional(),
+    multiplicity: z.enum(['holm', 'bonferroni', 'none']).optional(),
+  }),
   /** Set by the action: the event and, on a pull request, its number and commits. */
   github: z
     .object({
@@ -168,6 +185,14 @@ function thresholdText(result: CheckResult): string {
   return parts.join(', ');
 }
 
+function limitsOf({ check }: CheckResult): z.output<typeof limitsSchema> {
+  return {
+    ...(check.min !== undefined ? { min: check.min } : {}),
+    ...(check.max !== undefined ? { max: check.max } : {}),
+    ...(check.max_regression !== undefined ? { maxRegression: check.max_regression } : {}),
+  };
+}
+
 /** The report of a gate's result: what it decided and on which inputs. */
 export function buildGateReport(
   result: GateResult,
@@ -181,7 +206,13 @@ export function buildGateReport(
     verdict: result.verdict,
     outcome: result.outcome,
     notRun: countOutcomes(result.checks.map(({ check, status, comparison }) => ({ severity: check.severity, status, comparison }))).notRun,
-    policy: { name: policy.policy.name, file: policy.file, sha256: policy.sha256 },
+    policy: {
+      name: policy.policy.name,
+      file: policy.file,
+      sha256: policy.sha256,
+      significance: policy.policy.settings.significance,
+      multiplicity: policy.policy.settings.multiplicity,
+    },
     candidate: summarizeRun(candidate),
     baseline: baseline ? summarizeRun(baseline) : null,
     checks: result.checks.map((check): CheckReport => ({
@@ -205,6 +236,7 @@ export function buildGateReport(
       power: check.power ?? null,
       flags: check.flags,
       builtin: check.builtin ?? false,
+      limits: limitsOf(check),
     })),
     tradeoffs: result.tradeoffs,
     coverage: result.coverage ?? null,

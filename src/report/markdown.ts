@@ -1,27 +1,35 @@
 import { markdownTable } from 'markdown-table';
 import { countOutcomes } from '../gate/verdict.js';
-import { reportedScope, scopeSuffix, shownScope } from '../metrics/names.js';
-import { DIMENSIONS } from '../metrics/registry.js';
+import { shownScope } from '../metrics/names.js';
 import {
-  CHECK_TABLE_ALIGN,
-  CHECK_TABLE_HEADER,
-  checkCells,
-  formatNumber,
-  inconclusiveText,
+  count,
   METRIC_TABLE_ALIGN,
-  NOTED_STATUSES,
-  outcomeNote,
   METRIC_TABLE_HEADER,
   metricRows,
   noBaselineText,
   notRunText,
+  outcomeNote,
   withoutIntervalsNote,
 } from './format.js';
+import {
+  byStatus,
+  candidateCell,
+  changeCell,
+  CHECK_TABLE_HEADER,
+  CORRECTED_NOTE,
+  DETAIL_ALIGN,
+  DETAIL_HEADER,
+  detailCells,
+  errorControlWords,
+  findingWords,
+  limitCell,
+  NOTED_STATUSES,
+} from './findings.js';
 import type { GateReport } from './json.js';
 import { instanceChangesMarkdown } from './changes.js';
 import { commentCharts } from './charts.js';
 import { suitesNote, worthShowing } from './comparability.js';
-import { codeSpan, escapeHtml, escapeMarkdown, mermaidLabel } from './escape.js';
+import { codeSpan, escapeHtml, escapeMarkdown } from './escape.js';
 import { evidenceText } from './evidence.js';
 
 /** GitHub's limit on a comment is 65,536 characters; stay under it. */
@@ -37,13 +45,6 @@ const STATUS_ICON: Record<string, string> = {
   inconclusive: '❔ inconclusive',
 };
 const VERDICT_ICON: Record<string, string> = { pass: '✅', warn: '⚠️', fail: '❌' };
-
-type CheckRow = GateReport['checks'][number];
-
-function checkTable(checks: CheckRow[]): string {
-  const rows = checks.map((check) => checkCells(check, escapeMarkdown, (status) => STATUS_ICON[status]));
-  return markdownTable([CHECK_TABLE_HEADER, ...rows], { align: CHECK_TABLE_ALIGN });
-}
 
 export interface MarkdownOptions {
   /** Groups smaller than this are marked in the per-scenario details (the policy's min_group_size). */
@@ -68,69 +69,68 @@ function verdictLine(report: GateReport, waivedBy: string | undefined, unverifie
   const waiver = waivedBy !== undefined && report.verdict === 'fail' ? ` (waived by label ${escapeMarkdown(waivedBy)})` : '';
   const notRun = notRunText(report);
   const baseline = noBaselineText(report);
-  const heading = `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ''}${notRun ? ` — ${notRun}` : ''}${outcomeNote(report)}${unverified ? ' · unverified report' : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline ? ` · ${baseline}` : ''}`;
-  const unsure = inconclusiveText(report, (text) => escapeMarkdown(text));
-  return unsure ? `${heading}\n\n**Inconclusive:** ${unsure}` : heading;
+  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ''}${notRun ? ` — ${notRun}` : ''}${outcomeNote(report)}${unverified ? ' · unverified report' : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline ? ` · ${baseline}` : ''}`;
 }
 
-/** A mermaid bar/line chart of candidate vs baseline for the checked metrics on a 0-1 scale. */
-function chart(report: GateReport): string | undefined {
-  const points = report.checks.filter(
-    (check) =>
-      // The built-in failure-rate check that had nothing to test (no failed call: 0 against 0) shows nothing.
-      !(check.builtin && check.comparison?.pWorse === undefined) &&
-      check.candidate &&
-      check.comparison &&
-      check.candidate.value >= 0 &&
-      check.candidate.value <= 1 &&
-      check.comparison.baseline >= 0 &&
-      check.comparison.baseline <= 1,
-  );
-  if (points.length < 2) return undefined;
-  const label = (check: CheckRow) => mermaidLabel(`${check.metric}${scopeSuffix(reportedScope(check))}`);
+/** The gated checks (not those turned off), what needs a look first. */
+const gated = (report: GateReport) => byStatus(report.checks.filter((check) => check.status !== 'off'));
+
+/** The one table of the gated checks: five columns, units in every cell. */
+function checkTable(report: GateReport): Piece[] {
+  const checks = gated(report);
+  if (checks.length === 0) return [];
+  const rows = checks.map((check) => [
+    STATUS_ICON[check.status],
+    `${escapeMarkdown(check.metric)} (${escapeMarkdown(shownScope(check))})`,
+    escapeMarkdown(candidateCell(check)),
+    escapeMarkdown(changeCell(check)),
+    limitCell(check, escapeMarkdown),
+  ]);
+  const table = markdownTable([CHECK_TABLE_HEADER, ...rows], { align: ['l', 'l', 'r', 'r', 'l'] });
+  const [header, delimiter, ...lines] = table.split('\n');
+  const corrected = checks.some((check) => check.boundJudgedOn) ? [{ text: `_${escapeMarkdown(CORRECTED_NOTE)}_` }, { text: '' }] : [];
   return [
-    '```mermaid',
-    'xychart-beta',
-    '  title "Candidate (bars) vs baseline (line)"',
-    `  x-axis [${points.map(label).join(', ')}]`,
-    '  y-axis "value" 0 --> 1',
-    `  bar [${points.map((check) => formatNumber(check.candidate!.value)).join(', ')}]`,
-    `  line [${points.map((check) => formatNumber(check.comparison!.baseline)).join(', ')}]`,
-    '```',
-  ].join('\n');
+    { text: `${header}\n${delimiter}\n${lines[0]}`, kind: 'check' },
+    ...lines.slice(1).map((text) => ({ text, kind: 'check' as const })),
+    { text: '' },
+    ...corrected,
+  ];
 }
 
-function provenance(report: GateReport): string {
-  const run = (summary: GateReport['candidate']) =>
-    `${codeSpan(summary.file)} (${summary.kind === 'records' ? `${summary.records} records, ${summary.instances} instances${suitesNote(summary)}` : 'summary metrics: point estimates'})`;
-  const paired = report.checks.find((check) => check.comparison?.shared !== undefined)?.comparison?.shared;
+/** The p-values, what each check can detect, and the counts: collapsed, one row per gated check. */
+function detailsTable(report: GateReport): Piece[] {
+  const checks = gated(report);
+  if (checks.length === 0) return [];
+  const rows = checks.map((check) => detailCells(check).map(escapeMarkdown));
+  const table = markdownTable([DETAIL_HEADER, ...rows], { align: DETAIL_ALIGN });
   return [
-    `Policy **${escapeMarkdown(report.policy.name)}** (${codeSpan(report.policy.file)}${report.policy.source ? ` ${escapeMarkdown(report.policy.source)}` : ''}, sha256 ${codeSpan(report.policy.sha256.slice(0, 12))})`,
-    `· candidate ${run(report.candidate)}`,
-    report.baseline
-      ? `· baseline ${run(report.baseline)}${report.baseline.commit ? ` from commit ${codeSpan(report.baseline.commit.slice(0, 7))}` : ''}${paired !== undefined ? `, ${paired} instances shared` : ''}`
-      : '· no baseline',
-    ...(worthShowing(report.comparability) ? [`· comparability: ${escapeMarkdown(report.comparability.reason)}`] : []),
-  ].join(' ');
+    {
+      text: `<details><summary>Tests, power and counts of the ${count(checks.length, 'check')}</summary>\n\n${table}\n\n</details>\n`,
+      kind: 'details',
+    },
+  ];
 }
 
 /**
  * A piece of the comment, one or more whole lines: the size limit keeps it or leaves it out whole, so
  * that no table row, <details> block or code fence is ever cut open. `kind` counts it in the note on
- * what was left out.
+ * what was left out; an `essential` piece (the verdict, what blocks, warns or is inconclusive, the
+ * error control, the evidence and the comparability) is kept whatever else is left out.
  */
 interface Piece {
   text: string;
   kind?: LeftOut;
+  essential?: boolean;
 }
 
-type LeftOut = 'finding' | 'trade-off' | 'check' | 'chart' | 'provenance' | 'changes' | 'scenario';
+type LeftOut = 'finding' | 'trade-off' | 'check' | 'details' | 'chart' | 'provenance' | 'changes' | 'scenario';
 
 /** How the note names what was left out: a count of them (of how many), or the one piece. */
 const LEFT_OUT: Record<LeftOut, (count: number, total: number) => string> = {
-  finding: (count, total) => `${count} of the ${total} items of what blocks or warns`,
+  finding: (count, total) => `${count} of the ${total} lines of what blocks, warns or is inconclusive`,
   'trade-off': (count, total) => `${count} of the ${total} trade-offs`,
-  check: (count, total) => `${count} of the ${total} rows of the checks' tables`,
+  check: (count, total) => `${count} of the ${total} rows of the checks' table`,
+  details: () => "the checks' tests, power and counts",
   chart: (count, total) => `${count} of the ${total} charts`,
   provenance: () => 'the line naming the policy and the runs',
   changes: () => 'what changed instance by instance',
@@ -141,26 +141,45 @@ const LEFT_OUT: Record<LeftOut, (count: number, total: number) => string> = {
 const NOTE_ROOM = 400;
 
 /** A heading and its items, the heading kept with the first item (no heading is left without one). */
-function section(heading: string, items: string[], kind: LeftOut): Piece[] {
+function section(heading: string, items: string[], kind: LeftOut, essential = false): Piece[] {
   if (items.length === 0) return [];
-  return [{ text: `${heading}\n\n${items[0]}`, kind }, ...items.slice(1).map((text) => ({ text, kind })), { text: '' }];
+  return [
+    { text: `${heading}\n\n${items[0]}`, kind, essential },
+    ...items.slice(1).map((text) => ({ text, kind, essential })),
+    { text: '', essential },
+  ];
 }
 
+/** One line per check that blocks, warns, is inconclusive or errored (and coverage), in plain words with units. */
 function findings(report: GateReport): Piece[] {
-  const regressions = report.checks.filter((check) => NOTED_STATUSES.includes(check.status));
+  const noted = byStatus(report.checks.filter((check) => NOTED_STATUSES.includes(check.status)));
   const coverage = report.coverage && report.coverage.status !== 'pass' ? report.coverage : undefined;
   const items = [
-    ...(coverage ? [`- **coverage** · ${STATUS_ICON[coverage.status]}: ${escapeMarkdown(coverage.reason)}`] : []),
-    ...DIMENSIONS.flatMap((dimension) =>
-      regressions
-        .filter((check) => check.dimension === dimension)
-        .map(
-          (check) =>
-            `- **${dimension}** · ${STATUS_ICON[check.status]} ${codeSpan(check.metric)} (${escapeMarkdown(shownScope(check))}): ${escapeMarkdown(check.reasons.join('; '))}`,
-        ),
+    ...(coverage
+      ? [
+          `- ${STATUS_ICON[coverage.status].split(' ')[0]} coverage ${coverage.status === 'fail' ? 'blocks' : 'warns'}: ${escapeMarkdown(coverage.reason)}`,
+        ]
+      : []),
+    ...noted.map(
+      (check) => `- ${STATUS_ICON[check.status].split(' ')[0]} ${findingWords(check, report, escapeMarkdown, (name) => `**${name}**`)}`,
     ),
   ];
-  return section('### What blocks or warns, by dimension', items, 'finding');
+  return section('### What blocks, warns or is inconclusive', items, 'finding', true);
+}
+
+/** The lines every reader needs beside the verdict: which checks are error-controlled, which runs, whether they compare. */
+function context(report: GateReport, notes: string[]): Piece[] {
+  const control = errorControlWords(report, escapeMarkdown);
+  const lines = [
+    ...notes.map(escapeMarkdown),
+    ...(control ? [control] : []),
+    ...(report.evidence ? [escapeMarkdown(evidenceText(report.evidence))] : []),
+    ...(worthShowing(report.comparability) ? [escapeMarkdown(`Comparability: ${report.comparability.reason}.`)] : []),
+  ];
+  return lines.flatMap((line) => [
+    { text: `> ${line}`, essential: true },
+    { text: '', essential: true },
+  ]);
 }
 
 function tradeoffs(report: GateReport): Piece[] {
@@ -171,16 +190,17 @@ function tradeoffs(report: GateReport): Piece[] {
   return section('### Trade-offs', items, 'trade-off');
 }
 
-/** A table per dimension, each row a piece; a table's heading and header go with its first row. */
-function checkTables(report: GateReport): Piece[] {
-  const pieces: Piece[] = [{ text: '### Checks by dimension' }, { text: '' }];
-  for (const dimension of DIMENSIONS) {
-    const checks = report.checks.filter((check) => check.dimension === dimension);
-    if (checks.length === 0) continue;
-    const [header, delimiter, ...rows] = checkTable(checks).split('\n');
-    pieces.push(...section(`#### ${dimension}`, [`${header}\n${delimiter}\n${rows[0]}`, ...rows.slice(1)], 'check'));
-  }
-  return pieces;
+function provenance(report: GateReport): string {
+  const run = (summary: GateReport['candidate']) =>
+    `${codeSpan(summary.file)} (${summary.kind === 'records' ? `${count(summary.records ?? 0, 'record')}, ${count(summary.instances ?? 0, 'instance')}${suitesNote(summary)}` : 'summary metrics: point estimates'})`;
+  const paired = report.checks.find((check) => check.comparison?.shared !== undefined)?.comparison?.shared;
+  return [
+    `Policy **${escapeMarkdown(report.policy.name)}** (${codeSpan(report.policy.file)}${report.policy.source ? ` ${escapeMarkdown(report.policy.source)}` : ''}, sha256 ${codeSpan(report.policy.sha256.slice(0, 12))})`,
+    `· candidate ${run(report.candidate)}`,
+    report.baseline
+      ? `· baseline ${run(report.baseline)}${report.baseline.commit ? ` from commit ${codeSpan(report.baseline.commit.slice(0, 7))}` : ''}${paired !== undefined ? `, ${count(paired, 'instance')} shared` : ''}`
+      : '· no baseline',
+  ].join(' ');
 }
 
 /**
@@ -207,46 +227,64 @@ function leftOutNote(left: Piece[], all: Piece[]): string {
   return `_Left out to stay within GitHub's comment size limit: ${kinds.join(', ')}. The JSON report has them all._`;
 }
 
+/** The first of `pieces` that fit, whole, in `room` characters (and the room they take): a prefix, so that no table loses a middle row. */
+function prefixWithin(pieces: Piece[], room: number): { kept: Piece[]; length: number } {
+  let length = 0;
+  let kept = 0;
+  while (kept < pieces.length && length + pieces[kept].text.length + 1 <= room) length += pieces[kept++].text.length + 1;
+  return { kept: pieces.slice(0, kept), length };
+}
+
 /**
  * The pieces, whole, as many as fit in `limit` characters; then a note on what was left out. Over the
- * limit the charts go first (they draw what the tables say), then pieces from the end.
+ * limit the essential pieces stay (only their own excess, from the end, is left out), the charts go
+ * first (the tables say what they draw), then pieces from the end.
  */
 function fitted(all: Piece[], limit: number): string {
   const whole = all.map((piece) => piece.text).join('\n');
   if (whole.length <= limit) return whole;
-  const charts = all.filter((piece) => piece.kind === 'chart');
-  const pieces = all.filter((piece) => piece.kind !== 'chart');
-  let length = 0;
-  let kept = 0;
-  while (kept < pieces.length && length + pieces[kept].text.length + 1 <= limit - NOTE_ROOM) length += pieces[kept++].text.length + 1;
-  const text = pieces
-    .slice(0, kept)
+  const essential = prefixWithin(
+    all.filter((piece) => piece.essential),
+    limit - NOTE_ROOM,
+  );
+  const rest = prefixWithin(
+    all.filter((piece) => !piece.essential && piece.kind !== 'chart'),
+    limit - NOTE_ROOM - essential.length,
+  );
+  const kept = new Set([...essential.kept, ...rest.kept]);
+  const text = all
+    .filter((piece) => kept.has(piece))
     .map((piece) => piece.text)
     .join('\n');
   // A blank line first: a line right after a table would be read as one more of its rows.
-  return `${text.trimEnd()}\n\n${leftOutNote([...charts, ...pieces.slice(kept)], all)}\n`;
+  return `${text.trimEnd()}\n\n${leftOutNote(
+    all.filter((piece) => !kept.has(piece)),
+    all,
+  )}\n`;
 }
 
 /**
- * The pull-request comment and job summary. Over GitHub's size limit, the instance changes shrink first;
- * then it is cut between whole pieces (the per-scenario details go first, then the end of the main part)
- * and says what it left out.
+ * The pull-request comment and job summary: the verdict; what blocks, warns or is inconclusive, a line
+ * each; which checks are error-controlled, the evidence and the comparability; one table of the gated
+ * checks; their tests, power and counts collapsed; the charts that answer a question; the runs. Over
+ * GitHub's size limit, the instance changes shrink first; then it is cut between whole pieces (the
+ * per-scenario details go first, then the end of the main part) and says what it left out.
  */
 export function gateMarkdown(
   report: GateReport,
   { minGroupSize = 10, waivedBy, notes = [], unverified = false }: MarkdownOptions = {},
 ): string {
-  const pictures = [chart(report), ...commentCharts(report)].filter((text) => text !== undefined);
+  const intervalsNote = withoutIntervalsNote(report);
   const pieces: Piece[] = [
-    { text: verdictLine(report, waivedBy, unverified) },
-    { text: '' },
-    ...notes.flatMap((note) => [{ text: `> ${escapeMarkdown(note)}` }, { text: '' }]),
-    ...(report.evidence ? [{ text: `> ${escapeMarkdown(evidenceText(report.evidence))}` }, { text: '' }] : []),
+    { text: verdictLine(report, waivedBy, unverified), essential: true },
+    { text: '', essential: true },
     ...findings(report),
+    ...context(report, notes),
+    ...checkTable(report),
+    ...detailsTable(report),
     ...tradeoffs(report),
-    ...checkTables(report),
-    ...pictures.flatMap((text) => [{ text, kind: 'chart' as const }, { text: '' }]),
-    ...[withoutIntervalsNote(report)].flatMap((note) => (note ? [{ text: `_${escapeMarkdown(note)}_` }, { text: '' }] : [])),
+    ...commentCharts(report).flatMap(({ chart, caption }) => [{ text: `${chart}\n\n_${caption}_`, kind: 'chart' as const }, { text: '' }]),
+    ...(intervalsNote ? [{ text: `_${escapeMarkdown(intervalsNote)}_` }, { text: '' }] : []),
     { text: provenance(report), kind: 'provenance' },
     { text: '' },
   ];

@@ -13,12 +13,10 @@ import { scopeLabel, shownScope } from '../metrics/names.js';
 export interface Chart {
   title: string;
   svg: string;
-  /** The dimension of a forest plot's checks. */
-  dimension?: string;
 }
 
-/** A chart to draw: its title, its spec, and for a forest plot the dimension of its checks. */
-type Spec = [title: string, spec: TopLevelSpec, dimension?: string];
+/** A chart to draw: its title and its spec. */
+type Spec = [title: string, spec: TopLevelSpec];
 
 const FONT = 'system-ui, sans-serif';
 
@@ -42,40 +40,39 @@ const RUN_COLOUR = {
   title: null,
 } as const;
 
-/** Per dimension: each budgeted change as a share of its budget, its interval, a rule at 1 (the budget) and 0. */
+/**
+ * One forest plot of every budgeted check on one shared scale: each change as a share of its budget (1 =
+ * the budget, below 0 = better) with its 95% interval, sorted by how close it came to its budget.
+ */
 function forestSpecs(report: GateReport): Spec[] {
-  const rows = budgetShares(report).map(({ check, share }) => {
-    const sign = check.direction === 'higher' ? -1 : 1; // worsening = change signed by direction
-    const ci = check.comparison!.ci?.map((end) => (sign * end) / check.budget!.value).sort((a, b) => a - b);
-    return {
-      label: plainLabel(`${check.metric} (${shownScope(check)})`),
-      dimension: check.dimension,
-      share,
-      low: ci?.[0] ?? share,
-      high: ci?.[1] ?? share,
-    };
-  });
-  const dimensions = [...new Set(rows.map((row) => row.dimension))];
-  return dimensions.map((dimension) => {
-    const { shown: values, note } = firstCategories(rows.filter((row) => row.dimension === dimension));
-    const y = { field: 'label', type: 'nominal', title: null, sort: null } as const;
-    const x = { type: 'quantitative', title: 'worsening / budget (1 = the budget, below 0 = better)' } as const;
-    const spec: TopLevelSpec = {
-      ...base,
-      width: 480,
-      layer: [
-        { data: { values }, mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, x: { ...x, field: 'low' }, x2: { field: 'high' } } },
-        { data: { values }, mark: { type: 'point', filled: true, size: 60 }, encoding: { y, x: { ...x, field: 'share' } } },
-        {
-          data: { values: [{ at: 1 }] },
-          mark: { type: 'rule', color: '#c62828', strokeDash: [4, 3] },
-          encoding: { x: { field: 'at', type: 'quantitative' } },
-        },
-        { data: { values: [{ at: 0 }] }, mark: { type: 'rule', color: '#999' }, encoding: { x: { field: 'at', type: 'quantitative' } } },
-      ],
-    };
-    return [`Checks of ${dimension}${note}: each change with its 95% interval, as a share of its budget (red line)`, spec, dimension];
-  });
+  const rows = budgetShares(report)
+    .map(({ check, share }) => {
+      const sign = check.direction === 'higher' ? -1 : 1; // worsening = change signed by direction
+      const ci = check.comparison!.ci?.map((end) => (sign * end) / check.budget!.value).sort((a, b) => a - b);
+      return { label: plainLabel(`${check.metric} (${shownScope(check)})`), share, low: ci?.[0] ?? share, high: ci?.[1] ?? share };
+    })
+    .sort((a, b) => b.share - a.share);
+  if (rows.length === 0) return [];
+  const { shown: values, note } = firstCategories(rows);
+  const y = { field: 'label', type: 'nominal', title: null, sort: null } as const;
+  const x = { type: 'quantitative', title: 'worsening / budget (1 = the budget, below 0 = better)' } as const;
+  const spec: TopLevelSpec = {
+    ...base,
+    width: 560,
+    layer: [
+      { data: { values }, mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, x: { ...x, field: 'low' }, x2: { field: 'high' } } },
+      { data: { values }, mark: { type: 'point', filled: true, size: 60 }, encoding: { y, x: { ...x, field: 'share' } } },
+      {
+        data: { values: [{ at: 1 }] },
+        mark: { type: 'rule', color: '#c62828', strokeDash: [4, 3] },
+        encoding: { x: { field: 'at', type: 'quantitative' } },
+      },
+      { data: { values: [{ at: 0 }] }, mark: { type: 'rule', color: '#999' }, encoding: { x: { field: 'at', type: 'quantitative' } } },
+    ],
+  };
+  return [
+    [`Budgeted checks${note}, closest to their budget first: each change with its 95% interval, as a share of its budget (red line)`, spec],
+  ];
 }
 
 function reliabilitySpecs(report: GateReport): Spec[] {
@@ -166,8 +163,7 @@ function latencySpecs(report: GateReport): Spec[] {
 export async function htmlCharts(
   report: GateReport,
 ): Promise<{ forest: Chart[]; reliability: Chart[]; groups: Chart[]; latency: Chart[] }> {
-  const draw = (specs: Spec[]) =>
-    Promise.all(specs.map(async ([title, spec, dimension]) => ({ title, svg: await render(spec), dimension })));
+  const draw = (specs: Spec[]) => Promise.all(specs.map(async ([title, spec]) => ({ title, svg: await render(spec) })));
   const [forest, reliability, groups, latency] = await Promise.all([
     draw(forestSpecs(report)),
     draw(reliabilitySpecs(report)),

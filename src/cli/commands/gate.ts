@@ -25,6 +25,7 @@ interface GateFlags {
   markdown?: string;
   json?: string;
   html?: string;
+  verbose?: boolean;
 }
 
 /** The report of the candidate, pooled with the earlier runs given (in a temporary folder, removed after); `gate`: gateRun's other inputs. */
@@ -62,6 +63,7 @@ export function registerGate(program: Command, { io, setExitCode }: CommandConte
     .option('--markdown <file>', 'also write the report as markdown (the pull-request comment)')
     .option('--json <file>', 'also write the report as JSON')
     .option('--html <file>', 'also write the report as one self-contained HTML page (charts as inline SVG, no script)')
+    .option('--verbose', "also print each check's tests, power and counts, and the changed examples' texts")
     .action(async (flags: GateFlags) => {
       const policy = await loadPolicy(flags.policy);
       printPolicyWarnings(io, policy.warnings, escapeTerminal);
@@ -72,7 +74,7 @@ export function registerGate(program: Command, { io, setExitCode }: CommandConte
       if (flags.markdown) await writeFile(flags.markdown, gateMarkdown(report, { minGroupSize: policy.policy.settings.min_group_size }));
       if (flags.json) await writeGateReport(flags.json, report);
       if (flags.html) await writeGateHtml(flags.html, report, { minGroupSize: policy.policy.settings.min_group_size });
-      io.stdout(gateText(report, io.colour ?? false));
+      io.stdout(gateText(report, { colour: io.colour ?? false, verbose: flags.verbose ?? false }));
       setExitCode(report.verdict === 'fail' ? EXIT_GATE_FAILED : EXIT_OK);
     });
 }

@@ -43,7 +43,12 @@ export function registerImport(program: Command, { io }: CommandContext): void {
     .option('--group-vars <names>', 'promptfoo: test variables to keep as groups, comma-separated')
     .option('--group-keys <names>', 'inspect: sample metadata keys to keep as groups, comma-separated')
     .option('--model <name>', 'inspect: the model whose logs to import when a folder has several')
-    .option('--map <field=column,...>', `csv, jsonl: the column (or JSON field) of each record field: ${MAPPABLE_FIELDS}`, collect, [])
+    .option(
+      '--map <field=column,...>',
+      `csv, jsonl: the column (or JSON field) of each record field: ${MAPPABLE_FIELDS}; a number field's column may end in *FACTOR (latency_ms=latency_s*1000)`,
+      collect,
+      [],
+    )
     .option('--scenario <name>', 'csv, jsonl: the scenario of every row, when the table has no scenario column')
     .option('--summary', "helm: HELM's own summary numbers (stats.json) as a metrics file instead of records")
     .action(async (path: string, flags: ImportFlags) => {
@@ -55,7 +60,7 @@ export function registerImport(program: Command, { io }: CommandContext): void {
         groupVars: names(flags.groupVars),
         groupKeys: names(flags.groupKeys),
         model: flags.model,
-        map: parseColumnMap(flags.map),
+        ...parseColumnMap(flags.map),
         scenario: flags.scenario,
         summary: flags.summary,
         onWarning: (message) => io.stderr(`evalgate: warning: ${message}\n`),
