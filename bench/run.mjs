@@ -47,10 +47,10 @@ const runs = Number(values.runs);
 const outDir = 'bench/out';
 mkdirSync(outDir, { recursive: true });
 
-function run(args, env = process.env) {
+function run(args) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
@@ -66,25 +66,15 @@ function run(args, env = process.env) {
 const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
 
 /** The floor and evalgate in turn, run after run, so that a drift of the machine's speed hits both. */
-// evalgate is run twice in each turn: as users run it (a large file's bootstrap partly in a second
-// thread) and in one thread (EVALGATE_THREADS=0), the same output.
 async function measurePair(floorArgs, evalgateArgs) {
   const floors = [];
   const evalgates = [];
-  const oneThread = [];
   for (let i = 0; i < runs; i++) {
     floors.push(await run(floorArgs));
     evalgates.push(await run(evalgateArgs));
-    oneThread.push(await run(evalgateArgs, { ...process.env, EVALGATE_THREADS: '0' }));
   }
   const summary = (results) => ({ seconds: median(results.map((r) => r.seconds)), maxRss: Math.max(...results.map((r) => r.maxRss)) });
-  const ratio = (results) => median(results.map((r, i) => r.seconds / floors[i].seconds));
-  return {
-    floor: summary(floors),
-    evalgate: summary(evalgates),
-    ratio: ratio(evalgates),
-    oneThread: { ...summary(oneThread), ratio: ratio(oneThread) },
-  };
+  return { floor: summary(floors), evalgate: summary(evalgates), ratio: median(evalgates.map((r, i) => r.seconds / floors[i].seconds)) };
 }
 
 /** The pages that show the benchmarks' tables (the simulation's in both). */
@@ -275,14 +265,14 @@ async function metricsBenchmark() {
   }
 
   const table = [
-    '| records | `evalgate` | file | floor: read + JSON.parse | evalgate | ratio | one thread (ratio) | peak memory (floor / evalgate / one thread) |',
-    '|---:|---|---:|---:|---:|---:|---:|---:|',
+    '| records | `evalgate` | file | floor: read + JSON.parse | evalgate | ratio | peak memory (floor / evalgate) |',
+    '|---:|---|---:|---:|---:|---:|---:|',
     ...rows.map(
-      ({ records, command, megabytes, floor, evalgate, ratio, oneThread }) =>
-        `| ${records} | ${command} | ${megabytes.toFixed(0)} MB | ${floor.seconds.toFixed(2)} s | ${evalgate.seconds.toFixed(2)} s | ${ratio.toFixed(2)}x | ${oneThread.seconds.toFixed(2)} s (${oneThread.ratio.toFixed(2)}x) | ${mib(floor.maxRss)} / ${mib(evalgate.maxRss)} / ${mib(oneThread.maxRss)} |`,
+      ({ records, command, megabytes, floor, evalgate, ratio }) =>
+        `| ${records} | ${command} | ${megabytes.toFixed(0)} MB | ${floor.seconds.toFixed(2)} s | ${evalgate.seconds.toFixed(2)} s | ${ratio.toFixed(2)}x | ${mib(floor.maxRss)} / ${mib(evalgate.maxRss)} |`,
     ),
   ].join('\n');
-  const machine = `Medians of ${runs} runs of each, taken in turn (the ratio is the median of the run-by-run ratios; evalgate as users run it, a large file's bootstrap partly in a second thread, and in one thread, EVALGATE_THREADS=0); Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, measured ${new Date().toISOString().slice(0, 10)}.`;
+  const machine = `Medians of ${runs} runs of each, taken in turn (the ratio is the median of the run-by-run ratios); Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, measured ${new Date().toISOString().slice(0, 10)}.`;
   process.stdout.write(`${table}\n\n${machine}\n`);
 
   writeIntoDocs('bench', `${table}\n\n${machine}`);

@@ -6,7 +6,7 @@
  * lines. A signal ends it at once (process/signals.ts).
  */
 process.setSourceMapsEnabled(true);
-const { runCli, threadsFromEnv } = await import('./cli/index.js');
+const { runCli } = await import('./cli/index.js');
 
 /** Unexpected errors are bugs: print them (with their stack) and exit 2 rather than let a half-written result pass as success. */
 function main(): void {
@@ -20,7 +20,6 @@ function main(): void {
     stderr: (text) => process.stderr.write(text),
     colour: process.stdout.isTTY === true && !process.env.NO_COLOR,
     interactive: process.stderr.isTTY === true,
-    threads: threadsFromEnv(process.env.EVALGATE_THREADS),
   }).then(
     (code) => {
       process.exitCode = code;

@@ -17,7 +17,6 @@ import { registerValidate } from './commands/validate.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type CliIo, type CommandContext } from './io.js';
 
 export { EXIT_BAD_INPUT, EXIT_GATE_FAILED, EXIT_OK, type CliIo } from './io.js';
-export { threadsFromEnv } from '../pipeline/parallel-scopes.js';
 
 /** Every command, in the order `evalgate --help` lists them. */
 const COMMANDS = [

@@ -1,4 +1,3 @@
-import type { Threads } from '../pipeline/parallel-scopes.js';
 /** Exit codes of every evalgate command. */
 export const EXIT_OK = 0;
 export const EXIT_GATE_FAILED = 1;
@@ -13,8 +12,6 @@ export interface CliIo {
   colour?: boolean;
   /** stderr is a terminal: progress as a bar rather than log lines. */
   interactive?: boolean;
-  /** Whether a large run's intervals may be computed in a second thread (pipeline/parallel-scopes.ts): only the bundled CLI's entry sets it. */
-  threads?: Threads;
 }
 
 /** What a command gets: where to write, and how to end with another exit code than 0. */

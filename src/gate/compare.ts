@@ -6,7 +6,6 @@ import {
   type MetricSet,
   type MetricsReport,
   type ScenarioName,
-  type ScopeEntries,
 } from '../metrics/compute.js';
 import { lookupMetric, type Dimension, type Direction } from '../metrics/registry.js';
 import { scorerMismatch } from '../metrics/comparability.js';
@@ -62,11 +61,6 @@ export class MetricsMemo {
   /** One scope of a records run, with its intervals and the bootstrap values behind them (nothing else computed). */
   scopeOf(run: RecordsRun, options: ComputeOptions, scenario: ScenarioName) {
     return this.metricsOf(run, options).withSamples(scenario);
-  }
-
-  /** A records run's scopes computed elsewhere for the same records and options (RunMetrics.computeScopes). */
-  adoptScopes(run: RecordsRun, options: ComputeOptions, entries: ScopeEntries): void {
-    this.metricsOf(run, options).adopt(entries);
   }
 
   /** Two records runs' paired comparisons: their shared scopes and statistics made once, whichever policies compare them. */

@@ -65,7 +65,7 @@ export interface MetricSamples {
 }
 
 /** One scope's metrics, with intervals unless computed without resamples, and the resampled values behind them when kept. */
-export interface ScopeMetrics {
+interface ScopeMetrics {
   metrics: MetricSet;
   intervals: boolean;
   samples?: Record<string, Float64Array>;
@@ -173,12 +173,6 @@ export function computeMetrics(table: RecordTable, options: ComputeOptions = DEF
 /** A scope named by its scenario; undefined for the pooled scope (a scenario may be called "overall"). */
 export type ScenarioName = string | undefined;
 
-/** Which scopes `RunMetrics.computeScopes` computes: the pooled one, the scenarios, or both. */
-export type ScopesPart = 'pooled' | 'scenarios' | 'all';
-
-/** Computed scopes as plain data (the pooled scope as null), for another RunMetrics of the same run to adopt. */
-export type ScopeEntries = Array<[string | null, ScopeMetrics]>;
-
 /**
  * A run's metrics, one scope at a time, each computed when first needed and then kept: what a gate
  * reads (the scopes its checks name, with intervals and the resampled values behind them) costs those
@@ -248,50 +242,21 @@ export class RunMetrics {
     return this.components.get(key);
   }
 
-  /**
-   * Computes the scopes of `part` that report(named) would (with intervals and samples alike), and
-   * returns every scope known: another RunMetrics of the same records and options adopts them and
-   * gives the same report to the last bit (each scope's bootstrap has its own seed).
-   */
-  computeScopes(part: ScopesPart, named: ScenarioName[] = []): ScopeEntries {
-    const names = new Set(named);
-    const [overall, ...scenarios] = scopesOf(this.table);
-    if (part !== 'scenarios') this.metricsOf(undefined, () => overall, true, names.has(undefined));
-    if (part !== 'pooled') this.scenarioMetrics(scenarios, names);
-    return [...this.scopes].map(([scenario, metrics]) => [scenario ?? null, metrics]);
-  }
-
-  /** Scopes computed elsewhere for the same records and options (computeScopes); a scope known here is kept. */
-  adopt(entries: ScopeEntries): void {
-    for (const [scenario, metrics] of entries) {
-      const name = scenario ?? undefined;
-      if (!this.scopes.has(name)) this.scopes.set(name, metrics);
-    }
-  }
-
   private compute(named: Set<ScenarioName>): MetricsReport {
     const [overall, ...scenarios] = scopesOf(this.table);
     const report: MetricsReport = {
       overall: this.metricsOf(undefined, () => overall, true, named.has(undefined)).metrics,
       scenarios: dictionary(),
     };
-    const { metrics, withoutIntervals } = this.scenarioMetrics(scenarios, named);
-    for (const [name, computed] of metrics) report.scenarios[name] = computed.metrics;
-    return withoutIntervals > 0 ? { ...report, scenariosWithoutIntervals: withoutIntervals } : report;
-  }
-
-  /** The scenarios' metrics: intervals for the named and the first others up to MAX_INTERVAL_SCENARIOS, point estimates beyond. */
-  private scenarioMetrics(scenarios: Scope[], named: Set<ScenarioName>) {
     let room = MAX_INTERVAL_SCENARIOS - scenarios.filter((scope) => named.has(scope.name)).length;
     let withoutIntervals = 0;
-    const metrics: Array<[string, ScopeMetrics]> = [];
     for (const scope of scenarios) {
       const kept = named.has(scope.name);
       const computed = this.metricsOf(scope.name, () => scope, kept || room-- > 0, kept);
       if (!computed.intervals && this.options.resamples > 0) withoutIntervals++;
-      metrics.push([scope.name, computed]);
+      report.scenarios[scope.name] = computed.metrics;
     }
-    return { metrics, withoutIntervals };
+    return withoutIntervals > 0 ? { ...report, scenariosWithoutIntervals: withoutIntervals } : report;
   }
 
   /** One scope's metrics, computed unless they are known with (at least) the intervals and samples asked for. */

@@ -1,5 +1,4 @@
-import { computeOptionsOf, MetricsMemo } from '../gate/compare.js';
-import type { Policy } from '../policy/schema.js';
+import { MetricsMemo } from '../gate/compare.js';
 import { evaluateGate } from '../gate/evaluate.js';
 import type { MissingBaseline } from '../gate/not-compared.js';
 import type { LoadedPolicy } from '../policy/load.js';
@@ -7,7 +6,6 @@ import type { InstanceChangesReport } from '../report/changes.js';
 import { buildGateReport, type GateReport } from '../report/json.js';
 import type { RunInput } from '../runs/load.js';
 import { changesBetween } from './instance-changes.js';
-import type { PendingScopes } from './parallel-scopes.js';
 
 /*
  * The use case the CLI's gate, compare and demo and the action share: a candidate gated under a
@@ -21,8 +19,6 @@ export interface GateRunInputs {
   baseline?: RunInput;
   /** Without a baseline: regression budgets skipped (by default), or inconclusive (a change gated: the action on a pull request). */
   missingBaseline?: MissingBaseline;
-  /** The candidate's scopes being computed in another thread (pipeline/parallel-scopes.ts: gateScopesInThread). */
-  candidateScopes?: PendingScopes;
 }
 
 type ChangesOf = (candidate: RunInput, baseline: RunInput | undefined) => Promise<InstanceChangesReport | null>;
@@ -32,41 +28,12 @@ type ChangesOf = (candidate: RunInput, baseline: RunInput | undefined) => Promis
  * `changesOf` may keep the instance changes of a candidate that several policies gate (they do not depend on the policy).
  */
 export async function gateRun(
-  { policy, candidate, baseline, missingBaseline, candidateScopes }: GateRunInputs,
+  { policy, candidate, baseline, missingBaseline }: GateRunInputs,
   memo = new MetricsMemo(),
   changesOf: ChangesOf = changesBetween,
 ): Promise<GateReport> {
-  // With the candidate's scopes computed in another thread, this one compares the runs and finds the changes meanwhile.
-  let changes: Promise<InstanceChangesReport | null> | undefined;
-  if (candidateScopes) {
-    compareAhead(policy.policy, candidate, baseline, memo);
-    changes = changesOf(candidate, baseline);
-    await adoptScopes(policy.policy, candidate, memo, candidateScopes, changes);
-  }
   const result = evaluateGate({ policy: policy.policy, candidate, baseline, missingBaseline }, memo);
-  return buildGateReport(result, policy, candidate, baseline, await (changes ?? changesOf(candidate, baseline)));
-}
-
-/** The paired comparisons of the policy's regression checks, made now and kept for the gate (metrics/paired.ts). */
-function compareAhead(policy: Policy, candidate: RunInput, baseline: RunInput | undefined, memo: MetricsMemo): void {
-  if (candidate.kind !== 'records' || baseline?.kind !== 'records') return;
-  const paired = memo.pairedRuns(candidate, baseline, computeOptionsOf(policy));
-  for (const check of policy.checks) {
-    if (check.severity !== 'off' && check.max_regression !== undefined) paired.compare(check.metric, check.scenario);
-  }
-}
-
-/** The candidate's scopes from another thread (pipeline/parallel-scopes.ts), adopted once they and the changes are ready. */
-async function adoptScopes(
-  policy: Policy,
-  candidate: RunInput,
-  memo: MetricsMemo,
-  candidateScopes: PendingScopes,
-  changes: Promise<unknown>,
-): Promise<void> {
-  await changes.catch(() => undefined); // its error is thrown where the report awaits it
-  const entries = await candidateScopes.scopes();
-  if (entries && candidate.kind === 'records') memo.adoptScopes(candidate, computeOptionsOf(policy), entries);
+  return buildGateReport(result, policy, candidate, baseline, await changesOf(candidate, baseline));
 }
 
 export interface NamedRun {

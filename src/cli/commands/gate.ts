@@ -4,7 +4,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gateRun, type GateRunInputs } from '../../pipeline/gate-run.js';
-import { gateScopesInThread } from '../../pipeline/parallel-scopes.js';
 import { gatePooled, poolRuns } from '../../pipeline/pool-runs.js';
 import { loadPolicy } from '../../policy/load.js';
 import { writeGateHtml } from '../../report/html.js';
@@ -67,10 +66,8 @@ export function registerGate(program: Command, { io, setExitCode }: CommandConte
     .action(async (flags: GateFlags) => {
       const policy = await loadPolicy(flags.policy);
       printPolicyWarnings(io, policy.warnings, escapeTerminal);
-      // A large candidate's intervals in a second thread while this one reads both runs and compares them.
-      const candidateScopes = flags.priorRun.length === 0 ? gateScopesInThread(policy.policy, flags.candidate, io.threads) : undefined;
       const baseline = flags.baseline ? await loadRun(flags.baseline) : undefined;
-      const report = await gateCandidate({ policy, baseline, missingBaseline: flags.missingBaseline, candidateScopes }, flags);
+      const report = await gateCandidate({ policy, baseline, missingBaseline: flags.missingBaseline }, flags);
       if (flags.markdown) await writeFile(flags.markdown, gateMarkdown(report, { minGroupSize: policy.policy.settings.min_group_size }));
       if (flags.json) await writeGateReport(flags.json, report);
       if (flags.html) await writeGateHtml(flags.html, report, { minGroupSize: policy.policy.settings.min_group_size });

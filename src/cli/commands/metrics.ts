@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { DEFAULT_COMPUTE_OPTIONS } from '../../metrics/compute.js';
-import { metricsOfFile } from '../../pipeline/parallel-scopes.js';
+import { computeMetrics, DEFAULT_COMPUTE_OPTIONS } from '../../metrics/compute.js';
 import { metricsText } from '../../report/metrics-text.js';
+import { loadRecordTable } from '../../runs/records.js';
 import type { CommandContext } from '../io.js';
 import { integerOption } from '../options.js';
 
@@ -20,8 +20,8 @@ export function registerMetrics(program: Command, { io }: CommandContext): void 
       DEFAULT_COMPUTE_OPTIONS.minGroupSize,
     )
     .action(async (records: string, flags: { json?: boolean; seed: number; resamples: number; minGroupSize: number }) => {
-      const options = { seed: flags.seed, resamples: flags.resamples, minGroupSize: flags.minGroupSize };
-      const report = await metricsOfFile(records, options, io.threads);
+      const table = await loadRecordTable(records);
+      const report = computeMetrics(table, { seed: flags.seed, resamples: flags.resamples, minGroupSize: flags.minGroupSize });
       io.stdout(flags.json ? `${JSON.stringify(report)}\n` : metricsText(report, flags.minGroupSize));
     });
 }
