@@ -1,0 +1,336 @@
+import { describe, expect, it } from '@jest/globals';
+import { judgeRegression, type RegressionEvidence } from '../src/gate/regression.js';
+import type { Comparison } from '../src/gate/types.js';
+import type { RunInput } from '../src/runs/load.js';
+import { checkBounds, constantRun, gateOf, policyOf, resampled, seen } from './helpers/exact.js';
+
+/*
+ * The gate's decisions where a one-character slip would flip them: every limit hit exactly, and the
+ * p-values pinned. The runs score the same on every instance (helpers/exact.ts), so every resample
+ * gives the same value and each p-value is worked out by hand: no resample on the wrong side gives
+ * (0 + 1) / (B + 1), all of them (B + 1) / (B + 1) = 1. These run in a second, for mutation testing
+ * too (npm run mutation).
+ */
+
+// 40 resamples pass the policy's validation; the tests run on 20 (helpers/exact.ts policyOf).
+const B20 = 'settings:\n  resamples: 40\n';
+const gate = (yaml: string, candidate: RunInput, baseline?: RunInput, resamples = 20) => gateOf(yaml, candidate, baseline, resamples);
+
+describe('bounds hit exactly (a value of 0.75 on every resample, 20 resamples)', () => {
+  const candidate = constantRun(40, 0.75);
+  const check = (bounds: string, limits: string) => `${B20}  bounds: ${bounds}\nchecks:\n  - metric: accuracy\n    ${limits}\n`;
+
+  it.each([
+    ['point: a value at the min passes', 'point', 'min: 0.75', 'pass', []],
+    ['point: a value at the max passes', 'point', 'max: 0.75', 'pass', []],
+    ['point: a hair above the value fails', 'point', 'min: 0.7500001', 'fail', ['below the minimum 0.7500001']],
+    ['point: a hair below the max fails', 'point', 'max: 0.7499999', 'fail', ['above the maximum 0.7499999']],
+    ['lenient: a value at the min is not crossed', 'lenient', 'min: 0.75', 'pass', []],
+    ['lenient: a value at the max is not crossed', 'lenient', 'max: 0.75', 'pass', []],
+    // No resample reaches 1: p = 1/21 < 0.05.
+    ['lenient: crossed on every resample', 'lenient', 'min: 1', 'fail', ['below the minimum 1 with confidence (p = 0.048)']],
+    ['lenient: crossed on every resample (max)', 'lenient', 'max: 0.5', 'fail', ['above the maximum 0.5 with confidence (p = 0.048)']],
+    // Every resample sits on the bound: none shows the value inside it, p = 21/21.
+    [
+      'strict: a value at the min is not shown above it',
+      'strict',
+      'min: 0.75',
+      'fail',
+      ['not shown to be at least 0.75 with confidence (p = 1.0)'],
+    ],
+    [
+      'strict: a value at the max is not shown below it',
+      'strict',
+      'max: 0.75',
+      'fail',
+      ['not shown to be at most 0.75 with confidence (p = 1.0)'],
+    ],
+    ['strict: inside on every resample', 'strict', 'min: 0.5\n    max: 1', 'pass', []],
+  ])('%s', (_, bounds, limits, status, reasons) => {
+    const result = gate(check(bounds, limits), candidate);
+    expect(seen(result)).toEqual({ status, reasons });
+    // A zero-width interval straddles nothing.
+    expect(result.checks[0].flags).toEqual([]);
+  });
+
+  it('pins the p-value of a claim at (k + 1) / (B + 1), and the side each bound counts', () => {
+    const tests = gate(check('strict', 'min: 0.5\n    max: 1'), candidate).checks[0];
+    expect(tests.boundTest).toEqual({ bound: 'min', claim: 'inside', p: 1 / 21, method: 'bootstrap', resamples: 20 });
+    const lenient = gate(check('lenient', 'min: 1'), candidate).checks[0];
+    expect(lenient.boundTest).toEqual({ bound: 'min', claim: 'crossed', p: 1 / 21, pAdjusted: 1 / 21, method: 'bootstrap', resamples: 20 });
+  });
+
+  it('19 resamples cannot reach 0.05 (1/20 is not below it): the bound errors; 20 can', () => {
+    const strict = check('strict', 'min: 0.5');
+    expect(seen(gate(strict, candidate, undefined, 19))).toEqual({
+      status: 'error',
+      reasons: ['bound not checked: 19 valid resamples cannot reach significance 0.05'],
+    });
+    expect(seen(gate(strict, candidate, undefined, 20))).toEqual({ status: 'pass', reasons: [] });
+    // significance off judges the estimate, whatever the resamples.
+    expect(seen(gate(strict.replace('bounds:', 'significance: off\n  bounds:'), candidate, undefined, 1)).status).toBe('pass');
+  });
+});
+
+describe('bound p-values on hand-made resamples', () => {
+  const lenient = 'settings:\n  bounds: lenient\nchecks:\n  - metric: accuracy\n    scenario: s\n    min: 0.75\n';
+  const strict = 'settings:\n  bounds: strict\nchecks:\n  - metric: accuracy\n    scenario: s\n    min: 0.25\n';
+
+  it.each([
+    // 39 resamples, k of them at the bound (on the wrong side of the claim): p = (k + 1) / 40.
+    ['lenient, p = 1/40', lenient, 0, 0.75, 'fail', ['below the minimum 0.75 with confidence (p = 0.025)']],
+    ['lenient, p exactly at alpha (2/40)', lenient, 1, 0.75, 'pass', ['below the minimum 0.75, but not with confidence (p = 0.050)']],
+    ['lenient, p = 4/40', lenient, 3, 0.75, 'pass', ['below the minimum 0.75, but not with confidence (p = 0.10)']],
+    [
+      'lenient, resamples above the bound count against',
+      lenient,
+      1,
+      0.8,
+      'pass',
+      ['below the minimum 0.75, but not with confidence (p = 0.050)'],
+    ],
+    ['strict, p = 1/40', strict, 0, 0.25, 'pass', []],
+    ['strict, p exactly at alpha (2/40)', strict, 1, 0.25, 'fail', ['not shown to be at least 0.25 with confidence (p = 0.050)']],
+    [
+      'strict, resamples below the bound count against',
+      strict,
+      1,
+      0.2,
+      'fail',
+      ['not shown to be at least 0.25 with confidence (p = 0.050)'],
+    ],
+  ])('%s', (_, yaml, against, other, status, reasons) => {
+    const checks = checkBounds(yaml, { s: { value: 0.5, ci: [0.3, 0.7], samples: resampled(39, 0.5, against, other) } });
+    expect(seen(checks)).toEqual({ status, reasons });
+    expect(checks[0].boundTest!.p).toBe((against + 1) / 40);
+  });
+
+  it('corrects lenient bounds with Holm: each raw p = 2/41 passes alone, adjusted 4/41 it does not', () => {
+    const yaml = (multiplicity: string) =>
+      `settings:\n  bounds: lenient\n  multiplicity: ${multiplicity}\nchecks:\n` +
+      ['s', 't'].map((scenario) => `  - metric: accuracy\n    scenario: ${scenario}\n    min: 0.75\n`).join('');
+    const value = { value: 0.5, ci: [0.3, 0.7] as [number, number], samples: resampled(40, 0.5, 1, 0.75) };
+    const holm = checkBounds(yaml('holm'), { s: value, t: value });
+    for (const check of holm) {
+      expect({ status: check.status, reasons: check.reasons }).toEqual({
+        status: 'pass',
+        reasons: ['below the minimum 0.75, but not with confidence (p = 0.049, adjusted 0.098)'],
+      });
+      expect(check.boundTest).toMatchObject({ p: 2 / 41, pAdjusted: 4 / 41 });
+    }
+    expect(checkBounds(yaml('none'), { s: value, t: value }).map((check) => check.status)).toEqual(['fail', 'fail']);
+  });
+
+  it('the metrics file: a value on the bound has the normal p of 1/2; a zero-width interval has no test', () => {
+    const at = checkBounds(strict.replace('0.25', '0.5'), { s: { value: 0.5, ci: [0.4, 0.6] } });
+    expect(at[0].boundTest).toEqual({ bound: 'min', claim: 'inside', p: expect.closeTo(0.5, 7), method: 'normal' });
+    const zero = { s: { value: 0.5, ci: [0.5, 0.5] as [number, number] } };
+    // lenient without a test judges the estimate; strict without one fails.
+    expect(seen(checkBounds(lenient, zero))).toEqual({ status: 'fail', reasons: ['below the minimum 0.75'] });
+    expect(seen(checkBounds(strict, zero))).toEqual({
+      status: 'fail',
+      reasons: ['a strict min needs an interval: the value 0.5 has none'],
+    });
+  });
+
+  it.each([
+    ['inside the interval', 0.5, ['borderline']],
+    ['at its low end', 0.4, []],
+    ['at its high end', 0.6, []],
+  ])('flags a bound %s as borderline only strictly inside', (_, min, flags) => {
+    const checks = checkBounds(`checks:\n  - metric: accuracy\n    scenario: s\n    min: ${min}\n`, { s: { value: 0.5, ci: [0.4, 0.6] } });
+    expect(checks[0].flags).toEqual(flags);
+  });
+});
+
+describe('regression budgets hit exactly (a worsening of 0.25 on every resample, 20 resamples)', () => {
+  const baseline = constantRun(40, 1);
+  const candidate = constantRun(40, 0.75);
+  // detect 0.9: 40 instances see it, so a check within its budget passes rather than being inconclusive.
+  const check = (settings: string, lines: string) => `${B20}${settings}checks:\n  - metric: accuracy\n    ${lines}\n`;
+
+  it.each([
+    ['regression: at the budget is within it', '', 'max_regression: 0.25\n    detect: 0.9', 'pass', []],
+    ['regression: a relative budget at it too (25% of 1)', '', 'max_regression: "25%"\n    detect: 0.9', 'pass', []],
+    // No resample is within 0.2: p = 1/21.
+    [
+      'regression: over the budget on every resample',
+      '',
+      'max_regression: 0.2\n    detect: 0.9',
+      'fail',
+      ['worse than the baseline by 0.250, over the budget 0.200'],
+    ],
+    [
+      'regression: budget 0, by pWorse',
+      '',
+      'max_regression: 0\n    detect: 0.9',
+      'fail',
+      ['worse than the baseline by 0.250, over the budget 0.00'],
+    ],
+    ['regression, significance off: at the budget passes', '  significance: off\n', 'max_regression: 0.25\n    detect: 0.9', 'pass', []],
+    [
+      'regression, significance off: a hair over fails',
+      '  significance: off\n',
+      'max_regression: 0.2499\n    detect: 0.9',
+      'fail',
+      ['worse than the baseline by 0.250, over the budget 0.250'],
+    ],
+    // Every resample reaches the budget: p_NI = 21/21.
+    [
+      'non-inferiority: at the budget is not within it',
+      '  test: non-inferiority\n',
+      'max_regression: 0.25',
+      'fail',
+      ['not shown to be within the budget 0.250 of the baseline (non-inferiority p = 1.0, worsening 0.250)'],
+    ],
+    ['non-inferiority: a hair under the budget on every resample', '  test: non-inferiority\n', 'max_regression: 0.2501', 'pass', []],
+    [
+      'non-inferiority, significance off: at the budget fails',
+      '  test: non-inferiority\n  significance: off\n',
+      'max_regression: 0.25',
+      'fail',
+      ['worse than the baseline by 0.250, at or over the budget 0.250'],
+    ],
+    [
+      'non-inferiority, significance off: a hair over passes',
+      '  test: non-inferiority\n  significance: off\n',
+      'max_regression: 0.2501',
+      'pass',
+      [],
+    ],
+    // detect stated in another unit: 25% of 1 is the budget itself, which nothing could see.
+    [
+      'detect equal to the budget',
+      '',
+      'max_regression: 0.25\n    detect: "25%"',
+      'error',
+      ['detect 25% is 0.250 on this baseline, not above the budget 0.250'],
+    ],
+  ])('%s', (_, settings, lines, status, reasons) => {
+    expect(seen(gate(check(settings, lines), candidate, baseline))).toEqual({ status, reasons });
+  });
+
+  it('pins the p-values: (0 + 1) / (B + 1) over the budget, 1 at it; the same for pWorse and non-inferiority', () => {
+    const comparison = (lines: string, settings = '') => gate(check(settings, lines), candidate, baseline).checks[0].comparison!;
+    expect(comparison('max_regression: 0.2\n    detect: 0.9')).toMatchObject({
+      pOverBudget: 1 / 21,
+      pOverBudgetAdjusted: 1 / 21,
+      resamples: 20,
+    });
+    expect(comparison('max_regression: 0.25\n    detect: 0.9')).toMatchObject({ pOverBudget: 1, pWorse: 1 / 21, pBetter: 1 });
+    expect(comparison('max_regression: 0\n    detect: 0.9')).toMatchObject({ pWorse: 1 / 21, pWorseAdjusted: 1 / 21 });
+    expect(comparison('max_regression: 0\n    detect: 0.9').pOverBudget).toBeUndefined();
+    expect(comparison('max_regression: 0.2501', '  test: non-inferiority\n').pNotInferior).toBe(1 / 21);
+  });
+
+  it('19 resamples cannot reach 0.05: the budget errors rather than passing; 20 can', () => {
+    const yaml = check('', 'max_regression: 0.2\n    detect: 0.9');
+    expect(seen(gate(yaml, candidate, baseline, 19))).toEqual({
+      status: 'error',
+      reasons: ['regression not checked: 19 valid resamples cannot reach significance 0.05'],
+    });
+    expect(seen(gate(yaml, candidate, baseline, 20)).status).toBe('fail');
+  });
+
+  it('two checks on one metric and scope are one test: the smaller p stands for both', () => {
+    const yaml = `${B20}checks:\n  - metric: accuracy\n    max_regression: 0.2\n    detect: 0.9\n  - metric: accuracy\n    max_regression: 0.3\n    detect: 0.9\n`;
+    const [over, within] = gate(yaml, candidate, baseline).checks;
+    expect(over.comparison).toMatchObject({ pOverBudget: 1 / 21, pOverBudgetAdjusted: 1 / 21 });
+    expect(within.comparison).toMatchObject({ pOverBudget: 1, pOverBudgetAdjusted: 1 / 21 });
+    expect([over.status, within.status]).toEqual(['fail', 'pass']);
+  });
+});
+
+describe('trade-offs: an improvement of exactly 0.25 on every resample', () => {
+  // Scenario t improves by 0.25 (p = 1/21); scenario s worsens by 0.25, over its own budget of 0.1.
+  const candidate = constantRun(40, { s: 0.75, t: 1 }, ['s', 't']);
+  const baseline = constantRun(40, { s: 1, t: 0.75 }, ['s', 't']);
+  const policy = (needed: number) =>
+    `${B20}checks:\n  - metric: accuracy\n    scenario: s\n    max_regression: 0.1\n    detect: 0.9\ntradeoffs:\n  - name: t\n` +
+    `    allow: [{ metric: accuracy, scenario: s, max_regression: 0.3 }]\n    when: [{ metric: accuracy, scenario: t, min_improvement: ${needed} }]\n`;
+
+  it.each([
+    [
+      'an improvement exactly at min_improvement applies',
+      0.25,
+      true,
+      'pass',
+      'accuracy (t) improved by 0.250 (needs an improvement of 0.250, p = 0.048)',
+    ],
+    [
+      'a hair short does not',
+      0.2501,
+      false,
+      'fail',
+      'accuracy (t) improved by 0.250 (needs an improvement of 0.250, p = 0.048): not enough',
+    ],
+  ])('%s', (_, needed, applied, status, reason) => {
+    const result = gate(policy(needed), candidate, baseline);
+    expect(result.tradeoffs).toEqual([{ name: 't', applied, reasons: [reason] }]);
+    expect(result.checks[0].status).toBe(status);
+    expect(result.checks[0].budget).toEqual(applied ? { value: 0.3, from: 'trade-off "t"' } : { value: 0.1, from: 'the check' });
+  });
+
+  it('an improvement whose p is exactly alpha (19 resamples: 1/20) is not statistically real', () => {
+    const result = gate(policy(0.25), candidate, baseline, 19);
+    expect(result.tradeoffs[0]).toEqual({
+      name: 't',
+      applied: false,
+      reasons: ['accuracy (t) improved by 0.250 (needs an improvement of 0.250, p = 0.050): not statistically real'],
+    });
+  });
+});
+
+describe('judging a regression budget at alpha', () => {
+  const policy = policyOf('checks:\n  - metric: accuracy\n    max_regression: 0.1\n');
+  const evidence = (comparison: Partial<Comparison>): RegressionEvidence => ({
+    test: 'regression',
+    stated: 0.1,
+    budget: { value: 0.1, from: 'the check' },
+    comparison: { method: 'paired', candidate: 0.5, baseline: 0.75, change: -0.25, worsening: 0.25, ...comparison },
+  });
+
+  it.each([
+    ['pOverBudget below alpha blocks', { pOverBudget: 0.049 }, true],
+    ['pOverBudget exactly at alpha does not', { pOverBudget: 0.05 }, false],
+    ['the adjusted p decides, not the raw one', { pOverBudget: 0.01, pOverBudgetAdjusted: 0.05 }, false],
+    ['pWorse at budget 0 exactly at alpha does not', { pWorse: 0.05 }, false],
+    ['its adjusted p decides too', { pWorse: 0.01, pWorseAdjusted: 0.06 }, false],
+  ])('%s', (_, p, failed) => {
+    expect(judgeRegression(evidence(p), policy).failed).toBe(failed);
+  });
+});
+
+describe('policy semantics', () => {
+  const metricsFile = (value: number): RunInput => ({
+    kind: 'metrics',
+    file: 'm.json',
+    report: { overall: { log_likelihood: { value, ci: null, n: 100 } }, scenarios: {} },
+  });
+
+  it.each([
+    // 12.5% of |-2| is 0.25: a worsening from -2 to -2.25 is at the budget, not over a negative one.
+    ['12.5%', 'pass', []],
+    ['10%', 'fail', ['worse than the baseline by 0.250, over the budget 0.200']],
+  ])('a percentage budget %s on a negative baseline is a share of its size', (budget, status, reasons) => {
+    const yaml = `checks:\n  - metric: log_likelihood\n    direction: higher\n    max_regression: "${budget}"\n`;
+    const result = gateOf(yaml, metricsFile(-2.25), metricsFile(-2));
+    expect(seen(result)).toEqual({ status, reasons });
+    expect(result.checks[0].budget!.value).toBeGreaterThan(0);
+  });
+
+  // Identical runs of 40 instances cannot see a worsening of 0.03: the check is inconclusive.
+  const same = constantRun(40, 0.75);
+  it.each([
+    ['inconclusive: block', 'block', 'fail'],
+    ['inconclusive: block', 'warn', 'warn'],
+    ['power: block', 'block', 'fail'],
+    ['power: block', 'warn', 'warn'],
+    ['inconclusive: warn', 'block', 'warn'],
+  ])('%s on a %s check: verdict %s', (setting, severity, verdict) => {
+    const yaml = `settings:\n  ${setting}\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n    detect: 0.03\n    severity: ${severity}\n`;
+    const result = gateOf(yaml, same, same);
+    expect(result.checks[0].status).toBe('inconclusive');
+    expect({ verdict: result.verdict, outcome: result.outcome }).toEqual({ verdict, outcome: 'inconclusive' });
+  });
+});
