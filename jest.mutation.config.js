@@ -17,7 +17,6 @@ export default {
     '**/failure-rate.test.ts',
     '**/metrics.test.ts',
     '**/sort.test.ts',
-    '**/weights.test.ts',
   ],
   maxWorkers: 1,
 };

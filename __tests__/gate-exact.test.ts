@@ -1,8 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { judgeRegression, type RegressionEvidence } from '../src/gate/regression.js';
 import type { Comparison } from '../src/gate/types.js';
-import type { RunInput } from '../src/runs/load.js';
+import { buildTable } from '../src/metrics/table.js';
+import { loadRun, type RunInput } from '../src/runs/load.js';
 import { checkBounds, constantRun, gateOf, policyOf, resampled, seen } from './helpers/exact.js';
+import { record } from './helpers/records.js';
 
 /*
  * The gate's decisions where a one-character slip would flip them: every limit hit exactly, and the
@@ -133,10 +135,37 @@ describe('bound p-values on hand-made resamples', () => {
     });
   });
 
+  it('the normal p-value: Phi(-distance / se), se = (high - low) / (2 z(0.975)), on either side', () => {
+    // se = 0.2 / 3.92 = 0.05102; a distance of 0.05 is 0.98 se: Phi(-0.98) = 0.16355 (normalCdf to 1e-8).
+    const interval = { s: { value: 0.5, ci: [0.4, 0.6] as [number, number] } };
+    const inside = checkBounds(strict.replace('0.25', '0.45'), interval)[0];
+    expect(inside.boundTest).toEqual({ bound: 'min', claim: 'inside', p: expect.closeTo(0.16354750384557, 7), method: 'normal' });
+    const crossed = checkBounds(lenient.replace('0.75', '0.55'), interval)[0];
+    expect(crossed.boundTest).toEqual({
+      bound: 'min',
+      claim: 'crossed',
+      p: expect.closeTo(0.16354750384557, 7),
+      pAdjusted: expect.closeTo(0.16354750384557, 7),
+      method: 'normal',
+    });
+    // No resampled values (an empty set of them): the interval's normal p-value.
+    const none = checkBounds(strict.replace('0.25', '0.45'), { s: { ...interval.s, samples: new Float64Array(0) } })[0];
+    expect(none.boundTest!.method).toBe('normal');
+  });
+
+  it('each bound is judged on its own test: a min shown, a max not', () => {
+    const both = 'settings:\n  bounds: strict\nchecks:\n  - metric: accuracy\n    scenario: s\n    min: 0.25\n    max: 0.75\n';
+    // 39 resamples, one of them at 0.75: p(at most 0.75) = 2/40, p(at least 0.25) = 1/40.
+    const checks = checkBounds(both, { s: { value: 0.5, ci: [0.4, 0.6], samples: resampled(39, 0.5, 1, 0.75) } });
+    expect(seen(checks)).toEqual({ status: 'fail', reasons: ['not shown to be at most 0.75 with confidence (p = 0.050)'] });
+    expect(checks[0].boundTest).toMatchObject({ bound: 'min', p: 1 / 40 });
+  });
+
   it.each([
     ['inside the interval', 0.5, ['borderline']],
     ['at its low end', 0.4, []],
     ['at its high end', 0.6, []],
+    ['of two, one inside', '0.45\n    max: 0.7', ['borderline']],
   ])('flags a bound %s as borderline only strictly inside', (_, min, flags) => {
     const checks = checkBounds(`checks:\n  - metric: accuracy\n    scenario: s\n    min: ${min}\n`, { s: { value: 0.5, ci: [0.4, 0.6] } });
     expect(checks[0].flags).toEqual(flags);
@@ -329,8 +358,62 @@ describe('policy semantics', () => {
     ['inconclusive: warn', 'block', 'warn'],
   ])('%s on a %s check: verdict %s', (setting, severity, verdict) => {
     const yaml = `settings:\n  ${setting}\nchecks:\n  - metric: accuracy\n    max_regression: 0.02\n    detect: 0.03\n    severity: ${severity}\n`;
-    const result = gateOf(yaml, same, same);
+    const result = gate(yaml, same, same);
     expect(result.checks[0].status).toBe('inconclusive');
     expect({ verdict: result.verdict, outcome: result.outcome }).toEqual({ verdict, outcome: 'inconclusive' });
+  });
+});
+
+describe('point bounds on a biased metric judge its corrected estimate', () => {
+  // One bin: 100 records at confidence 0.7, 60 right: ece 0.1; Kumar et al.'s estimate 0.099256
+  // (gate-bounds21.test.ts works it by hand).
+  const calibration: RunInput = {
+    kind: 'records',
+    file: 'c.jsonl',
+    table: buildTable(Array.from({ length: 100 }, (_, i) => record({ id: String(i), confidence: 0.7, correct: i < 60 ? 1 : 0 }))),
+  };
+  // Two groups of 20, one right everywhere, one wrong everywhere: the worst group is 0 on every resample
+  // that draws both, so its bias-corrected estimate 2 x 0 - mean(resamples) is 0 too.
+  const groups: RunInput = {
+    kind: 'records',
+    file: 'g.jsonl',
+    table: buildTable(
+      Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: i < 20 ? 1 : 0, groups: { region: i < 20 ? 'a' : 'b' } })),
+    ),
+  };
+
+  it.each([
+    ['ece under its max', calibration, 'ece\n    max: 0.0995', 'pass', []],
+    ['ece over its max', calibration, 'ece\n    max: 0.099', 'fail', ['above the maximum 0.099 (the debiased estimate 0.09926)']],
+    ['ece over a min', calibration, 'ece\n    min: 0.0993', 'fail', ['below the minimum 0.0993 (the debiased estimate 0.09926)']],
+    ['a worst group at its max', groups, 'worst_group_accuracy:region\n    max: 0', 'pass', ['groups of region (records): a 20, b 20']],
+    ['a worst group at its min', groups, 'worst_group_accuracy:region\n    min: 0', 'pass', ['groups of region (records): a 20, b 20']],
+    [
+      'a worst group under its min',
+      groups,
+      'worst_group_accuracy:region\n    min: 0.0001',
+      'fail',
+      ['below the minimum 0.0001 (the bias-corrected estimate 0)', 'groups of region (records): a 20, b 20'],
+    ],
+  ])('%s', (_, run, limits, status, reasons) => {
+    const result = gate(`${B20}checks:\n  - metric: ${limits}\n`, run);
+    expect(seen(result)).toEqual({ status, reasons });
+  });
+});
+
+describe("golden intervals: a policy's defaults on a fixed records file", () => {
+  // The intervals the checks are judged on with the policy's default resamples (2000) and seed (1), on
+  // the file of stats-exact.test.ts: a change to a default or to the resampling moves them.
+  it('the pooled scope (bags of little bootstraps) and a scenario (the plain bootstrap)', async () => {
+    const run = await loadRun('__tests__/fixtures/golden/records.jsonl');
+    // Budgets without a baseline are skipped: nothing but the candidate's intervals is computed.
+    const result = gateOf(
+      'checks:\n  - metric: accuracy\n    max_regression: 0\n  - metric: accuracy\n    scenario: small\n    max_regression: 0\n',
+      run,
+    );
+    expect(result.checks.map((check) => [check.status, check.candidate])).toEqual([
+      ['skipped', { value: 0.6844444444444444, ci: [0.6542166666666666, 0.7153444444444444], n: 900 }],
+      ['skipped', { value: 0.75, ci: [0.6898750000000001, 0.805], n: 200 }],
+    ]);
   });
 });
