@@ -123,6 +123,21 @@ describe('bound p-values on hand-made resamples', () => {
     expect(checkBounds(yaml('none'), { s: value, t: value }).map((check) => check.status)).toEqual(['fail', 'fail']);
   });
 
+  it('two lenient bounds on 39 resamples: the smallest adjusted p, 2/40, cannot be below 0.05, so both error', () => {
+    const yaml =
+      'settings:\n  bounds: lenient\nchecks:\n' +
+      ['s', 't'].map((scenario) => `  - metric: accuracy\n    scenario: ${scenario}\n    min: 0.75\n`).join('');
+    const value = { value: 0.5, ci: [0.3, 0.7] as [number, number], samples: resampled(39, 0.5) };
+    const reason = 'bound not checked: 39 valid resamples cannot reach significance 0.05 over 2 tests';
+    expect(checkBounds(yaml, { s: value, t: value }).map(seen)).toEqual([
+      { status: 'error', reasons: [reason] },
+      { status: 'error', reasons: [reason] },
+    ]);
+    // 40 resamples can (2/41): both crossed with confidence.
+    const forty = { ...value, samples: resampled(40, 0.5) };
+    expect(checkBounds(yaml, { s: forty, t: forty }).map((check) => check.status)).toEqual(['fail', 'fail']);
+  });
+
   it('the metrics file: a value on the bound has the normal p of 1/2; a zero-width interval has no test', () => {
     const at = checkBounds(strict.replace('0.25', '0.5'), { s: { value: 0.5, ci: [0.4, 0.6] } });
     expect(at[0].boundTest).toEqual({ bound: 'min', claim: 'inside', p: expect.closeTo(0.5, 7), method: 'normal' });
@@ -414,6 +429,44 @@ describe("golden intervals: a policy's defaults on a fixed records file", () => 
     expect(result.checks.map((check) => [check.status, check.candidate])).toEqual([
       ['skipped', { value: 0.6844444444444444, ci: [0.6542166666666666, 0.7153444444444444], n: 900 }],
       ['skipped', { value: 0.75, ci: [0.6898750000000001, 0.805], n: 200 }],
+    ]);
+  });
+});
+
+describe("a check's status from its findings", () => {
+  const candidate = constantRun(40, 0.75);
+  const check = (lines: string) => `${B20}checks:\n  - metric: accuracy\n    ${lines}\n`;
+
+  it.each([
+    ['turned off', 'min: 0.9\n    severity: off', undefined, 'off', ['turned off']],
+    ['a metric the candidate lacks', 'scenario: nowhere\n    min: 0.5', undefined, 'error', ['the candidate has no accuracy for nowhere']],
+    ['a warn check that fails warns', 'min: 0.9\n    severity: warn', undefined, 'warn', ['below the minimum 0.9']],
+    ['a budget without a baseline is skipped', 'max_regression: 0.1', undefined, 'skipped', ['regression not checked: no baseline']],
+    [
+      'a failed bound beats a skipped budget',
+      'min: 0.9\n    max_regression: 0.1',
+      undefined,
+      'fail',
+      ['below the minimum 0.9', 'regression not checked: no baseline'],
+    ],
+    [
+      'an error beats a failed bound',
+      'min: 0.9\n    max_regression: 0.25\n    detect: "25%"',
+      constantRun(40, 1),
+      'error',
+      ['below the minimum 0.9', 'detect 25% is 0.250 on this baseline, not above the budget 0.250'],
+    ],
+  ])('%s', (_, lines, baseline, status, reasons) => {
+    expect(seen(gate(check(lines), candidate, baseline))).toEqual({ status, reasons });
+  });
+
+  it('an underpowered pass is inconclusive, saying what it must detect (the default: max(3 b, 0.05)), what it sees and what would settle it', () => {
+    const result = gate(check('max_regression: 0.02'), candidate, candidate);
+    expect(result.checks[0]).toMatchObject({ status: 'inconclusive', flags: ['underpowered'] });
+    // MDE80 = 0.02 + 2.486 sqrt(0.06 x 0.94 / 40) = 0.113 (the floor of 0/1 scores: identical runs show
+    // no spread); 40 (0.0376 / (0.85 x 0.04 / 2.486))^2 = 301.6 instances, rounded up.
+    expect(result.checks[0].reasons).toEqual([
+      'inconclusive: must detect 0.0600 (the default detect), it sees a worsening of 0.113 at 80% power; about 302 shared instances would settle it (evalgate plan)',
     ]);
   });
 });

@@ -40,8 +40,8 @@ export function gateOf(yaml: string, candidate: RunInput, baseline?: RunInput, r
 }
 
 /** The first check's status and reasons: what a reader of the report sees. */
-export const seen = (result: GateResult | CheckResult[]) => {
-  const check = Array.isArray(result) ? result[0] : result.checks[0];
+export const seen = (result: GateResult | CheckResult[] | CheckResult) => {
+  const check = Array.isArray(result) ? result[0] : 'checks' in result ? result.checks[0] : result;
   return { status: check.status, reasons: check.reasons };
 };
 
