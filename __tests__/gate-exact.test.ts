@@ -470,3 +470,41 @@ describe("a check's status from its findings", () => {
     ]);
   });
 });
+
+describe('a comparison that cannot be made', () => {
+  const candidate = constantRun(40, 0.75);
+  const elsewhere: RunInput = {
+    kind: 'records',
+    file: 'b.jsonl',
+    table: buildTable(Array.from({ length: 40 }, (_, i) => record({ id: `other-${i}`, correct: 1 }))),
+  };
+
+  it.each([
+    [
+      '19 shared instances, one fewer than the minimum',
+      constantRun(19, 1),
+      'error',
+      ['regression not checked: 19 shared instances, fewer than the 20 a paired comparison needs (settings.min_shared_instances)'],
+    ],
+    [
+      'no instance shared',
+      elsewhere,
+      'error',
+      ['regression not checked: the candidate shares no instance (scenario and id) with the baseline'],
+    ],
+  ])('%s', (_, baseline, status, reasons) => {
+    expect(seen(gate(`${B20}checks:\n  - metric: accuracy\n    max_regression: 0.1\n    detect: 0.9\n`, candidate, baseline))).toEqual({
+      status,
+      reasons,
+    });
+  });
+
+  it('20 shared instances, exactly the minimum, are compared', () => {
+    const result = gate(
+      `${B20}checks:\n  - metric: accuracy\n    max_regression: 0.3\n    detect: 0.9\n`,
+      constantRun(20, 0.75),
+      constantRun(20, 1),
+    );
+    expect(result.checks[0].comparison).toMatchObject({ method: 'paired', shared: 20, worsening: 0.25 });
+  });
+});
