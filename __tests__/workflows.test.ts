@@ -79,7 +79,11 @@ describe('the repository workflows', () => {
       paths.filter((path) => path.startsWith('src/')),
     );
     const { steps: jobSteps } = mutation.jobs.mutation;
-    expect(jobSteps.map((step) => step.run).filter(Boolean)).toEqual(['npm ci', 'npm run mutation', 'node scripts/mutation-score.mjs --min 85']);
+    expect(jobSteps.map((step) => step.run).filter(Boolean)).toEqual([
+      'npm ci',
+      'npm run mutation',
+      'node scripts/mutation-score.mjs --min 85',
+    ]);
     const upload = jobSteps.find((step) => step.uses?.startsWith('actions/upload-artifact'));
     expect(String(upload?.with?.path)).toContain(stryker.jsonReporter.fileName);
   });
