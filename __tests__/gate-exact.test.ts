@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { judgeRegression, type RegressionEvidence } from '../src/gate/regression.js';
+import { judgeRegression, powerOf, type RegressionEvidence } from '../src/gate/regression.js';
 import type { Comparison } from '../src/gate/types.js';
 import { buildTable } from '../src/metrics/table.js';
 import { loadRun, type RunInput } from '../src/runs/load.js';
@@ -342,6 +342,89 @@ describe('judging a regression budget at alpha', () => {
     ['its adjusted p decides too', { pWorse: 0.01, pWorseAdjusted: 0.06 }, false],
   ])('%s', (_, p, failed) => {
     expect(judgeRegression(evidence(p), policy).failed).toBe(failed);
+  });
+});
+
+describe('judging a regression budget on point estimates', () => {
+  const evidence = (test: 'regression' | 'non-inferiority', method: 'paired' | 'summary', worsening: number): RegressionEvidence => ({
+    test,
+    stated: 0.25,
+    budget: { value: 0.25, from: 'the check' },
+    comparison: { method, candidate: 0.5, baseline: 0.5 + worsening, change: -worsening, worsening },
+  });
+  const on = policyOf('checks:\n  - metric: accuracy\n    max_regression: 0.25\n');
+  const off = policyOf('settings:\n  significance: off\nchecks:\n  - metric: accuracy\n    max_regression: 0.25\n');
+
+  it.each([
+    // A summary comparison (a metrics file) has no p-value: the estimate is judged, whatever the significance.
+    ['regression, a summary at the budget', 'regression', 'summary', 0.25, on, false],
+    ['regression, a summary over it', 'regression', 'summary', 0.26, on, true],
+    ['regression, paired without a p-value, significance off', 'regression', 'paired', 0.26, off, true],
+    ['non-inferiority, a summary at the budget', 'non-inferiority', 'summary', 0.25, on, true],
+    ['non-inferiority, a summary under it', 'non-inferiority', 'summary', 0.24, on, false],
+    ['non-inferiority, paired without a p-value', 'non-inferiority', 'paired', 0.25, on, true],
+  ] as const)('%s: failed %s', (_, test, method, worsening, policy, failed) => {
+    expect(judgeRegression(evidence(test, method, worsening), policy).failed).toBe(failed);
+  });
+});
+
+describe('the power of a regression check', () => {
+  const check = policyOf('checks:\n  - metric: accuracy\n    max_regression: 0.02\n    detect: 0.1\n').checks[0];
+  const noDetect = policyOf('checks:\n  - metric: accuracy\n    max_regression: 0.02\n').checks[0];
+  const evidence = (comparison: Partial<Comparison>, test: 'regression' | 'non-inferiority' = 'regression'): RegressionEvidence => ({
+    test,
+    stated: 0.02,
+    budget: { value: 0.02, from: 'the check' },
+    comparison: { method: 'paired', candidate: 0.8, baseline: 0.8, change: 0, worsening: 0, shared: 100, ...comparison },
+  });
+
+  it.each([
+    // sigma = max(0.02, sqrt(0.1 x 0.9 / 100)) = 0.03: MDE80 = 0.02 + 2.486 x 0.03 = 0.0946 < 0.1; plan for
+    // 0.85 x 0.08 / 2.486 = 0.02735: 100 (0.03 / 0.02735)^2 = 120.3 instances, rounded up.
+    [
+      'sees its detect',
+      check,
+      { sd: 0.02 },
+      { mde: expect.closeTo(0.0945942458157, 9), detect: 0.1, underpowered: false, detectFrom: 'check', instancesNeeded: 121 },
+    ],
+    [
+      'no spread to plan with (NaN)',
+      check,
+      { sd: NaN },
+      { mde: null, detect: 0.1, underpowered: true, detectFrom: 'check', instancesNeeded: null },
+    ],
+    [
+      'a summary comparison with a detect',
+      check,
+      { method: 'summary', shared: undefined },
+      { mde: null, detect: 0.1, underpowered: true, detectFrom: 'check', instancesNeeded: null },
+    ],
+    [
+      'a summary comparison without one: nothing to see',
+      noDetect,
+      { method: 'summary', shared: undefined },
+      { mde: null, detect: null, underpowered: false },
+    ],
+    // The default detect max(3 x 0.02, 0.05) = 0.06; sigma = sqrt(0.06 x 0.94 / 100) = 0.02375: MDE80 0.0791.
+    [
+      'the default detect',
+      noDetect,
+      { sd: 0 },
+      {
+        mde: expect.closeTo(0.0790505061694, 9),
+        detect: expect.closeTo(0.06, 12),
+        underpowered: true,
+        detectFrom: 'default',
+        instancesNeeded: expect.any(Number),
+      },
+    ],
+  ] as const)('%s', (_, stated, comparison, power) => {
+    expect(powerOf(stated, evidence(comparison), 0.05, 20)).toEqual(power);
+  });
+
+  it('has none for non-inferiority, nor without a comparison', () => {
+    expect(powerOf(check, evidence({ sd: 0.02 }, 'non-inferiority'), 0.05, 20)).toBeUndefined();
+    expect(powerOf(check, { test: 'regression', early: { failed: false, reasons: [] } }, 0.05, 20)).toBeUndefined();
   });
 });
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 const args = process.argv.slice(2);
 const minAt = args.indexOf('--min');
 const minimum = minAt === -1 ? 85 : Number(args[minAt + 1]);
-const file = args.find((arg, index) => !arg.startsWith('--') && index !== minAt + 1) ?? 'reports/mutation/mutation.json';
+const file = args.find((arg, index) => !arg.startsWith('--') && (minAt === -1 || index !== minAt + 1)) ?? 'reports/mutation/mutation.json';
 
 const report = JSON.parse(readFileSync(file, 'utf8'));
 const DETECTED = new Set(['Killed', 'Timeout']);
