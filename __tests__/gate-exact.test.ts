@@ -265,6 +265,10 @@ describe('regression budgets hit exactly (a worsening of 0.25 on every resample,
     expect(comparison('max_regression: 0\n    detect: 0.9')).toMatchObject({ pWorse: 1 / 21, pWorseAdjusted: 1 / 21 });
     expect(comparison('max_regression: 0\n    detect: 0.9').pOverBudget).toBeUndefined();
     expect(comparison('max_regression: 0.2501', '  test: non-inferiority\n').pNotInferior).toBe(1 / 21);
+    // Significance off judges the estimate: no p-value is computed for it.
+    const off = comparison('max_regression: 0.2\n    detect: 0.9', '  significance: off\n');
+    expect([off.pOverBudget, off.pNotInferior]).toEqual([undefined, undefined]);
+    expect(comparison('max_regression: 0.2', '  test: non-inferiority\n  significance: off\n').pNotInferior).toBeUndefined();
   });
 
   it('19 resamples cannot reach 0.05: the budget errors rather than passing; 20 can', () => {
@@ -313,6 +317,12 @@ describe('trade-offs: an improvement of exactly 0.25 on every resample', () => {
     expect(result.tradeoffs).toEqual([{ name: 't', applied, reasons: [reason] }]);
     expect(result.checks[0].status).toBe(status);
     expect(result.checks[0].budget).toEqual(applied ? { value: 0.3, from: 'trade-off "t"' } : { value: 0.1, from: 'the check' });
+  });
+
+  it("an allowance equal to the check's budget leaves the check's in effect (trade-offs only relax)", () => {
+    const result = gate(policy(0.25).replace('max_regression: 0.3', 'max_regression: 0.1'), candidate, baseline);
+    expect(result.tradeoffs[0].applied).toBe(true);
+    expect(result.checks[0].budget).toEqual({ value: 0.1, from: 'the check' });
   });
 
   it('an improvement whose p is exactly alpha (19 resamples: 1/20) is not statistically real', () => {
@@ -580,6 +590,20 @@ describe('a comparison that cannot be made', () => {
       status,
       reasons,
     });
+  });
+
+  it('a baseline that did not record the metric: inconclusive, the candidate judged on its bounds only', () => {
+    const confident: RunInput = {
+      kind: 'records',
+      file: 'c.jsonl',
+      table: buildTable(Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: 1, confidence: 0.9 }))),
+    };
+    expect(seen(gate(`${B20}checks:\n  - metric: ece\n    max_regression: 0.1\n    detect: 0.9\n`, confident, constantRun(40, 1)))).toEqual(
+      {
+        status: 'inconclusive',
+        reasons: ['regression inconclusive: the baseline has no ece on the 40 instances the runs share (a metric it did not record)'],
+      },
+    );
   });
 
   it('20 shared instances, exactly the minimum, are compared', () => {
