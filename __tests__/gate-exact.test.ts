@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { judgeRegression, powerOf, type RegressionEvidence } from '../src/gate/regression.js';
 import type { Comparison } from '../src/gate/types.js';
 import { buildTable } from '../src/metrics/table.js';
+import type { EvalRecord } from '../src/records/types.js';
 import { loadRun, type RunInput } from '../src/runs/load.js';
 import { checkBounds, constantRun, gateOf, policyOf, resampled, seen } from './helpers/exact.js';
 import { record } from './helpers/records.js';
@@ -613,5 +614,42 @@ describe('a comparison that cannot be made', () => {
       constantRun(20, 1),
     );
     expect(result.checks[0].comparison).toMatchObject({ method: 'paired', shared: 20, worsening: 0.25 });
+  });
+});
+
+describe('the built-in failure-rate check', () => {
+  const baseline = constantRun(40, 1);
+  const yaml = `${B20}checks:\n  - metric: accuracy\n    min: 0\n`;
+
+  it('passes without a test when neither run failed a call', () => {
+    const builtin = gate(yaml, constantRun(40, 0.75), baseline).checks[1];
+    expect(builtin).toMatchObject({
+      status: 'pass',
+      builtin: true,
+      reasons: ['no failed call in either run on the 40 shared instances: nothing to test'],
+      budget: { value: 0, from: 'the check' },
+    });
+  });
+
+  it('tests a candidate whose every call failed: a worsening of 1 on every resample, p = 1/21', () => {
+    const failing: RunInput = {
+      kind: 'records',
+      file: 'f.jsonl',
+      table: buildTable(Array.from({ length: 40 }, (_, i) => ({ scenario: 's', id: String(i), error: 'timeout' }) as EvalRecord)),
+    };
+    const builtin = gate(yaml, failing, baseline).checks.find((check) => check.builtin)!;
+    expect(seen([builtin])).toEqual({
+      status: 'fail',
+      reasons: [
+        'worse than the baseline by 1.00, over the budget 0.00',
+        "the most common error of the candidate's 40 failed calls (40 of them): timeout",
+      ],
+    });
+    expect(builtin.comparison).toMatchObject({ pWorse: 1 / 21, worsening: 1 });
+  });
+
+  it('is left out when the policy checks error_rate itself', () => {
+    const own = gate(`${yaml}  - metric: error_rate\n    max: 1\n`, constantRun(40, 0.75), baseline);
+    expect(own.checks.map((check) => check.check.metric)).toEqual(['accuracy', 'error_rate']);
   });
 });
