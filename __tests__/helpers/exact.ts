@@ -54,8 +54,8 @@ export function resampled(count: number, value: number, against = 0, other = val
 }
 
 /**
- * The checks of `yaml` judged on hand-made candidate values: `metrics` the overall accuracy of each
- * scenario (value, interval), `samples` their resampled values. No baseline.
+ * The checks of `yaml` judged on hand-made candidate values: each scenario's accuracy (value and
+ * interval) and, if given, its resampled values. No baseline.
  */
 export function checkBounds(
   yaml: string,
