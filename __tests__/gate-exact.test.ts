@@ -653,3 +653,74 @@ describe('the built-in failure-rate check', () => {
     expect(own.checks.map((check) => check.check.metric)).toEqual(['accuracy', 'error_rate']);
   });
 });
+
+describe("the families' corrections, check by check", () => {
+  // Each lenient bound crossed on all but one of 40 resamples: p = 2/41 alone, 4/41 in a family of two.
+  const value = { value: 0.5, ci: [0.3, 0.7] as [number, number], samples: resampled(40, 0.5, 1, 0.75) };
+  const lenient = (checks: string) => `settings:\n  bounds: lenient\nchecks:\n${checks}`;
+  const bound = (scenario: string, extra = '') => `  - metric: accuracy\n    scenario: ${scenario}\n    min: 0.75\n${extra}`;
+
+  it.each([
+    [
+      'a blocking and a warn check: two families of one',
+      bound('s') + bound('t', '    severity: warn\n'),
+      ['fail', 'warn'],
+      [2 / 41, 2 / 41],
+    ],
+    [
+      'two warn checks: one family of two',
+      bound('s', '    severity: warn\n') + bound('t', '    severity: warn\n'),
+      ['pass', 'pass'],
+      [4 / 41, 4 / 41],
+    ],
+    ['a check turned off joins no family', bound('s') + bound('t', '    severity: off\n'), ['fail', 'off'], [2 / 41, undefined]],
+  ])('%s', (_, checks, statuses, adjusted) => {
+    const results = checkBounds(lenient(checks), { s: value, t: value });
+    expect(results.map((check) => check.status)).toEqual(statuses);
+    expect(results.map((check) => check.boundTest?.pAdjusted)).toEqual(adjusted);
+  });
+
+  it('two max bounds of one metric are two tests, each keyed by its own limit', () => {
+    // Resamples at 0.5 but one at 0.2: p(above 0.45) = 2/41, p(above 0.4) = 2/41; Holm over two: 4/41 each.
+    const high = { value: 0.5, ci: [0.3, 0.7] as [number, number], samples: resampled(40, 0.5, 1, 0.2) };
+    const checks = '  - metric: accuracy\n    scenario: s\n    max: 0.45\n  - metric: accuracy\n    scenario: s\n    max: 0.4\n';
+    expect(checkBounds(lenient(checks), { s: high }).map((check) => check.boundTest?.pAdjusted)).toEqual([4 / 41, 4 / 41]);
+  });
+});
+
+describe("what a check's result carries", () => {
+  it('a check turned off, or without bounds, carries no flags and no bounds', () => {
+    const result = gate(
+      `${B20}checks:\n  - metric: accuracy\n    min: 0.9\n    severity: off\n  - metric: accuracy\n    max_regression: 0.1\n`,
+      constantRun(40, 0.75),
+    );
+    expect(result.checks.map((check) => [check.flags, check.bounds])).toEqual([
+      [[], undefined],
+      [[], undefined],
+    ]);
+  });
+
+  it('a group of its own (group_accuracy) lists no group sizes; an attribute family does', () => {
+    const groups: RunInput = {
+      kind: 'records',
+      file: 'g.jsonl',
+      table: buildTable(
+        Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: 1, groups: { region: i < 20 ? 'a' : 'b' } })),
+      ),
+    };
+    expect(seen(gate(`${B20}checks:\n  - metric: group_accuracy:region=a\n    min: 0.5\n`, groups))).toEqual({
+      status: 'pass',
+      reasons: [],
+    });
+  });
+
+  it('an inconclusive check on a metric outside [0, 1] with no spread says so, and names no instance count', () => {
+    const latency: RunInput = {
+      kind: 'records',
+      file: 'l.jsonl',
+      table: buildTable(Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: 1, latency_ms: 100 }))),
+    };
+    const result = gate(`${B20}checks:\n  - metric: latency_p95_ms\n    max_regression: "10%"\n    detect: "20%"\n`, latency, latency);
+    expect(seen(result)).toEqual({ status: 'inconclusive', reasons: ['inconclusive: must detect 20.0, the comparison shows no spread'] });
+  });
+});
