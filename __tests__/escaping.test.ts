@@ -169,6 +169,9 @@ describe('escaping, one class of character at a time', () => {
     expect(plainLabel('x'.repeat(401))).toBe(`${'x'.repeat(399)}…`);
     expect(plainLabel(`${'x'.repeat(397)}😀yy`)).toBe(`${'x'.repeat(397)}😀…`);
     expect(plainLabel(`${'x'.repeat(398)}😀y`)).toBe(`${'x'.repeat(398)}…`);
+    // The first and the last high surrogates (U+10000 and U+10FFFF) are pairs' first halves too.
+    expect(plainLabel(`${'x'.repeat(398)}\u{10000}y`)).toBe(`${'x'.repeat(398)}…`);
+    expect(plainLabel(`${'x'.repeat(398)}\u{10ffff}y`)).toBe(`${'x'.repeat(398)}…`);
     expect(codeSpan('x'.repeat(401))).toBe(`\`${'x'.repeat(399)}…\``);
     expect(mermaidLabel('x'.repeat(401))).toBe(`"${'x'.repeat(399)}…"`);
   });
