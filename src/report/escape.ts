@@ -21,6 +21,7 @@ const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': 
 /** One invisible character as an escape that shows it: \n, \u001b, \u061c, \u{e0041}. */
 function escapeOf(character: string): string {
   const code = character.codePointAt(0)!;
+  // Stryker disable next-line EqualityOperator: U+FFFF (a noncharacter) is not in INVISIBLE, so never escaped here.
   return SHORT_ESCAPES[character] ?? (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`);
 }
 
