@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { finiteNumber, metricsReportSchema, nonNegative, probability } from '../metrics/report.js';
 import { scenarioOf, SCOPE_KINDS, scopeName, type ScopeRef } from '../metrics/names.js';
 import { scopeNamed } from '../metrics/scope.js';
-import { KIND_ORIGINAL, type RecordTable } from '../metrics/table.js';
+import { FAILED_CALL, KIND_ORIGINAL, type RecordTable } from '../metrics/table.js';
 import type { GateResult } from '../gate/types.js';
 import type { RunInput } from '../runs/load.js';
 
@@ -87,7 +87,8 @@ export function calibrationBins(table: RecordTable, scope: ScopeRef): Calibratio
 function latencies(table: RecordTable): number[] {
   const values: number[] = [];
   for (let row = 0; row < table.size; row++) {
-    if (!table.failed[row] && Number.isFinite(table.latencyMs[row])) values.push(table.latencyMs[row]);
+    // A completion its judge did not grade still took its time, as latency_p50_ms and latency_p95_ms count it.
+    if (table.failed[row] !== FAILED_CALL && Number.isFinite(table.latencyMs[row])) values.push(table.latencyMs[row]);
   }
   return values;
 }
