@@ -8,7 +8,7 @@ import type { InstanceChangesReport } from '../src/report/changes.js';
 import type { GateReport } from '../src/report/json.js';
 import { loadRun } from '../src/runs/load.js';
 import type { EvalRecord } from '../src/records/types.js';
-import { evalgate } from './helpers/evalgate.js';
+import { evalgate, unwrapped } from './helpers/evalgate.js';
 import { countFlips, totalFlips } from './helpers/flips.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 
@@ -264,7 +264,7 @@ describe('the gate report', () => {
     const paired = await gate(EXAMPLE.a, '--baseline', EXAMPLE.baseline);
     expect(paired.report.changes?.scenarios.map((scope) => scope.scenario)).toEqual(['billing', 'billing-exceptions', 'refunds']);
     const total = totalFlips(countFlips(EXAMPLE.a, EXAMPLE.baseline));
-    expect(paired.stdout).toContain(
+    expect(unwrapped(paired.stdout)).toContain(
       `What changed, instance by instance: ${total.rightToWrong} right → wrong, ${total.wrongToRight} wrong → right of ${total.compared} examples both runs answered`,
     );
     const metricsFile = join(dir, 'metrics.json');

@@ -178,7 +178,7 @@ describe('importing a HELM run', () => {
     ).toBe(0);
     writeFileSync(join(dir, 'p.yml'), 'version: 1\nname: helm\nchecks:\n  - metric: accuracy\n    min: 0.6\n');
     expect(await runCli(['gate', '--policy', join(dir, 'p.yml'), '--candidate', join(dir, 'r.jsonl')], io)).toBe(1);
-    expect(stdout).toContain('accuracy (overall): below the minimum 0.6');
+    expect(stdout).toContain('accuracy (overall) blocks: 50% is below its minimum 60%');
     // The summary route: stats.json as a metrics file, gated with a stated direction.
     expect(
       await runCli(

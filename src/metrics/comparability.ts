@@ -58,7 +58,9 @@ export function scorerMismatch(candidate: RecordTable, baseline: RecordTable, sc
   for (const name of names) {
     const mine = candidate.scenarios.indexOf(name);
     const theirs = baseline.scenarios.indexOf(name);
-    if (mine < 0 || theirs < 0 || sameSet(candidate.scorers[mine], baseline.scorers[theirs])) continue;
+    // A run none of whose records there was answered (every call failed) has no scorer to compare.
+    const [ours, other] = [candidate.scorers[mine], baseline.scorers[theirs]];
+    if (!ours || !other || ours.size === 0 || other.size === 0 || sameSet(ours, other)) continue;
     return { scenario: name, candidate: [...candidate.scorers[mine]].sort(), baseline: [...baseline.scorers[theirs]].sort() };
   }
   return undefined;
