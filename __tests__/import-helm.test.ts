@@ -179,6 +179,7 @@ describe('importing a HELM run', () => {
     writeFileSync(join(dir, 'p.yml'), 'version: 1\nname: helm\nchecks:\n  - metric: accuracy\n    min: 0.6\n');
     expect(await runCli(['gate', '--policy', join(dir, 'p.yml'), '--candidate', join(dir, 'r.jsonl')], io)).toBe(1);
     expect(stdout).toContain('accuracy (overall) blocks: 50% is below its minimum 60%');
+    expect(stdout).toContain('No error control: 1 point bound (accuracy ≥ 60%) judges an estimate.');
     // The summary route: stats.json as a metrics file, gated with a stated direction.
     expect(
       await runCli(

@@ -253,7 +253,9 @@ export function errorControlWords(report: GateReport, escape: Escape): string | 
   const more = pointBounds.length > shown.length ? escape(` and ${pointBounds.length - shown.length} more`) : '';
   const uncontrolled = [
     ...(pointBounds.length > 0
-      ? [`${escape(count(pointBounds.length, 'point bound'))} (${shown.join(', ')}${more}) ${escape('judge an estimate')}`]
+      ? [
+          `${escape(count(pointBounds.length, 'point bound'))} (${shown.join(', ')}${more}) ${escape(pointBounds.length === 1 ? 'judges an estimate' : 'judge an estimate')}`,
+        ]
       : []),
     ...(summaries > 0 ? [escape(`${count(summaries, 'comparison')} of point estimates (a metrics file)`)] : []),
   ];
