@@ -266,8 +266,8 @@ async function plannedInstances(options: Options, dir: string, policy: string): 
   return (await planRows(options, policy, baseline, candidate))[0].needed!;
 }
 
-/** A check's `detect` that `plan` says the design sees: (MDE80 - b) / 0.85 above the budget, rounded up to `step`. */
-const seenDetect = ({ budget, mde }: PlanRow, step: number) => Math.ceil((budget + (mde - budget) / 0.85) / step) * step;
+/** The smallest `detect` that `plan` says the design sees: (MDE80 - b) / 0.85 above the budget (plan's margin). */
+const seenDetect = ({ budget, mde }: PlanRow) => budget + (mde - budget) / 0.85;
 
 /**
  * The Done-when's A/A case: 600 instances with their robustness and fairness variants, five blocking
@@ -288,8 +288,8 @@ async function aa600(options: Options) {
   // Unit metrics in steps of 0.005; latency as a share of the baseline (its budget is 5% of it), in whole percents.
   const detects = rows.map((row) =>
     row.metric === 'latency_p95_ms'
-      ? `${Math.ceil((100 * seenDetect(row, 1e-9)) / (row.budget / 0.05))}%`
-      : seenDetect(row, 0.005).toFixed(3),
+      ? `${Math.ceil((100 * seenDetect(row)) / (row.budget / 0.05))}%`
+      : (Math.ceil(seenDetect(row) / 0.005) * 0.005).toFixed(3),
   );
   const checks = regressionChecks
     .split('  - metric: ')
