@@ -8,7 +8,8 @@ export class GrowableColumn<T extends Float64Array | Int32Array | Uint8Array> {
     this.data = make(1024);
     this.data.fill(fill);
   }
-  private reserve(length: number): void {
+  /** Room for `length` entries (doubling: a column filled one entry at a time is copied a few times only). */
+  reserve(length: number): void {
     if (length > this.data.length) this.data = grown(this.data, Math.max(length, this.data.length * 2), this.fill);
   }
   set(index: number, value: number): void {
@@ -19,10 +20,10 @@ export class GrowableColumn<T extends Float64Array | Int32Array | Uint8Array> {
   get(index: number): number {
     return index < this.data.length ? this.data[index] : this.fill;
   }
-  /** A copy of the first `length` entries; a column that started late reads as its fill value before that. */
+  /** The first `length` entries (a view: the column is done); a column that started late reads as its fill value before that. */
   trimmed(length: number): T {
     this.reserve(length);
-    return this.data.slice(0, length) as T;
+    return this.data.subarray(0, length) as T;
   }
 }
 

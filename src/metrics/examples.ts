@@ -49,6 +49,24 @@ export class ExampleIndex {
   /** Whether some example has more than one record (sample). */
   repeated = false;
 
+  /**
+   * Room for about `rows` records, made once instead of doubling as they come: the columns per row, and
+   * those per example and per instance (at most one of each a row).
+   */
+  expectRows(rows: number): void {
+    for (const column of [
+      this.exampleOfRow,
+      this.lineOf,
+      this.newestRow,
+      this.perturbationOf,
+      this.sampleCount,
+      this.newestExample,
+      this.previousExample,
+    ]) {
+      column.reserve(rows);
+    }
+  }
+
   /** The example of an instance's original (`perturbation` undefined) or of one of its perturbations, numbered if new. */
   exampleOf(instance: number, perturbation: string | undefined): number {
     let wanted = 0;

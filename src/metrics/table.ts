@@ -88,40 +88,51 @@ export interface RecordTable {
 
 const optionalNumber = (value: unknown): number => (typeof value === 'number' ? value : NaN);
 
-/** The per-row columns being filled, grown together (one capacity check a record). */
+/**
+ * The per-row columns being filled, grown together (one capacity check a record). `add` writes every
+ * column of every row, so room made ahead is never read before it is written (and is not filled).
+ */
 class RowColumns {
-  capacity = 1024;
-  scenarioOf = new Int32Array(this.capacity);
-  instanceOf = new Int32Array(this.capacity);
-  kind = new Uint8Array(this.capacity);
-  failed = new Uint8Array(this.capacity);
-  correct = new Float64Array(this.capacity).fill(NaN);
-  judge = new Uint8Array(this.capacity);
-  human = new Float64Array(this.capacity).fill(NaN);
-  judgeCostUsd = new Float64Array(this.capacity).fill(NaN);
-  confidence = new Float64Array(this.capacity).fill(NaN);
-  latencyMs = new Float64Array(this.capacity).fill(NaN);
-  outputTokens = new Float64Array(this.capacity).fill(NaN);
-  costUsd = new Float64Array(this.capacity).fill(NaN);
-  toxicity = new Float64Array(this.capacity).fill(NaN);
+  capacity = 0;
+  scenarioOf = new Int32Array(0);
+  instanceOf = new Int32Array(0);
+  kind = new Uint8Array(0);
+  failed = new Uint8Array(0);
+  correct = new Float64Array(0);
+  judge = new Uint8Array(0);
+  human = new Float64Array(0);
+  judgeCostUsd = new Float64Array(0);
+  confidence = new Float64Array(0);
+  latencyMs = new Float64Array(0);
+  outputTokens = new Float64Array(0);
+  costUsd = new Float64Array(0);
+  toxicity = new Float64Array(0);
+
+  constructor() {
+    this.resize(1024);
+  }
 
   /** Room for row `row`. */
   reserve(row: number): void {
-    if (row < this.capacity) return;
-    const capacity = this.capacity * 2;
+    if (row >= this.capacity) this.resize(this.capacity * 2);
+  }
+
+  /** Room for `capacity` rows in all. */
+  resize(capacity: number): void {
+    if (capacity <= this.capacity) return;
     this.scenarioOf = grown(this.scenarioOf, capacity);
     this.instanceOf = grown(this.instanceOf, capacity);
     this.kind = grown(this.kind, capacity);
     this.failed = grown(this.failed, capacity);
-    this.correct = grown(this.correct, capacity, NaN);
+    this.correct = grown(this.correct, capacity);
     this.judge = grown(this.judge, capacity);
-    this.human = grown(this.human, capacity, NaN);
-    this.judgeCostUsd = grown(this.judgeCostUsd, capacity, NaN);
-    this.confidence = grown(this.confidence, capacity, NaN);
-    this.latencyMs = grown(this.latencyMs, capacity, NaN);
-    this.outputTokens = grown(this.outputTokens, capacity, NaN);
-    this.costUsd = grown(this.costUsd, capacity, NaN);
-    this.toxicity = grown(this.toxicity, capacity, NaN);
+    this.human = grown(this.human, capacity);
+    this.judgeCostUsd = grown(this.judgeCostUsd, capacity);
+    this.confidence = grown(this.confidence, capacity);
+    this.latencyMs = grown(this.latencyMs, capacity);
+    this.outputTokens = grown(this.outputTokens, capacity);
+    this.costUsd = grown(this.costUsd, capacity);
+    this.toxicity = grown(this.toxicity, capacity);
     this.capacity = capacity;
   }
 }
@@ -151,6 +162,12 @@ export class RecordTableBuilder {
   /** `name` stands for the file the records come from, in errors. */
   constructor(private readonly name = 'records') {}
 
+  /** Makes room for about `rows` records at once (a guess: more still fit; room left over costs little). */
+  expectRows(rows: number): void {
+    this.columns.resize(rows);
+    this.examples.expectRows(rows);
+  }
+
   /**
    * Adds a record (from `line` of its file). A second record of the same sample of the same example
    * (scenario, id, perturbation, sample) is an InputError at its line: the metrics would count it twice.
@@ -178,13 +195,13 @@ export class RecordTableBuilder {
     const perturbation = record.perturbation;
     columns.kind[row] = perturbation ? (perturbation.kind === 'robustness' ? KIND_ROBUSTNESS : KIND_FAIRNESS) : KIND_ORIGINAL;
     const failed = typeof record.error === 'string';
-    if (failed) {
-      columns.failed[row] = FAILED_CALL;
-      this.failures.add(record.error!);
-    } else if (typeof record.correct === 'number') columns.correct[row] = record.correct;
-    else columns.failed[row] = UNGRADED; // the validator lets a record without either through only when its judge gave no verdict
-    if (record.judge || record.judge_error) columns.judge[row] = record.judge_error ? JUDGE_ERROR : JUDGE_CODES[record.judge!.verdict];
-    if (record.judge) columns.judgeCostUsd[row] = optionalNumber(record.judge.cost_usd);
+    const scored = !failed && typeof record.correct === 'number';
+    // UNGRADED: the validator lets a record without `error` or `correct` through only when its judge gave no verdict.
+    columns.failed[row] = failed ? FAILED_CALL : scored ? 0 : UNGRADED;
+    if (failed) this.failures.add(record.error!);
+    columns.correct[row] = scored ? record.correct! : NaN;
+    columns.judge[row] = record.judge_error ? JUDGE_ERROR : record.judge ? JUDGE_CODES[record.judge.verdict] : 0;
+    columns.judgeCostUsd[row] = optionalNumber(record.judge?.cost_usd);
     columns.human[row] = optionalNumber(record.human);
     // A failed call, or a failed judge call, was scored by nothing: its fingerprint says nothing of the grades.
     if (!failed && record.judge_error === undefined) this.addScorer(this.lastScenario, record.provenance?.scorer);
@@ -265,9 +282,9 @@ export class RecordTableBuilder {
       groups.set(attribute, { values, valueOf: column.valueOf.trimmed(size), slotScratch: new Int32Array(values.length).fill(-1) });
     }
     const columns = this.columns;
-    const failed = columns.failed.slice(0, size);
-    const correct = columns.correct.slice(0, size);
-    const confidence = columns.confidence.slice(0, size);
+    const failed = columns.failed.subarray(0, size);
+    const correct = columns.correct.subarray(0, size);
+    const confidence = columns.confidence.subarray(0, size);
     const examples = this.examples.examples(size);
     const scenarios = [...this.scenarioIndex.keys()];
     const instances = this.instances;
@@ -276,20 +293,20 @@ export class RecordTableBuilder {
       size,
       scenarios,
       instanceCount: this.instances.size,
-      scenarioOf: columns.scenarioOf.slice(0, size),
-      instanceOf: columns.instanceOf.slice(0, size),
-      kind: columns.kind.slice(0, size),
+      scenarioOf: columns.scenarioOf.subarray(0, size),
+      instanceOf: columns.instanceOf.subarray(0, size),
+      kind: columns.kind.subarray(0, size),
       failed,
       correct,
-      judge: columns.judge.slice(0, size),
-      human: columns.human.slice(0, size),
-      judgeCostUsd: columns.judgeCostUsd.slice(0, size),
+      judge: columns.judge.subarray(0, size),
+      human: columns.human.subarray(0, size),
+      judgeCostUsd: columns.judgeCostUsd.subarray(0, size),
       scorers: scenarios.map((_, scenario) => this.scorers[scenario] ?? new Set()),
       confidence,
-      latencyMs: columns.latencyMs.slice(0, size),
-      outputTokens: columns.outputTokens.slice(0, size),
-      costUsd: columns.costUsd.slice(0, size),
-      toxicity: columns.toxicity.slice(0, size),
+      latencyMs: columns.latencyMs.subarray(0, size),
+      outputTokens: columns.outputTokens.subarray(0, size),
+      costUsd: columns.costUsd.subarray(0, size),
+      toxicity: columns.toxicity.subarray(0, size),
       groups,
       examples,
       ...(this.examples.repeated ? { samples: this.examples.repeatedSamples(examples.exampleOf, failed, correct, confidence) } : {}),

@@ -53,9 +53,14 @@ export type CalibrationBin = z.output<typeof calibrationBinSchema>;
 type LatencyHistogram = NonNullable<ChartData['latency']>;
 
 /** Rows of a scope (overall or a scenario) that answered an original instance: what accuracy and calibration read. */
-function answeredOriginals(table: RecordTable, scope: ScopeRef): number[] {
+function answeredOriginals(table: RecordTable, scope: ScopeRef): Int32Array {
   const { rows } = scopeNamed(table, scenarioOf(scope));
-  return Array.from(rows).filter((row) => table.kind[row] === KIND_ORIGINAL && !table.failed[row] && Number.isFinite(table.correct[row]));
+  const answered = new Int32Array(rows.length);
+  let count = 0;
+  for (const row of rows) {
+    if (table.kind[row] === KIND_ORIGINAL && !table.failed[row] && Number.isFinite(table.correct[row])) answered[count++] = row;
+  }
+  return answered.subarray(0, count);
 }
 
 /**
@@ -84,25 +89,27 @@ export function calibrationBins(table: RecordTable, scope: ScopeRef): Calibratio
   })).filter((bin) => bin.count > 0);
 }
 
-function latencies(table: RecordTable): number[] {
-  const values: number[] = [];
+function latencies(table: RecordTable): Float64Array {
+  const values = new Float64Array(table.size);
+  let count = 0;
   for (let row = 0; row < table.size; row++) {
     // A completion its judge did not grade still took its time, as latency_p50_ms and latency_p95_ms count it.
-    if (table.failed[row] !== FAILED_CALL && Number.isFinite(table.latencyMs[row])) values.push(table.latencyMs[row]);
+    if (table.failed[row] !== FAILED_CALL && Number.isFinite(table.latencyMs[row])) values[count++] = table.latencyMs[row];
   }
-  return values;
+  return values.subarray(0, count);
 }
 
 /** Both runs' latencies over LATENCY_BINS bins from the least to the greatest of either; null without any. */
 function latencyHistogram(candidate: RecordTable, baseline: RecordTable | undefined): LatencyHistogram | null {
   const runs = [latencies(candidate), ...(baseline ? [latencies(baseline)] : [])];
-  const all = runs.flat();
   if (runs[0].length === 0) return null;
   let low = Infinity;
   let high = -Infinity;
-  for (const value of all) {
-    low = Math.min(low, value);
-    high = Math.max(high, value);
+  for (const values of runs) {
+    for (const value of values) {
+      if (value < low) low = value;
+      if (value > high) high = value;
+    }
   }
   const width = (high - low) / LATENCY_BINS || 1;
   const edges = Array.from({ length: LATENCY_BINS + 1 }, (_, bin) => low + bin * width);
