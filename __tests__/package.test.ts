@@ -21,6 +21,8 @@ describe('the npm package', () => {
         'dist/cli.js',
         'dist/cli-program.js',
         'dist/cli-program.js.map',
+        // The chunks it imports when needed: vega for --html (below), the runner's HTTP client.
+        expect.stringMatching(/^dist\/cli-chunk-\w+\.js$/),
         'dist/licenses.txt',
         'policies/default.yml',
         'README.md',
@@ -51,10 +53,15 @@ describe('the npm package', () => {
       at('examples/billing/candidate-a.jsonl'),
       '--baseline',
       at('examples/billing/baseline.jsonl'),
+      '--html',
+      'report.html',
     ]);
-    expect([gate.code, gate.stdout.split('\n')[0]]).toEqual([
+    expect([gate.code, gate.stdout.split('\n')[0], gate.stderr]).toEqual([
       1,
       'evalgate: FAIL (2 blocking checks failed, 2 inconclusive) · policy customer-support',
+      '',
     ]);
+    // The charts come from vega, in a chunk of its own that the package must carry.
+    expect(readFileSync(join(project, 'report.html'), 'utf8')).toMatch(/<svg/);
   }, 120_000);
 });

@@ -5,8 +5,8 @@
 // beside it (positions only, no sources inside), so that an unexpected error's stack names src/ files
 // and lines. `node scripts/bundle.mjs OUTDIR` writes them elsewhere (the staleness test does).
 import { build } from 'esbuild';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
 const outdir = process.argv[2] ?? 'dist';
 
@@ -36,12 +36,23 @@ function loadsBeside(program, file) {
   };
 }
 
-/** A program and its entry: `main` its module, `entry` the file that loads it. */
+/**
+ * A program and its entry: `main` its module, `entry` the file that loads it. The program is split where
+ * it imports a dependency only when needed (`await import('vega')`, the runner's HTTP client): those
+ * parts are chunks beside it (`cli-chunk-HASH.js`), read only by the commands that use them, so that
+ * every other command starts without parsing them. Built as if into dist/ and written to OUTDIR: the
+ * maps name the sources from dist/ and the chunks' hashes do not depend on where they are written.
+ */
 async function bundle({ entry, entryFile, main, mainFile }) {
+  const name = mainFile.replace(/\.js$/, '');
+  const prefix = name.replace(/-program$/, '');
   const program = await build({
     ...common,
-    entryPoints: [main],
-    outfile: join(outdir, mainFile),
+    entryPoints: { [name]: main },
+    outdir: 'dist',
+    write: false,
+    splitting: true,
+    chunkNames: `${prefix}-chunk-[hash]`,
     banner: { js: requireShim },
     sourcemap: 'linked',
     sourcesContent: false,
@@ -49,19 +60,21 @@ async function bundle({ entry, entryFile, main, mainFile }) {
   const loader = await build({
     ...common,
     entryPoints: [entry],
-    outfile: join(outdir, entryFile),
+    outfile: join('dist', entryFile),
+    write: false,
     plugins: [loadsBeside(`./${main.replace(/^src\//, '').replace(/\.ts$/, '.js')}`, mainFile)],
   });
-  keepSourcesAsFromDist(join(outdir, `${mainFile}.map`));
+  for (const { path, contents, text } of [...program.outputFiles, ...loader.outputFiles]) {
+    const file = join(outdir, basename(path));
+    writeFileSync(file, contents);
+    chmodSync(file, text.startsWith('#!') ? 0o755 : 0o644); // as esbuild writes them: a script with a hashbang runs
+  }
   return [program, loader];
 }
 
-/** The map's sources named from dist/ wherever it was written (`../src/cli/index.ts`): the same map in any OUTDIR. */
-function keepSourcesAsFromDist(mapFile) {
-  const map = JSON.parse(readFileSync(mapFile, 'utf8'));
-  map.sources = map.sources.map((source) => relative('dist', resolve(outdir, source)));
-  writeFileSync(mapFile, JSON.stringify(map));
-}
+// Chunks of an earlier build: their names change with their contents.
+mkdirSync(outdir, { recursive: true });
+if (existsSync(outdir)) for (const file of readdirSync(outdir)) if (/^\w+-chunk-/.test(file)) rmSync(join(outdir, file));
 
 const builds = [
   ...(await bundle({ entry: 'src/index.ts', entryFile: 'index.js', main: 'src/action/main.ts', mainFile: 'action-program.js' })),
