@@ -116,6 +116,9 @@ export const boundJudgedOnSchema = z.object({
 });
 export type BoundJudgedOn = z.output<typeof boundJudgedOnSchema>;
 
+/** Why no number of samples per example settles a check (power.samplesNote, plan's samplesNote): only more instances can. */
+export const SAMPLES_CANNOT_REACH = 'more samples cannot reach it at this size: needs more instances';
+
 export const powerSchema = z
   .object({
     /** MDE80, in the metric's unit; null when the comparison has no spread (point estimates). */
