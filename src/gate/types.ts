@@ -130,6 +130,14 @@ export const powerSchema = z
     detectFrom: z.enum(['check', 'default']).optional(),
     /** Added within version 1: the instances at which the check would see its detect, as `evalgate plan` sizes (null: no spread to scale). */
     instancesNeeded: z.int().positive().nullable().optional(),
+    /**
+     * Added within version 1: the samples per example at which the check would see its detect at today's
+     * instances, as `evalgate plan` sizes them (null: see samplesNote). Present on an underpowered check
+     * with an instances estimate when a run has more than one sample per example.
+     */
+    samplesNeeded: z.int().positive().nullable().optional(),
+    /** Added within version 1: why samplesNeeded is null (present only then). */
+    samplesNote: z.string().optional(),
   })
   .refine(
     (power) => power.underpowered === (power.detect !== null && (power.mde === null || power.mde > power.detect)),
