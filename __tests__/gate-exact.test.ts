@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { judgeRegression, powerOf, type RegressionEvidence } from '../src/gate/regression.js';
-import type { Comparison } from '../src/gate/types.js';
+import { SAMPLES_CANNOT_REACH, type Comparison } from '../src/gate/types.js';
+import type { SamplesSplit } from '../src/metrics/samples-split.js';
 import { buildTable } from '../src/metrics/table.js';
 import type { EvalRecord } from '../src/records/types.js';
 import { loadRun, type RunInput } from '../src/runs/load.js';
@@ -436,6 +437,50 @@ describe('the power of a regression check', () => {
   it('has none for non-inferiority, nor without a comparison', () => {
     expect(powerOf(check, evidence({ sd: 0.02 }, 'non-inferiority'), 0.05, 20)).toBeUndefined();
     expect(powerOf(check, { test: 'regression', early: { failed: false, reasons: [] } }, 0.05, 20)).toBeUndefined();
+  });
+
+  // sigma 0.05 on 400 instances: MDE80 = 0.02 + 2.486 x 0.05 = 0.144 > 0.1. Plan for sigma_d = 0.85 x 0.08 /
+  // 2.486 = 0.02735: 400 (0.05 / 0.02735)^2 = 1337.06 instances, rounded up to 1338.
+  const underpowered = evidence({ sd: 0.05, shared: 400 });
+  const split = (share: number): SamplesSplit => ({ samples: 2, split: { between: 0, within: 0, samples: 2, share, units: 400 } });
+
+  it.each([
+    // room = (0.02735 / 0.05)^2 - (1 - 0.9) = 0.1992; K' = ceil(0.9 x 2 / 0.1992) = ceil(9.04) = 10.
+    ['the samples per example that reach detect', split(0.9), { samplesNeeded: 10 }],
+    // (1 - 0.6) 0.05^2 is above 0.02735^2: no number of samples reaches it.
+    ['only more instances', split(0.6), { samplesNeeded: null, samplesNote: SAMPLES_CANNOT_REACH }],
+    [
+      'no split: its reason',
+      { samples: 1.5, note: 'the baseline has one sample per example' },
+      { samplesNeeded: null, samplesNote: 'the baseline has one sample per example' },
+    ],
+  ] as const)('an underpowered check sizes %s, as plan does', (_, found, samples) => {
+    expect(powerOf(check, underpowered, 0.05, 20, () => found)).toEqual({
+      mde: expect.closeTo(0.144323743026, 9),
+      detect: 0.1,
+      underpowered: true,
+      detectFrom: 'check',
+      instancesNeeded: 1338,
+      ...samples,
+    });
+  });
+
+  it('splits the samples only for an underpowered check, and never without runs to split', () => {
+    let asked = 0;
+    const counted = () => (asked++, split(0.9));
+    expect(powerOf(check, evidence({ sd: 0.02 }), 0.05, 20, counted)).not.toHaveProperty('samplesNeeded');
+    expect(asked).toBe(0);
+    expect(powerOf(check, evidence({ sd: NaN }), 0.05, 20, counted)).not.toHaveProperty('samplesNeeded'); // no instances estimate
+    expect(asked).toBe(0);
+    expect(powerOf(check, underpowered, 0.05, 20, () => undefined)).not.toHaveProperty('samplesNeeded');
+    expect(powerOf(check, underpowered, 0.05, 20, counted)).toMatchObject({ samplesNeeded: 10 });
+    expect(asked).toBe(1);
+    // On 100 instances a worsening of 0.1 in 0/1 scores has its own spread sqrt(0.1 x 0.9 / 100) = 0.03, over
+    // 0.02735 whatever the samples: only more instances.
+    expect(powerOf(check, evidence({ sd: 0.05 }), 0.05, 20, counted)).toMatchObject({
+      samplesNeeded: null,
+      samplesNote: SAMPLES_CANNOT_REACH,
+    });
   });
 });
 

@@ -8,6 +8,8 @@ import { gateRun } from '../src/pipeline/gate-run.js';
 import { parsePolicy } from '../src/policy/load.js';
 import { gateReportSchema, parseGateReport, type GateReport } from '../src/report/json.js';
 import { loadRun, type RunInput } from '../src/runs/load.js';
+import { Random } from '../src/stats/random.js';
+import { record, writeLines } from './helpers/records.js';
 
 /*
  * The JSON report's schema is the one source of its type: a report the gate writes, read back, keeps
@@ -160,10 +162,33 @@ async function suitesReport(): Promise<GateReport> {
   return gateRun({ policy: parsePolicy(POLICY, 'every-field.yml'), candidate: run('candidate.jsonl'), baseline: run('baseline.jsonl') });
 }
 
+/**
+ * Runs with two samples of each example, noisy within them (instance i right with probability p_i, the
+ * candidate's p_i +- 0.25): two underpowered checks, one that more samples per example would settle
+ * (power.samplesNeeded) and one that only more instances would (power.samplesNote).
+ */
+async function samplesReport(): Promise<GateReport> {
+  const random = new Random(3);
+  const p = Array.from({ length: 800 }, () => 0.3 + 0.4 * random.nextFloat());
+  // gateRun reads some records again by their lines (what changed): the runs are files.
+  const run = (file: string, shift: () => number) => {
+    const records = p.flatMap((probability, id) => {
+      const shifted = probability + shift();
+      return [0, 1].map((sample) => record({ scenario: 's', id: String(id), sample, correct: random.nextFloat() < shifted ? 1 : 0 }));
+    });
+    return loadRun(writeLines(file, records));
+  };
+  const baseline = await run('samples-baseline.jsonl', () => 0);
+  const candidate = await run('samples-candidate.jsonl', () => (random.nextFloat() < 0.5 ? -0.25 : 0.25));
+  const checks = [0.04, 0.02].map((detect) => `  - metric: accuracy\n    max_regression: 0\n    detect: ${detect}\n`).join('');
+  const policy = parsePolicy(`version: 1\nname: samples\nsettings:\n  resamples: 400\nchecks:\n${checks}`, 'samples.yml');
+  return gateRun({ policy, candidate, baseline });
+}
+
 describe('the JSON report and its schema', () => {
   it('keeps every field when written and read back, and the gate writes every field the schema knows', async () => {
     const present = new Set<string>();
-    for (const report of [...(await fullReports()), await manyScenariosReport(), await suitesReport()]) {
+    for (const report of [...(await fullReports()), await manyScenariosReport(), await suitesReport(), await samplesReport()]) {
       const written = JSON.stringify(report, null, 2);
       expect(parseGateReport(written, 'report.json')).toEqual(JSON.parse(written));
       for (const path of valuePaths(gateReportSchema, JSON.parse(written))) present.add(path);

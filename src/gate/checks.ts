@@ -10,7 +10,7 @@ import { adjustPValues, type Multiplicity } from './multiplicity.js';
 import { judgeRegression, powerOf, regressionEvidence, type RegressionEvidence } from './regression.js';
 import type { MissingBaseline } from './not-compared.js';
 import type { RelaxedBudgets } from './tradeoffs.js';
-import type { BoundTest, CheckResult, CheckStatus, PowerResult } from './types.js';
+import { SAMPLES_CANNOT_REACH, type BoundTest, type CheckResult, type CheckStatus, type PowerResult } from './types.js';
 
 /*
  * Every check of the policy, in three phases, each a value of the one before: each check's evidence
@@ -177,7 +177,12 @@ function boundsFindings(evidence: Gathered, bounds: BoundEvidence, { adjusted, f
 }
 
 /** The comparison with its corrected p-value, what it finds, and the test's power at its family's level. */
-function regressionFindings(evidence: Gathered, regression: RegressionEvidence, { adjusted, familySize }: Correction, policy: Policy) {
+function regressionFindings(
+  evidence: Gathered,
+  regression: RegressionEvidence,
+  { adjusted, familySize }: Correction,
+  { policy, comparer }: CheckContext,
+) {
   const pAdjusted = adjusted.regression;
   const field = regression.comparison?.pOverBudget === undefined ? 'pWorseAdjusted' : 'pOverBudgetAdjusted';
   const corrected: RegressionEvidence =
@@ -189,7 +194,9 @@ function regressionFindings(evidence: Gathered, regression: RegressionEvidence, 
     (corrected.early ? undefined : shortfall('regression', corrected.comparison.resamples, factor, policy)) ??
     judgeRegression(corrected, policy);
   const alpha = policy.settings.significance === 'off' ? 0.05 : policy.settings.significance;
-  const power = powerOf(evidence.check, corrected, alpha / correctionFactor(policy, familySize), policy.settings.min_shared_instances);
+  const { check } = evidence;
+  const split = () => comparer?.samplesSplit(check.metric, check.scenario);
+  const power = powerOf(check, corrected, alpha / correctionFactor(policy, familySize), policy.settings.min_shared_instances, split);
   return { fields: { test: corrected.test, comparison: corrected.comparison, budget: corrected.budget }, finding, power };
 }
 
@@ -201,15 +208,27 @@ function inconclusive(power: PowerResult | undefined, status: CheckStatus): stri
   if (!power?.underpowered || power.detect === null || status !== 'pass') return undefined;
   const must = `must detect ${power.detect.toPrecision(3)}${power.detectFrom === 'default' ? ' (the default detect)' : ''}`;
   const sees = power.mde === null ? 'the comparison shows no spread' : `it sees a worsening of ${power.mde.toPrecision(3)} at 80% power`;
-  const settle = power.instancesNeeded ? `; about ${power.instancesNeeded} shared instances would settle it (evalgate plan)` : '';
-  return `inconclusive: ${must}, ${sees}${settle}`;
+  return `inconclusive: ${must}, ${sees}${settleWords(power)}`;
+}
+
+/** What would settle an inconclusive check: the shared instances, or the samples per example (as `evalgate plan` sizes them). */
+function settleWords({ instancesNeeded, samplesNeeded, samplesNote }: PowerResult): string {
+  if (!instancesNeeded) return '';
+  if (samplesNeeded) {
+    return `; about ${instancesNeeded} shared instances, or ${samplesNeeded} samples per example at today's instances, would settle it (evalgate plan)`;
+  }
+  if (samplesNote === SAMPLES_CANNOT_REACH) {
+    return `; only more instances would settle it, about ${instancesNeeded} shared: more samples per example cannot (evalgate plan)`;
+  }
+  return `; about ${instancesNeeded} shared instances would settle it (evalgate plan)`;
 }
 
 /** Phase 3: a check's findings, and its result. */
-function decide(evidence: Gathered, correction: Correction, policy: Policy, metrics: MetricsReport): CheckResult {
+function decide(evidence: Gathered, correction: Correction, context: CheckContext): CheckResult {
+  const { policy, candidateMetrics: metrics } = context;
   const { check, meta, value, bounds, regression } = evidence;
   const bounded = bounds && boundsFindings(evidence, bounds, correction, policy);
-  const budgeted = regression && regressionFindings(evidence, regression, correction, policy);
+  const budgeted = regression && regressionFindings(evidence, regression, correction, context);
   const power = budgeted?.power;
   const findings = [bounded?.finding, budgeted?.finding].filter((finding) => finding !== undefined);
   const judged = statusOf(check.severity, findings);
@@ -232,5 +251,5 @@ export function evaluateChecks(context: CheckContext): CheckResult[] {
   const { policy } = context;
   const evidence = policy.checks.map((check) => gather(check, context));
   const corrections = correctFamilies(policy.settings.multiplicity, evidence.map(familyTests));
-  return evidence.map((found, index) => found.decided ?? decide(found, corrections[index], policy, context.candidateMetrics));
+  return evidence.map((found, index) => found.decided ?? decide(found, corrections[index], context));
 }

@@ -10,6 +10,7 @@ import {
 import { lookupMetric, type Dimension, type Direction } from '../metrics/registry.js';
 import { scorerMismatch } from '../metrics/comparability.js';
 import { PairedRuns } from '../metrics/paired.js';
+import { splitSamples, type SamplesSplit } from '../metrics/samples-split.js';
 import type { Budget, Policy } from '../policy/schema.js';
 import type { RunInput } from '../runs/load.js';
 import { own } from '../records/dictionary.js';
@@ -191,6 +192,18 @@ export class RunComparer {
   /** The bootstrap behind a paired comparison made by `compare`. */
   samples(metric: string, scenario: string | undefined): WorseningSamples | undefined {
     return this.distributions.get(metricScopeKey(metric, scenario));
+  }
+
+  /**
+   * The paired comparison's variance split into the part between instances and the noise within
+   * examples, as `evalgate plan` splits it; only when both runs are records files and one of them has
+   * more than one sample of some example (else there is nothing to split).
+   */
+  samplesSplit(metric: string, scenario: string | undefined): SamplesSplit | undefined {
+    const { candidate, baseline } = this;
+    if (candidate.kind !== 'records' || baseline.kind !== 'records') return undefined;
+    if (!candidate.table.samples && !baseline.table.samples) return undefined;
+    return splitSamples(metric, scenario, baseline.table, candidate.table);
   }
 
   /** How many instances of the scope both runs have (records files only). */

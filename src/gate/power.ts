@@ -1,6 +1,8 @@
 import { lookupMetric } from '../metrics/registry.js';
+import type { SamplesSplit } from '../metrics/samples-split.js';
 import type { Budget } from '../policy/schema.js';
 import { normalQuantile } from '../stats/normal.js';
+import { SAMPLES_CANNOT_REACH } from './types.js';
 
 /*
  * The smallest worsening a regression check sees at 80% power. With sigma the standard error of the
@@ -83,4 +85,42 @@ export function samplesToDetect(spread: number, share: number, samples: number, 
   const room = (needed / spread) ** 2 - (1 - share);
   if (!(room > 0)) return undefined;
   return Math.max(1, Math.ceil((share * samples) / room));
+}
+
+/** What a check's samples say: `evalgate plan`'s samples columns, and the gate's power (samplesNeeded, samplesNote). */
+export interface SamplesColumns {
+  /** Samples per example now: the scope's records per example, in both runs. */
+  samples: number;
+  /** The share of the spread's variance that is sampling noise within examples (null: not split, see samplesNote). */
+  withinShare: number | null;
+  /** Samples per example needed, at today's instances, to see what the check must detect (null: see samplesNote). */
+  samplesNeeded: number | null;
+  /** Why withinShare or samplesNeeded is null; null when both are given. */
+  samplesNote: string | null;
+}
+
+/**
+ * The samples columns of a check: its split (metrics/samples-split.ts) applied to the spread, and the
+ * samples per example at which it reaches `needSpread` (undefined when detect is not above the budget)
+ * on `instances` instances.
+ */
+export function samplesColumns(
+  found: SamplesSplit,
+  spread: number,
+  needSpread: number | undefined,
+  context: { instances: number; minInstances: number; unitMetric: boolean; detect: number },
+): SamplesColumns {
+  const { samples, split } = found;
+  if (!split) return { samples, withinShare: null, samplesNeeded: null, samplesNote: found.note ?? null };
+  const columns = { samples, withinShare: split.share };
+  if (needSpread === undefined) return { ...columns, samplesNeeded: null, samplesNote: 'detect is not above the budget' };
+  const { instances, minInstances, unitMetric, detect } = context;
+  // A paired comparison needs its instances, and a unit metric a worsening's own spread (plannedSpread), whatever the samples.
+  const needed =
+    instances < minInstances || plannedSpread(0, unitMetric, detect, instances) > needSpread
+      ? undefined
+      : samplesToDetect(spread, split.share, split.samples, needSpread);
+  return needed === undefined
+    ? { ...columns, samplesNeeded: null, samplesNote: SAMPLES_CANNOT_REACH }
+    : { ...columns, samplesNeeded: needed, samplesNote: null };
 }

@@ -1,5 +1,6 @@
 import type { Test } from '../policy/family.js';
 import type { Direction } from '../metrics/registry.js';
+import type { SamplesSplit } from '../metrics/samples-split.js';
 import type { Budget, Check, Policy } from '../policy/schema.js';
 import type { Finding } from './bounds.js';
 import { budgetValue, isSignificant, metricScopeKey, pairedBasis, pValueText, tooFewShared, type RunComparer } from './compare.js';
@@ -10,6 +11,7 @@ import {
   isUnitMetric,
   minimumDetectableWorsening,
   plannedSpread,
+  samplesColumns,
   standardErrorToDetect,
 } from './power.js';
 import type { RelaxedBudgets } from './tradeoffs.js';
@@ -126,15 +128,24 @@ function detectOf(check: Check, evidence: RegressionEvidence, comparison: Compar
 /**
  * The power of a regression test at its family's per-test level (MDE80 = b + (z(1 - alpha') + z(0.8))
  * sigma), whether it sees what the check must detect, and the instances at which it would (as `plan`
- * sizes them; `minInstances` the fewest a paired comparison needs).
+ * sizes them; `minInstances` the fewest a paired comparison needs). An underpowered check also gets the
+ * samples per example that would do, at today's instances, from `split` (RunComparer.samplesSplit):
+ * asked only then, as it reads every record of the scope again.
  */
-export function powerOf(check: Check, evidence: RegressionEvidence, alphaPerTest: number, minInstances: number): PowerResult | undefined {
+export function powerOf(
+  check: Check,
+  evidence: RegressionEvidence,
+  alphaPerTest: number,
+  minInstances: number,
+  split: () => SamplesSplit | undefined = () => undefined,
+): PowerResult | undefined {
   const { comparison, budget, test } = evidence;
   if (!comparison || !budget || test !== 'regression') return undefined;
   const { detect, detectFrom } = detectOf(check, evidence, comparison);
+  const unitMetric = isUnitMetric(check.metric);
   const sd =
     comparison.sd !== undefined && Number.isFinite(comparison.sd)
-      ? plannedSpread(comparison.sd, isUnitMetric(check.metric), detect, pairedBasis(comparison))
+      ? plannedSpread(comparison.sd, unitMetric, detect, pairedBasis(comparison))
       : undefined;
   // Point estimates have no spread, nor has a comparison of runs that agree everywhere on a metric
   // with no floor to plan with: nothing shows what they can see.
@@ -144,12 +155,20 @@ export function powerOf(check: Check, evidence: RegressionEvidence, alphaPerTest
     sd === undefined || mde === null || needSpread === undefined
       ? null
       : instancesToDetect(sd, comparison.shared ?? 0, needSpread, minInstances);
+  const underpowered = detect !== null && (mde === null || mde > detect);
+  // As `plan` computes its samples columns: on the comparison's own spread and shared instances.
+  const found = underpowered && instancesNeeded !== null ? split() : undefined;
+  const samples =
+    found &&
+    samplesColumns(found, comparison.sd!, needSpread, { instances: comparison.shared ?? 0, minInstances, unitMetric, detect: detect! });
   return {
     mde,
     detect,
-    underpowered: detect !== null && (mde === null || mde > detect),
+    underpowered,
     ...(detectFrom ? { detectFrom } : {}),
     ...(detect !== null ? { instancesNeeded } : {}),
+    ...(samples ? { samplesNeeded: samples.samplesNeeded } : {}),
+    ...(samples?.samplesNeeded === null && samples.samplesNote !== null ? { samplesNote: samples.samplesNote } : {}),
   };
 }
 

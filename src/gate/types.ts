@@ -116,6 +116,9 @@ export const boundJudgedOnSchema = z.object({
 });
 export type BoundJudgedOn = z.output<typeof boundJudgedOnSchema>;
 
+/** Why no number of samples per example settles a check (power.samplesNote, plan's samplesNote): only more instances can. */
+export const SAMPLES_CANNOT_REACH = 'more samples cannot reach it at this size: needs more instances';
+
 export const powerSchema = z
   .object({
     /** MDE80, in the metric's unit; null when the comparison has no spread (point estimates). */
@@ -127,6 +130,14 @@ export const powerSchema = z
     detectFrom: z.enum(['check', 'default']).optional(),
     /** Added within version 1: the instances at which the check would see its detect, as `evalgate plan` sizes (null: no spread to scale). */
     instancesNeeded: z.int().positive().nullable().optional(),
+    /**
+     * Added within version 1: the samples per example at which the check would see its detect at today's
+     * instances, as `evalgate plan` sizes them (null: see samplesNote). Present on an underpowered check
+     * with an instances estimate when a run has more than one sample per example.
+     */
+    samplesNeeded: z.int().positive().nullable().optional(),
+    /** Added within version 1: why samplesNeeded is null (present only then). */
+    samplesNote: z.string().optional(),
   })
   .refine(
     (power) => power.underpowered === (power.detect !== null && (power.mde === null || power.mde > power.detect)),

@@ -5,10 +5,13 @@ import {
   isUnitMetric,
   minimumDetectableWorsening,
   plannedSpread,
+  samplesColumns,
   standardErrorToDetect,
+  type SamplesColumns,
 } from '../gate/power.js';
 import type { ComputeOptions } from '../metrics/compute.js';
 import { scopeLabel, scopeOf } from '../metrics/names.js';
+import { splitSamples } from '../metrics/samples-split.js';
 import { correctionFactor, familiesOf, familyOf, testOf } from '../policy/family.js';
 import type { LoadedPolicy } from '../policy/load.js';
 import type { Check } from '../policy/schema.js';
@@ -16,7 +19,6 @@ import type { RunInput } from '../runs/load.js';
 import { parseKey } from '../records/key.js';
 import { own } from '../records/dictionary.js';
 import { standardDeviation } from '../stats/bootstrap.js';
-import { samplesColumns, splitSamples, type SamplesColumns } from './plan-samples.js';
 
 /*
  * Sizing a suite before trusting the gate (`evalgate plan`): for each paired regression check, the
@@ -27,7 +29,7 @@ import { samplesColumns, splitSamples, type SamplesColumns } from './plan-sample
  * sqrt(2) times the baseline's standard error, the spread of two independent runs (conservative: two
  * runs of related models on the same instances are positively correlated, and their paired spread is
  * smaller). With repeated samples, the plan also splits the spread into the part between instances and
- * the noise within examples, which more samples per example shrink (plan-samples.ts).
+ * the noise within examples, which more samples per example shrink (metrics/samples-split.ts, gate/power.ts samplesColumns).
  */
 
 export interface PlanRow extends SamplesColumns {

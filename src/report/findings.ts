@@ -1,3 +1,4 @@
+import { SAMPLES_CANNOT_REACH } from '../gate/types.js';
 import { didNotRun } from '../gate/verdict.js';
 import { shownScope } from '../metrics/names.js';
 import { count } from './format.js';
@@ -168,7 +169,11 @@ function regressionWords(check: CheckRow, escape: Escape): string {
   return escape(`${amount} ${worse ? 'worse' : 'better'} than the baseline${interval}${claim}${p}`);
 }
 
-/** "can see a worsening of 6.7 pts at 80% power, must see 5 pts: about 2037 shared instances would settle it" */
+/**
+ * "can detect a worsening of 6.7 pts at 80% power but must detect 5 pts: about 2037 shared instances,
+ * or 9 samples per example at today's instances, would settle it" (the samples when the gate sized them:
+ * power.samplesNeeded, as `evalgate plan` does).
+ */
 export function inconclusiveWords(check: CheckRow, samples: number): string {
   const power = check.power;
   const metric = check.metric;
@@ -180,9 +185,19 @@ export function inconclusiveWords(check: CheckRow, samples: number): string {
     power?.mde === null || power?.mde === undefined
       ? `the comparison shows no spread, so it cannot show it would catch a worsening of ${must}`
       : `can detect a worsening of ${amountText(metric, power.mde)} at 80% power but must detect ${must}`;
+  return `${sees}${power?.instancesNeeded ? `: ${settleWords(power, power.instancesNeeded, samples)}` : ''}`;
+}
+
+/** The instances, or samples per example, that would settle an inconclusive check. */
+function settleWords(power: NonNullable<CheckRow['power']>, instances: number, samples: number): string {
+  if (power.samplesNeeded) {
+    return `about ${instances} shared instances, or ${power.samplesNeeded} samples per example at today's instances, would settle it (evalgate plan sizes both)`;
+  }
+  if (power.samplesNote === SAMPLES_CANNOT_REACH) {
+    return `only more instances would settle it, about ${instances} shared: more samples per example cannot (evalgate plan sizes the suite)`;
+  }
   const more = samples > 1 ? ', or more samples per example (evalgate plan sizes both)' : ' (evalgate plan sizes the suite)';
-  const settle = power?.instancesNeeded ? `: about ${power.instancesNeeded} shared instances would settle it${more}` : '';
-  return `${sees}${settle}`;
+  return `about ${instances} shared instances would settle it${more}`;
 }
 
 /** How the gate's reason naming the most common failed call begins (gate/failures.ts). */
