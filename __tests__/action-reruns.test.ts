@@ -14,7 +14,7 @@ import { tempDir, writeLines } from './helpers/records.js';
  * Re-runs are not draws (issue 21): a pull request's runs at one head commit under one policy decide on
  * the candidate's records of all of them, kept in the Actions cache under the pull request's own key.
  * In-process, with the real @actions/cache against the local stand-in for the cache service. The
- * Done-when simulation: action-reruns-simulation.test.ts (in-process) and action-e2e-reruns.test.ts (the bundle).
+ * Done-when simulation: action-e2e-reruns.test.ts (the bundle).
  */
 
 let github: FakeGitHub;

@@ -5,8 +5,8 @@ import { Random } from '../../src/stats/random.js';
 /*
  * Issue 21's Done-when for re-runs: a flaky model (every record its own draw, bench/population21.ts)
  * whose true accuracy drop equals the check's `detect`, gated against a fixed baseline; a failed pull
- * request is re-run up to 5 times until green. The scenario the action's tests run in-process
- * (action-reruns-simulation.test.ts) and through the bundle (action-e2e-reruns.test.ts).
+ * request is re-run up to 5 times until green. The scenario action-e2e-reruns.test.ts runs through the
+ * bundle, with each run alone gated in-process on the same draws.
  */
 
 export const DETECT = 0.08;
