@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_COMMENT_CHARACTERS } from '../src/report/markdown.js';
-import { evalgate, unwrapped } from './helpers/evalgate.js';
+import { evalgate, gateArgs, unwrapped } from './helpers/evalgate.js';
 import { expectInertMarkdown, hostileRuns } from './helpers/hostile.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 
@@ -29,18 +29,7 @@ describe('hostile inputs and predictions', () => {
     const markdownFile = join(tempDir(), 'comment.md');
     const policy = policyFile('  - metric: accuracy\n    min: 0.9\n');
     // The terminal shows the changed examples' texts with --verbose.
-    const gate = await evalgate([
-      'gate',
-      '--policy',
-      policy,
-      '--candidate',
-      candidate,
-      '--baseline',
-      baseline,
-      '--markdown',
-      markdownFile,
-      '--verbose',
-    ]);
+    const gate = await evalgate(gateArgs(policy, candidate, baseline, { markdown: markdownFile, extra: ['--verbose'] }));
     expect(gate.code).toBe(1);
     const markdown = readFileSync(markdownFile, 'utf8');
     expect(markdown).toMatch(/<details><summary>What changed, instance by instance: 15 right → wrong, 15 wrong → right of 30 examples/);

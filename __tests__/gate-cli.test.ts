@@ -9,7 +9,7 @@ type ReportCheck = GateReport['checks'][number];
 import { countFlips, totalFlips } from './helpers/flips.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 import { runProcess } from './helpers/run.js';
-import { evalgate, unwrapped } from './helpers/evalgate.js';
+import { evalgate, gateArgs, unwrapped } from './helpers/evalgate.js';
 
 async function cli(...argv: string[]) {
   let stdout = '';
@@ -36,19 +36,7 @@ describe('evalgate gate', () => {
   const candidate = writeLines('candidate.jsonl', candidateRecords);
   /** The candidate gated against the baseline, with the markdown and JSON reports written into `dir`. */
   const gateWithReports = (policy: string, dir: string) =>
-    cli(
-      'gate',
-      '--policy',
-      policy,
-      '--candidate',
-      candidate,
-      '--baseline',
-      baseline,
-      '--markdown',
-      join(dir, 'r.md'),
-      '--json',
-      join(dir, 'r.json'),
-    );
+    cli(...gateArgs(policy, candidate, baseline, { markdown: join(dir, 'r.md'), json: join(dir, 'r.json') }));
 
   it('exits 1 on fail, writing the markdown and JSON reports', async () => {
     const dir = tempDir();

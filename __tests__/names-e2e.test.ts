@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MetricsReport } from '../src/metrics/report.js';
 import { parseGateReport } from '../src/report/json.js';
-import { evalgate, unwrapped } from './helpers/evalgate.js';
+import { evalgate, gateArgs, unwrapped } from './helpers/evalgate.js';
 import { NAMED_POLICY, namedRuns } from './helpers/named-groups.js';
 import { tempDir, writeLines } from './helpers/records.js';
 
@@ -36,21 +36,7 @@ describe('names with separators and a scenario called "overall", through the bun
     const dir = tempDir();
     const policy = writeLines('policy.yml', [NAMED_POLICY]);
     const [json, markdown, html] = ['r.json', 'r.md', 'r.html'].map((file) => join(dir, file));
-    const result = await evalgate([
-      'gate',
-      '--policy',
-      policy,
-      '--candidate',
-      candidate,
-      '--baseline',
-      baseline,
-      '--json',
-      json,
-      '--markdown',
-      markdown,
-      '--html',
-      html,
-    ]);
+    const result = await evalgate(gateArgs(policy, candidate, baseline, { json, markdown, html }));
     expect(result.stderr).toBe('');
     expect(result.code).toBe(1);
 

@@ -17,7 +17,7 @@ import { useFakeGitHub } from './helpers/action.js';
 import { runInProcess } from './helpers/action-in-process.js';
 import type { FakeGitHub } from './helpers/github-server.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
-import { unwrapped } from './helpers/evalgate.js';
+import { gateArgs, unwrapped } from './helpers/evalgate.js';
 
 /*
  * Issue 21's three outcomes and budgets tested as budgets (docs/statistics.md): a regression check that
@@ -182,19 +182,7 @@ describe('the outcome, settings.inconclusive and the deprecated settings.power',
     return path;
   };
   const gateCli = (policy: string, dir: string) =>
-    cli(
-      'gate',
-      '--policy',
-      policy,
-      '--candidate',
-      candidate,
-      '--baseline',
-      baseline,
-      '--json',
-      join(dir, 'r.json'),
-      '--markdown',
-      join(dir, 'r.md'),
-    );
+    cli(...gateArgs(policy, candidate, baseline, { json: join(dir, 'r.json'), markdown: join(dir, 'r.md') }));
 
   it('an inconclusive gate warns (exit 0), its outcome inconclusive; the headline says how many instances would settle it, as plan does', async () => {
     const dir = tempDir();

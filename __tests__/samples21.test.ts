@@ -6,7 +6,7 @@ import { SAMPLES_CANNOT_REACH } from '../src/gate/types.js';
 import type { PlanRow } from '../src/pipeline/plan.js';
 import { parseGateReport, type GateReport } from '../src/report/json.js';
 import { Random } from '../src/stats/random.js';
-import { unwrapped } from './helpers/evalgate.js';
+import { gateArgs, unwrapped } from './helpers/evalgate.js';
 import { record, tempDir, writeLines } from './helpers/records.js';
 
 /*
@@ -59,19 +59,7 @@ async function planAndGate(detect: number, candidate: string, baseline: string) 
   const [row] = (JSON.parse(planned.stdout) as { rows: PlanRow[] }).rows;
   const dir = tempDir();
   const [json, markdown] = [join(dir, 'r.json'), join(dir, 'r.md')];
-  const gated = await cli(
-    'gate',
-    '--policy',
-    policy,
-    '--candidate',
-    candidate,
-    '--baseline',
-    baseline,
-    '--json',
-    json,
-    '--markdown',
-    markdown,
-  );
+  const gated = await cli(...gateArgs(policy, candidate, baseline, { json, markdown }));
   expect(gated.stderr).toBe('');
   const report: GateReport = parseGateReport(readFileSync(json, 'utf8'), 'r.json');
   return { row, report, check: report.checks[0], text: unwrapped(gated.stdout), markdown: readFileSync(markdown, 'utf8') };

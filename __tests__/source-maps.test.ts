@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { runAction, STRICT_POLICY, useFakeGitHub, writeFile, regressionRuns } from './helpers/action.js';
 import type { FakeGitHub } from './helpers/github-server.js';
 import { tempDir } from './helpers/records.js';
+import { gateArgs } from './helpers/evalgate.js';
 import { runProcess } from './helpers/run.js';
 
 /*
@@ -25,19 +26,7 @@ describe('source maps', () => {
     const policy = writeFile('policy.yml', STRICT_POLICY);
     const html = join(tempDir(), 'report.html');
     const gate = (candidate: string) =>
-      runProcess(process.execPath, [
-        ...HARDENED,
-        'dist/cli.js',
-        'gate',
-        '--policy',
-        policy,
-        '--candidate',
-        candidate,
-        '--baseline',
-        baseline,
-        '--html',
-        html,
-      ]);
+      runProcess(process.execPath, [...HARDENED, 'dist/cli.js', ...gateArgs(policy, candidate, baseline, { html })]);
     const crashed = await gate(worse);
     expect(crashed.code).toBe(2);
     expect(crashed.stderr).toMatch(/^evalgate: internal error: EvalError: Code generation from strings disallowed/);

@@ -12,6 +12,25 @@ export function evalgate(args: string[], env: NodeJS.ProcessEnv = process.env): 
   return runProcess(process.execPath, ['dist/cli.js', ...args], env);
 }
 
+/** The reports a gate writes, by flag (`markdown`: --markdown FILE), and any further flags. */
+export interface GateFlags {
+  json?: string;
+  markdown?: string;
+  html?: string;
+  extra?: string[];
+}
+
+/** The arguments of `evalgate gate` of a candidate against a baseline under a policy, writing the reports given. */
+export function gateArgs(
+  policy: string,
+  candidate: string,
+  baseline: string,
+  { json, markdown, html, extra = [] }: GateFlags = {},
+): string[] {
+  const reports = Object.entries({ json, markdown, html }).flatMap(([flag, file]) => (file === undefined ? [] : [`--${flag}`, file]));
+  return ['gate', '--policy', policy, '--candidate', candidate, '--baseline', baseline, ...reports, ...extra];
+}
+
 /**
  * The bundled `evalgate gate` of a candidate against a baseline, its markdown and JSON reports (and
  * the HTML page, with `html`) written into a fresh folder: their texts, and the page's path. Anything on
@@ -25,8 +44,7 @@ export async function gateReports(
 ): Promise<{ markdown: string; json: string; htmlFile: string }> {
   const dir = tempDir();
   const [htmlFile, markdown, json] = ['report.html', 'comment.md', 'report.json'].map((file) => join(dir, file));
-  const reports = ['--markdown', markdown, '--json', json, ...(html ? ['--html', htmlFile] : [])];
-  const result = await evalgate(['gate', '--policy', policy, '--candidate', candidate, '--baseline', baseline, ...reports]);
+  const result = await evalgate(gateArgs(policy, candidate, baseline, { markdown, json, html: html ? htmlFile : undefined }));
   expect(result.stderr).toBe('');
   return { markdown: readFileSync(markdown, 'utf8'), json: readFileSync(json, 'utf8'), htmlFile };
 }
