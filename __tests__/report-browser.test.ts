@@ -369,7 +369,16 @@ describe.each(['demo', 'compare'])('the decision matrix page of `evalgate %s --h
     const header = await opened.$$eval('table.matrix th', (found) => found.map((cell) => cell.textContent ?? ''));
     if (command === 'demo')
       expect(header).toEqual(['policy \\ candidate', 'candidate-a', 'candidate-b', 'customer-support', 'realtime-chat']);
-    else expect(header.slice(0, 3)).toEqual(['policy \\ candidate', '</a></td><script>alert("candidate")</script>\\u202e', 'plain']);
+    else {
+      expect(header).toEqual([
+        'policy \\ candidate',
+        '</a></td><script>alert("candidate")</script>\\u202e',
+        'plain',
+        '</title><script>alert("policy")</script> \\u202eyciloP',
+      ]);
+      const text = await opened.evaluate(() => (globalThis as unknown as InPage).document.body.innerText);
+      expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    }
     await opened.close();
   });
 
