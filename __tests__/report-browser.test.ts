@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import type { GateReport } from '../src/report/json.js';
 import { launchBrowser, MERMAID_SCRIPT, mermaidBlocks, openPage, renderMermaid } from './helpers/browser.js';
 import { commentPage } from './helpers/github-markdown.js';
-import { gateReports } from './helpers/evalgate.js';
+import { evalgate, gateReports } from './helpers/evalgate.js';
 import { runProcess } from './helpers/run.js';
 import { tempDir } from './helpers/records.js';
 
@@ -81,6 +81,10 @@ interface Element extends Box {
   clientWidth: number;
   querySelectorAll(selector: string): { length: number };
 }
+interface SvgText {
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+}
 interface InPage {
   document: {
     body: { innerText: string };
@@ -106,10 +110,12 @@ async function gate(name: string, policy: string, candidate: string, baseline: s
 let browser: Browser;
 let demo: Written;
 let hostile: Written;
+/** The hostile records' files. */
+let files: { candidate: string; baseline: string; policy: string };
 
 beforeAll(async () => {
   const dir = tempDir();
-  const files = { candidate: join(dir, 'candidate.jsonl'), baseline: join(dir, 'baseline.jsonl'), policy: join(dir, 'policy.json') };
+  files = { candidate: join(dir, 'candidate.jsonl'), baseline: join(dir, 'baseline.jsonl'), policy: join(dir, 'policy.json') };
   writeFileSync(files.candidate, hostileRecords(3));
   writeFileSync(files.baseline, hostileRecords(0));
   writeFileSync(files.policy, JSON.stringify(hostilePolicy));
@@ -161,6 +167,52 @@ describe.each(['demo', 'hostile'])('the HTML report of the %s records in Chromiu
       expect(figure.marks).toBeGreaterThan(3);
       expect(figure.width).toBeGreaterThan(100);
     }
+    await page.close();
+  });
+
+  it('labels its charts: reliability axes and bin counts (few faint), group bars across with intervals, latency as outlines with p50/p95', async () => {
+    const { html, report } = written();
+    const { page } = await openPage(browser, pathToFileURL(html).href);
+    const figure = (prefix: string) =>
+      page.$$eval(
+        'figure',
+        (found, start) =>
+          found
+            .filter((element) => (element.querySelector('figcaption')?.textContent ?? '').startsWith(start))
+            .map((element) => ({
+              texts: Array.from(element.querySelectorAll('svg text') as unknown as ArrayLike<SvgText>).map(
+                (text) => text.textContent ?? '',
+              ),
+              faint: element.querySelectorAll('.role-mark [opacity="0.3"]').length,
+              rotatedLabels: Array.from(element.querySelectorAll('.role-axis-label text') as unknown as ArrayLike<SvgText>).filter((text) =>
+                (text.getAttribute('transform') ?? '').includes('rotate'),
+              ).length,
+              whiskers: element.querySelectorAll('.mark-rule.role-mark line').length,
+              lines: element.querySelectorAll('.mark-line.role-mark path').length,
+              bars: element.querySelectorAll('.mark-rect.role-mark path').length,
+            })),
+        prefix,
+      );
+    // Each reliability diagram: its axis titles, every bin's count, a point and a count faint per bin of few examples.
+    const reliability = await figure('Reliability diagram');
+    expect(reliability).toHaveLength(report.calibration!.length);
+    for (const [index, { candidate, baseline }] of report.calibration!.entries()) {
+      const bins = [...candidate, ...(baseline ?? [])];
+      expect(reliability[index].texts).toEqual(expect.arrayContaining(['confidence (the mean in each bin)', 'accuracy']));
+      expect(reliability[index].texts).toEqual(expect.arrayContaining(bins.map((bin) => String(bin.count))));
+      expect(reliability[index].faint).toBe(2 * bins.filter((bin) => bin.count < 10).length);
+    }
+    expect(reliability.some((chart) => chart.faint > 0)).toBe(true);
+    // The group bars: labels across, a whisker per bar whose metric has an interval (the candidate's).
+    const [groups] = await figure(`Accuracy per ${'dialect'}`);
+    const withInterval = Object.entries(report.overall!).filter(([metric, { ci }]) => metric.startsWith('group_accuracy:dialect=') && ci);
+    expect(groups.rotatedLabels).toBe(0);
+    expect(groups.whiskers).toBe(withInterval.length);
+    expect(groups.bars).toBe(2 * withInterval.length);
+    // Latency: two outlines, no filled bars, and each run's p50 and p95 marked.
+    const [latency] = await figure('Latency distribution');
+    expect({ lines: latency.lines, bars: latency.bars, rules: latency.whiskers }).toEqual({ lines: 2, bars: 0, rules: 4 });
+    expect(latency.texts).toEqual(expect.arrayContaining(['p50', 'p95', 'latency (ms)', 'records per bin']));
     await page.close();
   });
 
@@ -283,6 +335,117 @@ describe('instance changes', () => {
     expect(await page.$eval('table.flips details', (element) => (element as unknown as { open: boolean }).open)).toBe(false);
     expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
     await page.close();
+  });
+});
+
+/** A candidate's name that would close the matrix's cell and run a script, with a bidi control. */
+const HOSTILE_CANDIDATE = '</a></td><script>alert("candidate")</script>\u202e';
+
+describe.each(['demo', 'compare'])('the decision matrix page of `evalgate %s --html` in Chromium', (command) => {
+  let page: string;
+  beforeAll(async () => {
+    page = join(tempDir(), 'matrix.html');
+    const args =
+      command === 'demo'
+        ? ['demo', '--html', page]
+        : [
+            'compare',
+            '--policy',
+            files.policy,
+            '--candidate',
+            `${HOSTILE_CANDIDATE}=${files.candidate}`,
+            '--candidate',
+            `plain=${files.baseline}`,
+          ];
+    const result = await evalgate(command === 'demo' ? args : [...args, '--baseline', files.baseline, '--html', page]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  }, 60_000);
+
+  it('loads with no console error, no request, no script or dialog from data, its names as text', async () => {
+    const { page: opened, events } = await openPage(browser, pathToFileURL(page).href);
+    expect(events).toEqual({ consoleErrors: [], pageErrors: [], dialogs: [], requests: [] });
+    expect(await opened.$$eval('script, iframe, object, embed, img, [onerror], [onload], [onmouseover]', (found) => found.length)).toBe(0);
+    const header = await opened.$$eval('table.matrix th', (found) => found.map((cell) => cell.textContent ?? ''));
+    if (command === 'demo')
+      expect(header).toEqual(['policy \\ candidate', 'candidate-a', 'candidate-b', 'customer-support', 'realtime-chat']);
+    else {
+      expect(header).toEqual([
+        'policy \\ candidate',
+        '</a></td><script>alert("candidate")</script>\\u202e',
+        'plain',
+        '</title><script>alert("policy")</script> \\u202eyciloP',
+      ]);
+      const text = await opened.evaluate(() => (globalThis as unknown as InPage).document.body.innerText);
+      expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    }
+    await opened.close();
+  });
+
+  it("has one link per gate, each to its gate's section (ids unique on the page), and no horizontal scroll at 1280 px", async () => {
+    const { page: opened } = await openPage(browser, pathToFileURL(page).href, { viewport: { width: 1280, height: 900 } });
+    const layout = await opened.evaluate(() => {
+      const { document } = globalThis as unknown as {
+        document: {
+          scrollingElement: { scrollWidth: number };
+          querySelectorAll(selector: string): ArrayLike<{ id: string; getAttribute(name: string): string | null; textContent: string }>;
+          getElementById(id: string): { tagName: string; querySelector(selector: string): { textContent: string } | null } | null;
+        };
+      };
+      const links = Array.from(document.querySelectorAll('table.matrix td a')).map((link) => link.getAttribute('href') ?? '');
+      const ids = Array.from(document.querySelectorAll('[id]')).map((element) => element.id);
+      return {
+        scroll: document.scrollingElement.scrollWidth,
+        cells: document.querySelectorAll('table.matrix td').length,
+        ids,
+        targets: links.map((href) => {
+          const target = href.startsWith('#') ? document.getElementById(href.slice(1)) : null;
+          return {
+            href,
+            tag: target?.tagName,
+            heading: target?.querySelector('h2')?.textContent ?? '',
+            verdict: target?.querySelector('.verdict')?.textContent ?? '',
+          };
+        }),
+      };
+    });
+    expect(layout.scroll).toBeLessThanOrEqual(1280);
+    expect(new Set(layout.ids).size).toBe(layout.ids.length);
+    expect(layout.targets).toHaveLength(layout.cells);
+    expect(layout.cells).toBe(command === 'demo' ? 4 : 2);
+    expect(new Set(layout.targets.map((target) => target.href)).size).toBe(layout.cells);
+    for (const target of layout.targets) {
+      expect(target.tag).toBe('SECTION');
+      expect(target.heading).toMatch(/ under .*: (pass|warn|fail)/);
+      expect(target.verdict).toMatch(/^Verdict: (PASS|WARN|FAIL)/);
+    }
+    await opened.close();
+  });
+
+  it("colours each cell by its gate's verdict, as the verdict band of the gate's section", async () => {
+    const { page: opened } = await openPage(browser, pathToFileURL(page).href);
+    const colours = await opened.$$eval('table.matrix td a', (links) =>
+      links.map((link) => {
+        const { document, getComputedStyle } = globalThis as unknown as {
+          document: { getElementById(id: string): { querySelector(selector: string): unknown } };
+          getComputedStyle(element: unknown): { backgroundColor: string };
+        };
+        const band = document.getElementById((link.getAttribute('href') ?? '').slice(1)).querySelector('.verdict');
+        return {
+          text: link.textContent ?? '',
+          cell: getComputedStyle(link.parentElement).backgroundColor,
+          band: getComputedStyle(band).backgroundColor,
+        };
+      }),
+    );
+    for (const { cell, band } of colours) expect(cell).toBe(band);
+    if (command === 'demo') {
+      const fail = colours.find((entry) => entry.text === 'block (fail)')!;
+      const warn = colours.find((entry) => entry.text === 'ship (warn)')!;
+      expect(fail.cell).toBe('rgb(255, 235, 233)');
+      expect(warn.cell).not.toBe(fail.cell);
+    }
+    await opened.close();
   });
 });
 

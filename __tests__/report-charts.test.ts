@@ -5,6 +5,8 @@ import { computeMetrics } from '../src/metrics/compute.js';
 import { buildTable } from '../src/metrics/table.js';
 import type { EvalRecord } from '../src/records/types.js';
 import { calibrationBins } from '../src/report/chart-data.js';
+import { formatMetricName } from '../src/metrics/names.js';
+import { FEW_EXAMPLES, groupBars, latencyOutline, latencyQuantiles, reliabilityPoints } from '../src/report/vega-charts.js';
 import { parseGateReport, type GateReport } from '../src/report/json.js';
 import { Random } from '../src/stats/random.js';
 import { gateMarkdown, MAX_COMMENT_CHARACTERS } from '../src/report/markdown.js';
@@ -184,5 +186,95 @@ describe('the charts in the comment', () => {
     expect(markdown).toMatch(/\n- ❌ \*\*ece\*\* \(overall\) blocks: /);
     expect(markdown).toContain('\n> Comparability: ');
     expect(markdown).toContain('\n> Error-controlled at 5%');
+  });
+});
+
+describe("the HTML report's charts, their data", () => {
+  let gated: Promise<GateReport> | undefined;
+  /** The demo's gate, run once for these tests. */
+  const demoReport = async () => structuredClone(await (gated ??= demo().then(({ text }) => JSON.parse(text) as GateReport)));
+
+  it('count the examples of each confidence bin as a hand count does, the bins of fewer than 10 marked faint', () => {
+    const record = (id: string, confidence: number | undefined, correct: number | undefined, error?: string): EvalRecord => ({
+      scenario: 's',
+      id,
+      ...(correct === undefined ? {} : { correct }),
+      ...(confidence === undefined ? {} : { confidence }),
+      ...(error ? { error } : {}),
+    });
+    const records = [
+      // Bin 0-10%: three examples, two right.
+      record('a', 0.02, 1),
+      record('b', 0.05, 0),
+      record('c', 0.09, 1),
+      // Bin 50-60%: twelve examples, nine right.
+      ...Array.from({ length: 12 }, (_, i) => record(`m${i}`, 0.5 + i / 200, i < 9 ? 1 : 0)),
+      // Bin 90-100%: two, a confidence of 1 in the last bin.
+      record('y', 0.95, 1),
+      record('z', 1, 1),
+      // Not counted: a failed call, and an answer without a confidence.
+      record('failed', 0.55, undefined, 'timeout'),
+      record('unsure', undefined, 1),
+    ];
+    const bins = calibrationBins(buildTable(records), { kind: 'pooled' });
+    expect(bins.map(({ low, count }) => [low, count])).toEqual([
+      [0, 3],
+      [0.5, 12],
+      [0.9, 2],
+    ]);
+    expect(bins.map((bin) => bin.accuracy)).toEqual([2 / 3, 9 / 12, 1]);
+    const points = reliabilityPoints(bins, bins.slice(1));
+    expect(FEW_EXAMPLES).toBe(10);
+    expect(points.map(({ run, label, few }) => [run, label, few])).toEqual([
+      ['candidate', '3', true],
+      ['candidate', '12', false],
+      ['candidate', '2', true],
+      ['baseline', '12', false],
+      ['baseline', '2', true],
+    ]);
+  });
+
+  it("draw each group's interval with the ends of the metric's 95% interval, the group's name as a plain label", async () => {
+    const report = await demoReport();
+    const { bars, note } = groupBars(report, 'dialect', { kind: 'pooled' });
+    expect(note).toBe('');
+    expect(bars.map(({ group, run }) => `${group} ${run}`)).toEqual(['sae candidate', 'sae baseline', 'aae candidate', 'aae baseline']);
+    for (const bar of bars) {
+      const metrics = bar.run === 'candidate' ? report.overall! : report.baselineMetrics!.overall;
+      const { value, ci } = metrics[`group_accuracy:dialect=${bar.group}`];
+      expect(bar.accuracy).toBe(value);
+      expect([bar.low, bar.high]).toEqual(ci ?? [null, null]);
+    }
+    // The candidate's metrics have intervals, the baseline's are point estimates.
+    expect(bars.filter((bar) => bar.low !== null).map((bar) => bar.run)).toEqual(['candidate', 'candidate']);
+
+    // A hostile group value: shown as a plain label (markup as text, for vega to escape; bidi controls as escapes).
+    const hostile = '<img src=x onerror="alert(1)">\u202e:=%';
+    const metric = formatMetricName({ family: 'group_accuracy', group: { attribute: 'dialect', value: hostile } });
+    report.overall![metric] = { value: 0.5, ci: [0.25, 0.75], n: 12 };
+    const [bar] = groupBars(report, 'dialect', { kind: 'pooled' }).bars.filter((entry) => entry.group.startsWith('<img'));
+    expect(bar).toEqual({ group: '<img src=x onerror="alert(1)">\\u202e:=%', run: 'candidate', accuracy: 0.5, low: 0.25, high: 0.75 });
+  });
+
+  it('draw each latency histogram as the outline of its bars, and mark the p50 and p95 the metrics report', async () => {
+    expect(latencyOutline({ edges: [0, 10, 20], candidate: [3, 5], baseline: [1, 0] })).toEqual([
+      { run: 'candidate', step: 0, ms: 0, count: 0 },
+      { run: 'candidate', step: 1, ms: 0, count: 3 },
+      { run: 'candidate', step: 2, ms: 10, count: 5 },
+      { run: 'candidate', step: 3, ms: 20, count: 5 },
+      { run: 'candidate', step: 4, ms: 20, count: 0 },
+      { run: 'baseline', step: 0, ms: 0, count: 0 },
+      { run: 'baseline', step: 1, ms: 0, count: 1 },
+      { run: 'baseline', step: 2, ms: 10, count: 0 },
+      { run: 'baseline', step: 3, ms: 20, count: 0 },
+      { run: 'baseline', step: 4, ms: 20, count: 0 },
+    ]);
+    const report = await demoReport();
+    expect(latencyQuantiles(report)).toEqual([
+      { run: 'candidate', quantile: 'p50', ms: report.overall!.latency_p50_ms.value },
+      { run: 'candidate', quantile: 'p95', ms: report.overall!.latency_p95_ms.value },
+      { run: 'baseline', quantile: 'p50', ms: report.baselineMetrics!.overall.latency_p50_ms.value },
+      { run: 'baseline', quantile: 'p95', ms: report.baselineMetrics!.overall.latency_p95_ms.value },
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { MetricSet } from '../metrics/compute.js';
+import type { MetricSet, MetricValue } from '../metrics/compute.js';
 import { GROUP_FAMILY, parseMetricName, reportedScope, scopeSuffix, type ScopeRef } from '../metrics/names.js';
 import { formatNumber } from './format.js';
 import type { GateReport } from './json.js';
@@ -91,15 +91,27 @@ export function gatedGroups(report: GateReport): Array<{ attribute: string; scop
   });
 }
 
-/** A group's accuracy in each run: [value of the group, candidate, baseline or undefined]. */
-export function groupAccuracies(report: GateReport, attribute: string, scope: ScopeRef): Array<[string, number, number | undefined]> {
+/** A group's accuracy in each run, with its interval: the candidate's, and the baseline's when it has the group. */
+export interface GroupAccuracy {
+  group: string;
+  candidate: MetricValue;
+  baseline: MetricValue | undefined;
+}
+
+/** Each group's accuracy in both runs, in the candidate's order. */
+export function groupMetrics(report: GateReport, attribute: string, scope: ScopeRef): GroupAccuracy[] {
   const candidate = scopeMetrics(report, scope, false) ?? {};
   const baseline = scopeMetrics(report, scope, true);
-  return Object.entries(candidate).flatMap(([metric, { value }]): Array<[string, number, number | undefined]> => {
+  return Object.entries(candidate).flatMap(([metric, value]): GroupAccuracy[] => {
     const { family, group } = parseMetricName(metric) ?? {};
     if (family !== GROUP_FAMILY || group?.attribute !== attribute || group.value === undefined) return [];
-    return [[group.value, value, own(baseline, metric)?.value]];
+    return [{ group: group.value, candidate: value, baseline: own(baseline, metric) }];
   });
+}
+
+/** A group's accuracy in each run: [value of the group, candidate, baseline or undefined]. */
+export function groupAccuracies(report: GateReport, attribute: string, scope: ScopeRef): Array<[string, number, number | undefined]> {
+  return groupMetrics(report, attribute, scope).map(({ group, candidate, baseline }) => [group, candidate.value, baseline?.value]);
 }
 
 /** Per gated attribute and scope: a bar per group and run, the baseline's beside the candidate's. */

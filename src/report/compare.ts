@@ -12,7 +12,7 @@ export interface DecisionCell {
   report: GateReport;
 }
 
-const VERDICT_MARK: Record<string, string> = { pass: 'ship (pass)', warn: 'ship (warn)', fail: 'block (fail)' };
+export const VERDICT_MARK: Record<string, string> = { pass: 'ship (pass)', warn: 'ship (warn)', fail: 'block (fail)' };
 
 /** What stops (or worries) a candidate under a policy, a line each in plain words with units (names escaped). */
 function blockers(report: GateReport): string[] {
@@ -28,18 +28,27 @@ function blockers(report: GateReport): string[] {
   ];
 }
 
+/** The report of a candidate under a policy. */
+export function cellReport(cells: DecisionCell[], policy: string, candidate: string): GateReport {
+  return cells.find((entry) => entry.policy === policy && entry.candidate === candidate)!.report;
+}
+
+/** The candidates a policy would ship (those it does not fail), as `name` shows each one. */
+export function shippedWords(cells: DecisionCell[], policy: string, candidates: string[], name: (text: string) => string): string {
+  const shipped = candidates.filter((candidate) => cellReport(cells, policy, candidate).verdict !== 'fail').map(name);
+  return shipped.length > 0 ? `would ship ${shipped.join(' or ')}` : 'would ship none of them';
+}
+
 /** The decision matrix: which candidate each policy would ship, and why not the others. */
 export function decisionMatrixText(policies: string[], candidates: string[], cells: DecisionCell[]): string {
-  const cell = (policy: string, candidate: string) =>
-    cells.find((entry) => entry.policy === policy && entry.candidate === candidate)!.report;
+  const cell = (policy: string, candidate: string) => cellReport(cells, policy, candidate);
   const table = markdownTable([
     ['policy \\ candidate', ...candidates.map(shown)],
     ...policies.map((policy) => [shown(policy), ...candidates.map((candidate) => VERDICT_MARK[cell(policy, candidate).verdict])]),
   ]);
   const lines = [table, ''];
   for (const policy of policies) {
-    const shipped = candidates.filter((candidate) => cell(policy, candidate).verdict !== 'fail').map(shown);
-    lines.push(`${shown(policy)}: ${shipped.length > 0 ? `would ship ${shipped.join(' or ')}` : 'would ship none of them'}`);
+    lines.push(`${shown(policy)}: ${shippedWords(cells, policy, candidates, shown)}`);
     for (const candidate of candidates) {
       for (const reason of blockers(cell(policy, candidate))) lines.push(...wrapLine(`  ${shown(candidate)}: ${reason}`));
     }

@@ -44,6 +44,8 @@ tr.status-fail td, tr.status-error td { background: #ffebe9; } tr.status-warn td
 tr.status-pass td:first-child { background: #dafbe1; } tr.status-skipped td, tr.status-off td { color: #59636e; }
 figure { display: inline-block; margin: .5rem 1rem 1rem 0; vertical-align: top; max-width: 100%; overflow-x: auto; } figcaption { font-weight: 600; margin-bottom: .3rem; max-width: 36rem; }
 svg { max-width: 100%; height: auto; }
+td.decision.pass { background: #dafbe1; } td.decision.warn { background: #fff8c5; } td.decision.fail { background: #ffebe9; }
+section { margin-top: 3rem; border-top: 4px solid #d0d7de; }
 pre { white-space: pre-wrap; background: #f6f8fa; padding: .5rem; } .note { color: #59636e; font-style: italic; }
 `;
 
@@ -59,7 +61,7 @@ function figures(charts: Chart[]): string {
   return charts.map(({ title, svg }) => `<figure><figcaption>${escapeHtml(title)}</figcaption>\n${svg}\n</figure>`).join('\n');
 }
 
-function verdictSection(report: GateReport): string {
+function verdictSection(report: GateReport, idPrefix: string): string {
   const { blocking, warnings, inconclusive } = countOutcomes(report.checks, report.coverage?.status);
   const counts = `${blocking} blocking check${blocking === 1 ? '' : 's'} failed, ${warnings} warning${warnings === 1 ? '' : 's'}, ${inconclusive} inconclusive`;
   const notRun = notRunText(report);
@@ -71,18 +73,18 @@ function verdictSection(report: GateReport): string {
     ...(worthShowing(report.comparability) ? [escapeHtml(`Comparability: ${report.comparability.reason}.`)] : []),
   ];
   return [
-    `<p class="verdict ${report.verdict}" id="verdict">Verdict: ${report.verdict.toUpperCase()} (${counts})${notRun ? ` — ${notRun}` : ''}${escapeHtml(outcomeNote(report))} · policy ${escapeHtml(report.policy.name)}${baseline ? ` · ${baseline}` : ''}</p>`,
+    `<p class="verdict ${report.verdict}" id="${idPrefix}verdict">Verdict: ${report.verdict.toUpperCase()} (${counts})${notRun ? ` — ${notRun}` : ''}${escapeHtml(outcomeNote(report))} · policy ${escapeHtml(report.policy.name)}${baseline ? ` · ${baseline}` : ''}</p>`,
     ...context.map((line) => `<p class="context">${line}</p>`),
   ].join('\n');
 }
 
 /** The verdict, and how many checks did not run: never a bare "pass" over them. */
-function verdictWords(report: GateReport): string {
+export function verdictWords(report: GateReport): string {
   const notRun = notRunText(report);
   return `${report.verdict}${notRun ? ` — ${notRun}` : ''}`;
 }
 
-function findings(report: GateReport): string {
+function findings(report: GateReport, idPrefix: string): string {
   const noted = byStatus(report.checks.filter((check) => NOTED_STATUSES.includes(check.status)));
   const coverage =
     report.coverage && report.coverage.status !== 'pass'
@@ -90,7 +92,7 @@ function findings(report: GateReport): string {
       : [];
   const items = noted.map((check) => `<li>${findingWords(check, report, escapeHtml, (name) => `<b>${name}</b>`)}</li>`);
   if (coverage.length + items.length === 0) return '';
-  return `<h2>What blocks, warns or is inconclusive</h2>\n<ul id="findings">\n${[...coverage, ...items].join('\n')}\n</ul>`;
+  return `<h2>What blocks, warns or is inconclusive</h2>\n<ul id="${idPrefix}findings">\n${[...coverage, ...items].join('\n')}\n</ul>`;
 }
 
 /** The one table of the gated checks (rows coloured by status), their details collapsed, and the budgets' forest plots. */
@@ -164,13 +166,19 @@ function provenance(report: GateReport): string {
   ].join('\n');
 }
 
-/** The HTML report of a gate: one page with no script, no request, and nothing from data unescaped. */
-export async function gateHtml(report: GateReport, { minGroupSize = 10 }: { minGroupSize?: number } = {}): Promise<string> {
+/** What a gate's page or section shows: every part but the page's title. */
+export interface GateHtmlOptions {
+  minGroupSize?: number;
+  /** Put before each element id, to tell apart the sections of several gates on one page. */
+  idPrefix?: string;
+}
+
+/** The parts of a gate's report below its title, from the verdict to the provenance. */
+export async function gateHtmlParts(report: GateReport, { minGroupSize = 10, idPrefix = '' }: GateHtmlOptions = {}): Promise<string[]> {
   const charts = await htmlCharts(report);
-  const body = [
-    `<h1>evalgate: ${verdictWords(report)}</h1>`,
-    verdictSection(report),
-    findings(report),
+  return [
+    verdictSection(report, idPrefix),
+    findings(report, idPrefix),
     checkTables(report, charts.forest),
     chartSection('Reliability diagrams', charts.reliability),
     chartSection('Accuracy per group', charts.groups),
@@ -179,20 +187,33 @@ export async function gateHtml(report: GateReport, { minGroupSize = 10 }: { minG
     scenarios(report, minGroupSize),
     provenance(report),
   ].filter((part) => part !== '');
+}
+
+/** A whole page: its title (escaped by the caller) and its body's parts. */
+export function htmlPage(title: string, parts: string[]): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>evalgate: ${verdictWords(report)} · ${escapeHtml(report.policy.name)}</title>
+<title>${title}</title>
 <style>${STYLE}</style>
 </head>
 <body>
-${body.join('\n')}
+${parts.join('\n')}
 </body>
 </html>
 `;
+}
+
+/** The HTML report of a gate: one page with no script, no request, and nothing from data unescaped. */
+export async function gateHtml(report: GateReport, options: { minGroupSize?: number } = {}): Promise<string> {
+  const parts = await gateHtmlParts(report, options);
+  return htmlPage(`evalgate: ${verdictWords(report)} · ${escapeHtml(report.policy.name)}`, [
+    `<h1>evalgate: ${verdictWords(report)}</h1>`,
+    ...parts,
+  ]);
 }
 
 /** Writes the HTML report (`evalgate gate --html`, the action's `html-report` output). */

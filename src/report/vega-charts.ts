@@ -1,8 +1,12 @@
 import type { TopLevelSpec } from 'vega-lite';
-import { budgetShares, firstCategories, gatedGroups, groupAccuracies } from './charts.js';
-import type { GateReport } from './json.js';
+import type { MetricSet, MetricValue } from '../metrics/report.js';
+import { scopeLabel, shownScope, type ScopeRef } from '../metrics/names.js';
+import { own } from '../records/dictionary.js';
+import type { CalibrationBin } from './chart-data.js';
+import { budgetShares, firstCategories, gatedGroups, groupMetrics } from './charts.js';
 import { plainLabel } from './escape.js';
-import { scopeLabel, shownScope } from '../metrics/names.js';
+import { formatNumber } from './format.js';
+import type { GateReport } from './json.js';
 
 /*
  * The HTML report's charts: vega-lite specs compiled and rendered to SVG in Node by vega (no DOM, no
@@ -75,88 +79,208 @@ function forestSpecs(report: GateReport): Spec[] {
   ];
 }
 
+/** Bins of fewer examples than this say little: their points are drawn faint and the line does not join them. */
+export const FEW_EXAMPLES = 10;
+
+type Run = 'candidate' | 'baseline';
+
+/** A point of a reliability diagram: a confidence bin of one run, its examples counted. */
+export interface ReliabilityPoint {
+  run: Run;
+  confidence: number;
+  accuracy: number;
+  count: number;
+  /** The count as the chart writes it beside the point. */
+  label: string;
+  few: boolean;
+}
+
+/** The points of a reliability diagram: each run's bins, marked `few` under FEW_EXAMPLES examples. */
+export function reliabilityPoints(candidate: CalibrationBin[], baseline: CalibrationBin[] | null): ReliabilityPoint[] {
+  const points = (run: Run, bins: CalibrationBin[]) =>
+    bins.map(({ confidence, accuracy, count }) => ({
+      run,
+      confidence,
+      accuracy,
+      count,
+      label: formatNumber(count),
+      few: count < FEW_EXAMPLES,
+    }));
+  return [...points('candidate', candidate), ...points('baseline', baseline ?? [])];
+}
+
+const FAINT = { condition: { test: 'datum.few', value: 0.3 }, value: 1 } as const;
+
 function reliabilitySpecs(report: GateReport): Spec[] {
   return (report.calibration ?? []).map(({ candidate, baseline, ...scope }) => {
-    const values = [
-      ...candidate.map((bin) => ({ run: 'candidate', ...bin })),
-      ...(baseline ?? []).map((bin) => ({ run: 'baseline', ...bin })),
-    ];
-    const x = { field: 'confidence', type: 'quantitative' as const, scale: { domain: [0, 1] }, title: 'mean confidence' };
+    const values = reliabilityPoints(candidate, baseline);
+    const x = { field: 'confidence', type: 'quantitative' as const, scale: { domain: [0, 1] }, title: 'confidence (the mean in each bin)' };
+    const y = { field: 'accuracy', type: 'quantitative' as const, scale: { domain: [0, 1] }, title: 'accuracy' };
+    // Each run's counts on its own side of its points, so that the two runs' numbers do not overlap.
+    const counts = (run: Run, dy: number) => ({
+      data: { values: values.filter((point) => point.run === run) },
+      mark: { type: 'text' as const, dy, fontSize: 10 },
+      encoding: { x, y, text: { field: 'label' }, color: RUN_COLOUR, opacity: FAINT },
+    });
     const spec: TopLevelSpec = {
       ...base,
-      width: 320,
-      height: 320,
+      width: 360,
+      height: 360,
       layer: [
         {
-          data: { values: [{ at: 0 }, { at: 1 }] },
+          data: { values: [0, 1].map((at) => ({ confidence: at, accuracy: at })) },
           mark: { type: 'line', color: '#999', strokeDash: [4, 3] },
-          encoding: { x: { field: 'at', type: 'quantitative', title: null }, y: { field: 'at', type: 'quantitative', title: null } },
+          encoding: { x, y },
         },
+        { data: { values: values.filter((point) => !point.few) }, mark: 'line', encoding: { x, y, color: RUN_COLOUR } },
         {
           data: { values },
-          mark: { type: 'line', point: true },
-          encoding: {
-            x,
-            y: { field: 'accuracy', type: 'quantitative', scale: { domain: [0, 1] }, title: 'accuracy' },
-            color: RUN_COLOUR,
-          },
+          mark: { type: 'point', filled: true, size: 50 },
+          encoding: { x, y, color: RUN_COLOUR, opacity: FAINT },
         },
+        counts('candidate', -10),
+        counts('baseline', 14),
       ],
     };
     return [
-      `Reliability diagram (${plainLabel(shownScope(scope))}): accuracy per confidence bin; the diagonal is perfect calibration`,
+      `Reliability diagram (${plainLabel(shownScope(scope))}): accuracy per confidence bin; the diagonal is perfect calibration. ` +
+        `Beside each point the examples in its bin; bins of fewer than ${FEW_EXAMPLES} examples are drawn faint and not joined by the line`,
       spec,
     ];
   });
 }
 
+/** A group's bar: its accuracy in one run, and the ends of its 95% interval (null without one). */
+export interface GroupBar {
+  group: string;
+  run: Run;
+  accuracy: number;
+  low: number | null;
+  high: number | null;
+}
+
+/** The bars of one gated attribute and scope: each group's accuracy per run, with the metric's interval. */
+export function groupBars(report: GateReport, attribute: string, scope: ScopeRef): { bars: GroupBar[]; note: string } {
+  const { shown, note } = firstCategories(groupMetrics(report, attribute, scope));
+  const bar = (group: string, run: Run, { value, ci }: MetricValue): GroupBar => ({
+    group: plainLabel(group),
+    run,
+    accuracy: value,
+    low: ci?.[0] ?? null,
+    high: ci?.[1] ?? null,
+  });
+  const bars = shown.flatMap(({ group, candidate, baseline }) => [
+    bar(group, 'candidate', candidate),
+    ...(baseline ? [bar(group, 'baseline', baseline)] : []),
+  ]);
+  return { bars, note };
+}
+
+/** Horizontal bars (the groups' names read across), the baseline's under the candidate's, each with its interval. */
 function groupSpecs(report: GateReport): Spec[] {
   return gatedGroups(report).flatMap(({ attribute, scope }): Spec[] => {
-    const { shown: groups, note } = firstCategories(groupAccuracies(report, attribute, scope));
-    if (groups.length === 0) return [];
-    const values = groups.flatMap(([group, candidate, baseline]) => [
-      { group: plainLabel(group), run: 'candidate', accuracy: candidate },
-      ...(baseline === undefined ? [] : [{ group: plainLabel(group), run: 'baseline', accuracy: baseline }]),
-    ]);
+    const { bars, note } = groupBars(report, attribute, scope);
+    if (bars.length === 0) return [];
+    const y = { field: 'group', type: 'nominal', title: null, sort: null } as const;
+    const yOffset = { field: 'run', type: 'nominal', sort: ['candidate', 'baseline'] } as const;
+    const x = { type: 'quantitative' as const, scale: { domain: [0, 1] }, title: 'accuracy (bar) and its 95% interval (line)' };
     const spec: TopLevelSpec = {
       ...base,
-      data: { values },
-      mark: 'bar',
-      encoding: {
-        x: { field: 'group', type: 'nominal', title: null, sort: null },
-        xOffset: { field: 'run', type: 'nominal', sort: ['candidate', 'baseline'] },
-        y: { field: 'accuracy', type: 'quantitative', scale: { domain: [0, 1] } },
-        color: RUN_COLOUR,
-      },
+      width: 480,
+      height: { step: 40 },
+      data: { values: bars },
+      layer: [
+        { mark: 'bar', encoding: { y, yOffset, x: { ...x, field: 'accuracy' }, color: RUN_COLOUR } },
+        {
+          transform: [{ filter: 'isValid(datum.low)' }],
+          mark: { type: 'rule', color: '#1f2328', strokeWidth: 1.5 },
+          encoding: { y, yOffset, x: { ...x, field: 'low' }, x2: { field: 'high' } },
+        },
+      ],
     };
-    return [[`Accuracy per ${plainLabel(attribute)} (${plainLabel(scopeLabel(scope))})${note}`, spec]];
+    const pointOnly = bars.some((bar) => bar.low === null) ? '; a bar without a line has no interval in the report (a point estimate)' : '';
+    return [[`Accuracy per ${plainLabel(attribute)} (${plainLabel(scopeLabel(scope))})${note}, with 95% intervals${pointOnly}`, spec]];
   });
 }
 
-function latencySpecs(report: GateReport): Spec[] {
-  const latency = report.latency;
-  if (!latency) return [];
-  const runs: Array<[string, number[] | null]> = [
+/** A point of a latency outline: `count` records from `ms` to the next point's `ms` (a step). */
+export interface LatencyStep {
+  run: Run;
+  step: number;
+  ms: number;
+  count: number;
+}
+
+/** Each run's histogram as the outline of its bars: from 0 up at the first edge, along each bin, down to 0 at the last. */
+export function latencyOutline(latency: NonNullable<GateReport['latency']>): LatencyStep[] {
+  const runs: Array<[Run, number[] | null]> = [
     ['candidate', latency.candidate],
     ['baseline', latency.baseline],
   ];
-  const values = runs.flatMap(([run, counts]) =>
-    (counts ?? []).map((count, bin) => ({ run, low: latency.edges[bin], high: latency.edges[bin + 1], count })),
+  return runs.flatMap(([run, counts]) => {
+    if (!counts) return [];
+    const heights = [0, ...counts, counts.at(-1) ?? 0, 0];
+    const edges = [latency.edges[0], ...latency.edges.slice(0, counts.length), latency.edges[counts.length], latency.edges[counts.length]];
+    return heights.map((count, step) => ({ run, step, ms: edges[step], count }));
+  });
+}
+
+/** Each run's latency_p50_ms and latency_p95_ms, where its metrics have them. */
+export function latencyQuantiles(report: GateReport): Array<{ run: Run; quantile: 'p50' | 'p95'; ms: number }> {
+  const runs: Array<[Run, MetricSet | undefined]> = [
+    ['candidate', report.overall],
+    ['baseline', report.baselineMetrics?.overall],
+  ];
+  return runs.flatMap(([run, metrics]) =>
+    (['p50', 'p95'] as const).flatMap((quantile) => {
+      const ms = own(metrics, `latency_${quantile}_ms`)?.value;
+      return ms === undefined ? [] : [{ run, quantile, ms }];
+    }),
   );
+}
+
+function latencySpecs(report: GateReport): Spec[] {
+  if (!report.latency) return [];
+  const quantiles = latencyQuantiles(report);
+  const x = { field: 'ms', type: 'quantitative', title: 'latency (ms)' } as const;
   const spec: TopLevelSpec = {
     ...base,
-    width: 480,
-    data: { values },
-    mark: { type: 'bar', opacity: 0.6 },
-    encoding: {
-      x: { field: 'low', type: 'quantitative', title: 'latency (ms)' },
-      x2: { field: 'high' },
-      y: { field: 'count', type: 'quantitative', stack: null, scale: { zero: true }, title: 'records' },
-      y2: { datum: 0 },
-      color: RUN_COLOUR,
-    },
+    width: 560,
+    layer: [
+      {
+        data: { values: latencyOutline(report.latency) },
+        mark: { type: 'line', interpolate: 'step-after', strokeWidth: 2 },
+        encoding: { x, y: { field: 'count', type: 'quantitative', title: 'records per bin' }, color: RUN_COLOUR, order: { field: 'step' } },
+      },
+      {
+        data: { values: quantiles },
+        mark: { type: 'rule', strokeWidth: 1.5 },
+        encoding: {
+          x,
+          color: RUN_COLOUR,
+          strokeDash: {
+            field: 'quantile',
+            type: 'nominal',
+            scale: {
+              domain: ['p50', 'p95'],
+              range: [
+                [1, 0],
+                [6, 3],
+              ],
+            },
+            title: null,
+          },
+        },
+      },
+    ],
   };
-  return [['Latency distribution', spec]];
+  const marked = quantiles.map(({ run, quantile, ms }) => `${run} ${quantile} ${formatNumber(ms)} ms`).join(', ');
+  return [
+    [
+      `Latency distribution: each run's records per latency bin as an outline${marked ? `; vertical lines at p50 (solid) and p95 (dashed): ${marked}` : ''}`,
+      spec,
+    ],
+  ];
 }
 
 /** Every chart of the HTML report, rendered. */

@@ -27,7 +27,8 @@ export function registerDemo(program: Command, { io }: CommandContext): void {
   program
     .command('demo')
     .description('The bundled example: two candidate billing assistants under two policies, side by side.')
-    .action(async () => {
+    .option('--html <file>', "also write the matrix as one self-contained HTML page, each cell linking to its gate's report")
+    .action(async (flags: { html?: string }) => {
       const root = packageRoot();
       const at = (path: string) => relative(process.cwd(), join(root, path)) || '.';
       io.stdout(DEMO_INTRODUCTION);
@@ -36,6 +37,7 @@ export function registerDemo(program: Command, { io }: CommandContext): void {
           [at('policies/customer-support.yml'), at('policies/realtime-chat.yml')],
           [`candidate-a=${at('examples/billing/candidate-a.jsonl')}`, `candidate-b=${at('examples/billing/candidate-b.jsonl')}`],
           at('examples/billing/baseline.jsonl'),
+          flags.html,
         ),
       );
       const runs = `--candidate ${at('examples/billing/candidate-a.jsonl')} --baseline ${at('examples/billing/baseline.jsonl')}`;
