@@ -174,6 +174,28 @@ describe('the action with a judged suite', () => {
     );
     expect(github.statuses.at(-1)).toMatchObject({ sha: HEAD_SHA, state: 'failure' });
 
+    // Grades in a scenario the base's suite does not judge are the fork's alone: refused.
+    const extra = {
+      scenario: 'extra',
+      id: 'x1',
+      prediction: 'yes',
+      correct: 1,
+      judge: { verdict: 'pass' },
+      provenance: { scorer: 'judge model=fork' },
+    };
+    writeFileSync(join(workspace, 'extra.jsonl'), `${readFileSync(records, 'utf8')}${JSON.stringify(extra)}\n`);
+    const planted = await runAction({
+      event: 'workflow_run',
+      workflowRun: { headSha: HEAD_SHA, headOwner: 'forker', headBranch: 'feature', pullRequests: [] },
+      inputs: { policy: 'policies/judged.yml', candidate: 'extra.jsonl', suite: 'evals/suite.yaml' },
+      cwd: workspace,
+    });
+    expect(planted.code).toBe(1);
+    expect(github.statuses.at(-1)).toMatchObject({
+      state: 'error',
+      description: expect.stringContaining('a judge\'s grade in the scenario "extra", which the base\'s suite does not judge'),
+    });
+
     // A suite the base does not have is an error, never a gate on the fork's own grades.
     const missing = await runAction({
       event: 'workflow_run',
