@@ -156,21 +156,19 @@ async function judgedAlike(
   baseline: RunInput | undefined,
 ): Promise<JudgedAlike> {
   const loaded = await judgingSuite(job, inputs, base, octokit, temporary);
-  if (!loaded || given.run.kind !== 'records') return { candidate: given, baseline, notes: [] };
-  const judged: JudgedAlike = { candidate: given, baseline, notes: [] };
+  let judged: JudgedAlike = { candidate: given, baseline, notes: [] };
+  if (!loaded || given.run.kind !== 'records') return judged;
   if (job.context.eventName === 'workflow_run') {
     const { rejudged, notes } = await rejudgeForkRecords(job, loaded, given.run, temporary);
-    Object.assign(judged, { candidate: { run: rejudged.run, file: rejudged.run.file }, candidateRejudged: summaryOf(rejudged) });
-    judged.notes.push(...notes);
+    judged = { ...judged, candidate: { run: rejudged.run, file: rejudged.run.file }, candidateRejudged: summaryOf(rejudged), notes };
   }
-  const candidateRun = judged.candidate.run;
-  if (!inputs.rejudgeBaseline || baseline?.kind !== 'records' || candidateRun.kind !== 'records') return judged;
-  const again = await rejudgeBaselineIfJudgedOtherwise(job, loaded, candidateRun, baseline, temporary);
+  const candidate = judged.candidate.run;
+  if (!inputs.rejudgeBaseline || baseline?.kind !== 'records' || candidate.kind !== 'records') return judged;
+  const again = await rejudgeBaselineIfJudgedOtherwise(job, loaded, candidate, baseline, temporary);
   if (!again) return judged;
-  judged.notes.push(
-    `The baseline was judged again with the suite's judge (${again.records} records): it had been judged by ${again.before.map((each) => `"${each}"`).join(' and ') || 'no judge'}.`,
-  );
-  return { ...judged, baseline: again.run, baselineRejudged: summaryOf(again) };
+  const before = again.before.map((fingerprint) => `"${fingerprint}"`).join(' and ') || 'no judge';
+  const note = `The baseline was judged again with the suite's judge (${again.records} records): it had been judged by ${before}.`;
+  return { ...judged, baseline: again.run, baselineRejudged: summaryOf(again), notes: [...judged.notes, note] };
 }
 
 /**

@@ -95,8 +95,9 @@ async function suiteAtBase(
   temporary: string,
 ): Promise<LoadedSuite> {
   const { context } = job;
-  if (!base || !octokit)
+  if (!base || !octokit) {
     throw new UsageError('On workflow_run the suite is read at the base commit: that needs the pull request and the input github-token.');
+  }
   const suitePath = (await locatePolicy(input, { findCheckout: false, workspace: context.workspace })).inRepository;
   if (suitePath === undefined) throw new UsageError(`The suite ${input} is outside the repository: it cannot be read at the base commit.`);
   const { owner, repo } = context.repo;
