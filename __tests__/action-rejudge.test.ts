@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeRecords } from '../src/records/write.js';
 import type { GateReport } from '../src/report/json.js';
@@ -8,6 +8,7 @@ import { DEFAULT_RUN_OPTIONS, runSuite } from '../src/runner/run.js';
 import { loadSuite } from '../src/runner/suite.js';
 import { BASE_SHA, HEAD_SHA, useFakeGitHub, writeFile, type ActionRun } from './helpers/action.js';
 import { runInProcess, type InProcessResult } from './helpers/action-in-process.js';
+import { readJsonLines } from './helpers/evalgate.js';
 import type { FakeGitHub } from './helpers/github-server.js';
 import { startJudgeServer, type JudgeServer } from './helpers/judge-server.js';
 import { tempDir } from './helpers/records.js';
@@ -39,11 +40,14 @@ afterAll(async () => {
 
 const INSTANCES = 20;
 
-/** The data: the model under test answers every second question right; `references` replaces the reference answers. */
-function dataLines(references = (index: number) => `answer ${index}`): string {
+/**
+ * The data: the model under test answers every second question right; `references` replaces the
+ * reference answers, `human` gives the instances a person's labels.
+ */
+function dataLines(references = (index: number) => `answer ${index}`, human = (_index: number): number | undefined => undefined): string {
   const lines = Array.from({ length: INSTANCES }, (_, index) => {
     server.answers.set(`question ${index}`, index % 2 === 0 ? `answer ${index}` : 'I do not know');
-    return JSON.stringify({ id: `q${index}`, input: `question ${index}`, references: [references(index)] });
+    return JSON.stringify({ id: `q${index}`, input: `question ${index}`, references: [references(index)], human: human(index) });
   });
   return `${lines.join('\n')}\n`;
 }
@@ -144,14 +148,20 @@ describe('the action with a judged suite', () => {
   it("on workflow_run judges the fork's records again with the base's suite, rubric and references", async () => {
     // The fork graded its model with its own judge against references it rewrote: every answer passes.
     const forkDir = tempDir();
-    const forged = dataLines((index) => (index % 2 === 0 ? `answer ${index}` : 'I do not know'));
+    const forged = dataLines(
+      (index) => (index % 2 === 0 ? `answer ${index}` : 'I do not know'),
+      () => 1,
+    );
     const records = await recordsOf(judgedSuite(forkDir, 'judge-a', forged), join(forkDir, 'records.jsonl'));
     const workspace = tempDir();
     writeFileSync(join(workspace, 'records.jsonl'), readFileSync(records));
     // The base: the policy, the suite (judge-b) and its data, at the base commit.
     github.files.set(`${BASE_SHA}:policies/judged.yml`, 'version: 1\nname: judged\nchecks:\n  - metric: accuracy\n    min: 0.9\n');
     github.files.set(`${BASE_SHA}:evals/suite.yaml`, suiteText('judge-b'));
-    github.files.set(`${BASE_SHA}:evals/answers.jsonl`, dataLines());
+    github.files.set(
+      `${BASE_SHA}:evals/answers.jsonl`,
+      dataLines(undefined, (index) => (index < 10 ? (index + 1) % 2 : undefined)),
+    );
     github.pulls.set(7, { head: { sha: HEAD_SHA, ref: 'feature', owner: 'forker' }, base: { sha: BASE_SHA, ref: 'main' } });
     // What the fork planted in the workspace is not read: the suite comes from the base.
     mkdirSync(join(workspace, 'evals'));
@@ -173,6 +183,12 @@ describe('the action with a judged suite', () => {
       "The pull request's records were judged again here with the suite as the base commit has it",
     );
     expect(github.statuses.at(-1)).toMatchObject({ sha: HEAD_SHA, state: 'failure' });
+    // The person's labels are the base's too (what judge_tpr and judge_tnr measure the judge by), not the fork's.
+    const [folder] = readdirSync(result.runnerTemp).filter((name) => name.startsWith('evalgate-rejudged-'));
+    const judged = readJsonLines(join(result.runnerTemp, folder, 'candidate.jsonl'));
+    expect(judged.map((record) => record.human)).toEqual(
+      Array.from({ length: INSTANCES }, (_, index) => (index < 10 ? (index + 1) % 2 : undefined)),
+    );
 
     // Grades in a scenario the base's suite does not judge are the fork's alone: refused.
     const extra = {

@@ -11,7 +11,7 @@ import { writeRecords } from '../records/write.js';
 import { describeJudging } from '../runner/judge.js';
 import { rejudgeRecords } from '../runner/rejudge.js';
 import { DEFAULT_RUN_OPTIONS } from '../runner/run.js';
-import { loadSuite, suiteSchema, type LoadedSuite } from '../runner/suite.js';
+import { loadSuite, suiteSchema, type Instance, type LoadedSuite } from '../runner/suite.js';
 import { loadRun, type RunInput } from '../runs/load.js';
 import type { Job } from './context.js';
 import { fileAtCommit } from './github/comment.js';
@@ -128,15 +128,16 @@ async function suiteAtBase(
 }
 
 /**
- * A fork's records with each judged record's references (the judge's reference answers or rubric)
- * those of the base's data, where the base has the instance; refused when they carry a judge's grades
- * in a scenario the base's suite does not judge. How many kept their own references.
+ * A fork's records with each judged record's references (the judge's reference answers or rubric) and
+ * person's label (`human`, what judge_tpr and judge_tnr measure the judge by) those of the base's data,
+ * where the base has the instance; elsewhere its own references and no label. Refused when they carry a
+ * judge's grade in a scenario the base's suite does not judge. How many kept their own references.
  */
-async function withBaseReferences(loaded: LoadedSuite, file: string, out: string): Promise<number> {
+async function withBaseData(loaded: LoadedSuite, file: string, out: string): Promise<number> {
   const judged = new Set(judgedScenarios(loaded).map((scenario) => scenario.name));
-  const references = new Map<string, string[]>();
-  for (const [scenario, instances] of loaded.instances) {
-    if (judged.has(scenario)) for (const instance of instances) references.set(instanceKey(scenario, instance.id), instance.references);
+  const instances = new Map<string, Instance>();
+  for (const [scenario, list] of loaded.instances) {
+    if (judged.has(scenario)) for (const instance of list) instances.set(instanceKey(scenario, instance.id), instance);
   }
   const records: EvalRecord[] = [];
   let own = 0;
@@ -150,10 +151,15 @@ async function withBaseReferences(loaded: LoadedSuite, file: string, out: string
       records.push(record);
       return;
     }
-    const base = references.get(instanceKey(record.scenario, record.id));
-    if (base === undefined) own++;
-    const hash = base && provenanceOf({ references: base })?.references_hash;
-    records.push(base ? { ...record, references: base, provenance: { ...record.provenance, references_hash: hash } } : record);
+    const { human: _claimed, ...rest } = record;
+    const base = instances.get(instanceKey(record.scenario, record.id));
+    if (!base) {
+      own++;
+      records.push(rest);
+      return;
+    }
+    const provenance = { ...record.provenance, references_hash: provenanceOf({ references: base.references })?.references_hash };
+    records.push({ ...rest, references: base.references, provenance, ...(base.human === undefined ? {} : { human: base.human }) });
   });
   await writeRecords(out, records);
   return own;
@@ -168,12 +174,14 @@ export async function rejudgeForkRecords(
 ): Promise<{ rejudged: Rejudged; notes: string[] }> {
   const before = fingerprintsOf(candidate, loaded);
   const folder = await mkdtemp(join(temporary, 'evalgate-rejudged-'));
-  const own = await withBaseReferences(loaded, candidate.file, join(folder, 'references.jsonl'));
+  const own = await withBaseData(loaded, candidate.file, join(folder, 'references.jsonl'));
   const { run, records } = await rejudgeFile(job, loaded, join(folder, 'references.jsonl'), join(folder, 'candidate.jsonl'));
   const notes = [
     `The pull request's records were judged again here with the suite as the base commit has it (${records} records): their own grades were not used.`,
     ...(own > 0
-      ? [`${own} of them are of instances the base's data does not have: judged against the references they carry (the run's claim).`]
+      ? [
+          `${own} of them are of instances the base's data does not have: judged against the references they carry (the run's claim), without the labels they carry.`,
+        ]
       : []),
   ];
   return { rejudged: { run, before, records }, notes };
