@@ -125,7 +125,12 @@ async function fullReports(): Promise<[GateReport, GateReport]> {
     ...report,
     policy: { ...report.policy, source: 'at the base commit 0123abc' },
     github: { event: 'pull_request', sha: 'f'.repeat(40), pullRequest: { number: 7, baseSha: 'a'.repeat(40), headSha: 'b'.repeat(40) } },
-    baseline: report.baseline && { ...report.baseline, commit: 'c'.repeat(40) },
+    baseline: report.baseline && {
+      ...report.baseline,
+      commit: 'c'.repeat(40),
+      rejudged: { records: 300, judgedBefore: ['judge model=openai:judge-a template=closed_qa:0123456789abcdef parser=1'] },
+    },
+    candidate: { ...report.candidate, rejudged: { records: 300, judgedBefore: [] } },
     evidence: {
       run: 2,
       runs: [

@@ -1,5 +1,6 @@
 import type { GateReport } from '../report/json.js';
 import { loadRun, type RunInput } from '../runs/load.js';
+import { judgingSuite, rejudgeBaselineIfJudgedOtherwise, rejudgeForkRecords, type Rejudged } from './rejudge.js';
 import { candidateFile, claimedRun, givenFiles } from './candidate.js';
 import type { Job } from './context.js';
 import { runEvalCommand } from './eval-command.js';
@@ -7,7 +8,7 @@ import { currentBranch, gatesAChange, missingBaselineOn, withoutBaseline } from 
 import { restoreBaseline, type BaselineOwner } from './github/cache.js';
 import type { ActionInputs } from './inputs.js';
 import { readPolicy, type SourcedPolicy } from './policy-source.js';
-import { gateCandidate } from './reruns.js';
+import { gateCandidate, type CandidateRun } from './reruns.js';
 import { baseCommitOf, type BaseCommit, type Octokit, type PullRequest } from './pull-request.js';
 import { UsageError } from '../errors.js';
 
@@ -130,6 +131,46 @@ export function sharedInputs(job: Job, inputs: ActionInputs, posted: GateReport 
   return { posted, temporary, runs: () => (runs ??= prepare()) };
 }
 
+/** The runs as gated: the candidate and the baseline judged alike, and what was judged again (the report's `rejudged`). */
+interface JudgedAlike {
+  candidate: CandidateRun;
+  baseline: RunInput | undefined;
+  candidateRejudged?: RejudgedSummary;
+  baselineRejudged?: RejudgedSummary;
+  notes: string[];
+}
+
+type RejudgedSummary = NonNullable<GateReport['baseline']>['rejudged'];
+
+const summaryOf = ({ before, records }: Rejudged): RejudgedSummary => ({ records, judgedBefore: before });
+
+/**
+ * With a judged suite: on workflow_run the candidate's records judged again by the base's suite, and
+ * (rejudge-baseline) a baseline judged by another judge than the candidate judged again by the suite's.
+ */
+async function judgedAlike(
+  job: Job,
+  inputs: ActionInputs,
+  { base, octokit, temporary }: { base: BaseCommit | undefined; octokit: Octokit | undefined; temporary: string },
+  given: CandidateRun,
+  baseline: RunInput | undefined,
+): Promise<JudgedAlike> {
+  const loaded = await judgingSuite(job, inputs, base, octokit, temporary);
+  let judged: JudgedAlike = { candidate: given, baseline, notes: [] };
+  if (!loaded || given.run.kind !== 'records') return judged;
+  if (job.context.eventName === 'workflow_run') {
+    const { rejudged, notes } = await rejudgeForkRecords(job, loaded, given.run, temporary);
+    judged = { ...judged, candidate: { run: rejudged.run, file: rejudged.run.file }, candidateRejudged: summaryOf(rejudged), notes };
+  }
+  const candidate = judged.candidate.run;
+  if (!inputs.rejudgeBaseline || baseline?.kind !== 'records' || candidate.kind !== 'records') return judged;
+  const again = await rejudgeBaselineIfJudgedOtherwise(job, loaded, candidate, baseline, temporary);
+  if (!again) return judged;
+  const before = again.before.map((fingerprint) => `"${fingerprint}"`).join(' and ') || 'no judge';
+  const note = `The baseline was judged again with the suite's judge (${again.records} records): it had been judged by ${before}.`;
+  return { ...judged, baseline: again.run, baselineRejudged: summaryOf(again), notes: [...judged.notes, note] };
+}
+
 /**
  * Gates the candidate under the policy (at the base commit on pull requests, merge queues and
  * workflow_run) against the baseline (restored under RUNNER_TEMP). A posted report (the `report`
@@ -146,10 +187,12 @@ export async function evaluate(
   const { context, port } = job;
   const base = baseCommitOf(pull, context.payload);
   const policy = await readPolicy(inputs, base, octokit, job);
-  const { candidate, givenBaseline } = await runs();
-  const baselineSource = await baselineFile(job, inputs, givenBaseline, policy, base, temporary);
-  const baseline = baselineSource ? await loadRun(baselineSource.file) : undefined;
-  if (!baseline) port.warning(`No baseline: ${withoutBaseline(context.eventName)}; absolute bounds still gate.`);
+  const given = await runs();
+  const baselineSource = await baselineFile(job, inputs, given.givenBaseline, policy, base, temporary);
+  const loaded = baselineSource ? await loadRun(baselineSource.file) : undefined;
+  if (!loaded) port.warning(`No baseline: ${withoutBaseline(context.eventName)}; absolute bounds still gate.`);
+  const judged = await judgedAlike(job, inputs, { base, octokit, temporary }, given.candidate, loaded);
+  const { candidate, baseline } = judged;
   const report = await gateCandidate(
     job,
     inputs,
@@ -161,11 +204,13 @@ export async function evaluate(
   report.policy.source = policy.source;
   const restored = baselineSource?.restored;
   if (report.baseline && restored) report.baseline.commit = restored.commit;
+  if (report.baseline && judged.baselineRejudged) report.baseline.rejudged = judged.baselineRejudged;
+  if (judged.candidateRejudged) report.candidate.rejudged = judged.candidateRejudged;
   report.github = {
     event: context.eventName,
     sha: context.sha,
     pullRequest: pull ? { number: pull.number, baseSha: pull.baseSha, headSha: pull.headSha } : null,
   };
-  const notes = provenanceNotes(context.eventName, posted, restored);
-  return { report, candidateFile: candidate.file, policy, notes, unverified: posted !== undefined };
+  const notes = [...provenanceNotes(context.eventName, posted, restored), ...judged.notes];
+  return { report, candidateFile: given.candidate.file, policy, notes, unverified: posted !== undefined };
 }

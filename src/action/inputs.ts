@@ -26,6 +26,7 @@ export const INPUT = {
   id: 'id',
   requireBaseline: 'require-baseline',
   baseBranches: 'base-branches',
+  rejudgeBaseline: 'rejudge-baseline',
 } as const;
 
 export const OUTPUT = {
@@ -66,6 +67,8 @@ export interface ActionInputs {
   requireBaseline: boolean;
   /** On workflow_run: the branches besides the default branch whose pull requests are gated. */
   baseBranches: string[];
+  /** With a judged suite: a baseline judged by another judge is judged again with the suite's before the gate. */
+  rejudgeBaseline: boolean;
 }
 
 /** A true/false input as GitHub reads booleans (true, True, TRUE, false, ...); the fallback when empty. */
@@ -167,6 +170,7 @@ export function readInputs({ inputs: source, eventName, secrets }: ActionContext
     id: optional(INPUT.id),
     requireBaseline: flag(source, INPUT.requireBaseline, false),
     baseBranches: list(source, INPUT.baseBranches),
+    rejudgeBaseline: flag(source, INPUT.rejudgeBaseline, true),
   };
   refuseForEvent(inputs, eventName, port);
   return inputs;

@@ -28,11 +28,20 @@ export interface InspectHeader {
     created?: string;
     dataset?: { samples?: number; sample_ids?: Array<string | number> };
     config?: { epochs?: number | null };
+    /** The scorers and their options (newer logs; a run that has not finished has no results). */
+    scorers?: Array<{ name?: string; options?: Record<string, unknown> | null }> | null;
+    /** Models by role: a "grader" is the model-graded scorers' judge where they name none. */
+    model_roles?: Record<string, { model?: string } | null> | null;
   };
   results?: {
     total_samples?: number;
     completed_samples?: number;
-    scores?: Array<{ name?: string; scorer?: string; metrics?: Record<string, { value?: number | null }> }>;
+    scores?: Array<{
+      name?: string;
+      scorer?: string;
+      params?: Record<string, unknown> | null;
+      metrics?: Record<string, { value?: number | null }>;
+    }>;
   } | null;
   error?: { message?: string } | null;
 }

@@ -1,3 +1,6 @@
+import type { InspectHeader } from './inspect-log.js';
+import { importedJudge, shortHash } from './judge-identity.js';
+
 /*
  * An Inspect score value as a number, the way Inspect's own `value_to_float` reads it for its accuracy
  * and mean metrics: numbers and booleans as they are; "C" 1, "P" 0.5, "I" and "N" 0; "yes"/"true" 1 and
@@ -55,4 +58,35 @@ export function scoresOf(scores: Record<string, { value?: unknown } | null> | nu
     }
   }
   return flat;
+}
+
+/** Inspect's model-graded scorers: a model grades the answer (the model under test, unless a judge is named). */
+const MODEL_GRADED = new Set(['model_graded_qa', 'model_graded_fact']);
+
+const modelsOf = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : Array.isArray(value) && value.every((item) => typeof item === 'string') ? value.join(',') : undefined;
+
+/**
+ * The judge's identity of a score (a records' `provenance.scorer`), where the log says a model graded it:
+ * a model-graded scorer (model_graded_qa, model_graded_fact) or a scorer whose options name a `model`.
+ * The judge is that model, else the log's "grader" role, else (Inspect's default) the model under test;
+ * the scorer's other options (its template, instructions, grade pattern) as a hash. Undefined for a
+ * scorer that is a function of the text (match, choice, includes).
+ */
+export function judgeOfScore(header: InspectHeader, name: string): string | undefined {
+  const scorerName = name.split('/')[0];
+  const result = header.results?.scores?.find((score) => score.name === name || score.name === scorerName);
+  const started = header.eval?.scorers?.find((scorer) => scorer.name === name || scorer.name === scorerName);
+  const scorer = result?.scorer ?? started?.name ?? scorerName;
+  const params = result?.params ?? started?.options ?? {};
+  const named = modelsOf(params.model);
+  if (!MODEL_GRADED.has(scorer.replace(/^.*\//, '')) && named === undefined) return undefined;
+  const grader = header.eval?.model_roles?.grader?.model;
+  const { model: _model, ...options } = params;
+  return importedJudge('inspect', [
+    ['scorer', scorer],
+    ['model', named ?? grader ?? header.eval?.model],
+    ['graded_by', named === undefined && grader === undefined ? 'the_model_under_test' : undefined],
+    ['params', shortHash(options)],
+  ]);
 }

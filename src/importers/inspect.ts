@@ -4,7 +4,7 @@ import { InputError } from '../errors.js';
 import { provenanceOf, type Provenance } from '../records/provenance.js';
 import type { EvalRecord } from '../records/types.js';
 import { readLog, readLogHeader, type InspectHeader, type InspectSample, type LoggedSample } from './inspect-log.js';
-import { readScore, scoresOf } from './inspect-score.js';
+import { judgeOfScore, readScore, scoresOf } from './inspect-score.js';
 import { recordsImporter, type ImportOptions } from './types.js';
 
 /*
@@ -137,8 +137,20 @@ interface Outcomes {
   unreadable: Map<string, { count: number; example: unknown }>;
 }
 
+/** A log's scores: their names, and the judge's identity of those a model graded. */
+interface LogScores {
+  names: string[];
+  judges: Map<string, string | undefined>;
+}
+
 /** The records of one sample: one per score, or one per score with the sample's error. */
-function sampleRecords(logged: LoggedSample, task: string, scoreNames: string[], base: SampleFields, outcomes: Outcomes): EvalRecord[] {
+function sampleRecords(
+  logged: LoggedSample,
+  task: string,
+  { names: scoreNames, judges }: LogScores,
+  base: SampleFields,
+  outcomes: Outcomes,
+): EvalRecord[] {
   const { sample, where } = logged;
   if (sample.epoch < 1) throw new InputError(where, undefined, `epoch ${sample.epoch}: Inspect counts epochs from 1`);
   const identity = { id: String(sample.id), sample: sample.epoch - 1 };
@@ -162,7 +174,9 @@ function sampleRecords(logged: LoggedSample, task: string, scoreNames: string[],
     if (reading.value < 0 || reading.value > 1) {
       throw new InputError(where, undefined, `score "${name}" is ${reading.value}: evalgate's "correct" is a share of credit in [0, 1]`);
     }
-    records.push({ scenario: scenarioOf(name), ...identity, correct: reading.value, ...base });
+    const judge = judges.get(name);
+    const graded = judge === undefined ? base : { ...base, provenance: { ...base.provenance, scorer: judge } };
+    records.push({ scenario: scenarioOf(name), ...identity, correct: reading.value, ...graded });
   }
   return records;
 }
@@ -191,6 +205,7 @@ function recordsOfLog(file: string, header: InspectHeader, samples: LoggedSample
     );
   }
   const scoreNames = [...new Set(samples.flatMap(({ sample }) => [...scoresOf(sample.scores).keys()]))];
+  const scores: LogScores = { names: scoreNames, judges: new Map(scoreNames.map((name) => [name, judgeOfScore(header, name)])) };
   const seen = new Map<string, string>();
   const outcomes: Outcomes = { unscored: new Map(), unreadable: new Map() };
   const ordered = [...samples].sort((a, b) => byId.compare(String(a.sample.id), String(b.sample.id)) || a.sample.epoch - b.sample.epoch);
@@ -201,7 +216,7 @@ function recordsOfLog(file: string, header: InspectHeader, samples: LoggedSample
     }
     seen.set(key, logged.where);
     const base = sampleFields(logged.sample, header.eval?.model, options.groupKeys ?? [], logged.where);
-    return sampleRecords(logged, task, scoreNames, base, outcomes);
+    return sampleRecords(logged, task, scores, base, outcomes);
   });
   warnOutcomes(file, outcomes, warn);
   if (records.length === 0) {

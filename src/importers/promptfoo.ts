@@ -2,6 +2,7 @@ import { InputError } from '../errors.js';
 import { dictionary, own } from '../records/dictionary.js';
 import type { EvalRecord } from '../records/types.js';
 import { provenanceOf } from '../records/provenance.js';
+import { importedJudge, shortHash } from './judge-identity.js';
 import { readJsonFile } from './read-json.js';
 import { recordsImporter, type ImportOptions } from './types.js';
 
@@ -27,8 +28,62 @@ interface PromptfooResult {
   latencyMs?: number;
   cost?: number;
   tokenUsage?: { prompt?: number; completion?: number };
-  testCase?: { vars?: Record<string, unknown>; description?: string };
+  testCase?: { vars?: Record<string, unknown>; description?: string; assert?: Assertion[]; options?: GradingOptions };
   vars?: Record<string, unknown>;
+}
+
+/** An assertion of a test as promptfoo's output repeats it; a model-graded one may name its grader (`provider`). */
+interface Assertion {
+  type?: string;
+  provider?: unknown;
+}
+
+/** A test's (or defaultTest's) grading options: the grader and its prompt. */
+interface GradingOptions {
+  provider?: unknown;
+  rubricPrompt?: unknown;
+}
+
+/** promptfoo's model-graded assertions (a `not-` in front inverts one): a model grades the output. */
+const MODEL_GRADED = new Set([
+  'llm-rubric',
+  'model-graded-closedqa',
+  'factuality',
+  'model-graded-factuality',
+  'g-eval',
+  'answer-relevance',
+  'context-faithfulness',
+  'context-recall',
+  'context-relevance',
+]);
+
+/** A grader as promptfoo's options give it: a provider id, an object with its id, or (a map by modality, a custom one) its hash. */
+const graderOf = (provider: unknown): string | undefined =>
+  provider === undefined || provider === null
+    ? undefined
+    : typeof provider === 'string'
+      ? provider
+      : typeof (provider as { id?: unknown }).id === 'string'
+        ? (provider as { id: string }).id
+        : `custom:${shortHash(provider)}`;
+
+/**
+ * The judge's identity of a result (a records' `provenance.scorer`) when a model graded it: its model-graded
+ * assertions, their grader (the assertion's `provider`, else the test's, else defaultTest's, else
+ * promptfoo's default, which depends on the environment's keys: "default") and the grading prompt's
+ * hash (`rubricPrompt`, else promptfoo's own). Undefined when no assertion is model-graded.
+ */
+function judgeOfResult(result: PromptfooResult, defaults: GradingOptions): string | undefined {
+  const graded = (result.testCase?.assert ?? []).filter((assertion) => MODEL_GRADED.has(String(assertion.type).replace(/^not-/, '')));
+  if (graded.length === 0) return undefined;
+  const options = result.testCase?.options ?? {};
+  const graders = graded.map((assertion) => graderOf(assertion.provider) ?? graderOf(options.provider) ?? graderOf(defaults.provider));
+  const rubricPrompt = options.rubricPrompt ?? defaults.rubricPrompt;
+  return importedJudge('promptfoo', [
+    ['assertions', [...new Set(graded.map((assertion) => String(assertion.type)))].sort().join(',')],
+    ['model', [...new Set(graders.map((grader) => grader ?? 'default'))].sort().join(',')],
+    ['rubric_prompt', rubricPrompt === undefined ? 'default' : shortHash(rubricPrompt)],
+  ]);
 }
 
 const providerOf = (result: PromptfooResult) =>
@@ -78,7 +133,12 @@ function callErrorOf(result: PromptfooResult): string | undefined {
 }
 
 export async function importPromptfoo(file: string, options: ImportOptions = {}): Promise<EvalRecord[]> {
-  const output = await readJsonFile<{ results?: { results?: PromptfooResult[] } | PromptfooResult[] }>(file);
+  const output = await readJsonFile<{
+    results?: { results?: PromptfooResult[] } | PromptfooResult[];
+    config?: { defaultTest?: { options?: GradingOptions } | string };
+  }>(file);
+  const defaultTest = output.config?.defaultTest;
+  const defaults = (typeof defaultTest === 'object' && defaultTest?.options) || {};
   const results = Array.isArray(output.results) ? output.results : output.results?.results;
   if (!Array.isArray(results)) throw new InputError(file, undefined, 'no "results.results" list (expected the JSON of promptfoo eval -o)');
   const providers = [...new Set(results.map(providerOf))];
@@ -116,6 +176,8 @@ export async function importPromptfoo(file: string, options: ImportOptions = {})
       const provenance = Object.keys(vars).length > 0 ? provenanceOf({ input: vars }) : undefined;
       if (provenance) record.provenance = provenance;
       const error = callErrorOf(result);
+      const judge = error ? undefined : judgeOfResult(result, defaults);
+      if (judge) record.provenance = { ...record.provenance, scorer: judge };
       if (error) record.error = error;
       else record.correct = typeof result.score === 'number' ? Math.min(1, Math.max(0, result.score)) : result.success ? 1 : 0;
       const prediction = result.response?.output;

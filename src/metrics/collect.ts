@@ -47,6 +47,8 @@ export interface JudgeSlots {
   unknown: number;
   /** Judged records: 1 when the judge's call failed. */
   errors: number;
+  /** Judged records with a verdict: 1 when it is a pass (the observed rate the Rogan-Gladen correction corrects). */
+  passed: number;
   /** Labelled records with a verdict: 1 when the verdict agrees with the label. */
   agreement: number;
   /** Labelled right (human >= 0.5), with a verdict: 1 when it is a pass. */
@@ -92,6 +94,7 @@ function emptyCollection(table: RecordTable, scope: Scope): Omit<ScopeCollection
     judge: {
       unknown: sums.newSlot(),
       errors: sums.newSlot(),
+      passed: sums.newSlot(),
       agreement: sums.newSlot(),
       truePositive: sums.newSlot(),
       trueNegative: sums.newSlot(),
@@ -211,8 +214,10 @@ function collectJudged(slots: JudgeSlots, sums: SlotsBuilder, code: number, huma
   sums.add(slots.unknown, instance, code === JUDGE_UNKNOWN || code === JUDGE_ERROR ? 1 : 0);
   if (!Number.isNaN(cost)) sums.add(slots.cost, instance, cost);
   sums.add(slots.errors, instance, code === JUDGE_ERROR ? 1 : 0);
-  if ((code !== JUDGE_PASS && code !== JUDGE_FAIL) || Number.isNaN(human)) return;
+  if (code !== JUDGE_PASS && code !== JUDGE_FAIL) return;
   const passed = code === JUDGE_PASS;
+  sums.add(slots.passed, instance, passed ? 1 : 0);
+  if (Number.isNaN(human)) return;
   const right = human >= 0.5;
   sums.add(slots.agreement, instance, passed === right ? 1 : 0);
   if (right) sums.add(slots.truePositive, instance, passed ? 1 : 0);

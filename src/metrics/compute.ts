@@ -105,9 +105,17 @@ function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOption
   statistics.forEach((statistic, s) => {
     statistic.metrics.forEach(({ metric, n }, k) => {
       if (Number.isNaN(values[s][k])) return;
-      const ci = samples && (WILSON_METRICS.has(metric) ? wilsonInterval(values[s][k] * n, n) : percentileInterval(samples[s][k]));
+      const ci =
+        samples &&
+        (WILSON_METRICS.has(metric)
+          ? wilsonInterval(values[s][k] * n, n)
+          : metric === 'judge_corrected_accuracy'
+            ? definedPercentileInterval(samples[s][k], options.resamples)
+            : percentileInterval(samples[s][k]));
       found.push([metric, { value: values[s][k], ci: clipped(metric, ci), n }]);
-      if (samples && keepSamples) resampled[metric] = samples[s][k];
+      // A correction undefined in too many resamples to give an interval gives a bound none to test on either.
+      const tellsNothing = metric === 'judge_corrected_accuracy' && !ci;
+      if (samples && keepSamples && !tellsNothing) resampled[metric] = samples[s][k];
     });
   });
   const metrics = dictionary(sortByRegistry(found));
@@ -119,6 +127,16 @@ function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOption
  * "The judge's agreement"), good on the few dozen labels a suite has; the resamples are kept for the gate's tests.
  */
 const WILSON_METRICS = new Set(['judge_agreement', 'judge_tpr', 'judge_tnr']);
+
+/**
+ * The percentile interval of a metric that some resamples leave undefined (the Rogan-Gladen correction,
+ * where a resample's judge is no better than chance on its labels, or lacks a kind of label): over the
+ * defined resamples (`samples`: bootstrapSamples leaves the others out), and none at all when more than
+ * 5% of the `resamples` are undefined (too few labels to tell). docs/statistics.md.
+ */
+function definedPercentileInterval(samples: Float64Array, resamples: number): [number, number] | undefined {
+  return samples.length >= 0.95 * resamples ? percentileInterval(samples) : undefined;
+}
 
 /** A scope's resamples: its own seed, so that its numbers do not depend on which other scopes are computed. */
 const scopeBootstrap = (scope: Scope, options: ComputeOptions) => ({

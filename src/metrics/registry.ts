@@ -97,6 +97,12 @@ export const METRICS: readonly MetricDefinition[] = [
     'Share of the records labelled right (`human` >= 0.5) with a verdict that the judge passed.',
   ),
   define('judge_tnr', 'reliability', 'higher', 'Share of the records labelled wrong (`human` < 0.5) with a verdict that the judge failed.'),
+  define(
+    'judge_corrected_accuracy',
+    'accuracy',
+    'higher',
+    "Share of answers right after correcting the judge's pass rate for its errors on the labelled records (Rogan-Gladen): (pass rate + judge_tnr - 1) / (judge_tpr + judge_tnr - 1), clipped to [0, 1].",
+  ),
   define('latency_p50_ms', 'efficiency', 'lower', 'Median latency in milliseconds (linear interpolation, as numpy).'),
   define('latency_p95_ms', 'efficiency', 'lower', '95th percentile latency in milliseconds (linear interpolation, as numpy).'),
   define('toxicity_rate', 'toxicity', 'lower', 'Share of records whose completion has toxicity >= 0.5.'),

@@ -265,6 +265,31 @@ export class ScopeStatistics {
   }
 }
 
+/**
+ * The Rogan-Gladen estimate (Rogan & Gladen 1978) of the share of answers that are right, from the
+ * share the judge passed (p) and its rates on the labelled records: (p + tnr - 1) / (tpr + tnr - 1),
+ * clipped to [0, 1]; undefined (NaN) where the judge is no better than chance on the labels (tpr + tnr
+ * <= 1) or some kind of label is missing. Only where both kinds of label are (docs/statistics.md).
+ */
+export function roganGladen(passed: number, tpr: number, tnr: number): number {
+  const youden = tpr + tnr - 1;
+  if (!(youden > 0)) return NaN;
+  return Math.min(1, Math.max(0, (passed + tnr - 1) / youden));
+}
+
+function addCorrectedAccuracy(found: Found): void {
+  const { sums, judge } = found.collected;
+  const slots = [judge.passed, judge.truePositive, judge.trueNegative];
+  if (!found.wanted('judge_corrected_accuracy') || slots.some((slot) => sums.count(slot) === 0)) return;
+  const rate = slots.map(ratio);
+  found.derived.push({
+    metric: 'judge_corrected_accuracy',
+    n: sums.count(judge.passed),
+    slots,
+    derive: (totals) => roganGladen(rate[0](totals), rate[1](totals), rate[2](totals)),
+  });
+}
+
 function statisticsOf(
   table: RecordTable,
   collected: ScopeCollection,
@@ -295,6 +320,7 @@ function statisticsOf(
   found.addRatio('judge_agreement', judge.agreement);
   found.addRatio('judge_tpr', judge.truePositive);
   found.addRatio('judge_tnr', judge.trueNegative);
+  addCorrectedAccuracy(found);
   addLatency(table, instanceCount, found);
   found.addRatio('toxicity_rate', collected.toxic);
   found.addRatio('output_tokens_mean', collected.outputTokens);

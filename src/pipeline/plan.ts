@@ -10,6 +10,7 @@ import {
   type SamplesColumns,
 } from '../gate/power.js';
 import type { ComputeOptions } from '../metrics/compute.js';
+import { UNGRADED } from '../metrics/table.js';
 import { scopeLabel, scopeOf } from '../metrics/names.js';
 import { splitSamples } from '../metrics/samples-split.js';
 import { correctionFactor, familiesOf, familyOf, testOf } from '../policy/family.js';
@@ -94,9 +95,12 @@ export function planSuite(loaded: LoadedPolicy, baseline: RunInput, candidate?: 
   }
   const options = computeOptionsOf(policy);
   const alpha = policy.settings.significance === 'off' ? 0.05 : policy.settings.significance;
-  // The gate tests the built-in failure rate only when a run failed some call (src/gate/failure-rate.ts).
-  const failedCalls = [baseline, candidate].some((run) => run?.kind === 'records' && run.table.commonFailure !== undefined);
-  const families = familiesOf(policy, failedCalls);
+  // The gate tests the built-in failure rate only when a run failed some call, and the judge's unknown
+  // verdicts only when a run has one (or a failed judge call): src/gate/failure-rate.ts.
+  const records = [baseline, candidate].flatMap((run) => (run?.kind === 'records' ? [run.table] : []));
+  const failedCalls = records.some((table) => table.commonFailure !== undefined);
+  const ungraded = records.some((table) => table.failed.includes(UNGRADED));
+  const families = familiesOf(policy, failedCalls, ungraded);
   const memo = new MetricsMemo();
   const rows: PlanRow[] = [];
   const problems: PlanProblem[] = [];

@@ -1,4 +1,4 @@
-import { builtinChecks } from './builtin.js';
+import { builtinChecks, FAILURE_RATE_CHECK } from './builtin.js';
 import type { Check, Policy } from './schema.js';
 
 /*
@@ -40,13 +40,16 @@ export function correctedTests(check: Check, policy: Policy): string[] {
 }
 
 /**
- * Every family's distinct tests, as the policy states them and with the built-in failure-rate test
- * (src/policy/builtin.ts) unless `builtin` is false (runs in which no call failed: the gate does not
- * test it): those that turn out not paired, or trivial, drop out at the gate.
+ * Every family's distinct tests, as the policy states them and with the built-in checks the gate tests
+ * (src/policy/builtin.ts): the failure-rate test unless `failures` is false (runs in which no call
+ * failed: the gate does not test it), and the judge's unknown-verdict test when `judged` (a judged suite,
+ * or runs with an unknown verdict or a failed judge call): those that turn out not paired, or trivial,
+ * drop out at the gate.
  */
-export function familiesOf(policy: Policy, builtin = true): Record<FamilyName, string[]> {
+export function familiesOf(policy: Policy, failures = true, judged = false): Record<FamilyName, string[]> {
   const families: Record<FamilyName, Set<string>> = { block: new Set(), warn: new Set() };
-  for (const check of [...policy.checks, ...(builtin ? builtinChecks(policy) : [])]) {
+  const builtin = builtinChecks(policy, judged).filter((check) => failures || check !== FAILURE_RATE_CHECK);
+  for (const check of [...policy.checks, ...builtin]) {
     const family = familyOf(check);
     if (family) for (const key of correctedTests(check, policy)) families[family].add(key);
   }
@@ -61,14 +64,15 @@ export function correctionFactor(policy: Policy, familySize: number): number {
 /**
  * The fewest bootstrap resamples with which every test of the policy can reach its level: a p-value
  * is at least 1 / (B + 1), and the correction multiplies the smallest by the family's size, so
- * B + 1 must exceed m / alpha. Undefined when significance is off.
+ * B + 1 must exceed m / alpha (with the judge's built-in test among them when `judged`). Undefined
+ * when significance is off.
  */
-export function minimumResamples(policy: Policy): number | undefined {
+export function minimumResamples(policy: Policy, judged = false): number | undefined {
   const { significance } = policy.settings;
   const tested =
     policy.tradeoffs.length > 0 || policy.checks.some((check) => check.max_regression !== undefined || boundsOf(check, policy) !== 'point');
   if (significance === 'off' || !tested) return undefined;
-  const families = familiesOf(policy);
+  const families = familiesOf(policy, true, judged);
   const m = Math.max(1, correctionFactor(policy, families.block.length), correctionFactor(policy, families.warn.length));
   // The smallest B with (B + 1) * alpha > m.
   return Math.floor(m / significance + 1e-9);

@@ -168,14 +168,22 @@ function checkDetect(policy: Policy, report: Reporter): void {
   });
 }
 
-/** Enough resamples for every test to reach its (corrected) level. */
-function checkResamples(policy: Policy, report: Reporter): void {
-  const needed = minimumResamples(policy);
+/** The built-in tests among a family's, in words. */
+function builtinNamed(policy: Policy, judged: boolean): string {
+  const names = builtinChecks(policy, judged).map((check) =>
+    check.metric === 'error_rate' ? 'the built-in failure-rate test' : "the built-in test of the judge's unknown verdicts",
+  );
+  return names.length === 0 ? '' : names.length === 1 ? `, one of them ${names[0]}` : `, among them ${names.join(' and ')}`;
+}
+
+/** Enough resamples for every test to reach its (corrected) level; `judged`: a judged suite's runs, whose gate tests the judge's unknown verdicts too. */
+function checkResamples(policy: Policy, report: Reporter, judged: boolean): void {
+  const needed = minimumResamples(policy, judged);
   if (needed === undefined || policy.settings.resamples >= needed) return;
-  const { block, warn } = familiesOf(policy);
+  const { block, warn } = familiesOf(policy, true, judged);
   const tests = Math.max(block.length, warn.length, 1);
-  // The built-in failure-rate test joins the blocking family at a gate against a records baseline.
-  const builtin = builtinChecks(policy).length > 0 && block.length >= warn.length ? ', one of them the built-in failure-rate test' : '';
+  // The built-in rate tests join the blocking family at a gate against a records baseline.
+  const builtin = block.length >= warn.length ? builtinNamed(policy, judged) : '';
   report(
     ['settings', 'resamples'],
     `${policy.settings.resamples} resamples cannot reach significance ${policy.settings.significance}` +
@@ -184,8 +192,12 @@ function checkResamples(policy: Policy, report: Reporter): void {
   );
 }
 
-/** Validates a policy's text. Throws a ConfigError listing every problem with its line and column. */
-export function parsePolicy(text: string, file: string): LoadedPolicy {
+/**
+ * Validates a policy's text. Throws a ConfigError listing every problem with its line and column.
+ * `judged`: the policy gates a judged suite's runs (`validate --suite`), whose gate tests the judge's
+ * unknown verdicts in the blocking family too.
+ */
+export function parsePolicy(text: string, file: string, { judged = false }: { judged?: boolean } = {}): LoadedPolicy {
   const policy = parseYamlConfig(text, file, policySchema, {
     // Metric names are checked on the raw data too, so that one run reports every problem.
     raw: (raw, value, report) => {
@@ -206,7 +218,7 @@ export function parsePolicy(text: string, file: string): LoadedPolicy {
       checkTradeoffTargets(parsed, report);
       checkDirections(parsed, report);
       checkDetect(parsed, report);
-      checkResamples(parsed, report);
+      checkResamples(parsed, report, judged);
     },
   });
   const checkLines = linesOf(
@@ -217,7 +229,7 @@ export function parsePolicy(text: string, file: string): LoadedPolicy {
   return { policy, file, sha256, checkLines, warnings: deprecations(policy, text, file), advice: formatWarnings(policy, file, text) };
 }
 
-export async function loadPolicy(file: string): Promise<LoadedPolicy> {
+export async function loadPolicy(file: string, options: { judged?: boolean } = {}): Promise<LoadedPolicy> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -225,5 +237,5 @@ export async function loadPolicy(file: string): Promise<LoadedPolicy> {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ConfigError([`${file}: ${code === 'ENOENT' ? 'no such file' : `cannot be read: ${(error as Error).message}`}`]);
   }
-  return parsePolicy(text, file);
+  return parsePolicy(text, file, options);
 }

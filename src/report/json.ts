@@ -50,6 +50,12 @@ const runSummarySchema = z.object({
     .optional(),
   /** Added within version 1: the SHA-256 of the suite files the records say they were run from (`provenance.suite_hash`); absent when none. */
   suites: z.array(z.string().regex(/^[0-9a-f]{64}$/)).optional(),
+  /**
+   * Added within version 1: set by the action when it judged these records again with the suite's judge
+   * before the gate (a baseline judged by another judge; on workflow_run, a fork's records): how many
+   * records, and the judges' fingerprints they carried before.
+   */
+  rejudged: z.object({ records: z.int().nonnegative(), judgedBefore: z.array(z.string()) }).optional(),
 });
 
 /** A check's min, max and max_regression as the policy states them (a number in the metric's unit, or "N%" of the baseline). */

@@ -21,7 +21,7 @@ export async function decisionMatrix(
     if (split <= 0 || split === spec.length - 1) throw new UsageError(`--candidate expects NAME=FILE, got "${spec}"`);
     return { name: spec.slice(0, split), file: spec.slice(split + 1) };
   });
-  const policies = await Promise.all(policyFiles.map(loadPolicy));
+  const policies = await Promise.all(policyFiles.map((file) => loadPolicy(file)));
   const runs = await Promise.all(candidates.map(async ({ name, file }) => ({ name, run: await loadRun(file) })));
   const baseline = baselineFile ? await loadRun(baselineFile) : undefined;
   const cells = await gateAll(policies, runs, baseline);
