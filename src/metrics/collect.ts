@@ -9,6 +9,15 @@ import {
   JUDGE_UNKNOWN,
   KIND_FAIRNESS,
   KIND_ROBUSTNESS,
+  LONGER_WON,
+  PAIR_FLIPPED,
+  PAIR_LOSS,
+  PAIR_TIE,
+  PAIR_UNKNOWN,
+  PAIR_WIN,
+  SAMPLES_AGREE,
+  SAMPLES_DISAGREE,
+  SHORTER_WON,
   type RecordTable,
 } from './table.js';
 
@@ -55,6 +64,14 @@ export interface JudgeSlots {
   trueNegative: number;
   /** Judged records with a cost: what the judge call cost. */
   cost: number;
+  /** Records judged K > 1 times: 1 when the K verdicts all agree. */
+  selfAgreement: number;
+  /** Records compared pairwise with the baseline: 1 a win, 0.5 a tie (a flip too), 0 a loss or no outcome. */
+  win: number;
+  /** Pairwise comparisons with an outcome: 1 when the verdict flipped with the order. */
+  flip: number;
+  /** Pairwise wins and losses (length-bias probe), the two completions of different lengths: 1 when the longer won. */
+  longerWins: number;
 }
 
 /** Some rows of a scope, with each one's instance in the scope. */
@@ -96,6 +113,10 @@ function emptyCollection(table: RecordTable, scope: Scope): Omit<ScopeCollection
       truePositive: sums.newSlot(),
       trueNegative: sums.newSlot(),
       cost: sums.newSlot(),
+      selfAgreement: sums.newSlot(),
+      win: sums.newSlot(),
+      flip: sums.newSlot(),
+      longerWins: sums.newSlot(),
     },
     brier: sums.newSlot(everyRecord),
     eceCorrect: Array.from({ length: ECE_BINS }, () => sums.newSlot(everyRecord / ECE_BINS)),
@@ -152,6 +173,7 @@ function collectRows(
   const { failed, kind, correct: correctOf, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
   const samples = table.samples;
   const judged = table.judge;
+  const judgeProbes = table.judgeProbes;
 
   for (let index = 0; index < scope.rows.length; index++) {
     const row = scope.rows[index];
@@ -159,6 +181,7 @@ function collectRows(
     const rowFailed = failed[row];
     sums.add(errors, instance, rowFailed === FAILED_CALL ? 1 : 0);
     if (judged[row] !== 0) collectJudged(collected.judge, sums, judged[row], table.human[row], instance, table.judgeCostUsd[row]);
+    if (judgeProbes[row] !== 0) collectProbes(collected.judge, sums, judgeProbes[row], instance);
     if (rowFailed === FAILED_CALL) continue;
     // An answer its judge did not grade (UNGRADED) still took its time and tokens, and cost.
     if (!Number.isNaN(latencyMs[row])) timed.add(row, instance);
@@ -217,6 +240,21 @@ function collectJudged(slots: JudgeSlots, sums: SlotsBuilder, code: number, huma
   sums.add(slots.agreement, instance, passed === right ? 1 : 0);
   if (right) sums.add(slots.truePositive, instance, passed ? 1 : 0);
   else sums.add(slots.trueNegative, instance, passed ? 0 : 1);
+}
+
+/**
+ * A judged record's part of the judge's self-consistency and bias probes (metrics/table.ts's bits):
+ * whether its K verdicts agree; its pairwise outcome (a comparison without one counts as a loss: a judge
+ * that cannot tell never earns the candidate a win), whether it flipped with the order (of those with an
+ * outcome), and, of the wins and losses between completions of different lengths, whether the longer won.
+ */
+function collectProbes(slots: JudgeSlots, sums: SlotsBuilder, bits: number, instance: number): void {
+  if (bits & (SAMPLES_AGREE | SAMPLES_DISAGREE)) sums.add(slots.selfAgreement, instance, bits & SAMPLES_AGREE ? 1 : 0);
+  if (bits & (PAIR_WIN | PAIR_LOSS | PAIR_TIE | PAIR_UNKNOWN)) {
+    sums.add(slots.win, instance, bits & PAIR_WIN ? 1 : bits & PAIR_TIE ? 0.5 : 0);
+    if (!(bits & PAIR_UNKNOWN)) sums.add(slots.flip, instance, bits & PAIR_FLIPPED ? 1 : 0);
+  }
+  if (bits & (LONGER_WON | SHORTER_WON)) sums.add(slots.longerWins, instance, bits & LONGER_WON ? 1 : 0);
 }
 
 /** The picked rows of the instances `local` numbers (>= 0), renumbered so, in the same order. */

@@ -29,6 +29,42 @@ export const JUDGE_ERROR = 4;
 
 const JUDGE_CODES: Record<string, number> = { pass: JUDGE_PASS, fail: JUDGE_FAIL, unknown: JUDGE_UNKNOWN };
 
+// `judgeProbes`: bit fields of what a judged record says of its judge beyond the verdict (0: nothing).
+/** Its K verdicts (judge.samples, K > 1) all agree, or do not. */
+export const SAMPLES_AGREE = 1;
+export const SAMPLES_DISAGREE = 2;
+/** Its pairwise comparison with the baseline (judge_pairwise): the outcome, and whether the verdict flipped with the order. */
+export const PAIR_WIN = 4;
+export const PAIR_LOSS = 8;
+export const PAIR_TIE = 16;
+export const PAIR_UNKNOWN = 32;
+export const PAIR_FLIPPED = 64;
+/** Of a win or loss, with the length-bias probe: the longer completion won (else the shorter; equal lengths: neither bit). */
+export const LONGER_WON = 128;
+export const SHORTER_WON = 256;
+
+const PAIR_CODES: Record<string, number> = { win: PAIR_WIN, loss: PAIR_LOSS, tie: PAIR_TIE, unknown: PAIR_UNKNOWN };
+
+/** The judgeProbes bits of a record. */
+function judgeProbesOf(record: EvalRecord): number {
+  let bits = 0;
+  const samples = record.judge?.samples;
+  if (samples && samples.length > 1) {
+    const first = samples[0].verdict;
+    const agree = first !== 'unknown' && samples.every((sample) => sample.verdict === first);
+    bits |= agree ? SAMPLES_AGREE : SAMPLES_DISAGREE;
+  }
+  const pairwise = record.judge_pairwise;
+  if (pairwise) {
+    bits |= PAIR_CODES[pairwise.outcome] | (pairwise.flipped === true ? PAIR_FLIPPED : 0);
+    const decided = pairwise.outcome === 'win' || pairwise.outcome === 'loss';
+    if (decided && (pairwise.longer === 'candidate' || pairwise.longer === 'baseline')) {
+      bits |= (pairwise.longer === 'candidate') === (pairwise.outcome === 'win') ? LONGER_WON : SHORTER_WON;
+    }
+  }
+  return bits;
+}
+
 /** Values of one `groups` attribute: a value index per record (-1: the record has no value). */
 export interface GroupColumn {
   values: string[];
@@ -64,6 +100,8 @@ export interface RecordTable {
   judge: Uint8Array;
   /** The records' `human` labels (NaN: none). */
   human: Float64Array;
+  /** SAMPLES_*, PAIR_*, LONGER_WON and SHORTER_WON bits: the judge's self-consistency and pairwise verdicts. */
+  judgeProbes: Uint16Array;
   /** What each record's judge call cost (`judge.cost_usd`; NaN: none), apart from `costUsd`, the model's. */
   judgeCostUsd: Float64Array;
   /** Per scenario number, the distinct `provenance.scorer`s of its records ("" for records without one): judges' fingerprints. */
@@ -88,6 +126,12 @@ export interface RecordTable {
 
 const optionalNumber = (value: unknown): number => (typeof value === 'number' ? value : NaN);
 
+/** What a record's judge calls cost: the grade's and the pairwise comparison's, those that say (NaN: neither). */
+function judgeCost(grade: unknown, pairwise: unknown): number {
+  const costs = [grade, pairwise].filter((cost): cost is number => typeof cost === 'number');
+  return costs.length === 0 ? NaN : costs.reduce((total, cost) => total + cost, 0);
+}
+
 /** The per-row columns being filled, grown together (one capacity check a record). */
 class RowColumns {
   capacity = 1024;
@@ -98,6 +142,7 @@ class RowColumns {
   correct = new Float64Array(this.capacity).fill(NaN);
   judge = new Uint8Array(this.capacity);
   human = new Float64Array(this.capacity).fill(NaN);
+  judgeProbes = new Uint16Array(this.capacity);
   judgeCostUsd = new Float64Array(this.capacity).fill(NaN);
   confidence = new Float64Array(this.capacity).fill(NaN);
   latencyMs = new Float64Array(this.capacity).fill(NaN);
@@ -116,6 +161,7 @@ class RowColumns {
     this.correct = grown(this.correct, capacity, NaN);
     this.judge = grown(this.judge, capacity);
     this.human = grown(this.human, capacity, NaN);
+    this.judgeProbes = grown(this.judgeProbes, capacity);
     this.judgeCostUsd = grown(this.judgeCostUsd, capacity, NaN);
     this.confidence = grown(this.confidence, capacity, NaN);
     this.latencyMs = grown(this.latencyMs, capacity, NaN);
@@ -184,7 +230,10 @@ export class RecordTableBuilder {
     } else if (typeof record.correct === 'number') columns.correct[row] = record.correct;
     else columns.failed[row] = UNGRADED; // the validator lets a record without either through only when its judge gave no verdict
     if (record.judge || record.judge_error) columns.judge[row] = record.judge_error ? JUDGE_ERROR : JUDGE_CODES[record.judge!.verdict];
-    if (record.judge) columns.judgeCostUsd[row] = optionalNumber(record.judge.cost_usd);
+    if (record.judge || record.judge_pairwise) {
+      columns.judgeCostUsd[row] = judgeCost(record.judge?.cost_usd, record.judge_pairwise?.cost_usd);
+      columns.judgeProbes[row] = judgeProbesOf(record);
+    }
     columns.human[row] = optionalNumber(record.human);
     // A failed call, or a failed judge call, was scored by nothing: its fingerprint says nothing of the grades.
     if (!failed && record.judge_error === undefined) this.addScorer(this.lastScenario, record.provenance?.scorer);
@@ -283,6 +332,7 @@ export class RecordTableBuilder {
       correct,
       judge: columns.judge.slice(0, size),
       human: columns.human.slice(0, size),
+      judgeProbes: columns.judgeProbes.slice(0, size),
       judgeCostUsd: columns.judgeCostUsd.slice(0, size),
       scorers: scenarios.map((_, scenario) => this.scorers[scenario] ?? new Set()),
       confidence,
