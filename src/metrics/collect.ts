@@ -1,14 +1,6 @@
 import type { Scope } from './scope.js';
 import { ECE_BINS } from './calibration.js';
-import { SlotsBuilder } from './sums.js';
 import {
-  FAILED_CALL,
-  JUDGE_ERROR,
-  JUDGE_FAIL,
-  JUDGE_PASS,
-  JUDGE_UNKNOWN,
-  KIND_FAIRNESS,
-  KIND_ROBUSTNESS,
   LONGER_WON,
   PAIR_FLIPPED,
   PAIR_LOSS,
@@ -18,6 +10,16 @@ import {
   SAMPLES_AGREE,
   SAMPLES_DISAGREE,
   SHORTER_WON,
+} from './judge-probes.js';
+import { SlotsBuilder } from './sums.js';
+import {
+  FAILED_CALL,
+  JUDGE_ERROR,
+  JUDGE_FAIL,
+  JUDGE_PASS,
+  JUDGE_UNKNOWN,
+  KIND_FAIRNESS,
+  KIND_ROBUSTNESS,
   type RecordTable,
 } from './table.js';
 

@@ -146,8 +146,9 @@ function samplesProblem(samples: unknown): string | undefined {
   for (let index = 0; index < samples.length; index++) {
     const sample: unknown = samples[index];
     const at = `judge.samples[${index}]`;
-    if (typeof sample !== 'object' || sample === null || Array.isArray(sample))
+    if (typeof sample !== 'object' || sample === null || Array.isArray(sample)) {
       return `"${at}" must be an object {"verdict", ...}, got ${show(sample)}`;
+    }
     const problem = verdictProblem(at, sample as Fields);
     if (problem !== undefined) return problem;
   }
@@ -185,8 +186,9 @@ function pairwiseProblem(pairwise: unknown): string | undefined {
 /** One order's pairwise verdict: required, `verdict` "A", "B", "tie" or "unknown", its texts strings. */
 function orderProblem(order: string, value: unknown): string | undefined {
   const at = `judge_pairwise.${order}`;
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return `"${at}" must be an object {"verdict", ...}, got ${show(value)}`;
+  }
   const verdict = (value as Fields).verdict;
   if (!PAIRWISE_VERDICTS.includes(verdict as PairwiseOrderVerdict['verdict'])) {
     return `"${at}.verdict" must be "A", "B", "tie" or "unknown", got ${show(verdict)}`;
