@@ -173,15 +173,13 @@ export class Judge {
     if (answers.length === 0) return { judge_error: (asked[0] as { error: string }).error, provenance, ...pairwise };
     const usage = this.usage(answers);
     const samples = asked.map((call) => this.sampleOf(call));
-    const graded = samples.length === 1 ? gradeOf(samples[0]) : aggregateSamples(samples, this.sampling.aggregate);
-    const kept = samples.length === 1 ? {} : { samples };
-    if (graded.verdict === 'unknown') {
-      this.stats.unknown++;
-      const said = samples.length === 1 ? samples[0] : { verdict: graded.verdict, problem: graded.problem };
-      return { judge: { ...said, ...kept, ...usage } as JudgeVerdict, provenance, ...pairwise };
-    }
-    const { correct, ...said } = graded;
-    return { correct, judge: { ...said, ...(samples.length === 1 ? samples[0] : {}), ...kept, ...usage }, provenance, ...pairwise };
+    const single = samples.length === 1;
+    const graded = single ? gradeOf(samples[0]) : aggregateSamples(samples, this.sampling.aggregate);
+    if (graded.verdict === 'unknown') this.stats.unknown++;
+    // One verdict is the record's as the judge gave it; K verdicts are kept beside the grade they make.
+    const { correct, ...made } = graded.verdict === 'unknown' ? { ...graded, correct: undefined } : graded;
+    const judge = { ...(single ? samples[0] : made), ...(single ? {} : { samples }), ...usage } as JudgeVerdict;
+    return { ...(correct === undefined ? {} : { correct }), judge, provenance, ...pairwise };
   }
 
   /** One verdict as the record keeps it: read strictly, its texts redacted; a failed call's error. */
