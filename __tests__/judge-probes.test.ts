@@ -128,7 +128,7 @@ describe('K verdicts per completion (judge_samples)', () => {
     expect(server.countFor('judge-v1') - before).toBe(7); // the probe only
     expect(again.records.map((record) => record.judge)).toEqual(first.records.map((record) => record.judge));
     await run(suiteOf(dir, answers, { judge_samples: 2 }), { cache });
-    expect(server.countFor('judge-v1') - before).toBe(11); // 2 x 2 asked again (another fingerprint), and its probe
+    expect(server.countFor('judge-v1') - before).toBe(11); // another fingerprint: 2 x 2 asked again, its probe among them
   });
 
   it('takes the mean grade with judge_aggregate: mean, and no grade unless every sample gave one', async () => {
@@ -194,6 +194,7 @@ async function pairwiseRun(options: Record<string, unknown> = {}) {
 
 describe('pairwise judging against the baseline (judge_pairwise: baseline)', () => {
   it('asks both orders, counts a verdict that flips with the order as a tie, and records the outcome', async () => {
+    const asked = server.bodies.length;
     const { records } = await pairwiseRun();
     const got = byId(records);
     const outcome = (id: string) => got[id].judge_pairwise?.outcome;
@@ -227,9 +228,11 @@ describe('pairwise judging against the baseline (judge_pairwise: baseline)', () 
     expect(got.good.provenance?.scorer).not.toContain('pairwise');
     for (const record of records) expect(recordProblem(record)).toBeUndefined();
     // Both orders were shown: the candidate's answer as A, then as B.
-    const compared = server.bodies.filter((body) => body.messages[0].content.includes('[Answer A]\nGOOD short\n'));
-    expect(compared).toHaveLength(1);
-    expect(server.bodies.filter((body) => body.messages[0].content.includes('[Answer B]\nGOOD short\n'))).toHaveLength(1);
+    const shown = (text: string) => server.bodies.slice(asked).filter((body) => body.messages[0].content.includes(text));
+    expect(shown('[Answer A]\nGOOD short\n\n[Answer B]\na much longer baseline answer\n')).toHaveLength(1);
+    expect(shown('[Answer A]\na much longer baseline answer\n\n[Answer B]\nGOOD short\n')).toHaveLength(1);
+    // The model asked 9 times, the judge 9 grades and 8 comparisons of 2 calls each.
+    expect(server.bodies.length - asked).toBe(9 + 9 + 16);
   });
 
   it('gives judge_win_rate, judge_flip_rate and judge_longer_wins_rate their hand-computed values and intervals', async () => {
