@@ -351,6 +351,18 @@ describe('pairwise records', () => {
     expect(recordProblem(pairwise(fields))).toContain(problem);
   });
 
+  it("adds the comparisons' cost to the judge's, apart from the model's", () => {
+    const { judge_pairwise: compared } = pairwise({});
+    const records = [
+      { ...pairwise({ cost_usd: 0.5 }), cost_usd: 1, judge: { verdict: 'pass' as const, cost_usd: 0.25 } },
+      { ...pairwise({ cost_usd: 0.125 }), id: '2' },
+      { scenario: 's', id: '3', correct: 1, judge: { verdict: 'pass' as const, cost_usd: 0.0625 }, judge_pairwise: compared },
+    ] as EvalRecord[];
+    const report = computeMetrics(buildTable(records), { resamples: 0, seed: 1, minGroupSize: 10 });
+    expect(report.overall.judge_cost_usd_total.value).toBe(0.5 + 0.25 + 0.125 + 0.0625);
+    expect(report.overall.cost_usd_total.value).toBe(1);
+  });
+
   it('refuses samples that are not verdicts, and a comparison on a failed call', () => {
     expect(recordProblem({ scenario: 's', id: '1', correct: 1, judge: { verdict: 'pass', samples: [{ verdict: 'yes' }] } })).toContain(
       '"judge.samples[0].verdict" must be "pass", "fail" or "unknown"',

@@ -64,7 +64,7 @@ export interface JudgeSlots {
   truePositive: number;
   /** Labelled wrong (human < 0.5), with a verdict: 1 when it is a fail. */
   trueNegative: number;
-  /** Judged records with a cost: what the judge call cost. */
+  /** Records with a judge's cost: what its calls cost (the grade's and the pairwise comparison's). */
   cost: number;
   /** Records judged K > 1 times: 1 when the K verdicts all agree. */
   selfAgreement: number;
@@ -175,14 +175,15 @@ function collectRows(
   const { failed, kind, correct: correctOf, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
   const samples = table.samples;
   const judged = table.judge;
-  const judgeProbes = table.judgeProbes;
+  const { judgeProbes, judgeCostUsd } = table;
 
   for (let index = 0; index < scope.rows.length; index++) {
     const row = scope.rows[index];
     const instance = scope.instanceOfRow[index];
     const rowFailed = failed[row];
     sums.add(errors, instance, rowFailed === FAILED_CALL ? 1 : 0);
-    if (judged[row] !== 0) collectJudged(collected.judge, sums, judged[row], table.human[row], instance, table.judgeCostUsd[row]);
+    if (judged[row] !== 0) collectJudged(collected.judge, sums, judged[row], table.human[row], instance);
+    if (!Number.isNaN(judgeCostUsd[row])) sums.add(collected.judge.cost, instance, judgeCostUsd[row]);
     if (judgeProbes[row] !== 0) collectProbes(collected.judge, sums, judgeProbes[row], instance);
     if (rowFailed === FAILED_CALL) continue;
     // An answer its judge did not grade (UNGRADED) still took its time and tokens, and cost.
@@ -230,11 +231,11 @@ function collectRows(
  * A judged record's part of the judge metrics: every judged record counts in the unknown and error
  * rates; one with a verdict and a person's label in the agreement, and in the true positive rate
  * (labelled right: 1 or a score of 0.5 or more) or the true negative rate (labelled wrong). Every
- * record counts whole, as a call does in error_rate; the judge call's cost adds to the judge's total.
+ * record counts whole, as a call does in error_rate. (The judge calls' cost, the grade's and the
+ * pairwise comparison's, is added to the judge's total for every record that has one.)
  */
-function collectJudged(slots: JudgeSlots, sums: SlotsBuilder, code: number, human: number, instance: number, cost: number): void {
+function collectJudged(slots: JudgeSlots, sums: SlotsBuilder, code: number, human: number, instance: number): void {
   sums.add(slots.unknown, instance, code === JUDGE_UNKNOWN || code === JUDGE_ERROR ? 1 : 0);
-  if (!Number.isNaN(cost)) sums.add(slots.cost, instance, cost);
   sums.add(slots.errors, instance, code === JUDGE_ERROR ? 1 : 0);
   if ((code !== JUDGE_PASS && code !== JUDGE_FAIL) || Number.isNaN(human)) return;
   const passed = code === JUDGE_PASS;

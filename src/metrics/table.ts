@@ -91,10 +91,10 @@ export interface RecordTable {
 
 const optionalNumber = (value: unknown): number => (typeof value === 'number' ? value : NaN);
 
-/** What a record's judge calls cost: the grade's and the pairwise comparison's, those that say (NaN: neither). */
+/** What a record's judge calls cost: the grade's and the pairwise comparison's, those that say (NaN: neither). Per record: no allocation. */
 function judgeCost(grade: unknown, pairwise: unknown): number {
-  const costs = [grade, pairwise].filter((cost): cost is number => typeof cost === 'number');
-  return costs.length === 0 ? NaN : costs.reduce((total, cost) => total + cost, 0);
+  if (typeof pairwise !== 'number') return optionalNumber(grade);
+  return typeof grade === 'number' ? grade + pairwise : pairwise;
 }
 
 /** The per-row columns being filled, grown together (one capacity check a record). */
@@ -195,10 +195,8 @@ export class RecordTableBuilder {
     } else if (typeof record.correct === 'number') columns.correct[row] = record.correct;
     else columns.failed[row] = UNGRADED; // the validator lets a record without either through only when its judge gave no verdict
     if (record.judge || record.judge_error) columns.judge[row] = record.judge_error ? JUDGE_ERROR : JUDGE_CODES[record.judge!.verdict];
-    if (record.judge || record.judge_pairwise) {
-      columns.judgeCostUsd[row] = judgeCost(record.judge?.cost_usd, record.judge_pairwise?.cost_usd);
-      columns.judgeProbes[row] = judgeProbesOf(record);
-    }
+    columns.judgeCostUsd[row] = judgeCost(record.judge?.cost_usd, record.judge_pairwise?.cost_usd);
+    columns.judgeProbes[row] = judgeProbesOf(record);
     columns.human[row] = optionalNumber(record.human);
     // A failed call, or a failed judge call, was scored by nothing: its fingerprint says nothing of the grades.
     if (!failed && record.judge_error === undefined) this.addScorer(this.lastScenario, record.provenance?.scorer);
