@@ -297,7 +297,12 @@ describe('pairwise judging against the baseline (judge_pairwise: baseline)', () 
     // Judged again without a baseline: the comparisons go with the grades they were made with.
     const again = await rejudgeRecords(await loadSuite(suite), out, { ...OPTIONS, onWarning: () => undefined });
     expect(again.records.some((record) => record.judge_pairwise !== undefined)).toBe(false);
-    expect(stderr).toContain('judge:');
+    // With the baseline, rejudge compares again.
+    const rejudged = join(dir, 'rejudged.jsonl');
+    const rejudge = ['rejudge', '--suite', suite, '--records', out, '--out', rejudged, '--no-cache', '--baseline-records', baselineFile()];
+    expect(await runCli(rejudge, io)).toBe(0);
+    expect(byId(await readRecords(rejudged)).shorter.judge_pairwise).toMatchObject({ outcome: 'loss', flipped: false });
+    expect(stderr).toContain('9 of 9 records judged again');
   });
 });
 
