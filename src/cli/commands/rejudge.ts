@@ -42,7 +42,7 @@ export function registerRejudge(program: Command, { io }: CommandContext): void 
     .option('--no-cache', 'ask the judge even for cached grades')
     .option(
       '--baseline-records <file>',
-      "the baseline's records: the scenarios judged pairwise (judge_pairwise: baseline) compare each completion with its",
+      "the baseline's records: scenarios with judge_pairwise: baseline compare each completion with the baseline's of its example",
     )
     .action(async (flags: RejudgeFlags) => {
       const loaded = await loadSuite(flags.suite);

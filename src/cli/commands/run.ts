@@ -93,7 +93,7 @@ export function registerRun(program: Command, context: CommandContext): void {
     )
     .option(
       '--baseline-records <file>',
-      "the baseline's records: the scenarios judged pairwise (judge_pairwise: baseline) compare each completion with its",
+      "the baseline's records: scenarios with judge_pairwise: baseline compare each completion with the baseline's of its example",
     )
     .option('--toxicity-command <cmd>', 'score toxicity with this program (JSON Lines) instead of the built-in word list')
     .action((flags: RunFlags) => runCommand(flags, context));
