@@ -277,6 +277,24 @@ describe('pairwise judging against the baseline (judge_pairwise: baseline)', () 
     expect(warnings.join('\n')).toContain('answered with another input or references are not compared pairwise');
   });
 
+  it("matches the baseline's completion of the same example and sample, and only of pairwise scenarios", async () => {
+    const suite = await loadSuite(suiteOf(tempDir(), { a: 'x' }, { judge_pairwise: 'baseline' }));
+    const file = writeLines('baseline.jsonl', [
+      { scenario: 'answers', id: 'a', prediction: 'first', correct: 1 },
+      { scenario: 'answers', id: 'a', sample: 1, prediction: 'second', correct: 1 },
+      { scenario: 'answers', id: 'a', perturbation: { name: 'typos', kind: 'robustness' }, prediction: 'typo', correct: 1 },
+      { scenario: 'other', id: 'a', prediction: 'elsewhere', correct: 1 },
+    ]);
+    const answers = await BaselineAnswers.read(file, suite);
+    expect(answers.answerFor({ scenario: 'answers', id: 'a' })).toEqual({ answer: 'first' });
+    expect(answers.answerFor({ scenario: 'answers', id: 'a', sample: 1 })).toEqual({ answer: 'second' });
+    expect(answers.answerFor({ scenario: 'answers', id: 'a', perturbation: { name: 'typos', kind: 'robustness' } })).toEqual({
+      answer: 'typo',
+    });
+    expect(answers.answerFor({ scenario: 'answers', id: 'a', sample: 2 })).toEqual({ missing: 'none' });
+    expect(answers.answerFor({ scenario: 'other', id: 'a' })).toEqual({ missing: 'none' });
+  });
+
   it('refuses the length-bias probe without pairwise judging', async () => {
     await expect(loadSuite(suiteOf(tempDir(), { a: 'x' }, { length_bias_probe: true }))).rejects.toThrow(
       'the length-bias probe reads pairwise verdicts: give judge_pairwise: baseline',
