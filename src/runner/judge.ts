@@ -168,7 +168,9 @@ export class Judge {
     for (let sample = 0; sample < this.sampling.samples; sample++) asked.push(await this.ask(record, prompt, format, sample));
     const pairwise = await this.comparedWithBaseline(record, output);
     const answers = answeredCalls(asked);
-    const fingerprint = judgeFingerprint(this.options.model!, answers[0]?.completion.servedModel ?? this.served, template, this.sampling);
+    // The model that answered names the grade; with no answer, the one the judge served before.
+    const served = answers.length > 0 ? answers[0].completion.servedModel : this.served;
+    const fingerprint = judgeFingerprint(this.options.model!, served, template, this.sampling);
     const provenance = { ...record.provenance, scorer: fingerprint };
     if (answers.length === 0) return { judge_error: (asked[0] as { error: string }).error, provenance, ...pairwise };
     const usage = this.usage(answers);
@@ -215,7 +217,7 @@ export class Judge {
       candidate_first: first,
       baseline_first: second,
       ...(this.options.length_bias_probe === true ? { longer: longerAnswer(output, found.answer) } : {}),
-      fingerprint: pairwiseFingerprint(this.options.model!, answers[0]?.completion.servedModel ?? this.served),
+      fingerprint: pairwiseFingerprint(this.options.model!, answers.length > 0 ? answers[0].completion.servedModel : this.served),
       ...this.usage(answers),
     };
     return { judge_pairwise: comparison };
