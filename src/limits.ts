@@ -77,6 +77,9 @@ export const MAX_PERTURBATIONS_PER_INSTANCE = 100;
 /** The most records of one example (its repeated samples): 1,000, a record each. Duplicates are found by walking them. */
 export const MAX_SAMPLES_PER_EXAMPLE = 1_000;
 
+/** The most verdicts a judge is asked for per completion (`judge_samples`), and a record's `judge.samples` holds. */
+export const MAX_JUDGE_SAMPLES = 25;
+
 /**
  * An Inspect `.eval` archive: at most 1 GiB once decompressed in all (as its central directory says,
  * and the data is held to what it says), at most 500,000 entries, and no entry over 1 MiB that

@@ -1,5 +1,16 @@
 import type { Scope } from './scope.js';
 import { ECE_BINS } from './calibration.js';
+import {
+  LONGER_WON,
+  PAIR_FLIPPED,
+  PAIR_LOSS,
+  PAIR_TIE,
+  PAIR_UNKNOWN,
+  PAIR_WIN,
+  SAMPLES_AGREE,
+  SAMPLES_DISAGREE,
+  SHORTER_WON,
+} from './judge-probes.js';
 import { SlotsBuilder } from './sums.js';
 import {
   FAILED_CALL,
@@ -55,8 +66,16 @@ export interface JudgeSlots {
   truePositive: number;
   /** Labelled wrong (human < 0.5), with a verdict: 1 when it is a fail. */
   trueNegative: number;
-  /** Judged records with a cost: what the judge call cost. */
+  /** Records with a judge's cost: what its calls cost (the grade's and the pairwise comparison's). */
   cost: number;
+  /** Records judged K > 1 times: 1 when the K verdicts all agree. */
+  selfAgreement: number;
+  /** Records compared pairwise with the baseline: 1 a win, 0.5 a tie (a flip too), 0 a loss or no outcome. */
+  win: number;
+  /** Pairwise comparisons with an outcome: 1 when the verdict flipped with the order. */
+  flip: number;
+  /** Pairwise wins and losses (length-bias probe), the two completions of different lengths: 1 when the longer won. */
+  longerWins: number;
 }
 
 /** Some rows of a scope, with each one's instance in the scope. */
@@ -99,6 +118,10 @@ function emptyCollection(table: RecordTable, scope: Scope): Omit<ScopeCollection
       truePositive: sums.newSlot(),
       trueNegative: sums.newSlot(),
       cost: sums.newSlot(),
+      selfAgreement: sums.newSlot(),
+      win: sums.newSlot(),
+      flip: sums.newSlot(),
+      longerWins: sums.newSlot(),
     },
     brier: sums.newSlot(everyRecord),
     eceCorrect: Array.from({ length: ECE_BINS }, () => sums.newSlot(everyRecord / ECE_BINS)),
@@ -155,13 +178,16 @@ function collectRows(
   const { failed, kind, correct: correctOf, confidence: confidenceOf, latencyMs, toxicity, outputTokens: tokensOf, costUsd } = table;
   const samples = table.samples;
   const judged = table.judge;
+  const { judgeProbes, judgeCostUsd } = table;
 
   for (let index = 0; index < scope.rows.length; index++) {
     const row = scope.rows[index];
     const instance = scope.instanceOfRow[index];
     const rowFailed = failed[row];
     sums.add(errors, instance, rowFailed === FAILED_CALL ? 1 : 0);
-    if (judged[row] !== 0) collectJudged(collected.judge, sums, judged[row], table.human[row], instance, table.judgeCostUsd[row]);
+    if (judged[row] !== 0) collectJudged(collected.judge, sums, judged[row], table.human[row], instance);
+    if (!Number.isNaN(judgeCostUsd[row])) sums.add(collected.judge.cost, instance, judgeCostUsd[row]);
+    if (judgeProbes[row] !== 0) collectProbes(collected.judge, sums, judgeProbes[row], instance);
     if (rowFailed === FAILED_CALL) continue;
     // An answer its judge did not grade (UNGRADED) still took its time and tokens, and cost.
     if (!Number.isNaN(latencyMs[row])) timed.add(row, instance);
@@ -208,11 +234,11 @@ function collectRows(
  * A judged record's part of the judge metrics: every judged record counts in the unknown and error
  * rates; one with a verdict and a person's label in the agreement, and in the true positive rate
  * (labelled right: 1 or a score of 0.5 or more) or the true negative rate (labelled wrong). Every
- * record counts whole, as a call does in error_rate; the judge call's cost adds to the judge's total.
+ * record counts whole, as a call does in error_rate. (The judge calls' cost, the grade's and the
+ * pairwise comparison's, is added to the judge's total for every record that has one.)
  */
-function collectJudged(slots: JudgeSlots, sums: SlotsBuilder, code: number, human: number, instance: number, cost: number): void {
+function collectJudged(slots: JudgeSlots, sums: SlotsBuilder, code: number, human: number, instance: number): void {
   sums.add(slots.unknown, instance, code === JUDGE_UNKNOWN || code === JUDGE_ERROR ? 1 : 0);
-  if (!Number.isNaN(cost)) sums.add(slots.cost, instance, cost);
   sums.add(slots.errors, instance, code === JUDGE_ERROR ? 1 : 0);
   if (code !== JUDGE_PASS && code !== JUDGE_FAIL) return;
   const passed = code === JUDGE_PASS;
@@ -222,6 +248,21 @@ function collectJudged(slots: JudgeSlots, sums: SlotsBuilder, code: number, huma
   sums.add(slots.agreement, instance, passed === right ? 1 : 0);
   if (right) sums.add(slots.truePositive, instance, passed ? 1 : 0);
   else sums.add(slots.trueNegative, instance, passed ? 0 : 1);
+}
+
+/**
+ * A judged record's part of the judge's self-consistency and bias probes (metrics/table.ts's bits):
+ * whether its K verdicts agree; its pairwise outcome (a comparison without one counts as a loss: a judge
+ * that cannot tell never earns the candidate a win), whether it flipped with the order (of those with an
+ * outcome), and, of the wins and losses between completions of different lengths, whether the longer won.
+ */
+function collectProbes(slots: JudgeSlots, sums: SlotsBuilder, bits: number, instance: number): void {
+  if (bits & (SAMPLES_AGREE | SAMPLES_DISAGREE)) sums.add(slots.selfAgreement, instance, bits & SAMPLES_AGREE ? 1 : 0);
+  if (bits & (PAIR_WIN | PAIR_LOSS | PAIR_TIE | PAIR_UNKNOWN)) {
+    sums.add(slots.win, instance, bits & PAIR_WIN ? 1 : bits & PAIR_TIE ? 0.5 : 0);
+    if (!(bits & PAIR_UNKNOWN)) sums.add(slots.flip, instance, bits & PAIR_FLIPPED ? 1 : 0);
+  }
+  if (bits & (LONGER_WON | SHORTER_WON)) sums.add(slots.longerWins, instance, bits & LONGER_WON ? 1 : 0);
 }
 
 /** The picked rows of the instances `local` numbers (>= 0), renumbered so, in the same order. */

@@ -123,10 +123,19 @@ function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOption
 }
 
 /**
- * The judge's agreement with people, rates of labelled records: their intervals are Wilson's (docs/statistics.md,
- * "The judge's agreement"), good on the few dozen labels a suite has; the resamples are kept for the gate's tests.
+ * The judge's agreement with people, with itself, and its order flips and length bias: shares of records
+ * that are each 1 or 0, whose intervals are Wilson's (docs/statistics.md, "The judge's agreement"), good on
+ * the few dozen labels a suite has; the resamples are kept for the gate's tests. The win rate (ties count
+ * half) keeps the bootstrap's interval.
  */
-const WILSON_METRICS = new Set(['judge_agreement', 'judge_tpr', 'judge_tnr']);
+const WILSON_METRICS = new Set([
+  'judge_agreement',
+  'judge_tpr',
+  'judge_tnr',
+  'judge_self_agreement',
+  'judge_flip_rate',
+  'judge_longer_wins_rate',
+]);
 
 /**
  * The percentile interval of a metric that some resamples leave undefined (the Rogan-Gladen correction,

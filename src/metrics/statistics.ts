@@ -321,6 +321,10 @@ function statisticsOf(
   found.addRatio('judge_tpr', judge.truePositive);
   found.addRatio('judge_tnr', judge.trueNegative);
   addCorrectedAccuracy(found);
+  found.addRatio('judge_self_agreement', judge.selfAgreement);
+  found.addRatio('judge_win_rate', judge.win);
+  found.addRatio('judge_flip_rate', judge.flip);
+  found.addRatio('judge_longer_wins_rate', judge.longerWins);
   addLatency(table, instanceCount, found);
   found.addRatio('toxicity_rate', collected.toxic);
   found.addRatio('output_tokens_mean', collected.outputTokens);

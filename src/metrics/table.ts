@@ -6,6 +6,7 @@ import type { EvalRecord } from '../records/types.js';
 import { GrowableColumn, grown, int32 } from './columns.js';
 import { InstanceIndex } from './instance-index.js';
 import { ExampleIndex, type RepeatedSamples, type TableExamples } from './examples.js';
+import { judgeProbesOf } from './judge-probes.js';
 import { changedInstances, ProvenanceBuilder, type InstanceProvenance } from './provenance.js';
 
 /*
@@ -64,6 +65,8 @@ export interface RecordTable {
   judge: Uint8Array;
   /** The records' `human` labels (NaN: none). */
   human: Float64Array;
+  /** SAMPLES_*, PAIR_*, LONGER_WON and SHORTER_WON bits: the judge's self-consistency and pairwise verdicts. */
+  judgeProbes: Uint16Array;
   /** What each record's judge call cost (`judge.cost_usd`; NaN: none), apart from `costUsd`, the model's. */
   judgeCostUsd: Float64Array;
   /** Per scenario number, the distinct `provenance.scorer`s of its records ("" for records without one): judges' fingerprints. */
@@ -88,6 +91,12 @@ export interface RecordTable {
 
 const optionalNumber = (value: unknown): number => (typeof value === 'number' ? value : NaN);
 
+/** What a record's judge calls cost: the grade's and the pairwise comparison's, those that say (NaN: neither). Per record: no allocation. */
+function judgeCost(grade: unknown, pairwise: unknown): number {
+  if (typeof pairwise !== 'number') return optionalNumber(grade);
+  return typeof grade === 'number' ? grade + pairwise : pairwise;
+}
+
 /**
  * The per-row columns being filled, grown together (one capacity check a record). `add` writes every
  * column of every row, so room made ahead is never read before it is written (and is not filled).
@@ -101,6 +110,7 @@ class RowColumns {
   correct = new Float64Array(0);
   judge = new Uint8Array(0);
   human = new Float64Array(0);
+  judgeProbes = new Uint16Array(0);
   judgeCostUsd = new Float64Array(0);
   confidence = new Float64Array(0);
   latencyMs = new Float64Array(0);
@@ -127,6 +137,7 @@ class RowColumns {
     this.correct = grown(this.correct, capacity);
     this.judge = grown(this.judge, capacity);
     this.human = grown(this.human, capacity);
+    this.judgeProbes = grown(this.judgeProbes, capacity);
     this.judgeCostUsd = grown(this.judgeCostUsd, capacity);
     this.confidence = grown(this.confidence, capacity);
     this.latencyMs = grown(this.latencyMs, capacity);
@@ -201,7 +212,8 @@ export class RecordTableBuilder {
     if (failed) this.failures.add(record.error!);
     columns.correct[row] = scored ? record.correct! : NaN;
     columns.judge[row] = record.judge_error ? JUDGE_ERROR : record.judge ? JUDGE_CODES[record.judge.verdict] : 0;
-    columns.judgeCostUsd[row] = optionalNumber(record.judge?.cost_usd);
+    columns.judgeCostUsd[row] = judgeCost(record.judge?.cost_usd, record.judge_pairwise?.cost_usd);
+    columns.judgeProbes[row] = judgeProbesOf(record);
     columns.human[row] = optionalNumber(record.human);
     // A failed call, or a failed judge call, was scored by nothing: its fingerprint says nothing of the grades.
     if (!failed && record.judge_error === undefined) this.addScorer(this.lastScenario, record.provenance?.scorer);
@@ -300,6 +312,7 @@ export class RecordTableBuilder {
       correct,
       judge: columns.judge.subarray(0, size),
       human: columns.human.subarray(0, size),
+      judgeProbes: columns.judgeProbes.subarray(0, size),
       judgeCostUsd: columns.judgeCostUsd.subarray(0, size),
       scorers: scenarios.map((_, scenario) => this.scorers[scenario] ?? new Set()),
       confidence,

@@ -1,6 +1,15 @@
-import { MAX_NAME_LENGTH } from '../limits.js';
+import { MAX_JUDGE_SAMPLES, MAX_NAME_LENGTH } from '../limits.js';
 import type { Provenance } from './provenance.js';
-import { JUDGE_VERDICTS, PERTURBATION_KINDS, type JudgeVerdict, type PerturbationKind } from './types.js';
+import {
+  JUDGE_VERDICTS,
+  PAIRWISE_OUTCOMES,
+  PAIRWISE_VERDICTS,
+  PERTURBATION_KINDS,
+  type JudgePairwise,
+  type JudgeVerdict,
+  type PairwiseOrderVerdict,
+  type PerturbationKind,
+} from './types.js';
 
 /*
  * Checks one parsed line against the record contract. Hand-written rather than a zod schema because
@@ -67,6 +76,7 @@ function outcomeProblem(record: Fields): string | undefined {
     if (!absent(judge) || !absent(judgeError)) {
       return `"judge" and "judge_error" must be absent when "error" is set (a failed call has nothing to judge)`;
     }
+    if (!absent(record.judge_pairwise)) return `"judge_pairwise" must be absent when "error" is set (a failed call has nothing to compare)`;
     return absent(correct) ? undefined : `"correct" must be absent when "error" is set (a failed call has no score), got ${show(correct)}`;
   }
   const problem = judgeProblem(judge, judgeError);
@@ -92,24 +102,98 @@ function judgeProblem(judge: unknown, judgeError: unknown): string | undefined {
   if (typeof judge !== 'object' || Array.isArray(judge)) {
     return `"judge" must be an object {"verdict", "score", "reason"}, got ${show(judge)}`;
   }
-  const { verdict, score, reason, raw, problem } = judge as Fields;
+  const fields = judge as Fields;
+  return verdictProblem('judge', fields) ?? usageProblem('judge', fields) ?? samplesProblem(fields.samples);
+}
+
+/** A verdict's problem: `verdict` one of JUDGE_VERDICTS, `score` in [0, 1], the texts strings (`at` names the field). */
+function verdictProblem(at: string, fields: Fields): string | undefined {
+  const { verdict, score } = fields;
   if (!JUDGE_VERDICTS.includes(verdict as JudgeVerdict['verdict'])) {
-    return `"judge.verdict" must be "pass", "fail" or "unknown", got ${show(verdict)}`;
+    return `"${at}.verdict" must be "pass", "fail" or "unknown", got ${show(verdict)}`;
   }
+  return textsOfVerdictProblem(at, fields) ?? numberProblem(`${at}.score`, score, true);
+}
+
+/** The problem of a verdict's texts (reason, raw, problem, error): strings where present. */
+function textsOfVerdictProblem(at: string, { reason, raw, problem, error }: Fields): string | undefined {
   for (const [field, text] of [
     ['reason', reason],
     ['raw', raw],
     ['problem', problem],
+    ['error', error],
   ] as const) {
-    if (!absent(text) && typeof text !== 'string') return `"judge.${field}" must be a string, got ${show(text)}`;
+    if (!absent(text) && typeof text !== 'string') return `"${at}.${field}" must be a string, got ${show(text)}`;
   }
-  const fields = judge as Fields;
+  return undefined;
+}
+
+/** A judge's tokens and cost: non-negative numbers where present. */
+function usageProblem(at: string, fields: Fields): string | undefined {
   return (
-    numberProblem('judge.score', score, true) ??
-    numberProblem('judge.input_tokens', fields.input_tokens, false) ??
-    numberProblem('judge.output_tokens', fields.output_tokens, false) ??
-    numberProblem('judge.cost_usd', fields.cost_usd, false)
+    numberProblem(`${at}.input_tokens`, fields.input_tokens, false) ??
+    numberProblem(`${at}.output_tokens`, fields.output_tokens, false) ??
+    numberProblem(`${at}.cost_usd`, fields.cost_usd, false)
   );
+}
+
+/** `judge.samples`: absent, or a list of up to MAX_JUDGE_SAMPLES verdicts (judge_samples K > 1). */
+function samplesProblem(samples: unknown): string | undefined {
+  if (absent(samples)) return undefined;
+  if (!Array.isArray(samples) || samples.length === 0 || samples.length > MAX_JUDGE_SAMPLES) {
+    return `"judge.samples" must be a list of 1 to ${MAX_JUDGE_SAMPLES} verdicts, got ${show(samples)}`;
+  }
+  for (let index = 0; index < samples.length; index++) {
+    const sample: unknown = samples[index];
+    const at = `judge.samples[${index}]`;
+    if (typeof sample !== 'object' || sample === null || Array.isArray(sample)) {
+      return `"${at}" must be an object {"verdict", ...}, got ${show(sample)}`;
+    }
+    const problem = verdictProblem(at, sample as Fields);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+/** What is wrong with a record's `judge_pairwise` (absent is fine), or undefined. */
+function pairwiseProblem(pairwise: unknown): string | undefined {
+  if (absent(pairwise)) return undefined;
+  if (typeof pairwise !== 'object' || Array.isArray(pairwise)) {
+    return `"judge_pairwise" must be an object {"outcome", "candidate_first", "baseline_first", ...}, got ${show(pairwise)}`;
+  }
+  const fields = pairwise as Fields;
+  const { outcome, flipped, longer, fingerprint } = fields;
+  if (!PAIRWISE_OUTCOMES.includes(outcome as JudgePairwise['outcome'])) {
+    return `"judge_pairwise.outcome" must be "win", "loss", "tie" or "unknown", got ${show(outcome)}`;
+  }
+  if (!absent(flipped) && typeof flipped !== 'boolean') return `"judge_pairwise.flipped" must be true or false, got ${show(flipped)}`;
+  // A verdict that moved with the order is a tie, and an unknown comparison has no flip to count.
+  if (flipped === true && outcome !== 'tie') return `"judge_pairwise.outcome" must be "tie" when "flipped" is true, got ${show(outcome)}`;
+  if (!absent(flipped) && outcome === 'unknown') return `"judge_pairwise.flipped" must be absent when "outcome" is "unknown"`;
+  if (!absent(longer) && longer !== 'candidate' && longer !== 'baseline' && longer !== 'same') {
+    return `"judge_pairwise.longer" must be "candidate", "baseline" or "same", got ${show(longer)}`;
+  }
+  if (!absent(fingerprint) && (typeof fingerprint !== 'string' || fingerprint.length > MAX_FINGERPRINT_LENGTH)) {
+    return `"judge_pairwise.fingerprint" must be a string of at most ${MAX_FINGERPRINT_LENGTH} characters, got ${show(fingerprint)}`;
+  }
+  return (
+    orderProblem('candidate_first', fields.candidate_first) ??
+    orderProblem('baseline_first', fields.baseline_first) ??
+    usageProblem('judge_pairwise', fields)
+  );
+}
+
+/** One order's pairwise verdict: required, `verdict` "A", "B", "tie" or "unknown", its texts strings. */
+function orderProblem(order: string, value: unknown): string | undefined {
+  const at = `judge_pairwise.${order}`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return `"${at}" must be an object {"verdict", ...}, got ${show(value)}`;
+  }
+  const verdict = (value as Fields).verdict;
+  if (!PAIRWISE_VERDICTS.includes(verdict as PairwiseOrderVerdict['verdict'])) {
+    return `"${at}.verdict" must be "A", "B", "tie" or "unknown", got ${show(verdict)}`;
+  }
+  return textsOfVerdictProblem(at, value as Fields);
 }
 
 /**
@@ -208,6 +292,7 @@ export function recordProblem(value: unknown): string | undefined {
     numbersProblem(record) ??
     groupsProblem(record.groups) ??
     textsProblem(record) ??
+    pairwiseProblem(record.judge_pairwise) ??
     provenanceProblem(record.provenance)
   );
 }

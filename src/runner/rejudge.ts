@@ -9,12 +9,12 @@ import type { LoadedSuite } from './suite.js';
  * `evalgate rejudge`: a records file's stored completions graded again by the suite's current judge,
  * without a call to the model under test, so that a baseline judged by an earlier judge (another model,
  * snapshot, template) can be compared with a candidate judged by this one. Every record of a judged
- * scenario that has a completion is graded again: its `correct`, `judge`, `judge_error` and
- * `provenance.scorer` replaced; everything else (the failed calls, other scenarios) is kept as it is.
+ * scenario that has a completion is graded again: its `correct`, `judge`, `judge_error`,
+ * `judge_pairwise` and `provenance.scorer` replaced; everything else (the failed calls, other scenarios) is kept as it is.
  */
 
 /** The fields a judge writes: taken off a record before it is graded again. */
-const JUDGED_FIELDS = ['correct', 'judge', 'judge_error'] as const;
+const JUDGED_FIELDS = ['correct', 'judge', 'judge_error', 'judge_pairwise'] as const;
 
 export async function rejudgeRecords(
   loaded: LoadedSuite,

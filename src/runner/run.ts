@@ -1,4 +1,5 @@
 import { own } from '../records/dictionary.js';
+import type { BaselineAnswers } from './baseline-answers.js';
 import { FailureTally } from '../records/failures.js';
 import type { EvalRecord } from '../records/types.js';
 import type { CompletionCache } from './cache.js';
@@ -36,6 +37,8 @@ export interface RunOptions {
   shard?: Shard;
   /** Ask every example this many times (default 1); the records carry `sample` 0..K-1 when K > 1. */
   samples?: number;
+  /** The baseline's completions, for the scenarios judged pairwise against them (`judge_pairwise: baseline`). */
+  baselineAnswers?: BaselineAnswers;
   onProgress?: (done: number, total: number) => void;
   /** Trouble that costs no record (the cache cannot be written, ...): each kind is reported once. */
   onWarning?: (message: string) => void;

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseYamlConfig } from '../config/yaml-config.js';
 import { ConfigError, InputError } from '../errors.js';
-import { MAX_NAME_LENGTH } from '../limits.js';
+import { MAX_JUDGE_SAMPLES, MAX_NAME_LENGTH } from '../limits.js';
 import { dictionarySchema } from '../records/dictionary.js';
 import { hashOf, sha256Hex } from '../records/provenance.js';
 import { forEachJsonLine } from '../records/read.js';
@@ -49,6 +49,10 @@ const scorerOptionsSchema = z.strictObject({
     .optional(),
   template: z.string().min(1).optional().describe('judge: closed_qa, rubric, or a template with {input}, {output}, {references}'),
   allow_self_judging: z.boolean().optional(),
+  judge_samples: z.int().min(1).max(MAX_JUDGE_SAMPLES).optional().describe('judge: ask the judge K times per completion'),
+  judge_aggregate: z.enum(['majority', 'mean']).optional().describe("judge: the K verdicts' majority (default), or their mean grade"),
+  judge_pairwise: z.literal('baseline').optional().describe("judge: compare each completion with the baseline's (--baseline-records)"),
+  length_bias_probe: z.boolean().optional().describe('judge: record which of the two compared completions is longer'),
 });
 
 /** Scenario names, ids and groups become the records' (src/limits.ts): refused here rather than in the records. */
@@ -161,7 +165,17 @@ export async function loadSuite(file: string): Promise<LoadedSuite> {
   return { suite, file, sha256: suiteHash(sha256Hex(bytes), dataHashes), instances };
 }
 
-const JUDGE_ONLY = ['model', 'base_url', 'api_key_env', 'template', 'allow_self_judging'] as const;
+const JUDGE_ONLY = [
+  'model',
+  'base_url',
+  'api_key_env',
+  'template',
+  'allow_self_judging',
+  'judge_samples',
+  'judge_aggregate',
+  'judge_pairwise',
+  'length_bias_probe',
+] as const;
 
 /** What is wrong with a scenario's judge options: missing where it judges, given where it does not, a template without {output}. */
 function judgeOptionsProblems({ scorer, scorer_options: options }: Scenario): Array<[string[], string]> {
@@ -179,6 +193,12 @@ function judgeOptionsProblems({ scorer, scorer_options: options }: Scenario): Ar
   const template = options.template ?? 'closed_qa';
   if (!Object.hasOwn(BUILTIN_TEMPLATES, template) && !template.includes('{output}')) {
     problems.push([['scorer_options', 'template'], 'closed_qa, rubric, or a template that shows the judge the {output}']);
+  }
+  if (options.length_bias_probe === true && options.judge_pairwise === undefined) {
+    problems.push([
+      ['scorer_options', 'length_bias_probe'],
+      'the length-bias probe reads pairwise verdicts: give judge_pairwise: baseline',
+    ]);
   }
   return problems;
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { writeRecords } from '../../records/write.js';
 import { escapeTerminal } from '../../report/escape.js';
+import { BaselineAnswers } from '../../runner/baseline-answers.js';
 import { CompletionCache } from '../../runner/cache.js';
 import { describeJudging } from '../../runner/judge.js';
 import { progressReporter } from '../../runner/progress.js';
@@ -19,6 +20,7 @@ interface RejudgeFlags {
   retries: number;
   cacheDir: string;
   cache: boolean;
+  baselineRecords?: string;
 }
 
 export function registerRejudge(program: Command, { io }: CommandContext): void {
@@ -38,14 +40,20 @@ export function registerRejudge(program: Command, { io }: CommandContext): void 
     )
     .option('--cache-dir <dir>', 'completion cache directory (the judge keeps its grades in its judge/ folder)', '.evalgate/completions')
     .option('--no-cache', 'ask the judge even for cached grades')
+    .option(
+      '--baseline-records <file>',
+      "the baseline's records: scenarios with judge_pairwise: baseline compare each completion with the baseline's of its example",
+    )
     .action(async (flags: RejudgeFlags) => {
       const loaded = await loadSuite(flags.suite);
+      const baselineAnswers = flags.baselineRecords === undefined ? undefined : await BaselineAnswers.read(flags.baselineRecords, loaded);
       const { records, judged, stats } = await rejudgeRecords(loaded, flags.records, {
         concurrency: flags.concurrency,
         timeoutMs: flags.timeout,
         retries: flags.retries,
         backoffMs: DEFAULT_RUN_OPTIONS.backoffMs,
         cache: flags.cache ? new CompletionCache(flags.cacheDir) : undefined,
+        baselineAnswers,
         onProgress: progressReporter(io.stderr, io.interactive === true),
         onWarning: (message) => io.stderr(`evalgate: warning: ${escapeTerminal(message)}\n`),
       });

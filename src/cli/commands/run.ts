@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { escapeTerminal } from '../../report/escape.js';
 import { writeRecords } from '../../records/write.js';
+import { BaselineAnswers } from '../../runner/baseline-answers.js';
 import { CompletionCache } from '../../runner/cache.js';
 import { adapterFromSpec } from '../../runner/models/index.js';
 import { progressReporter } from '../../runner/progress.js';
@@ -27,11 +28,13 @@ interface RunFlags {
   samples: number;
   toxicityCommand?: string;
   maxFailed: number;
+  baselineRecords?: string;
 }
 
 async function runCommand(flags: RunFlags, { io, setExitCode }: CommandContext): Promise<void> {
   const loaded = await loadSuite(flags.suite);
   const adapter = await adapterFromSpec(flags.model, { baseUrl: flags.baseUrl, revision: flags.modelRevision });
+  const baselineAnswers = flags.baselineRecords === undefined ? undefined : await BaselineAnswers.read(flags.baselineRecords, loaded);
   const toxicity = flags.toxicityCommand ? commandToxicity(flags.toxicityCommand, flags.timeout) : lexicalToxicity();
   try {
     const { records, stats } = await runSuite(loaded, adapter, {
@@ -44,6 +47,7 @@ async function runCommand(flags: RunFlags, { io, setExitCode }: CommandContext):
       toxicity,
       shard: flags.shard,
       samples: flags.samples,
+      baselineAnswers,
       onProgress: progressReporter(io.stderr, io.interactive === true),
       onWarning: (message) => io.stderr(`evalgate: warning: ${escapeTerminal(message)}\n`),
     });
@@ -86,6 +90,10 @@ export function registerRun(program: Command, context: CommandContext): void {
       'exit 1 when more than this share of the calls failed (0.1 or 10%); 0: any failure',
       shareOption,
       DEFAULT_MAX_FAILED,
+    )
+    .option(
+      '--baseline-records <file>',
+      "the baseline's records: scenarios with judge_pairwise: baseline compare each completion with the baseline's of its example",
     )
     .option('--toxicity-command <cmd>', 'score toxicity with this program (JSON Lines) instead of the built-in word list')
     .action((flags: RunFlags) => runCommand(flags, context));

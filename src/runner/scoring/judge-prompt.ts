@@ -72,7 +72,7 @@ export type Verdict =
 type Fields = Record<string, unknown>;
 
 /** The one JSON value of a reply: bare, or the only thing in one fenced code block. */
-function jsonOf(reply: string): { value: unknown } | { problem: string } {
+export function jsonOf(reply: string): { value: unknown } | { problem: string } {
   const trimmed = reply.trim();
   const fenced = /^```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n```$/i.exec(trimmed);
   const text = fenced ? fenced[1].trim() : trimmed;
@@ -124,21 +124,41 @@ export function templateHash(template: string): string {
   return `${name}:${sha256Hex(templateText(template)).slice(0, 16)}`;
 }
 
+/** How a judge asked K times per completion grades (docs/suites.md#judge-samples): part of its fingerprint when K > 1. */
+export interface JudgeSampling {
+  samples: number;
+  aggregate: 'majority' | 'mean';
+}
+
+/** The fingerprint's and the cache revision's words for the sampling: none for one sample, as before samples existed. */
+export const samplingWords = ({ samples, aggregate }: JudgeSampling): string[] =>
+  samples > 1 ? [`samples=${samples}`, `aggregate=${aggregate}`] : [];
+
 /**
  * A judge's fingerprint, the records' `provenance.scorer`: the judge model as the suite names it, the
- * model the endpoint served (when it names one), the template's hash, the decoding and the parser.
+ * model the endpoint served (when it names one), the template's hash, the decoding, the sampling (K > 1)
+ * and the parser.
  * "judge model=openai:judge-v1 served=judge-v1-0613 template=closed_qa:3f2a... temperature=0 seed=0 max_tokens=512 parser=1"
  */
-export function judgeFingerprint(model: string, served: string | undefined, template: string): string {
+export function judgeFingerprint(
+  model: string,
+  served: string | undefined,
+  template: string,
+  sampling: JudgeSampling = { samples: 1, aggregate: 'majority' },
+): string {
   const decoding = Object.entries(JUDGE_DECODING).map(([key, value]) => `${key}=${value}`);
   const parts = [
     `model=${model}`,
     ...(served === undefined ? [] : [`served=${served}`]),
     `template=${templateHash(template)}`,
     ...decoding,
+    ...samplingWords(sampling),
   ];
-  const fingerprint = `judge ${parts.join(' ')} parser=${PARSER_VERSION}`;
-  // Names beyond the bound are cut with their hash kept: two fingerprints still differ when the judges do.
+  return boundedFingerprint(`judge ${parts.join(' ')} parser=${PARSER_VERSION}`);
+}
+
+/** A fingerprint within the records' bound: names beyond it are cut with their hash kept, so two still differ when the judges do. */
+export function boundedFingerprint(fingerprint: string): string {
   return fingerprint.length <= MAX_FINGERPRINT_LENGTH
     ? fingerprint
     : `${fingerprint.slice(0, MAX_FINGERPRINT_LENGTH - 80)}... sha256=${sha256Hex(fingerprint)}`;
