@@ -4,14 +4,7 @@ import type { Budget, Check, Policy } from '../policy/schema.js';
 import type { Finding } from './bounds.js';
 import { budgetValue, isSignificant, metricScopeKey, pairedBasis, pValueText, tooFewShared, type RunComparer } from './compare.js';
 import { noBaseline, notCompared, type MissingBaseline } from './not-compared.js';
-import {
-  defaultDetect,
-  instancesToDetect,
-  isUnitMetric,
-  minimumDetectableWorsening,
-  plannedSpread,
-  standardErrorToDetect,
-} from './power.js';
+import { defaultDetect, detectionOf } from './power.js';
 import type { RelaxedBudgets } from './tradeoffs.js';
 import type { BudgetInEffect, Comparison, PowerResult } from './types.js';
 
@@ -132,18 +125,15 @@ export function powerOf(check: Check, evidence: RegressionEvidence, alphaPerTest
   const { comparison, budget, test } = evidence;
   if (!comparison || !budget || test !== 'regression') return undefined;
   const { detect, detectFrom } = detectOf(check, evidence, comparison);
-  const sd =
+  // Point estimates have no spread: nothing shows what they can see.
+  const { mde, instancesNeeded } =
     comparison.sd !== undefined && Number.isFinite(comparison.sd)
-      ? plannedSpread(comparison.sd, isUnitMetric(check.metric), detect, pairedBasis(comparison))
-      : undefined;
-  // Point estimates have no spread, nor has a comparison of runs that agree everywhere on a metric
-  // with no floor to plan with: nothing shows what they can see.
-  const mde = sd === undefined || sd === 0 ? null : minimumDetectableWorsening(sd, budget.value, alphaPerTest);
-  const needSpread = detect === null ? undefined : standardErrorToDetect(detect, budget.value, alphaPerTest);
-  const instancesNeeded =
-    sd === undefined || mde === null || needSpread === undefined
-      ? null
-      : instancesToDetect(sd, comparison.shared ?? 0, needSpread, minInstances);
+      ? detectionOf(
+          comparison.sd,
+          { metric: check.metric, detect, budget: budget.value, alphaPerTest },
+          { basis: pairedBasis(comparison), shared: comparison.shared ?? 0, minInstances },
+        )
+      : { mde: null, instancesNeeded: null };
   return {
     mde,
     detect,
