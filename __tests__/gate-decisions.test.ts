@@ -293,7 +293,7 @@ describe('fixes from the review of the statistics', () => {
     );
     expect(three.checks[0].status).toBe('error');
     expect(three.checks[0].reasons[0]).toBe(
-      'regression not checked: 3 records of the metric on the shared instances, fewer than the 20 a paired comparison needs (settings.min_shared_instances)',
+      'regression not checked: 3 records of the metric on the 1000 shared instances, fewer than the 20 a paired comparison needs (settings.min_shared_instances)',
     );
     // 30 records, identical runs: the floor sqrt(0.05 x 0.95 / 30) = 0.040 cannot see 0.05.
     const same = withGroup(30, (i) => i % 5 === 0);

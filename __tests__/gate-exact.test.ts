@@ -304,14 +304,14 @@ describe('trade-offs: an improvement of exactly 0.25 on every resample', () => {
       0.25,
       true,
       'pass',
-      'accuracy (t) improved by 0.250 (needs an improvement of 0.250, p = 0.048)',
+      'accuracy (t) improved by 25 pts (needs an improvement of 25 pts, p = 0.048)',
     ],
     [
       'a hair short does not',
       0.2501,
       false,
       'fail',
-      'accuracy (t) improved by 0.250 (needs an improvement of 0.250, p = 0.048): not enough',
+      'accuracy (t) improved by 25 pts (needs an improvement of 25 pts, p = 0.048): not enough',
     ],
   ])('%s', (_, needed, applied, status, reason) => {
     const result = gate(policy(needed), candidate, baseline);
@@ -331,7 +331,7 @@ describe('trade-offs: an improvement of exactly 0.25 on every resample', () => {
     expect(result.tradeoffs[0]).toEqual({
       name: 't',
       applied: false,
-      reasons: ['accuracy (t) improved by 0.250 (needs an improvement of 0.250, p = 0.050): not statistically real'],
+      reasons: ['accuracy (t) improved by 25 pts (needs an improvement of 25 pts, p = 0.050): not statistically real'],
     });
   });
 });

@@ -4,6 +4,7 @@ import { changesSummary } from './changes.js';
 import type { GateReport } from './json.js';
 import { byStatus, findingWords } from './findings.js';
 import { wrapLine } from './columns.js';
+import { DECISION, decisionLabel, STATUS_WORDS } from './words.js';
 
 /** One candidate gated under one policy. */
 export interface DecisionCell {
@@ -12,13 +13,11 @@ export interface DecisionCell {
   report: GateReport;
 }
 
-const VERDICT_MARK: Record<string, string> = { pass: 'ship (pass)', warn: 'ship (warn)', fail: 'block (fail)' };
-
 /** What stops (or worries) a candidate under a policy, a line each in plain words with units (names escaped). */
 function blockers(report: GateReport): string[] {
   const coverage =
     report.coverage && report.coverage.status !== 'pass'
-      ? [`coverage ${report.coverage.status === 'fail' ? 'blocks' : 'warns'}: ${shown(report.coverage.reason)}`]
+      ? [`coverage ${STATUS_WORDS[report.coverage.status].verb}: ${shown(report.coverage.reason)}`]
       : [];
   return [
     ...coverage,
@@ -34,11 +33,11 @@ export function decisionMatrixText(policies: string[], candidates: string[], cel
     cells.find((entry) => entry.policy === policy && entry.candidate === candidate)!.report;
   const table = markdownTable([
     ['policy \\ candidate', ...candidates.map(shown)],
-    ...policies.map((policy) => [shown(policy), ...candidates.map((candidate) => VERDICT_MARK[cell(policy, candidate).verdict])]),
+    ...policies.map((policy) => [shown(policy), ...candidates.map((candidate) => decisionLabel(cell(policy, candidate).verdict))]),
   ]);
   const lines = [table, ''];
   for (const policy of policies) {
-    const shipped = candidates.filter((candidate) => cell(policy, candidate).verdict !== 'fail').map(shown);
+    const shipped = candidates.filter((candidate) => DECISION[cell(policy, candidate).verdict] === 'ship').map(shown);
     lines.push(`${shown(policy)}: ${shipped.length > 0 ? `would ship ${shipped.join(' or ')}` : 'would ship none of them'}`);
     for (const candidate of candidates) {
       for (const reason of blockers(cell(policy, candidate))) lines.push(...wrapLine(`  ${shown(candidate)}: ${reason}`));
