@@ -210,7 +210,7 @@ describe('power and inconclusive', () => {
     expect(warned.checks[0]).toMatchObject({ status: 'inconclusive', flags: ['underpowered'] });
     expect(warned.checks[0].reasons).toEqual([
       expect.stringMatching(
-        /^inconclusive: must detect 0\.0300, it sees a worsening of 0\.0\d+ at 80% power; about \d+ shared instances would settle it \(evalgate plan\)$/,
+        /^inconclusive: must detect 3 pts, it sees a worsening of \d+(\.\d+)? pts at 80% power; about \d+ shared instances would settle it \(evalgate plan\)$/,
       ),
     ]);
     expect(gate(policy('inconclusive: block'), same, same)).toMatchObject({ verdict: 'fail', outcome: 'inconclusive' });
@@ -359,6 +359,6 @@ describe('fixes from the review of the statistics', () => {
     // 1% of 0.8 is 0.008, below the budget 0.02.
     const check = gate('checks:\n  - metric: accuracy\n    max_regression: 0.02\n    detect: "1%"\n', baseline, baseline).checks[0];
     expect(check.status).toBe('error');
-    expect(check.reasons[0]).toBe('detect 1% is 0.00800 on this baseline, not above the budget 0.0200');
+    expect(check.reasons[0]).toBe('detect 1% is 0.8 pts on this baseline, not above the budget 2 pts');
   });
 });

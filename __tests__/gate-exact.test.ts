@@ -249,7 +249,7 @@ describe('regression budgets hit exactly (a worsening of 0.25 on every resample,
       '',
       'max_regression: 0.25\n    detect: "25%"',
       'error',
-      ['detect 25% is 0.250 on this baseline, not above the budget 0.250'],
+      ['detect 25% is 25 pts on this baseline, not above the budget 25 pts'],
     ],
   ])('%s', (_, settings, lines, status, reasons) => {
     expect(seen(gate(check(settings, lines), candidate, baseline))).toEqual({ status, reasons });
@@ -548,7 +548,7 @@ describe("a check's status from its findings", () => {
       'min: 0.9\n    max_regression: 0.25\n    detect: "25%"',
       constantRun(40, 1),
       'error',
-      ['below the minimum 0.9', 'detect 25% is 0.250 on this baseline, not above the budget 0.250'],
+      ['below the minimum 0.9', 'detect 25% is 25 pts on this baseline, not above the budget 25 pts'],
     ],
   ])('%s', (_, lines, baseline, status, reasons) => {
     expect(seen(gate(check(lines), candidate, baseline))).toEqual({ status, reasons });
@@ -560,7 +560,7 @@ describe("a check's status from its findings", () => {
     // MDE80 = 0.02 + 2.486 sqrt(0.06 x 0.94 / 40) = 0.113 (the floor of 0/1 scores: identical runs show
     // no spread); 40 (0.0376 / (0.85 x 0.04 / 2.486))^2 = 301.6 instances, rounded up.
     expect(result.checks[0].reasons).toEqual([
-      'inconclusive: must detect 0.0600 (the default detect), it sees a worsening of 0.113 at 80% power; about 302 shared instances would settle it (evalgate plan)',
+      'inconclusive: must detect 6 pts (the default detect), it sees a worsening of 11.3 pts at 80% power; about 302 shared instances would settle it (evalgate plan)',
     ]);
   });
 });
@@ -721,6 +721,6 @@ describe("what a check's result carries", () => {
       table: buildTable(Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: 1, latency_ms: 100 }))),
     };
     const result = gate(`${B20}checks:\n  - metric: latency_p95_ms\n    max_regression: "10%"\n    detect: "20%"\n`, latency, latency);
-    expect(seen(result)).toEqual({ status: 'inconclusive', reasons: ['inconclusive: must detect 20.0, the comparison shows no spread'] });
+    expect(seen(result)).toEqual({ status: 'inconclusive', reasons: ['inconclusive: must detect 20 ms, the comparison shows no spread'] });
   });
 });

@@ -1,3 +1,4 @@
+import { amountText } from '../metrics/units.js';
 import type { Test } from '../policy/family.js';
 import type { Direction } from '../metrics/registry.js';
 import type { Budget, Check, Policy } from '../policy/schema.js';
@@ -86,7 +87,8 @@ export function regressionEvidence(
   // Stryker disable next-line ConditionalExpression: without a detect, budgetValue gives NaN, and NaN <= budget is false.
   if (check.detect !== undefined && budgetValue(check.detect, comparison.baseline) <= budget.value) {
     // Stated in different units, detect fell at or below the budget on this baseline: nothing could see it.
-    const reason = `detect ${check.detect} is ${budgetValue(check.detect, comparison.baseline).toPrecision(3)} on this baseline, not above the budget ${budget.value.toPrecision(3)}`;
+    const amount = (value: number) => amountText(check.metric, value);
+    const reason = `detect ${check.detect} is ${amount(budgetValue(check.detect, comparison.baseline))} on this baseline, not above the budget ${amount(budget.value)}`;
     // Stryker disable next-line BooleanLiteral: an errored finding is an error whatever `failed` says (checks.ts statusOf reads errored first).
     return { test, comparison, budget, early: { failed: true, errored: true, reasons: [reason] } };
   }
