@@ -52,7 +52,7 @@ describe('family-wise control of false blocks', () => {
         expect(pWorseAdjusted!).toBeGreaterThanOrEqual(Math.min(1, 4 * Math.min(...corrected.map((c) => c.comparison!.pWorse!))) - 1e-12);
         expect(pWorseAdjusted!).toBeGreaterThan(pWorse!);
         expect(check.reasons[0]).toMatch(
-          /^worse by 0\.0400, over the budget, but not statistically real \(p = 0\.0\d+, adjusted 0\.\d+\)$/,
+          /^worse by 4 pts, over the budget, but not statistically real \(p = 0\.0\d+, adjusted 0\.\d+\)$/,
         );
       }
     }
@@ -89,7 +89,7 @@ describe('non-inferiority', () => {
     );
     expect(result.checks[0].status).toBe('fail');
     expect(result.checks[0].comparison!.pNotInferior).toBe(1);
-    expect(result.checks[0].reasons[0]).toMatch(/^not shown to be within the budget 0\.00 of the baseline \(non-inferiority p = 1\.0/);
+    expect(result.checks[0].reasons[0]).toMatch(/^not shown to be within the budget 0 pts of the baseline \(non-inferiority p = 1\.0/);
   });
 
   it('fails a small suite that cannot show it, where the regression test passes the same data', () => {
@@ -200,7 +200,7 @@ describe('power and inconclusive', () => {
     expect(check.comparison!.pOverBudget!).toBeLessThan(0.05);
     expect(check.comparison!.pOverBudget!).toBeGreaterThanOrEqual(check.comparison!.pWorse!);
     expect(check.status).toBe('fail');
-    expect(check.reasons).toEqual(['worse than the baseline by 0.100, over the budget 0.0200']);
+    expect(check.reasons).toEqual(['worse than the baseline by 10 pts, over the budget 2 pts']);
   });
 
   it('an inconclusive gate warns, or fails under inconclusive: block; the deprecated power is read as it', () => {

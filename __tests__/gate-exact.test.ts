@@ -203,14 +203,14 @@ describe('regression budgets hit exactly (a worsening of 0.25 on every resample,
       '',
       'max_regression: 0.2\n    detect: 0.9',
       'fail',
-      ['worse than the baseline by 0.250, over the budget 0.200'],
+      ['worse than the baseline by 25 pts, over the budget 20 pts'],
     ],
     [
       'regression: budget 0, by pWorse',
       '',
       'max_regression: 0\n    detect: 0.9',
       'fail',
-      ['worse than the baseline by 0.250, over the budget 0.00'],
+      ['worse than the baseline by 25 pts, over the budget 0 pts'],
     ],
     ['regression, significance off: at the budget passes', '  significance: off\n', 'max_regression: 0.25\n    detect: 0.9', 'pass', []],
     [
@@ -218,7 +218,7 @@ describe('regression budgets hit exactly (a worsening of 0.25 on every resample,
       '  significance: off\n',
       'max_regression: 0.2499\n    detect: 0.9',
       'fail',
-      ['worse than the baseline by 0.250, over the budget 0.250'],
+      ['worse than the baseline by 25 pts, over the budget 25 pts'],
     ],
     // Every resample reaches the budget: p_NI = 21/21.
     [
@@ -226,7 +226,7 @@ describe('regression budgets hit exactly (a worsening of 0.25 on every resample,
       '  test: non-inferiority\n',
       'max_regression: 0.25',
       'fail',
-      ['not shown to be within the budget 0.250 of the baseline (non-inferiority p = 1.0, worsening 0.250)'],
+      ['not shown to be within the budget 25 pts of the baseline (non-inferiority p = 1.0, worsening 25 pts)'],
     ],
     ['non-inferiority: a hair under the budget on every resample', '  test: non-inferiority\n', 'max_regression: 0.2501', 'pass', []],
     [
@@ -234,7 +234,7 @@ describe('regression budgets hit exactly (a worsening of 0.25 on every resample,
       '  test: non-inferiority\n  significance: off\n',
       'max_regression: 0.25',
       'fail',
-      ['worse than the baseline by 0.250, at or over the budget 0.250'],
+      ['worse than the baseline by 25 pts, at or over the budget 25 pts'],
     ],
     [
       'non-inferiority, significance off: a hair over passes',
@@ -352,7 +352,7 @@ describe('judging a regression budget at alpha', () => {
     ['pWorse at budget 0 exactly at alpha does not', { pWorse: 0.05 }, false],
     ['its adjusted p decides too', { pWorse: 0.01, pWorseAdjusted: 0.06 }, false],
   ])('%s', (_, p, failed) => {
-    expect(judgeRegression(evidence(p), policy).failed).toBe(failed);
+    expect(judgeRegression(evidence(p), policy, 'accuracy').failed).toBe(failed);
   });
 });
 
@@ -375,7 +375,7 @@ describe('judging a regression budget on point estimates', () => {
     ['non-inferiority, a summary under it', 'non-inferiority', 'summary', 0.24, on, false],
     ['non-inferiority, paired without a p-value', 'non-inferiority', 'paired', 0.25, on, true],
   ] as const)('%s: failed %s', (_, test, method, worsening, policy, failed) => {
-    expect(judgeRegression(evidence(test, method, worsening), policy).failed).toBe(failed);
+    expect(judgeRegression(evidence(test, method, worsening), policy, 'accuracy').failed).toBe(failed);
   });
 });
 
@@ -449,7 +449,7 @@ describe('policy semantics', () => {
   it.each([
     // 12.5% of |-2| is 0.25: a worsening from -2 to -2.25 is at the budget, not over a negative one.
     ['12.5%', 'pass', []],
-    ['10%', 'fail', ['worse than the baseline by 0.250, over the budget 0.200']],
+    ['10%', 'fail', ['worse than the baseline by 0.25, over the budget 0.2']],
   ])('a percentage budget %s on a negative baseline is a share of its size', (budget, status, reasons) => {
     const yaml = `checks:\n  - metric: log_likelihood\n    direction: higher\n    max_regression: "${budget}"\n`;
     const result = gateOf(yaml, metricsFile(-2.25), metricsFile(-2));
@@ -641,7 +641,7 @@ describe('the built-in failure-rate check', () => {
     expect(seen([builtin])).toEqual({
       status: 'fail',
       reasons: [
-        'worse than the baseline by 1.00, over the budget 0.00',
+        'worse than the baseline by 100 pts, over the budget 0 pts',
         "the most common error of the candidate's 40 failed calls (40 of them): timeout",
       ],
     });

@@ -188,7 +188,7 @@ function regressionFindings(evidence: Gathered, regression: RegressionEvidence, 
   const factor = corrected.test === 'regression' ? correctionFactor(policy, familySize) : 1;
   const finding =
     (corrected.early ? undefined : shortfall('regression', corrected.comparison.resamples, factor, policy)) ??
-    judgeRegression(corrected, policy);
+    judgeRegression(corrected, policy, evidence.check.metric);
   const alpha = policy.settings.significance === 'off' ? 0.05 : policy.settings.significance;
   const power = powerOf(evidence.check, corrected, alpha / correctionFactor(policy, familySize), policy.settings.min_shared_instances);
   return { fields: { test: corrected.test, comparison: corrected.comparison, budget: corrected.budget }, finding, power };

@@ -146,13 +146,14 @@ export function powerOf(check: Check, evidence: RegressionEvidence, alphaPerTest
 }
 
 /** The finding of a regression budget, its comparison corrected for the family (pWorseAdjusted). */
-export function judgeRegression(evidence: RegressionEvidence, policy: Policy): Finding {
+export function judgeRegression(evidence: RegressionEvidence, policy: Policy, metric: string): Finding {
   if (evidence.early) return evidence.early;
   const { comparison, budget } = evidence;
   const { significance } = policy.settings;
   const pointEstimates = comparison.method === 'summary' || significance === 'off';
+  const amount = (value: number) => amountText(metric, value);
   const worse = (relation: 'over' | 'at or over') =>
-    `worse than the baseline by ${comparison.worsening.toPrecision(3)}, ${relation} the budget ${budget.value.toPrecision(3)}`;
+    `worse than the baseline by ${amount(comparison.worsening)}, ${relation} the budget ${amount(budget.value)}`;
   if (evidence.test === 'non-inferiority') {
     if (pointEstimates || comparison.pNotInferior === undefined) {
       return comparison.worsening >= budget.value ? { failed: true, reasons: [worse('at or over')] } : { failed: false, reasons: [] };
@@ -161,7 +162,7 @@ export function judgeRegression(evidence: RegressionEvidence, policy: Policy): F
     return {
       failed: true,
       reasons: [
-        `not shown to be within the budget ${budget.value.toPrecision(3)} of the baseline (non-inferiority p = ${comparison.pNotInferior.toPrecision(2)}, worsening ${comparison.worsening.toPrecision(3)})`,
+        `not shown to be within the budget ${amount(budget.value)} of the baseline (non-inferiority p = ${comparison.pNotInferior.toPrecision(2)}, worsening ${amount(comparison.worsening)})`,
       ],
     };
   }
@@ -177,6 +178,6 @@ export function judgeRegression(evidence: RegressionEvidence, policy: Policy): F
   }
   return {
     failed: false,
-    reasons: [`worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not ${what} (${pValueText(p, adjusted)})`],
+    reasons: [`worse by ${amount(comparison.worsening)}, over the budget, but not ${what} (${pValueText(p, adjusted)})`],
   };
 }
