@@ -51,9 +51,7 @@ describe('family-wise control of false blocks', () => {
         const { pWorse, pWorseAdjusted } = check.comparison!;
         expect(pWorseAdjusted!).toBeGreaterThanOrEqual(Math.min(1, 4 * Math.min(...corrected.map((c) => c.comparison!.pWorse!))) - 1e-12);
         expect(pWorseAdjusted!).toBeGreaterThan(pWorse!);
-        expect(check.reasons[0]).toMatch(
-          /^worse by 4 pts, over the budget, but not statistically real \(p = 0\.0\d+, adjusted 0\.\d+\)$/,
-        );
+        expect(check.reasons[0]).toMatch(/^worse by 4 pts, over the budget, but not statistically real \(p = 0\.0\d+, adjusted 0\.\d+\)$/);
       }
     }
   });
