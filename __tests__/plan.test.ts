@@ -141,6 +141,24 @@ describe('evalgate plan and evalgate gate', () => {
     expect(same.gate).toEqual(same.plan);
     expect(same.plan['ece overall']).toBeGreaterThan(same.plan['accuracy overall']!);
   });
+
+  it('say nothing of what runs that agree everywhere on a metric with no floor can detect (the gate: inconclusive)', async () => {
+    const steady = (name: string) =>
+      writeLines(
+        name,
+        Array.from({ length: 40 }, (_, i) => record({ id: String(i), latency_ms: 100 })),
+      );
+    const latency = policyFile('  - metric: latency_p95_ms\n    max_regression: "10%"\n');
+    const [candidate, base] = [steady('c.jsonl'), steady('b.jsonl')];
+    const same = await mdes(latency, candidate, base);
+    expect(same).toEqual({ plan: { 'latency_p95_ms overall': null }, gate: { 'latency_p95_ms overall': null } });
+    let stdout = '';
+    await runCli(['plan', '--policy', latency, '--baseline', base, '--candidate', candidate], {
+      stdout: (text) => (stdout += text),
+      stderr: () => undefined,
+    });
+    expect(stdout).toMatch(/\| latency_p95_ms \| overall \|.*\| +- \| unknown: the runs show no spread +\|/);
+  });
 });
 
 /*
