@@ -153,7 +153,7 @@ describe('GitHub API errors', () => {
     expect(result.output('verdict')).toBe('warn');
     expect(result.annotations).toContainEqual({
       level: 'warning',
-      message: expect.stringMatching(/^worse than the baseline by 0\.05/),
+      message: expect.stringMatching(/^worse than the baseline by 5(\.\d+)? pts/),
       properties: { title: 'evalgate: accuracy (overall)' },
     });
   });

@@ -50,7 +50,7 @@ describe('the action on a pull request', () => {
     expect(github.comments[0].body.startsWith(`<!-- evalgate:path=${policy} policy=support -->\n## ❌ evalgate: fail`)).toBe(true);
     expect(third.annotations).toContainEqual({
       level: 'error',
-      message: expect.stringMatching(/^worse than the baseline by 0\.05/),
+      message: expect.stringMatching(/^worse than the baseline by 5(\.\d+)? pts/),
       properties: { title: 'evalgate: accuracy (overall)' },
     });
   });

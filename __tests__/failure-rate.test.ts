@@ -84,7 +84,7 @@ describe('failed calls cannot improve a metric', () => {
     });
     expect(failures.comparison!.worsening).toBeGreaterThan(0.3);
     expect(failures.comparison!.pWorseAdjusted).toBeLessThan(0.05);
-    expect(failures.reasons[0]).toMatch(/^worse than the baseline by 0\.\d+, over the budget 0\.00+$/);
+    expect(failures.reasons[0]).toMatch(/^worse than the baseline by \d+(\.\d+)? pts, over the budget 0 pts$/);
     expect(failures.reasons).toContain(
       "the most common error of the candidate's " +
         candidateRecords.filter((r) => r.error).length +

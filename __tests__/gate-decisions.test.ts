@@ -51,9 +51,7 @@ describe('family-wise control of false blocks', () => {
         const { pWorse, pWorseAdjusted } = check.comparison!;
         expect(pWorseAdjusted!).toBeGreaterThanOrEqual(Math.min(1, 4 * Math.min(...corrected.map((c) => c.comparison!.pWorse!))) - 1e-12);
         expect(pWorseAdjusted!).toBeGreaterThan(pWorse!);
-        expect(check.reasons[0]).toMatch(
-          /^worse by 0\.0400, over the budget, but not statistically real \(p = 0\.0\d+, adjusted 0\.\d+\)$/,
-        );
+        expect(check.reasons[0]).toMatch(/^worse by 4 pts, over the budget, but not statistically real \(p = 0\.0\d+, adjusted 0\.\d+\)$/);
       }
     }
   });
@@ -89,7 +87,7 @@ describe('non-inferiority', () => {
     );
     expect(result.checks[0].status).toBe('fail');
     expect(result.checks[0].comparison!.pNotInferior).toBe(1);
-    expect(result.checks[0].reasons[0]).toMatch(/^not shown to be within the budget 0\.00 of the baseline \(non-inferiority p = 1\.0/);
+    expect(result.checks[0].reasons[0]).toMatch(/^not shown to be within the budget 0 pts of the baseline \(non-inferiority p = 1\.0/);
   });
 
   it('fails a small suite that cannot show it, where the regression test passes the same data', () => {
@@ -200,7 +198,7 @@ describe('power and inconclusive', () => {
     expect(check.comparison!.pOverBudget!).toBeLessThan(0.05);
     expect(check.comparison!.pOverBudget!).toBeGreaterThanOrEqual(check.comparison!.pWorse!);
     expect(check.status).toBe('fail');
-    expect(check.reasons).toEqual(['worse than the baseline by 0.100, over the budget 0.0200']);
+    expect(check.reasons).toEqual(['worse than the baseline by 10 pts, over the budget 2 pts']);
   });
 
   it('an inconclusive gate warns, or fails under inconclusive: block; the deprecated power is read as it', () => {
@@ -210,7 +208,7 @@ describe('power and inconclusive', () => {
     expect(warned.checks[0]).toMatchObject({ status: 'inconclusive', flags: ['underpowered'] });
     expect(warned.checks[0].reasons).toEqual([
       expect.stringMatching(
-        /^inconclusive: must detect 0\.0300, it sees a worsening of 0\.0\d+ at 80% power; about \d+ shared instances would settle it \(evalgate plan\)$/,
+        /^inconclusive: must detect 3 pts, it sees a worsening of \d+(\.\d+)? pts at 80% power; about \d+ shared instances would settle it \(evalgate plan\)$/,
       ),
     ]);
     expect(gate(policy('inconclusive: block'), same, same)).toMatchObject({ verdict: 'fail', outcome: 'inconclusive' });
@@ -293,7 +291,7 @@ describe('fixes from the review of the statistics', () => {
     );
     expect(three.checks[0].status).toBe('error');
     expect(three.checks[0].reasons[0]).toBe(
-      'regression not checked: 3 records of the metric on the shared instances, fewer than the 20 a paired comparison needs (settings.min_shared_instances)',
+      'regression not checked: 3 records of the metric on the 1000 shared instances, fewer than the 20 a paired comparison needs (settings.min_shared_instances)',
     );
     // 30 records, identical runs: the floor sqrt(0.05 x 0.95 / 30) = 0.040 cannot see 0.05.
     const same = withGroup(30, (i) => i % 5 === 0);
@@ -359,6 +357,6 @@ describe('fixes from the review of the statistics', () => {
     // 1% of 0.8 is 0.008, below the budget 0.02.
     const check = gate('checks:\n  - metric: accuracy\n    max_regression: 0.02\n    detect: "1%"\n', baseline, baseline).checks[0];
     expect(check.status).toBe('error');
-    expect(check.reasons[0]).toBe('detect 1% is 0.00800 on this baseline, not above the budget 0.0200');
+    expect(check.reasons[0]).toBe('detect 1% is 0.8 pts on this baseline, not above the budget 2 pts');
   });
 });

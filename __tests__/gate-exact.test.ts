@@ -204,14 +204,14 @@ describe('regression budgets hit exactly (a worsening of 0.25 on every resample,
       '',
       'max_regression: 0.2\n    detect: 0.9',
       'fail',
-      ['worse than the baseline by 0.250, over the budget 0.200'],
+      ['worse than the baseline by 25 pts, over the budget 20 pts'],
     ],
     [
       'regression: budget 0, by pWorse',
       '',
       'max_regression: 0\n    detect: 0.9',
       'fail',
-      ['worse than the baseline by 0.250, over the budget 0.00'],
+      ['worse than the baseline by 25 pts, over the budget 0 pts'],
     ],
     ['regression, significance off: at the budget passes', '  significance: off\n', 'max_regression: 0.25\n    detect: 0.9', 'pass', []],
     [
@@ -219,7 +219,7 @@ describe('regression budgets hit exactly (a worsening of 0.25 on every resample,
       '  significance: off\n',
       'max_regression: 0.2499\n    detect: 0.9',
       'fail',
-      ['worse than the baseline by 0.250, over the budget 0.250'],
+      ['worse than the baseline by 25 pts, over the budget 25 pts'],
     ],
     // Every resample reaches the budget: p_NI = 21/21.
     [
@@ -227,7 +227,7 @@ describe('regression budgets hit exactly (a worsening of 0.25 on every resample,
       '  test: non-inferiority\n',
       'max_regression: 0.25',
       'fail',
-      ['not shown to be within the budget 0.250 of the baseline (non-inferiority p = 1.0, worsening 0.250)'],
+      ['not shown to be within the budget 25 pts of the baseline (non-inferiority p = 1.0, worsening 25 pts)'],
     ],
     ['non-inferiority: a hair under the budget on every resample', '  test: non-inferiority\n', 'max_regression: 0.2501', 'pass', []],
     [
@@ -235,7 +235,7 @@ describe('regression budgets hit exactly (a worsening of 0.25 on every resample,
       '  test: non-inferiority\n  significance: off\n',
       'max_regression: 0.25',
       'fail',
-      ['worse than the baseline by 0.250, at or over the budget 0.250'],
+      ['worse than the baseline by 25 pts, at or over the budget 25 pts'],
     ],
     [
       'non-inferiority, significance off: a hair over passes',
@@ -250,7 +250,7 @@ describe('regression budgets hit exactly (a worsening of 0.25 on every resample,
       '',
       'max_regression: 0.25\n    detect: "25%"',
       'error',
-      ['detect 25% is 0.250 on this baseline, not above the budget 0.250'],
+      ['detect 25% is 25 pts on this baseline, not above the budget 25 pts'],
     ],
   ])('%s', (_, settings, lines, status, reasons) => {
     expect(seen(gate(check(settings, lines), candidate, baseline))).toEqual({ status, reasons });
@@ -305,14 +305,14 @@ describe('trade-offs: an improvement of exactly 0.25 on every resample', () => {
       0.25,
       true,
       'pass',
-      'accuracy (t) improved by 0.250 (needs an improvement of 0.250, p = 0.048)',
+      'accuracy (t) improved by 25 pts (needs an improvement of 25 pts, p = 0.048)',
     ],
     [
       'a hair short does not',
       0.2501,
       false,
       'fail',
-      'accuracy (t) improved by 0.250 (needs an improvement of 0.250, p = 0.048): not enough',
+      'accuracy (t) improved by 25 pts (needs an improvement of 25 pts, p = 0.048): not enough',
     ],
   ])('%s', (_, needed, applied, status, reason) => {
     const result = gate(policy(needed), candidate, baseline);
@@ -332,7 +332,7 @@ describe('trade-offs: an improvement of exactly 0.25 on every resample', () => {
     expect(result.tradeoffs[0]).toEqual({
       name: 't',
       applied: false,
-      reasons: ['accuracy (t) improved by 0.250 (needs an improvement of 0.250, p = 0.050): not statistically real'],
+      reasons: ['accuracy (t) improved by 25 pts (needs an improvement of 25 pts, p = 0.050): not statistically real'],
     });
   });
 });
@@ -353,7 +353,7 @@ describe('judging a regression budget at alpha', () => {
     ['pWorse at budget 0 exactly at alpha does not', { pWorse: 0.05 }, false],
     ['its adjusted p decides too', { pWorse: 0.01, pWorseAdjusted: 0.06 }, false],
   ])('%s', (_, p, failed) => {
-    expect(judgeRegression(evidence(p), policy).failed).toBe(failed);
+    expect(judgeRegression(evidence(p), policy, 'accuracy').failed).toBe(failed);
   });
 });
 
@@ -376,7 +376,7 @@ describe('judging a regression budget on point estimates', () => {
     ['non-inferiority, a summary under it', 'non-inferiority', 'summary', 0.24, on, false],
     ['non-inferiority, paired without a p-value', 'non-inferiority', 'paired', 0.25, on, true],
   ] as const)('%s: failed %s', (_, test, method, worsening, policy, failed) => {
-    expect(judgeRegression(evidence(test, method, worsening), policy).failed).toBe(failed);
+    expect(judgeRegression(evidence(test, method, worsening), policy, 'accuracy').failed).toBe(failed);
   });
 });
 
@@ -494,7 +494,7 @@ describe('policy semantics', () => {
   it.each([
     // 12.5% of |-2| is 0.25: a worsening from -2 to -2.25 is at the budget, not over a negative one.
     ['12.5%', 'pass', []],
-    ['10%', 'fail', ['worse than the baseline by 0.250, over the budget 0.200']],
+    ['10%', 'fail', ['worse than the baseline by 0.25, over the budget 0.2']],
   ])('a percentage budget %s on a negative baseline is a share of its size', (budget, status, reasons) => {
     const yaml = `checks:\n  - metric: log_likelihood\n    direction: higher\n    max_regression: "${budget}"\n`;
     const result = gateOf(yaml, metricsFile(-2.25), metricsFile(-2));
@@ -593,7 +593,7 @@ describe("a check's status from its findings", () => {
       'min: 0.9\n    max_regression: 0.25\n    detect: "25%"',
       constantRun(40, 1),
       'error',
-      ['below the minimum 0.9', 'detect 25% is 0.250 on this baseline, not above the budget 0.250'],
+      ['below the minimum 0.9', 'detect 25% is 25 pts on this baseline, not above the budget 25 pts'],
     ],
   ])('%s', (_, lines, baseline, status, reasons) => {
     expect(seen(gate(check(lines), candidate, baseline))).toEqual({ status, reasons });
@@ -605,7 +605,7 @@ describe("a check's status from its findings", () => {
     // MDE80 = 0.02 + 2.486 sqrt(0.06 x 0.94 / 40) = 0.113 (the floor of 0/1 scores: identical runs show
     // no spread); 40 (0.0376 / (0.85 x 0.04 / 2.486))^2 = 301.6 instances, rounded up.
     expect(result.checks[0].reasons).toEqual([
-      'inconclusive: must detect 0.0600 (the default detect), it sees a worsening of 0.113 at 80% power; about 302 shared instances would settle it (evalgate plan)',
+      'inconclusive: must detect 6 pts (the default detect), it sees a worsening of 11.3 pts at 80% power; about 302 shared instances would settle it (evalgate plan)',
     ]);
   });
 });
@@ -686,7 +686,7 @@ describe('the built-in failure-rate check', () => {
     expect(seen([builtin])).toEqual({
       status: 'fail',
       reasons: [
-        'worse than the baseline by 1.00, over the budget 0.00',
+        'worse than the baseline by 100 pts, over the budget 0 pts',
         "the most common error of the candidate's 40 failed calls (40 of them): timeout",
       ],
     });
@@ -766,6 +766,6 @@ describe("what a check's result carries", () => {
       table: buildTable(Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: 1, latency_ms: 100 }))),
     };
     const result = gate(`${B20}checks:\n  - metric: latency_p95_ms\n    max_regression: "10%"\n    detect: "20%"\n`, latency, latency);
-    expect(seen(result)).toEqual({ status: 'inconclusive', reasons: ['inconclusive: must detect 20.0, the comparison shows no spread'] });
+    expect(seen(result)).toEqual({ status: 'inconclusive', reasons: ['inconclusive: must detect 20 ms, the comparison shows no spread'] });
   });
 });

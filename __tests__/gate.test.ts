@@ -141,7 +141,7 @@ describe('trade-offs', () => {
       {
         name: 'calibration buys accuracy',
         applied: true,
-        reasons: [expect.stringMatching(/^ece \(overall\) improved by 0\.19\d* \(needs an improvement of 0\.02\d*, p = /)],
+        reasons: [expect.stringMatching(/^ece \(overall\) improved by 19(\.\d+)? pts \(needs an improvement of 2 pts, p = /)],
       },
     ]);
     expect(result.checks[0].budget).toEqual({ value: 0.04, from: 'trade-off "calibration buys accuracy"' });

@@ -86,7 +86,9 @@ describe('budgets tested as budgets', () => {
     expect(Math.abs(check.comparison!.pOverBudget! - within)).toBeLessThan(0.035);
     expect(check.comparison!.pWorse!).toBeLessThan(0.002); // today's test would block it
     expect(check.status).toBe('pass');
-    expect(check.reasons).toEqual([expect.stringMatching(/^worse by 0\.0225, over the budget, but not significantly over it \(p = 0\.4/)]);
+    expect(check.reasons).toEqual([
+      expect.stringMatching(/^worse by 2\.25 pts, over the budget, but not significantly over it \(p = 0\.4/),
+    ]);
   });
 
   it('counts each resample against the budget on its own baseline: a hand-worked count', () => {

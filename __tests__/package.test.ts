@@ -64,4 +64,41 @@ describe('the npm package', () => {
     // The charts come from vega, in a chunk of its own that the package must carry.
     expect(readFileSync(join(project, 'report.html'), 'utf8')).toMatch(/<svg/);
   }, 120_000);
+
+  it("installs globally from a clone's git URL (npm install -g git+file://...), offline into an empty prefix, with no build step", async () => {
+    // What `npm install -g github:OWNER/evalgate#v1` does, without the network: npm clones the
+    // repository and packs it (dist/ is committed; no prepare script builds anything).
+    const clone = join(tempDir(), 'evalgate');
+    const cloned = await runProcess('git', ['clone', '--quiet', '--depth', '1', `file://${process.cwd()}`, clone]);
+    expect([cloned.code, cloned.stderr]).toEqual([0, '']);
+    const scripts = (JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(Object.keys(scripts).filter((name) => /^(pre|post)?(prepare|install|pack)$/.test(name))).toEqual([]);
+
+    const prefix = tempDir();
+    const offline = { ...process.env, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+    const install = await runProcess('npm', ['install', '--global', '--prefix', prefix, `git+file://${clone}`], offline);
+    expect([install.code, install.stderr]).toEqual([0, '']);
+    const evalgate = join(prefix, 'bin/evalgate');
+    const version = await runProcess(evalgate, ['--version'], offline, tempDir());
+    const own = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    expect([version.code, version.stdout.trim()]).toEqual([0, own.version]);
+    // A real command, from another folder, on the files the package carries.
+    const installed = (path: string) => join(prefix, 'lib/node_modules/evalgate', path);
+    const gate = await runProcess(
+      evalgate,
+      [
+        'gate',
+        '--policy',
+        installed('policies/realtime-chat.yml'),
+        '--candidate',
+        installed('examples/billing/candidate-b.jsonl'),
+        '--baseline',
+        installed('examples/billing/baseline.jsonl'),
+      ],
+      offline,
+      tempDir(),
+    );
+    expect([gate.code, gate.stderr]).toEqual([1, '']);
+    expect(gate.stdout).toMatch(/^evalgate: FAIL .* policy realtime-chat/);
+  }, 180_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../src/cli/index.js';
 import { minimumDetectableWorsening, standardErrorToDetect } from '../src/gate/power.js';
@@ -101,6 +101,63 @@ describe('evalgate plan', () => {
     expect(await runCli(['plan', '--policy', baseline, '--baseline', baseline], { stdout: () => undefined, stderr: () => undefined })).toBe(
       2,
     );
+  });
+});
+
+describe('evalgate plan and evalgate gate', () => {
+  /** The MDE80 of every regression check, by metric and scope: `plan --json`'s rows, and the gate's checks[].power. */
+  async function mdes(policyPath: string, candidate: string, base: string) {
+    const planned = await plan('--policy', policyPath, '--baseline', base, '--candidate', candidate);
+    expect(planned.code).toBe(0);
+    const report = join(tempDir(), 'report.json');
+    const quiet = { stdout: () => undefined, stderr: () => undefined };
+    await runCli(['gate', '--policy', policyPath, '--candidate', candidate, '--baseline', base, '--json', report], quiet);
+    const gated = JSON.parse(readFileSync(report, 'utf8')) as {
+      checks: Array<{ metric: string; scenario?: string; power?: { mde: number | null } | null }>;
+    };
+    return {
+      plan: Object.fromEntries(planned.rows.map((row) => [`${row.metric} ${row.scope}`, row.mde])),
+      gate: Object.fromEntries(
+        gated.checks.filter((check) => check.power).map((check) => [`${check.metric} ${check.scenario ?? 'overall'}`, check.power!.mde]),
+      ),
+    };
+  }
+
+  it('see the same smallest detectable worsening, also where a metric has records on fewer instances than are shared', async () => {
+    // Two runs that agree on every instance (no spread of their own), with a confidence on 60 of 300:
+    // ece rests on 60 records, and the floor of its spread must be the one of 60 in both.
+    const run = (name: string) =>
+      writeLines(
+        name,
+        Array.from({ length: 300 }, (_, i) =>
+          record({ id: String(i), correct: i % 4 === 0 ? 0 : 1, ...(i < 60 ? { confidence: 0.7 } : {}) }),
+        ),
+      );
+    const sparse = policyFile(
+      '  - metric: ece\n    max_regression: 0.01\n    detect: 0.1\n  - metric: accuracy\n    max_regression: 0.01\n',
+    );
+    const same = await mdes(sparse, run('candidate.jsonl'), run('baseline.jsonl'));
+    expect(Object.keys(same.plan).sort()).toEqual(['accuracy overall', 'ece overall']);
+    expect(same.gate).toEqual(same.plan);
+    expect(same.plan['ece overall']).toBeGreaterThan(same.plan['accuracy overall']!);
+  });
+
+  it('say nothing of what runs that agree everywhere on a metric with no floor can detect (the gate: inconclusive)', async () => {
+    const steady = (name: string) =>
+      writeLines(
+        name,
+        Array.from({ length: 40 }, (_, i) => record({ id: String(i), latency_ms: 100 })),
+      );
+    const latency = policyFile('  - metric: latency_p95_ms\n    max_regression: "10%"\n');
+    const [candidate, base] = [steady('c.jsonl'), steady('b.jsonl')];
+    const same = await mdes(latency, candidate, base);
+    expect(same).toEqual({ plan: { 'latency_p95_ms overall': null }, gate: { 'latency_p95_ms overall': null } });
+    let stdout = '';
+    await runCli(['plan', '--policy', latency, '--baseline', base, '--candidate', candidate], {
+      stdout: (text) => (stdout += text),
+      stderr: () => undefined,
+    });
+    expect(stdout).toMatch(/\| latency_p95_ms \| overall \|.*\| +- \| unknown: the runs show no spread +\|/);
   });
 });
 

@@ -56,6 +56,11 @@ describe('evalgate run', () => {
     expect(new Set(keys).size).toBe(records.length);
     expect(records.every((record) => typeof record.correct === 'number' && typeof record.prediction === 'string')).toBe(true);
     expect(first.stderr).toMatch(/evalgate: 10\d\d\/10\d\d \(100%\)/);
+    // The toy model reads the customer's message, not the prompt's list of actions: it answers every action, mostly right.
+    expect(new Set(originals.map((record) => record.prediction))).toEqual(
+      new Set(['refund', 'update-card', 'explain-charge', 'waive-fee', 'escalate', 'deny']),
+    );
+    expect(originals.filter((record) => record.correct === 1).length).toBeGreaterThan(0.9 * originals.length);
 
     const second = await evalgate([
       'run',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadSuite } from '../src/runner/suite.js';
 import { evalgate, readJsonLines, writeSuite } from './helpers/evalgate.js';
 import { tempDir } from './helpers/records.js';
 
@@ -70,5 +71,19 @@ describe('loading a suite', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${dir}/data.jsonl:2: "references": needs at least one reference`);
     expect(existsSync(model.started)).toBe(false);
+  });
+
+  it('names a field an instance left out as missing, with the data file and line', async () => {
+    const dir = tempDir();
+    const suite = writeSuite(dir, [
+      { id: 'q1', input: 'x', references: ['refund'] },
+      { id: 'q2', input: 'y' },
+    ]);
+    await expect(loadSuite(suite)).rejects.toThrow(`${dir}/data.jsonl:2: "references" is missing`);
+    // A field given with the wrong type is not called missing.
+    writeSuite(dir, [{ id: 'q1', input: 'x', references: 5 }]);
+    await expect(loadSuite(suite)).rejects.toThrow(`${dir}/data.jsonl:1: "references": must be a string or an array of strings`);
+    writeSuite(dir, [{ input: 'x', references: ['a'] }]);
+    await expect(loadSuite(suite)).rejects.toThrow(`${dir}/data.jsonl:1: "id" is missing`);
   });
 });

@@ -88,3 +88,16 @@ describe('the repository workflows', () => {
     expect(String(upload?.with?.path)).toContain(stryker.jsonReporter.fileName);
   });
 });
+
+describe("docs/action.md's inputs table", () => {
+  it("gives as an input's default only the default action.yml declares (samples has none: empty is one call per example)", () => {
+    const declared = parse(readFileSync('action.yml', 'utf8')) as { inputs: Record<string, { default?: string }> };
+    const rows = [...readFileSync('docs/action.md', 'utf8').matchAll(/^\| `([a-z-]+)` \|([^|]*)\|/gm)];
+    expect(rows.map(([, input]) => input)).toContain('samples');
+    for (const [, input, cell] of rows) {
+      // A cell that is one plain value is a default; a sentence (`base` on pull requests ...) is computed by the action.
+      const value = /^`([^`]*)`$/.exec(cell.trim())?.[1];
+      if (value !== undefined) expect([input, value]).toEqual([input, declared.inputs[input].default]);
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { amountText } from '../metrics/units.js';
 import type { MetricComponents, MetricSamples, MetricsReport, MetricValue } from '../metrics/compute.js';
 import type { Dimension, Direction } from '../metrics/registry.js';
 import { GROUP_FAMILY, isAttributeFamily, parseMetricName, scopeLabel, scopeOf, type ScopeRef } from '../metrics/names.js';
@@ -192,7 +193,7 @@ function regressionFindings(
   const factor = corrected.test === 'regression' ? correctionFactor(policy, familySize) : 1;
   const finding =
     (corrected.early ? undefined : shortfall('regression', corrected.comparison.resamples, factor, policy)) ??
-    judgeRegression(corrected, policy);
+    judgeRegression(corrected, policy, evidence.check.metric);
   const alpha = policy.settings.significance === 'off' ? 0.05 : policy.settings.significance;
   const { check } = evidence;
   const split = () => comparer?.samplesSplit(check.metric, check.scenario);
@@ -204,10 +205,11 @@ function regressionFindings(
  * A regression check that would pass but cannot see what it must detect (MDE80 > detect) is
  * inconclusive: its pass would not be earned. What it sees, and the instances that would settle it.
  */
-function inconclusive(power: PowerResult | undefined, status: CheckStatus): string | undefined {
+function inconclusive(metric: string, power: PowerResult | undefined, status: CheckStatus): string | undefined {
   if (!power?.underpowered || power.detect === null || status !== 'pass') return undefined;
-  const must = `must detect ${power.detect.toPrecision(3)}${power.detectFrom === 'default' ? ' (the default detect)' : ''}`;
-  const sees = power.mde === null ? 'the comparison shows no spread' : `it sees a worsening of ${power.mde.toPrecision(3)} at 80% power`;
+  const must = `must detect ${amountText(metric, power.detect)}${power.detectFrom === 'default' ? ' (the default detect)' : ''}`;
+  const sees =
+    power.mde === null ? 'the comparison shows no spread' : `it sees a worsening of ${amountText(metric, power.mde)} at 80% power`;
   return `inconclusive: ${must}, ${sees}${settleWords(power)}`;
 }
 
@@ -232,7 +234,7 @@ function decide(evidence: Gathered, correction: Correction, context: CheckContex
   const power = budgeted?.power;
   const findings = [bounded?.finding, budgeted?.finding].filter((finding) => finding !== undefined);
   const judged = statusOf(check.severity, findings);
-  const unsure = inconclusive(power, judged);
+  const unsure = inconclusive(check.metric, power, judged);
   const sizes = groupSizes(check, metrics);
   return {
     check,

@@ -138,7 +138,7 @@ export function tooFewShared(comparison: Comparison, policy: Policy): string | u
   const basis =
     (comparison.shared ?? 0) < minimum
       ? `${comparison.shared} shared instances`
-      : `${comparison.population} records of the metric on the shared instances`;
+      : `${comparison.population} records of the metric on the ${comparison.shared} shared instances`;
   return `${basis}, fewer than the ${minimum} a paired comparison needs (settings.min_shared_instances)`;
 }
 

@@ -124,3 +124,33 @@ export function samplesColumns(
     ? { ...columns, samplesNeeded: null, samplesNote: SAMPLES_CANNOT_REACH }
     : { ...columns, samplesNeeded: needed, samplesNote: null };
 }
+
+/** What a check's comparison can detect: the one computation the gate (regression.ts powerOf) and `plan` share. */
+export interface Detection {
+  /** The spread planned with: the comparison's, floored for a metric in [0, 1] (plannedSpread). */
+  spread: number;
+  /** MDE80; null when the spread is 0 (runs that agree everywhere on a metric with no floor): nothing shows what it sees. */
+  mde: number | null;
+  /** The standard error at which it would see detect with plan's margin (standardErrorToDetect). */
+  needSpread: number | undefined;
+  /** The instances at which it would (null when that is unknown, or when detect is not above the budget). */
+  instancesNeeded: number | null;
+}
+
+/**
+ * What a comparison of spread `sd` can detect under a check's budget and family level. `basis` is the
+ * count the spread's floor rests on (the shared instances, or fewer: the records of the metric on them,
+ * compare.ts pairedBasis); `shared` the instances the spread shrinks with.
+ */
+export function detectionOf(
+  sd: number,
+  check: { metric: string; detect: number | null; budget: number; alphaPerTest: number },
+  counts: { basis: number; shared: number; minInstances: number },
+): Detection {
+  const spread = plannedSpread(sd, isUnitMetric(check.metric), check.detect, counts.basis);
+  const mde = spread === 0 ? null : minimumDetectableWorsening(spread, check.budget, check.alphaPerTest);
+  const needSpread = check.detect === null ? undefined : standardErrorToDetect(check.detect, check.budget, check.alphaPerTest);
+  const instancesNeeded =
+    mde === null || needSpread === undefined ? null : instancesToDetect(spread, counts.shared, needSpread, counts.minInstances);
+  return { spread, mde, needSpread, instancesNeeded };
+}

@@ -1,3 +1,4 @@
+import { amountText } from '../metrics/units.js';
 import type { Test } from '../policy/family.js';
 import type { Direction } from '../metrics/registry.js';
 import type { SamplesSplit } from '../metrics/samples-split.js';
@@ -5,15 +6,7 @@ import type { Budget, Check, Policy } from '../policy/schema.js';
 import type { Finding } from './bounds.js';
 import { budgetValue, isSignificant, metricScopeKey, pairedBasis, pValueText, tooFewShared, type RunComparer } from './compare.js';
 import { noBaseline, notCompared, type MissingBaseline } from './not-compared.js';
-import {
-  defaultDetect,
-  instancesToDetect,
-  isUnitMetric,
-  minimumDetectableWorsening,
-  plannedSpread,
-  samplesColumns,
-  standardErrorToDetect,
-} from './power.js';
+import { defaultDetect, detectionOf, isUnitMetric, samplesColumns } from './power.js';
 import type { RelaxedBudgets } from './tradeoffs.js';
 import type { BudgetInEffect, Comparison, PowerResult } from './types.js';
 
@@ -95,7 +88,8 @@ export function regressionEvidence(
   // Stryker disable next-line ConditionalExpression: without a detect, budgetValue gives NaN, and NaN <= budget is false.
   if (check.detect !== undefined && budgetValue(check.detect, comparison.baseline) <= budget.value) {
     // Stated in different units, detect fell at or below the budget on this baseline: nothing could see it.
-    const reason = `detect ${check.detect} is ${budgetValue(check.detect, comparison.baseline).toPrecision(3)} on this baseline, not above the budget ${budget.value.toPrecision(3)}`;
+    const amount = (value: number) => amountText(check.metric, value);
+    const reason = `detect ${check.detect} is ${amount(budgetValue(check.detect, comparison.baseline))} on this baseline, not above the budget ${amount(budget.value)}`;
     // Stryker disable next-line BooleanLiteral: an errored finding is an error whatever `failed` says (checks.ts statusOf reads errored first).
     return { test, comparison, budget, early: { failed: true, errored: true, reasons: [reason] } };
   }
@@ -142,25 +136,28 @@ export function powerOf(
   const { comparison, budget, test } = evidence;
   if (!comparison || !budget || test !== 'regression') return undefined;
   const { detect, detectFrom } = detectOf(check, evidence, comparison);
-  const unitMetric = isUnitMetric(check.metric);
-  const sd =
+  // Point estimates have no spread: nothing shows what they can see.
+  const detection =
     comparison.sd !== undefined && Number.isFinite(comparison.sd)
-      ? plannedSpread(comparison.sd, unitMetric, detect, pairedBasis(comparison))
+      ? detectionOf(
+          comparison.sd,
+          { metric: check.metric, detect, budget: budget.value, alphaPerTest },
+          { basis: pairedBasis(comparison), shared: comparison.shared ?? 0, minInstances },
+        )
       : undefined;
-  // Point estimates have no spread, nor has a comparison of runs that agree everywhere on a metric
-  // with no floor to plan with: nothing shows what they can see.
-  const mde = sd === undefined || sd === 0 ? null : minimumDetectableWorsening(sd, budget.value, alphaPerTest);
-  const needSpread = detect === null ? undefined : standardErrorToDetect(detect, budget.value, alphaPerTest);
-  const instancesNeeded =
-    sd === undefined || mde === null || needSpread === undefined
-      ? null
-      : instancesToDetect(sd, comparison.shared ?? 0, needSpread, minInstances);
+  const mde = detection?.mde ?? null;
+  const instancesNeeded = detection?.instancesNeeded ?? null;
   const underpowered = detect !== null && (mde === null || mde > detect);
   // As `plan` computes its samples columns: on the comparison's own spread and shared instances.
   const found = underpowered && instancesNeeded !== null ? split() : undefined;
   const samples =
     found &&
-    samplesColumns(found, comparison.sd!, needSpread, { instances: comparison.shared ?? 0, minInstances, unitMetric, detect: detect! });
+    samplesColumns(found, comparison.sd!, detection!.needSpread, {
+      instances: comparison.shared ?? 0,
+      minInstances,
+      unitMetric: isUnitMetric(check.metric),
+      detect: detect!,
+    });
   return {
     mde,
     detect,
@@ -173,13 +170,14 @@ export function powerOf(
 }
 
 /** The finding of a regression budget, its comparison corrected for the family (pWorseAdjusted). */
-export function judgeRegression(evidence: RegressionEvidence, policy: Policy): Finding {
+export function judgeRegression(evidence: RegressionEvidence, policy: Policy, metric: string): Finding {
   if (evidence.early) return evidence.early;
   const { comparison, budget } = evidence;
   const { significance } = policy.settings;
   const pointEstimates = comparison.method === 'summary' || significance === 'off';
+  const amount = (value: number) => amountText(metric, value);
   const worse = (relation: 'over' | 'at or over') =>
-    `worse than the baseline by ${comparison.worsening.toPrecision(3)}, ${relation} the budget ${budget.value.toPrecision(3)}`;
+    `worse than the baseline by ${amount(comparison.worsening)}, ${relation} the budget ${amount(budget.value)}`;
   if (evidence.test === 'non-inferiority') {
     if (pointEstimates || comparison.pNotInferior === undefined) {
       return comparison.worsening >= budget.value ? { failed: true, reasons: [worse('at or over')] } : { failed: false, reasons: [] };
@@ -188,7 +186,7 @@ export function judgeRegression(evidence: RegressionEvidence, policy: Policy): F
     return {
       failed: true,
       reasons: [
-        `not shown to be within the budget ${budget.value.toPrecision(3)} of the baseline (non-inferiority p = ${comparison.pNotInferior.toPrecision(2)}, worsening ${comparison.worsening.toPrecision(3)})`,
+        `not shown to be within the budget ${amount(budget.value)} of the baseline (non-inferiority p = ${comparison.pNotInferior.toPrecision(2)}, worsening ${amount(comparison.worsening)})`,
       ],
     };
   }
@@ -204,6 +202,6 @@ export function judgeRegression(evidence: RegressionEvidence, policy: Policy): F
   }
   return {
     failed: false,
-    reasons: [`worse by ${comparison.worsening.toPrecision(3)}, over the budget, but not ${what} (${pValueText(p, adjusted)})`],
+    reasons: [`worse by ${amount(comparison.worsening)}, over the budget, but not ${what} (${pValueText(p, adjusted)})`],
   };
 }

@@ -1,4 +1,5 @@
 import { scopeLabel, scopeOf } from '../metrics/names.js';
+import { amountText } from '../metrics/units.js';
 import type { Budget, Policy, Tradeoff } from '../policy/schema.js';
 import { budgetValue, isSignificant, metricMeta, metricScopeKey, tooFewShared, type RunComparer } from './compare.js';
 import type { TradeoffResult } from './types.js';
@@ -43,9 +44,10 @@ function evaluateTradeoff(tradeoff: Tradeoff, policy: Policy, comparer: RunCompa
     const ok = improvement >= needed && real;
     if (!ok) applied = false;
     const evidence = comparison.pBetter === undefined ? '' : `, p = ${comparison.pBetter.toPrecision(2)}`;
-    const moved = improvement >= 0 ? `improved by ${improvement.toPrecision(3)}` : `got worse by ${(-improvement).toPrecision(3)}`;
+    const amount = (value: number) => amountText(term.metric, value);
+    const moved = improvement >= 0 ? `improved by ${amount(improvement)}` : `got worse by ${amount(-improvement)}`;
     reasons.push(
-      `${label} ${moved} (needs an improvement of ${needed.toPrecision(3)}${evidence})${ok ? '' : improvement >= needed ? ': not statistically real' : ': not enough'}`,
+      `${label} ${moved} (needs an improvement of ${amount(needed)}${evidence})${ok ? '' : improvement >= needed ? ': not statistically real' : ': not enough'}`,
     );
   }
   return { name: tradeoff.name, applied, reasons };

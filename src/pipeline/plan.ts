@@ -1,14 +1,5 @@
-import { MetricsMemo, RunComparer, budgetValue, computeOptionsOf, metricMeta } from '../gate/compare.js';
-import {
-  defaultDetect,
-  instancesToDetect,
-  isUnitMetric,
-  minimumDetectableWorsening,
-  plannedSpread,
-  samplesColumns,
-  standardErrorToDetect,
-  type SamplesColumns,
-} from '../gate/power.js';
+import { MetricsMemo, RunComparer, budgetValue, computeOptionsOf, metricMeta, pairedBasis } from '../gate/compare.js';
+import { defaultDetect, detectionOf, isUnitMetric, samplesColumns, type SamplesColumns } from '../gate/power.js';
 import type { ComputeOptions } from '../metrics/compute.js';
 import { UNGRADED } from '../metrics/table.js';
 import { scopeLabel, scopeOf } from '../metrics/names.js';
@@ -44,7 +35,8 @@ export interface PlanRow extends SamplesColumns {
   spread: number;
   spreadFrom: 'paired' | 'sqrt(2) x baseline';
   instances: number;
-  mde: number;
+  /** MDE80, as the gate computes it (gate/power.ts detectionOf); null when the runs show no spread at all. */
+  mde: number | null;
   /** Instances needed for MDE80 <= b + 0.85 (detect - b) (null when detect is not above the budget). */
   needed: number | null;
 }
@@ -73,7 +65,8 @@ function spreadOf(
   if (candidate) {
     const comparison = new RunComparer(candidate, baseline, options, memo).compare(check.metric, check.scenario, direction);
     if (comparison?.method !== 'paired' || comparison.sd === undefined) return { reason: `${check.metric} is not in both runs` };
-    return { spread: comparison.sd, from: 'paired' as const, instances: comparison.shared!, value: comparison.baseline };
+    const { sd, shared, baseline: value } = comparison;
+    return { spread: sd, from: 'paired' as const, instances: shared!, basis: pairedBasis(comparison), value };
   }
   const scope = memo.scopeOf(baseline, options, check.scenario);
   const samples = own(scope?.samples, check.metric);
@@ -83,6 +76,7 @@ function spreadOf(
     spread: Math.SQRT2 * standardDeviation(samples),
     from: 'sqrt(2) x baseline' as const,
     instances: instancesIn(baseline, check.scenario),
+    basis: instancesIn(baseline, check.scenario),
     value,
   };
 }
@@ -116,11 +110,14 @@ export function planSuite(loaded: LoadedPolicy, baseline: RunInput, candidate?: 
     const budget = budgetValue(check.max_regression, found.value);
     const detect = budgetValue(check.detect ?? defaultDetect(check.metric, check.max_regression), found.value);
     const alphaPerTest = alpha / correctionFactor(policy, families[family].length);
-    const unit = isUnitMetric(check.metric);
-    const spread = plannedSpread(found.spread, unit, detect, found.instances);
-    const needSpread = standardErrorToDetect(detect, budget, alphaPerTest);
+    const minInstances = policy.settings.min_shared_instances;
+    const { spread, mde, needSpread, instancesNeeded } = detectionOf(
+      found.spread,
+      { metric: check.metric, detect, budget, alphaPerTest },
+      { basis: found.basis, shared: found.instances, minInstances },
+    );
     const split = splitSamples(check.metric, check.scenario, baseline.table, candidate?.kind === 'records' ? candidate.table : undefined);
-    const context = { instances: found.instances, minInstances: policy.settings.min_shared_instances, unitMetric: unit, detect };
+    const context = { instances: found.instances, minInstances, unitMetric: isUnitMetric(check.metric), detect };
     rows.push({
       metric: check.metric,
       scope,
@@ -130,9 +127,8 @@ export function planSuite(loaded: LoadedPolicy, baseline: RunInput, candidate?: 
       spread,
       spreadFrom: found.from,
       instances: found.instances,
-      mde: minimumDetectableWorsening(spread, budget, alphaPerTest),
-      needed:
-        needSpread === undefined ? null : instancesToDetect(spread, found.instances, needSpread, policy.settings.min_shared_instances),
+      mde,
+      needed: instancesNeeded,
       ...samplesColumns(split, found.spread, needSpread, context),
     });
   }

@@ -1,4 +1,5 @@
-import { cellReport, shippedWords, VERDICT_MARK, type DecisionCell } from './compare.js';
+import { cellReport, shippedWords, type DecisionCell } from './compare.js';
+import { decisionLabel } from './words.js';
 import { escapeHtml } from './escape.js';
 import { gateHtmlParts, htmlPage, verdictWords } from './html.js';
 
@@ -33,7 +34,7 @@ export async function decisionMatrixHtml(
   const rows = policies.map((policy, p) => {
     const links = candidates.map((candidate, c) => {
       const { verdict } = cellReport(cells, policy, candidate);
-      return `<td class="decision ${verdict}"><a href="#${gateSectionId(p, c)}">${VERDICT_MARK[verdict]}</a></td>`;
+      return `<td class="decision ${verdict}"><a href="#${gateSectionId(p, c)}">${decisionLabel(verdict)}</a></td>`;
     });
     return `<tr><th>${escapeHtml(policy)}</th>${links.join('')}</tr>`;
   });

@@ -4,6 +4,7 @@ import { changesSummary } from './changes.js';
 import type { GateReport } from './json.js';
 import { byStatus, findingWords } from './findings.js';
 import { wrapLine } from './columns.js';
+import { DECISION, decisionLabel, STATUS_WORDS } from './words.js';
 
 /** One candidate gated under one policy. */
 export interface DecisionCell {
@@ -12,13 +13,11 @@ export interface DecisionCell {
   report: GateReport;
 }
 
-export const VERDICT_MARK: Record<string, string> = { pass: 'ship (pass)', warn: 'ship (warn)', fail: 'block (fail)' };
-
 /** What stops (or worries) a candidate under a policy, a line each in plain words with units (names escaped). */
 function blockers(report: GateReport): string[] {
   const coverage =
     report.coverage && report.coverage.status !== 'pass'
-      ? [`coverage ${report.coverage.status === 'fail' ? 'blocks' : 'warns'}: ${shown(report.coverage.reason)}`]
+      ? [`coverage ${STATUS_WORDS[report.coverage.status].verb}: ${shown(report.coverage.reason)}`]
       : [];
   return [
     ...coverage,
@@ -35,7 +34,7 @@ export function cellReport(cells: DecisionCell[], policy: string, candidate: str
 
 /** The candidates a policy would ship (those it does not fail), as `name` shows each one. */
 export function shippedWords(cells: DecisionCell[], policy: string, candidates: string[], name: (text: string) => string): string {
-  const shipped = candidates.filter((candidate) => cellReport(cells, policy, candidate).verdict !== 'fail').map(name);
+  const shipped = candidates.filter((candidate) => DECISION[cellReport(cells, policy, candidate).verdict] === 'ship').map(name);
   return shipped.length > 0 ? `would ship ${shipped.join(' or ')}` : 'would ship none of them';
 }
 
@@ -44,7 +43,7 @@ export function decisionMatrixText(policies: string[], candidates: string[], cel
   const cell = (policy: string, candidate: string) => cellReport(cells, policy, candidate);
   const table = markdownTable([
     ['policy \\ candidate', ...candidates.map(shown)],
-    ...policies.map((policy) => [shown(policy), ...candidates.map((candidate) => VERDICT_MARK[cell(policy, candidate).verdict])]),
+    ...policies.map((policy) => [shown(policy), ...candidates.map((candidate) => decisionLabel(cell(policy, candidate).verdict))]),
   ]);
   const lines = [table, ''];
   for (const policy of policies) {

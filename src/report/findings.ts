@@ -4,6 +4,7 @@ import { shownScope } from '../metrics/names.js';
 import { count } from './format.js';
 import type { GateReport } from './json.js';
 import { amountText, changeIntervalText, changeText, valueIntervalText, valueText } from './units.js';
+import { STATUS_WORDS } from './words.js';
 
 /*
  * What each check found, in plain words with units, for every report (comment, terminal, HTML): the
@@ -203,14 +204,6 @@ function settleWords(power: NonNullable<CheckRow['power']>, instances: number, s
 /** How the gate's reason naming the most common failed call begins (gate/failures.ts). */
 const FAILED_CALLS = 'the most common error of';
 
-const VERB: Record<string, string> = {
-  fail: 'blocks',
-  warn: 'warns',
-  inconclusive: 'is inconclusive',
-  error: 'could not be judged',
-  skipped: 'was skipped',
-};
-
 /**
  * Why a check blocks, warns or is inconclusive, in one line of plain words with units: the part that
  * failed (its bound, its comparison with the baseline), or what it can and must detect. A report
@@ -218,7 +211,7 @@ const VERB: Record<string, string> = {
  */
 export function findingWords(check: CheckRow, report: GateReport, escape: Escape, strong: Escape = (text) => text): string {
   const alpha = typeof report.policy.significance === 'number' ? report.policy.significance : undefined;
-  const name = `${strong(escape(check.metric))} (${escape(shownScope(check))}) ${VERB[check.status] ?? check.status}`;
+  const name = `${strong(escape(check.metric))} (${escape(shownScope(check))}) ${STATUS_WORDS[check.status].verb}`;
   if (check.status === 'inconclusive' && !didNotRun(check)) {
     return `${name}: ${escape(inconclusiveWords(check, samplesPerExample(report)))}`;
   }

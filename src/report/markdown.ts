@@ -31,20 +31,10 @@ import { commentCharts } from './charts.js';
 import { suitesNote, worthShowing } from './comparability.js';
 import { codeSpan, escapeHtml, escapeMarkdown } from './escape.js';
 import { evidenceText } from './evidence.js';
+import { STATUS_WORDS, statusLabel } from './words.js';
 
 /** GitHub's limit on a comment is 65,536 characters; stay under it. */
 export const MAX_COMMENT_CHARACTERS = 65000;
-
-const STATUS_ICON: Record<string, string> = {
-  pass: '✅ pass',
-  fail: '❌ fail',
-  warn: '⚠️ warn',
-  skipped: '⏭️ skipped',
-  error: '💥 error',
-  off: '➖ off',
-  inconclusive: '❔ inconclusive',
-};
-const VERDICT_ICON: Record<string, string> = { pass: '✅', warn: '⚠️', fail: '❌' };
 
 export interface MarkdownOptions {
   /** Groups smaller than this are marked in the per-scenario details (the policy's min_group_size). */
@@ -69,7 +59,7 @@ function verdictLine(report: GateReport, waivedBy: string | undefined, unverifie
   const waiver = waivedBy !== undefined && report.verdict === 'fail' ? ` (waived by label ${escapeMarkdown(waivedBy)})` : '';
   const notRun = notRunText(report);
   const baseline = noBaselineText(report);
-  return `## ${VERDICT_ICON[report.verdict]} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ''}${notRun ? ` — ${notRun}` : ''}${outcomeNote(report)}${unverified ? ' · unverified report' : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline ? ` · ${baseline}` : ''}`;
+  return `## ${STATUS_WORDS[report.verdict].icon} evalgate: ${report.verdict}${waiver}${counts ? ` (${counts})` : ''}${notRun ? ` — ${notRun}` : ''}${outcomeNote(report)}${unverified ? ' · unverified report' : ''} · policy ${escapeMarkdown(report.policy.name)}${baseline ? ` · ${baseline}` : ''}`;
 }
 
 /** The gated checks (not those turned off), what needs a look first. */
@@ -80,7 +70,7 @@ function checkTable(report: GateReport): Piece[] {
   const checks = gated(report);
   if (checks.length === 0) return [];
   const rows = checks.map((check) => [
-    STATUS_ICON[check.status],
+    statusLabel(check.status),
     `${escapeMarkdown(check.metric)} (${escapeMarkdown(shownScope(check))})`,
     escapeMarkdown(candidateCell(check)),
     escapeMarkdown(changeCell(check)),
@@ -156,13 +146,9 @@ function findings(report: GateReport): Piece[] {
   const coverage = report.coverage && report.coverage.status !== 'pass' ? report.coverage : undefined;
   const items = [
     ...(coverage
-      ? [
-          `- ${STATUS_ICON[coverage.status].split(' ')[0]} coverage ${coverage.status === 'fail' ? 'blocks' : 'warns'}: ${escapeMarkdown(coverage.reason)}`,
-        ]
+      ? [`- ${STATUS_WORDS[coverage.status].icon} coverage ${STATUS_WORDS[coverage.status].verb}: ${escapeMarkdown(coverage.reason)}`]
       : []),
-    ...noted.map(
-      (check) => `- ${STATUS_ICON[check.status].split(' ')[0]} ${findingWords(check, report, escapeMarkdown, (name) => `**${name}**`)}`,
-    ),
+    ...noted.map((check) => `- ${STATUS_WORDS[check.status].icon} ${findingWords(check, report, escapeMarkdown, (name) => `**${name}**`)}`),
   ];
   return section('### What blocks, warns or is inconclusive', items, 'finding', true);
 }

@@ -91,7 +91,9 @@ const instanceSchema = z.looseObject({
   input: z.string().optional(),
   messages: z.array(chatMessageSchema).min(1).optional(),
   references: z
-    .union([z.string(), z.array(z.string()).min(1, 'needs at least one reference: an instance without one cannot be scored')])
+    .union([z.string(), z.array(z.string()).min(1, 'needs at least one reference: an instance without one cannot be scored')], {
+      error: 'must be a string or an array of strings',
+    })
     .transform((value) => (Array.isArray(value) ? value : [value])),
   choices: z.array(z.string()).optional(),
   /** A person's grade of the instance's answers (1 right, 0 wrong, or a score): kept on its records, for the judge's agreement. */
@@ -111,14 +113,25 @@ export interface LoadedSuite {
   instances: Map<string, Instance[]>;
 }
 
+/** A bad instance's first problem in words: a field left out is named as missing (zod says only "Invalid input"). */
+function instanceProblem(issue: z.core.$ZodIssue, instance: unknown): string {
+  const field = issue.path.join('.');
+  if (field === '') return `an instance must be a JSON object (${issue.message.replace(/^Invalid input: /, '')})`;
+  const value = issue.path.reduce<unknown>(
+    (inside, key) => (typeof inside === 'object' && inside !== null ? (inside as Record<string, unknown>)[String(key)] : undefined),
+    instance,
+  );
+  if (value === undefined) return `"${field}" is missing`;
+  return `"${field}": ${issue.message.replace(/^Invalid input: /, '')}`;
+}
+
 async function readInstances(file: string, shownAs: string): Promise<Instance[]> {
   const instances: Instance[] = [];
   const seen = new Set<string>();
   const onValue = (value: unknown, line: number) => {
     const parsed = instanceSchema.safeParse(value);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new InputError(shownAs, line, `"${issue.path.join('.') || 'instance'}": ${issue.message.replace(/^Invalid input: /, '')}`);
+      throw new InputError(shownAs, line, instanceProblem(parsed.error.issues[0], value));
     }
     const instance = parsed.data;
     if ((instance.input === undefined) === (instance.messages === undefined)) {

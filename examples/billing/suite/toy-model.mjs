@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A toy "model" speaking evalgate's command protocol (JSON Lines on stdin/stdout), for the example
-// suite and the tests: it picks an action by keywords, with a made-up confidence. Not a real model.
+// suite and the tests: it picks an action by keywords in the customer's message, with a made-up
+// confidence. Not a real model.
 //   evalgate run --suite examples/billing/suite/suite.yml --model 'command:node examples/billing/suite/toy-model.mjs'
 import { createInterface } from 'node:readline';
 
@@ -12,10 +13,23 @@ const rules = [
   [/what is|what's|explain|why/i, 'explain-charge', 0.6],
 ];
 
+/**
+ * What the customer wrote, and nothing of the prompt around it: the last user message, after its
+ * "Customer:" label and before the prompt's next labelled line ("Actions: refund, update-card, ..."
+ * would otherwise match the card rule on every question).
+ */
+function customerWords(messages) {
+  const user = messages.filter((message) => message.role === 'user').pop()?.content ?? '';
+  return user
+    .split('Customer:')
+    .pop()
+    .split(/\n[A-Z][A-Za-z ]*:/)[0];
+}
+
 createInterface({ input: process.stdin }).on('line', (line) => {
   const request = JSON.parse(line);
   const text = request.messages.map((message) => message.content).join('\n');
-  const customer = text.split('Customer:').pop();
+  const customer = customerWords(request.messages);
   const [, answer, confidence] = rules.find(([pattern]) => pattern.test(customer)) ?? [null, 'deny', 0.4];
   const delay = Number(process.env.TOY_MODEL_DELAY_MS ?? 0);
   setTimeout(() => {

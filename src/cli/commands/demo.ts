@@ -41,7 +41,7 @@ export function registerDemo(program: Command, { io }: CommandContext): void {
         ),
       );
       const runs = `--candidate ${at('examples/billing/candidate-a.jsonl')} --baseline ${at('examples/billing/baseline.jsonl')}`;
-      io.stdout(`\nOne gate in detail: evalgate gate --policy ${at('policies/customer-support.yml')} ${runs}\n`);
-      io.stdout(`The examples candidate A broke and fixed: evalgate diff ${runs}\n`);
+      io.stdout(`\nOne gate in detail: npx evalgate gate --policy ${at('policies/customer-support.yml')} ${runs}\n`);
+      io.stdout(`The examples candidate A broke and fixed: npx evalgate diff ${runs}\n`);
     });
 }

@@ -8,6 +8,7 @@ import { loadRun } from '../../runs/load.js';
 import { printPolicyWarnings, type CommandContext } from '../io.js';
 
 function verdict(row: PlanRow): string {
+  if (row.mde === null) return 'unknown: the runs show no spread';
   if (row.needed === null) return 'detect is not above the budget';
   return row.needed <= row.instances ? 'enough' : `needs ${row.needed} instances (${row.needed - row.instances} more)`;
 }
@@ -40,7 +41,7 @@ function planText(rows: PlanRow[], problems: Array<{ metric: string; scope: stri
         row.detectFrom === 'default' ? `${formatNumber(row.detect)} (default)` : formatNumber(row.detect),
         formatNumber(row.spread),
         String(row.instances),
-        formatNumber(row.mde),
+        row.mde === null ? '-' : formatNumber(row.mde),
         verdict(row),
         shown(samplesCell(row)),
       ]),
