@@ -22,6 +22,7 @@ import {
 import { METRIC_TABLE_HEADER, metricRows, noBaselineText, notRunText, outcomeNote, withoutIntervalsNote } from './format.js';
 import type { GateReport, RunSummary } from './json.js';
 import { htmlCharts, type Chart } from './vega-charts.js';
+import { STATUS_WORDS } from './words.js';
 
 /*
  * The HTML report (`evalgate gate --html`, the action's `html-report` output): one self-contained page,
@@ -88,7 +89,7 @@ function findings(report: GateReport, idPrefix: string): string {
   const noted = byStatus(report.checks.filter((check) => NOTED_STATUSES.includes(check.status)));
   const coverage =
     report.coverage && report.coverage.status !== 'pass'
-      ? [`<li><b>coverage</b> ${report.coverage.status === 'fail' ? 'blocks' : 'warns'}: ${escapeHtml(report.coverage.reason)}</li>`]
+      ? [`<li><b>coverage</b> ${STATUS_WORDS[report.coverage.status].verb}: ${escapeHtml(report.coverage.reason)}</li>`]
       : [];
   const items = noted.map((check) => `<li>${findingWords(check, report, escapeHtml, (name) => `<b>${name}</b>`)}</li>`);
   if (coverage.length + items.length === 0) return '';
