@@ -25,7 +25,9 @@ export class UnreadableAnswerError extends Error {
 
 /** The transport; undici is loaded here, when a model endpoint is asked, not by every command (a tenth of a second). */
 export async function keepAliveFetch(maxResponseBytes = MAX_RESPONSE_BYTES): Promise<KeepAliveFetch> {
-  const { Agent, errors, request } = await import('undici');
+  // undici is CommonJS: its exports are the module's default export both in Node and in the bundle's
+  // chunk (esbuild gives a CommonJS module split into a chunk no named exports).
+  const { Agent, errors, request } = (await import('undici')).default;
   const dispatcher = new Agent({ connections: 256, maxResponseSize: maxResponseBytes });
   const send = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const headers: Record<string, string> = {};
