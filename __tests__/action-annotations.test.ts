@@ -38,12 +38,12 @@ describe('annotations on the file and line', () => {
     const title = 'evalgate: accuracy (overall)';
     expect(result.annotations).toContainEqual({
       level: 'error',
-      message: expect.stringMatching(/^below the minimum 0\.9\b/),
+      message: expect.stringMatching(/^below the minimum 90%/),
       properties: { title, file: 'policies/p.yml', startLine: 8 },
     });
     expect(result.annotations).toContainEqual({
       level: 'warning',
-      message: expect.stringMatching(/^below the minimum 0\.95/),
+      message: expect.stringMatching(/^below the minimum 95%/),
       properties: { title, file: 'policies/p.yml', startLine: 10 },
     });
   });

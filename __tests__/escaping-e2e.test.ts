@@ -212,7 +212,7 @@ describe('hostile names through the CLI', () => {
     expect(report.scenarios[SCENARIO.proto].accuracy.value).toBe(0);
     expect(report.scenarios[SCENARIO.proto][`group_accuracy:__proto__=${GROUP_VALUE}`].value).toBe(0);
     const protoCheck = report.checks.find((check) => check.scope === SCENARIO.proto)!;
-    expect([protoCheck.status, protoCheck.reasons]).toEqual(['fail', ['below the minimum 0.5']]);
+    expect([protoCheck.status, protoCheck.reasons]).toEqual(['fail', ['below the minimum 50%']]);
   });
 
   it('6: the terminal report shows control characters as escapes and lets no data start a workflow command', () => {
@@ -250,7 +250,7 @@ describe('hostile names through the CLI', () => {
       expect([result.code, result.stderr]).toEqual([1, '']);
       const reasons = (JSON.parse(readFileSync(json, 'utf8')) as GateReport).checks.map((check) => check.reasons);
       expect(reasons).toEqual([
-        ['below the minimum 0.5'],
+        ['below the minimum 50%'],
         ['the candidate has no accuracy for toString'],
         ['the candidate has no hasOwnProperty for overall'],
       ]);
@@ -315,7 +315,7 @@ describe('hostile names through the action', () => {
       expectPlainChart(markdown);
     }
     expectNoWorkflowCommand(result.stdout, ownCommand);
-    expect(result.stdout).toContain('::error title=evalgate%3A accuracy (__proto__)::below the minimum 0.5\n');
+    expect(result.stdout).toContain('::error title=evalgate%3A accuracy (__proto__)::below the minimum 50%\n');
   });
 
   it('6: logs a policy name without letting it start a workflow command', async () => {

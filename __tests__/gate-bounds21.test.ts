@@ -91,13 +91,13 @@ describe('bounds on calibration errors', () => {
     expect(check.status).toBe('pass');
     const [over] = (await gate(records, '  - metric: ece\n    max: 0.099\n')).checks;
     expect(over.status).toBe('fail');
-    expect(over.reasons[0]).toBe('above the maximum 0.099 (the debiased estimate 0.09926)');
+    expect(over.reasons[0]).toBe('above the maximum 9.9% (the debiased estimate 9.926%)');
   });
 
   it('judge ece_10_bin on its own equal-mass bins', async () => {
     const [check] = (await gate(overconfident(200), '  - metric: ece_10_bin\n    max: 0.1\n', '  bounds: strict\n')).checks;
     expect(check.candidate!.value).toBeCloseTo(0.45, 12);
-    expect(check.status).toBe('fail'); // strict: not shown to be at most 0.1
+    expect(check.status).toBe('fail'); // strict: not shown to be at most 10%
     expect(check.boundTest!.p).toBeGreaterThan(0.99);
     expect(check.boundJudgedOn!.interval![0]).toBeGreaterThan(0.35);
   });
@@ -139,7 +139,7 @@ describe('bounds on the worst group and the gap', () => {
     // P(|Z| >= 0.1 / 0.0632) = 0.114: above the bound, but not with confidence.
     expect(within.boundTest!.p).toBeGreaterThan(0.08);
     expect(within.status).toBe('pass');
-    expect(within.reasons[0]).toMatch(/^above the maximum 0.1, but not with confidence/);
+    expect(within.reasons[0]).toMatch(/^above the maximum 10%, but not with confidence/);
   });
 
   it('correct the bound tests together with the other blocking tests (Holm)', async () => {

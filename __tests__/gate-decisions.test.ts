@@ -133,7 +133,7 @@ describe('absolute bounds under uncertainty', () => {
     expect(only(gate(policy('point', 0.7), near))).toMatchObject({
       status: 'fail',
       flags: ['borderline'],
-      reasons: ['below the minimum 0.7'],
+      reasons: ['below the minimum 70%'],
     });
     expect(only(gate(policy('point', 0.4), far)).flags).toEqual([]);
   });
@@ -142,7 +142,7 @@ describe('absolute bounds under uncertainty', () => {
     const lenient = only(gate(policy('lenient', 0.7), near));
     expect(lenient.status).toBe('pass');
     expect(lenient.boundTest).toMatchObject({ bound: 'min', claim: 'crossed', method: 'bootstrap' });
-    expect(lenient.reasons[0]).toMatch(/^below the minimum 0\.7, but not with confidence \(p = 0\.\d+\)$/);
+    expect(lenient.reasons[0]).toMatch(/^below the minimum 70%, but not with confidence \(p = 0\.\d+\)$/);
     expect(only(gate(policy('lenient', 0.7), far)).status).toBe('fail');
   });
 
@@ -150,7 +150,7 @@ describe('absolute bounds under uncertainty', () => {
     expect(only(gate(policy('strict', 0.6), near)).status).toBe('pass');
     const doubtful = only(gate(policy('strict', 0.66), near));
     expect(doubtful.status).toBe('fail');
-    expect(doubtful.reasons[0]).toMatch(/^not shown to be at least 0\.66 with confidence/);
+    expect(doubtful.reasons[0]).toMatch(/^not shown to be at least 66% with confidence/);
   });
 
   it('a metrics file: the normal approximation from its interval, and strict fails without one', () => {
@@ -165,7 +165,7 @@ describe('absolute bounds under uncertainty', () => {
     expect(lenient.boundTest!.method).toBe('normal');
     expect(lenient.boundTest!.p).toBeCloseTo(0.4137, 3);
     expect(only(gate(policy('lenient', 0.7), metrics(null))).status).toBe('fail'); // no interval: the estimate
-    expect(only(gate(policy('strict', 0.5), metrics(null))).reasons).toEqual(['a strict min needs an interval: the value 0.69 has none']);
+    expect(only(gate(policy('strict', 0.5), metrics(null))).reasons).toEqual(['a strict min needs an interval: the value 69% has none']);
   });
 });
 

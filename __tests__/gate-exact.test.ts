@@ -27,27 +27,27 @@ describe('bounds hit exactly (a value of 0.75 on every resample, 20 resamples)',
   it.each([
     ['point: a value at the min passes', 'point', 'min: 0.75', 'pass', []],
     ['point: a value at the max passes', 'point', 'max: 0.75', 'pass', []],
-    ['point: a hair above the value fails', 'point', 'min: 0.7500001', 'fail', ['below the minimum 0.7500001']],
-    ['point: a hair below the max fails', 'point', 'max: 0.7499999', 'fail', ['above the maximum 0.7499999']],
+    ['point: a hair above the value fails', 'point', 'min: 0.7500001', 'fail', ['below the minimum 75.00001%']],
+    ['point: a hair below the max fails', 'point', 'max: 0.7499999', 'fail', ['above the maximum 74.99999%']],
     ['lenient: a value at the min is not crossed', 'lenient', 'min: 0.75', 'pass', []],
     ['lenient: a value at the max is not crossed', 'lenient', 'max: 0.75', 'pass', []],
     // No resample reaches 1: p = 1/21 < 0.05.
-    ['lenient: crossed on every resample', 'lenient', 'min: 1', 'fail', ['below the minimum 1 with confidence (p = 0.048)']],
-    ['lenient: crossed on every resample (max)', 'lenient', 'max: 0.5', 'fail', ['above the maximum 0.5 with confidence (p = 0.048)']],
+    ['lenient: crossed on every resample', 'lenient', 'min: 1', 'fail', ['below the minimum 100% with confidence (p = 0.048)']],
+    ['lenient: crossed on every resample (max)', 'lenient', 'max: 0.5', 'fail', ['above the maximum 50% with confidence (p = 0.048)']],
     // Every resample sits on the bound: none shows the value inside it, p = 21/21.
     [
       'strict: a value at the min is not shown above it',
       'strict',
       'min: 0.75',
       'fail',
-      ['not shown to be at least 0.75 with confidence (p = 1.0)'],
+      ['not shown to be at least 75% with confidence (p = 1.0)'],
     ],
     [
       'strict: a value at the max is not shown below it',
       'strict',
       'max: 0.75',
       'fail',
-      ['not shown to be at most 0.75 with confidence (p = 1.0)'],
+      ['not shown to be at most 75% with confidence (p = 1.0)'],
     ],
     ['strict: inside on every resample', 'strict', 'min: 0.5\n    max: 1', 'pass', []],
   ])('%s', (_, bounds, limits, status, reasons) => {
@@ -82,26 +82,26 @@ describe('bound p-values on hand-made resamples', () => {
 
   it.each([
     // 39 resamples, k of them at the bound (on the wrong side of the claim): p = (k + 1) / 40.
-    ['lenient, p = 1/40', lenient, 0, 0.75, 'fail', ['below the minimum 0.75 with confidence (p = 0.025)']],
-    ['lenient, p exactly at alpha (2/40)', lenient, 1, 0.75, 'pass', ['below the minimum 0.75, but not with confidence (p = 0.050)']],
-    ['lenient, p = 4/40', lenient, 3, 0.75, 'pass', ['below the minimum 0.75, but not with confidence (p = 0.10)']],
+    ['lenient, p = 1/40', lenient, 0, 0.75, 'fail', ['below the minimum 75% with confidence (p = 0.025)']],
+    ['lenient, p exactly at alpha (2/40)', lenient, 1, 0.75, 'pass', ['below the minimum 75%, but not with confidence (p = 0.050)']],
+    ['lenient, p = 4/40', lenient, 3, 0.75, 'pass', ['below the minimum 75%, but not with confidence (p = 0.10)']],
     [
       'lenient, resamples above the bound count against',
       lenient,
       1,
       0.8,
       'pass',
-      ['below the minimum 0.75, but not with confidence (p = 0.050)'],
+      ['below the minimum 75%, but not with confidence (p = 0.050)'],
     ],
     ['strict, p = 1/40', strict, 0, 0.25, 'pass', []],
-    ['strict, p exactly at alpha (2/40)', strict, 1, 0.25, 'fail', ['not shown to be at least 0.25 with confidence (p = 0.050)']],
+    ['strict, p exactly at alpha (2/40)', strict, 1, 0.25, 'fail', ['not shown to be at least 25% with confidence (p = 0.050)']],
     [
       'strict, resamples below the bound count against',
       strict,
       1,
       0.2,
       'fail',
-      ['not shown to be at least 0.25 with confidence (p = 0.050)'],
+      ['not shown to be at least 25% with confidence (p = 0.050)'],
     ],
   ])('%s', (_, yaml, against, other, status, reasons) => {
     const checks = checkBounds(yaml, { s: { value: 0.5, ci: [0.3, 0.7], samples: resampled(39, 0.5, against, other) } });
@@ -118,7 +118,7 @@ describe('bound p-values on hand-made resamples', () => {
     for (const check of holm) {
       expect({ status: check.status, reasons: check.reasons }).toEqual({
         status: 'pass',
-        reasons: ['below the minimum 0.75, but not with confidence (p = 0.049, adjusted 0.098)'],
+        reasons: ['below the minimum 75%, but not with confidence (p = 0.049, adjusted 0.098)'],
       });
       expect(check.boundTest).toMatchObject({ p: 2 / 41, pAdjusted: 4 / 41 });
     }
@@ -145,10 +145,10 @@ describe('bound p-values on hand-made resamples', () => {
     expect(at[0].boundTest).toEqual({ bound: 'min', claim: 'inside', p: expect.closeTo(0.5, 7), method: 'normal' });
     const zero = { s: { value: 0.5, ci: [0.5, 0.5] as [number, number] } };
     // lenient without a test judges the estimate; strict without one fails.
-    expect(seen(checkBounds(lenient, zero))).toEqual({ status: 'fail', reasons: ['below the minimum 0.75'] });
+    expect(seen(checkBounds(lenient, zero))).toEqual({ status: 'fail', reasons: ['below the minimum 75%'] });
     expect(seen(checkBounds(strict, zero))).toEqual({
       status: 'fail',
-      reasons: ['a strict min needs an interval: the value 0.5 has none'],
+      reasons: ['a strict min needs an interval: the value 50% has none'],
     });
   });
 
@@ -174,7 +174,7 @@ describe('bound p-values on hand-made resamples', () => {
     const both = 'settings:\n  bounds: strict\nchecks:\n  - metric: accuracy\n    scenario: s\n    min: 0.25\n    max: 0.75\n';
     // 39 resamples, one of them at 0.75: p(at most 0.75) = 2/40, p(at least 0.25) = 1/40.
     const checks = checkBounds(both, { s: { value: 0.5, ci: [0.4, 0.6], samples: resampled(39, 0.5, 1, 0.75) } });
-    expect(seen(checks)).toEqual({ status: 'fail', reasons: ['not shown to be at most 0.75 with confidence (p = 0.050)'] });
+    expect(seen(checks)).toEqual({ status: 'fail', reasons: ['not shown to be at most 75% with confidence (p = 0.050)'] });
     expect(checks[0].boundTest).toMatchObject({ bound: 'min', p: 1 / 40 });
   });
 
@@ -538,8 +538,8 @@ describe('point bounds on a biased metric judge its corrected estimate', () => {
 
   it.each([
     ['ece under its max', calibration, 'ece\n    max: 0.0995', 'pass', []],
-    ['ece over its max', calibration, 'ece\n    max: 0.099', 'fail', ['above the maximum 0.099 (the debiased estimate 0.09926)']],
-    ['ece over a min', calibration, 'ece\n    min: 0.0993', 'fail', ['below the minimum 0.0993 (the debiased estimate 0.09926)']],
+    ['ece over its max', calibration, 'ece\n    max: 0.099', 'fail', ['above the maximum 9.9% (the debiased estimate 9.926%)']],
+    ['ece over a min', calibration, 'ece\n    min: 0.0993', 'fail', ['below the minimum 9.93% (the debiased estimate 9.926%)']],
     ['a worst group at its max', groups, 'worst_group_accuracy:region\n    max: 0', 'pass', ['groups of region (records): a 20, b 20']],
     ['a worst group at its min', groups, 'worst_group_accuracy:region\n    min: 0', 'pass', ['groups of region (records): a 20, b 20']],
     [
@@ -547,7 +547,7 @@ describe('point bounds on a biased metric judge its corrected estimate', () => {
       groups,
       'worst_group_accuracy:region\n    min: 0.0001',
       'fail',
-      ['below the minimum 0.0001 (the bias-corrected estimate 0)', 'groups of region (records): a 20, b 20'],
+      ['below the minimum 0.01% (the bias-corrected estimate 0%)', 'groups of region (records): a 20, b 20'],
     ],
   ])('%s', (_, run, limits, status, reasons) => {
     const result = gate(`${B20}checks:\n  - metric: ${limits}\n`, run);
@@ -579,21 +579,21 @@ describe("a check's status from its findings", () => {
   it.each([
     ['turned off', 'min: 0.9\n    severity: off', undefined, 'off', ['turned off']],
     ['a metric the candidate lacks', 'scenario: nowhere\n    min: 0.5', undefined, 'error', ['the candidate has no accuracy for nowhere']],
-    ['a warn check that fails warns', 'min: 0.9\n    severity: warn', undefined, 'warn', ['below the minimum 0.9']],
+    ['a warn check that fails warns', 'min: 0.9\n    severity: warn', undefined, 'warn', ['below the minimum 90%']],
     ['a budget without a baseline is skipped', 'max_regression: 0.1', undefined, 'skipped', ['regression not checked: no baseline']],
     [
       'a failed bound beats a skipped budget',
       'min: 0.9\n    max_regression: 0.1',
       undefined,
       'fail',
-      ['below the minimum 0.9', 'regression not checked: no baseline'],
+      ['below the minimum 90%', 'regression not checked: no baseline'],
     ],
     [
       'an error beats a failed bound',
       'min: 0.9\n    max_regression: 0.25\n    detect: "25%"',
       constantRun(40, 1),
       'error',
-      ['below the minimum 0.9', 'detect 25% is 25 pts on this baseline, not above the budget 25 pts'],
+      ['below the minimum 90%', 'detect 25% is 25 pts on this baseline, not above the budget 25 pts'],
     ],
   ])('%s', (_, lines, baseline, status, reasons) => {
     expect(seen(gate(check(lines), candidate, baseline))).toEqual({ status, reasons });

@@ -124,7 +124,7 @@ describe('a baseline without the metric', () => {
     const policy = writePolicy('  - metric: ece\n    max: 0.1\n    max_regression: 0.02\n');
     const result = await gate('--policy', policy, '--candidate', candidate, '--baseline', noConfidence);
     expect([result.code, result.report?.verdict, statusOf(result.report, 'ece')]).toEqual([1, 'fail', 'fail']);
-    expect(result.report?.checks[0].reasons[0]).toBe('above the maximum 0.1 (the debiased estimate 0.45)');
+    expect(result.report?.checks[0].reasons[0]).toBe('above the maximum 10% (the debiased estimate 45%)');
   });
 
   it('is inconclusive in a scenario the baseline does not have yet', async () => {

@@ -32,7 +32,7 @@ describe('absolute bounds', () => {
   it('hold on the candidate, with or without a baseline', () => {
     const result = gate('checks:\n  - metric: accuracy\n    min: 0.85\n  - metric: error_rate\n    max: 0.01\n', baseline);
     expect(statuses(result)).toEqual(['fail', 'pass']);
-    expect(result.checks[0].reasons).toEqual(['below the minimum 0.85']);
+    expect(result.checks[0].reasons).toEqual(['below the minimum 85%']);
     expect(result.verdict).toBe('fail');
     expect(result.hasBaseline).toBe(false);
   });
@@ -156,7 +156,7 @@ describe('trade-offs', () => {
     const bounded = gate(policy(0.02).replace('min: 0.7', 'min: 0.78'), calibrated, overconfident);
     expect(bounded.tradeoffs[0].applied).toBe(true);
     expect(bounded.checks[0].status).toBe('fail');
-    expect(bounded.checks[0].reasons).toEqual(['below the minimum 0.78']);
+    expect(bounded.checks[0].reasons).toEqual(['below the minimum 78%']);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { MetricComponents, MetricValue } from '../metrics/compute.js';
 import type { Bounds } from '../policy/family.js';
 import type { Check, Policy } from '../policy/schema.js';
+import { valueText } from '../metrics/units.js';
 import { normalCdf } from '../stats/normal.js';
 import { pValueText } from './compare.js';
 import { componentTests, judgedOn } from './component-bounds.js';
@@ -100,6 +101,7 @@ export function boundEvidence(
 
 /** One bound judged, with its test if it has one; `alpha` undefined when significance is off. */
 function judgeBound(
+  metric: string,
   bound: BoundTest['bound'],
   limit: number,
   test: BoundTest | undefined,
@@ -109,25 +111,26 @@ function judgeBound(
   judged?: BoundJudgedOn,
 ): Finding {
   const crossed = bound === 'min' ? value.value < limit : value.value > limit;
-  const words = bound === 'min' ? `below the minimum ${limit}` : `above the maximum ${limit}`;
+  // The limit as the policy states it; a value judged against it to 4 digits (as the table shows, with one more).
+  const shown = (number: number) => valueText(metric, number, 4);
+  const stated = valueText(metric, limit, 10);
+  const words = bound === 'min' ? `below the minimum ${stated}` : `above the maximum ${stated}`;
   const passed: Finding = { failed: false, reasons: [] };
   if (mode === 'point' || alpha === undefined || (mode === 'lenient' && !test)) {
     if (!judged) return crossed ? { failed: true, reasons: [words] } : passed;
     // The plug-in's bias would decide: the corrected estimate is judged instead (no error control).
     const estimate = judged.estimate;
     const estimateCrossed = bound === 'min' ? estimate < limit : estimate > limit;
-    return estimateCrossed
-      ? { failed: true, reasons: [`${words} (the ${ESTIMATOR_WORDS[judged.estimator]} ${+estimate.toPrecision(4)})`] }
-      : passed;
+    return estimateCrossed ? { failed: true, reasons: [`${words} (the ${ESTIMATOR_WORDS[judged.estimator]} ${shown(estimate)})`] } : passed;
   }
-  if (!test) return { failed: true, reasons: [`a strict ${bound} needs an interval: the value ${+value.value.toPrecision(4)} has none`] };
+  if (!test) return { failed: true, reasons: [`a strict ${bound} needs an interval: the value ${shown(value.value)} has none`] };
   if (mode === 'lenient') {
     if (!crossed) return passed;
     return (test.pAdjusted ?? test.p) < alpha
       ? { failed: true, reasons: [`${words} with confidence (${pValueText(test.p, test.pAdjusted)})`] }
       : { failed: false, reasons: [`${words}, but not with confidence (${pValueText(test.p, test.pAdjusted)})`] };
   }
-  const claim = `${bound === 'min' ? 'at least' : 'at most'} ${limit}`;
+  const claim = `${bound === 'min' ? 'at least' : 'at most'} ${stated}`;
   return test.p < alpha
     ? passed
     : { failed: true, reasons: [`not shown to be ${claim} with confidence (${pValueText(test.p, test.pAdjusted)})`] };
@@ -143,6 +146,7 @@ export function judgeBounds(
   const alpha = significance === 'off' ? undefined : significance;
   const findings = limitsOf(check).map(({ bound, limit }) =>
     judgeBound(
+      check.metric,
       bound,
       limit,
       evidence.tests.find((test) => test.bound === bound),

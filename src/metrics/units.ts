@@ -21,12 +21,13 @@ export function unitOf(metric: string): Unit {
 /** Below this a value is floating-point residue of a sum that is 0. */
 const RESIDUE = 1e-12;
 
-/** Three significant digits, at least the units (1007, not 1.01e3), no trailing zeros, no exponent. */
-function digits(value: number): string {
+/** Three (or `significant`) significant digits, at least the units (1007, not 1.01e3), no trailing zeros, no exponent. */
+function digits(value: number, significant = 3): string {
   if (!Number.isFinite(value)) return String(value);
   const magnitude = Math.abs(value);
   if (magnitude < RESIDUE) return '0';
-  const text = magnitude >= 1000 ? value.toFixed(0) : magnitude >= 1e-4 ? value.toPrecision(3) : value.toExponential(1);
+  const whole = magnitude >= 10 ** significant;
+  const text = whole ? value.toFixed(0) : magnitude >= 1e-4 ? value.toPrecision(significant) : value.toExponential(1);
   return text.includes('.') && !text.includes('e') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
 }
 
@@ -36,19 +37,22 @@ function signed(value: number): string {
   return Math.abs(value) >= RESIDUE && value > 0 ? `+${text}` : text;
 }
 
-/** A value in its unit: "80.5%", "489 ms", "$1.23", "12.5 tokens", "0.8054". */
-export function valueText(metric: string, value: number): string {
+/**
+ * A value in its unit: "80.5%", "489 ms", "$1.23", "12.5 tokens", "0.805"; to `significant` digits
+ * (3: a limit the policy states is shown with 10, so that 0.7500001 is not "75%").
+ */
+export function valueText(metric: string, value: number, significant = 3): string {
   switch (unitOf(metric)) {
     case 'percent':
-      return `${digits(value * 100)}%`;
+      return `${digits(value * 100, significant)}%`;
     case 'ms':
-      return `${digits(value)} ms`;
+      return `${digits(value, significant)} ms`;
     case 'usd':
-      return value < 0 ? `-$${digits(-value)}` : `$${digits(value)}`;
+      return value < 0 ? `-$${digits(-value, significant)}` : `$${digits(value, significant)}`;
     case 'tokens':
-      return `${digits(value)} tokens`;
+      return `${digits(value, significant)} tokens`;
     default:
-      return digits(value);
+      return digits(value, significant);
   }
 }
 
