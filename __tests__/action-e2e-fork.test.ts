@@ -207,7 +207,7 @@ describe('a report posted by the workflow_run job (the older mode)', () => {
     expect(refused.stdout).toContain('not an evalgate report: candidate.records: ');
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0].body).not.toContain('<img');
-  });
+  }, 120_000);
   it('reads a scenario called "overall" as a scenario: the pooled numbers it claims are those of its pooled checks', async () => {
     await baseRepository();
     const { candidate } = namedRuns();

@@ -356,7 +356,7 @@ describe('evalgate plan: samples per example', () => {
         true,
       ]);
     });
-  });
+  }, 120_000);
 });
 
 describe('the per-record values the split reads', () => {
