@@ -39,6 +39,7 @@ export class MetricsMemo {
   private readonly computed = new Map<RunInput, Map<string, RunMetrics>>();
   private readonly pairs = new Map<RunInput, Map<RunInput, Map<string, PairedRuns>>>();
 
+  // Stryker disable next-line ArrayDeclaration: a scope no run has adds nothing to the report.
   of(run: RunInput, options: ComputeOptions, named: ScenarioName[] = []): MetricsReport {
     return run.kind === 'metrics' ? run.report : this.metricsOf(run, options).report(named);
   }
@@ -66,20 +67,25 @@ export class MetricsMemo {
   /** Two records runs' paired comparisons: their shared scopes and statistics made once, whichever policies compare them. */
   pairedRuns(candidate: RecordsRun, baseline: RecordsRun, options: ComputeOptions): PairedRuns {
     let byBaseline = this.pairs.get(candidate);
+    // Stryker disable next-line ConditionalExpression: a cache; making it again gives the same result.
     if (!byBaseline) this.pairs.set(candidate, (byBaseline = new Map()));
     let byOptions = byBaseline.get(baseline);
+    // Stryker disable next-line ConditionalExpression: a cache; making it again gives the same result.
     if (!byOptions) byBaseline.set(baseline, (byOptions = new Map()));
     const key = JSON.stringify(options);
     let paired = byOptions.get(key);
+    // Stryker disable next-line ConditionalExpression: a cache; making it again gives the same result.
     if (!paired) byOptions.set(key, (paired = new PairedRuns(candidate.table, baseline.table, options)));
     return paired;
   }
 
   private metricsOf(run: RecordsRun, options: ComputeOptions): RunMetrics {
     let byOptions = this.computed.get(run);
+    // Stryker disable next-line ConditionalExpression: a cache; making it again gives the same result.
     if (!byOptions) this.computed.set(run, (byOptions = new Map()));
     const key = JSON.stringify(options);
     let metrics = byOptions.get(key);
+    // Stryker disable next-line ConditionalExpression: a cache; making it again gives the same result.
     if (!metrics) byOptions.set(key, (metrics = new RunMetrics(run.table, options)));
     return metrics;
   }
@@ -184,6 +190,7 @@ export class RunComparer {
 
   compare(metric: string, scenario: string | undefined, direction: Direction): Comparison | undefined {
     const key = metricScopeKey(metric, scenario);
+    // Stryker disable next-line ConditionalExpression: a cache; making it again gives the same result.
     if (!this.comparisons.has(key)) this.comparisons.set(key, this.compareOnce(metric, scenario, direction));
     return this.comparisons.get(key);
   }
@@ -219,6 +226,7 @@ export class RunComparer {
     const { baseline, paired } = this;
     return (
       paired !== undefined &&
+      // Stryker disable next-line ConditionalExpression: with `paired` both runs are records files; this narrows the type.
       baseline.kind === 'records' &&
       (scenario === undefined || baseline.table.scenarios.includes(scenario)) &&
       paired.shared(scenario) === 0
