@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { computeOptionsOf, isSignificant, metricMeta, MetricsMemo, RunComparer } from '../src/gate/compare.js';
+import { evaluateGate } from '../src/gate/evaluate.js';
 import type { MetricsReport, MetricValue } from '../src/metrics/compute.js';
 import { buildTable } from '../src/metrics/table.js';
 import type { EvalRecord } from '../src/records/types.js';
@@ -269,6 +270,20 @@ describe('a comparison that cannot be made: who lacks what, where', () => {
   });
 });
 
+describe('no baseline at all', () => {
+  const yaml = `${B20}checks:\n  - metric: accuracy\n    max_regression: 0.1\n`;
+
+  it.each([
+    ['plain use: skipped', undefined, 'skipped', 'regression not checked: no baseline'],
+    ['skip', 'skip', 'skipped', 'regression not checked: no baseline'],
+    // A change gated without a baseline (the action on a pull request) cannot be called safe.
+    ['a change gated', 'inconclusive', 'inconclusive', 'regression inconclusive: no baseline to compare the change with'],
+  ] as const)('%s', (_, missingBaseline, status, reason) => {
+    const result = evaluateGate({ policy: policyOf(yaml, 20), candidate: constantRun(40, 1), missingBaseline });
+    expect(seen(result)).toEqual({ status, reasons: [reason] });
+  });
+});
+
 describe("a trade-off's terms", () => {
   const tradeoff = (term: string, check = '') =>
     `${B20}checks:\n  - metric: latency_p50_ms\n    max_regression: 1\n${check}tradeoffs:\n  - name: t\n` +
@@ -388,6 +403,27 @@ describe("a trade-off's terms", () => {
     ],
   ])('%s', (_, yaml, candidate, baseline, applied, reason) => {
     expect(reasonsOf(yaml, candidate, baseline)).toEqual({ name: 't', applied, reasons: [reason] });
+  });
+});
+
+describe('trade-offs that apply grant their budgets', () => {
+  // Accuracy up by 0.25, latency up by 50 against a check's budget of 1.
+  const candidate = metricsFile({ accuracy: 1, latency_p50_ms: 150 });
+  const baseline = metricsFile({ accuracy: 0.75, latency_p50_ms: 100 });
+  const tradeoff = (name: string, allowed: number, needed = 0.1) =>
+    `  - name: ${name}\n    allow: [{ metric: latency_p50_ms, max_regression: ${allowed} }]\n    when: [{ metric: accuracy, min_improvement: ${needed} }]\n`;
+  const policy = (...tradeoffs: string[]) =>
+    `checks:\n  - metric: latency_p50_ms\n    max_regression: 1\ntradeoffs:\n${tradeoffs.join('')}`;
+
+  it.each([
+    ['one that applies', [tradeoff('t1', 60)], 'pass', { value: 60, from: 'trade-off "t1"' }],
+    ['one that does not', [tradeoff('t1', 60, 0.5)], 'fail', { value: 1, from: 'the check' }],
+    // Both apply: the more generous budget, whichever comes first.
+    ['two, the first more generous', [tradeoff('t1', 60), tradeoff('t2', 40)], 'pass', { value: 60, from: 'trade-off "t1"' }],
+    ['two, the second more generous', [tradeoff('t1', 40), tradeoff('t2', 60)], 'pass', { value: 60, from: 'trade-off "t2"' }],
+  ])('%s', (_, tradeoffs, status, budget) => {
+    const result = gate(policy(...tradeoffs), candidate, baseline);
+    expect([result.checks[0].status, result.checks[0].budget]).toEqual([status, budget]);
   });
 });
 

@@ -308,3 +308,114 @@ describe("the candidate's failed calls, named where they decide", () => {
     });
   });
 });
+
+describe('what a gate result carries besides its checks', () => {
+  const check = 'settings:\n  resamples: 40\nchecks:\n  - metric: accuracy\n    min: 0\n';
+  // Two groups of 20: a right everywhere, b wrong everywhere.
+  const grouped: RunInput = {
+    kind: 'records',
+    file: 'g.jsonl',
+    table: buildTable(
+      Array.from(
+        { length: 40 },
+        (_, i) => ({ scenario: 's', id: String(i), correct: i < 20 ? 1 : 0, groups: { region: i < 20 ? 'a' : 'b' } }) as EvalRecord,
+      ),
+    ),
+  };
+
+  it("without a baseline: no baseline's metrics, no coverage", () => {
+    const result = gateOf(check, grouped, undefined, 20);
+    expect([result.hasBaseline, result.baselineMetrics, 'coverage' in result]).toEqual([false, null, false]);
+    expect(result.candidateMetrics.overall.accuracy).toMatchObject({ value: 0.5, n: 40 });
+  });
+
+  it("with a records baseline: its point estimates under the policy's settings (min_group_size), and coverage", () => {
+    const result = gateOf(check, grouped, grouped, 20);
+    expect(result.hasBaseline).toBe(true);
+    expect(result.baselineMetrics!.overall.accuracy).toEqual({ value: 0.5, ci: null, n: 40 });
+    expect(result.baselineMetrics!.overall['worst_group_accuracy:region']).toMatchObject({ value: 0, ci: null });
+    expect(result.coverage).toMatchObject({ status: 'pass', covered: 40 });
+  });
+
+  it('with a metrics file for a baseline: its numbers, and no coverage (it names no instance)', () => {
+    const metrics: RunInput = {
+      kind: 'metrics',
+      file: 'm.json',
+      report: { overall: { accuracy: { value: 0.5, ci: null, n: 40 } }, scenarios: {} },
+    };
+    const result = gateOf(check, grouped, metrics, 20);
+    expect([result.hasBaseline, result.baselineMetrics, 'coverage' in result]).toEqual([true, metrics.report, false]);
+  });
+});
+
+describe('the built-in checks a gate adds', () => {
+  const yaml = 'settings:\n  resamples: 40\nchecks:\n  - metric: accuracy\n    min: 0\n';
+  /** `n` records of scenario s from id `from`, each with `fields`. */
+  const records = (n: number, fields: (index: number) => Partial<EvalRecord> = () => ({}), from = 0) =>
+    Array.from({ length: n }, (_, i) => ({ scenario: 's', id: String(from + i), correct: 1, ...fields(from + i) }) as EvalRecord);
+  const runOfRecords = (list: EvalRecord[]): RunInput => ({ kind: 'records', file: 'r.jsonl', table: buildTable(list) });
+  const failedCall = { correct: undefined, error: 'timeout' };
+  const judged = (verdict: 'pass' | 'unknown') => () =>
+    verdict === 'pass' ? { judge: { verdict } } : { correct: undefined, judge: { verdict, raw: '?', problem: 'not JSON' } };
+  const untested = (what: string) => `${what} in either run on the 40 shared instances: nothing to test`;
+  /** The built-in checks, in the order they are reported: metric, status, and the reason of a pass without a test, else "tested". */
+  const builtins = (candidate: RunInput, baseline?: RunInput) =>
+    gateOf(yaml, candidate, baseline, 20)
+      .checks.filter((check) => check.builtin)
+      .map((check) => [check.check.metric, check.status, check.reasons.find((reason) => reason.endsWith('nothing to test')) ?? 'tested']);
+  // Tested on 40 instances: too few to see the default detect of 0.05, so inconclusive.
+  const tested = (metric: string) => [metric, 'inconclusive', 'tested'];
+
+  it.each([
+    ['no baseline: none', runOfRecords(records(40)), undefined, []],
+    [
+      'a metrics file for a baseline: none',
+      runOfRecords(records(40)),
+      { kind: 'metrics', file: 'm.json', report: { overall: {}, scenarios: {} } },
+      [],
+    ],
+    [
+      'no failed call: a pass without a test',
+      runOfRecords(records(40)),
+      runOfRecords(records(40)),
+      [['error_rate', 'pass', untested('no failed call')]],
+    ],
+    // A failed call on an instance the baseline lacks is outside the comparison: still nothing to test.
+    [
+      'a failed call off the shared instances',
+      runOfRecords([...records(40), ...records(1, () => failedCall, 40)]),
+      runOfRecords(records(40)),
+      [['error_rate', 'pass', untested('no failed call')]],
+    ],
+    [
+      'a failed call of the baseline',
+      runOfRecords(records(40)),
+      runOfRecords([...records(39), ...records(1, () => failedCall, 39)]),
+      [tested('error_rate')],
+    ],
+    [
+      'judged runs: the judge check too',
+      runOfRecords(records(40, judged('pass'))),
+      runOfRecords(records(40, judged('pass'))),
+      [
+        ['error_rate', 'pass', untested('no failed call')],
+        ['judge_unknown_rate', 'pass', untested('no unknown verdict or failed judge call')],
+      ],
+    ],
+    // The tested check joins the policy's checks; the passes without a test come after them.
+    [
+      'a judge that gave no verdict once, in the candidate',
+      runOfRecords([...records(39, judged('pass')), ...records(1, judged('unknown'), 39)]),
+      runOfRecords(records(40, judged('pass'))),
+      [tested('judge_unknown_rate'), ['error_rate', 'pass', untested('no failed call')]],
+    ],
+    [
+      'in the baseline',
+      runOfRecords(records(40, judged('pass'))),
+      runOfRecords([...records(39, judged('pass')), ...records(1, judged('unknown'), 39)]),
+      [tested('judge_unknown_rate'), ['error_rate', 'pass', untested('no failed call')]],
+    ],
+  ] as const)('%s', (_, candidate, baseline, expected) => {
+    expect(builtins(candidate as RunInput, baseline as RunInput | undefined)).toEqual(expected);
+  });
+});
