@@ -308,6 +308,15 @@ describe("a trade-off's terms", () => {
       true,
       'accuracy (overall) improved by 0.250 (needs an improvement of 0.250)',
     ],
+    // No change is an improvement of 0: enough for a min_improvement of 0.
+    [
+      'no change',
+      tradeoff('metric: accuracy, min_improvement: 0'),
+      metricsFile({ accuracy: 0.75, latency_p50_ms: 1 }),
+      metricsFile({ accuracy: 0.75, latency_p50_ms: 1 }),
+      true,
+      'accuracy (overall) improved by 0.00 (needs an improvement of 0.00)',
+    ],
     [
       'a worsening is not enough',
       tradeoff('metric: accuracy, min_improvement: 0.1'),

@@ -199,6 +199,17 @@ describe("coverage: how much of the baseline's samples the candidate answered", 
       "the candidate answered 3 of the baseline's 4 samples (75%; at least one sample of 2 of its 2 instances, 1 of them only in part, the policy asks at least 100%)",
     ],
     [
+      'an instance of two samples missing',
+      [[true, true], []],
+      [
+        [true, true],
+        [true, true],
+      ],
+      warnAll,
+      'warn',
+      "the candidate answered 2 of the baseline's 4 samples (50%; at least one sample of 1 of its 2 instances, the policy asks at least 100%); missing or failed: s/1",
+    ],
+    [
       "more samples than the baseline's cover no other instance",
       [[true, true, true], []],
       [[true], [true]],
@@ -280,6 +291,17 @@ describe("the candidate's failed calls, named where they decide", () => {
     ['no failed call', check('error_rate\n    max: -1'), failing(0), 'fail', ['above the maximum -1']],
   ])('%s', (_, yaml, candidate, status, reasons) => {
     expect(seen(gateOf(yaml, candidate))).toEqual({ status, reasons });
+  });
+
+  it('an error_rate check that errored is', () => {
+    const result = gateOf(check('error_rate\n    max_regression: 0.1\n    detect: 0.9'), failing(1), constantRun(10, 1), 20);
+    expect(seen(result)).toEqual({
+      status: 'error',
+      reasons: [
+        'regression not checked: 10 shared instances, fewer than the 20 a paired comparison needs (settings.min_shared_instances)',
+        named(1, 1, 'timeout'),
+      ],
+    });
   });
 
   it('an error with a value (too few shared instances) is not put down to them', () => {
