@@ -498,4 +498,28 @@ describe('the helpers every comparison uses', () => {
     expect(comparer.whyNotCompared('accuracy', undefined)).toEqual({ lacks: 'candidate', baselineAnswered: true });
     expect(comparer.whyNotCompared('f1', undefined)).toEqual({ lacks: 'baseline', baselineAnswered: true });
   });
+
+  it("reads a records run's point estimates under the policy's settings (min_group_size), against a metrics file", () => {
+    // Two groups of 20: a right everywhere, b wrong everywhere; the worst group scores 0.
+    const grouped = recordsRun(40, (index) => ({ correct: index < 20 ? 1 : 0, groups: { region: index < 20 ? 'a' : 'b' } }));
+    const worst = 'worst_group_accuracy:region';
+    const comparer = new RunComparer(metricsFile({ [worst]: 0.5 }), grouped, computeOptionsOf(policy()), new MetricsMemo());
+    expect(comparer.compare(worst, undefined, 'higher')).toEqual({
+      method: 'summary',
+      candidate: 0.5,
+      baseline: 0,
+      change: 0.5,
+      worsening: -0.5,
+    });
+    expect(comparer.whyNotCompared('group_accuracy_gap:region', undefined)).toEqual({ lacks: 'candidate', baselineAnswered: true });
+  });
+
+  it('says which records run lacks a metric on the instances they share', () => {
+    const options = computeOptionsOf(policy());
+    const confident = recordsRun(40, () => ({ confidence: 0.9 }));
+    const without = new RunComparer(confident, recordsRun(40, plain), options, new MetricsMemo());
+    expect(without.whyNotCompared('ece', undefined)).toEqual({ lacks: 'baseline', shared: 40, baselineAnswered: true });
+    const lacking = new RunComparer(recordsRun(40, plain), confident, options, new MetricsMemo());
+    expect(lacking.whyNotCompared('ece', undefined)).toEqual({ lacks: 'candidate', shared: 40, baselineAnswered: true });
+  });
 });
