@@ -30,6 +30,14 @@ export const computeOptionsOf = ({ settings }: Policy): ComputeOptions => ({
   minGroupSize: settings.min_group_size,
 });
 
+/** The value of `key` in `map`, made and kept the first time. */
+function cached<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  // Stryker disable next-line ConditionalExpression: `true` makes it again, with the same result; `false` never keeps one and is killed.
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
+}
+
 /**
  * The metrics of runs, each scope computed once per run and options: several policies may gate one run.
  * `named`: the scopes (undefined: overall) whose intervals a caller reads, computed first and always
@@ -66,28 +74,14 @@ export class MetricsMemo {
 
   /** Two records runs' paired comparisons: their shared scopes and statistics made once, whichever policies compare them. */
   pairedRuns(candidate: RecordsRun, baseline: RecordsRun, options: ComputeOptions): PairedRuns {
-    let byBaseline = this.pairs.get(candidate);
-    // Stryker disable next-line ConditionalExpression: a cache; making it again gives the same result.
-    if (!byBaseline) this.pairs.set(candidate, (byBaseline = new Map()));
-    let byOptions = byBaseline.get(baseline);
-    // Stryker disable next-line ConditionalExpression: a cache; making it again gives the same result.
-    if (!byOptions) byBaseline.set(baseline, (byOptions = new Map()));
-    const key = JSON.stringify(options);
-    let paired = byOptions.get(key);
-    // Stryker disable next-line ConditionalExpression: a cache; making it again gives the same result.
-    if (!paired) byOptions.set(key, (paired = new PairedRuns(candidate.table, baseline.table, options)));
-    return paired;
+    const byBaseline = cached(this.pairs, candidate, () => new Map<RunInput, Map<string, PairedRuns>>());
+    const byOptions = cached(byBaseline, baseline, () => new Map<string, PairedRuns>());
+    return cached(byOptions, JSON.stringify(options), () => new PairedRuns(candidate.table, baseline.table, options));
   }
 
   private metricsOf(run: RecordsRun, options: ComputeOptions): RunMetrics {
-    let byOptions = this.computed.get(run);
-    // Stryker disable next-line ConditionalExpression: a cache; making it again gives the same result.
-    if (!byOptions) this.computed.set(run, (byOptions = new Map()));
-    const key = JSON.stringify(options);
-    let metrics = byOptions.get(key);
-    // Stryker disable next-line ConditionalExpression: a cache; making it again gives the same result.
-    if (!metrics) byOptions.set(key, (metrics = new RunMetrics(run.table, options)));
-    return metrics;
+    const byOptions = cached(this.computed, run, () => new Map<string, RunMetrics>());
+    return cached(byOptions, JSON.stringify(options), () => new RunMetrics(run.table, options));
   }
 }
 
@@ -190,8 +184,9 @@ export class RunComparer {
   }
 
   compare(metric: string, scenario: string | undefined, direction: Direction): Comparison | undefined {
+    // Not `cached`: a comparison that could not be made (undefined) is kept too.
     const key = metricScopeKey(metric, scenario);
-    // Stryker disable next-line ConditionalExpression: a cache; making it again gives the same result.
+    // Stryker disable next-line ConditionalExpression: `true` compares again, with the same result; `false` never keeps one and is killed.
     if (!this.comparisons.has(key)) this.comparisons.set(key, this.compareOnce(metric, scenario, direction));
     return this.comparisons.get(key);
   }
