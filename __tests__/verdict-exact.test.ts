@@ -61,6 +61,13 @@ describe('the verdict, the outcome and the counts', () => {
     ],
     // Inconclusive for want of a comparison (none, or null in a report read back): it did not run.
     [
+      'a blocking check with no comparison',
+      [block('inconclusive')],
+      undefined,
+      ['warn', 'fail', 'inconclusive'],
+      counts({ notRun: 1, judged: 1 }),
+    ],
+    [
       'a blocking check that could not compare',
       [block('inconclusive', null)],
       undefined,
