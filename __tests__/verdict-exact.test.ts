@@ -366,6 +366,16 @@ describe('what a gate result carries besides its checks', () => {
     expect(result.coverage).toMatchObject({ status: 'pass', covered: 40 });
   });
 
+  it("a check's scope keeps its resampled values: a lenient bound in scenario s is tested on them, p = 1/21", () => {
+    const result = gateOf(
+      'settings:\n  resamples: 40\n  bounds: lenient\nchecks:\n  - metric: accuracy\n    scenario: s\n    min: 1\n',
+      constantRun(40, 0.75),
+      undefined,
+      20,
+    );
+    expect(result.checks[0].boundTest).toMatchObject({ method: 'bootstrap', p: 1 / 21, resamples: 20 });
+  });
+
   it('with a metrics file for a baseline: its numbers, and no coverage (it names no instance)', () => {
     const metrics: RunInput = {
       kind: 'metrics',
