@@ -1,7 +1,7 @@
 import base from './jest.config.js';
 
 // The tests Stryker runs against each mutant (npm run mutation): fast in-process tests of the decision
-// code, on small inputs whose results are worked out by hand (gate-exact, stats-exact). Left out: the
+// code, on small inputs whose results are worked out by hand (gate-exact, compare-exact, verdict-exact, stats-exact). Left out: the
 // tests that run the bundle (dist/ is not mutated), start programs or a browser, and the statistical
 // tests that bootstrap thousands of instances (gate-decisions, gate-bounds21, population21,
 // simulation21, failure-rate): they test the same code, but at seconds per mutant a run would take
@@ -11,6 +11,8 @@ export default {
   ...base,
   testMatch: [
     '**/gate-exact.test.ts',
+    '**/compare-exact.test.ts',
+    '**/verdict-exact.test.ts',
     '**/stats-exact.test.ts',
     '**/escaping.test.ts',
     '**/bootstrap.test.ts',

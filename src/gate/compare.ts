@@ -31,6 +31,14 @@ export const computeOptionsOf = ({ settings }: Policy): ComputeOptions => ({
   minGroupSize: settings.min_group_size,
 });
 
+/** The value of `key` in `map`, made and kept the first time. */
+function cached<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  // Stryker disable next-line ConditionalExpression: `true` makes it again, with the same result; `false` never keeps one and is killed.
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
+}
+
 /**
  * The metrics of runs, each scope computed once per run and options: several policies may gate one run.
  * `named`: the scopes (undefined: overall) whose intervals a caller reads, computed first and always
@@ -40,6 +48,7 @@ export class MetricsMemo {
   private readonly computed = new Map<RunInput, Map<string, RunMetrics>>();
   private readonly pairs = new Map<RunInput, Map<RunInput, Map<string, PairedRuns>>>();
 
+  // Stryker disable next-line ArrayDeclaration: a scope no run has adds nothing to the report.
   of(run: RunInput, options: ComputeOptions, named: ScenarioName[] = []): MetricsReport {
     return run.kind === 'metrics' ? run.report : this.metricsOf(run, options).report(named);
   }
@@ -66,23 +75,14 @@ export class MetricsMemo {
 
   /** Two records runs' paired comparisons: their shared scopes and statistics made once, whichever policies compare them. */
   pairedRuns(candidate: RecordsRun, baseline: RecordsRun, options: ComputeOptions): PairedRuns {
-    let byBaseline = this.pairs.get(candidate);
-    if (!byBaseline) this.pairs.set(candidate, (byBaseline = new Map()));
-    let byOptions = byBaseline.get(baseline);
-    if (!byOptions) byBaseline.set(baseline, (byOptions = new Map()));
-    const key = JSON.stringify(options);
-    let paired = byOptions.get(key);
-    if (!paired) byOptions.set(key, (paired = new PairedRuns(candidate.table, baseline.table, options)));
-    return paired;
+    const byBaseline = cached(this.pairs, candidate, () => new Map<RunInput, Map<string, PairedRuns>>());
+    const byOptions = cached(byBaseline, baseline, () => new Map<string, PairedRuns>());
+    return cached(byOptions, JSON.stringify(options), () => new PairedRuns(candidate.table, baseline.table, options));
   }
 
   private metricsOf(run: RecordsRun, options: ComputeOptions): RunMetrics {
-    let byOptions = this.computed.get(run);
-    if (!byOptions) this.computed.set(run, (byOptions = new Map()));
-    const key = JSON.stringify(options);
-    let metrics = byOptions.get(key);
-    if (!metrics) byOptions.set(key, (metrics = new RunMetrics(run.table, options)));
-    return metrics;
+    const byOptions = cached(this.computed, run, () => new Map<string, RunMetrics>());
+    return cached(byOptions, JSON.stringify(options), () => new RunMetrics(run.table, options));
   }
 }
 
@@ -118,6 +118,7 @@ export function pairedBasis(comparison: Comparison): number {
 
 /** Whether a p-value is small enough under the policy's significance (always, when it is off). */
 export function isSignificant(significance: Policy['settings']['significance'], p: number | undefined): boolean {
+  // Stryker disable next-line ConditionalExpression: `undefined < significance` is false too; the test says what is meant.
   return significance === 'off' || (p !== undefined && p < significance);
 }
 
@@ -184,7 +185,9 @@ export class RunComparer {
   }
 
   compare(metric: string, scenario: string | undefined, direction: Direction): Comparison | undefined {
+    // Not `cached`: a comparison that could not be made (undefined) is kept too.
     const key = metricScopeKey(metric, scenario);
+    // Stryker disable next-line ConditionalExpression: `true` compares again, with the same result; `false` never keeps one and is killed.
     if (!this.comparisons.has(key)) this.comparisons.set(key, this.compareOnce(metric, scenario, direction));
     return this.comparisons.get(key);
   }
@@ -232,6 +235,7 @@ export class RunComparer {
     const { baseline, paired } = this;
     return (
       paired !== undefined &&
+      // Stryker disable next-line ConditionalExpression: with `paired` both runs are records files; this narrows the type.
       baseline.kind === 'records' &&
       (scenario === undefined || baseline.table.scenarios.includes(scenario)) &&
       paired.shared(scenario) === 0
