@@ -98,7 +98,7 @@ describe('a comparison on point estimates (a metrics file on either side)', () =
       metricsFile({ accuracy: 1 }),
       summary(0.75, 1, 0.25),
       'fail',
-      ['worse than the baseline by 0.250, over the budget 0.100'],
+      ['worse than the baseline by 25 pts, over the budget 10 pts'],
     ],
     [
       'a rise in accuracy',
@@ -126,7 +126,7 @@ describe('a comparison on point estimates (a metrics file on either side)', () =
       metricsFile({ latency_p50_ms: 100 }),
       summary(120, 100, 20),
       'fail',
-      ['worse than the baseline by 20.0, over the budget 10.0'],
+      ['worse than the baseline by 20 ms, over the budget 10 ms'],
     ],
     [
       'a fall in latency',
@@ -144,7 +144,7 @@ describe('a comparison on point estimates (a metrics file on either side)', () =
       metricsFile({ accuracy: 1 }, { accuracy: 0.75 }),
       summary(0.5, 0.75, 0.25),
       'fail',
-      ['worse than the baseline by 0.250, over the budget 0.100'],
+      ['worse than the baseline by 25 pts, over the budget 10 pts'],
     ],
     // A records run against a metrics file: its point estimate, no pairing.
     [
@@ -154,7 +154,7 @@ describe('a comparison on point estimates (a metrics file on either side)', () =
       metricsFile({ accuracy: 1 }),
       summary(0.75, 1, 0.25),
       'fail',
-      ['worse than the baseline by 0.250, over the budget 0.100'],
+      ['worse than the baseline by 25 pts, over the budget 10 pts'],
     ],
     [
       'a metrics file against records',
@@ -163,7 +163,7 @@ describe('a comparison on point estimates (a metrics file on either side)', () =
       constantRun(40, 1),
       summary(0.75, 1, 0.25),
       'fail',
-      ['worse than the baseline by 0.250, over the budget 0.100'],
+      ['worse than the baseline by 25 pts, over the budget 10 pts'],
     ],
   ])('%s', (_, yaml, candidate, baseline, comparison, status, reasons) => {
     const result = gate(yaml, candidate, baseline);
@@ -174,7 +174,7 @@ describe('a comparison on point estimates (a metrics file on either side)', () =
   it('a bound on a biased metric of a metrics file is judged on its value: no components to correct it with', () => {
     const ece = (max: number) => gate(`checks:\n  - metric: ece\n    max: ${max}\n`, metricsFile({ ece: 0.125 }));
     expect(seen(ece(0.125))).toEqual({ status: 'pass', reasons: [] });
-    expect(seen(ece(0.1))).toEqual({ status: 'fail', reasons: ['above the maximum 0.1'] });
+    expect(seen(ece(0.1))).toEqual({ status: 'fail', reasons: ['above the maximum 10%'] });
   });
 
   it("a metric evalgate does not know goes the policy's way", () => {
@@ -263,7 +263,7 @@ describe('a comparison that cannot be made: who lacks what, where', () => {
       recordsRun(20, (index) => (index < 10 ? { latency_ms: 100 } : {})),
       recordsRun(20, (index) => (index < 10 ? { latency_ms: 100 } : {})),
       'error',
-      'regression not checked: 10 records of the metric on the shared instances, fewer than the 20 a paired comparison needs (settings.min_shared_instances)',
+      'regression not checked: 10 records of the metric on the 20 shared instances, fewer than the 20 a paired comparison needs (settings.min_shared_instances)',
     ],
   ])('%s', (_, yaml, candidate, baseline, status, reason) => {
     expect(seen(gate(yaml, candidate, baseline))).toEqual({ status, reasons: [reason] });
@@ -306,7 +306,7 @@ describe("a trade-off's terms", () => {
       metricsFile({ accuracy: 1, latency_p50_ms: 1 }),
       metricsFile({ accuracy: 0.75, latency_p50_ms: 1 }),
       true,
-      'accuracy (overall) improved by 0.250 (needs an improvement of 0.250)',
+      'accuracy (overall) improved by 25 pts (needs an improvement of 25 pts)',
     ],
     // No change is an improvement of 0: enough for a min_improvement of 0.
     [
@@ -315,7 +315,7 @@ describe("a trade-off's terms", () => {
       metricsFile({ accuracy: 0.75, latency_p50_ms: 1 }),
       metricsFile({ accuracy: 0.75, latency_p50_ms: 1 }),
       true,
-      'accuracy (overall) improved by 0.00 (needs an improvement of 0.00)',
+      'accuracy (overall) improved by 0 pts (needs an improvement of 0 pts)',
     ],
     [
       'a worsening is not enough',
@@ -323,7 +323,7 @@ describe("a trade-off's terms", () => {
       metricsFile({ accuracy: 0.75, latency_p50_ms: 1 }),
       metricsFile({ accuracy: 1, latency_p50_ms: 1 }),
       false,
-      'accuracy (overall) got worse by 0.250 (needs an improvement of 0.100): not enough',
+      'accuracy (overall) got worse by 25 pts (needs an improvement of 10 pts): not enough',
     ],
     // "10%" of a baseline of -2 is an improvement of 0.2, whatever the sign; -2.1 is 0.1 worse.
     [
@@ -332,7 +332,7 @@ describe("a trade-off's terms", () => {
       metricsFile({ log_likelihood: -2.1, latency_p50_ms: 1 }),
       metricsFile({ log_likelihood: -2, latency_p50_ms: 1 }),
       false,
-      'log_likelihood (overall) got worse by 0.100 (needs an improvement of 0.200): not enough',
+      'log_likelihood (overall) got worse by 0.1 (needs an improvement of 0.2): not enough',
     ],
     [
       'a metric the baseline lacks',
@@ -360,7 +360,7 @@ describe("a trade-off's terms", () => {
       metricsFile({ 'hellaswag/acc_norm': 0.5, latency_p50_ms: 1 }),
       metricsFile({ 'hellaswag/acc_norm': 0.75, latency_p50_ms: 1 }),
       true,
-      'hellaswag/acc_norm (overall) improved by 0.250 (needs an improvement of 0.250)',
+      'hellaswag/acc_norm (overall) improved by 0.25 (needs an improvement of 0.25)',
     ],
     [
       "the check's direction",
@@ -368,7 +368,7 @@ describe("a trade-off's terms", () => {
       metricsFile({ 'hellaswag/acc_norm': 0.5, latency_p50_ms: 1 }),
       metricsFile({ 'hellaswag/acc_norm': 0.75, latency_p50_ms: 1 }),
       true,
-      'hellaswag/acc_norm (overall) improved by 0.250 (needs an improvement of 0.250)',
+      'hellaswag/acc_norm (overall) improved by 0.25 (needs an improvement of 0.25)',
     ],
     [
       'an improvement graded by another judge',
@@ -392,7 +392,7 @@ describe("a trade-off's terms", () => {
       recordsRun(40, () => ({ latency_ms: 100 })),
       recordsRun(40, () => ({ latency_ms: 200 })),
       true,
-      'latency_p50_ms (overall) improved by 100 (needs an improvement of 50.0, p = 0.048)',
+      'latency_p50_ms (overall) improved by 100 ms (needs an improvement of 50 ms, p = 0.048)',
     ],
     [
       'an improvement on exactly the shared instances a paired comparison needs',
@@ -400,7 +400,7 @@ describe("a trade-off's terms", () => {
       constantRun(20, 1),
       constantRun(20, 0.75),
       true,
-      'accuracy (overall) improved by 0.250 (needs an improvement of 0.250, p = 0.048)',
+      'accuracy (overall) improved by 25 pts (needs an improvement of 25 pts, p = 0.048)',
     ],
     [
       'an improvement on too few shared instances',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { runCli } from '../src/cli/index.js';
 import { SAMPLES_CANNOT_REACH } from '../src/gate/types.js';
 import type { PlanRow } from '../src/pipeline/plan.js';
+import { amountText } from '../src/metrics/units.js';
 import { parseGateReport, type GateReport } from '../src/report/json.js';
 import { Random } from '../src/stats/random.js';
 import { gateArgs, unwrapped } from './helpers/evalgate.js';
@@ -78,7 +79,7 @@ describe('the samples per example that would settle an inconclusive check', () =
     expect(text).toContain(`${settle} (evalgate plan sizes both)`);
     expect(markdown).toContain(`: ${settle} (evalgate plan sizes both)\n`);
     expect(check.reasons).toContain(
-      `inconclusive: must detect 0.0400, it sees a worsening of ${check.power!.mde!.toPrecision(3)} at 80% power; ${settle} (evalgate plan)`,
+      `inconclusive: must detect 4 pts, it sees a worsening of ${amountText('accuracy', check.power!.mde!)} at 80% power; ${settle} (evalgate plan)`,
     );
   });
 

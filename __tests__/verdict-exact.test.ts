@@ -268,14 +268,14 @@ describe("the candidate's failed calls, named where they decide", () => {
       check('error_rate\n    max: 0.02'),
       failing(1),
       'fail',
-      ['above the maximum 0.02', named(1, 1, 'timeout')],
+      ['above the maximum 2%', named(1, 1, 'timeout')],
     ],
     [
       'a warn error_rate over its max',
       check('error_rate\n    max: 0.02\n    severity: warn'),
       failing(1),
       'warn',
-      ['above the maximum 0.02', named(1, 1, 'timeout')],
+      ['above the maximum 2%', named(1, 1, 'timeout')],
     ],
     ['an error_rate within its max', check('error_rate\n    max: 0.5'), failing(1), 'pass', []],
     [
@@ -283,7 +283,7 @@ describe("the candidate's failed calls, named where they decide", () => {
       check('error_rate\n    max: 0.02'),
       failing(2, 1),
       'fail',
-      ['above the maximum 0.02', named(3, 2, 'timeout')],
+      ['above the maximum 2%', named(3, 2, 'timeout')],
     ],
     // No record answered: the check has no value, and the failed calls are why.
     [
@@ -294,8 +294,8 @@ describe("the candidate's failed calls, named where they decide", () => {
       ['the candidate has no accuracy for overall', named(40, 40, 'timeout')],
     ],
     // Another metric's failure is not the failed calls' doing.
-    ['an accuracy under its min', check('accuracy\n    min: 1.5'), failing(1), 'fail', ['below the minimum 1.5']],
-    ['no failed call', check('error_rate\n    max: -1'), failing(0), 'fail', ['above the maximum -1']],
+    ['an accuracy under its min', check('accuracy\n    min: 1.5'), failing(1), 'fail', ['below the minimum 150%']],
+    ['no failed call', check('error_rate\n    max: -1'), failing(0), 'fail', ['above the maximum -100%']],
   ])('%s', (_, yaml, candidate, status, reasons) => {
     expect(seen(gateOf(yaml, candidate))).toEqual({ status, reasons });
   });
