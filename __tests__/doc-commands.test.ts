@@ -1,5 +1,5 @@
-import { describe, expect, it } from '@jest/globals';
-import { copyFileSync, readFileSync, symlinkSync } from 'node:fs';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { copyFileSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { tempDir } from './helpers/records.js';
 import { runProcess, type RunResult } from './helpers/run.js';
@@ -62,6 +62,11 @@ function tableSynopses(file: string): string[] {
 const isSynopsis = (command: string) => /\[|\||\.\.\.|(^|[\s=/])[A-Z][A-Z0-9_]*\b/.test(command);
 
 const checkout = process.cwd();
+/** Files the documented commands write in the checkout (the README's judged example: run, then metrics and gate read it). */
+const WRITTEN_IN_CHECKOUT = ['judged.jsonl'];
+afterAll(() => {
+  for (const file of WRITTEN_IN_CHECKOUT) rmSync(join(checkout, file), { force: true });
+});
 const onPath = tempDir();
 symlinkSync(resolve('dist/cli.js'), join(onPath, 'evalgate'));
 const env = {
