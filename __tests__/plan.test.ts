@@ -11,7 +11,7 @@ import type { EvalRecord } from '../src/records/types.js';
 import { loadRun } from '../src/runs/load.js';
 import { Random } from '../src/stats/random.js';
 import { varianceComponents } from '../src/stats/variance-components.js';
-import { record, tempDir, writeLines } from './helpers/records.js';
+import { noisyWithinExamples, record, tempDir, writeLines } from './helpers/records.js';
 import { runProcess } from './helpers/run.js';
 
 async function plan(...argv: string[]): Promise<{ code: number; rows: PlanRow[]; problems: unknown[] }> {
@@ -392,20 +392,7 @@ describe('evalgate plan on a model that is noisy within examples', () => {
   // is asked; the candidate with q_i = p_i +- 0.25. The paired difference's variance between instances
   // is Var(q - p) (what samples cannot remove); sampling adds (p(1-p) + q(1-q)) / K per instance.
   const instances = 800;
-  const random = new Random(3);
-  const p = Array.from({ length: instances }, () => 0.3 + 0.4 * random.nextFloat());
-  const q = p.map((value) => value + (random.nextFloat() < 0.5 ? -0.25 : 0.25));
-  const sampleRun = (name: string, probabilities: number[], samples: number, seed: number) => {
-    const draws = new Random(seed);
-    return writeLines(
-      name,
-      probabilities.flatMap((probability, id) =>
-        Array.from({ length: samples }, (_, sample) =>
-          record({ id: String(id), sample, correct: draws.nextFloat() < probability ? 1 : 0 }),
-        ),
-      ),
-    );
-  };
+  const { p, q, run: sampleRun } = noisyWithinExamples(instances, 3);
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
   const differences = q.map((value, i) => value - p[i]);
   const between = mean(differences.map((d) => (d - mean(differences)) ** 2));

@@ -6,9 +6,8 @@ import { SAMPLES_CANNOT_REACH } from '../src/gate/types.js';
 import type { PlanRow } from '../src/pipeline/plan.js';
 import { amountText } from '../src/metrics/units.js';
 import { parseGateReport, type GateReport } from '../src/report/json.js';
-import { Random } from '../src/stats/random.js';
 import { gateArgs, unwrapped } from './helpers/evalgate.js';
-import { record, tempDir, writeLines } from './helpers/records.js';
+import { noisyWithinExamples, tempDir } from './helpers/records.js';
 
 /*
  * Issue 21: the headline of an inconclusive gate says how many instances, or samples per example,
@@ -23,24 +22,9 @@ async function cli(...argv: string[]) {
   return { code, stdout, stderr };
 }
 
-// 800 instances. The baseline answers instance i right with probability p_i ~ U(0.3, 0.7) each time it is
-// asked, the candidate with p_i +- 0.25: no worsening on average, and most of the paired spread is the
+// 800 instances of a model noisy within examples (plan.test.ts's): most of the paired spread is the
 // noise within examples, which more samples per example shrink.
-const instances = 800;
-const random = new Random(3);
-const p = Array.from({ length: instances }, () => 0.3 + 0.4 * random.nextFloat());
-const q = p.map((value) => value + (random.nextFloat() < 0.5 ? -0.25 : 0.25));
-const sampleRun = (name: string, probabilities: number[], samples: number, seed: number) => {
-  const draws = new Random(seed);
-  return writeLines(
-    name,
-    probabilities.flatMap((probability, id) =>
-      Array.from({ length: samples }, (_, sample) =>
-        record({ scenario: 's', id: String(id), sample, correct: draws.nextFloat() < probability ? 1 : 0 }),
-      ),
-    ),
-  );
-};
+const { p, q, run: sampleRun } = noisyWithinExamples(800, 3);
 const baseline2 = sampleRun('b2.jsonl', p, 2, 11);
 const candidate2 = sampleRun('c2.jsonl', q, 2, 12);
 const baseline1 = sampleRun('b1.jsonl', p, 1, 13);
