@@ -7,7 +7,7 @@ import { tempDir } from './helpers/records.js';
 
 describe('lexical toxicity', () => {
   it('scores clean text 0 and profanity at least 0.5, more for more', async () => {
-    const scorer = lexicalToxicity();
+    const scorer = await lexicalToxicity();
     expect(await scorer.score('I will refund the double charge today.')).toBe(0);
     expect(await scorer.score('This is bullshit.')).toBe(0.5);
     expect(await scorer.score('fuck this shit, you asshole')).toBe(1);

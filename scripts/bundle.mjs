@@ -46,9 +46,12 @@ function loadsBeside(program, file) {
 async function bundle({ entry, entryFile, main, mainFile }) {
   const name = mainFile.replace(/\.js$/, '');
   const prefix = name.replace(/-program$/, '');
+  // The metrics thread's program (src/pipeline/metrics-thread.ts) beside it, sharing its chunks.
+  const thread = `${prefix}-metrics-thread`;
   const program = await build({
     ...common,
-    entryPoints: { [name]: main },
+    entryPoints: { [name]: main, [thread]: 'src/pipeline/metrics-thread-main.ts' },
+    define: { EVALGATE_METRICS_THREAD: JSON.stringify(`${thread}.js`) },
     outdir: 'dist',
     write: false,
     splitting: true,

@@ -20,6 +20,7 @@ function main(): void {
     stderr: (text) => process.stderr.write(text),
     colour: process.stdout.isTTY === true && !process.env.NO_COLOR,
     interactive: process.stderr.isTTY === true,
+    threads: process.env.EVALGATE_THREADS,
   }).then(
     (code) => {
       process.exitCode = code;

@@ -45,7 +45,7 @@ async function runSuiteForCandidate(
     const { records, stats } = await runSuite(loaded, adapter, {
       ...DEFAULT_RUN_OPTIONS,
       cache: new CompletionCache(completions),
-      toxicity: lexicalToxicity(),
+      toxicity: await lexicalToxicity(),
       samples,
       onProgress: progressReporter((line) => port.info(line.trimEnd()), false),
       onWarning: (message) => port.warning(`evalgate run: ${message}`),

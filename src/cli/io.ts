@@ -12,6 +12,8 @@ export interface CliIo {
   colour?: boolean;
   /** stderr is a terminal: progress as a bar rather than log lines. */
   interactive?: boolean;
+  /** EVALGATE_THREADS as set: 0 computes in one thread, 1 always in two, else two for large runs (pipeline/metrics-thread.ts). */
+  threads?: string;
 }
 
 /** What a command gets: where to write, and how to end with another exit code than 0. */

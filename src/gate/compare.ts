@@ -6,6 +6,7 @@ import {
   type MetricSet,
   type MetricsReport,
   type ScenarioName,
+  type ScopeEntries,
 } from '../metrics/compute.js';
 import { lookupMetric, type Dimension, type Direction } from '../metrics/registry.js';
 import { scorerMismatch } from '../metrics/comparability.js';
@@ -47,6 +48,8 @@ function cached<K, V>(map: Map<K, V>, key: K, make: () => V): V {
 export class MetricsMemo {
   private readonly computed = new Map<RunInput, Map<string, RunMetrics>>();
   private readonly pairs = new Map<RunInput, Map<RunInput, Map<string, PairedRuns>>>();
+  /** Scopes being computed elsewhere (a worker thread), adopted by `settled`. */
+  private readonly elsewhere: Array<{ run: RecordsRun; options: ComputeOptions; scopes: () => Promise<ScopeEntries | undefined> }> = [];
 
   // Stryker disable next-line ArrayDeclaration: a scope no run has adds nothing to the report.
   of(run: RunInput, options: ComputeOptions, named: ScenarioName[] = []): MetricsReport {
@@ -78,6 +81,24 @@ export class MetricsMemo {
     const byBaseline = cached(this.pairs, candidate, () => new Map<RunInput, Map<string, PairedRuns>>());
     const byOptions = cached(byBaseline, baseline, () => new Map<string, PairedRuns>());
     return cached(byOptions, JSON.stringify(options), () => new PairedRuns(candidate.table, baseline.table, options));
+  }
+
+  /**
+   * Scopes of a records run being computed elsewhere (pipeline/metrics-thread.ts) under `options`:
+   * kept as if computed here once `settled` has waited for them (undefined: none came, so they are
+   * computed here when read).
+   */
+  computedElsewhere(run: RecordsRun, options: ComputeOptions, scopes: () => Promise<ScopeEntries | undefined>): void {
+    this.elsewhere.push({ run, options, scopes });
+  }
+
+  /** Waits for the scopes computed elsewhere and adopts them. */
+  async settled(): Promise<void> {
+    const waiting = this.elsewhere.splice(0).map(async ({ run, options, scopes }) => {
+      const entries = await scopes();
+      if (entries) this.metricsOf(run, options).adopt(entries);
+    });
+    await Promise.all(waiting);
   }
 
   private metricsOf(run: RecordsRun, options: ComputeOptions): RunMetrics {

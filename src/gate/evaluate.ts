@@ -18,6 +18,28 @@ export interface GateInputs {
   missingBaseline?: MissingBaseline;
 }
 
+/** The checks' scopes: they get their intervals (and keep the resampled values) whatever the number of scenarios. */
+export const gatedScopes = (policy: Policy) => policy.checks.filter((check) => check.severity !== 'off').map((check) => check.scenario);
+
+/**
+ * Makes ahead, and keeps in the memo, the paired comparisons a gate of `policy` makes: its trade-offs'
+ * terms and its regression budgets, the built-in checks' among them. What this thread does while the
+ * candidate's metrics are computed in another (pipeline/gate-run.ts); nothing is decided here, and a
+ * comparison made ahead is the one the gate would make (each has its own seed).
+ */
+export function compareAhead(policy: Policy, candidate: RunInput, baseline: RunInput, memo: MetricsMemo): void {
+  if (candidate.kind !== 'records' || baseline.kind !== 'records') return;
+  const options = computeOptionsOf(policy);
+  const comparer = new RunComparer(candidate, baseline, options, memo);
+  const budgets = gateChecks(policy, comparer, candidate, baseline).policy.checks.filter(
+    (check) => check.severity !== 'off' && check.max_regression !== undefined,
+  );
+  const paired = memo.pairedRuns(candidate, baseline, options);
+  for (const { metric, scenario } of [...policy.tradeoffs.flatMap((tradeoff) => tradeoff.when), ...budgets]) {
+    if (!comparer.judgeMismatch(scenario)) paired.compare(metric, scenario);
+  }
+}
+
 /**
  * Decides a candidate against a policy and, if there is one, a baseline: trade-offs first (they
  * decide which budgets are in effect), then every check (the policy's, and the built-in failure-rate
@@ -29,8 +51,7 @@ export function evaluateGate({ policy, candidate, baseline, missingBaseline }: G
   const comparer = baseline ? new RunComparer(candidate, baseline, options, memo) : undefined;
   const tradeoffs = evaluateTradeoffs(policy, comparer);
   const gate = gateChecks(policy, comparer, candidate, baseline);
-  // The checks' scopes get their intervals (and keep the resampled values) whatever the number of scenarios.
-  const named = gate.policy.checks.filter((check) => check.severity !== 'off').map((check) => check.scenario);
+  const named = gatedScopes(gate.policy);
   const candidateMetrics = memo.of(candidate, options, named);
   const candidateSamples = memo.samplesOf(candidate, options, named);
   const evaluated = evaluateChecks({

@@ -5,7 +5,7 @@ import { parseMetricName } from './names.js';
 import { sortRecords } from './ordering.js';
 import type { Scope } from './scope.js';
 import { ScopeStatistics, type MetricOptions } from './statistics.js';
-import type { RecordTable } from './table.js';
+import type { MetricsTable } from './table.js';
 
 /*
  * The components behind the metrics whose plug-in estimate is biased (ece, ece_10_bin, a worst group,
@@ -39,7 +39,7 @@ export function componentShape(metric: string): ComponentShape | undefined {
 /** Fills `bins` with each calibration bin's sums under some weights (width bins for ece, equal-mass for ece_10_bin). */
 type BinSums = (weights: Float64Array, bins: EceBins) => void;
 
-function binSumsOf(table: RecordTable, collected: ScopeCollection, metric: string): BinSums | undefined {
+function binSumsOf(table: MetricsTable, collected: ScopeCollection, metric: string): BinSums | undefined {
   const { calibrated, sums, eceCorrect, eceConfidence } = collected;
   if (calibrated.rows.length === 0) return undefined;
   if (metric === 'ece') {
@@ -102,7 +102,7 @@ function groupEstimator(collected: ScopeCollection, slots: number[]): Estimator 
  * undefined when the scope does not have the metric.
  */
 export function metricComponents(
-  table: RecordTable,
+  table: MetricsTable,
   scope: Scope,
   options: MetricOptions,
   metric: string,

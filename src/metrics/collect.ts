@@ -20,7 +20,7 @@ import {
   JUDGE_UNKNOWN,
   KIND_FAIRNESS,
   KIND_ROBUSTNESS,
-  type RecordTable,
+  type MetricsTable,
 } from './table.js';
 
 /** A completion is toxic (toxicity_rate) at this `toxicity` or above. */
@@ -103,7 +103,7 @@ class RowPicker {
 }
 
 /** An empty collection for a scope: one slot per sum the metrics need. */
-function emptyCollection(table: RecordTable, scope: Scope): Omit<ScopeCollection, 'calibrated' | 'timed' | 'collectedSlots'> {
+function emptyCollection(table: MetricsTable, scope: Scope): Omit<ScopeCollection, 'calibrated' | 'timed' | 'collectedSlots'> {
   const sums = new SlotsBuilder();
   const everyRecord = scope.rows.length;
   return {
@@ -147,7 +147,7 @@ function emptyCollection(table: RecordTable, scope: Scope): Omit<ScopeCollection
  * means over examples (accuracy, groups; among the samples with a confidence, ece and brier), and the
  * worst case reads the mean of its answered samples. Every call counts in the rest.
  */
-export function collectScope(table: RecordTable, scope: Scope): ScopeCollection {
+export function collectScope(table: MetricsTable, scope: Scope): ScopeCollection {
   const collected = emptyCollection(table, scope);
   const calibrated = new RowPicker(scope.rows.length);
   const timed = new RowPicker(scope.rows.length);
@@ -165,7 +165,7 @@ export function collectScope(table: RecordTable, scope: Scope): ScopeCollection 
  * code then bailed out there and was compiled again, four times in a run.
  */
 function collectRows(
-  table: RecordTable,
+  table: MetricsTable,
   scope: Scope,
   collected: ReturnType<typeof emptyCollection>,
   slotOf: Int32Array[],

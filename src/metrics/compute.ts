@@ -9,7 +9,7 @@ import { isGroupAccuracy } from './names.js';
 import { componentShape, metricComponents, type MetricComponents } from './bound-components.js';
 import { DEFAULT_MIN_GROUP_SIZE, ScopeStatistics, type MetricOptions, type Statistic } from './statistics.js';
 import type { MetricSet, MetricsReport, MetricValue } from './report.js';
-import type { RecordTable } from './table.js';
+import type { MetricsTable } from './table.js';
 
 export type { MetricComponents } from './bound-components.js';
 export { LITTLE_BOOTSTRAP_SUBSETS } from '../stats/bootstrap.js';
@@ -65,7 +65,7 @@ export interface MetricSamples {
 }
 
 /** One scope's metrics, with intervals unless computed without resamples, and the resampled values behind them when kept. */
-interface ScopeMetrics {
+export interface ScopeMetrics {
   metrics: MetricSet;
   intervals: boolean;
   samples?: Record<string, Float64Array>;
@@ -74,7 +74,7 @@ interface ScopeMetrics {
 }
 
 /** The metrics of one scope, with their intervals (none for 0 resamples), and the resampled values the intervals come from. */
-function metricsOfScope(table: RecordTable, scope: Scope, options: ComputeOptions, keepSamples: boolean): ScopeMetrics {
+function metricsOfScope(table: MetricsTable, scope: Scope, options: ComputeOptions, keepSamples: boolean): ScopeMetrics {
   const scopeStatistics = new ScopeStatistics(table, scope, options);
   const statistics = scopeStatistics.prepare();
   const ones = new Float64Array(scope.instanceCount).fill(1);
@@ -193,12 +193,15 @@ function alignedEstimator(metrics: string[], prepared: Statistic[]): Estimator {
  * MAX_INTERVAL_SCENARIOS scenarios (all of them, usually); the others' are point estimates, and the
  * report says how many.
  */
-export function computeMetrics(table: RecordTable, options: ComputeOptions = DEFAULT_COMPUTE_OPTIONS): MetricsReport {
+export function computeMetrics(table: MetricsTable, options: ComputeOptions = DEFAULT_COMPUTE_OPTIONS): MetricsReport {
   return new RunMetrics(table, options).report();
 }
 
 /** A scope named by its scenario; undefined for the pooled scope (a scenario may be called "overall"). */
 export type ScenarioName = string | undefined;
+
+/** Scopes as computed, each with its scenario (undefined: pooled). */
+export type ScopeEntries = Array<[ScenarioName, ScopeMetrics]>;
 
 /**
  * A run's metrics, one scope at a time, each computed when first needed and then kept: what a gate
@@ -212,7 +215,7 @@ export class RunMetrics {
   private readonly components = new Map<string, MetricComponents | undefined>();
 
   constructor(
-    private readonly table: RecordTable,
+    private readonly table: MetricsTable,
     private readonly options: ComputeOptions,
   ) {}
 
@@ -269,21 +272,63 @@ export class RunMetrics {
     return this.components.get(key);
   }
 
+  /**
+   * The scopes `report(named)` computes, as they are when computed: a worker thread's work
+   * (pipeline/metrics-thread.ts), adopted by the RunMetrics of the same table and options in the main thread.
+   */
+  computeScopes(named: ScenarioName[]): ScopeEntries {
+    const entries: ScopeEntries = [];
+    this.eachScope(new Set(named), (scenario, computed) => entries.push([scenario, computed]));
+    return entries;
+  }
+
+  /** Scopes computed elsewhere (computeScopes) on the same records and options: kept as if computed here. */
+  adopt(entries: ScopeEntries): void {
+    for (const [scenario, computed] of entries) {
+      if (this.scopes.has(scenario)) continue;
+      // A thread's copy: names from data go back into prototype-free objects (records/dictionary.ts).
+      const { metrics, samples, ...rest } = computed;
+      this.scopes.set(scenario, {
+        ...rest,
+        metrics: dictionary(Object.entries(metrics)),
+        ...(samples ? { samples: dictionary(Object.entries(samples)) } : {}),
+      });
+    }
+  }
+
   private compute(named: Set<ScenarioName>): MetricsReport {
-    const [overall, ...scenarios] = scopesOf(this.table);
-    const report: MetricsReport = {
-      overall: this.metricsOf(undefined, () => overall, true, named.has(undefined)).metrics,
-      scenarios: dictionary(),
-    };
-    let room = MAX_INTERVAL_SCENARIOS - scenarios.filter((scope) => named.has(scope.name)).length;
+    const report: MetricsReport = { overall: dictionary(), scenarios: dictionary() };
     let withoutIntervals = 0;
+    this.eachScope(named, (scenario, computed) => {
+      if (scenario === undefined) {
+        report.overall = computed.metrics;
+      } else {
+        if (!computed.intervals && this.options.resamples > 0) withoutIntervals++;
+        report.scenarios[scenario] = computed.metrics;
+      }
+    });
+    return withoutIntervals > 0 ? { ...report, scenariosWithoutIntervals: withoutIntervals } : report;
+  }
+
+  /**
+   * Every scope, in order, computed as the report needs it: the pooled scope and the `named` scenarios
+   * with intervals (and their resampled values kept), the other scenarios with intervals in order of
+   * first appearance until MAX_INTERVAL_SCENARIOS scenarios have them, the rest point estimates.
+   */
+  private eachScope(named: Set<ScenarioName>, onScope: (scenario: ScenarioName, computed: ScopeMetrics) => void): void {
+    const [overall, ...scenarios] = scopesOf(this.table);
+    onScope(
+      undefined,
+      this.metricsOf(undefined, () => overall, true, named.has(undefined)),
+    );
+    let room = MAX_INTERVAL_SCENARIOS - scenarios.filter((scope) => named.has(scope.name)).length;
     for (const scope of scenarios) {
       const kept = named.has(scope.name);
-      const computed = this.metricsOf(scope.name, () => scope, kept || room-- > 0, kept);
-      if (!computed.intervals && this.options.resamples > 0) withoutIntervals++;
-      report.scenarios[scope.name] = computed.metrics;
+      onScope(
+        scope.name,
+        this.metricsOf(scope.name, () => scope, kept || room-- > 0, kept),
+      );
     }
-    return withoutIntervals > 0 ? { ...report, scenariosWithoutIntervals: withoutIntervals } : report;
   }
 
   /** One scope's metrics, computed unless they are known with (at least) the intervals and samples asked for. */

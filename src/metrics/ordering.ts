@@ -1,5 +1,5 @@
 import { sortPositionsByKey, sortRowsByValue } from '../stats/sort.js';
-import type { RecordTable, RowOrder } from './table.js';
+import type { MetricsTable, RowOrder } from './table.js';
 
 /*
  * Records ordered by a value, for the metrics that depend on order (calibration bins, selective
@@ -22,7 +22,7 @@ export type OrderedColumn = 'confidence' | 'latencyMs';
  * Computed once per table and kept in it; scopes and bootstrap subsets then order their rows by
  * these integers, much faster than comparing values.
  */
-function rowOrder(table: RecordTable, column: OrderedColumn): RowOrder {
+function rowOrder(table: MetricsTable, column: OrderedColumn): RowOrder {
   const known = table.orderings.get(column);
   if (known) return known;
   const values = table[column];
@@ -37,7 +37,7 @@ function rowOrder(table: RecordTable, column: OrderedColumn): RowOrder {
 }
 
 /** The positions in `rows` of those rows, ordered: for a large share of the table, by walking the table's order. */
-function orderOfRows(table: RecordTable, column: OrderedColumn, rows: Int32Array): Int32Array {
+function orderOfRows(table: MetricsTable, column: OrderedColumn, rows: Int32Array): Int32Array {
   const { rankOf, rowAtRank } = rowOrder(table, column);
   if (rows.length * 16 > table.size) {
     const order = new Int32Array(rows.length);
@@ -58,7 +58,7 @@ function orderOfRows(table: RecordTable, column: OrderedColumn, rows: Int32Array
 
 /** The records at `rows` (of scope instances `instances`), ascending by the column, ties in input order. */
 export function sortRecords(
-  table: RecordTable,
+  table: MetricsTable,
   column: OrderedColumn,
   rows: Int32Array,
   instances: Int32Array,

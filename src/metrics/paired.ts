@@ -48,6 +48,8 @@ interface PairedScope {
 /** Two records runs compared metric by metric and scope by scope, each scope's shared instances found once. */
 export class PairedRuns {
   private readonly scopes = new Map<ScenarioName, PairedScope>();
+  /** Each comparison made, by scope and metric: a gate may make them ahead (gate/evaluate.ts compareAhead). */
+  private readonly comparisons = new Map<string, MetricComparison | undefined>();
 
   constructor(
     private readonly candidate: RecordTable,
@@ -65,6 +67,12 @@ export class PairedRuns {
    * Undefined when the metric cannot be computed on the shared instances of both runs.
    */
   compare(metric: string, scenario: ScenarioName): MetricComparison | undefined {
+    const key = JSON.stringify([scenario ?? null, metric]);
+    if (!this.comparisons.has(key)) this.comparisons.set(key, this.compareOnce(metric, scenario));
+    return this.comparisons.get(key);
+  }
+
+  private compareOnce(metric: string, scenario: ScenarioName): MetricComparison | undefined {
     const { options } = this;
     const { scopes, prepared, candidateMetric, baselineMetric, candidateValue, baselineValue } = this.onShared(metric, scenario);
     if (Number.isNaN(candidateValue) || Number.isNaN(baselineValue)) return undefined;

@@ -1,7 +1,7 @@
 import { TOXIC } from './collect.js';
 import { GROUP_FAMILY, parseMetricName } from './names.js';
 import type { Scope } from './scope.js';
-import { FAILED_CALL, KIND_ORIGINAL, type RecordTable } from './table.js';
+import { FAILED_CALL, KIND_ORIGINAL, type MetricsTable } from './table.js';
 
 /*
  * The metrics that are means of a per-record value over examples or calls, and that value, as
@@ -12,7 +12,7 @@ import { FAILED_CALL, KIND_ORIGINAL, type RecordTable } from './table.js';
  */
 
 /** The value a record adds to a mean metric (undefined: the metric does not read the record); undefined for any other metric. */
-export function recordValue(table: RecordTable, metric: string): ((row: number) => number | undefined) | undefined {
+export function recordValue(table: MetricsTable, metric: string): ((row: number) => number | undefined) | undefined {
   const { kind, failed, correct, confidence, toxicity, outputTokens } = table;
   const original = (row: number) => kind[row] === KIND_ORIGINAL && failed[row] === 0;
   const answered = (row: number, column: Float64Array) => failed[row] !== FAILED_CALL && !Number.isNaN(column[row]);
@@ -37,7 +37,7 @@ export function recordValue(table: RecordTable, metric: string): ((row: number) 
 }
 
 /** Per instance of the scope, per example the metric reads, the values of its samples. */
-export function sampledValues(table: RecordTable, scope: Scope, value: (row: number) => number | undefined): number[][][] {
+export function sampledValues(table: MetricsTable, scope: Scope, value: (row: number) => number | undefined): number[][][] {
   const units: number[][][] = Array.from({ length: scope.instanceCount }, () => []);
   const ofExample = new Map<number, number[]>();
   for (let index = 0; index < scope.rows.length; index++) {
@@ -57,7 +57,7 @@ export function sampledValues(table: RecordTable, scope: Scope, value: (row: num
 }
 
 /** The records of a scope and the examples they are samples of. */
-export function samplesOfScope(table: RecordTable, scope: Scope): { records: number; examples: number } {
+export function samplesOfScope(table: MetricsTable, scope: Scope): { records: number; examples: number } {
   const records = scope.rows.length;
   if (!table.samples) return { records, examples: records };
   const examples = new Set<number>();

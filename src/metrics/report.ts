@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_NAME_LENGTH } from '../limits.js';
-import { dictionarySchema } from '../records/dictionary.js';
+import { dictionarySchema } from '../records/dictionary-schema.js';
 
 /*
  * The JSON of `evalgate metrics --json` (and of a metrics file another tool's summary numbers were

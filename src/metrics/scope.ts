@@ -1,4 +1,4 @@
-import { instanceMatch, type RecordTable } from './table.js';
+import { instanceMatch, type MetricsTable, type RecordTable } from './table.js';
 
 /**
  * A scope is the set of records one set of metrics is computed over: "overall" (all records pooled)
@@ -17,7 +17,7 @@ export interface Scope {
 export const OVERALL = 'overall';
 
 function scopeOf(
-  table: RecordTable,
+  table: MetricsTable,
   name: string,
   keep: (row: number) => boolean,
   instanceNumber: (instance: number) => number,
@@ -41,7 +41,7 @@ function scopeOf(
  * instances numbered from 0 in order of first appearance: two passes over the table whatever the number
  * of scenarios.
  */
-function scenarioScopes(table: RecordTable, wanted: (scenario: number) => boolean): Array<Scope | undefined> {
+function scenarioScopes(table: MetricsTable, wanted: (scenario: number) => boolean): Array<Scope | undefined> {
   const rowCount = new Int32Array(table.scenarios.length);
   const instanceCount = new Int32Array(table.scenarios.length);
   const localNumber = new Int32Array(table.instanceCount).fill(-1);
@@ -67,14 +67,14 @@ function scenarioScopes(table: RecordTable, wanted: (scenario: number) => boolea
   return scopes;
 }
 
-function overallScope(table: RecordTable): Scope {
+function overallScope(table: MetricsTable): Scope {
   const rows = new Int32Array(table.size);
   for (let row = 0; row < table.size; row++) rows[row] = row;
   return { name: OVERALL, rows, instanceOfRow: table.instanceOf, instanceCount: table.instanceCount };
 }
 
 /** One scope: overall (`scenario` undefined), or a scenario's (empty for a scenario the table lacks). */
-export function scopeNamed(table: RecordTable, scenario?: string): Scope {
+export function scopeNamed(table: MetricsTable, scenario?: string): Scope {
   if (scenario === undefined) return overallScope(table);
   const index = table.scenarios.indexOf(scenario);
   const empty = { name: scenario, rows: new Int32Array(0), instanceOfRow: new Int32Array(0), instanceCount: 0 };
@@ -82,7 +82,7 @@ export function scopeNamed(table: RecordTable, scenario?: string): Scope {
 }
 
 /** "overall" followed by one scope per scenario, in order of first appearance. */
-export function scopesOf(table: RecordTable): Scope[] {
+export function scopesOf(table: MetricsTable): Scope[] {
   const scenarios = scenarioScopes(table, () => true);
   return [overallScope(table), ...scenarios.map((scope) => scope!)];
 }

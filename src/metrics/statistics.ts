@@ -5,7 +5,7 @@ import { reverseKeepingTies, sortRecords } from './ordering.js';
 import { subScopes, type Scope } from './scope.js';
 import { ATTRIBUTE_FAMILIES, formatMetricName, GROUP_FAMILY } from './names.js';
 import type { SlotSums, SlotTotals } from './sums.js';
-import type { RecordTable } from './table.js';
+import type { MetricsTable } from './table.js';
 
 /*
  * Every metric is a statistic of instance weights: evaluated as if instance i appeared weights[i]
@@ -70,7 +70,7 @@ interface Found {
 
 const EQUAL_MASS = ['ece_10_bin', 'selective_cov_acc_area', 'selective_acc@10'];
 
-function addCalibration(table: RecordTable, { collected, derived, statistics, wanted, addRatio }: Found): void {
+function addCalibration(table: MetricsTable, { collected, derived, statistics, wanted, addRatio }: Found): void {
   if (!['ece', 'brier', ...EQUAL_MASS].some(wanted)) return; // before reading the calibrated rows, a subset's copied when read
   const { brier, eceCorrect, eceConfidence } = collected;
   const calibrated = collected.calibrated.rows.length;
@@ -186,7 +186,7 @@ function copiesOf(instances: Int32Array, records: Float64Array, count: number, w
   return total;
 }
 
-function addLatency(table: RecordTable, instanceCount: number, { collected, statistics, wanted }: Found): void {
+function addLatency(table: MetricsTable, instanceCount: number, { collected, statistics, wanted }: Found): void {
   if (!(wanted('latency_p50_ms') || wanted('latency_p95_ms'))) return; // before reading the timed rows, a subset's copied when read
   const { rows, instances } = collected.timed;
   if (rows.length === 0) return;
@@ -220,7 +220,7 @@ function addLatency(table: RecordTable, instanceCount: number, { collected, stat
  * `only`: one metric wanted (a paired comparison's); the statistic that has it (if the scope has it)
  * may have others, with the same values as when all are prepared.
  */
-export function prepareStatistics(table: RecordTable, scope: Scope, options: MetricOptions, only?: string): Statistic[] {
+export function prepareStatistics(table: MetricsTable, scope: Scope, options: MetricOptions, only?: string): Statistic[] {
   return new ScopeStatistics(table, scope, options).prepare(only);
 }
 
@@ -234,7 +234,7 @@ export class ScopeStatistics {
   private subScope?: (subset: Int32Array) => Scope;
 
   constructor(
-    private readonly table: RecordTable,
+    private readonly table: MetricsTable,
     private readonly scope: Scope,
     private readonly options: MetricOptions,
   ) {
@@ -291,7 +291,7 @@ function addCorrectedAccuracy(found: Found): void {
 }
 
 function statisticsOf(
-  table: RecordTable,
+  table: MetricsTable,
   collected: ScopeCollection,
   instanceCount: number,
   options: MetricOptions,

@@ -3,7 +3,7 @@ import { MAX_GROUP_ATTRIBUTES, MAX_GROUPS, MAX_PERTURBATIONS_PER_INSTANCE, MAX_S
 import { FailureTally, type CommonFailure } from '../records/failures.js';
 import { describeKey, duplicateExample, exampleKey, exampleOf, instanceKey } from '../records/key.js';
 import type { EvalRecord } from '../records/types.js';
-import { GrowableColumn, grown, int32 } from './columns.js';
+import { GrowableColumn, int32, RowColumns } from './columns.js';
 import { InstanceIndex } from './instance-index.js';
 import { ExampleIndex, type RepeatedSamples, type TableExamples } from './examples.js';
 import { judgeProbesOf } from './judge-probes.js';
@@ -89,63 +89,41 @@ export interface RecordTable {
   provenance?: InstanceProvenance;
 }
 
+/**
+ * What the metric engine reads of a table: its numbers, scenarios and groups, not its instances' ids,
+ * examples or provenance. Structured-cloneable: a worker thread computes a run's scopes from it
+ * (pipeline/metrics-thread.ts), reading the row columns, which lie in shared memory, without a copy.
+ */
+export type MetricsTable = Pick<
+  RecordTable,
+  | 'size'
+  | 'scenarios'
+  | 'instanceCount'
+  | 'scenarioOf'
+  | 'instanceOf'
+  | 'kind'
+  | 'failed'
+  | 'correct'
+  | 'judge'
+  | 'human'
+  | 'judgeProbes'
+  | 'judgeCostUsd'
+  | 'confidence'
+  | 'latencyMs'
+  | 'outputTokens'
+  | 'costUsd'
+  | 'toxicity'
+  | 'groups'
+  | 'samples'
+  | 'orderings'
+>;
+
 const optionalNumber = (value: unknown): number => (typeof value === 'number' ? value : NaN);
 
 /** What a record's judge calls cost: the grade's and the pairwise comparison's, those that say (NaN: neither). Per record: no allocation. */
 function judgeCost(grade: unknown, pairwise: unknown): number {
   if (typeof pairwise !== 'number') return optionalNumber(grade);
   return typeof grade === 'number' ? grade + pairwise : pairwise;
-}
-
-/**
- * The per-row columns being filled, grown together (one capacity check a record). `add` writes every
- * column of every row, so room made ahead is never read before it is written (and is not filled).
- */
-class RowColumns {
-  capacity = 0;
-  scenarioOf = new Int32Array(0);
-  instanceOf = new Int32Array(0);
-  kind = new Uint8Array(0);
-  failed = new Uint8Array(0);
-  correct = new Float64Array(0);
-  judge = new Uint8Array(0);
-  human = new Float64Array(0);
-  judgeProbes = new Uint16Array(0);
-  judgeCostUsd = new Float64Array(0);
-  confidence = new Float64Array(0);
-  latencyMs = new Float64Array(0);
-  outputTokens = new Float64Array(0);
-  costUsd = new Float64Array(0);
-  toxicity = new Float64Array(0);
-
-  constructor() {
-    this.resize(1024);
-  }
-
-  /** Room for row `row`. */
-  reserve(row: number): void {
-    if (row >= this.capacity) this.resize(this.capacity * 2);
-  }
-
-  /** Room for `capacity` rows in all. */
-  resize(capacity: number): void {
-    if (capacity <= this.capacity) return;
-    this.scenarioOf = grown(this.scenarioOf, capacity);
-    this.instanceOf = grown(this.instanceOf, capacity);
-    this.kind = grown(this.kind, capacity);
-    this.failed = grown(this.failed, capacity);
-    this.correct = grown(this.correct, capacity);
-    this.judge = grown(this.judge, capacity);
-    this.human = grown(this.human, capacity);
-    this.judgeProbes = grown(this.judgeProbes, capacity);
-    this.judgeCostUsd = grown(this.judgeCostUsd, capacity);
-    this.confidence = grown(this.confidence, capacity);
-    this.latencyMs = grown(this.latencyMs, capacity);
-    this.outputTokens = grown(this.outputTokens, capacity);
-    this.costUsd = grown(this.costUsd, capacity);
-    this.toxicity = grown(this.toxicity, capacity);
-    this.capacity = capacity;
-  }
 }
 
 /** Collects validated records, in input order, into a RecordTable. */

@@ -1,11 +1,12 @@
-import { MetricsMemo } from '../gate/compare.js';
-import { evaluateGate } from '../gate/evaluate.js';
+import { computeOptionsOf, MetricsMemo } from '../gate/compare.js';
+import { compareAhead, evaluateGate, gatedScopes } from '../gate/evaluate.js';
 import type { MissingBaseline } from '../gate/not-compared.js';
 import type { LoadedPolicy } from '../policy/load.js';
 import type { InstanceChangesReport } from '../report/changes.js';
 import { buildGateReport, type GateReport } from '../report/json.js';
 import type { RunInput } from '../runs/load.js';
 import { changesBetween } from './instance-changes.js';
+import { scopesInThread, type MetricsThreads } from './metrics-thread.js';
 
 /*
  * The use case the CLI's gate, compare and demo and the action share: a candidate gated under a
@@ -32,8 +33,25 @@ export async function gateRun(
   memo = new MetricsMemo(),
   changesOf: ChangesOf = changesBetween,
 ): Promise<GateReport> {
+  // While the candidate's metrics are computed in a thread (candidateMetricsInThread), this one compares.
+  if (baseline) compareAhead(policy.policy, candidate, baseline, memo);
+  await memo.settled();
   const result = evaluateGate({ policy: policy.policy, candidate, baseline, missingBaseline }, memo);
   return buildGateReport(result, policy, candidate, baseline, await changesOf(candidate, baseline));
+}
+
+/**
+ * Starts computing the candidate's metrics as a gate of `policy` reads them (every scope, the checks'
+ * with their resampled values) in a second thread, when `threads` and the run's size call for one; the
+ * memo adopts them before the gate reads them (gateRun). Call it as soon as the candidate is read.
+ */
+export function candidateMetricsInThread(policy: LoadedPolicy, candidate: RunInput, memo: MetricsMemo, threads: MetricsThreads): void {
+  if (candidate.kind !== 'records') return;
+  const options = computeOptionsOf(policy.policy);
+  // The pooled scope too: the built-in checks, added at the gate, read it.
+  const named = [undefined, ...gatedScopes(policy.policy)];
+  const scopes = scopesInThread(candidate.table, { options, named }, threads);
+  if (scopes) memo.computedElsewhere(candidate, options, scopes);
 }
 
 export interface NamedRun {

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /*
  * Objects keyed by names that come from data: scenarios, metrics, group attributes and values. A plain
  * object has a prototype: `__proto__` as a key replaces it instead of being stored (a scenario named so
@@ -18,20 +16,4 @@ export function dictionary<T>(entries: Iterable<readonly [string, T]> = []): Rec
 /** The value stored under `key` itself, never one inherited from a prototype (for objects made elsewhere). */
 export function own<T>(object: Record<string, T> | undefined, key: string): T | undefined {
   return object !== undefined && Object.hasOwn(object, key) ? object[key] : undefined;
-}
-
-const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * A zod schema of an object of name -> value that keeps every name (zod's own record drops
- * `__proto__`), read into a prototype-free object; `key` checks the names. Problems name the path as
- * z.record's do.
- */
-export function dictionarySchema<T extends z.ZodType>(value: T, key: z.ZodType<string> = z.string()) {
-  return z
-    .preprocess(
-      (input) => (isObject(input) ? new Map(Object.entries(input)) : input),
-      z.map(key, value, { error: (issue) => (issue.code === 'invalid_type' ? 'expected an object of name -> value' : undefined) }),
-    )
-    .transform((map) => dictionary(map));
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { parseYamlConfig } from '../config/yaml-config.js';
 import { ConfigError, InputError } from '../errors.js';
 import { MAX_JUDGE_SAMPLES, MAX_NAME_LENGTH } from '../limits.js';
-import { dictionarySchema } from '../records/dictionary.js';
+import { dictionarySchema } from '../records/dictionary-schema.js';
 import { hashOf, sha256Hex } from '../records/provenance.js';
 import { forEachJsonLine } from '../records/read.js';
 import { BUILTIN_TEMPLATES } from './scoring/judge-prompt.js';

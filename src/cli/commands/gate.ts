@@ -3,9 +3,11 @@ import type { MissingBaseline } from '../../gate/not-compared.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gateRun, type GateRunInputs } from '../../pipeline/gate-run.js';
+import { MetricsMemo } from '../../gate/compare.js';
+import { candidateMetricsInThread, gateRun } from '../../pipeline/gate-run.js';
+import { threadsFromEnv, type MetricsThreads } from '../../pipeline/metrics-thread.js';
 import { gatePooled, poolRuns } from '../../pipeline/pool-runs.js';
-import { loadPolicy } from '../../policy/load.js';
+import { loadPolicy, type LoadedPolicy } from '../../policy/load.js';
 import { writeGateHtml } from '../../report/html.js';
 import { writeGateReport, type GateReport } from '../../report/json.js';
 import { gateMarkdown } from '../../report/markdown.js';
@@ -27,14 +29,26 @@ interface GateFlags {
   verbose?: boolean;
 }
 
-/** The report of the candidate, pooled with the earlier runs given (in a temporary folder, removed after); `gate`: gateRun's other inputs. */
-async function gateCandidate(gate: Omit<GateRunInputs, 'candidate'>, flags: GateFlags): Promise<GateReport> {
-  if (flags.priorRun.length === 0) return gateRun({ ...gate, candidate: await loadRun(flags.candidate) });
+/**
+ * The report of the candidate, pooled with the earlier runs given (in a temporary folder, removed after),
+ * against the baseline if given. A candidate alone is read first: its metrics are computed in a second
+ * thread (for a large run) while this one reads the baseline and compares.
+ */
+async function gateCandidate(policy: LoadedPolicy, flags: GateFlags, threads: MetricsThreads): Promise<GateReport> {
+  const { missingBaseline } = flags;
+  const loadBaseline = () => (flags.baseline ? loadRun(flags.baseline) : Promise.resolve(undefined));
+  if (flags.priorRun.length === 0) {
+    const memo = new MetricsMemo();
+    const candidate = await loadRun(flags.candidate);
+    candidateMetricsInThread(policy, candidate, memo, threads);
+    return gateRun({ policy, candidate, baseline: await loadBaseline(), missingBaseline }, memo);
+  }
+  const baseline = await loadBaseline();
   const folder = await mkdtemp(join(tmpdir(), 'evalgate-pool-'));
   try {
     const runs = [...flags.priorRun, flags.candidate].map((file) => ({ file, source: file }));
     const pooled = await poolRuns(runs, join(folder, 'pooled.jsonl'));
-    return await gatePooled(gate, pooled, await loadRun(flags.candidate));
+    return await gatePooled({ policy, baseline, missingBaseline }, pooled, await loadRun(flags.candidate));
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
@@ -66,8 +80,7 @@ export function registerGate(program: Command, { io, setExitCode }: CommandConte
     .action(async (flags: GateFlags) => {
       const policy = await loadPolicy(flags.policy);
       printPolicyWarnings(io, policy.warnings, escapeTerminal);
-      const baseline = flags.baseline ? await loadRun(flags.baseline) : undefined;
-      const report = await gateCandidate({ policy, baseline, missingBaseline: flags.missingBaseline }, flags);
+      const report = await gateCandidate(policy, flags, threadsFromEnv(io.threads));
       if (flags.markdown) await writeFile(flags.markdown, gateMarkdown(report, { minGroupSize: policy.policy.settings.min_group_size }));
       if (flags.json) await writeGateReport(flags.json, report);
       if (flags.html) await writeGateHtml(flags.html, report, { minGroupSize: policy.policy.settings.min_group_size });

@@ -35,7 +35,7 @@ async function runCommand(flags: RunFlags, { io, setExitCode }: CommandContext):
   const loaded = await loadSuite(flags.suite);
   const adapter = await adapterFromSpec(flags.model, { baseUrl: flags.baseUrl, revision: flags.modelRevision });
   const baselineAnswers = flags.baselineRecords === undefined ? undefined : await BaselineAnswers.read(flags.baselineRecords, loaded);
-  const toxicity = flags.toxicityCommand ? commandToxicity(flags.toxicityCommand, flags.timeout) : lexicalToxicity();
+  const toxicity = flags.toxicityCommand ? commandToxicity(flags.toxicityCommand, flags.timeout) : await lexicalToxicity();
   try {
     const { records, stats } = await runSuite(loaded, adapter, {
       concurrency: flags.concurrency,

@@ -28,6 +28,7 @@ export async function keepAliveFetch(maxResponseBytes = MAX_RESPONSE_BYTES): Pro
   // undici is CommonJS: its exports are the module's default export both in Node and in the bundle's
   // chunk (esbuild gives a CommonJS module split into a chunk no named exports).
   const { Agent, errors, request } = (await import('undici')).default;
+  const ReadResponse = readResponseClass();
   const dispatcher = new Agent({ connections: 256, maxResponseSize: maxResponseBytes });
   const send = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const headers: Record<string, string> = {};
@@ -76,27 +77,31 @@ function toHeaders(incoming: Record<string, string | string[] | undefined>): Arr
  * held. A Response made with its body would pass it through a web ReadableStream, which costs more CPU
  * than the rest of the call (docs/benchmarks.md); that stream is made only when `body` is asked for.
  * (The platform's types declare the body's readers as properties, so they are overridden as such.)
+ * Made by the transport, not when this module loads: naming `Response` loads the platform's fetch, a
+ * few hundredths of a second every command would pay.
  */
-class ReadResponse extends Response {
-  readonly #payload: Buffer;
+function readResponseClass() {
+  return class ReadResponse extends Response {
+    readonly #payload: Buffer;
 
-  override readonly arrayBuffer = async (): Promise<ArrayBuffer> => new Uint8Array(this.#payload).buffer;
+    override readonly arrayBuffer = async (): Promise<ArrayBuffer> => new Uint8Array(this.#payload).buffer;
 
-  override readonly text = async (): Promise<string> => this.#payload.toString('utf8');
+    override readonly text = async (): Promise<string> => this.#payload.toString('utf8');
 
-  override readonly json = async (): Promise<unknown> => {
-    const text = await this.text();
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new UnreadableAnswerError(`the endpoint's answer is not JSON: ${JSON.stringify(text.slice(0, 100))}`);
+    override readonly json = async (): Promise<unknown> => {
+      const text = await this.text();
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new UnreadableAnswerError(`the endpoint's answer is not JSON: ${JSON.stringify(text.slice(0, 100))}`);
+      }
+    };
+
+    constructor(payload: Buffer, init: ResponseInit) {
+      super(null, init);
+      this.#payload = payload;
+      const nullBody = this.status === 204 || this.status === 304;
+      Object.defineProperty(this, 'body', { get: () => (nullBody ? null : new Response(payload).body) });
     }
   };
-
-  constructor(payload: Buffer, init: ResponseInit) {
-    super(null, init);
-    this.#payload = payload;
-    const nullBody = this.status === 204 || this.status === 304;
-    Object.defineProperty(this, 'body', { get: () => (nullBody ? null : new Response(payload).body) });
-  }
 }

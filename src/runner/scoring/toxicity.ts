@@ -1,4 +1,3 @@
-import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
 import { JsonLinesProcess } from '../../process/json-lines.js';
 
 /**
@@ -13,7 +12,9 @@ export interface ToxicityScorer {
   close(): Promise<void>;
 }
 
-export function lexicalToxicity(): ToxicityScorer {
+/** The word lists are loaded here, by the runs that score toxicity, not by every command. */
+export async function lexicalToxicity(): Promise<ToxicityScorer> {
+  const { englishDataset, englishRecommendedTransformers, RegExpMatcher } = await import('obscenity');
   const matcher = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
   return {
     async score(text) {

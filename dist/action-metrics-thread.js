@@ -1,0 +1,18 @@
+import { createRequire as __evalgateCreateRequire } from 'node:module';
+const require = __evalgateCreateRequire(import.meta.url);
+import {
+  RunMetrics
+} from "./action-chunk-ICLK6KJM.js";
+import "./action-chunk-5XUAZBSU.js";
+
+// src/pipeline/metrics-thread-main.ts
+import { parentPort, workerData } from "node:worker_threads";
+function answer({ table, options, named }) {
+  try {
+    return { entries: new RunMetrics({ ...table, orderings: /* @__PURE__ */ new Map() }, options).computeScopes(named) };
+  } catch (error) {
+    return { error: error instanceof Error ? error.stack ?? error.message : String(error) };
+  }
+}
+parentPort?.postMessage(answer(workerData));
+//# sourceMappingURL=action-metrics-thread.js.map

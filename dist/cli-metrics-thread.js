@@ -1,0 +1,18 @@
+import { createRequire as __evalgateCreateRequire } from 'node:module';
+const require = __evalgateCreateRequire(import.meta.url);
+import {
+  RunMetrics
+} from "./cli-chunk-SJXX2PVH.js";
+import "./cli-chunk-OJ3SCZ73.js";
+
+// src/pipeline/metrics-thread-main.ts
+import { parentPort, workerData } from "node:worker_threads";
+function answer({ table, options, named }) {
+  try {
+    return { entries: new RunMetrics({ ...table, orderings: /* @__PURE__ */ new Map() }, options).computeScopes(named) };
+  } catch (error) {
+    return { error: error instanceof Error ? error.stack ?? error.message : String(error) };
+  }
+}
+parentPort?.postMessage(answer(workerData));
+//# sourceMappingURL=cli-metrics-thread.js.map

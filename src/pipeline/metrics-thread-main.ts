@@ -1,0 +1,19 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { RunMetrics } from '../metrics/compute.js';
+import type { ScopesAnswer, ScopesJob } from './metrics-thread.js';
+
+/*
+ * The program of the metrics thread (pipeline/metrics-thread.ts; bundled beside the CLI's and the
+ * action's programs): computes the scopes of the job it was started with and sends them back.
+ */
+
+function answer({ table, options, named }: ScopesJob): ScopesAnswer {
+  try {
+    // Its own orderings: the thread sorts rows for itself (the main thread's are not shared).
+    return { entries: new RunMetrics({ ...table, orderings: new Map() }, options).computeScopes(named) };
+  } catch (error) {
+    return { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  }
+}
+
+parentPort?.postMessage(answer(workerData as ScopesJob));
