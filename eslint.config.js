@@ -101,6 +101,12 @@ export default tseslint.config(
       ],
     },
   },
+  // The mutation tests' jest plugins: CommonJS, as Stryker's jest runner requires them.
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   ...Object.entries(ROOMS).map(([room, allowed]) => roomRules(room, allowed)),
   // Test servers take async request handlers: a rejection there fails the test run loudly.
   {

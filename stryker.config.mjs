@@ -2,12 +2,15 @@
 // small changes to the gate, the statistics, the metric definitions and the escaping, each run
 // against the in-process tests of jest.mutation.config.js. A mutant no test kills is a decision no
 // test pins down.
+const report = process.env.EVALGATE_MUTATION_REPORT ?? 'reports/mutation/mutation';
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   packageManager: 'npm',
   testRunner: 'jest',
-  // findRelatedTests: a mutant runs only the test files that import its file.
-  jest: { configFile: 'jest.mutation.config.js', enableFindRelatedTests: true },
+  // One test file imports every mutation test (__tests__/mutation/decision-tests.ts): no related test
+  // files to look for; a mutant runs the tests that covered it in the first run (perTest, below).
+  jest: { configFile: 'jest.mutation.config.js', enableFindRelatedTests: false },
   testRunnerNodeArgs: ['--experimental-vm-modules'],
   mutate: [
     'src/gate/**/*.ts',
@@ -29,11 +32,17 @@ export default {
   incremental: true,
   incrementalFile: 'reports/mutation/stryker-incremental.json',
   reporters: ['clear-text', 'progress', 'json', 'html'],
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
-  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  // scripts/mutation.mjs names each of its runs' reports (EVALGATE_MUTATION_REPORT) and merges them.
+  jsonReporter: { fileName: `${report}.json` },
+  htmlReporter: { fileName: `${report}.html` },
   // Only what the tests read: the records, policies and fixtures they load.
   ignorePatterns: ['/dist', '/bench/out', '/coverage', '/reports', '/.evalgate'],
-  timeoutMS: 60000,
+  // A mutant that makes a loop endless is stopped after twice its tests' time in the first run and 10 s
+  // more (on a machine others load heavily, add --timeoutMS 60000: a slow run is not a timeout).
+  timeoutMS: 10000,
+  // Jest keeps each run's ES modules: a test process grows by about 25 MB a mutant, so it is started
+  // afresh every 100 mutants (a start costs about 2 s).
+  maxTestRunnerReuse: 100,
   timeoutFactor: 2,
   thresholds: { high: 90, low: 85, break: null },
   tempDirName: '.stryker-tmp',

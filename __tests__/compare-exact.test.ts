@@ -1,7 +1,8 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { computeOptionsOf, isSignificant, metricMeta, MetricsMemo, RunComparer } from '../src/gate/compare.js';
-import { evaluateGate } from '../src/gate/evaluate.js';
+import { compareAhead, evaluateGate } from '../src/gate/evaluate.js';
 import type { MetricsReport, MetricValue } from '../src/metrics/compute.js';
+import { PairedRuns } from '../src/metrics/paired.js';
 import { buildTable } from '../src/metrics/table.js';
 import type { EvalRecord } from '../src/records/types.js';
 import type { RunInput } from '../src/runs/load.js';
@@ -521,5 +522,39 @@ describe('the helpers every comparison uses', () => {
     expect(without.whyNotCompared('ece', undefined)).toEqual({ lacks: 'baseline', shared: 40, baselineAnswered: true });
     const lacking = new RunComparer(recordsRun(40, plain), confident, options, new MetricsMemo());
     expect(lacking.whyNotCompared('ece', undefined)).toEqual({ lacks: 'candidate', shared: 40, baselineAnswered: true });
+  });
+});
+
+describe('the comparisons made ahead (while a second thread computes the candidate)', () => {
+  // Budgets in effect and the trade-offs' terms are compared; a bound, a check turned off and a
+  // metrics file are not. The gate's own comparisons are the same ones, read from the memo.
+  const policy = policyOf(
+    'checks:\n  - metric: accuracy\n    max_regression: 0.1\n  - metric: accuracy\n    scenario: s\n    max_regression: 0.1\n' +
+      '  - metric: accuracy\n    scenario: t\n    min: 0.5\n  - metric: accuracy\n    scenario: t\n    max_regression: 0.1\n    severity: off\n' +
+      'tradeoffs:\n  - name: t\n    allow: [{ metric: accuracy, scenario: s, max_regression: 0.3 }]\n' +
+      '    when: [{ metric: accuracy, scenario: t, min_improvement: 0.1 }]\n',
+  );
+  const candidate = constantRun(8, { s: 0.75, t: 1 }, ['s', 't']);
+  const baseline = constantRun(8, { s: 1, t: 0.75 }, ['s', 't']);
+
+  it.each([
+    [
+      'two records files',
+      baseline,
+      [
+        ['accuracy', 't'],
+        ['accuracy', undefined],
+        ['accuracy', 's'],
+      ],
+    ],
+    ['a metrics file', { kind: 'metrics', file: 'm.json', report: { overall: {}, scenarios: {} } } as RunInput, []],
+  ])('%s', (_, against, expected) => {
+    const compare = jest.spyOn(PairedRuns.prototype, 'compare');
+    try {
+      compareAhead(policy, candidate, against, new MetricsMemo());
+      expect(compare.mock.calls).toEqual(expected);
+    } finally {
+      compare.mockRestore();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { SAMPLES_CANNOT_REACH, type Comparison } from '../src/gate/types.js';
 import type { SamplesSplit } from '../src/metrics/samples-split.js';
 import { buildTable } from '../src/metrics/table.js';
 import type { EvalRecord } from '../src/records/types.js';
-import { loadRun, type RunInput } from '../src/runs/load.js';
+import type { RunInput } from '../src/runs/load.js';
 import { checkBounds, constantRun, gateOf, policyOf, resampled, seen } from './helpers/exact.js';
 import { record } from './helpers/records.js';
 
@@ -555,20 +555,65 @@ describe('point bounds on a biased metric judge its corrected estimate', () => {
   });
 });
 
-describe("golden intervals: a policy's defaults on a fixed records file", () => {
-  // The intervals the checks are judged on with the policy's default resamples (2000) and seed (1), on
-  // the file of stats-exact.test.ts: a change to a default or to the resampling moves them.
-  it('the pooled scope (bags of little bootstraps) and a scenario (the plain bootstrap)', async () => {
-    const run = await loadRun('__tests__/fixtures/golden/records.jsonl');
-    // Budgets without a baseline are skipped: nothing but the candidate's intervals is computed.
-    const result = gateOf(
-      'checks:\n  - metric: accuracy\n    max_regression: 0\n  - metric: accuracy\n    scenario: small\n    max_regression: 0\n',
-      run,
-    );
-    expect(result.checks.map((check) => [check.status, check.candidate])).toEqual([
-      ['skipped', { value: 0.6844444444444444, ci: [0.6542166666666666, 0.7153444444444444], n: 900 }],
-      ['skipped', { value: 0.75, ci: [0.6898750000000001, 0.805], n: 200 }],
-    ]);
+describe('strict bounds on a biased metric: what they are judged on', () => {
+  // Golden values (20 resamples, seed 1): the components' tests (bin deviations for ece, max-t for a
+  // worst group and a gap), the interval of their one-sided bounds at 2.5% each within the metric's
+  // range, and the corrected estimate. Group a is right 15 of 20, group b 5 of 20: worst 0.25, gap 0.5.
+  const calibration: RunInput = {
+    kind: 'records',
+    file: 'c.jsonl',
+    table: buildTable(
+      Array.from({ length: 100 }, (_, i) => record({ id: String(i), confidence: i % 2 ? 0.7 : 0.9, correct: i < 60 ? 1 : 0 })),
+    ),
+  };
+  const groups: RunInput = {
+    kind: 'records',
+    file: 'g.jsonl',
+    table: buildTable(
+      Array.from({ length: 40 }, (_, i) =>
+        record({ id: String(i), correct: i % 4 === 0 ? 0 : i < 20 || i % 3 === 0 ? 1 : 0, groups: { region: i < 20 ? 'a' : 'b' } }),
+      ),
+    ),
+  };
+
+  it.each([
+    [
+      'ece',
+      calibration,
+      1.844413819990519e-45,
+      'debiased-calibration-error',
+      0.1976925715281562,
+      [0.0722499999999999, 0.29728901455018997],
+      'bin-deviations',
+    ],
+    [
+      'worst_group_accuracy:region',
+      groups,
+      1 / 21,
+      'bootstrap-bias-corrected',
+      0.23593888400041652,
+      [0.02083650142354207, 0.5164357925612904],
+      'max-t',
+    ],
+    [
+      'group_accuracy_gap:region',
+      groups,
+      0.008341776739440275,
+      'bootstrap-bias-corrected',
+      0.5454299391732477,
+      [0.15654219948849124, 0.8275329511792182],
+      'max-t',
+    ],
+  ] as const)('%s', (metric, run, p, estimator, estimate, [low, high], method) => {
+    const [check] = gate(`settings:\n  resamples: 40\n  bounds: strict\nchecks:\n  - metric: ${metric}\n    max: 0.9\n`, run).checks;
+    expect(check.status).toBe('pass');
+    expect(check.boundTest).toMatchObject({ bound: 'max', claim: 'inside', method: 'bootstrap', resamples: 20 });
+    expect(check.boundTest!.p).toBeCloseTo(p, 15);
+    const judged = check.boundJudgedOn!;
+    expect(judged).toMatchObject({ estimator, method, resamples: 20 });
+    expect(judged.estimate).toBeCloseTo(estimate, 12);
+    expect(judged.interval![0]).toBeCloseTo(low, 12);
+    expect(judged.interval![1]).toBeCloseTo(high, 12);
   });
 });
 
@@ -691,6 +736,62 @@ describe('the built-in failure-rate check', () => {
       ],
     });
     expect(builtin.comparison).toMatchObject({ pWorse: 1 / 21, worsening: 1 });
+  });
+
+  it('says all of its trivial pass: the comparison, the test and no flag', () => {
+    const builtin = gate(yaml, constantRun(40, 0.75), baseline).checks[1];
+    expect(builtin).toMatchObject({
+      check: { metric: 'error_rate' },
+      test: 'regression',
+      flags: [],
+      candidate: { value: 0 },
+      comparison: { method: 'paired', candidate: 0, baseline: 0, change: 0, worsening: 0, sd: 0, shared: 40, ci: [0, 0] },
+    });
+  });
+
+  it('passes without a test when the failed calls are on instances the runs do not share', () => {
+    // The candidate failed on 4 instances the baseline does not have: nothing failed on the 40 shared.
+    const records = [
+      ...Array.from({ length: 40 }, (_, i) => ({ scenario: 's', id: String(i), correct: 1 }) as EvalRecord),
+      ...Array.from({ length: 4 }, (_, i) => ({ scenario: 's', id: `x${i}`, error: 'timeout' }) as EvalRecord),
+    ];
+    const builtin = gate(yaml, { kind: 'records', file: 'c.jsonl', table: buildTable(records) }, baseline).checks[1];
+    expect(builtin).toMatchObject({ status: 'pass', builtin: true, comparison: { candidate: 0, baseline: 0, shared: 40 } });
+    expect(builtin.reasons).toEqual(['no failed call in either run on the 40 shared instances: nothing to test']);
+  });
+
+  it('errors, as any regression check, when the runs share no instance', () => {
+    const other = constantRun(40, 1);
+    const apart: RunInput = {
+      kind: 'records',
+      file: 'o.jsonl',
+      table: buildTable(Array.from({ length: 40 }, (_, i) => ({ scenario: 's', id: `o${i}`, correct: 1 }) as EvalRecord)),
+    };
+    const builtin = gate(yaml, apart, other).checks.find((check) => check.check.metric === 'error_rate')!;
+    expect(builtin).toMatchObject({ status: 'error', builtin: true });
+  });
+
+  it.each([
+    ['the candidate', true, false],
+    ['the baseline', false, true],
+  ])('adds the judge_unknown_rate check when %s was judged', (_, candidateJudged, baselineJudged) => {
+    const judged = (on: boolean) =>
+      ({
+        kind: 'records',
+        file: 'j.jsonl',
+        table: buildTable(
+          Array.from(
+            { length: 40 },
+            (_, i) => ({ scenario: 's', id: String(i), correct: 1, ...(on ? { judge: { verdict: 'pass' } } : {}) }) as EvalRecord,
+          ),
+        ),
+      }) as RunInput;
+    const checks = gate(yaml, judged(candidateJudged), judged(baselineJudged)).checks;
+    expect(checks.map((check) => [check.check.metric, check.status, check.builtin ?? false])).toEqual([
+      ['accuracy', 'pass', false],
+      ['error_rate', 'pass', true],
+      ['judge_unknown_rate', 'pass', true],
+    ]);
   });
 
   it('is left out when the policy checks error_rate itself', () => {

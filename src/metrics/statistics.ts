@@ -55,6 +55,7 @@ class SumsStatistic implements Statistic {
 const ratio =
   (slot: number) =>
   ({ numerator, denominator }: SlotTotals) =>
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: with no weight the numerator is 0 too, and 0 / 0 is NaN
     denominator[slot] > 0 ? numerator[slot] / denominator[slot] : NaN;
 
 /** What the metric builders below add to: sums-based metrics, and statistics of their own. */
@@ -71,6 +72,7 @@ interface Found {
 const EQUAL_MASS = ['ece_10_bin', 'selective_cov_acc_area', 'selective_acc@10'];
 
 function addCalibration(table: MetricsTable, { collected, derived, statistics, wanted, addRatio }: Found): void {
+  // Stryker disable next-line ConditionalExpression: saves work only; each metric below is added only when wanted
   if (!['ece', 'brier', ...EQUAL_MASS].some(wanted)) return; // before reading the calibrated rows, a subset's copied when read
   const { brier, eceCorrect, eceConfidence } = collected;
   const calibrated = collected.calibrated.rows.length;
@@ -84,6 +86,7 @@ function addCalibration(table: MetricsTable, { collected, derived, statistics, w
       n: collected.sums.count(brier), // calibrated examples (records without repeated samples)
       slots: [...eceCorrect, ...eceConfidence],
       derive: ({ numerator, denominator }) => {
+        // Stryker disable next-line EqualityOperator: a write past a typed array's end is dropped
         for (let bin = 0; bin < ECE_BINS; bin++) {
           binWeight[bin] = denominator[eceCorrect[bin]];
           binCorrect[bin] = numerator[eceCorrect[bin]];
@@ -94,6 +97,7 @@ function addCalibration(table: MetricsTable, { collected, derived, statistics, w
     });
   }
   addRatio('brier', brier);
+  // Stryker disable next-line ConditionalExpression: saves work only; a statistic of metrics not wanted is never read
   if (!EQUAL_MASS.some(wanted)) return;
   const ascending = sortRecords(table, 'confidence', collected.calibrated.rows, collected.calibrated.instances, table.correct);
   const mostConfidentFirst = reverseKeepingTies(ascending);
@@ -119,6 +123,7 @@ function addWorstCase(instanceCount: number, { collected, wanted, addRatio }: Fo
     ['accuracy_robust', 'worstRobust'],
     ['accuracy_fair', 'worstFair'],
   ] as const) {
+    // Stryker disable next-line ConditionalExpression: saves work only; addRatio adds only what is wanted
     if (!wanted(metric)) continue; // before reading the worst cases, a subset's picked when read
     const { worstOriginal, [worst]: worstPerturbed } = collected;
     const slot = sums.newSlot(instanceCount);
@@ -136,10 +141,12 @@ function addWorstCase(instanceCount: number, { collected, wanted, addRatio }: Fo
 function addGroups(options: MetricOptions, { collected, derived, wanted, addRatio }: Found): void {
   const { sums, groups } = collected;
   for (const { attribute, values, seen, slots } of groups) {
+    // Stryker disable next-line ConditionalExpression: an attribute no record has has no slot to add
     if (seen.length === 0) continue;
     const [worst, gap] = ATTRIBUTE_FAMILIES.map((family) => formatMetricName({ family, group: { attribute } }));
     // A subset's groups are its scope's: those without records in the subset (empty slots) are left out.
     const eligible =
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: saves work only (each is added when wanted); a slot without entries counts 0, below any min_group_size (at least 1)
       wanted(worst) || wanted(gap) ? slots.filter((slot) => sums.entries(slot) > 0 && sums.count(slot) >= options.minGroupSize) : [];
     // A worst group and a gap need two groups to compare: one alone is no fairness measure.
     if (eligible.length >= 2) {
@@ -157,7 +164,9 @@ function addGroups(options: MetricOptions, { collected, derived, wanted, addRati
         }
         return lowest === Infinity ? [NaN, NaN] : [lowest, highest];
       };
+      // Stryker disable next-line ConditionalExpression: a derived metric not wanted is never read
       if (wanted(worst)) derived.push({ metric: worst, n, slots: eligible, derive: (totals) => range(totals)[0] });
+      // Stryker disable next-line ConditionalExpression: a derived metric not wanted is never read
       if (wanted(gap)) {
         derived.push({
           metric: gap,
@@ -187,6 +196,7 @@ function copiesOf(instances: Int32Array, records: Float64Array, count: number, w
 }
 
 function addLatency(table: MetricsTable, instanceCount: number, { collected, statistics, wanted }: Found): void {
+  // Stryker disable next-line ConditionalExpression: saves work only; a statistic of metrics not wanted is never read
   if (!(wanted('latency_p50_ms') || wanted('latency_p95_ms'))) return; // before reading the timed rows, a subset's copied when read
   const { rows, instances } = collected.timed;
   if (rows.length === 0) return;
@@ -194,11 +204,14 @@ function addLatency(table: MetricsTable, instanceCount: number, { collected, sta
   const n = rows.length;
   // Timed records per instance, to total a resample's copies without a pass over every record.
   const perInstance = new Float64Array(instanceCount);
+  // Stryker disable next-line EqualityOperator: one past the end reads undefined, and perInstance[undefined] is no element
   for (let index = 0; index < instances.length; index++) perInstance[instances[index]]++;
   const timedInstances = new Int32Array(instanceCount);
   let timed = 0;
+  // Stryker disable next-line EqualityOperator,ConditionalExpression: one past the end is undefined (not > 0); an instance with no timed record adds 0 copies
   for (let instance = 0; instance < perInstance.length; instance++) if (perInstance[instance] > 0) timedInstances[timed++] = instance;
   const timedCounts = new Float64Array(timed);
+  // Stryker disable next-line EqualityOperator: a write past a typed array's end is dropped
   for (let index = 0; index < timed; index++) timedCounts[index] = perInstance[timedInstances[index]];
   statistics.push({
     metrics: [
@@ -254,7 +267,9 @@ export class ScopeStatistics {
 
   /** The statistics of the scope's rows of some of its instances, numbered 0..subset.length-1 in subset order. */
   subset(subset: Int32Array, only?: string): Statistic[] {
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a scope without rows has no instances, so its subsets are empty, and an empty subset has no statistic either way
     if (!this.collected || subset.length === 0) return [];
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: both ways give the same statistics (the second is the faster for one metric, the first for all)
     if (only === undefined) {
       // Every metric: a pass over the subset's rows costs less than copying every slot of the scope.
       this.subScope ??= subScopes(this.scope);

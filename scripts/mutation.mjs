@@ -1,0 +1,48 @@
+// npm run mutation: Stryker over the decision code (stryker.config.mjs), in two runs whose mutants
+// are instrumented apart: the gate's files and the escaping (called once per check), then the
+// statistics (src/stats, the metric definitions: the bootstrap's hot loops). Stryker's instrumented
+// code counts every expression it runs, so the gate's mutants tested beside instrumented hot loops
+// took several times as long. Each run keeps its own incremental file; their reports are merged into
+// reports/mutation/mutation.json (mutation-testing-report-schema), each run's HTML report beside it.
+// With --mutate (`npm run mutation -- --mutate src/gate/bounds.ts`), one run of what it names.
+// Other arguments go to every run (--force, --concurrency 1, --timeoutMS 60000).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+
+const args = process.argv.slice(2);
+const BATCHES = [
+  { name: 'gate', mutate: 'src/gate/**/*.ts,!src/gate/types.ts,src/report/escape.ts' },
+  {
+    name: 'statistics',
+    mutate: 'src/stats/**/*.ts,src/metrics/calibration.ts,src/metrics/statistics.ts,src/metrics/bound-components.ts',
+  },
+];
+const REPORTS = 'reports/mutation';
+
+function stryker(extra, env = {}) {
+  const result = spawnSync('npx', ['stryker', 'run', ...extra, ...args], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(), ...env },
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+if (args.includes('--mutate')) {
+  stryker([]);
+} else {
+  mkdirSync(REPORTS, { recursive: true });
+  const reports = BATCHES.map(({ name, mutate }) => {
+    const report = `${REPORTS}/mutation-${name}.json`;
+    stryker(['--mutate', mutate, '--incrementalFile', `${REPORTS}/stryker-incremental-${name}.json`], {
+      EVALGATE_MUTATION_REPORT: `${REPORTS}/mutation-${name}`,
+    });
+    if (!existsSync(report)) throw new Error(`${report}: Stryker wrote no report`);
+    return JSON.parse(readFileSync(report, 'utf8'));
+  });
+  // One report of every file: the runs' files are apart, their tests the same.
+  const merged = { ...reports[0], files: Object.assign({}, ...reports.map((report) => report.files)) };
+  writeFileSync(`${REPORTS}/mutation.json`, JSON.stringify(merged));
+  console.log(
+    `${REPORTS}/mutation.json: ${Object.keys(merged.files).length} files (HTML: ${BATCHES.map(({ name }) => `mutation-${name}.html`).join(', ')})`,
+  );
+}
