@@ -2,7 +2,7 @@ import { createRequire as __evalgateCreateRequire } from 'node:module';
 const require = __evalgateCreateRequire(import.meta.url);
 import {
   RunMetrics
-} from "./action-chunk-E3REKLVI.js";
+} from "./action-chunk-PFAN24FB.js";
 import "./action-chunk-5XUAZBSU.js";
 
 // src/pipeline/metrics-thread-main.ts

@@ -94,29 +94,30 @@ export interface RecordTable {
  * examples or provenance. Structured-cloneable: a worker thread computes a run's scopes from it
  * (pipeline/metrics-thread.ts), reading the row columns, which lie in shared memory, without a copy.
  */
-export type MetricsTable = Pick<
-  RecordTable,
-  | 'size'
-  | 'scenarios'
-  | 'instanceCount'
-  | 'scenarioOf'
-  | 'instanceOf'
-  | 'kind'
-  | 'failed'
-  | 'correct'
-  | 'judge'
-  | 'human'
-  | 'judgeProbes'
-  | 'judgeCostUsd'
-  | 'confidence'
-  | 'latencyMs'
-  | 'outputTokens'
-  | 'costUsd'
-  | 'toxicity'
-  | 'groups'
-  | 'samples'
-  | 'orderings'
->;
+export type MetricsTable = Pick<RecordTable, (typeof METRICS_TABLE_FIELDS)[number] | 'orderings'>;
+
+/** The fields of a MetricsTable but its orderings (each thread sorts rows for itself): what a metrics thread is sent. */
+export const METRICS_TABLE_FIELDS = [
+  'size',
+  'scenarios',
+  'instanceCount',
+  'scenarioOf',
+  'instanceOf',
+  'kind',
+  'failed',
+  'correct',
+  'judge',
+  'human',
+  'judgeProbes',
+  'judgeCostUsd',
+  'confidence',
+  'latencyMs',
+  'outputTokens',
+  'costUsd',
+  'toxicity',
+  'groups',
+  'samples',
+] as const satisfies ReadonlyArray<keyof RecordTable>;
 
 const optionalNumber = (value: unknown): number => (typeof value === 'number' ? value : NaN);
 

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ComputeOptions, ScenarioName, ScopeEntries } from '../metrics/compute.js';
-import type { MetricsTable, RecordTable } from '../metrics/table.js';
+import { METRICS_TABLE_FIELDS, type MetricsTable, type RecordTable } from '../metrics/table.js';
 
 /*
  * A run's scopes computed in a second thread while this one goes on (the gate reads the baseline and
@@ -35,12 +35,7 @@ export type ScopesAnswer = { entries: ScopeEntries } | { error: string };
 
 /** What of a table the thread needs, picked field by field (the table's instance keys are made only when read). */
 function metricsTableOf(table: RecordTable): ScopesJob['table'] {
-  const { size, scenarios, instanceCount, scenarioOf, instanceOf, kind, failed, correct, judge, human } = table;
-  const { judgeProbes, judgeCostUsd, confidence, latencyMs, outputTokens, costUsd, toxicity, groups, samples } = table;
-  return {
-    ...{ size, scenarios, instanceCount, scenarioOf, instanceOf, kind, failed, correct, judge, human },
-    ...{ judgeProbes, judgeCostUsd, confidence, latencyMs, outputTokens, costUsd, toxicity, groups, samples },
-  };
+  return Object.fromEntries(METRICS_TABLE_FIELDS.map((field) => [field, table[field]])) as ScopesJob['table'];
 }
 
 function threadFile(): URL | undefined {
