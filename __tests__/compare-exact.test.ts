@@ -1,7 +1,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { computeOptionsOf, isSignificant, metricMeta, MetricsMemo, RunComparer } from '../src/gate/compare.js';
 import { compareAhead, evaluateGate } from '../src/gate/evaluate.js';
-import type { MetricsReport, MetricValue } from '../src/metrics/compute.js';
+import { RunMetrics, type MetricsReport, type MetricValue } from '../src/metrics/compute.js';
 import { PairedRuns } from '../src/metrics/paired.js';
 import { buildTable } from '../src/metrics/table.js';
 import type { EvalRecord } from '../src/records/types.js';
@@ -556,5 +556,30 @@ describe('the comparisons made ahead (while a second thread computes the candida
     } finally {
       compare.mockRestore();
     }
+  });
+});
+
+describe('scopes computed elsewhere (a second thread), adopted by the memo once settled', () => {
+  const run = constantRun(8, { s: 0.75, t: 0.5 }, ['s', 't']);
+  const options = { resamples: 20, seed: 1, minGroupSize: 1 };
+  const table = run.kind === 'records' ? run.table : undefined;
+  const settledReport = async (scopes: () => Promise<ReturnType<RunMetrics['computeScopes']> | undefined>) => {
+    const memo = new MetricsMemo();
+    memo.computedElsewhere(run as Extract<RunInput, { kind: 'records' }>, options, scopes);
+    await memo.settled();
+    return memo.of(run, options);
+  };
+
+  it('reads the adopted scopes, not its own: scopes of another seed show', async () => {
+    const own = new MetricsMemo().of(run, options);
+    const elsewhere = new RunMetrics(table!, { ...options, seed: 2 }).computeScopes([undefined, 's', 't']);
+    const adopted = await settledReport(async () => structuredClone(elsewhere));
+    expect(adopted.overall.accuracy.value).toBe(own.overall.accuracy.value);
+    expect(adopted).toEqual(new RunMetrics(table!, { ...options, seed: 2 }).report());
+    expect(adopted).not.toEqual(own);
+  });
+
+  it('computes them itself when none came', async () => {
+    expect(await settledReport(async () => undefined)).toEqual(new MetricsMemo().of(run, options));
   });
 });
