@@ -2,7 +2,7 @@ import { createRequire as __evalgateCreateRequire } from 'node:module';
 const require = __evalgateCreateRequire(import.meta.url);
 import {
   RunMetrics
-} from "./action-chunk-PFAN24FB.js";
+} from "./action-chunk-6IPPPDGR.js";
 import "./action-chunk-5XUAZBSU.js";
 
 // src/pipeline/metrics-thread-main.ts
@@ -14,5 +14,7 @@ function answer({ table, options, named }) {
     return { error: error instanceof Error ? error.stack ?? error.message : String(error) };
   }
 }
-parentPort?.postMessage(answer(workerData));
+var reply = (job) => parentPort?.postMessage(answer(job));
+reply(workerData);
+parentPort?.on("message", reply);
 //# sourceMappingURL=action-metrics-thread.js.map

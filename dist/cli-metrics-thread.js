@@ -2,7 +2,7 @@ import { createRequire as __evalgateCreateRequire } from 'node:module';
 const require = __evalgateCreateRequire(import.meta.url);
 import {
   RunMetrics
-} from "./cli-chunk-G7AWQCGR.js";
+} from "./cli-chunk-3LIGG2VE.js";
 import "./cli-chunk-OJ3SCZ73.js";
 
 // src/pipeline/metrics-thread-main.ts
@@ -14,5 +14,7 @@ function answer({ table, options, named }) {
     return { error: error instanceof Error ? error.stack ?? error.message : String(error) };
   }
 }
-parentPort?.postMessage(answer(workerData));
+var reply = (job) => parentPort?.postMessage(answer(job));
+reply(workerData);
+parentPort?.on("message", reply);
 //# sourceMappingURL=cli-metrics-thread.js.map

@@ -7,6 +7,7 @@ import '../escaping.test.js';
 import '../sort.test.js';
 import '../stats-exact.test.js';
 import '../metric-statistics-exact.test.js';
+import '../bound-components-exact.test.js';
 import '../weights.test.js';
 import '../bound-estimators.test.js';
 import '../bootstrap.test.js';

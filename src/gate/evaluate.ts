@@ -21,6 +21,9 @@ export interface GateInputs {
 /** The checks' scopes: they get their intervals (and keep the resampled values) whatever the number of scenarios. */
 export const gatedScopes = (policy: Policy) => policy.checks.filter((check) => check.severity !== 'off').map((check) => check.scenario);
 
+/** The options the baseline's metrics are computed under: point estimates only (its intervals are never read). */
+export const baselineOptionsOf = (policy: Policy) => ({ ...computeOptionsOf(policy), resamples: 0 });
+
 /**
  * Makes ahead, and keeps in the memo, the paired comparisons a gate of `policy` makes: its trade-offs'
  * terms and its regression budgets, the built-in checks' among them. What this thread does while the
@@ -77,6 +80,6 @@ export function evaluateGate({ policy, candidate, baseline, missingBaseline }: G
     ...(coverage ? { coverage } : {}),
     hasBaseline: baseline !== undefined,
     candidateMetrics,
-    baselineMetrics: baseline ? memo.of(baseline, { ...options, resamples: 0 }) : null,
+    baselineMetrics: baseline ? memo.of(baseline, baselineOptionsOf(policy)) : null,
   };
 }

@@ -1,12 +1,12 @@
 import { computeOptionsOf, MetricsMemo } from '../gate/compare.js';
-import { compareAhead, evaluateGate, gatedScopes } from '../gate/evaluate.js';
+import { baselineOptionsOf, compareAhead, evaluateGate, gatedScopes } from '../gate/evaluate.js';
 import type { MissingBaseline } from '../gate/not-compared.js';
 import type { LoadedPolicy } from '../policy/load.js';
 import type { InstanceChangesReport } from '../report/changes.js';
 import { buildGateReport, type GateReport } from '../report/json.js';
 import type { RunInput } from '../runs/load.js';
 import { changesBetween } from './instance-changes.js';
-import { scopesInThread, type MetricsThreads } from './metrics-thread.js';
+import { MetricsThread, type MetricsThreads } from './metrics-thread.js';
 
 /*
  * The use case the CLI's gate, compare and demo and the action share: a candidate gated under a
@@ -45,13 +45,34 @@ export async function gateRun(
  * with their resampled values) in a second thread, when `threads` and the run's size call for one; the
  * memo adopts them before the gate reads them (gateRun). Call it as soon as the candidate is read.
  */
-export function candidateMetricsInThread(policy: LoadedPolicy, candidate: RunInput, memo: MetricsMemo, threads: MetricsThreads): void {
-  if (candidate.kind !== 'records') return;
+export function candidateMetricsInThread(
+  policy: LoadedPolicy,
+  candidate: RunInput,
+  memo: MetricsMemo,
+  threads: MetricsThreads,
+): MetricsThread | undefined {
+  if (candidate.kind !== 'records') return undefined;
   const options = computeOptionsOf(policy.policy);
   // The pooled scope too: the built-in checks, added at the gate, read it.
   const named = [undefined, ...gatedScopes(policy.policy)];
-  const scopes = scopesInThread(candidate.table, { options, named }, threads);
-  if (scopes) memo.computedElsewhere(candidate, options, scopes);
+  const started = MetricsThread.start(candidate.table, { options, named }, threads);
+  if (started) memo.computedElsewhere(candidate, options, started.scopes);
+  return started?.thread;
+}
+
+/**
+ * Gives the thread computing the candidate's metrics the baseline's point estimates (what the report
+ * shows beside the candidate's) to compute next: that thread is done before this one has compared.
+ */
+export function baselineMetricsInThread(
+  policy: LoadedPolicy,
+  baseline: RunInput | undefined,
+  memo: MetricsMemo,
+  thread: MetricsThread,
+): void {
+  if (baseline?.kind !== 'records') return;
+  const options = baselineOptionsOf(policy.policy);
+  memo.computedElsewhere(baseline, options, thread.queue(baseline.table, { options, named: [] }));
 }
 
 export interface NamedRun {

@@ -4,7 +4,8 @@ import type { ScopesAnswer, ScopesJob } from './metrics-thread.js';
 
 /*
  * The program of the metrics thread (pipeline/metrics-thread.ts; bundled beside the CLI's and the
- * action's programs): computes the scopes of the job it was started with and sends them back.
+ * action's programs): computes the scopes of the job it was started with, then of each job sent to
+ * it, and sends them back in order.
  */
 
 function answer({ table, options, named }: ScopesJob): ScopesAnswer {
@@ -16,4 +17,6 @@ function answer({ table, options, named }: ScopesJob): ScopesAnswer {
   }
 }
 
-parentPort?.postMessage(answer(workerData as ScopesJob));
+const reply = (job: ScopesJob) => parentPort?.postMessage(answer(job));
+reply(workerData as ScopesJob);
+parentPort?.on('message', reply);

@@ -45,41 +45,90 @@ function threadFile(): URL | undefined {
 /** Scopes being computed in a thread: waiting for them gives them, or undefined when this thread is to compute them. */
 export type PendingScopes = () => Promise<ScopeEntries | undefined>;
 
+interface QueuedJob {
+  scopes: Promise<ScopeEntries | undefined>;
+  settle: (answer: ScopesAnswer | Error) => void;
+}
+
 /**
- * Starts a thread on the scopes of `table`, when `threads` asks for one here; undefined when the
- * scopes are better computed in this thread. Waiting gives the scopes, or undefined when the thread
- * could not compute them (this thread then computes them itself); under `always` that is an error. The
- * thread does not keep the process alive until its scopes are waited for: bad input read meanwhile
- * ends evalgate at once.
+ * A second thread computing the scopes of the jobs it is given, one after the other: the first when it
+ * starts, the next ones (`queue`) as they come. It does not keep the process alive while nobody waits
+ * for its scopes: bad input read meanwhile ends evalgate at once. Scopes it could not compute are
+ * undefined (this thread then computes them itself); under `always` that is an error.
  */
-export function scopesInThread(table: RecordTable, job: Omit<ScopesJob, 'table'>, threads: MetricsThreads): PendingScopes | undefined {
-  const file = threadFile();
-  if (threads === 'off') return undefined;
-  if (!file) {
-    if (threads === 'always') throw new Error('EVALGATE_THREADS=1, but no metrics thread program lies beside this one (run from source?)');
-    return undefined;
+export class MetricsThread {
+  private readonly jobs: QueuedJob[] = [];
+  private stopped: Error | undefined;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly threads: MetricsThreads,
+  ) {
+    worker.on('message', (answer: ScopesAnswer) => {
+      this.jobs.shift()?.settle(answer);
+      if (this.jobs.length === 0) worker.unref();
+    });
+    worker.once('error', (error) => this.stop(error));
+    worker.once('exit', (code) => this.stop(new Error(`the metrics thread ended (exit code ${code}) without its scopes`)));
+    worker.unref(); // after the listeners, which would hold it again
   }
-  if (threads === 'auto' && (table.size < THREAD_MIN_RECORDS || availableParallelism() < 2)) return undefined;
-  let worker: Worker | undefined;
-  const scopes = new Promise<ScopeEntries | undefined>((resolve, reject) => {
-    const failed = (error: Error) => (threads === 'always' ? reject(error) : resolve(undefined));
+
+  /**
+   * Starts a thread on the scopes of `table`, when `threads` asks for one here; undefined when the
+   * scopes are better computed in this thread.
+   */
+  static start(
+    table: RecordTable,
+    job: Omit<ScopesJob, 'table'>,
+    threads: MetricsThreads,
+  ): { thread: MetricsThread; scopes: PendingScopes } | undefined {
+    const file = threadFile();
+    if (threads === 'off') return undefined;
+    if (!file) {
+      if (threads !== 'always') return undefined;
+      throw new Error('EVALGATE_THREADS=1, but no metrics thread program lies beside this one (run from source?)');
+    }
+    if (threads === 'auto' && (table.size < THREAD_MIN_RECORDS || availableParallelism() < 2)) return undefined;
+    let worker: Worker;
     try {
       worker = new Worker(file, { workerData: { ...job, table: metricsTableOf(table) } satisfies ScopesJob });
     } catch (error) {
-      return failed(error as Error);
+      if (threads === 'always') throw error;
+      return undefined;
     }
-    worker.once('message', (answer: ScopesAnswer) => {
-      if ('entries' in answer) resolve(answer.entries);
-      else failed(new Error(`the metrics thread failed: ${answer.error}`));
-    });
-    worker.once('error', failed);
-    // After a message this settles nothing: a promise settles once.
-    worker.once('exit', (code) => failed(new Error(`the metrics thread ended (exit code ${code}) without its scopes`)));
-    worker.unref(); // after the listeners, which would hold it again
-  });
-  scopes.catch(() => undefined); // rejected only under `always`, and then waited for
-  return () => {
-    worker?.ref();
+    const thread = new MetricsThread(worker, threads);
+    return { thread, scopes: thread.expect() };
+  }
+
+  /** Gives the thread a further job, computed once the earlier ones are. */
+  queue(table: RecordTable, job: Omit<ScopesJob, 'table'>): PendingScopes {
+    const scopes = this.expect();
+    if (!this.stopped) this.worker.postMessage({ ...job, table: metricsTableOf(table) } satisfies ScopesJob);
     return scopes;
-  };
+  }
+
+  /** The scopes of the job given next (the answers come in the order of the jobs). */
+  private expect(): PendingScopes {
+    let settle!: QueuedJob['settle'];
+    const scopes = new Promise<ScopeEntries | undefined>((resolve, reject) => {
+      const failed = (error: Error) => (this.threads === 'always' ? reject(error) : resolve(undefined));
+      settle = (answer) => {
+        if (answer instanceof Error) failed(answer);
+        else if ('entries' in answer) resolve(answer.entries);
+        else failed(new Error(`the metrics thread failed: ${answer.error}`));
+      };
+    });
+    scopes.catch(() => undefined); // rejected only under `always`, and then waited for
+    if (this.stopped) settle(this.stopped);
+    else this.jobs.push({ scopes, settle });
+    return () => {
+      if (this.jobs.length > 0) this.worker.ref();
+      return scopes;
+    };
+  }
+
+  private stop(error: Error): void {
+    this.stopped ??= error;
+    for (const job of this.jobs.splice(0)) job.settle(error);
+  }
 }

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MetricsMemo } from '../../gate/compare.js';
-import { candidateMetricsInThread, gateRun } from '../../pipeline/gate-run.js';
+import { baselineMetricsInThread, candidateMetricsInThread, gateRun } from '../../pipeline/gate-run.js';
 import { threadsFromEnv, type MetricsThreads } from '../../pipeline/metrics-thread.js';
 import { gatePooled, poolRuns } from '../../pipeline/pool-runs.js';
 import { loadPolicy, type LoadedPolicy } from '../../policy/load.js';
@@ -40,8 +40,10 @@ async function gateCandidate(policy: LoadedPolicy, flags: GateFlags, threads: Me
   if (flags.priorRun.length === 0) {
     const memo = new MetricsMemo();
     const candidate = await loadRun(flags.candidate);
-    candidateMetricsInThread(policy, candidate, memo, threads);
-    return gateRun({ policy, candidate, baseline: await loadBaseline(), missingBaseline }, memo);
+    const thread = candidateMetricsInThread(policy, candidate, memo, threads);
+    const baseline = await loadBaseline();
+    if (thread) baselineMetricsInThread(policy, baseline, memo, thread);
+    return gateRun({ policy, candidate, baseline, missingBaseline }, memo);
   }
   const baseline = await loadBaseline();
   const folder = await mkdtemp(join(tmpdir(), 'evalgate-pool-'));
