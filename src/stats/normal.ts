@@ -58,6 +58,7 @@ export function normalQuantile(p: number): number {
         1)
     );
   }
+  // Stryker disable next-line EqualityOperator: q is not 0 here (|q| > 0.425), so q <= 0 is q < 0
   let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
   let value: number;
   if (r <= 5) {
@@ -100,5 +101,6 @@ export function normalQuantile(p: number): number {
         r +
         1);
   }
+  // Stryker disable next-line EqualityOperator: q is not 0 here (|q| > 0.425), so q <= 0 is q < 0
   return q < 0 ? -value : value;
 }

@@ -10,6 +10,7 @@ export function lerp(low: number, high: number, t: number): number {
 /** Quantile q in [0, 1] of values already sorted ascending. */
 export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
   const n = sorted.length;
+  // Stryker disable next-line ConditionalExpression: without it, sorted[low] and sorted[high] of no value are undefined and lerp gives NaN too
   if (n === 0) return NaN;
   const h = (n - 1) * q;
   const low = Math.floor(h);
@@ -35,7 +36,9 @@ export function weightedQuantileSorted(
   const highRank = Math.min(lowRank + 1, total - 1);
   let low = NaN;
   let seen = 0; // copies passed so far
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: both walks find the copies at lowRank and highRank, the same values; the test only picks the nearer end
   if (lowRank < total / 2) {
+    // Stryker disable next-line EqualityOperator: the walk returns by the last copy (seen reaches total > highRank), never one past the end
     for (let index = 0; index < sorted.length; index++) {
       seen += weights[instanceOf[index]];
       if (Number.isNaN(low) && seen > lowRank) low = sorted[index];
