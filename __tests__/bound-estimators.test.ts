@@ -20,6 +20,7 @@ describe('bias correction and the debiased calibration error', () => {
   it("takes the folded normal's mean in closed form (checked against quadrature)", () => {
     expect(foldedNormalMean(0, 1)).toBeCloseTo(Math.sqrt(2 / Math.PI), 12);
     expect(foldedNormalMean(-0.3, 0)).toBe(0.3);
+    expect(foldedNormalMean(0, 0)).toBe(0); // no spread: |mu|, not the formula's 0 x exp(-0 / 0)
     for (const [mu, s] of [
       [0.1, 0.2],
       [-0.5, 0.3],

@@ -188,65 +188,8 @@ const sampled = (name: string, instances: number[][]) =>
     instances.flatMap((values, id) => values.map((correct, sample) => record({ id: String(id), sample, correct }))),
   );
 
+// The exact cases of the split are in variance-components.test.ts; here, the Python reference (a program).
 describe('the split of the variance (one-way random-effects ANOVA)', () => {
-  it('of one run, by hand, with unequal samples', () => {
-    // Examples A = [1, 1, 0], B = [0, 0], C = [1, 0, 1, 1]; means 2/3, 0, 3/4.
-    // Within: SS = (2 (1/3)^2 + (2/3)^2) + 0 + (3 (1/4)^2 + (3/4)^2) = 2/3 + 3/4 = 17/12 on 2 + 1 + 3 = 6
-    // degrees of freedom: sigma_w^2 = 17/72. Sampling adds sigma_w^2 mean(1/K) = 17/72 x 13/36 = 221/2592,
-    // so K = 36/13 (the harmonic mean of 3, 2, 4). The means' variance: mean 17/36, deviations 7/36,
-    // -17/36, 10/36: S^2 = (49 + 289 + 100) / 1296 / 2 = 219/1296; sigma_b^2 = 219/1296 - 221/2592 = 217/2592.
-    const split = varianceComponents([[[[1, 1, 0]], [[0, 0]], [[1, 0, 1, 1]]]])!;
-    expect(split.within).toBeCloseTo(17 / 72, 12);
-    expect(split.samples).toBeCloseTo(36 / 13, 12);
-    expect(split.between).toBeCloseTo(217 / 2592, 12);
-    expect(split.share).toBeCloseTo(221 / 438, 12); // sampling / S^2
-    expect(split.units).toBe(3);
-  });
-
-  it('with K equal samples it is the textbook (MS_between - MS_within) / K', () => {
-    const groups = [
-      [1, 0, 1],
-      [0, 0, 1],
-      [1, 1, 1],
-      [0, 1, 0.5],
-    ];
-    const grand = groups.flat().reduce((a, b) => a + b) / 12;
-    const means = groups.map((group) => group.reduce((a, b) => a + b) / 3);
-    const msBetween = (3 * means.reduce((sum, m) => sum + (m - grand) ** 2, 0)) / 3;
-    const msWithin = groups.reduce((sum, group, g) => sum + group.reduce((s, y) => s + (y - means[g]) ** 2, 0), 0) / 8;
-    const split = varianceComponents([groups.map((group) => [group])])!;
-    expect(split.within).toBeCloseTo(msWithin, 12);
-    expect(split.between).toBeCloseTo((msBetween - msWithin) / 3, 12);
-    expect(split.samples).toBeCloseTo(3, 12);
-  });
-
-  it('of two runs paired on their units, by hand; units missing in a run are left out', () => {
-    // Candidate A = [1, 0], B = [1, 1], C = [0, 0]: SS 1/2 on 3 degrees, s_c^2 = 1/6, K_c = 2.
-    // Baseline A = [1, 1, 1], B = [0, 1, 0], C = [0, 1, 1]: SS 0 + 2/3 + 2/3 on 6, s_b^2 = 2/9, K_b = 3.
-    // Sampling adds s_c^2 / 2 + s_b^2 / 3 = 1/12 + 2/27 = 17/108 to a difference; within (at K = 1)
-    // 1/6 + 2/9 = 7/18, so K = (7/18) / (17/108) = 42/17. The differences -1/2, 2/3, -2/3 (mean -1/6):
-    // S^2 = (1/9 + 25/36 + 1/4) / 2 = 19/36; sigma_b^2 = 19/36 - 17/108 = 10/27.
-    const candidate = [[[1, 0]], [[1, 1]], [[0, 0]], [[1, 1]]];
-    const baseline = [[[1, 1, 1]], [[0, 1, 0]], [[0, 1, 1]], []];
-    const split = varianceComponents([candidate, baseline])!;
-    expect(split.within).toBeCloseTo(7 / 18, 12);
-    expect(split.samples).toBeCloseTo(42 / 17, 12);
-    expect(split.between).toBeCloseTo(10 / 27, 12);
-    expect(split.share).toBeCloseTo(17 / 57, 12);
-    expect(split.units).toBe(3);
-  });
-
-  it('is not identifiable with one sample per example, nor on one unit', () => {
-    expect(varianceComponents([[[[1]], [[0]], [[1]]]])).toBeUndefined();
-    expect(
-      varianceComponents([
-        [[[1, 0]], [[1, 1]]],
-        [[[1]], [[0]]],
-      ]),
-    ).toBeUndefined();
-    expect(varianceComponents([[[[1, 0, 1]]]])).toBeUndefined();
-  });
-
   it('agrees with the Python reference on random units: several examples, unequal samples, one and two runs', async () => {
     const random = new Random(23);
     const values = (count: number) =>
@@ -273,7 +216,7 @@ describe('evalgate plan: samples per example', () => {
   const detect = (value: number) => policyFile(`  - metric: accuracy\n    max_regression: 0\n    detect: ${value}\n`);
 
   it('gives the hand-worked split of a paired comparison, and the samples that reach detect', async () => {
-    // The paired case worked by hand above, as records.
+    // The paired case worked by hand in variance-components.test.ts, as records.
     const candidate = sampled('hand-candidate.jsonl', [
       [1, 0],
       [1, 1],

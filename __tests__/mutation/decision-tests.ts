@@ -7,6 +7,8 @@ import '../escaping.test.js';
 import '../sort.test.js';
 import '../stats-tails-exact.test.js';
 import '../stats-exact.test.js';
+import '../variance-components.test.js';
+import '../bound-estimators-exact.test.js';
 import '../metric-statistics-exact.test.js';
 import '../bound-components-exact.test.js';
 import '../weights.test.js';

@@ -45,6 +45,7 @@ export function biasCorrected(value: number, samples: ArrayLike<number>): number
     sum += samples[r];
     count++;
   }
+  // Stryker disable next-line ConditionalExpression: `false` computes 2 * value - 0 / 0 with no count, NaN as well; `true` is killed.
   return count === 0 ? NaN : 2 * value - sum / count;
 }
 
@@ -67,6 +68,7 @@ export function debiasedCalibrationError(weight: ArrayLike<number>, correct: Arr
   for (let bin = 0; bin < weight.length; bin++) total += weight[bin];
   if (!(total > 0)) return NaN;
   let error = 0;
+  // Stryker disable next-line EqualityOperator: `<=` reads weight[weight.length], undefined, which !(n > 0) skips; `>=` is killed.
   for (let bin = 0; bin < weight.length; bin++) {
     const n = weight[bin];
     if (!(n > 0)) continue;
@@ -81,6 +83,7 @@ export function debiasedCalibrationError(weight: ArrayLike<number>, correct: Arr
 /** Each component's bootstrap standard deviation (NaN deviations left out; NaN with fewer than two). */
 export function componentSpreads(deviations: ArrayLike<number>[], components: number): Float64Array {
   const spreads = new Float64Array(components);
+  // Stryker disable next-line EqualityOperator: `<=` adds k = components, whose spread is written past the end of the Float64Array, which ignores it; `>=` is killed.
   for (let k = 0; k < components; k++) {
     let count = 0;
     let mean = 0;
@@ -93,6 +96,7 @@ export function componentSpreads(deviations: ArrayLike<number>[], components: nu
       mean += delta / count;
       squares += delta * (x - mean);
     }
+    // Stryker disable next-line EqualityOperator: `>=` takes one deviation's sqrt(0 / 0), NaN as well; `<=` is killed.
     spreads[k] = count > 1 ? Math.sqrt(squares / (count - 1)) : NaN;
   }
   return spreads;
@@ -140,6 +144,7 @@ export function absoluteSumTests(parts: ArrayLike<number>, deviations: ArrayLike
   return {
     value,
     bounds: (alpha) => ({ lower: Math.max(0, value - distances.quantile(alpha)), upper: value + normalQuantile(1 - alpha) * s }),
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: the distances are sums of absolute values, at least 0, so with value <= limit p(value - limit) counts all of them: 1, as returned (`true`, `>=`; a limit is a policy number, which zod keeps from being NaN); the other mutants are killed.
     pAbove: (limit) => (value > limit ? distances.p(value - limit) : 1),
     pBelow: (limit) => (s > 0 ? normalCdf((value - limit) / s) : value < limit ? 0 : 1),
   };
@@ -173,6 +178,7 @@ function studentizedMaxima(deviations: ArrayLike<number>[], spreads: Float64Arra
   return new Resampled(
     deviations.map((deviation) => {
       let max = -Infinity;
+      // Stryker disable next-line EqualityOperator: `<=` reads spreads[spreads.length], undefined, which !(spreads[k] > 0) skips; `>=` is killed.
       for (let k = 0; k < spreads.length; k++) {
         if (Number.isNaN(deviation[k]) || !(spreads[k] > 0)) continue;
         const t = deviation[k] / spreads[k];
@@ -209,6 +215,7 @@ function largestStandardized(values: number[], spreads: ArrayLike<number>, limit
 export function minimumTests(values: ArrayLike<number>, deviations: ArrayLike<number>[], sizes?: ArrayLike<number>): BoundTests {
   const estimates = Array.from(values);
   const spreads = flooredSpreads(componentSpreads(deviations, estimates.length), sizes);
+  // Stryker disable next-line UnaryOperator: studentizedMaxima tells the one-sided sign only from 0 (sign === 0), so +1 is read as -1.
   const maxima = studentizedMaxima(deviations, spreads, -1);
   return {
     value: Math.min(...estimates),
@@ -238,6 +245,7 @@ export function minimumTests(values: ArrayLike<number>, deviations: ArrayLike<nu
  */
 export function rangeTests(values: ArrayLike<number>, deviations: ArrayLike<number>[], sizes?: ArrayLike<number>): BoundTests {
   const pairs: Array<[number, number]> = [];
+  // Stryker disable next-line EqualityOperator: `g <=` adds g = length, whose h loop starts past the end and adds no pair; the other mutants are killed.
   for (let g = 0; g < values.length; g++) for (let h = g + 1; h < values.length; h++) pairs.push([g, h]);
   const pairDeviations = deviations.map((deviation) => pairs.map(([g, h]) => deviation[g] - deviation[h]));
   const group = flooredSpreads(componentSpreads(deviations, values.length), sizes);

@@ -48,9 +48,11 @@ function runMoments(run: SampledUnits, units: number[], sign: number, values: Fl
       for (let k = 0; k < group.length; k++) mean += group[k] / group.length;
       for (let k = 0; k < group.length; k++) squares += (group[k] - mean) ** 2;
       degrees += group.length - 1;
+      // Stryker disable next-line AssignmentOperator: -= sums the means negated, so every unit's value is negated, which leaves their variance (all that is read of them) unchanged
       means += mean;
       inverseSizes += 1 / group.length;
     }
+    // Stryker disable next-line AssignmentOperator: -= negates every unit's value, which leaves their variance (all that is read of them) unchanged
     values[index] += (sign * means) / groups.length;
     perGroup += 1 / groups.length / units.length;
     perSample += inverseSizes / groups.length ** 2 / units.length;
@@ -71,6 +73,7 @@ export function varianceComponents(runs: readonly SampledUnits[]): VarianceSplit
   let sampling = 0;
   let effective = 0;
   for (const [index, run] of runs.entries()) {
+    // Stryker disable next-line EqualityOperator: !== takes baseline - candidate, the differences negated: the same variance
     const { variance, perGroup, perSample } = runMoments(run, units, index === 0 ? 1 : -1, values);
     if (variance === undefined) return undefined;
     within += variance * perGroup;
