@@ -99,6 +99,14 @@ describe('p-values, worked by hand', () => {
     ['a gap above the limit', gapStill, 'pBelow', 0.25, 1],
     ['a gap at the limit', gapStill, 'pBelow', 0.5, normalCdf(0)],
     ['a gap below the limit', gapStill, 'pBelow', 0.75, 0],
+    // Max-t with groups that never move: each of the 2 resamples' maximum is 0 (nothing strays), t is
+    // +Infinity beyond the limit (shown beyond it, as every resample is), 0 on it, -Infinity within.
+    ['a minimum whose worst group is below the limit, shown below', worstStill, 'pBelow', 0.625, 1 / 3],
+    ['a minimum whose worst group is at the limit, not shown below', worstStill, 'pBelow', 0.5, 1],
+    ['a minimum whose groups are above the limit, not shown below', worstStill, 'pBelow', 0.25, 1],
+    ['a gap above the limit, shown above', gapStill, 'pAbove', 0.25, 1 / 3],
+    ['a gap at the limit, not shown above', gapStill, 'pAbove', 0.5, 1],
+    ['a gap below the limit, not shown above', gapStill, 'pAbove', 0.75, 1],
   ])('without any spread: %s', (_, tests, claim, limit, expected) => {
     expect(tests[claim](limit)).toBe(expected);
   });

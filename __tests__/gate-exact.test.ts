@@ -555,6 +555,39 @@ describe('point bounds on a biased metric judge its corrected estimate', () => {
   });
 });
 
+describe('lenient bounds on groups that never vary (each group right everywhere or wrong everywhere)', () => {
+  // No group strays on any resample (spread 0): a worst group or a gap beyond its limit is beyond it on
+  // every resample, shown with the smallest p the resamples give, 1 / (B + 1); on the limit, not shown.
+  const groups: RunInput = {
+    kind: 'records',
+    file: 'g.jsonl',
+    table: buildTable(
+      Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: i < 20 ? 1 : 0, groups: { region: i < 20 ? 'a' : 'b' } })),
+    ),
+  };
+  it.each([
+    [
+      'a worst group of 0 under a min of 50%',
+      'worst_group_accuracy:region\n    min: 0.5',
+      'fail',
+      'below the minimum 50% with confidence (p = 0.048)',
+    ],
+    ['a worst group of 0 at a min of 0', 'worst_group_accuracy:region\n    min: 0', 'pass', undefined],
+    [
+      'a gap of 100% over a max of 50%',
+      'group_accuracy_gap:region\n    max: 0.5',
+      'fail',
+      'above the maximum 50% with confidence (p = 0.048)',
+    ],
+    ['a gap of 100% at a max of 100%', 'group_accuracy_gap:region\n    max: 1', 'pass', undefined],
+  ])('%s', (_, limits, status, reason) => {
+    const [check] = gate(`${B20}  bounds: lenient\nchecks:\n  - metric: ${limits}\n`, groups).checks;
+    expect(check.status).toBe(status);
+    expect(check.reasons).toEqual([...(reason ? [reason] : []), 'groups of region (records): a 20, b 20']);
+    expect(check.boundTest?.p).toBe(status === 'fail' ? 1 / 21 : 1);
+  });
+});
+
 describe('strict bounds on a biased metric: what they are judged on', () => {
   // Golden values (20 resamples, seed 1): the components' tests (bin deviations for ece, max-t for a
   // worst group and a gap), the interval of their one-sided bounds at 2.5% each within the metric's

@@ -172,19 +172,21 @@ function flooredSpreads(spreads: Float64Array, sizes: ArrayLike<number> | undefi
 /**
  * The studentized maximum over the resamples, max_k sign * deviation_k / spread_k (sign -1: how far
  * below; 0: either way): its quantile is the critical value of simultaneous bounds on all the components
- * at once (max-t; Romano and Wolf 2005).
+ * at once (max-t; Romano and Wolf 2005). A component without spread does not stray: it counts 0 where
+ * it is defined, as its distance to a limit it sits on counts (largestStandardized), so components that
+ * never vary are shown beyond a limit they are beyond (p = 1 / (B + 1), as by the plain bootstrap,
+ * where every resample is beyond it), never one they sit on. A resample without any component is undefined (NaN).
  */
 function studentizedMaxima(deviations: ArrayLike<number>[], spreads: Float64Array, sign: -1 | 0): Resampled {
   return new Resampled(
     deviations.map((deviation) => {
       let max = -Infinity;
-      // Stryker disable next-line EqualityOperator: `<=` reads spreads[spreads.length], undefined, which !(spreads[k] > 0) skips; `>=` is killed.
       for (let k = 0; k < spreads.length; k++) {
-        if (Number.isNaN(deviation[k]) || !(spreads[k] > 0)) continue;
-        const t = deviation[k] / spreads[k];
+        if (Number.isNaN(deviation[k])) continue;
+        const t = spreads[k] > 0 ? deviation[k] / spreads[k] : 0;
         max = Math.max(max, sign === 0 ? Math.abs(t) : -t);
       }
-      return max;
+      return max === -Infinity ? NaN : max;
     }),
   );
 }
