@@ -5,6 +5,7 @@
 // most pointed (exact cases on tiny inputs) to the slowest (the golden intervals, last).
 import '../escaping.test.js';
 import '../sort.test.js';
+import '../random-sort-exact.test.js';
 import '../stats-tails-exact.test.js';
 import '../stats-exact.test.js';
 import '../variance-components.test.js';

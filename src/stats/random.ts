@@ -15,6 +15,7 @@ export class Random {
       z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
       return (z ^ (z >>> 16)) >>> 0;
     };
+    // Stryker disable next-line EqualityOperator: `<=` writes state[4], past its end: dropped (the extra splitmix32 step changes only x, unused after)
     for (let index = 0; index < 4; index++) this.state[index] = splitmix32();
   }
 
@@ -136,6 +137,7 @@ export class Random {
 
 /** Low parts below this are rejected so that every result of nextBelow(n) is equally likely. */
 export function rejectionThreshold(n: number): number {
+  // Stryker disable next-line ArithmeticOperator: `(2^32 + n) % n` is 2^32 mod n as well (exact in doubles); `*` is killed
   return (4294967296 - n) % n;
 }
 
@@ -156,6 +158,7 @@ export function deriveSeed(seed: number, label: string): number {
 /** log(k!), summed exactly up to the table's size. */
 function logFactorials(size: number): Float64Array {
   const table = new Float64Array(size + 1);
+  // Stryker disable next-line EqualityOperator: `<` leaves log(size!) at 0, read only for F's entry at `last`, which is set to Infinity
   for (let k = 1; k <= size; k++) table[k] = table[k - 1] + Math.log(k);
   return table;
 }
@@ -177,6 +180,7 @@ export class PoissonSampler {
     const logFactorial = logFactorials(last);
     this.scaledCumulative = new Float64Array(last + 1);
     let sum = 0;
+    // Stryker disable next-line EqualityOperator: `<` skips F's entry at `last`, which is set to Infinity below
     for (let k = 0; k <= last; k++) {
       sum += mean > 0 ? Math.exp(-mean + k * Math.log(mean) - logFactorial[k]) : k === 0 ? 1 : 0;
       this.scaledCumulative[k] = sum * 4294967296;
@@ -186,6 +190,7 @@ export class PoissonSampler {
     this.guideShift = 32 - guideBits;
     this.guide = new Int32Array(2 ** guideBits);
     let k = 0;
+    // Stryker disable next-line EqualityOperator: `<=` writes guide[length], past its end: dropped; `>=` is killed
     for (let slot = 0; slot < this.guide.length; slot++) {
       while (this.scaledCumulative[k] <= slot * 2 ** this.guideShift) k++;
       this.guide[slot] = k;
