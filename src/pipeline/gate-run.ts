@@ -43,7 +43,8 @@ export async function gateRun(
 /**
  * Starts computing the candidate's metrics as a gate of `policy` reads them (every scope, the checks'
  * with their resampled values) in a second thread, when `threads` and the run's size call for one; the
- * memo adopts them before the gate reads them (gateRun). Call it as soon as the candidate is read.
+ * memo adopts them before the gate reads them (gateRun). Call it as soon as the candidate is read. The
+ * thread, when one started, can be given more (baselineMetricsInThread).
  */
 export function candidateMetricsInThread(
   policy: LoadedPolicy,
