@@ -45,10 +45,8 @@ function threadFile(): URL | undefined {
 /** Scopes being computed in a thread: waiting for them gives them, or undefined when this thread is to compute them. */
 export type PendingScopes = () => Promise<ScopeEntries | undefined>;
 
-interface QueuedJob {
-  scopes: Promise<ScopeEntries | undefined>;
-  settle: (answer: ScopesAnswer | Error) => void;
-}
+/** Settles the scopes of a job given to the thread with its answer, or with why none came. */
+type Settle = (answer: ScopesAnswer | Error) => void;
 
 /**
  * A second thread computing the scopes of the jobs it is given, one after the other: the first when it
@@ -57,7 +55,8 @@ interface QueuedJob {
  * undefined (this thread then computes them itself); under `always` that is an error.
  */
 export class MetricsThread {
-  private readonly jobs: QueuedJob[] = [];
+  /** The jobs given and not yet answered, in order. */
+  private readonly jobs: Settle[] = [];
   private stopped: Error | undefined;
 
   private constructor(
@@ -65,7 +64,7 @@ export class MetricsThread {
     private readonly threads: MetricsThreads,
   ) {
     worker.on('message', (answer: ScopesAnswer) => {
-      this.jobs.shift()?.settle(answer);
+      this.jobs.shift()?.(answer);
       if (this.jobs.length === 0) worker.unref();
     });
     worker.once('error', (error) => this.stop(error));
@@ -109,7 +108,7 @@ export class MetricsThread {
 
   /** The scopes of the job given next (the answers come in the order of the jobs). */
   private expect(): PendingScopes {
-    let settle!: QueuedJob['settle'];
+    let settle!: Settle;
     const scopes = new Promise<ScopeEntries | undefined>((resolve, reject) => {
       const failed = (error: Error) => (this.threads === 'always' ? reject(error) : resolve(undefined));
       settle = (answer) => {
@@ -120,7 +119,7 @@ export class MetricsThread {
     });
     scopes.catch(() => undefined); // rejected only under `always`, and then waited for
     if (this.stopped) settle(this.stopped);
-    else this.jobs.push({ scopes, settle });
+    else this.jobs.push(settle);
     return () => {
       if (this.jobs.length > 0) this.worker.ref();
       return scopes;
@@ -129,6 +128,6 @@ export class MetricsThread {
 
   private stop(error: Error): void {
     this.stopped ??= error;
-    for (const job of this.jobs.splice(0)) job.settle(error);
+    for (const settle of this.jobs.splice(0)) settle(error);
   }
 }
