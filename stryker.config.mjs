@@ -37,13 +37,15 @@ export default {
   htmlReporter: { fileName: `${report}.html` },
   // Only what the tests read: the records, policies and fixtures they load.
   ignorePatterns: ['/dist', '/bench/out', '/coverage', '/reports', '/.evalgate'],
-  // A mutant that makes a loop endless is stopped after twice its tests' time in the first run and 10 s
-  // more (on a machine others load heavily, add --timeoutMS 60000: a slow run is not a timeout).
-  timeoutMS: 10000,
+  // A mutant that makes a loop endless (most of them turn a loop's `i++` into `i--`) is stopped after
+  // 1.5 times its tests' time in the first run and 3 s more: each such mutant holds a test process
+  // that long, and there are about 90 (on a machine others load heavily, add --timeoutMS 60000: a slow
+  // run is not a timeout).
+  timeoutMS: 3000,
   // Jest keeps each run's ES modules: a test process grows by about 25 MB a mutant, so it is started
   // afresh every 100 mutants (a start costs about 2 s).
   maxTestRunnerReuse: 100,
-  timeoutFactor: 2,
+  timeoutFactor: 1.5,
   thresholds: { high: 90, low: 85, break: null },
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',

@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { computeOptionsOf, MetricsMemo } from '../src/gate/compare.js';
 import { RunMetrics, type ComputeOptions, type ScenarioName } from '../src/metrics/compute.js';
 import { gateRun } from '../src/pipeline/gate-run.js';
+import { AHEAD_MIN_BYTES } from '../src/pipeline/metrics-thread.js';
 import { loadPolicy } from '../src/policy/load.js';
 import type { EvalRecord } from '../src/records/types.js';
 import { loadRun } from '../src/runs/load.js';
@@ -114,6 +115,31 @@ describe('the bundled CLI with the candidate scopes in a second thread', () => {
     }
   }, 120_000);
 
+  it('a thread started ahead of the candidate is ended when it is not needed: the same reports and exit code', async () => {
+    const dir = tempDir();
+    const metricsFile = join(dir, 'candidate-metrics.json');
+    const written = await evalgate(['metrics', example('candidate-a.jsonl'), '--json']);
+    expect(written.code).toBe(0);
+    writeFileSync(metricsFile, written.stdout);
+    // Over AHEAD_MIN_BYTES (5 MB) in 2,000 records, fewer than THREAD_MIN_RECORDS: started ahead under auto, then ended.
+    const long = writeLines(
+      'thread-ahead-long.jsonl',
+      Array.from({ length: 2000 }, (_, i) => record({ id: `q${i}`, correct: i % 3 ? 1 : 0, prompt: 'x'.repeat(2600) })),
+    );
+    const cases: Array<[string, string[]]> = [
+      ['a metrics file', gateArgs('policies/default.yml', metricsFile, example('baseline.jsonl'))],
+      ['a large file of few records', gateArgs('policies/default.yml', long, writeLines('thread-ahead-base.jsonl', records(8)))],
+    ];
+    for (const [, args] of cases) {
+      const [ahead, alone] = [
+        await evalgate(args, { ...process.env, EVALGATE_THREADS: '' }),
+        await evalgate(args, { ...process.env, EVALGATE_THREADS: '0' }),
+      ];
+      expect(ahead).toEqual(alone);
+    }
+    expect(statSync(long).size).toBeGreaterThan(AHEAD_MIN_BYTES);
+  }, 120_000);
+
   it('bad input read while the thread computes is one clear line and exit 2, as without it', async () => {
     const bad = writeLines('thread-bad.jsonl', ['{"scenario":']);
     const args = gateArgs('policies/default.yml', example('candidate-a.jsonl'), bad);
@@ -121,6 +147,20 @@ describe('the bundled CLI with the candidate scopes in a second thread', () => {
       const result = await evalgate(args, { ...process.env, EVALGATE_THREADS: threads });
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(`evalgate: ${bad}:1: not valid JSON: Unexpected end of JSON input\n`);
+    }
+    // The candidate read while the thread started ahead loads: the same line, and the process ends.
+    const missing = join(tempDir(), 'missing.jsonl');
+    for (const candidate of [bad, missing]) {
+      for (const threads of ['1', '']) {
+        const result = await evalgate(gateArgs('policies/default.yml', candidate, example('baseline.jsonl')), {
+          ...process.env,
+          EVALGATE_THREADS: threads,
+        });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toMatch(
+          new RegExp(`^evalgate: ${candidate.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(:1: not valid JSON|: no such file)`),
+        );
+      }
     }
   }, 120_000);
 });

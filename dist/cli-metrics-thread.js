@@ -15,6 +15,6 @@ function answer({ table, options, named }) {
   }
 }
 var reply = (job) => parentPort?.postMessage(answer(job));
-reply(workerData);
+if (workerData) reply(workerData);
 parentPort?.on("message", reply);
 //# sourceMappingURL=cli-metrics-thread.js.map

@@ -35,28 +35,36 @@ export async function gateRun(
 ): Promise<GateReport> {
   // While the candidate's metrics are computed in a thread (candidateMetricsInThread), this one compares.
   if (baseline) compareAhead(policy.policy, candidate, baseline, memo);
+  // Read meanwhile: the changed examples' texts (their files' lines), while waiting for the thread.
+  const changes = changesOf(candidate, baseline);
+  changes.catch(() => undefined); // waited for below, after the metrics
   await memo.settled();
   const result = evaluateGate({ policy: policy.policy, candidate, baseline, missingBaseline }, memo);
-  return buildGateReport(result, policy, candidate, baseline, await changesOf(candidate, baseline));
+  return buildGateReport(result, policy, candidate, baseline, await changes);
 }
 
 /**
  * Starts computing the candidate's metrics as a gate of `policy` reads them (every scope, the checks'
  * with their resampled values) in a second thread, when `threads` and the run's size call for one; the
- * memo adopts them before the gate reads them (gateRun). Call it as soon as the candidate is read. The
- * thread, when one started, can be given more (baselineMetricsInThread).
+ * memo adopts them before the gate reads them (gateRun). Call it as soon as the candidate is read, with
+ * the thread started `ahead` of reading it if there is one. The thread, when one started, can be given
+ * more (baselineMetricsInThread).
  */
 export function candidateMetricsInThread(
   policy: LoadedPolicy,
   candidate: RunInput,
   memo: MetricsMemo,
   threads: MetricsThreads,
+  ahead?: MetricsThread,
 ): MetricsThread | undefined {
-  if (candidate.kind !== 'records') return undefined;
+  if (candidate.kind !== 'records') {
+    ahead?.end();
+    return undefined;
+  }
   const options = computeOptionsOf(policy.policy);
   // The pooled scope too: the built-in checks, added at the gate, read it.
   const named = [undefined, ...gatedScopes(policy.policy)];
-  const started = MetricsThread.start(candidate.table, { options, named }, threads);
+  const started = MetricsThread.start(candidate.table, { options, named }, threads, ahead);
   if (started) memo.computedElsewhere(candidate, options, started.scopes);
   return started?.thread;
 }

@@ -23,6 +23,9 @@ export const threadsFromEnv = (value: string | undefined): MetricsThreads => (va
 /** Below this many records the scopes are computed faster than a thread starts (about 0.1 s to load the engine). */
 export const THREAD_MIN_RECORDS = 50_000;
 
+/** A records file this large starts the thread before it is read (MetricsThread.ahead): about 30,000 compact records. */
+export const AHEAD_MIN_BYTES = 5_000_000;
+
 /** What the thread computes: the scopes of `table` that RunMetrics.report(named) computes under `options`. */
 export interface ScopesJob {
   table: Omit<MetricsTable, 'orderings'>;
@@ -73,21 +76,40 @@ export class MetricsThread {
   }
 
   /**
-   * Starts a thread on the scopes of `table`, when `threads` asks for one here; undefined when the
-   * scopes are better computed in this thread.
+   * A thread started before the run it is to compute is read, when `threads` may ask for one and the
+   * records file (`fileBytes`) is large: its program loads while this thread reads. `start` gives it
+   * its first job, or ends it.
+   */
+  static ahead(threads: MetricsThreads, fileBytes: number): MetricsThread | undefined {
+    const file = threadFile();
+    if (!file || threads === 'off' || (threads === 'auto' && (fileBytes < AHEAD_MIN_BYTES || availableParallelism() < 2))) {
+      return undefined;
+    }
+    try {
+      return new MetricsThread(new Worker(file), threads);
+    } catch {
+      return undefined; // `start` tries again, and says why under `always`
+    }
+  }
+
+  /**
+   * Starts a thread on the scopes of `table` (or gives them to the thread started `ahead`), when
+   * `threads` asks for one here; undefined when the scopes are better computed in this thread.
    */
   static start(
     table: RecordTable,
     job: Omit<ScopesJob, 'table'>,
     threads: MetricsThreads,
+    ahead?: MetricsThread,
   ): { thread: MetricsThread; scopes: PendingScopes } | undefined {
     const file = threadFile();
-    if (threads === 'off') return undefined;
-    if (!file) {
-      if (threads !== 'always') return undefined;
-      throw new Error('EVALGATE_THREADS=1, but no metrics thread program lies beside this one (run from source?)');
+    const wanted = threads === 'always' || (threads === 'auto' && table.size >= THREAD_MIN_RECORDS && availableParallelism() >= 2);
+    if (!wanted || (ahead?.stopped && threads !== 'always')) {
+      ahead?.end();
+      return undefined;
     }
-    if (threads === 'auto' && (table.size < THREAD_MIN_RECORDS || availableParallelism() < 2)) return undefined;
+    if (ahead && !ahead.stopped) return { thread: ahead, scopes: ahead.queue(table, job) };
+    if (!file) throw new Error('EVALGATE_THREADS=1, but no metrics thread program lies beside this one (run from source?)');
     let worker: Worker;
     try {
       worker = new Worker(file, { workerData: { ...job, table: metricsTableOf(table) } satisfies ScopesJob });
@@ -124,6 +146,11 @@ export class MetricsThread {
       if (this.jobs.length > 0) this.worker.ref();
       return scopes;
     };
+  }
+
+  /** Ends a thread given no job (one started ahead for a run it will not compute). */
+  end(): void {
+    void this.worker.terminate();
   }
 
   private stop(error: Error): void {

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import type { MissingBaseline } from '../../gate/not-compared.js';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MetricsMemo } from '../../gate/compare.js';
 import { baselineMetricsInThread, candidateMetricsInThread, gateRun } from '../../pipeline/gate-run.js';
-import { threadsFromEnv, type MetricsThreads } from '../../pipeline/metrics-thread.js';
+import { MetricsThread, threadsFromEnv, type MetricsThreads } from '../../pipeline/metrics-thread.js';
 import { gatePooled, poolRuns } from '../../pipeline/pool-runs.js';
 import { loadPolicy, type LoadedPolicy } from '../../policy/load.js';
 import { writeGateHtml } from '../../report/html.js';
@@ -29,18 +29,30 @@ interface GateFlags {
   verbose?: boolean;
 }
 
+/** A file's size, 0 when it cannot be read (loadRun then says why). */
+const fileBytes = (file: string) =>
+  stat(file).then(
+    ({ size }) => size,
+    () => 0,
+  );
+
 /**
  * The report of the candidate, pooled with the earlier runs given (in a temporary folder, removed after),
  * against the baseline if given. A candidate alone is read first: its metrics are computed in a second
- * thread (for a large run) while this one reads the baseline and compares.
+ * thread (for a large run; the thread's program loads while this one reads) while this one reads the
+ * baseline and compares.
  */
 async function gateCandidate(policy: LoadedPolicy, flags: GateFlags, threads: MetricsThreads): Promise<GateReport> {
   const { missingBaseline } = flags;
   const loadBaseline = () => (flags.baseline ? loadRun(flags.baseline) : Promise.resolve(undefined));
   if (flags.priorRun.length === 0) {
     const memo = new MetricsMemo();
-    const candidate = await loadRun(flags.candidate);
-    const thread = candidateMetricsInThread(policy, candidate, memo, threads);
+    const ahead = MetricsThread.ahead(threads, await fileBytes(flags.candidate));
+    const candidate = await loadRun(flags.candidate).catch((error: unknown) => {
+      ahead?.end();
+      throw error;
+    });
+    const thread = candidateMetricsInThread(policy, candidate, memo, threads, ahead);
     const baseline = await loadBaseline();
     if (thread) baselineMetricsInThread(policy, baseline, memo, thread);
     return gateRun({ policy, candidate, baseline, missingBaseline }, memo);
