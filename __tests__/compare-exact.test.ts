@@ -3,10 +3,9 @@ import { computeOptionsOf, isSignificant, metricMeta, MetricsMemo, RunComparer }
 import { compareAhead, evaluateGate } from '../src/gate/evaluate.js';
 import { RunMetrics, type MetricsReport, type MetricValue } from '../src/metrics/compute.js';
 import { PairedRuns } from '../src/metrics/paired.js';
-import { buildTable } from '../src/metrics/table.js';
 import type { EvalRecord } from '../src/records/types.js';
 import type { RunInput } from '../src/runs/load.js';
-import { constantRun, gateOf, policyOf, seen } from './helpers/exact.js';
+import { constantRun, gateOf, policyOf, recordsRun, seen } from './helpers/exact.js';
 
 /*
  * Comparing a candidate with a baseline (src/gate/compare.ts, not-compared.ts, tradeoffs.ts) on small
@@ -18,12 +17,10 @@ const B20 = 'settings:\n  resamples: 40\n';
 const gate = (yaml: string, candidate: RunInput, baseline?: RunInput) => gateOf(yaml, candidate, baseline, 20);
 
 /** A records run of `n` instances of scenario s, each record given `fields`. */
-function recordsRun(n: number, fields: (index: number) => Partial<EvalRecord>, scenario = 's'): RunInput {
-  return {
-    kind: 'records',
-    file: 'r.jsonl',
-    table: buildTable(Array.from({ length: n }, (_, i) => ({ scenario, id: String(i), correct: 1, ...fields(i) }) as EvalRecord)),
-  };
+function runOf(n: number, fields: (index: number) => Partial<EvalRecord>, scenario = 's'): RunInput {
+  return recordsRun('r.jsonl', () =>
+    Array.from({ length: n }, (_, i) => ({ scenario, id: String(i), correct: 1, ...fields(i) }) as EvalRecord),
+  );
 }
 
 /** A metrics file (summary numbers, no interval) with these overall values and scenario s's. */
@@ -59,7 +56,7 @@ describe('runs judged differently are not compared, and the reason names both ju
     ['two judges in the baseline', judgedBy(twoJudges), judgedBy(() => 'judge c'), '"judge a" and "judge b"', '"judge c"'],
     ['two judges in the candidate', judgedBy(() => 'judge c'), judgedBy(twoJudges), '"judge c"', '"judge a" and "judge b"'],
   ])('%s', (_, baseline, candidate, baselineNamed, candidateNamed) => {
-    const result = gate(check, recordsRun(40, candidate), recordsRun(40, baseline));
+    const result = gate(check, runOf(40, candidate), runOf(40, baseline));
     expect(seen(result)).toEqual({
       status: 'error',
       reasons: [
@@ -71,7 +68,7 @@ describe('runs judged differently are not compared, and the reason names both ju
   });
 
   it('compares runs judged alike', () => {
-    const judged = recordsRun(
+    const judged = runOf(
       40,
       judgedBy(() => 'judge a'),
     );
@@ -204,16 +201,16 @@ describe('a comparison that cannot be made: who lacks what, where', () => {
     [
       'the baseline did not record the metric, in a scenario',
       budget('ece', 's'),
-      recordsRun(40, confident),
-      recordsRun(40, plain),
+      runOf(40, confident),
+      runOf(40, plain),
       'inconclusive',
       'regression inconclusive: the baseline has no ece on the 40 instances the runs share in s (a metric it did not record)',
     ],
     [
       'the candidate has the metric only on instances the baseline lacks',
       budget('ece'),
-      recordsRun(40, confidentLate),
-      recordsRun(20, confident),
+      runOf(40, confidentLate),
+      runOf(20, confident),
       'error',
       'regression not checked: the candidate has no ece on the 20 instances the runs share',
     ],
@@ -221,7 +218,7 @@ describe('a comparison that cannot be made: who lacks what, where', () => {
       "every one of the baseline's calls failed",
       budget('accuracy'),
       constantRun(40, 1),
-      recordsRun(40, () => ({ correct: undefined, error: 'timeout' })),
+      runOf(40, () => ({ correct: undefined, error: 'timeout' })),
       'error',
       'regression not checked: the baseline answered none of the 40 instances it shares with the candidate (every call failed)',
     ],
@@ -261,8 +258,8 @@ describe('a comparison that cannot be made: who lacks what, where', () => {
     [
       'too few records of the metric on the shared instances',
       budget('latency_p50_ms').replace('0.9', '50'),
-      recordsRun(20, (index) => (index < 10 ? { latency_ms: 100 } : {})),
-      recordsRun(20, (index) => (index < 10 ? { latency_ms: 100 } : {})),
+      runOf(20, (index) => (index < 10 ? { latency_ms: 100 } : {})),
+      runOf(20, (index) => (index < 10 ? { latency_ms: 100 } : {})),
       'error',
       'regression not checked: 10 records of the metric on the 20 shared instances, fewer than the 20 a paired comparison needs (settings.min_shared_instances)',
     ],
@@ -374,11 +371,11 @@ describe("a trade-off's terms", () => {
     [
       'an improvement graded by another judge',
       tradeoff('metric: accuracy, scenario: s, min_improvement: 0.1'),
-      recordsRun(
+      runOf(
         40,
         judgedBy(() => 'judge a'),
       ),
-      recordsRun(
+      runOf(
         40,
         judgedBy(() => 'judge b'),
       ),
@@ -390,8 +387,8 @@ describe("a trade-off's terms", () => {
     [
       'a paired improvement in latency',
       tradeoff('metric: latency_p50_ms, min_improvement: 50'),
-      recordsRun(40, () => ({ latency_ms: 100 })),
-      recordsRun(40, () => ({ latency_ms: 200 })),
+      runOf(40, () => ({ latency_ms: 100 })),
+      runOf(40, () => ({ latency_ms: 200 })),
       true,
       'latency_p50_ms (overall) improved by 100 ms (needs an improvement of 50 ms, p = 0.048)',
     ],
@@ -502,7 +499,7 @@ describe('the helpers every comparison uses', () => {
 
   it("reads a records run's point estimates under the policy's settings (min_group_size), against a metrics file", () => {
     // Two groups of 20: a right everywhere, b wrong everywhere; the worst group scores 0.
-    const grouped = recordsRun(40, (index) => ({ correct: index < 20 ? 1 : 0, groups: { region: index < 20 ? 'a' : 'b' } }));
+    const grouped = runOf(40, (index) => ({ correct: index < 20 ? 1 : 0, groups: { region: index < 20 ? 'a' : 'b' } }));
     const worst = 'worst_group_accuracy:region';
     const comparer = new RunComparer(metricsFile({ [worst]: 0.5 }), grouped, computeOptionsOf(policy()), new MetricsMemo());
     expect(comparer.compare(worst, undefined, 'higher')).toEqual({
@@ -517,10 +514,10 @@ describe('the helpers every comparison uses', () => {
 
   it('says which records run lacks a metric on the instances they share', () => {
     const options = computeOptionsOf(policy());
-    const confident = recordsRun(40, () => ({ confidence: 0.9 }));
-    const without = new RunComparer(confident, recordsRun(40, plain), options, new MetricsMemo());
+    const confident = runOf(40, () => ({ confidence: 0.9 }));
+    const without = new RunComparer(confident, runOf(40, plain), options, new MetricsMemo());
     expect(without.whyNotCompared('ece', undefined)).toEqual({ lacks: 'baseline', shared: 40, baselineAnswered: true });
-    const lacking = new RunComparer(recordsRun(40, plain), confident, options, new MetricsMemo());
+    const lacking = new RunComparer(runOf(40, plain), confident, options, new MetricsMemo());
     expect(lacking.whyNotCompared('ece', undefined)).toEqual({ lacks: 'candidate', shared: 40, baselineAnswered: true });
   });
 });

@@ -2,10 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { judgeRegression, powerOf, type RegressionEvidence } from '../src/gate/regression.js';
 import { SAMPLES_CANNOT_REACH, type Comparison } from '../src/gate/types.js';
 import type { SamplesSplit } from '../src/metrics/samples-split.js';
-import { buildTable } from '../src/metrics/table.js';
 import type { EvalRecord } from '../src/records/types.js';
 import type { RunInput } from '../src/runs/load.js';
-import { checkBounds, constantRun, gateOf, policyOf, resampled, seen } from './helpers/exact.js';
+import { checkBounds, constantRun, gateOf, policyOf, recordsRun, resampled, seen } from './helpers/exact.js';
 import { record } from './helpers/records.js';
 
 /*
@@ -521,20 +520,14 @@ describe('policy semantics', () => {
 describe('point bounds on a biased metric judge its corrected estimate', () => {
   // One bin: 100 records at confidence 0.7, 60 right: ece 0.1; Kumar et al.'s estimate 0.099256
   // (gate-bounds21.test.ts works it by hand).
-  const calibration: RunInput = {
-    kind: 'records',
-    file: 'c.jsonl',
-    table: buildTable(Array.from({ length: 100 }, (_, i) => record({ id: String(i), confidence: 0.7, correct: i < 60 ? 1 : 0 }))),
-  };
+  const calibration: RunInput = recordsRun('c.jsonl', () =>
+    Array.from({ length: 100 }, (_, i) => record({ id: String(i), confidence: 0.7, correct: i < 60 ? 1 : 0 })),
+  );
   // Two groups of 20, one right everywhere, one wrong everywhere: the worst group is 0 on every resample
   // that draws both, so its bias-corrected estimate 2 x 0 - mean(resamples) is 0 too.
-  const groups: RunInput = {
-    kind: 'records',
-    file: 'g.jsonl',
-    table: buildTable(
-      Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: i < 20 ? 1 : 0, groups: { region: i < 20 ? 'a' : 'b' } })),
-    ),
-  };
+  const groups: RunInput = recordsRun('g.jsonl', () =>
+    Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: i < 20 ? 1 : 0, groups: { region: i < 20 ? 'a' : 'b' } })),
+  );
 
   it.each([
     ['ece under its max', calibration, 'ece\n    max: 0.0995', 'pass', []],
@@ -558,13 +551,9 @@ describe('point bounds on a biased metric judge its corrected estimate', () => {
 describe('lenient bounds on groups that never vary (each group right everywhere or wrong everywhere)', () => {
   // No group strays on any resample (spread 0): a worst group or a gap beyond its limit is beyond it on
   // every resample, shown with the smallest p the resamples give, 1 / (B + 1); on the limit, not shown.
-  const groups: RunInput = {
-    kind: 'records',
-    file: 'g.jsonl',
-    table: buildTable(
-      Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: i < 20 ? 1 : 0, groups: { region: i < 20 ? 'a' : 'b' } })),
-    ),
-  };
+  const groups: RunInput = recordsRun('g.jsonl', () =>
+    Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: i < 20 ? 1 : 0, groups: { region: i < 20 ? 'a' : 'b' } })),
+  );
   it.each([
     [
       'a worst group of 0 under a min of 50%',
@@ -592,22 +581,14 @@ describe('strict bounds on a biased metric: what they are judged on', () => {
   // Golden values (20 resamples, seed 1): the components' tests (bin deviations for ece, max-t for a
   // worst group and a gap), the interval of their one-sided bounds at 2.5% each within the metric's
   // range, and the corrected estimate. Group a is right 15 of 20, group b 5 of 20: worst 0.25, gap 0.5.
-  const calibration: RunInput = {
-    kind: 'records',
-    file: 'c.jsonl',
-    table: buildTable(
-      Array.from({ length: 100 }, (_, i) => record({ id: String(i), confidence: i % 2 ? 0.7 : 0.9, correct: i < 60 ? 1 : 0 })),
+  const calibration: RunInput = recordsRun('c.jsonl', () =>
+    Array.from({ length: 100 }, (_, i) => record({ id: String(i), confidence: i % 2 ? 0.7 : 0.9, correct: i < 60 ? 1 : 0 })),
+  );
+  const groups: RunInput = recordsRun('g.jsonl', () =>
+    Array.from({ length: 40 }, (_, i) =>
+      record({ id: String(i), correct: i % 4 === 0 ? 0 : i < 20 || i % 3 === 0 ? 1 : 0, groups: { region: i < 20 ? 'a' : 'b' } }),
     ),
-  };
-  const groups: RunInput = {
-    kind: 'records',
-    file: 'g.jsonl',
-    table: buildTable(
-      Array.from({ length: 40 }, (_, i) =>
-        record({ id: String(i), correct: i % 4 === 0 ? 0 : i < 20 || i % 3 === 0 ? 1 : 0, groups: { region: i < 20 ? 'a' : 'b' } }),
-      ),
-    ),
-  };
+  );
 
   it.each([
     [
@@ -690,11 +671,7 @@ describe("a check's status from its findings", () => {
 
 describe('a comparison that cannot be made', () => {
   const candidate = constantRun(40, 0.75);
-  const elsewhere: RunInput = {
-    kind: 'records',
-    file: 'b.jsonl',
-    table: buildTable(Array.from({ length: 40 }, (_, i) => record({ id: `other-${i}`, correct: 1 }))),
-  };
+  const elsewhere: RunInput = recordsRun('b.jsonl', () => Array.from({ length: 40 }, (_, i) => record({ id: `other-${i}`, correct: 1 })));
 
   it.each([
     [
@@ -717,11 +694,9 @@ describe('a comparison that cannot be made', () => {
   });
 
   it('a baseline that did not record the metric: inconclusive, the candidate judged on its bounds only', () => {
-    const confident: RunInput = {
-      kind: 'records',
-      file: 'c.jsonl',
-      table: buildTable(Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: 1, confidence: 0.9 }))),
-    };
+    const confident: RunInput = recordsRun('c.jsonl', () =>
+      Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: 1, confidence: 0.9 })),
+    );
     expect(seen(gate(`${B20}checks:\n  - metric: ece\n    max_regression: 0.1\n    detect: 0.9\n`, confident, constantRun(40, 1)))).toEqual(
       {
         status: 'inconclusive',
@@ -755,11 +730,9 @@ describe('the built-in failure-rate check', () => {
   });
 
   it('tests a candidate whose every call failed: a worsening of 1 on every resample, p = 1/21', () => {
-    const failing: RunInput = {
-      kind: 'records',
-      file: 'f.jsonl',
-      table: buildTable(Array.from({ length: 40 }, (_, i) => ({ scenario: 's', id: String(i), error: 'timeout' }) as EvalRecord)),
-    };
+    const failing: RunInput = recordsRun('f.jsonl', () =>
+      Array.from({ length: 40 }, (_, i) => ({ scenario: 's', id: String(i), error: 'timeout' }) as EvalRecord),
+    );
     const builtin = gate(yaml, failing, baseline).checks.find((check) => check.builtin)!;
     expect(seen([builtin])).toEqual({
       status: 'fail',
@@ -788,18 +761,20 @@ describe('the built-in failure-rate check', () => {
       ...Array.from({ length: 40 }, (_, i) => ({ scenario: 's', id: String(i), correct: 1 }) as EvalRecord),
       ...Array.from({ length: 4 }, (_, i) => ({ scenario: 's', id: `x${i}`, error: 'timeout' }) as EvalRecord),
     ];
-    const builtin = gate(yaml, { kind: 'records', file: 'c.jsonl', table: buildTable(records) }, baseline).checks[1];
+    const builtin = gate(
+      yaml,
+      recordsRun('c.jsonl', () => records),
+      baseline,
+    ).checks[1];
     expect(builtin).toMatchObject({ status: 'pass', builtin: true, comparison: { candidate: 0, baseline: 0, shared: 40 } });
     expect(builtin.reasons).toEqual(['no failed call in either run on the 40 shared instances: nothing to test']);
   });
 
   it('errors, as any regression check, when the runs share no instance', () => {
     const other = constantRun(40, 1);
-    const apart: RunInput = {
-      kind: 'records',
-      file: 'o.jsonl',
-      table: buildTable(Array.from({ length: 40 }, (_, i) => ({ scenario: 's', id: `o${i}`, correct: 1 }) as EvalRecord)),
-    };
+    const apart: RunInput = recordsRun('o.jsonl', () =>
+      Array.from({ length: 40 }, (_, i) => ({ scenario: 's', id: `o${i}`, correct: 1 }) as EvalRecord),
+    );
     const builtin = gate(yaml, apart, other).checks.find((check) => check.check.metric === 'error_rate')!;
     expect(builtin).toMatchObject({ status: 'error', builtin: true });
   });
@@ -809,16 +784,12 @@ describe('the built-in failure-rate check', () => {
     ['the baseline', false, true],
   ])('adds the judge_unknown_rate check when %s was judged', (_, candidateJudged, baselineJudged) => {
     const judged = (on: boolean) =>
-      ({
-        kind: 'records',
-        file: 'j.jsonl',
-        table: buildTable(
-          Array.from(
-            { length: 40 },
-            (_, i) => ({ scenario: 's', id: String(i), correct: 1, ...(on ? { judge: { verdict: 'pass' } } : {}) }) as EvalRecord,
-          ),
+      recordsRun('j.jsonl', () =>
+        Array.from(
+          { length: 40 },
+          (_, i) => ({ scenario: 's', id: String(i), correct: 1, ...(on ? { judge: { verdict: 'pass' } } : {}) }) as EvalRecord,
         ),
-      }) as RunInput;
+      );
     const checks = gate(yaml, judged(candidateJudged), judged(baselineJudged)).checks;
     expect(checks.map((check) => [check.check.metric, check.status, check.builtin ?? false])).toEqual([
       ['accuracy', 'pass', false],
@@ -880,13 +851,9 @@ describe("what a check's result carries", () => {
   });
 
   it('a group of its own (group_accuracy) lists no group sizes; an attribute family does', () => {
-    const groups: RunInput = {
-      kind: 'records',
-      file: 'g.jsonl',
-      table: buildTable(
-        Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: 1, groups: { region: i < 20 ? 'a' : 'b' } })),
-      ),
-    };
+    const groups: RunInput = recordsRun('g.jsonl', () =>
+      Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: 1, groups: { region: i < 20 ? 'a' : 'b' } })),
+    );
     expect(seen(gate(`${B20}checks:\n  - metric: group_accuracy:region=a\n    min: 0.5\n`, groups))).toEqual({
       status: 'pass',
       reasons: [],
@@ -894,11 +861,9 @@ describe("what a check's result carries", () => {
   });
 
   it('an inconclusive check on a metric outside [0, 1] with no spread says so, and names no instance count', () => {
-    const latency: RunInput = {
-      kind: 'records',
-      file: 'l.jsonl',
-      table: buildTable(Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: 1, latency_ms: 100 }))),
-    };
+    const latency: RunInput = recordsRun('l.jsonl', () =>
+      Array.from({ length: 40 }, (_, i) => record({ id: String(i), correct: 1, latency_ms: 100 })),
+    );
     const result = gate(`${B20}checks:\n  - metric: latency_p95_ms\n    max_regression: "10%"\n    detect: "20%"\n`, latency, latency);
     expect(seen(result)).toEqual({ status: 'inconclusive', reasons: ['inconclusive: must detect 20 ms, the comparison shows no spread'] });
   });

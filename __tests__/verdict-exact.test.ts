@@ -2,10 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { coverageOf } from '../src/gate/coverage.js';
 import type { CheckStatus, CoverageResult } from '../src/gate/types.js';
 import { countOutcomes, decideOutcome, decideVerdict } from '../src/gate/verdict.js';
-import { buildTable } from '../src/metrics/table.js';
 import type { EvalRecord } from '../src/records/types.js';
 import type { RunInput } from '../src/runs/load.js';
-import { constantRun, gateOf, seen } from './helpers/exact.js';
+import { constantRun, gateOf, recordsRun, seen } from './helpers/exact.js';
 
 /*
  * What the checks add up to (src/gate/verdict.ts), on hand-made lists of checks: the verdict under
@@ -132,7 +131,7 @@ function runOf(instances: ReadonlyArray<readonly boolean[] | 'variant only'>): R
             }) as EvalRecord,
         ),
   );
-  return { kind: 'records', file: 'r.jsonl', table: buildTable(records) };
+  return recordsRun('r.jsonl', () => records);
 }
 const answered = (count: number) => Array.from({ length: count }, () => [true]);
 
@@ -248,16 +247,13 @@ describe("coverage: how much of the baseline's samples the candidate answered", 
 
 describe("the candidate's failed calls, named where they decide", () => {
   // 40 instances; the first `timeouts` calls timed out, the next `refused` were refused, the rest right.
-  const failing = (timeouts: number, refused = 0): RunInput => ({
-    kind: 'records',
-    file: 'f.jsonl',
-    table: buildTable(
+  const failing = (timeouts: number, refused = 0): RunInput =>
+    recordsRun('f.jsonl', () =>
       Array.from({ length: 40 }, (_, i) => {
         const error = i < timeouts ? 'timeout' : i < timeouts + refused ? 'HTTP 429' : undefined;
         return (error ? { scenario: 's', id: String(i), error } : { scenario: 's', id: String(i), correct: 1 }) as EvalRecord;
       }),
-    ),
-  });
+    );
   const check = (lines: string) => `checks:\n  - metric: ${lines}\n`;
   const named = (failed: number, count: number, error: string) =>
     `the most common error of the candidate's ${failed} failed call${failed === 1 ? '' : 's'} (${count} of them): ${error}`;
@@ -341,16 +337,12 @@ describe("the candidate's failed calls, named where they decide", () => {
 describe('what a gate result carries besides its checks', () => {
   const check = 'settings:\n  resamples: 40\nchecks:\n  - metric: accuracy\n    min: 0\n';
   // Two groups of 20: a right everywhere, b wrong everywhere.
-  const grouped: RunInput = {
-    kind: 'records',
-    file: 'g.jsonl',
-    table: buildTable(
-      Array.from(
-        { length: 40 },
-        (_, i) => ({ scenario: 's', id: String(i), correct: i < 20 ? 1 : 0, groups: { region: i < 20 ? 'a' : 'b' } }) as EvalRecord,
-      ),
+  const grouped = recordsRun('g.jsonl', () =>
+    Array.from(
+      { length: 40 },
+      (_, i) => ({ scenario: 's', id: String(i), correct: i < 20 ? 1 : 0, groups: { region: i < 20 ? 'a' : 'b' } }) as EvalRecord,
     ),
-  };
+  );
 
   it("without a baseline: no baseline's metrics, no coverage", () => {
     const result = gateOf(check, grouped, undefined, 20);
@@ -392,7 +384,7 @@ describe('the built-in checks a gate adds', () => {
   /** `n` records of scenario s from id `from`, each with `fields`. */
   const records = (n: number, fields: (index: number) => Partial<EvalRecord> = () => ({}), from = 0) =>
     Array.from({ length: n }, (_, i) => ({ scenario: 's', id: String(from + i), correct: 1, ...fields(from + i) }) as EvalRecord);
-  const runOfRecords = (list: EvalRecord[]): RunInput => ({ kind: 'records', file: 'r.jsonl', table: buildTable(list) });
+  const runOfRecords = (list: EvalRecord[]): RunInput => recordsRun('r.jsonl', () => list);
   const failedCall = { correct: undefined, error: 'timeout' };
   const judged = (verdict: 'pass' | 'unknown') => () =>
     verdict === 'pass' ? { judge: { verdict } } : { correct: undefined, judge: { verdict, raw: '?', problem: 'not JSON' } };

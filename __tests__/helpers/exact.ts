@@ -14,15 +14,32 @@ import type { RunInput } from '../../src/runs/load.js';
  * the same amount on every resample; and hand-made resampled values for a bound's test.
  */
 
+/**
+ * A records run whose table is built from `records` when first read: in the test that reads it, not
+ * while jest collects the tests (a table made there runs for every mutant of a mutation run, whichever
+ * tests it selects).
+ */
+export function recordsRun(file: string, records: () => EvalRecord[]): RunInput {
+  let table: ReturnType<typeof buildTable> | undefined;
+  return {
+    kind: 'records',
+    file,
+    get table() {
+      return (table ??= buildTable(records()));
+    },
+  };
+}
+
 /** `n` instances in each scenario, every one scoring `correct` (exact in binary: 0.25, 0.5, 0.75, 1). */
 export function constantRun(n: number, correct: number | Record<string, number>, scenarios = ['s']): RunInput {
-  const records = scenarios.flatMap((scenario) =>
-    Array.from(
-      { length: n },
-      (_, i) => ({ scenario, id: String(i), correct: typeof correct === 'number' ? correct : correct[scenario] }) as EvalRecord,
+  return recordsRun('run.jsonl', () =>
+    scenarios.flatMap((scenario) =>
+      Array.from(
+        { length: n },
+        (_, i) => ({ scenario, id: String(i), correct: typeof correct === 'number' ? correct : correct[scenario] }) as EvalRecord,
+      ),
     ),
   );
-  return { kind: 'records', file: 'run.jsonl', table: buildTable(records) };
 }
 
 /**
