@@ -3,8 +3,9 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { computeOptionsOf, MetricsMemo } from '../src/gate/compare.js';
 import { RunMetrics, type ComputeOptions, type ScenarioName } from '../src/metrics/compute.js';
+import { buildTable } from '../src/metrics/table.js';
 import { gateRun } from '../src/pipeline/gate-run.js';
-import { AHEAD_MIN_BYTES } from '../src/pipeline/metrics-thread.js';
+import { AHEAD_MIN_BYTES, MetricsThread, THREAD_MIN_RECORDS } from '../src/pipeline/metrics-thread.js';
 import { loadPolicy } from '../src/policy/load.js';
 import type { EvalRecord } from '../src/records/types.js';
 import { loadRun } from '../src/runs/load.js';
@@ -88,6 +89,17 @@ describe('scopes computed by another RunMetrics of the same records, adopted', (
     // Scopes adopted from other resamples show in the report: the adopted ones are what it reads.
     expect(await gate({ ...computeOptionsOf(policy.policy), seed: 8 })).not.toBe(alone);
   }, 120_000);
+});
+
+describe('run from source, where no thread program lies beside this one', () => {
+  it('a large run is computed in this thread under auto, and is an error under always', () => {
+    const table = buildTable(Array.from({ length: THREAD_MIN_RECORDS }, (_, i) => record({ id: `q${i}` })));
+    const job = { options, named: [] };
+    expect(MetricsThread.ahead('auto', AHEAD_MIN_BYTES)).toBeUndefined();
+    expect(MetricsThread.ahead('always', 0)).toBeUndefined();
+    expect(MetricsThread.start(table, job, 'auto')).toBeUndefined();
+    expect(() => MetricsThread.start(table, job, 'always')).toThrow('no metrics thread program lies beside this one');
+  });
 });
 
 describe('the bundled CLI with the candidate scopes in a second thread', () => {

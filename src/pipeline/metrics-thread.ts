@@ -109,7 +109,10 @@ export class MetricsThread {
       return undefined;
     }
     if (ahead && !ahead.stopped) return { thread: ahead, scopes: ahead.queue(table, job) };
-    if (!file) throw new Error('EVALGATE_THREADS=1, but no metrics thread program lies beside this one (run from source?)');
+    if (!file) {
+      if (threads !== 'always') return undefined;
+      throw new Error('EVALGATE_THREADS=1, but no metrics thread program lies beside this one (run from source?)');
+    }
     let worker: Worker;
     try {
       worker = new Worker(file, { workerData: { ...job, table: metricsTableOf(table) } satisfies ScopesJob });
