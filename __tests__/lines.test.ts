@@ -32,6 +32,18 @@ describe('the line reader', () => {
     for (let size = 1; size <= Buffer.byteLength(text); size++) expect([size, split(text, size)]).toEqual([size, expected]);
   });
 
+  it('cuts the lines of chunks of ASCII bytes only (decoded whole) as those of any other chunk', () => {
+    const ascii = '{"a": 1}\r\n\r\nplain\nlast\r';
+    const lines: Array<[number, string]> = [
+      [1, '{"a": 1}'],
+      [2, ''],
+      [3, 'plain'],
+      [4, 'last'],
+    ];
+    for (let size = 1; size <= ascii.length; size++) expect([size, split(ascii, size)]).toEqual([size, lines]);
+    expect(split(`${ascii}\né\n`, 64)).toEqual([...lines, [5, 'é']]);
+  });
+
   it('drops a byte order mark only before the first line', () => {
     expect(split('a\n\ufeffb\n', 3)).toEqual([
       [1, 'a'],
