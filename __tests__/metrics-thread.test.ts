@@ -127,7 +127,7 @@ describe('the bundled CLI with the candidate scopes in a second thread', () => {
     }
   }, 120_000);
 
-  it('a thread started ahead of the candidate is ended when it is not needed: the same reports and exit code', async () => {
+  it('a thread started ahead of a candidate it does not compute changes nothing: the same reports and exit code', async () => {
     const dir = tempDir();
     const metricsFile = join(dir, 'candidate-metrics.json');
     const written = await evalgate(['metrics', example('candidate-a.jsonl'), '--json']);

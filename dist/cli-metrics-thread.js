@@ -6,7 +6,7 @@ import {
 import "./cli-chunk-OJ3SCZ73.js";
 
 // src/pipeline/metrics-thread-main.ts
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 function answer({ table, options, named }) {
   try {
     return { entries: new RunMetrics({ ...table, orderings: /* @__PURE__ */ new Map() }, options).computeScopes(named) };
@@ -15,6 +15,5 @@ function answer({ table, options, named }) {
   }
 }
 var reply = (job) => parentPort?.postMessage(answer(job));
-if (workerData) reply(workerData);
 parentPort?.on("message", reply);
 //# sourceMappingURL=cli-metrics-thread.js.map

@@ -1,11 +1,10 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { RunMetrics } from '../metrics/compute.js';
 import type { ScopesAnswer, ScopesJob } from './metrics-thread.js';
 
 /*
  * The program of the metrics thread (pipeline/metrics-thread.ts; bundled beside the CLI's and the
- * action's programs): computes the scopes of the job it was started with, if any, then of each job
- * sent to it, and sends them back in order.
+ * action's programs): computes the scopes of each job sent to it, and sends them back in order.
  */
 
 function answer({ table, options, named }: ScopesJob): ScopesAnswer {
@@ -18,6 +17,4 @@ function answer({ table, options, named }: ScopesJob): ScopesAnswer {
 }
 
 const reply = (job: ScopesJob) => parentPort?.postMessage(answer(job));
-// A thread started ahead of its first job (MetricsThread.ahead) is posted it.
-if (workerData) reply(workerData as ScopesJob);
 parentPort?.on('message', reply);

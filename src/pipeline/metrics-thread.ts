@@ -52,8 +52,8 @@ export type PendingScopes = () => Promise<ScopeEntries | undefined>;
 type Settle = (answer: ScopesAnswer | Error) => void;
 
 /**
- * A second thread computing the scopes of the jobs it is given, one after the other: the first when it
- * starts, the next ones (`queue`) as they come. It does not keep the process alive while nobody waits
+ * A second thread computing the scopes of the jobs it is given (`queue`), one after the other, as
+ * they come (it may be started before its first: `ahead`). It does not keep the process alive while nobody waits
  * for its scopes: bad input read meanwhile ends evalgate at once. Scopes it could not compute are
  * undefined (this thread then computes them itself); under `always` that is an error.
  */
@@ -75,20 +75,32 @@ export class MetricsThread {
     worker.unref(); // after the listeners, which would hold it again
   }
 
+  /** A thread with no job yet; undefined when none can start here (an error instead under `always`). */
+  private static spawn(threads: MetricsThreads): MetricsThread | undefined {
+    const file = threadFile();
+    if (!file) {
+      if (threads !== 'always') return undefined;
+      throw new Error('EVALGATE_THREADS=1, but no metrics thread program lies beside this one (run from source?)');
+    }
+    try {
+      return new MetricsThread(new Worker(file), threads);
+    } catch (error) {
+      if (threads === 'always') throw error;
+      return undefined;
+    }
+  }
+
   /**
    * A thread started before the run it is to compute is read, when `threads` may ask for one and the
    * records file (`fileBytes`) is large: its program loads while this thread reads. `start` gives it
    * its first job, or ends it.
    */
   static ahead(threads: MetricsThreads, fileBytes: number): MetricsThread | undefined {
-    const file = threadFile();
-    if (!file || threads === 'off' || (threads === 'auto' && (fileBytes < AHEAD_MIN_BYTES || availableParallelism() < 2))) {
-      return undefined;
-    }
+    if (threads === 'off' || (threads === 'auto' && (fileBytes < AHEAD_MIN_BYTES || availableParallelism() < 2))) return undefined;
     try {
-      return new MetricsThread(new Worker(file), threads);
+      return MetricsThread.spawn(threads);
     } catch {
-      return undefined; // `start` tries again, and says why under `always`
+      return undefined; // `start` tries again, and says why
     }
   }
 
@@ -102,26 +114,11 @@ export class MetricsThread {
     threads: MetricsThreads,
     ahead?: MetricsThread,
   ): { thread: MetricsThread; scopes: PendingScopes } | undefined {
-    const file = threadFile();
     const wanted = threads === 'always' || (threads === 'auto' && table.size >= THREAD_MIN_RECORDS && availableParallelism() >= 2);
-    if (!wanted || (ahead?.stopped && threads !== 'always')) {
-      ahead?.end();
-      return undefined;
-    }
-    if (ahead && !ahead.stopped) return { thread: ahead, scopes: ahead.queue(table, job) };
-    if (!file) {
-      if (threads !== 'always') return undefined;
-      throw new Error('EVALGATE_THREADS=1, but no metrics thread program lies beside this one (run from source?)');
-    }
-    let worker: Worker;
-    try {
-      worker = new Worker(file, { workerData: { ...job, table: metricsTableOf(table) } satisfies ScopesJob });
-    } catch (error) {
-      if (threads === 'always') throw error;
-      return undefined;
-    }
-    const thread = new MetricsThread(worker, threads);
-    return { thread, scopes: thread.expect() };
+    if (ahead && (!wanted || ahead.stopped)) ahead.end();
+    if (!wanted) return undefined;
+    const thread = ahead && !ahead.stopped ? ahead : MetricsThread.spawn(threads);
+    return thread && { thread, scopes: thread.queue(table, job) };
   }
 
   /** Gives the thread a further job, computed once the earlier ones are. */
