@@ -1,17 +1,17 @@
 // Mutation testing of the decision code (npm run mutation; docs/benchmarks.md#mutation-testing):
 // small changes to the gate, the statistics, the metric definitions and the escaping, each run
-// against the in-process tests of jest.mutation.config.js. A mutant no test kills is a decision no
-// test pins down.
+// against the fast in-process decision tests (__tests__/mutation/decision-tests.ts). A mutant no test
+// kills is a decision no test pins down.
 const report = process.env.EVALGATE_MUTATION_REPORT ?? 'reports/mutation/mutation';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   packageManager: 'npm',
-  testRunner: 'jest',
-  // One test file imports every mutation test (__tests__/mutation/decision-tests.ts): no related test
-  // files to look for; a mutant runs the tests that covered it in the first run (perTest, below).
-  jest: { configFile: 'jest.mutation.config.js', enableFindRelatedTests: false },
-  testRunnerNodeArgs: ['--experimental-vm-modules'],
+  // The decision tests run by __tests__/mutation/stryker-runner.mjs: bundled once, loaded afresh for
+  // each mutant in a process that lives on (jest's own runner started jest again for each mutant: 0.4
+  // s of the 0.5 s a mutant took), with jest's API (expect, jest-each, jest-mock).
+  plugins: ['./__tests__/mutation/stryker-runner.mjs'],
+  testRunner: 'decision-tests',
   mutate: [
     'src/gate/**/*.ts',
     // The decision's data: zod schemas and types, no decision to mutate.
@@ -24,8 +24,8 @@ export default {
   ],
   coverageAnalysis: 'perTest',
   // Static mutants (module-level constants: the defaults, the invisible characters, z(0.975)) are run
-  // too: each runs every test of the files that import its file, seconds with these tests (escape.ts's
-  // 20 in 19 s), and the defaults are what the golden intervals pin.
+  // too: each runs every decision test (2 to 10 s, the instrumented statistics the slowest), and the
+  // defaults are what the golden intervals pin.
   ignoreStatic: false,
   checkers: [],
   // A change re-tests only the mutants it touched; the file is kept out of git (CI caches it).
@@ -37,15 +37,12 @@ export default {
   htmlReporter: { fileName: `${report}.html` },
   // Only what the tests read: the records, policies and fixtures they load.
   ignorePatterns: ['/dist', '/bench/out', '/coverage', '/reports', '/.evalgate'],
-  // A mutant that makes a loop endless (most of them turn a loop's `i++` into `i--`) is stopped after
-  // 1.5 times its tests' time in the first run and 3 s more: each such mutant holds a test process
-  // that long, and there are about 90 (on a machine others load heavily, add --timeoutMS 60000: a slow
-  // run is not a timeout).
+  // A mutant that makes a loop endless (most of them turn a loop's `i++` into `i--`) is stopped when
+  // its code has run 100 times as often as in the first run (Stryker's hit limit), or else after 1.5
+  // times its tests' time in the first run and 3 s more, its test process then started again: there
+  // are about 90 (on a machine others load heavily, add --timeoutMS 60000: a slow run is not a
+  // timeout).
   timeoutMS: 3000,
-  // Jest keeps each run's ES modules: a test process grows by about 25 MB a mutant, and each run is
-  // slower than the one before (loading the tests took 0.36 s in a fresh process, 0.86 s after 90
-  // mutants), so it is started afresh every 20 mutants (a start costs about 2 s).
-  maxTestRunnerReuse: 20,
   timeoutFactor: 1.5,
   thresholds: { high: 90, low: 85, break: null },
   tempDirName: '.stryker-tmp',

@@ -22,7 +22,7 @@ const REPORTS = 'reports/mutation';
 function stryker(extra, env = {}) {
   const result = spawnSync('npx', ['stryker', 'run', ...extra, ...args], {
     stdio: 'inherit',
-    env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(), ...env },
+    env: { ...process.env, ...env },
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }

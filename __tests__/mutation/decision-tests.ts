@@ -1,8 +1,11 @@
-// The fast decision tests as one jest test file, for Stryker (jest.mutation.config.js): jest loads the
-// sources once per test file, so one file that imports them all loads them once for each mutant
-// instead of once per test file (the tests, their names and what they cover are unchanged). A mutant's
-// run stops at its first failing test (bail-environment.cjs), so the tests run from the quickest and
-// most pointed (exact cases on tiny inputs) to the slowest (the golden intervals, last).
+// The fast decision tests, the ones Stryker runs against each mutant (stryker-runner.mjs bundles this
+// file and what it imports; `npm test` runs each test file on its own). Left out: the tests that run
+// the bundle (dist/ is not mutated), start programs or a browser, and the statistical tests that
+// bootstrap thousands of instances (gate-decisions, gate-bounds21, population21, simulation21,
+// failure-rate): they test the same code, but at seconds per mutant a run would take hours. A new
+// fast test of the decision code is imported here. A mutant's run stops at its first failing test,
+// so the tests run from the quickest and most pointed (exact cases on tiny inputs) to the slowest
+// (the golden intervals, last).
 import '../escaping.test.js';
 import '../sort.test.js';
 import '../random-sort-exact.test.js';
