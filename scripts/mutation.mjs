@@ -4,7 +4,7 @@
 // code counts every expression it runs, so each mutant's tests run as slowly as the instrumented code
 // they pass through: the hot loops of the last three, together, made every test of each of them
 // several times slower (the decision tests: 1.4 s, 3 s with the rest of the statistics instrumented,
-// 7 s with the calibration or with the random numbers and sorting, 12 s with all three). Each run
+// 7 s with the calibration or with the random numbers and sorting, 12-15 s with all three). Each run
 // keeps its own incremental file; their reports are merged into reports/mutation/mutation.json
 // (mutation-testing-report-schema), each run's HTML report beside it.
 // With --mutate (`npm run mutation -- --mutate src/gate/bounds.ts`), one run of what it names.
