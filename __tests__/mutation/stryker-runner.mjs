@@ -4,6 +4,7 @@
 // every module afresh (no state of one mutant's run reaches the next, as with jest) in tens of
 // milliseconds, then runs the tests the first run found covering the mutant, through the jest API of
 // harness.mjs. A run stops at its first failing test: one failure kills the mutant.
+import { INSTRUMENTER_CONSTANTS } from '@stryker-mutator/api/core';
 import { declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
 import { determineHitLimitReached, DryRunStatus, TestStatus, toMutantRunResult } from '@stryker-mutator/api/test-runner';
 import { build } from 'esbuild';
@@ -20,7 +21,7 @@ const KEPT = '__tests__/mutation/decision-tests.bundle.json';
 
 /** Stryker's global namespace: the active mutant, the coverage of each test, the hit limit. */
 function stryker() {
-  return (globalThis.__stryker__ ??= {});
+  return (globalThis[INSTRUMENTER_CONSTANTS.NAMESPACE] ??= {});
 }
 
 /** Where in the test files the caller of `it` is: the first frame of the bundle, mapped back. */
