@@ -10,8 +10,10 @@ export default {
   // The decision tests run by __tests__/mutation/stryker-runner.mjs: bundled once, loaded afresh for
   // each mutant in a process that lives on (jest's own runner started jest again for each mutant: 0.4
   // s of the 0.5 s a mutant took), with jest's API (expect, jest-each, jest-mock).
-  plugins: ['./__tests__/mutation/stryker-runner.mjs'],
+  // `npm run mutation -- --jest` runs them with Stryker's jest runner instead, to check the two agree.
+  plugins: ['./__tests__/mutation/stryker-runner.mjs', '@stryker-mutator/jest-runner'],
   testRunner: 'decision-tests',
+  jest: { configFile: 'jest.mutation.config.js', enableFindRelatedTests: false },
   mutate: [
     'src/gate/**/*.ts',
     // The decision's data: zod schemas and types, no decision to mutate.

@@ -8,11 +8,19 @@
 // keeps its own incremental file; their reports are merged into reports/mutation/mutation.json
 // (mutation-testing-report-schema), each run's HTML report beside it.
 // With --mutate (`npm run mutation -- --mutate src/gate/bounds.ts`), one run of what it names.
-// Other arguments go to every run (--force, --concurrency 1, --timeoutMS 60000).
+// With --jest, Stryker's jest runner (jest.mutation.config.js) instead of the decision tests' own
+// (__tests__/mutation/stryker-runner.mjs): the same tests and mutants, three to four times as long
+// (jest starts again for every mutant), to check that both runners agree; its incremental results are
+// kept apart. Other arguments go to every run (--force, --concurrency 1, --timeoutMS 60000).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
-const args = process.argv.slice(2);
+const jest = process.argv.includes('--jest');
+const args = process.argv.slice(2).filter((arg) => arg !== '--jest');
+const runner = jest
+  ? { options: ['--testRunner', 'jest'], env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() } }
+  : { options: [], env: {} };
+const incremental = (name) => `reports/mutation/stryker-incremental${name ? `-${name}` : ''}${jest ? '-jest' : ''}.json`;
 const BATCHES = [
   { name: 'gate', mutate: 'src/gate/**/*.ts,!src/gate/types.ts,src/report/escape.ts' },
   { name: 'calibration', mutate: 'src/metrics/calibration.ts' },
@@ -25,20 +33,20 @@ const BATCHES = [
 const REPORTS = 'reports/mutation';
 
 function stryker(extra, env = {}) {
-  const result = spawnSync('npx', ['stryker', 'run', ...extra, ...args], {
+  const result = spawnSync('npx', ['stryker', 'run', ...runner.options, ...extra, ...args], {
     stdio: 'inherit',
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...runner.env, ...env },
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
 if (args.includes('--mutate')) {
-  stryker([]);
+  stryker(['--incrementalFile', incremental('')]);
 } else {
   mkdirSync(REPORTS, { recursive: true });
   const reports = BATCHES.map(({ name, mutate }) => {
     const report = `${REPORTS}/mutation-${name}.json`;
-    stryker(['--mutate', mutate, '--incrementalFile', `${REPORTS}/stryker-incremental-${name}.json`], {
+    stryker(['--mutate', mutate, '--incrementalFile', incremental(name)], {
       EVALGATE_MUTATION_REPORT: `${REPORTS}/mutation-${name}`,
     });
     if (!existsSync(report)) throw new Error(`${report}: Stryker wrote no report`);
