@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -40,31 +40,46 @@ export function countCall(): number {
 export function neverTested(value: number): number {
   return value * 2;
 }
+
+export function notify(value: number): number {
+  void Promise.resolve(value).then((settled) => {
+    if (settled < 0) throw new Error('negative');
+  });
+  return value;
+}
 `;
 
 const TESTS = `
 import { describe, expect, it } from '@jest/globals';
-import { clamp, countCall, greet, sum } from '../src/numbers.js';
+import { clamp, countCall, greet, notify, sum } from '../src/numbers.js';
 
 describe('numbers', () => {
   it('greets', () => {
     expect(greet('you')).toBe('hello you');
   });
-  it.each([[[1, 2, 3], 6], [[], 0]])('sums %j', (values, total) => {
+  it.each([
+    [[1, 2, 3], 6],
+    [[], 0],
+  ])('sums %j', (values, total) => {
     expect(sum(values)).toBe(total);
   });
   it('clamps', async () => {
-    await Promise.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect([clamp(3), clamp(20)]).toEqual([3, 10]);
   });
   it('counts from one in every run', () => {
     expect(countCall()).toBe(1);
+  });
+  it('notifies', () => {
+    expect(notify(1)).toBe(1);
   });
 });
 `;
 
 interface Mutant {
   mutatorName: string;
+  static?: boolean;
+  coveredBy?: string[];
   replacement: string;
   status: string;
   statusReason?: string;
@@ -80,6 +95,14 @@ function mutationRun(): { mutants: Mutant[]; tests: { id: string; name: string; 
   writeFileSync(join(project, '__tests__/numbers.test.ts'), TESTS);
   writeFileSync(join(project, '__tests__/mutation/decision-tests.ts'), "import '../numbers.test.js';\n");
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
+  // A program the runner kept in another run, copied into the sandbox as Stryker copies every file: built again, not run.
+  const elsewhere = {
+    root: project,
+    code: "throw new Error('a program built elsewhere')",
+    map: '{"version":3,"sources":[],"mappings":""}',
+    packages: [],
+  };
+  writeFileSync(join(project, '__tests__/mutation/decision-tests.bundle.json'), JSON.stringify(elsewhere));
   const config = {
     plugins: [join(ROOT, '__tests__/mutation/stryker-runner.mjs')],
     testRunner: 'decision-tests',
@@ -101,6 +124,7 @@ function mutationRun(): { mutants: Mutant[]; tests: { id: string; name: string; 
   });
   if (run.status !== 0) throw new Error(`stryker exited ${run.status}:\n${run.stdout}\n${run.stderr}`);
   const report = JSON.parse(readFileSync(join(project, 'mutation.json'), 'utf8'));
+  rmSync(project, { recursive: true });
   return { mutants: report.files['src/numbers.ts'].mutants, tests: report.testFiles['__tests__/numbers.test.ts'].tests };
 }
 
@@ -115,13 +139,30 @@ describe('the mutation tests runner, run by Stryker', () => {
     return found;
   };
 
-  it('kills a mutant a test fails on, naming that test (jest full name: describe and test)', () => {
-    const greets = tests.find((test) => test.name === 'numbers greets');
-    expect(mutant(6, '""')).toMatchObject({ status: 'Killed', killedBy: [greets?.id] });
+  const test = (name: string) => {
+    const found = tests.find((candidate) => candidate.name === name);
+    if (!found) throw new Error(`no test "${name}": ${JSON.stringify(tests.map(({ name }) => name))}`);
+    return found;
+  };
+  const lineOf = (text: string) => TESTS.split('\n').findIndex((line) => line.includes(text)) + 1;
+
+  it('kills a mutant a test fails on, naming that test (jest full name: describe and test), having run only the tests that reach it', () => {
+    expect(mutant(6, '""')).toMatchObject({
+      status: 'Killed',
+      static: false,
+      coveredBy: [test('numbers greets').id],
+      killedBy: [test('numbers greets').id],
+    });
+    expect(mutant(11, 'total -= values[index]')).toMatchObject({ status: 'Killed', killedBy: [test('numbers sums [1,2,3]').id] });
+  });
+
+  it('awaits an async test, and fails a test on a promise rejected with no handler', () => {
+    expect(mutant(16, 'value <= 10')).toMatchObject({ status: 'Killed', killedBy: [test('numbers clamps').id] });
+    expect(mutant(30, 'true')).toMatchObject({ status: 'Killed', killedBy: [test('numbers notifies').id] });
   });
 
   it('loads a module with its static mutant active', () => {
-    expect(mutant(2, '""')).toMatchObject({ status: 'Killed' });
+    expect(mutant(2, '""')).toMatchObject({ status: 'Killed', static: true });
   });
 
   it('stops an endless loop at the hit limit', () => {
@@ -137,8 +178,11 @@ describe('the mutation tests runner, run by Stryker', () => {
     // Equivalent for the tests, so it survives; counted on from an earlier run, it would be killed.
     expect(mutant(21, 'calls >= 99')).toMatchObject({ status: 'Survived' });
     expect(mutant(20, 'calls -= 1')).toMatchObject({ status: 'Killed' });
-    const count = tests.find((test) => test.name === 'numbers counts from one in every run');
-    // Where the test is, for Stryker's incremental mode (the report's lines count from 1).
-    expect(count?.location?.start.line).toBe(TESTS.split('\n').findIndex((line) => line.includes('counts from one')) + 1);
+  });
+
+  it("says where each test is, for Stryker's incremental mode: a table's tests where its it.each starts", () => {
+    // The report's lines count from 1.
+    expect(test('numbers counts from one in every run').location?.start.line).toBe(lineOf('counts from one'));
+    expect(test('numbers sums []').location?.start.line).toBe(lineOf('it.each'));
   });
 });

@@ -17,7 +17,7 @@ function unsupported(name) {
 
 /**
  * Collects the tests a test program declares: `globals` is what it imports from '@jest/globals';
- * `locate()` says where the current call to `it` was made ({ fileName, startPosition } or undefined).
+ * `locate()` says where the current call to `it` (or `it.each`) is: { fileName, startPosition }, or {}.
  */
 export function collector(locate) {
   const tests = [];
@@ -31,11 +31,16 @@ export function collector(locate) {
       titles.pop();
     }
   };
-  const it = (title, run) => {
+  const declare = (title, run, where) => {
     const name = [...titles, title].join(' ');
-    tests.push({ id: name, name, run, ...locate() });
+    tests.push({ id: name, name, run, ...where });
   };
-  it.each = bind(it);
+  const it = (title, run) => declare(title, run, locate());
+  // A table's tests are where its `it.each` starts, before its rows: an edit to a row is in their range.
+  it.each = (...table) => {
+    const where = locate();
+    return bind((title, run) => declare(title, run, where))(...table);
+  };
   describe.each = bind(describe, false);
   for (const name of ['only', 'skip', 'todo', 'failing', 'concurrent']) {
     it[name] = unsupported(`it.${name}`);
@@ -48,15 +53,34 @@ export function collector(locate) {
   return { globals, tests };
 }
 
-/** Runs one test: undefined when it passed, else the failure's message and stack. */
+function messageOf(error) {
+  try {
+    return String(error?.stack ?? error?.message ?? error);
+  } catch {
+    return 'a value with no text thrown';
+  }
+}
+
+/**
+ * Runs one test: { failed: false }, or { failed: true, message }. As in jest, an error the test
+ * leaves behind (a promise rejected with no handler, an exception thrown from a timer) before its
+ * next turn of the event loop fails it.
+ */
 export async function runTest(test) {
   expect.setState({ currentTestName: test.name, assertionCalls: 0, expectedAssertionsNumber: null, isExpectingAssertions: false });
+  const strays = [];
+  const stray = (error) => strays.push(error);
+  process.on('unhandledRejection', stray).on('uncaughtException', stray);
   try {
     await test.run();
     const [unmet] = expect.extractExpectedAssertionsErrors();
     if (unmet) throw unmet.error;
-    return undefined;
+    await new Promise(setImmediate);
+    if (strays.length > 0) throw strays[0];
+    return { failed: false };
   } catch (error) {
-    return error instanceof Error ? (error.stack ?? error.message) : String(error);
+    return { failed: true, message: messageOf(error) };
+  } finally {
+    process.off('unhandledRejection', stray).off('uncaughtException', stray);
   }
 }

@@ -17,7 +17,7 @@ import { collector, runTest } from './harness.mjs';
 const ENTRY = '__tests__/mutation/decision-tests.ts';
 // The name the bundle's code runs under: never written, it names the code in stack traces.
 const BUNDLE = '__tests__/mutation/decision-tests.bundle.cjs';
-const KEPT = '__tests__/mutation/decision-tests.bundle.json';
+const BUNDLE_CACHE = '__tests__/mutation/decision-tests.bundle.json';
 
 /** Stryker's global namespace: the active mutant, the coverage of each test, the hit limit. */
 function stryker() {
@@ -28,12 +28,16 @@ function stryker() {
 function locator(bundle, sourceMap) {
   return () => {
     const { prepareStackTrace, stackTraceLimit } = Error;
-    Error.prepareStackTrace = (_, sites) => sites;
-    Error.stackTraceLimit = 50;
     const holder = {};
-    Error.captureStackTrace(holder);
-    const site = holder.stack.find((frame) => frame.getFileName() === bundle);
-    Object.assign(Error, { prepareStackTrace, stackTraceLimit });
+    let sites;
+    try {
+      Object.assign(Error, { prepareStackTrace: (_, callSites) => callSites, stackTraceLimit: 50 });
+      Error.captureStackTrace(holder);
+      sites = holder.stack; // made when first read: while prepareStackTrace gives the call sites
+    } finally {
+      Object.assign(Error, { prepareStackTrace, stackTraceLimit });
+    }
+    const site = sites.find((frame) => frame.getFileName() === bundle);
     if (!site) return {};
     const entry = sourceMap.findEntry(site.getLineNumber() - 1, site.getColumnNumber() - 1);
     if (!entry.originalSource) return {};
@@ -48,11 +52,13 @@ function locator(bundle, sourceMap) {
  * The decision tests as one CommonJS program: its code, source map and the packages it imports (left
  * out: npm's packages are not mutated). Built by the first test process of a Stryker run and kept in
  * its sandbox, whose files do not change during the run: a test process started after a timeout
- * reads it instead of building it again.
+ * reads it instead of building it again. A kept program names the sandbox it was built in: one
+ * copied from elsewhere (Stryker copies a project's files into each new sandbox) is built again.
  */
 async function bundled(root) {
-  const kept = join(root, KEPT);
-  if (existsSync(kept)) return JSON.parse(readFileSync(kept, 'utf8'));
+  const cache = join(root, BUNDLE_CACHE);
+  const kept = existsSync(cache) ? JSON.parse(readFileSync(cache, 'utf8')) : undefined;
+  if (kept?.root === root) return kept;
   const { outputFiles, metafile } = await build({
     entryPoints: [join(root, ENTRY)],
     outfile: join(root, BUNDLE),
@@ -69,11 +75,11 @@ async function bundled(root) {
   const text = (extension) => outputFiles.find((file) => file.path.endsWith(extension)).text;
   const imports = Object.values(metafile.inputs).flatMap((input) => input.imports);
   const packages = [...new Set(imports.filter((i) => i.external && !isBuiltin(i.path) && i.path !== '@jest/globals').map((i) => i.path))];
-  const program = { code: text('.cjs'), map: text('.map'), packages };
+  const program = { root, code: text('.cjs'), map: text('.map'), packages };
   // Written whole, then renamed: a process starting beside this one reads all of it or none.
-  const partial = `${kept}.${process.pid}`;
+  const partial = `${cache}.${process.pid}`;
   writeFileSync(partial, JSON.stringify(program));
-  renameSync(partial, kept);
+  renameSync(partial, cache);
   return program;
 }
 
@@ -85,7 +91,11 @@ async function importPackages(specifiers) {
   return new Map(await Promise.all(specifiers.map(async (specifier) => [specifier, { __esModule: true, ...(await import(specifier)) }])));
 }
 
-/** The decision tests as a function that loads them afresh and returns the tests they declare. */
+/**
+ * The decision tests as a function that loads them afresh and returns the tests they declare, with
+ * where each is when `located` (the first run's: Stryker's incremental mode compares them; finding
+ * them costs a quarter of a load).
+ */
 async function compileTests(root) {
   const bundle = join(root, BUNDLE);
   const { code, map, packages: specifiers } = await bundled(root);
@@ -93,8 +103,9 @@ async function compileTests(root) {
   const program = compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: bundle });
   const locate = locator(bundle, new SourceMap(JSON.parse(map)));
   const requireFromBundle = createRequire(bundle);
-  return () => {
-    const { globals, tests } = collector(locate);
+  const nowhere = () => ({});
+  return ({ located }) => {
+    const { globals, tests } = collector(located ? locate : nowhere);
     const module = { exports: {} };
     const require = (id) => (id === '@jest/globals' ? globals : (packages.get(id) ?? requireFromBundle(id)));
     program(module.exports, require, module, bundle, dirname(bundle));
@@ -108,17 +119,39 @@ async function runTests(tests, { covering, bail }) {
   for (const test of tests) {
     if (covering) stryker().currentTestId = test.id;
     const started = performance.now();
-    const failure = await runTest(test);
+    const { failed, message } = await runTest(test);
     stryker().currentTestId = undefined;
     const { id, name, fileName, startPosition } = test;
     const result = { id, name, fileName, startPosition, timeSpentMs: Math.round(performance.now() - started) };
-    results.push(
-      failure === undefined ? { ...result, status: TestStatus.Success } : { ...result, status: TestStatus.Failed, failureMessage: failure },
-    );
-    if (failure !== undefined && bail) break;
+    results.push(failed ? { ...result, status: TestStatus.Failed, failureMessage: message } : { ...result, status: TestStatus.Success });
+    if (failed && bail) break;
   }
   return results;
 }
+
+/** The tests of `testFilter` (Stryker's ids, from the first run), in their order; an id that names none is an error. */
+function selected(tests, testFilter) {
+  if (!testFilter) return tests;
+  const ids = new Set(tests.map((test) => test.id));
+  const unknown = testFilter.filter((id) => !ids.has(id));
+  if (unknown.length > 0)
+    throw new Error(
+      `no test named ${unknown.map((id) => JSON.stringify(id)).join(', ')} in this run (a title that changes from run to run?)`,
+    );
+  const wanted = new Set(testFilter);
+  return tests.filter((test) => wanted.has(test.id));
+}
+
+/** Stryker's namespace as a run starts: what is not given is unset; coverage counted afresh (a new object each run keeps the process's size). */
+function resetNamespace(given = {}) {
+  return Object.assign(
+    stryker(),
+    { activeMutant: undefined, hitCount: undefined, hitLimit: undefined, mutantCoverage: { static: {}, perTest: {} } },
+    given,
+  );
+}
+
+const errorText = (error) => String(error?.stack ?? error);
 
 class DecisionTestRunner {
   // Every run loads the tests afresh: a static mutant (one that runs as the modules load) is loaded active.
@@ -127,54 +160,38 @@ class DecisionTestRunner {
   }
 
   async init() {
-    process.env.FORCE_COLOR = '0';
     this.load = await compileTests(process.cwd());
   }
 
   async dryRun({ coverageAnalysis }) {
-    const namespace = stryker();
-    Object.assign(namespace, {
-      activeMutant: undefined,
-      hitCount: undefined,
-      hitLimit: undefined,
-      mutantCoverage: { static: {}, perTest: {} },
-    });
+    const namespace = resetNamespace();
     try {
-      const tests = await runTests(this.load(), { covering: coverageAnalysis === 'perTest', bail: false });
+      const tests = await runTests(this.load({ located: true }), { covering: coverageAnalysis === 'perTest', bail: false });
       return { status: DryRunStatus.Complete, tests, mutantCoverage: coverageAnalysis === 'off' ? undefined : namespace.mutantCoverage };
     } catch (error) {
-      return { status: DryRunStatus.Error, errorMessage: String(error?.stack ?? error) };
+      return { status: DryRunStatus.Error, errorMessage: errorText(error) };
     }
   }
 
   async mutantRun({ activeMutant, testFilter, hitLimit, disableBail, mutantActivation }) {
-    const namespace = stryker();
-    // The coverage counted again as the modules load: a new object each run, so the process keeps its size.
-    Object.assign(namespace, { hitLimit, hitCount: hitLimit === undefined ? undefined : 0, mutantCoverage: { static: {}, perTest: {} } });
     // A static mutant is active while the modules load; any other only while its tests run.
-    namespace.activeMutant = mutantActivation === 'static' ? activeMutant.id : undefined;
+    const namespace = resetNamespace({
+      hitLimit,
+      hitCount: hitLimit === undefined ? undefined : 0,
+      activeMutant: mutantActivation === 'static' ? activeMutant.id : undefined,
+    });
+    let result;
     try {
-      const loaded = this.load();
+      const loaded = this.load({ located: false });
       namespace.activeMutant = activeMutant.id;
-      const selected = testFilter ? new Set(testFilter) : undefined;
-      const tests = await runTests(selected ? loaded.filter((test) => selected.has(test.id)) : loaded, {
-        covering: false,
-        bail: !disableBail,
-      });
-      return toMutantRunResult(
-        determineHitLimitReached(namespace.hitCount, namespace.hitLimit) ?? { status: DryRunStatus.Complete, tests },
-        disableBail,
-      );
+      const tests = await runTests(selected(loaded, testFilter), { covering: false, bail: !disableBail });
+      result = { status: DryRunStatus.Complete, tests };
     } catch (error) {
-      return toMutantRunResult(
-        determineHitLimitReached(namespace.hitCount, namespace.hitLimit) ?? {
-          status: DryRunStatus.Error,
-          errorMessage: String(error?.stack ?? error),
-        },
-      );
-    } finally {
-      Object.assign(namespace, { activeMutant: undefined, hitCount: undefined, hitLimit: undefined });
+      result = { status: DryRunStatus.Error, errorMessage: errorText(error) };
     }
+    result = determineHitLimitReached(namespace.hitCount, namespace.hitLimit) ?? result;
+    resetNamespace();
+    return toMutantRunResult(result, disableBail);
   }
 }
 
