@@ -3,7 +3,8 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { computeOptionsOf, MetricsMemo } from '../src/gate/compare.js';
 import { RunMetrics, type ComputeOptions, type ScenarioName } from '../src/metrics/compute.js';
-import { buildTable } from '../src/metrics/table.js';
+import { orderedRows } from '../src/metrics/ordering.js';
+import { buildTable, METRICS_TABLE_FIELDS, type MetricsTable } from '../src/metrics/table.js';
 import { gateRun } from '../src/pipeline/gate-run.js';
 import { AHEAD_MIN_BYTES, MetricsThread, THREAD_MIN_RECORDS } from '../src/pipeline/metrics-thread.js';
 import { loadPolicy } from '../src/policy/load.js';
@@ -89,6 +90,27 @@ describe('scopes computed by another RunMetrics of the same records, adopted', (
     // Scopes adopted from other resamples show in the report: the adopted ones are what it reads.
     expect(await gate({ ...computeOptionsOf(policy.policy), seed: 8 })).not.toBe(alone);
   }, 120_000);
+});
+
+describe('the rows ordered before a table is sent to the thread', () => {
+  const file = writeLines('thread-orderings.jsonl', records(6));
+
+  it('in shared memory, and the scopes computed with them the same as with rows ordered by the thread itself', async () => {
+    const named: ScenarioName[] = [undefined, 's1'];
+    const table = await loadRecordTable(file);
+    const orderings = orderedRows(table);
+    expect([...orderings.keys()].sort()).toEqual(['confidence', 'latencyMs']);
+    const kind = (array: Int32Array) => Object.prototype.toString.call(array.buffer);
+    for (const { rankOf, rowAtRank } of orderings.values())
+      expect([kind(rankOf), kind(rowAtRank)]).toEqual(Array(2).fill('[object SharedArrayBuffer]'));
+    // As the thread gets it: the metrics' fields and the orderings, cloned.
+    const sent = structuredClone({
+      ...Object.fromEntries(METRICS_TABLE_FIELDS.map((field) => [field, table[field]])),
+      orderings,
+    }) as MetricsTable;
+    const ownOrder = new RunMetrics(await loadRecordTable(file), options).computeScopes(named);
+    expect(json(new RunMetrics(sent, options).computeScopes(named))).toBe(json(ownOrder));
+  });
 });
 
 describe('run from source, where no thread program lies beside this one', () => {

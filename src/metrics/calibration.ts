@@ -109,8 +109,9 @@ export class HarmonicNumbers {
     if (m < this.values.length) return this.values;
     const grown = new Float64Array(Math.max(m + 1, this.values.length * 2));
     grown.set(this.values);
-    for (let k = this.values.length; k < grown.length; k++) grown[k] = grown[k - 1] + 1 / k;
-    this.values = grown;
+    const from = this.values.length;
+    this.values = grown; // before the loop: code after a loop V8 optimized midway bailed out (no type feedback yet)
+    for (let k = from; k < grown.length; k++) grown[k] = grown[k - 1] + 1 / k;
     return grown;
   }
 }

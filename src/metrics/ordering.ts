@@ -1,4 +1,5 @@
 import { sortPositionsByKey, sortRowsByValue } from '../stats/sort.js';
+import { grownShared } from './columns.js';
 import type { MetricsTable, RowOrder } from './table.js';
 
 /*
@@ -17,10 +18,13 @@ export interface SortedRecords {
 /** The columns records are ordered by. */
 export type OrderedColumn = 'confidence' | 'latencyMs';
 
+const ORDERED_COLUMNS: OrderedColumn[] = ['confidence', 'latencyMs'];
+
 /**
  * Every row's rank when the table's rows that have a value are ordered by it, ties in input order.
  * Computed once per table and kept in it; scopes and bootstrap subsets then order their rows by
- * these integers, much faster than comparing values.
+ * these integers, much faster than comparing values. In shared memory: a metrics thread sent the
+ * table reads them without a copy (orderedRows).
  */
 function rowOrder(table: MetricsTable, column: OrderedColumn): RowOrder {
   const known = table.orderings.get(column);
@@ -28,12 +32,19 @@ function rowOrder(table: MetricsTable, column: OrderedColumn): RowOrder {
   const values = table[column];
   const present: number[] = [];
   for (let row = 0; row < values.length; row++) if (!Number.isNaN(values[row])) present.push(row);
-  const rowAtRank = sortRowsByValue(values, Int32Array.from(present));
-  const rankOf = new Int32Array(values.length).fill(-1);
+  const sorted = sortRowsByValue(values, Int32Array.from(present));
+  const rowAtRank = grownShared(sorted, sorted.length);
+  const rankOf = new Int32Array(new SharedArrayBuffer(values.length * Int32Array.BYTES_PER_ELEMENT)).fill(-1);
   for (let rank = 0; rank < rowAtRank.length; rank++) rankOf[rowAtRank[rank]] = rank;
   const order = { rankOf, rowAtRank };
   table.orderings.set(column, order);
   return order;
+}
+
+/** The table's rows ordered by every column the metrics order them by: made once, for the metrics thread too (pipeline/metrics-thread.ts). */
+export function orderedRows(table: MetricsTable): MetricsTable['orderings'] {
+  for (const column of ORDERED_COLUMNS) rowOrder(table, column);
+  return table.orderings;
 }
 
 /** The positions in `rows` of those rows, ordered: for a large share of the table, by walking the table's order. */
@@ -51,9 +62,14 @@ function orderOfRows(table: MetricsTable, column: OrderedColumn, rows: Int32Arra
     return order;
   }
   // A small set (a bootstrap subset): sort its positions by rank.
+  return sortPositionsByKey(ranksOf(rows, rankOf), table.size);
+}
+
+/** The rows' ranks: a function that ends with its loop (code after a loop V8 optimized midway bailed out, no type feedback yet). */
+function ranksOf(rows: Int32Array, rankOf: Int32Array): Int32Array {
   const ranks = new Int32Array(rows.length);
   for (let position = 0; position < rows.length; position++) ranks[position] = rankOf[rows[position]];
-  return sortPositionsByKey(ranks, table.size);
+  return ranks;
 }
 
 /** The records at `rows` (of scope instances `instances`), ascending by the column, ties in input order. */

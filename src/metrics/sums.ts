@@ -51,29 +51,14 @@ export class SlotsBuilder {
     if (source === undefined) return;
     this.sources[slot] = undefined;
     const { from, local } = source;
-    const entries = from.lengths[slot];
-    const instances = from.instances[slot];
-    const shares = from.shares[slot];
-    let kept = 0;
-    let shared = false; // a share other than 1 among the kept entries: only then does the copy keep shares
-    for (let entry = 0; entry < entries; entry++) {
-      if (local[instances[entry]] < 0) continue;
-      kept++;
-      if (shares !== undefined && shares[entry] !== 1) shared = true;
-    }
+    const entries = { instances: from.instances[slot], values: from.values[slot], shares: from.shares[slot], length: from.lengths[slot] };
+    const kept = keptEntries(entries, local);
+    // Shares only when a kept entry's is not 1.
+    const shared = entries.shares !== undefined && keepsShares(entries, local);
     const instance = new Int32Array(Math.max(1, kept));
     const value = new Float64Array(instance.length);
     const share = shared ? new Float64Array(instance.length) : undefined;
-    const values = from.values[slot];
-    let next = 0;
-    for (let entry = 0; entry < entries; entry++) {
-      const number = local[instances[entry]];
-      if (number < 0) continue;
-      instance[next] = number;
-      value[next] = values[entry];
-      if (share) share[next] = shares![entry];
-      next++;
-    }
+    copyKept(entries, local, instance, value, share);
     this.instances[slot] = instance;
     this.values[slot] = value;
     this.shares[slot] = share;
@@ -178,13 +163,65 @@ interface SlotGroup {
   values: Float64Array[];
 }
 
+/** A slot's entries, to copy a subset's from (copied). */
+interface SlotEntries {
+  instances: Int32Array;
+  values: Float64Array;
+  shares: Float64Array | undefined;
+  length: number;
+}
+
+/*
+ * copied's passes, each a function that ends with its loop: code after a loop that V8 optimized midway
+ * (on-stack replacement) had no type feedback yet, and the optimized code bailed out there.
+ */
+
+/** How many of the entries are of the subset's instances (local[instance] >= 0). */
+function keptEntries({ instances, length }: SlotEntries, local: Int32Array): number {
+  let kept = 0;
+  for (let entry = 0; entry < length; entry++) if (local[instances[entry]] >= 0) kept++;
+  return kept;
+}
+
+/** Whether a kept entry has a share other than 1. */
+function keepsShares({ instances, shares, length }: SlotEntries, local: Int32Array): boolean {
+  for (let entry = 0; entry < length; entry++) if (local[instances[entry]] >= 0 && shares![entry] !== 1) return true;
+  return false;
+}
+
+/** The kept entries, renumbered, in order (their shares too when `share` is given). */
+function copyKept(
+  { instances, values, shares, length }: SlotEntries,
+  local: Int32Array,
+  instance: Int32Array,
+  value: Float64Array,
+  share: Float64Array | undefined,
+): void {
+  let next = 0;
+  for (let entry = 0; entry < length; entry++) {
+    const number = local[instances[entry]];
+    if (number < 0) continue;
+    instance[next] = number;
+    value[next] = values[entry];
+    if (share) share[next] = shares![entry];
+    next++;
+  }
+}
+
 /** A group sums at most this many slots in one pass (each in its own pair of accumulators). */
 const GROUP_WIDTH = 4;
 
 function sameEntries(a: { instance: Int32Array; share?: Float64Array }, b: { instance: Int32Array; share?: Float64Array }): boolean {
   if (a.instance.length !== b.instance.length || (a.share === undefined) !== (b.share === undefined)) return false;
-  for (let entry = 0; entry < a.instance.length; entry++) if (a.instance[entry] !== b.instance[entry]) return false;
-  if (a.share && b.share) for (let entry = 0; entry < a.share.length; entry++) if (a.share[entry] !== b.share[entry]) return false;
+  return sameNumbers(a.instance, b.instance) && (a.share === undefined || sameNumbers(a.share, b.share!));
+}
+
+/**
+ * Whether two arrays of one length hold the same numbers: a function that ends with its loop (code
+ * after a loop that V8 optimized midway had no type feedback, and bailed out there: 163 times a gate).
+ */
+function sameNumbers(a: Int32Array | Float64Array, b: Int32Array | Float64Array): boolean {
+  for (let entry = 0; entry < a.length; entry++) if (a[entry] !== b[entry]) return false;
   return true;
 }
 

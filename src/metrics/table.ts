@@ -96,7 +96,7 @@ export interface RecordTable {
  */
 export type MetricsTable = Pick<RecordTable, (typeof METRICS_TABLE_FIELDS)[number] | 'orderings'>;
 
-/** The fields of a MetricsTable but its orderings (each thread sorts rows for itself): what a metrics thread is sent. */
+/** The fields of a MetricsTable but its orderings (made before the table is sent: metrics/ordering.ts): what a metrics thread is sent. */
 export const METRICS_TABLE_FIELDS = [
   'size',
   'scenarios',

@@ -9,8 +9,7 @@ import type { ScopesAnswer, ScopesJob } from './metrics-thread.js';
 
 function answer({ table, options, named }: ScopesJob): ScopesAnswer {
   try {
-    // Its own orderings: the thread sorts rows for itself (the main thread's are not shared).
-    return { entries: new RunMetrics({ ...table, orderings: new Map() }, options).computeScopes(named) };
+    return { entries: new RunMetrics(table, options).computeScopes(named) };
   } catch (error) {
     return { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ComputeOptions, ScenarioName, ScopeEntries } from '../metrics/compute.js';
+import { orderedRows } from '../metrics/ordering.js';
 import { METRICS_TABLE_FIELDS, type MetricsTable, type RecordTable } from '../metrics/table.js';
 
 /*
@@ -28,7 +29,7 @@ export const AHEAD_MIN_BYTES = 5_000_000;
 
 /** What the thread computes: the scopes of `table` that RunMetrics.report(named) computes under `options`. */
 export interface ScopesJob {
-  table: Omit<MetricsTable, 'orderings'>;
+  table: MetricsTable;
   options: ComputeOptions;
   named: ScenarioName[];
 }
@@ -36,9 +37,14 @@ export interface ScopesJob {
 /** The thread's answer: the scopes, or why it could not compute them. */
 export type ScopesAnswer = { entries: ScopeEntries } | { error: string };
 
-/** What of a table the thread needs, picked field by field (the table's instance keys are made only when read). */
+/**
+ * What of a table the thread needs, picked field by field (the table's instance keys are made only when
+ * read), with its rows ordered here: this thread's comparisons read the orderings too, and the thread
+ * reads them in shared memory instead of sorting the rows again.
+ */
 function metricsTableOf(table: RecordTable): ScopesJob['table'] {
-  return Object.fromEntries(METRICS_TABLE_FIELDS.map((field) => [field, table[field]])) as ScopesJob['table'];
+  const fields = Object.fromEntries(METRICS_TABLE_FIELDS.map((field) => [field, table[field]])) as Omit<MetricsTable, 'orderings'>;
+  return { ...fields, orderings: orderedRows(table) };
 }
 
 function threadFile(): URL | undefined {
