@@ -2,14 +2,14 @@ import { createRequire as __evalgateCreateRequire } from 'node:module';
 const require = __evalgateCreateRequire(import.meta.url);
 import {
   RunMetrics
-} from "./action-chunk-2OYSHGIY.js";
+} from "./action-chunk-OGMORQ27.js";
 import "./action-chunk-5XUAZBSU.js";
 
 // src/pipeline/metrics-thread-main.ts
 import { parentPort } from "node:worker_threads";
 function answer({ table, options, named }) {
   try {
-    return { entries: new RunMetrics({ ...table, orderings: /* @__PURE__ */ new Map() }, options).computeScopes(named) };
+    return { entries: new RunMetrics(table, options).computeScopes(named) };
   } catch (error) {
     return { error: error instanceof Error ? error.stack ?? error.message : String(error) };
   }
