@@ -2,7 +2,7 @@ import { createRequire as __evalgateCreateRequire } from 'node:module';
 const require = __evalgateCreateRequire(import.meta.url);
 import {
   RunMetrics
-} from "./cli-chunk-X3WZ66TS.js";
+} from "./cli-chunk-4VJCNIX4.js";
 import "./cli-chunk-OJ3SCZ73.js";
 
 // src/pipeline/metrics-thread-main.ts

@@ -54,7 +54,7 @@ export class SlotsBuilder {
     const entries = { instances: from.instances[slot], values: from.values[slot], shares: from.shares[slot], length: from.lengths[slot] };
     const kept = keptEntries(entries, local);
     // Shares only when a kept entry's is not 1.
-    const shared = entries.shares !== undefined && keepsShares(entries, local);
+    const shared = entries.shares !== undefined && keepsShares(entries.shares, entries, local);
     const instance = new Int32Array(Math.max(1, kept));
     const value = new Float64Array(instance.length);
     const share = shared ? new Float64Array(instance.length) : undefined;
@@ -184,8 +184,8 @@ function keptEntries({ instances, length }: SlotEntries, local: Int32Array): num
 }
 
 /** Whether a kept entry has a share other than 1. */
-function keepsShares({ instances, shares, length }: SlotEntries, local: Int32Array): boolean {
-  for (let entry = 0; entry < length; entry++) if (local[instances[entry]] >= 0 && shares![entry] !== 1) return true;
+function keepsShares(shares: Float64Array, { instances, length }: SlotEntries, local: Int32Array): boolean {
+  for (let entry = 0; entry < length; entry++) if (local[instances[entry]] >= 0 && shares[entry] !== 1) return true;
   return false;
 }
 
