@@ -11,6 +11,7 @@ import {
   SAMPLES_DISAGREE,
   SHORTER_WON,
 } from './judge-probes.js';
+import { entriesOfSubset } from './by-instance.js';
 import { SlotsBuilder } from './sums.js';
 import {
   FAILED_CALL,
@@ -265,15 +266,11 @@ function collectProbes(slots: JudgeSlots, sums: SlotsBuilder, bits: number, inst
   if (bits & (LONGER_WON | SHORTER_WON)) sums.add(slots.longerWins, instance, bits & LONGER_WON ? 1 : 0);
 }
 
-/** The picked rows of the instances `local` numbers (>= 0), renumbered so, in the same order. */
-function subsetRows({ rows, instances }: RowsOfScope, local: Int32Array): RowsOfScope {
-  let count = 0;
-  for (let index = 0; index < rows.length; index++) if (local[instances[index]] >= 0) count++;
-  const picker = new RowPicker(count);
-  for (let index = 0; index < rows.length; index++) {
-    const number = local[instances[index]];
-    if (number >= 0) picker.add(rows[index], number);
-  }
+/** The picked rows of the subset's instances (numbered by `local`), renumbered so, in the same order. */
+function subsetRows({ rows, instances }: RowsOfScope, local: Int32Array, subset: Int32Array): RowsOfScope {
+  const kept = entriesOfSubset(instances, instances.length, local, subset);
+  const picker = new RowPicker(kept.length);
+  for (let index = 0; index < kept.length; index++) picker.add(rows[kept[index]], local[instances[kept[index]]]);
   return picker.picked();
 }
 
@@ -286,15 +283,14 @@ function picked(subset: Int32Array, ofInstance: Float64Array): Float64Array {
 
 /**
  * What collectScope would collect over the scope's rows of some of its instances (`subset`, numbered
- * 0..subset.length-1 in its order: a little-bootstrap subset), taken from the scope's collection
- * instead of a pass over scattered table rows. Each slot keeps its entries of those instances in the
- * same order, so every sum comes out the same. Slots and picked rows are copied only when read (a
- * paired comparison's subset reads one metric's), and the scope's group slots are kept (a group
- * without records in the subset has an empty slot: the metrics skip it).
+ * 0..subset.length-1 in its order: a little-bootstrap subset; `local`, its numbering: numberSubset),
+ * taken from the scope's collection instead of a pass over scattered table rows. Each slot keeps its
+ * entries of those instances in the same order, so every sum comes out the same. Slots and picked
+ * rows are copied only when read (a paired comparison's subset reads one metric's), from `local`
+ * as it is then; the scope's group slots are kept (a group without records in the subset has an
+ * empty slot: the metrics skip it).
  */
-export function subsetCollection(scope: ScopeCollection, instanceCount: number, subset: Int32Array): ScopeCollection {
-  const local = new Int32Array(instanceCount).fill(-1);
-  for (let number = 0; number < subset.length; number++) local[subset[number]] = number;
+export function subsetCollection(scope: ScopeCollection, local: Int32Array, subset: Int32Array): ScopeCollection {
   let calibrated: RowsOfScope | undefined;
   let timed: RowsOfScope | undefined;
   let original: Float64Array | undefined;
@@ -302,7 +298,7 @@ export function subsetCollection(scope: ScopeCollection, instanceCount: number, 
   let fair: Float64Array | undefined;
   return {
     ...scope,
-    sums: SlotsBuilder.subsetOf(scope.sums, scope.collectedSlots, local),
+    sums: SlotsBuilder.subsetOf(scope.sums, scope.collectedSlots, local, subset),
     get worstOriginal() {
       return (original ??= picked(subset, scope.worstOriginal));
     },
@@ -313,10 +309,10 @@ export function subsetCollection(scope: ScopeCollection, instanceCount: number, 
       return (fair ??= picked(subset, scope.worstFair));
     },
     get calibrated() {
-      return (calibrated ??= subsetRows(scope.calibrated, local));
+      return (calibrated ??= subsetRows(scope.calibrated, local, subset));
     },
     get timed() {
-      return (timed ??= subsetRows(scope.timed, local));
+      return (timed ??= subsetRows(scope.timed, local, subset));
     },
   };
 }

@@ -30,15 +30,28 @@ function rowOrder(table: MetricsTable, column: OrderedColumn): RowOrder {
   const known = table.orderings.get(column);
   if (known) return known;
   const values = table[column];
-  const present: number[] = [];
-  for (let row = 0; row < values.length; row++) if (!Number.isNaN(values[row])) present.push(row);
-  const sorted = sortRowsByValue(values, Int32Array.from(present));
+  const sorted = sortRowsByValue(values, rowsWithValue(values));
   const rowAtRank = grownShared(sorted, sorted.length);
   const rankOf = new Int32Array(new SharedArrayBuffer(values.length * Int32Array.BYTES_PER_ELEMENT)).fill(-1);
   for (let rank = 0; rank < rowAtRank.length; rank++) rankOf[rowAtRank[rank]] = rank;
   const order = { rankOf, rowAtRank };
   table.orderings.set(column, order);
   return order;
+}
+
+/** The rows that have a value (not NaN), in order: counted first, so that they fill a typed array (a pushed array of 300,000 took 40 ms). */
+function rowsWithValue(values: Float64Array): Int32Array {
+  const rows = new Int32Array(countValues(values));
+  let next = 0;
+  for (let row = 0; row < values.length; row++) if (!Number.isNaN(values[row])) rows[next++] = row;
+  return rows;
+}
+
+/** How many values are not NaN: a function that ends with its loop (code after a loop V8 optimized midway bailed out). */
+function countValues(values: Float64Array): number {
+  let count = 0;
+  for (let row = 0; row < values.length; row++) if (!Number.isNaN(values[row])) count++;
+  return count;
 }
 
 /** The table's rows ordered by every column the metrics order them by: made once, for the metrics thread too (pipeline/metrics-thread.ts). */

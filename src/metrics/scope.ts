@@ -1,3 +1,4 @@
+import { entriesOfInstances, groupByInstance, numberSubset } from './by-instance.js';
 import { instanceMatch, type MetricsTable, type RecordTable } from './table.js';
 
 /**
@@ -131,27 +132,14 @@ export function sharedScopes(
  */
 export function subScopes(scope: Scope): (subset: Int32Array) => Scope {
   const { rows, instanceOfRow, instanceCount } = scope;
-  // Entry indexes of the scope's rows by instance: instance i's are byInstance[start[i] .. start[i + 1]).
-  const start = new Int32Array(instanceCount + 1);
-  for (let index = 0; index < instanceOfRow.length; index++) start[instanceOfRow[index] + 1]++;
-  for (let instance = 0; instance < instanceCount; instance++) start[instance + 1] += start[instance];
-  const byInstance = new Int32Array(rows.length);
-  const next = start.slice(0, instanceCount);
-  for (let index = 0; index < instanceOfRow.length; index++) byInstance[next[instanceOfRow[index]]++] = index;
+  const byInstance = groupByInstance(instanceOfRow, instanceOfRow.length, instanceCount);
   const local = new Int32Array(instanceCount); // each subset instance's number, set per call
   return (subset) => {
-    let count = 0;
-    for (let index = 0; index < subset.length; index++) count += start[subset[index] + 1] - start[subset[index]];
-    const entries = new Int32Array(count);
-    let filled = 0;
-    subset.forEach((instance, number) => {
-      local[instance] = number;
-      for (let entry = start[instance]; entry < start[instance + 1]; entry++) entries[filled++] = byInstance[entry];
-    });
-    entries.sort(); // the scope's order
-    const subsetRows = new Int32Array(count);
-    const subsetInstances = new Int32Array(count);
-    for (let index = 0; index < count; index++) {
+    numberSubset(local, subset);
+    const entries = entriesOfInstances(byInstance, subset); // in the scope's order
+    const subsetRows = new Int32Array(entries.length);
+    const subsetInstances = new Int32Array(entries.length);
+    for (let index = 0; index < entries.length; index++) {
       subsetRows[index] = rows[entries[index]];
       subsetInstances[index] = local[instanceOfRow[entries[index]]];
     }

@@ -1,5 +1,6 @@
 import { weightedQuantileSorted } from '../stats/quantile.js';
 import { calibrationError, ECE_BINS, EceBins, equalMassEce, HarmonicNumbers, selectiveAccuracy, totalWeight } from './calibration.js';
+import { numberSubset, unnumberSubset } from './by-instance.js';
 import { collectScope, subsetCollection, type ScopeCollection } from './collect.js';
 import { reverseKeepingTies, sortRecords } from './ordering.js';
 import { subScopes, type Scope } from './scope.js';
@@ -264,6 +265,8 @@ export function prepareStatistics(table: MetricsTable, scope: Scope, options: Me
 export class ScopeStatistics {
   private readonly collected: ScopeCollection | undefined;
   private subScope?: (subset: Int32Array) => Scope;
+  /** A subset's numbering of the scope's instances (numberSubset), every entry -1 between subsets: made once, not per subset. */
+  private local?: Int32Array;
 
   constructor(
     private readonly table: MetricsTable,
@@ -281,7 +284,8 @@ export class ScopeStatistics {
   /** The scope's collection, or (subset) what it holds of some instances: what bound-components.ts reads. */
   collection(subset?: Int32Array): ScopeCollection | undefined {
     if (!this.collected || !subset) return this.collected;
-    return subsetCollection(this.collected, this.scope.instanceCount, subset);
+    // Its own numbering: the caller reads the collection when it likes.
+    return subsetCollection(this.collected, numberSubset(new Int32Array(this.scope.instanceCount).fill(-1), subset), subset);
   }
 
   /** The statistics of the scope's rows of some of its instances, numbered 0..subset.length-1 in subset order. */
@@ -294,8 +298,13 @@ export class ScopeStatistics {
       this.subScope ??= subScopes(this.scope);
       return prepareStatistics(this.table, this.subScope(subset), this.options);
     }
-    const collected = subsetCollection(this.collected, this.scope.instanceCount, subset);
-    return statisticsOf(this.table, collected, subset.length, this.options, only);
+    const local = numberSubset((this.local ??= new Int32Array(this.scope.instanceCount).fill(-1)), subset);
+    try {
+      return statisticsOf(this.table, subsetCollection(this.collected, local, subset), subset.length, this.options, only);
+    } finally {
+      // The statistics read all they need of the collection before they are returned (its slots summed, its rows sorted).
+      unnumberSubset(local, subset);
+    }
   }
 }
 

@@ -1,3 +1,4 @@
+import { entriesOfSubset } from './by-instance.js';
 import { grown } from './columns.js';
 
 /**
@@ -28,21 +29,21 @@ export class SlotsBuilder {
   private expected: number[] = [];
   private shares: Array<Float64Array | undefined> = [];
   // A subset's slots not yet copied from the scope's (see subsetOf): copied when first read.
-  private sources: Array<{ from: SlotsBuilder; local: Int32Array } | undefined> = [];
+  private sources: Array<{ from: SlotsBuilder; local: Int32Array; subset: Int32Array } | undefined> = [];
 
   /**
-   * The first `slots` slots of a scope's builder, restricted to some of its instances: the entries of
-   * instances with local[instance] >= 0, renumbered so, in the same order. Each slot is copied when
-   * first read (count, build), so a subset that needs one slot pays for that one. Its copied slots are
-   * read-only (add to new slots only).
+   * The first `slots` slots of a scope's builder, restricted to some of its instances (`subset`, their
+   * numbering `local`: collect.ts's numberSubset), renumbered so, in the same order. Each slot is
+   * copied when first read (count, build), so a subset that needs one slot pays for that one. Its
+   * copied slots are read-only (add to new slots only).
    */
-  static subsetOf(from: SlotsBuilder, slots: number, local: Int32Array): SlotsBuilder {
-    const subset = new SlotsBuilder();
+  static subsetOf(from: SlotsBuilder, slots: number, local: Int32Array, subset: Int32Array): SlotsBuilder {
+    const builder = new SlotsBuilder();
     for (let slot = 0; slot < slots; slot++) {
-      subset.newSlot(1);
-      subset.sources[slot] = { from, local };
+      builder.newSlot(1);
+      builder.sources[slot] = { from, local, subset };
     }
-    return subset;
+    return builder;
   }
 
   /** The slot's entries, copied from its source first if it is a subset's. */
@@ -50,19 +51,19 @@ export class SlotsBuilder {
     const source = this.sources[slot];
     if (source === undefined) return;
     this.sources[slot] = undefined;
-    const { from, local } = source;
-    const entries = { instances: from.instances[slot], values: from.values[slot], shares: from.shares[slot], length: from.lengths[slot] };
-    const kept = keptEntries(entries, local);
+    const { from, local, subset } = source;
+    const entries = { instances: from.instances[slot], values: from.values[slot], shares: from.shares[slot] };
+    const kept = entriesOfSubset(entries.instances, from.lengths[slot], local, subset);
     // Shares only when a kept entry's is not 1.
-    const shared = entries.shares !== undefined && keepsShares(entries.shares, entries, local);
-    const instance = new Int32Array(Math.max(1, kept));
+    const shared = entries.shares !== undefined && keepsShares(entries.shares, kept);
+    const instance = new Int32Array(Math.max(1, kept.length));
     const value = new Float64Array(instance.length);
     const share = shared ? new Float64Array(instance.length) : undefined;
-    copyKept(entries, local, instance, value, share);
+    copyKept(entries, kept, local, instance, value, share);
     this.instances[slot] = instance;
     this.values[slot] = value;
     this.shares[slot] = share;
-    this.lengths[slot] = kept;
+    this.lengths[slot] = kept.length;
   }
 
   /** How many slots there are. */
@@ -168,7 +169,6 @@ interface SlotEntries {
   instances: Int32Array;
   values: Float64Array;
   shares: Float64Array | undefined;
-  length: number;
 }
 
 /*
@@ -176,35 +176,26 @@ interface SlotEntries {
  * (on-stack replacement) had no type feedback yet, and the optimized code bailed out there.
  */
 
-/** How many of the entries are of the subset's instances (local[instance] >= 0). */
-function keptEntries({ instances, length }: SlotEntries, local: Int32Array): number {
-  let kept = 0;
-  for (let entry = 0; entry < length; entry++) if (local[instances[entry]] >= 0) kept++;
-  return kept;
-}
-
 /** Whether a kept entry has a share other than 1. */
-function keepsShares(shares: Float64Array, { instances, length }: SlotEntries, local: Int32Array): boolean {
-  for (let entry = 0; entry < length; entry++) if (local[instances[entry]] >= 0 && shares[entry] !== 1) return true;
+function keepsShares(shares: Float64Array, kept: Int32Array): boolean {
+  for (let index = 0; index < kept.length; index++) if (shares[kept[index]] !== 1) return true;
   return false;
 }
 
 /** The kept entries, renumbered, in order (their shares too when `share` is given). */
 function copyKept(
-  { instances, values, shares, length }: SlotEntries,
+  { instances, values, shares }: SlotEntries,
+  kept: Int32Array,
   local: Int32Array,
   instance: Int32Array,
   value: Float64Array,
   share: Float64Array | undefined,
 ): void {
-  let next = 0;
-  for (let entry = 0; entry < length; entry++) {
-    const number = local[instances[entry]];
-    if (number < 0) continue;
-    instance[next] = number;
-    value[next] = values[entry];
-    if (share) share[next] = shares![entry];
-    next++;
+  for (let index = 0; index < kept.length; index++) {
+    const entry = kept[index];
+    instance[index] = local[instances[entry]];
+    value[index] = values[entry];
+    if (share) share[index] = shares![entry];
   }
 }
 
