@@ -11,7 +11,8 @@ if (job === 'floor') {
   let records = 0;
   for (const file of rest) {
     let pending = '';
-    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20, encoding: 'utf8' })) {
+    // Node's default chunk (64 KiB): 1 MiB chunks made this floor twice as slow (fresh memory faulted in for each).
+    for await (const chunk of createReadStream(file, { encoding: 'utf8' })) {
       const lines = (pending + chunk).split('\n');
       pending = lines.pop();
       for (const line of lines) if (line) (JSON.parse(line), records++);

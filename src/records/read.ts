@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { InputError } from '../errors.js';
 import { MAX_NESTING_DEPTH } from '../limits.js';
-import { LineSplitter, LineTooLongError } from '../lines.js';
+import { LineSplitter, LineTooLongError, READ_CHUNK_BYTES } from '../lines.js';
 import type { EvalRecord } from './types.js';
 import { recordProblem } from './validate.js';
 
@@ -75,7 +75,8 @@ export async function forEachJsonLine(
   };
   const splitter = new LineSplitter();
   try {
-    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) splitter.push(chunk, onLine);
+    const chunks = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES }) as AsyncIterable<Buffer>;
+    for await (const chunk of chunks) splitter.push(chunk, onLine);
     splitter.end(onLine);
   } catch (error) {
     if (error instanceof InputError) throw error;

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { InputError } from '../errors.js';
 import { describeBytes } from '../limits.js';
-import { LineSplitter, LineTooLongError } from '../lines.js';
+import { LineSplitter, LineTooLongError, READ_CHUNK_BYTES } from '../lines.js';
 import type { EvalRecord } from '../records/types.js';
 import { recordProblem } from '../records/validate.js';
 
@@ -35,7 +35,7 @@ export async function recordsAtLines(file: string, lines: Iterable<number>): Pro
   const splitter = new LineSplitter({ wanted: (line) => wanted.has(line) });
   const keep = (text: string, line: number) => found.set(line, parseRecord(text, line, file));
   try {
-    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    for await (const chunk of createReadStream(file, { highWaterMark: READ_CHUNK_BYTES }) as AsyncIterable<Buffer>) {
       splitter.push(chunk, keep);
       if (splitter.nextLine > last) return found;
     }

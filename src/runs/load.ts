@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { InputError } from '../errors.js';
-import { LineSplitter, LineTooLongError } from '../lines.js';
+import { LineSplitter, LineTooLongError, READ_CHUNK_BYTES } from '../lines.js';
 import type { MetricsReport } from '../metrics/compute.js';
 import type { RecordTable } from '../metrics/table.js';
 import { looksLikeMetricsFile, parseMetricsFile } from './metrics-file.js';
@@ -24,7 +24,7 @@ async function firstLine(file: string): Promise<string | undefined> {
   const splitter = new LineSplitter({ maxLineBytes: MAX_METRICS_FILE_BYTES, wanted: (line) => line === 1 });
   let first: string | undefined;
   const keep = (text: string) => (first = text);
-  const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+  const stream = createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       splitter.push(chunk, keep);
