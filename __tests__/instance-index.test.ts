@@ -36,6 +36,23 @@ describe('instance numbering', () => {
     expect([...expected.keys()]).toEqual(ids.map((id, instance) => `${scenarios[instance]}\u0001${id}`));
   });
 
+  it('numbers alike when room was made ahead, for fewer instances than expected or more, and ids longer than expected', () => {
+    const random = new Random(5);
+    const ids = Array.from({ length: 5000 }, (_, k) => `${'x'.repeat(random.nextBelow(40))}${k % 1700}`);
+    // Room made before the first id, or after `after` ids (the slots then hashed again).
+    const numbered = (expected?: number, after = 0) => {
+      const index = new InstanceIndex(7);
+      const numbers = ids.map((id, k) => {
+        if (k === after && expected !== undefined) index.expect(expected);
+        return index.numberOf(k % 2, id);
+      });
+      return { numbers, ids: index.ids(), size: index.size };
+    };
+    const plain = numbered();
+    for (const expected of [0, 10, 3000, 20000]) expect(numbered(expected)).toEqual(plain);
+    expect(numbered(20000, 2500)).toEqual(plain);
+  });
+
   it('tells ids apart whose hashes are equal, and hands a long run of them over to a Map', () => {
     const index = new InstanceIndex(0);
     const ids = collidingIds(9); // 512 ids with one hash under seed 0

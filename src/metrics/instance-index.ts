@@ -16,6 +16,9 @@ import { grown } from './columns.js';
 /** Occupied slots looked at before the table gives up on its hash (at most half full: runs are short). */
 const MAX_PROBES = 64;
 
+/** Code units made room for per expected instance (expect): ids like `bil-0000001`. */
+const EXPECTED_ID_UNITS = 12;
+
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
@@ -36,6 +39,21 @@ export class InstanceIndex {
 
   get size(): number {
     return this.count;
+  }
+
+  /**
+   * Makes room for about `instances` instances at once (a guess: more still fit), instead of doubling
+   * and copying the arrays, and rehashing the slots, as they come.
+   */
+  expect(instances: number): void {
+    if (instances <= this.scenarios.length) return;
+    this.scenarios = grown(this.scenarios, instances + 1);
+    this.hashes = grown(this.hashes, this.scenarios.length);
+    this.starts = grown(this.starts, this.scenarios.length + 1);
+    this.text = grown(this.text, Math.max(this.text.length, EXPECTED_ID_UNITS * instances));
+    let slots = this.slots.length;
+    while (slots < 2 * instances) slots *= 2;
+    if (slots > this.slots.length) this.rehashInto(slots);
   }
 
   /** Whether ids collided so much that a Map numbers them now. */
@@ -155,7 +173,11 @@ export class InstanceIndex {
 
   /** Doubles the slots, keeping them at most half full (short probe runs). */
   private rehash(): void {
-    const size = this.slots.length * 2;
+    this.rehashInto(this.slots.length * 2);
+  }
+
+  /** The slots remade with `size` of them (a power of 2). */
+  private rehashInto(size: number): void {
     this.slots = new Int32Array(size);
     for (let instance = 0; instance < this.count; instance++) {
       let slot = this.hashes[instance] & (size - 1);

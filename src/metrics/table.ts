@@ -140,6 +140,8 @@ export class RecordTableBuilder {
   private lastInstance = -1;
   private readonly columns = new RowColumns();
   private readonly groupColumns = new Map<string, { values: Map<string, number>; valueOf: GrowableColumn<Int32Array> }>();
+  /** About how many records the table will hold (expectRows): the room each column is made with. */
+  private expectedRows = 0;
   /** Distinct (attribute, value) pairs so far. */
   private groupCount = 0;
   private readonly examples = new ExampleIndex();
@@ -154,8 +156,10 @@ export class RecordTableBuilder {
 
   /** Makes room for about `rows` records at once (a guess: more still fit; room left over costs little). */
   expectRows(rows: number): void {
+    this.expectedRows = rows;
     this.columns.resize(rows);
     this.examples.expectRows(rows);
+    this.instances.expect(rows); // at most one instance a record
   }
 
   /**
@@ -250,6 +254,7 @@ export class RecordTableBuilder {
           throw this.overLimit(line, 'groups', `more than ${MAX_GROUP_ATTRIBUTES} attributes`);
         }
         column = { values: new Map(), valueOf: new GrowableColumn(int32, -1) };
+        column.valueOf.reserve(this.expectedRows); // most records of a run have the same attributes
         this.groupColumns.set(attribute, column);
       }
       let valueIndex = column.values.get(value);
