@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { compareMetric } from '../src/metrics/paired.js';
-import { scopeNamed } from '../src/metrics/scope.js';
-import { prepareStatistics } from '../src/metrics/statistics.js';
+import { scopeNamed, subScopes } from '../src/metrics/scope.js';
+import { prepareStatistics, ScopeStatistics } from '../src/metrics/statistics.js';
 import { buildTable } from '../src/metrics/table.js';
 import type { EvalRecord } from '../src/records/types.js';
+import { Random } from '../src/stats/random.js';
 import { overallValues, record } from './helpers/records.js';
 
 /*
@@ -88,6 +89,46 @@ describe('a worst group and a gap under weights', () => {
     ] as const) {
       if (Number.isNaN(expected)) expect(value).toBeNaN();
       else expect(value).toBeCloseTo(expected as number, 12);
+    }
+  });
+});
+
+describe("a subset's statistic for one metric (a paired comparison's little bootstrap)", () => {
+  // 400 instances: a third perturbed (three rows each), confidences and latencies, a group attribute
+  // with a rare value (its slot has few entries for the scope's instances, and is passed over; the
+  // others are picked by instance).
+  const random = new Random(11);
+  const records: EvalRecord[] = Array.from({ length: 400 }, (_, i) => {
+    const base = {
+      id: `q${i}`,
+      correct: random.nextBelow(3) === 0 ? 0 : 1,
+      confidence: (1 + random.nextBelow(99)) / 100,
+      latency_ms: 100 + random.nextBelow(900),
+      groups: { g: i % 40 === 0 ? 'rare' : i % 2 === 0 ? 'even' : 'odd' },
+    };
+    if (i % 3 !== 0) return [record(base)];
+    const perturbed = (name: string, kind: 'robustness' | 'fairness') =>
+      record({ ...base, perturbation: { name, kind }, correct: random.nextBelow(2), confidence: (1 + random.nextBelow(99)) / 100 });
+    return [record(base), perturbed('typo', 'robustness'), perturbed('name', 'fairness')];
+  }).flat();
+  const table = buildTable(records);
+  const scope = scopeNamed(table);
+  const options = { minGroupSize: 1 };
+  const metrics = ['accuracy', 'ece', 'ece_10_bin', 'accuracy_robust', 'accuracy_fair', 'latency_p95_ms', 'group_accuracy:g=rare'];
+
+  it.each(metrics)("%s: as on the subset's own scope, subset after subset", (metric) => {
+    const statistics = new ScopeStatistics(table, scope, options);
+    const ownScope = subScopes(scope);
+    for (let draw = 0; draw < 6; draw++) {
+      const subset = Int32Array.from(Array.from({ length: 400 }, (_, instance) => instance).filter(() => random.nextBelow(3) === 0));
+      const weights = Float64Array.from(subset, () => random.nextBelow(4));
+      const valueOf = (found: ReturnType<typeof prepareStatistics>) => {
+        const statistic = found.find((candidate) => candidate.metrics.some((info) => info.metric === metric));
+        return statistic?.evaluate(weights)[statistic.metrics.findIndex((info) => info.metric === metric)];
+      };
+      const expected = valueOf(prepareStatistics(table, ownScope(subset), options));
+      expect(expected).toBeDefined();
+      expect(valueOf(statistics.subset(subset, metric))).toBe(expected);
     }
   });
 });
