@@ -2,7 +2,7 @@ import { createRequire as __evalgateCreateRequire } from 'node:module';
 const require = __evalgateCreateRequire(import.meta.url);
 import {
   RunMetrics
-} from "./cli-chunk-TUS3LFXV.js";
+} from "./cli-chunk-ZUFCUUCM.js";
 import "./cli-chunk-OJ3SCZ73.js";
 
 // src/pipeline/metrics-thread-main.ts

@@ -25,10 +25,11 @@ interface EntriesByInstance {
 }
 
 /**
- * Grouping costs a pass over the scope's instances as well as one over the entries, once; a pass costs
- * the entries, every subset: entries this much fewer than the instances are passed over instead.
+ * Grouping costs an array and a pass as long as the scope's instances, and a pass over the entries,
+ * once; a pass costs the entries, every subset (ten a metric). Entries fewer than a quarter of the
+ * instances (a calibration bin's, a group's) are passed over instead: as fast (measured), in less memory.
  */
-const GROUPED_MIN_SHARE = 16;
+const GROUPED_MIN_SHARE = 4;
 
 // Each array of entries' instances grouped once (a scope's entries do not change once collected).
 const grouped = new WeakMap<Int32Array, EntriesByInstance>();
