@@ -2,7 +2,7 @@ import { createRequire as __evalgateCreateRequire } from 'node:module';
 const require = __evalgateCreateRequire(import.meta.url);
 import {
   RunMetrics
-} from "./action-chunk-GQXQ7S27.js";
+} from "./action-chunk-46UZ7I5P.js";
 import "./action-chunk-5XUAZBSU.js";
 
 // src/pipeline/metrics-thread-main.ts

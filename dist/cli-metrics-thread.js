@@ -2,7 +2,7 @@ import { createRequire as __evalgateCreateRequire } from 'node:module';
 const require = __evalgateCreateRequire(import.meta.url);
 import {
   RunMetrics
-} from "./cli-chunk-ZUFCUUCM.js";
+} from "./cli-chunk-VWI7BAOC.js";
 import "./cli-chunk-OJ3SCZ73.js";
 
 // src/pipeline/metrics-thread-main.ts

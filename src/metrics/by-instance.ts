@@ -56,7 +56,7 @@ export function entriesOfInstances({ start, entries }: EntriesByInstance, subset
   for (let index = 0; index < subset.length; index++) {
     const instance = subset[index];
     for (let entry = start[instance]; entry < start[instance + 1]; entry++) {
-      // An instance's first entry comes after its subset predecessor's last when each has one entry, or all in a stretch.
+      // Ascending as they come when each instance has one entry (the subset ascends); else sorted back below.
       if (next > 0 && entries[entry] < picked[next - 1]) ascending = false;
       picked[next++] = entries[entry];
     }

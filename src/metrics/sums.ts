@@ -33,7 +33,7 @@ export class SlotsBuilder {
 
   /**
    * The first `slots` slots of a scope's builder, restricted to some of its instances (`subset`, their
-   * numbering `local`: collect.ts's numberSubset), renumbered so, in the same order. Each slot is
+   * numbering `local`: by-instance.ts's numberSubset), renumbered so, in the same order. Each slot is
    * copied when first read (count, build), so a subset that needs one slot pays for that one. Its
    * copied slots are read-only (add to new slots only).
    */
