@@ -95,8 +95,9 @@ describe('a worst group and a gap under weights', () => {
 
 describe("a subset's statistic for one metric (a paired comparison's little bootstrap)", () => {
   // 400 instances: a third perturbed (three rows each), confidences and latencies, a group attribute
-  // with a rare value (its slot has few entries for the scope's instances, and is passed over; the
-  // others are picked by instance).
+  // with a rare value. Accuracy's slot and the calibrated and timed rows are picked by instance; the
+  // calibration bins' and the rare group's slots (fewer entries than a quarter of the instances) are
+  // passed over (src/metrics/by-instance.ts).
   const random = new Random(11);
   const records: EvalRecord[] = Array.from({ length: 400 }, (_, i) => {
     const base = {
